@@ -1,0 +1,25 @@
+import { defineConfig } from '@playwright/test';
+import { chromiumArgs } from './support/chromium.ts';
+
+export default defineConfig({
+  testDir: './tests',
+  globalSetup: './support/global-setup.ts',
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  workers: 2,
+  retries: 0,
+  reporter: 'list',
+  use: {
+    browserName: 'chromium',
+    headless: true,
+    baseURL: process.env.KASSA_SHOP_URL,
+    launchOptions: { executablePath: process.env.KASSA_CHROMIUM, args: chromiumArgs },
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+  projects: [
+    { name: 'shopper', testIgnore: /audit\.spec\.ts/ },
+    // Runs after every shopper test, over what they left in the database and the server log.
+    { name: 'audit', testMatch: /audit\.spec\.ts/, dependencies: ['shopper'] },
+  ],
+});

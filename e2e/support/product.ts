@@ -1,0 +1,60 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** Kassa as `npm start` runs it, on free ports, with its data and server log in a fresh folder. */
+export interface RunningProduct {
+  shopUrl: string;
+  databaseFile: string;
+  logFile: string;
+  stop(): Promise<void>;
+}
+
+const root = join(import.meta.dirname, '..', '..');
+
+export async function startProduct(): Promise<RunningProduct> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'kassa-e2e-'));
+  const databaseFile = join(dataDir, 'kassa.sqlite');
+  const logFile = join(dataDir, 'server.log');
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'scripts', 'start.ts')], {
+    cwd: root,
+    env: { ...process.env, PORT: '0', SANDBOX_PORT: '0', DATABASE_URL: databaseFile, LOG_FILE: logFile },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const shopUrl = await waitForShopUrl(child);
+  return {
+    shopUrl,
+    databaseFile,
+    logFile,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+function waitForShopUrl(child: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => fail(new Error(`Kassa did not start within 120 s:\n${output}`)), 120_000);
+    const fail = (error: Error) => {
+      clearTimeout(timer);
+      child.kill('SIGTERM');
+      reject(error);
+    };
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /Shop:\s+(\S+?)\/?\s*$/m.exec(output);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => fail(new Error(`Kassa exited with ${code} before it was ready:\n${output}`)));
+  });
+}

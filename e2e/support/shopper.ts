@@ -1,0 +1,86 @@
+import { expect, type Page } from '@playwright/test';
+
+export interface TestCard {
+  number: string;
+  expiry: string;
+  cvv: string;
+  postalCode: string;
+  name?: string;
+}
+
+const nextYear = (new Date().getFullYear() + 3) % 100;
+export const cards = {
+  visa: { number: '4111111111111111', expiry: `12/${nextYear}`, cvv: '123', postalCode: '12345', name: 'Ada Lovelace' },
+  mastercard: { number: '5555555555554444', expiry: `11/${nextYear}`, cvv: '321', postalCode: '10115', name: 'Grace Hopper' },
+  amex: { number: '378282246310005', expiry: `10/${nextYear}`, cvv: '1234', postalCode: '94107', name: 'Alan Turing' },
+} satisfies Record<string, TestCard>;
+
+type CardField = 'number' | 'expirationDate' | 'cvv' | 'cardholderName' | 'postalCode';
+
+/** A shopper clicking through the shop, so specs read as what a person does. */
+export class Shopper {
+  constructor(readonly page: Page) {}
+
+  async visitShop(): Promise<void> {
+    await this.page.goto('/');
+    await expect(this.page.getByRole('heading', { name: 'Shop', level: 1 })).toBeVisible();
+  }
+
+  async addToCart(productName: string): Promise<void> {
+    await this.page.getByRole('button', { name: `Add to cart: ${productName}` }).click();
+    await expect(this.page.getByRole('status')).toHaveText(`${productName} added to your cart.`);
+  }
+
+  /** Buys the given products: shop, cart, checkout page with the drop-in loaded. */
+  async startCheckout(...productNames: string[]): Promise<void> {
+    await this.visitShop();
+    for (const name of productNames) await this.addToCart(name);
+    await this.page.getByRole('link', { name: /^Cart/ }).click();
+    await this.page.getByRole('button', { name: 'Go to checkout' }).click();
+    await expect(this.page.getByRole('heading', { name: 'Checkout', level: 1 })).toBeVisible();
+    await expect(this.page.locator('[data-kassa-checkout]')).toHaveAttribute('data-state', 'ready');
+  }
+
+  field(field: CardField) {
+    return this.page.frameLocator(`iframe[name="kassa-field-${field}"]`).locator('input');
+  }
+
+  async typeInto(field: CardField, value: string): Promise<void> {
+    const input = this.field(field);
+    await input.click();
+    await input.pressSequentially(value);
+  }
+
+  async enterCard(card: TestCard): Promise<void> {
+    if (card.name !== undefined && (await this.page.locator('iframe[name="kassa-field-cardholderName"]').count())) {
+      await this.typeInto('cardholderName', card.name);
+    }
+    await this.typeInto('number', card.number);
+    await this.typeInto('expirationDate', card.expiry);
+    await this.typeInto('cvv', card.cvv);
+    await this.typeInto('postalCode', card.postalCode);
+  }
+
+  payButton() {
+    return this.page.getByRole('button', { name: /^Pay / });
+  }
+
+  async pay(): Promise<void> {
+    await this.payButton().click();
+  }
+
+  async seesReceipt(): Promise<string> {
+    await expect(this.page.getByRole('heading', { name: 'Thank you, your payment went through' })).toBeVisible();
+    const orderId = /\/orders\/([^/]+)\/receipt/.exec(this.page.url())?.[1];
+    if (!orderId) throw new Error(`not on a receipt page: ${this.page.url()}`);
+    return orderId;
+  }
+
+  async seesPaymentError(message: string | RegExp): Promise<void> {
+    await expect(this.page.locator('.payment-feedback')).toHaveText(message);
+  }
+
+  fieldError(field: CardField) {
+    return this.page.locator(`[data-kassa-field="${field}"] [data-kassa-error]`);
+  }
+}

@@ -1,0 +1,25 @@
+import { readFileSync } from 'node:fs';
+import { expect, test } from '@playwright/test';
+import { cards } from '../support/shopper.ts';
+
+// Runs after every shopper test (see playwright.config.ts): card data must never reach our database or our logs.
+test('the database and the server log hold no card number', () => {
+  const databaseFile = process.env.KASSA_DATABASE_FILE;
+  const logFile = process.env.KASSA_LOG_FILE;
+  if (!databaseFile || !logFile) throw new Error('global setup did not record the database and log files');
+  // SQLite's WAL may still hold recent writes beside the main file.
+  const stores = [databaseFile, `${databaseFile}-wal`, logFile].flatMap((file) => {
+    try {
+      return [{ file, text: readFileSync(file).toString('latin1') }];
+    } catch {
+      return [];
+    }
+  });
+  expect(stores.map((store) => store.file)).toContain(databaseFile);
+  expect(readFileSync(logFile, 'utf8').length).toBeGreaterThan(0);
+  for (const card of Object.values(cards)) {
+    for (const store of stores) {
+      expect(store.text.includes(card.number), `${card.number} found in ${store.file}`).toBe(false);
+    }
+  }
+});

@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import { createHostedFields } from './hosted-fields.ts';
+import type { FieldName } from '../machine/checkout.types.ts';
+import type { FrameMessage } from './protocol.ts';
+
+const assetsUrl = 'http://127.0.0.1:8090';
+const parentOrigin = 'http://shop.example';
+
+/** Just enough DOM for the factory: a window that records listeners, frames that record what they receive. */
+function fakeDom() {
+  const listeners = new Set<(event: MessageEvent) => void>();
+  const frames: FakeFrame[] = [];
+  class FakeFrame {
+    src = '';
+    name = '';
+    title = '';
+    className = '';
+    attributes = new Map<string, string>();
+    removed = false;
+    received: unknown[] = [];
+    contentWindow = { postMessage: (data: unknown, origin: string) => this.received.push({ data, origin }) };
+    setAttribute(name: string, value: string): void {
+      this.attributes.set(name, value);
+    }
+    remove(): void {
+      this.removed = true;
+    }
+  }
+  const view = {
+    location: { origin: parentOrigin },
+    getComputedStyle: () => ({ color: 'rgb(0, 0, 0)', fontFamily: 'Inter', fontSize: '16px', fontWeight: '400', lineHeight: '24px' }),
+    addEventListener: (_: string, listener: (event: MessageEvent) => void) => listeners.add(listener),
+    removeEventListener: (_: string, listener: (event: MessageEvent) => void) => listeners.delete(listener),
+  };
+  const doc = {
+    defaultView: view,
+    createElement: () => {
+      const frame = new FakeFrame();
+      frames.push(frame);
+      return frame;
+    },
+  };
+  const container = (): HTMLElement => ({ ownerDocument: doc, replaceChildren: () => {} }) as unknown as HTMLElement;
+  const post = (frame: FakeFrame | undefined, data: Record<string, unknown>, origin = new URL(assetsUrl).origin): void => {
+    for (const listener of [...listeners]) listener({ origin, source: frame?.contentWindow, data } as unknown as MessageEvent);
+  };
+  return { frames, container, post, listeners };
+}
+
+function setup() {
+  const dom = fakeDom();
+  const received: Array<[FieldName, FrameMessage]> = [];
+  const fields = createHostedFields({
+    assetsUrl,
+    mounts: (['number', 'cvv'] as const).map((field) => ({ field, container: dom.container(), title: field, describedBy: `${field}-error` })),
+    onMessage: (field, message) => received.push([field, message]),
+    tokenizeTimeoutMs: 50,
+  });
+  const [number, cvv] = dom.frames;
+  const from = (data: Record<string, unknown>) => ({ source: 'kassa-hosted-fields', channel: fields.channel, ...data });
+  return { dom, fields, received, number, cvv, from };
+}
+
+describe('hosted fields', () => {
+  it('creates named, titled frames pointing at the gateway with our origin in the fragment', () => {
+    const { number, fields } = setup();
+    expect(number?.name).toBe('kassa-field-number');
+    expect(number?.title).toBe('number');
+    expect(number?.attributes.get('aria-describedby')).toBe('number-error');
+    const fragment = JSON.parse(decodeURIComponent(number?.src.split('#')[1] ?? ''));
+    expect(fragment).toEqual({ field: 'number', channel: fields.channel, parentOrigin });
+  });
+
+  it('queues messages until the frame is ready, then posts them to the gateway origin only', () => {
+    const { fields, dom, number, from } = setup();
+    fields.configure('number', { label: 'Card number', required: true, invalid: false });
+    fields.configure('number', { label: 'Card number', required: true, invalid: false });
+    expect(number?.received).toEqual([]);
+    dom.post(number, from({ type: 'ready', field: 'number' }));
+    expect(number?.received).toHaveLength(1);
+    expect(number?.received[0]).toMatchObject({
+      origin: 'http://127.0.0.1:8090',
+      data: { source: 'kassa-hosted-fields', type: 'configure', label: 'Card number', style: { fontFamily: 'Inter' } },
+    });
+  });
+
+  it('ignores a sibling frame speaking for the number field and another origin', () => {
+    const { dom, received, cvv, number, from } = setup();
+    dom.post(cvv, from({ type: 'cardTypeChange', cards: [] }));
+    dom.post(number, from({ type: 'cardTypeChange', cards: [] }), 'http://evil.example');
+    expect(received).toEqual([]);
+    dom.post(number, from({ type: 'cardTypeChange', cards: [] }));
+    expect(received).toEqual([['number', { type: 'cardTypeChange', cards: [] }]]);
+  });
+
+  it('matches tokenization answers by request id and times out as a network failure', async () => {
+    const { dom, fields, number, from } = setup();
+    dom.post(number, from({ type: 'ready', field: 'number' }));
+    const pending = fields.tokenize({ authorizationFingerprint: 'fp', clientApiUrl: 'http://127.0.0.1:8090/x', fields: ['number'] });
+    const sent = number?.received.at(-1) as { data: { requestId: string } };
+    dom.post(number, from({ type: 'tokenizeFailed', requestId: 'someone-else', error: { code: 'gateway', message: 'x' } }));
+    dom.post(number, from({ type: 'tokenizeFailed', requestId: sent.data.requestId, error: { code: 'invalid_fields', message: 'bad', fields: ['cvv'] } }));
+    await expect(pending).resolves.toEqual({ ok: false, error: { code: 'invalid_fields', message: 'bad', fields: ['cvv'] } });
+    await expect(fields.tokenize({ authorizationFingerprint: 'fp', clientApiUrl: 'x', fields: [] })).resolves.toMatchObject({
+      ok: false,
+      error: { code: 'network' },
+    });
+  });
+
+  it('sends the CVV size only when it changes, and tears everything down', () => {
+    const { dom, fields, cvv, number, from } = setup();
+    dom.post(cvv, from({ type: 'ready', field: 'cvv' }));
+    fields.setCvvSize(4);
+    fields.setCvvSize(4);
+    fields.setCvvSize(null);
+    expect(cvv?.received.map((m) => (m as { data: { size: unknown } }).data.size)).toEqual([4, null]);
+    fields.teardown();
+    expect(dom.listeners.size).toBe(0);
+    expect(number?.removed && cvv?.removed).toBe(true);
+  });
+});

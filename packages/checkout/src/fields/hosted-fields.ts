@@ -1,0 +1,183 @@
+// Mounts one gateway-served iframe per card field and speaks the frame protocol with them. The checkout never
+// sees card data: it only sends instructions and receives states, brands and tokenization outcomes.
+import type { FieldName, PaymentMethodResult, TokenizeFailure } from '../machine/checkout.types.ts';
+import {
+  createFrameRouter,
+  envelope,
+  frameUrl,
+  type ConfigurePayload,
+  type FieldStyle,
+  type FrameMessage,
+  type ParentMessage,
+  type TokenizeRequest,
+} from './protocol.ts';
+
+export type TokenizeOutcome =
+  | { readonly ok: true; readonly result: PaymentMethodResult }
+  | { readonly ok: false; readonly error: TokenizeFailure };
+
+export interface FieldMount {
+  readonly field: FieldName;
+  readonly container: HTMLElement;
+  /** The iframe's title: the field's visible label. */
+  readonly title: string;
+  /** Id of the element holding the field's message. */
+  readonly describedBy: string;
+}
+
+export interface HostedFieldsOptions {
+  readonly assetsUrl: string;
+  readonly mounts: readonly FieldMount[];
+  readonly onMessage: (field: FieldName, message: FrameMessage) => void;
+  /** How long a tokenization may take before it counts as a network failure. */
+  readonly tokenizeTimeoutMs?: number;
+}
+
+export interface HostedFields {
+  readonly channel: string;
+  /** Sends `configure` if it differs from what the frame last received. */
+  configure(field: FieldName, payload: ConfigurePayload): void;
+  setCvvSize(size: 3 | 4 | null): void;
+  focus(field: FieldName): void;
+  clear(): void;
+  tokenize(request: Omit<TokenizeRequest, 'requestId'>): Promise<TokenizeOutcome>;
+  /** Removes the frames and the listener; a pending tokenization settles as a network failure. */
+  teardown(): void;
+}
+
+/** A per-instance channel id; getRandomValues works on plain http too, unlike randomUUID. */
+export function randomId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** The container's font and colour, so the text typed inside the frame matches the merchant page. */
+function inheritedStyle(container: HTMLElement): FieldStyle {
+  const view = container.ownerDocument.defaultView;
+  if (view === null) return {};
+  const s = view.getComputedStyle(container);
+  return { color: s.color, fontFamily: s.fontFamily, fontSize: s.fontSize, fontWeight: s.fontWeight, lineHeight: s.lineHeight };
+}
+
+interface MountedFrame {
+  readonly iframe: HTMLIFrameElement;
+  readonly style: FieldStyle;
+  ready: boolean;
+  /** Messages sent before the frame announced `ready`, delivered on `ready`. */
+  queue: ParentMessage[];
+  lastConfigure: string | null;
+}
+
+export function createHostedFields(options: HostedFieldsOptions): HostedFields {
+  const channel = randomId();
+  const assetsOrigin = new URL(options.assetsUrl).origin;
+  const frames = new Map<FieldName, MountedFrame>();
+  const pending = new Map<string, (outcome: TokenizeOutcome) => void>();
+  let lastCvvSize: 3 | 4 | null | undefined;
+  let tornDown = false;
+
+  for (const mount of options.mounts) {
+    const doc = mount.container.ownerDocument;
+    const iframe = doc.createElement('iframe');
+    iframe.src = frameUrl(options.assetsUrl, mount.field, channel, doc.defaultView?.location.origin ?? '');
+    iframe.name = `kassa-field-${mount.field}`;
+    iframe.title = mount.title;
+    iframe.className = 'kassa-field__iframe';
+    iframe.setAttribute('aria-describedby', mount.describedBy);
+    mount.container.replaceChildren(iframe);
+    frames.set(mount.field, { iframe, style: inheritedStyle(mount.container), ready: false, queue: [], lastConfigure: null });
+  }
+
+  function deliver(frame: MountedFrame, message: ParentMessage): void {
+    frame.iframe.contentWindow?.postMessage(envelope(channel, message), assetsOrigin);
+  }
+
+  function send(field: FieldName, message: ParentMessage): void {
+    const frame = frames.get(field);
+    if (frame === undefined || tornDown) return;
+    if (frame.ready) deliver(frame, message);
+    else frame.queue.push(message);
+  }
+
+  function settle(requestId: string, outcome: TokenizeOutcome): void {
+    const resolve = pending.get(requestId);
+    pending.delete(requestId);
+    resolve?.(outcome);
+  }
+
+  const route = createFrameRouter({
+    assetsOrigin,
+    channel,
+    frameWindowOf: (field) => frames.get(field)?.iframe.contentWindow ?? null,
+    onMessage: (field, message) => {
+      if (message.type === 'ready') {
+        const frame = frames.get(field);
+        if (frame !== undefined) {
+          frame.ready = true;
+          const queued = frame.queue;
+          frame.queue = [];
+          for (const m of queued) deliver(frame, m);
+        }
+      } else if (message.type === 'tokenized') {
+        settle(message.requestId, { ok: true, result: message.result });
+      } else if (message.type === 'tokenizeFailed') {
+        settle(message.requestId, { ok: false, error: message.error });
+      }
+      options.onMessage(field, message);
+    },
+  });
+  const listener = (event: MessageEvent): void => route(event);
+  const host = options.mounts[0]?.container.ownerDocument.defaultView ?? null;
+  host?.addEventListener('message', listener);
+
+  return {
+    channel,
+    configure(field, payload) {
+      const frame = frames.get(field);
+      if (frame === undefined) return;
+      const message: ParentMessage = { type: 'configure', ...payload, style: frame.style };
+      const key = JSON.stringify(message);
+      if (key === frame.lastConfigure) return;
+      frame.lastConfigure = key;
+      // The CVV label changes with the brand; the frame's title follows so both names agree.
+      frame.iframe.title = payload.label;
+      send(field, message);
+    },
+    setCvvSize(size) {
+      if (size === lastCvvSize) return;
+      lastCvvSize = size;
+      send('cvv', { type: 'setCvvSize', size });
+    },
+    focus(field) {
+      send(field, { type: 'focus' });
+    },
+    clear() {
+      for (const field of frames.keys()) send(field, { type: 'clear' });
+    },
+    tokenize(request) {
+      const requestId = randomId();
+      return new Promise<TokenizeOutcome>((resolve) => {
+        if (tornDown) {
+          resolve({ ok: false, error: { code: 'network', message: 'The card fields were removed.' } });
+          return;
+        }
+        const timer = setTimeout(() => {
+          settle(requestId, { ok: false, error: { code: 'network', message: 'Tokenization timed out.' } });
+        }, options.tokenizeTimeoutMs ?? 30_000);
+        pending.set(requestId, (outcome) => {
+          clearTimeout(timer);
+          resolve(outcome);
+        });
+        send('number', { type: 'tokenize', requestId, ...request });
+      });
+    },
+    teardown() {
+      if (tornDown) return;
+      tornDown = true;
+      host?.removeEventListener('message', listener);
+      for (const frame of frames.values()) frame.iframe.remove();
+      frames.clear();
+      for (const id of [...pending.keys()]) settle(id, { ok: false, error: { code: 'network', message: 'The card fields were removed.' } });
+    },
+  };
+}

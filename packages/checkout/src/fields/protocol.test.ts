@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import { createFrameRouter, frameUrl, parseFrameMessage, type FrameMessage } from './protocol.ts';
+import type { FieldName } from '../machine/checkout.types.ts';
+
+const assetsOrigin = 'http://127.0.0.1:8090';
+const channel = 'c0ffee';
+const numberWindow = { name: 'number frame' };
+const cvvWindow = { name: 'cvv frame' };
+const windows: Partial<Record<FieldName, object>> = { number: numberWindow, cvv: cvvWindow };
+
+function router(): { route: ReturnType<typeof createFrameRouter>; received: Array<[FieldName, FrameMessage]> } {
+  const received: Array<[FieldName, FrameMessage]> = [];
+  const route = createFrameRouter({
+    assetsOrigin,
+    channel,
+    frameWindowOf: (field) => windows[field] ?? null,
+    onMessage: (field, message) => received.push([field, message]),
+  });
+  return { route, received };
+}
+
+const state = { isEmpty: false, isValid: true, isPotentiallyValid: true, isFocused: true };
+const stateMessage = { source: 'kassa-hosted-fields', channel, type: 'state', field: 'number', event: 'input', state };
+
+describe('frame message routing', () => {
+  it('accepts a well-formed message from the right frame on the right origin and channel', () => {
+    const { route, received } = router();
+    route({ origin: assetsOrigin, source: numberWindow, data: stateMessage });
+    expect(received).toEqual([['number', { type: 'state', field: 'number', event: 'input', state }]]);
+  });
+
+  it('ignores messages from another origin', () => {
+    const { route, received } = router();
+    route({ origin: 'http://evil.example', source: numberWindow, data: stateMessage });
+    route({ origin: 'http://127.0.0.1:8091', source: numberWindow, data: stateMessage });
+    expect(received).toEqual([]);
+  });
+
+  it('ignores messages whose source is not the frame of the field they speak for', () => {
+    const { route, received } = router();
+    route({ origin: assetsOrigin, source: cvvWindow, data: stateMessage });
+    route({ origin: assetsOrigin, source: { name: 'some window' }, data: stateMessage });
+    route({ origin: assetsOrigin, source: null, data: stateMessage });
+    // Only the number frame may answer a tokenization.
+    route({
+      origin: assetsOrigin,
+      source: cvvWindow,
+      data: { source: 'kassa-hosted-fields', channel, type: 'tokenizeFailed', requestId: 'r', error: { code: 'network', message: 'x' } },
+    });
+    expect(received).toEqual([]);
+  });
+
+  it('ignores another channel, another protocol and malformed payloads', () => {
+    const { route, received } = router();
+    for (const data of [
+      { ...stateMessage, channel: 'other' },
+      { ...stateMessage, source: 'someone-else' },
+      { ...stateMessage, field: 'pin' },
+      { ...stateMessage, state: { isEmpty: 'no' } },
+      { ...stateMessage, type: 'exfiltrate' },
+      'a string',
+      null,
+    ]) {
+      route({ origin: assetsOrigin, source: numberWindow, data });
+    }
+    expect(received).toEqual([]);
+  });
+});
+
+describe('frame messages', () => {
+  it('parses brand candidates and tokenization results', () => {
+    expect(
+      parseFrameMessage(
+        { source: 'kassa-hosted-fields', channel, type: 'cardTypeChange', cards: [{ type: 'visa', niceType: 'Visa', code: { name: 'CVV', size: 3 } }] },
+        channel,
+      ),
+    ).toEqual({ type: 'cardTypeChange', cards: [{ type: 'visa', niceType: 'Visa', code: { name: 'CVV', size: 3 } }] });
+
+    const parsed = parseFrameMessage(
+      {
+        source: 'kassa-hosted-fields',
+        channel,
+        type: 'tokenized',
+        requestId: 'r1',
+        result: {
+          nonce: 'tokencc_1',
+          type: 'CreditCard',
+          description: 'ending in 11',
+          details: { bin: '411111', cardType: 'Visa', lastFour: '1111', lastTwo: '11', expirationMonth: '12', expirationYear: '2030', cardholderName: '' },
+          binData: { debit: 'No' },
+          threeDSecureInfo: null,
+        },
+      },
+      channel,
+    );
+    expect(parsed).toMatchObject({
+      type: 'tokenized',
+      requestId: 'r1',
+      result: { nonce: 'tokencc_1', vaulted: false, details: { lastFour: '1111', cardholderName: null }, binData: { debit: 'No' } },
+    });
+  });
+
+  it('builds the frame URL with the field, channel and parent origin in the fragment', () => {
+    const url = frameUrl('http://127.0.0.1:8090/', 'cvv', channel, 'http://shop.example');
+    const [base, fragment] = url.split('#');
+    expect(base).toBe('http://127.0.0.1:8090/hosted-fields/frame.html');
+    expect(JSON.parse(decodeURIComponent(fragment ?? ''))).toEqual({ field: 'cvv', channel, parentOrigin: 'http://shop.example' });
+  });
+});

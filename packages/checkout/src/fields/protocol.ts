@@ -1,0 +1,210 @@
+// The typed postMessage protocol between the checkout and the hosted field frames (contracts section 1).
+// Incoming data is untrusted: it is parsed field by field into a closed union, anything else is dropped.
+import type { CardCandidate, FieldName, FieldState, PaymentMethodResult, TokenizeFailure } from '../machine/checkout.types.ts';
+
+export const PROTOCOL_SOURCE = 'kassa-hosted-fields';
+
+const FIELD_NAMES: ReadonlySet<string> = new Set<FieldName>(['cardholderName', 'number', 'expirationDate', 'cvv', 'postalCode']);
+
+export interface FieldStyle {
+  readonly color?: string;
+  readonly fontFamily?: string;
+  readonly fontSize?: string;
+  readonly fontWeight?: string;
+  readonly lineHeight?: string;
+}
+
+export interface ConfigurePayload {
+  readonly label: string;
+  readonly placeholder?: string;
+  readonly required: boolean;
+  readonly invalid: boolean;
+  readonly errorMessage?: string;
+  readonly style?: FieldStyle;
+}
+
+export interface TokenizeRequest {
+  readonly requestId: string;
+  readonly authorizationFingerprint: string;
+  readonly clientApiUrl: string;
+  readonly fields: readonly FieldName[];
+}
+
+/** Parent -> frame. */
+export type ParentMessage =
+  | ({ readonly type: 'configure' } & ConfigurePayload)
+  | { readonly type: 'setCvvSize'; readonly size: 3 | 4 | null }
+  | { readonly type: 'focus' }
+  | { readonly type: 'clear' }
+  | ({ readonly type: 'tokenize' } & TokenizeRequest);
+
+/** Frame -> parent, after validation. */
+export type FrameMessage =
+  | { readonly type: 'ready'; readonly field: FieldName }
+  | { readonly type: 'state'; readonly field: FieldName; readonly event: 'focus' | 'blur' | 'input'; readonly state: FieldState }
+  | { readonly type: 'cardTypeChange'; readonly cards: readonly CardCandidate[] }
+  | { readonly type: 'binAvailable'; readonly bin: string }
+  | { readonly type: 'inputSubmitRequest'; readonly field: FieldName }
+  | { readonly type: 'tokenized'; readonly requestId: string; readonly result: PaymentMethodResult }
+  | { readonly type: 'tokenizeFailed'; readonly requestId: string; readonly error: TokenizeFailure };
+
+/** The frame URL: everything the frame needs travels in the fragment, never to a server. */
+export function frameUrl(assetsUrl: string, field: FieldName, channel: string, parentOrigin: string): string {
+  const base = assetsUrl.replace(/\/+$/, '');
+  return `${base}/hosted-fields/frame.html#${encodeURIComponent(JSON.stringify({ field, channel, parentOrigin }))}`;
+}
+
+export function envelope(channel: string, message: ParentMessage): Readonly<Record<string, unknown>> {
+  return { source: PROTOCOL_SOURCE, channel, ...message };
+}
+
+type Json = Readonly<Record<string, unknown>>;
+
+function isRecord(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isFieldName(value: unknown): value is FieldName {
+  return typeof value === 'string' && FIELD_NAMES.has(value);
+}
+
+function parseFieldState(value: unknown): FieldState | null {
+  if (!isRecord(value)) return null;
+  const { isEmpty, isValid, isPotentiallyValid, isFocused } = value;
+  if (typeof isEmpty !== 'boolean' || typeof isValid !== 'boolean') return null;
+  if (typeof isPotentiallyValid !== 'boolean' || typeof isFocused !== 'boolean') return null;
+  return { isEmpty, isValid, isPotentiallyValid, isFocused };
+}
+
+function parseCard(value: unknown): CardCandidate | null {
+  if (!isRecord(value) || typeof value.type !== 'string' || typeof value.niceType !== 'string') return null;
+  const code = value.code;
+  if (!isRecord(code) || typeof code.name !== 'string' || typeof code.size !== 'number') return null;
+  return { type: value.type, niceType: value.niceType, code: { name: code.name, size: code.size } };
+}
+
+function str(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
+
+/** The gateway's creditCards[0] object -> the public result shape (spec section 3). */
+export function parseTokenizeResult(value: unknown): PaymentMethodResult | null {
+  if (!isRecord(value) || typeof value.nonce !== 'string' || value.nonce === '' || !isRecord(value.details)) return null;
+  const d = value.details;
+  const b = value.binData;
+  return {
+    nonce: value.nonce,
+    type: 'CreditCard',
+    details: {
+      bin: str(d.bin),
+      cardType: str(d.cardType),
+      lastFour: str(d.lastFour),
+      lastTwo: str(d.lastTwo),
+      expirationMonth: str(d.expirationMonth),
+      expirationYear: str(d.expirationYear),
+      cardholderName: typeof d.cardholderName === 'string' && d.cardholderName !== '' ? d.cardholderName : null,
+    },
+    description: str(value.description),
+    binData: isRecord(b)
+      ? {
+          commercial: str(b.commercial),
+          countryOfIssuance: str(b.countryOfIssuance),
+          debit: str(b.debit),
+          durbinRegulated: str(b.durbinRegulated),
+          healthcare: str(b.healthcare),
+          issuingBank: str(b.issuingBank),
+          payroll: str(b.payroll),
+          prepaid: str(b.prepaid),
+          productId: str(b.productId),
+        }
+      : undefined,
+    vaulted: false,
+    liabilityShifted: undefined,
+    liabilityShiftPossible: undefined,
+    threeDSecureInfo: undefined,
+    deviceData: undefined,
+  };
+}
+
+function parseFailure(value: unknown): TokenizeFailure | null {
+  if (!isRecord(value) || typeof value.code !== 'string') return null;
+  const fields = Array.isArray(value.fields) ? value.fields.filter(isFieldName) : undefined;
+  return { code: value.code, message: str(value.message), ...(fields ? { fields } : {}) };
+}
+
+/** Validates one message from a frame of `channel`; null for anything that is not exactly ours. */
+export function parseFrameMessage(data: unknown, channel: string): FrameMessage | null {
+  if (!isRecord(data) || data.source !== PROTOCOL_SOURCE || data.channel !== channel) return null;
+  switch (data.type) {
+    case 'ready':
+    case 'inputSubmitRequest':
+      return isFieldName(data.field) ? { type: data.type, field: data.field } : null;
+    case 'state': {
+      const state = parseFieldState(data.state);
+      const event = data.event;
+      if (!isFieldName(data.field) || state === null) return null;
+      if (event !== 'focus' && event !== 'blur' && event !== 'input') return null;
+      return { type: 'state', field: data.field, event, state };
+    }
+    case 'cardTypeChange': {
+      if (!Array.isArray(data.cards)) return null;
+      const cards = data.cards.map(parseCard);
+      return cards.every((c) => c !== null) ? { type: 'cardTypeChange', cards } : null;
+    }
+    case 'binAvailable':
+      return typeof data.bin === 'string' ? { type: 'binAvailable', bin: data.bin } : null;
+    case 'tokenized': {
+      const result = parseTokenizeResult(data.result);
+      return typeof data.requestId === 'string' && result ? { type: 'tokenized', requestId: data.requestId, result } : null;
+    }
+    case 'tokenizeFailed': {
+      const error = parseFailure(data.error);
+      return typeof data.requestId === 'string' && error ? { type: 'tokenizeFailed', requestId: data.requestId, error } : null;
+    }
+    default:
+      return null;
+  }
+}
+
+/** The parts of a MessageEvent the router reads (a structural type so tests need no DOM). */
+export interface IncomingMessage {
+  readonly origin: string;
+  readonly source: unknown;
+  readonly data: unknown;
+}
+
+export interface FrameRouterOptions {
+  readonly assetsOrigin: string;
+  readonly channel: string;
+  /** The window of the frame that hosts `field`, or null if it is not mounted. */
+  readonly frameWindowOf: (field: FieldName) => unknown;
+  readonly onMessage: (field: FieldName, message: FrameMessage) => void;
+}
+
+/** Which field a message is about: tokenization answers and brand changes come from the number frame. */
+function senderField(message: FrameMessage): FieldName {
+  switch (message.type) {
+    case 'ready':
+    case 'state':
+    case 'inputSubmitRequest':
+      return message.field;
+    default:
+      return 'number';
+  }
+}
+
+/**
+ * Accepts a message only if it comes from the gateway's origin, from the very frame window of the field it speaks
+ * for, on our channel, and parses. Another page, another instance or a frame impersonating a sibling is ignored.
+ */
+export function createFrameRouter(options: FrameRouterOptions): (event: IncomingMessage) => void {
+  return (event) => {
+    if (event.origin !== options.assetsOrigin) return;
+    const message = parseFrameMessage(event.data, options.channel);
+    if (message === null) return;
+    const field = senderField(message);
+    const expected = options.frameWindowOf(field);
+    if (expected === null || expected === undefined || event.source !== expected) return;
+    options.onMessage(field, message);
+  };
+}

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { parseClientToken } from './client-token.ts';
+import { ProviderError } from './provider.ts';
+import { createSandboxProvider } from './sandbox-provider.ts';
+
+const token = {
+  version: 2,
+  environment: 'sandbox',
+  authorizationFingerprint: 'fp.signed',
+  configUrl: 'http://127.0.0.1:8090/merchants/m1/client_api/v1/configuration',
+  clientApiUrl: 'http://127.0.0.1:8090/merchants/m1/client_api',
+  assetsUrl: 'http://127.0.0.1:8090',
+  merchantId: 'm1',
+};
+const encoded = btoa(JSON.stringify(token));
+
+function codeOf(run: () => unknown): string | undefined {
+  try {
+    run();
+  } catch (error) {
+    return error instanceof ProviderError ? error.info.code : 'not a ProviderError';
+  }
+  return undefined;
+}
+
+describe('client token', () => {
+  it('decodes a generated token', () => {
+    expect(parseClientToken(encoded)).toEqual(token);
+  });
+
+  it('rejects a missing, garbled or incomplete token with a developer error', () => {
+    expect(codeOf(() => parseClientToken(''))).toBe('invalid_authorization');
+    expect(codeOf(() => parseClientToken('%%%'))).toBe('invalid_authorization');
+    expect(codeOf(() => parseClientToken(btoa('{"version":2}')))).toBe('invalid_authorization');
+    expect(codeOf(() => parseClientToken(btoa(JSON.stringify({ ...token, assetsUrl: 'javascript:alert(1)' }))))).toBe(
+      'invalid_authorization',
+    );
+  });
+});
+
+describe('sandbox provider configuration', () => {
+  const body = {
+    environment: 'sandbox',
+    merchantId: 'm1',
+    clientApiUrl: 'http://elsewhere.example/client_api',
+    assetsUrl: 'http://elsewhere.example',
+    challenges: ['cvv', 'postal_code'],
+    creditCards: { supportedCardTypes: ['Visa', 'MasterCard'] },
+    threeDSecureEnabled: false,
+  };
+
+  it('fetches with the fingerprint and keeps the URLs the token vouched for', async () => {
+    let requested = '';
+    const provider = createSandboxProvider(parseClientToken(encoded), async (input) => {
+      requested = String(input);
+      return new Response(JSON.stringify(body), { status: 200 });
+    });
+    const config = await provider.getConfiguration(new AbortController().signal);
+    expect(new URL(requested).searchParams.get('authorizationFingerprint')).toBe('fp.signed');
+    expect(config).toMatchObject({ challenges: ['cvv', 'postal_code'], assetsUrl: token.assetsUrl, clientApiUrl: token.clientApiUrl });
+  });
+
+  it('maps 401 to a rejected authorization and a failed fetch to a retriable network error', async () => {
+    const rejected = createSandboxProvider(parseClientToken(encoded), async () => new Response('{}', { status: 401 }));
+    await expect(rejected.getConfiguration(new AbortController().signal)).rejects.toMatchObject({
+      info: { code: 'authorization_rejected', retriable: false },
+    });
+    const offline = createSandboxProvider(parseClientToken(encoded), async () => {
+      throw new TypeError('Failed to fetch');
+    });
+    await expect(offline.getConfiguration(new AbortController().signal)).rejects.toMatchObject({
+      info: { code: 'network', messageKey: 'error.network', retriable: true },
+    });
+  });
+});

@@ -1,0 +1,35 @@
+import type { ReactElement } from 'react';
+import type { FieldName } from '../../machine/checkout.types.ts';
+
+export interface CardFieldProps {
+  readonly field: FieldName;
+  readonly label: string;
+  /** Shown after the label for an optional field, e.g. "(optional)". */
+  readonly optionalNote: string | null;
+  readonly error: string | null;
+  readonly focused: boolean;
+  readonly labelId: string;
+  readonly errorId: string;
+  readonly containerRef: (element: HTMLDivElement | null) => void;
+  readonly onLabelClick: () => void;
+}
+
+/**
+ * One card field: a visible label (the input lives in a frame, so clicking the label asks the frame to focus),
+ * the container the frame is mounted into, and a live message slot whose space is always reserved.
+ */
+export function CardField(props: CardFieldProps): ReactElement {
+  const { field, error } = props;
+  return (
+    <div className="kassa-field" data-field={field} data-invalid={error !== null ? '' : undefined} data-focused={props.focused ? '' : undefined}>
+      <label id={props.labelId} className="kassa-field__label" onClick={props.onLabelClick}>
+        {props.label}
+        {props.optionalNote !== null && <span className="kassa-field__optional"> {props.optionalNote}</span>}
+      </label>
+      <div className="kassa-field__control" ref={props.containerRef} />
+      <p id={props.errorId} className="kassa-field__error" aria-live="polite">
+        {error ?? ''}
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,77 @@
+import { UNKNOWN_BIN_DATA } from './cards.ts';
+import type { BinData, Card, CardBehaviour, CardType } from './cards.ts';
+
+// The provider's fixed test nonces (gateway.md). Each stands for an already tokenized test card and can be used
+// any number of times, as on the real sandbox. Kept as a table so adding one is one line.
+
+export type FakeNonce =
+  | { kind: 'card'; card: Card }
+  | { kind: 'consumed' }
+  | { kind: 'luhn_invalid' };
+
+interface FakeCardSpec {
+  number: string;
+  cardType: CardType;
+  behaviour?: CardBehaviour;
+  binData?: Partial<BinData>;
+}
+
+const VISA: FakeCardSpec = { number: '4012888888881881', cardType: 'Visa' };
+
+const FAKE_CARDS: Readonly<Record<string, FakeCardSpec>> = {
+  'fake-valid-nonce': VISA,
+  'fake-valid-visa-nonce': VISA,
+  'fake-valid-amex-nonce': { number: '378282246310005', cardType: 'American Express' },
+  'fake-valid-mastercard-nonce': { number: '5555555555554444', cardType: 'MasterCard' },
+  'fake-valid-discover-nonce': { number: '6011111111111117', cardType: 'Discover' },
+  'fake-valid-jcb-nonce': { number: '3530111333300000', cardType: 'JCB' },
+  'fake-valid-maestro-nonce': { number: '6304000000000000', cardType: 'Maestro' },
+  'fake-valid-dinersclub-nonce': { number: '36259600000004', cardType: 'Diners Club' },
+  'fake-valid-prepaid-nonce': { ...VISA, binData: { prepaid: 'Yes' } },
+  'fake-valid-commercial-nonce': { ...VISA, binData: { commercial: 'Yes' } },
+  'fake-valid-debit-nonce': { ...VISA, binData: { debit: 'Yes' } },
+  'fake-valid-payroll-nonce': { ...VISA, binData: { payroll: 'Yes' } },
+  'fake-valid-healthcare-nonce': { ...VISA, binData: { healthcare: 'Yes' } },
+  'fake-valid-durbin-regulated-nonce': { ...VISA, binData: { durbinRegulated: 'Yes' } },
+  'fake-processor-declined-visa-nonce': { number: '4000111111111115', cardType: 'Visa', behaviour: 'processor_declined' },
+  'fake-processor-declined-mastercard-nonce': {
+    number: '5105105105105100',
+    cardType: 'MasterCard',
+    behaviour: 'processor_declined',
+  },
+  'fake-processor-declined-amex-nonce': {
+    number: '378734493671000',
+    cardType: 'American Express',
+    behaviour: 'processor_declined',
+  },
+  'fake-processor-declined-discover-nonce': {
+    number: '6011000990139424',
+    cardType: 'Discover',
+    behaviour: 'processor_declined',
+  },
+  'fake-processor-failure-jcb-nonce': { number: '3566002020360505', cardType: 'JCB', behaviour: 'processor_failure' },
+  'fake-gateway-rejected-fraud-nonce': { number: '4000111111111511', cardType: 'Visa', behaviour: 'fraud' },
+};
+
+function cardFromSpec(spec: FakeCardSpec, now: Date): Card {
+  return {
+    bin: spec.number.slice(0, 6),
+    last4: spec.number.slice(-4),
+    cardType: spec.cardType,
+    expirationMonth: '12',
+    expirationYear: String(now.getUTCFullYear() + 3),
+    cardholderName: null,
+    postalCode: null,
+    // Fake nonces are not real cards; a readable identifier is enough.
+    uniqueNumberIdentifier: `fake-${spec.number}`,
+    binData: { ...UNKNOWN_BIN_DATA, ...spec.binData },
+    behaviour: spec.behaviour ?? 'normal',
+  };
+}
+
+export function lookUpFakeNonce(nonce: string, now: Date): FakeNonce | null {
+  if (nonce === 'fake-consumed-nonce') return { kind: 'consumed' };
+  if (nonce === 'fake-luhn-invalid-nonce') return { kind: 'luhn_invalid' };
+  const spec = Object.hasOwn(FAKE_CARDS, nonce) ? FAKE_CARDS[nonce] : undefined;
+  return spec === undefined ? null : { kind: 'card', card: cardFromSpec(spec, now) };
+}

@@ -1,0 +1,238 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { SUPPORTED_CARD_TYPES, validateCard } from './cards.ts';
+import type { CardInput } from './cards.ts';
+import { buildClientToken, clientApiUrl, encodeClientToken } from './client-token.ts';
+import { Customers } from './customers.ts';
+import type { Customer, CustomerInput } from './customers.ts';
+import { invalid, validationError } from './errors.ts';
+import type { Outcome, ValidationError } from './errors.ts';
+import { FINGERPRINT_LIFETIME_MS, issueFingerprint, verifyFingerprint } from './fingerprint.ts';
+import type { Authorization } from './fingerprint.ts';
+import { IdempotencyKeys } from './idempotency.ts';
+import type { IdempotencyRecord } from './idempotency.ts';
+import { Nonces } from './nonces.ts';
+import type { NonceRecord } from './nonces.ts';
+import { invalidResult, TRANSACTION, Transactions, validateAmount } from './transactions.ts';
+import type { Transaction, TransactionResult } from './transactions.ts';
+import type { Store } from '../store/store.ts';
+
+export interface Credentials {
+  merchantId: string;
+  publicKey: string;
+  privateKey: string;
+}
+
+export interface GatewayOptions extends Credentials {
+  store: Store;
+  /** The merchant account's currency (the provider ties it to the merchant account, not to the request). */
+  currencyIsoCode?: string;
+  clock?: () => Date;
+}
+
+/** transaction.sale's parameters, camelCased from the wire. Values are unchecked: the gateway validates them. */
+export interface SaleParams {
+  amount?: unknown;
+  paymentMethodNonce?: unknown;
+  paymentMethodToken?: unknown;
+  customerId?: unknown;
+  deviceData?: unknown;
+  orderId?: unknown;
+  options?: { submitForSettlement?: unknown; threeDSecure?: { required?: unknown } | undefined } | undefined;
+}
+
+export interface ClientConfiguration {
+  environment: 'sandbox';
+  merchantId: string;
+  clientApiUrl: string;
+  assetsUrl: string;
+  challenges: string[];
+  creditCards: { supportedCardTypes: string[] };
+  threeDSecureEnabled: false;
+  paypalEnabled: false;
+  applePayWeb: null;
+  androidPay: null;
+  payWithVenmo: null;
+}
+
+function isTrue(value: unknown): boolean {
+  return value === true || value === 'true';
+}
+
+function sameSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** The sandbox gateway's state and rules, with no HTTP: the wire faces in server-api/ and client-api/ call this. */
+export class SandboxGateway {
+  readonly credentials: Credentials;
+  /** Set once the HTTP server listens: client tokens carry absolute URLs. */
+  origin = '';
+  private readonly secret = randomBytes(32);
+  private readonly clock: () => Date;
+  private readonly nonces: Nonces;
+  private readonly customers: Customers;
+  private readonly transactions: Transactions;
+  private readonly idempotency: IdempotencyKeys;
+
+  constructor(options: GatewayOptions) {
+    this.credentials = { merchantId: options.merchantId, publicKey: options.publicKey, privateKey: options.privateKey };
+    this.clock = options.clock ?? (() => new Date());
+    this.nonces = new Nonces(options.store.collection<NonceRecord>('nonces'));
+    this.customers = new Customers(options.store.collection<Customer>('customers'));
+    this.transactions = new Transactions(options.store.collection<Transaction>('transactions'), {
+      merchantAccountId: options.merchantId,
+      currencyIsoCode: options.currencyIsoCode ?? 'USD',
+    });
+    this.idempotency = new IdempotencyKeys(options.store.collection<IdempotencyRecord>('api-request-keys'));
+  }
+
+  authenticate(publicKey: string, privateKey: string): boolean {
+    // Both compared, always, so timing does not tell which one was wrong.
+    const publicOk = sameSecret(publicKey, this.credentials.publicKey);
+    const privateOk = sameSecret(privateKey, this.credentials.privateKey);
+    return publicOk && privateOk;
+  }
+
+  // --- client tokens and the browser's authorization ---
+
+  generateClientToken(params: { customerId?: unknown }): Outcome<string> {
+    let customerId: string | null = null;
+    if (params.customerId !== undefined && params.customerId !== null && params.customerId !== '') {
+      customerId = String(params.customerId);
+      if (this.customers.find(customerId) === undefined) {
+        return invalid([
+          validationError(['client_token'], 'customer_id', '92804', 'Customer specified by customer_id does not exist'),
+        ]);
+      }
+    }
+    const expiresAt = this.clock().getTime() + FINGERPRINT_LIFETIME_MS;
+    const fingerprint = issueFingerprint(this.secret, { merchantId: this.credentials.merchantId, customerId, expiresAt });
+    return { ok: true, value: encodeClientToken(buildClientToken(this.origin, this.credentials.merchantId, fingerprint)) };
+  }
+
+  /** The authorization behind a browser's fingerprint, or null (malformed, forged, expired, other merchant). */
+  authorize(fingerprint: unknown): Authorization | null {
+    const authorization = verifyFingerprint(this.secret, fingerprint, this.clock().getTime());
+    return authorization?.merchantId === this.credentials.merchantId ? authorization : null;
+  }
+
+  configuration(): ClientConfiguration {
+    return {
+      environment: 'sandbox',
+      merchantId: this.credentials.merchantId,
+      clientApiUrl: clientApiUrl(this.origin, this.credentials.merchantId),
+      assetsUrl: this.origin,
+      challenges: ['cvv', 'postal_code'],
+      creditCards: { supportedCardTypes: [...SUPPORTED_CARD_TYPES] },
+      threeDSecureEnabled: false,
+      paypalEnabled: false,
+      applePayWeb: null,
+      androidPay: null,
+      payWithVenmo: null,
+    };
+  }
+
+  tokenizeCard(authorization: Authorization, input: CardInput): Outcome<NonceRecord> {
+    const now = this.clock();
+    const card = validateCard(input, this.secret.toString('hex'), now);
+    if (!card.ok) return card;
+    return { ok: true, value: this.nonces.issue(card.value, authorization.customerId, now.getTime()) };
+  }
+
+  // --- customers ---
+
+  createCustomer(input: CustomerInput): Outcome<Customer> {
+    return this.customers.create(input, this.clock());
+  }
+
+  findCustomer(id: string): Customer | undefined {
+    return this.customers.find(id);
+  }
+
+  deleteCustomer(id: string): boolean {
+    return this.customers.delete(id);
+  }
+
+  // --- transactions ---
+
+  findTransaction(id: string): Transaction | undefined {
+    return this.transactions.find(id);
+  }
+
+  sale(params: SaleParams, apiRequestKey: string | null): TransactionResult {
+    const outcome = this.idempotency.run(apiRequestKey, { operation: 'sale', params }, TRANSACTION, () =>
+      this.runSale(params),
+    );
+    return outcome.kind === 'conflict' ? invalidResult([outcome.error]) : outcome.result;
+  }
+
+  private runSale(params: SaleParams): TransactionResult {
+    const now = this.clock();
+    const errors: ValidationError[] = [];
+    const amount = validateAmount(params.amount);
+    if (typeof amount !== 'number') errors.push(amount);
+
+    let customerId: string | null = null;
+    if (params.customerId !== undefined && params.customerId !== null && params.customerId !== '') {
+      customerId = String(params.customerId);
+      if (this.customers.find(customerId) === undefined) {
+        errors.push(validationError(TRANSACTION, 'customer_id', '91510', 'Customer ID is invalid.'));
+      }
+    }
+
+    let orderId: string | null = null;
+    if (params.orderId !== undefined && params.orderId !== null && params.orderId !== '') {
+      orderId = String(params.orderId);
+      if (orderId.length > 255) errors.push(validationError(TRANSACTION, 'order_id', '91501', 'Order ID is too long.'));
+    }
+
+    let resolved: ReturnType<Nonces['resolve']> | null = null;
+    if (typeof params.paymentMethodNonce === 'string' && params.paymentMethodNonce !== '') {
+      resolved = this.nonces.resolve(params.paymentMethodNonce, TRANSACTION, now);
+      if ('code' in resolved) errors.push(resolved);
+    } else if (params.paymentMethodToken !== undefined && params.paymentMethodToken !== null) {
+      // Saved payment methods are not emulated yet: every token is unknown.
+      errors.push(validationError(TRANSACTION, 'payment_method_token', '91518', 'Payment method token is invalid.'));
+    } else {
+      errors.push(validationError(TRANSACTION, 'base', '91508', 'Cannot determine payment method.'));
+    }
+
+    if (errors.length > 0 || resolved === null || 'code' in resolved || typeof amount !== 'number') {
+      return invalidResult(errors);
+    }
+    this.nonces.consume(resolved.record);
+    return this.transactions.sale(
+      {
+        amount,
+        card: resolved.card,
+        orderId,
+        customerId,
+        deviceData: typeof params.deviceData === 'string' && params.deviceData !== '',
+        submitForSettlement: isTrue(params.options?.submitForSettlement),
+        threeDSecureRequired: isTrue(params.options?.threeDSecure?.required),
+      },
+      now,
+    );
+  }
+
+  /** null when there is no such transaction (the wire answers 404). */
+  submitForSettlement(id: string, amount: unknown, apiRequestKey: string | null): TransactionResult | null {
+    const transaction = this.transactions.find(id);
+    if (transaction === undefined) return null;
+    const outcome = this.idempotency.run(apiRequestKey, { operation: 'submit_for_settlement', id, amount }, TRANSACTION, () =>
+      this.transactions.submitForSettlement(transaction, amount, this.clock()),
+    );
+    return outcome.kind === 'conflict' ? invalidResult([outcome.error]) : outcome.result;
+  }
+
+  void(id: string, apiRequestKey: string | null): TransactionResult | null {
+    const transaction = this.transactions.find(id);
+    if (transaction === undefined) return null;
+    const outcome = this.idempotency.run(apiRequestKey, { operation: 'void', id }, TRANSACTION, () =>
+      this.transactions.void(transaction, this.clock()),
+    );
+    return outcome.kind === 'conflict' ? invalidResult([outcome.error]) : outcome.result;
+  }
+}

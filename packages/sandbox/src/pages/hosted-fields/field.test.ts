@@ -1,0 +1,281 @@
+import braintree from 'braintree';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox } from '../../index.ts';
+import type { Sandbox } from '../../index.ts';
+import { createHostedField } from './field.ts';
+import type { FieldInput, HostedField } from './field.ts';
+import { MESSAGE_SOURCE } from './protocol.ts';
+import type { FieldName, FrameMessage } from './protocol.ts';
+
+// The hosted field logic under Node: real BroadcastChannels between sibling fields, real fetch to a real sandbox.
+
+class FakeInput extends EventTarget implements FieldInput {
+  value = '';
+  name = '';
+  maxLength = -1;
+  inputMode = '';
+  placeholder = '';
+  readonly attributes = new Map<string, string>();
+  readonly styles = new Map<string, string>();
+  readonly style = { setProperty: (property: string, value: string) => void this.styles.set(property, value) };
+  setAttribute(name: string, value: string): void {
+    this.attributes.set(name, value);
+  }
+  removeAttribute(name: string): void {
+    this.attributes.delete(name);
+  }
+  focus(): void {
+    this.dispatchEvent(new Event('focus'));
+  }
+  type(value: string): void {
+    this.value = value;
+    this.dispatchEvent(new Event('input'));
+  }
+}
+
+interface Mounted {
+  input: FakeInput;
+  field: HostedField;
+  posted: Array<FrameMessage & { source: string; channel: string }>;
+}
+
+let sandbox: Sandbox;
+let clientApiUrl: string;
+let authorizationFingerprint: string;
+let gateway: braintree.BraintreeGateway;
+const channels: BroadcastChannel[] = [];
+let channelCount = 0;
+
+beforeAll(async () => {
+  sandbox = await startSandbox();
+  const port = String(sandbox.port);
+  gateway = new braintree.BraintreeGateway({
+    environment: new braintree.Environment(sandbox.host, port, `http://${sandbox.host}`, false, sandbox.host, port),
+    merchantId: sandbox.merchantId,
+    publicKey: sandbox.publicKey,
+    privateKey: sandbox.privateKey,
+  });
+  const token = JSON.parse(Buffer.from((await gateway.clientToken.generate({})).clientToken, 'base64').toString('utf8')) as {
+    clientApiUrl: string;
+    authorizationFingerprint: string;
+  };
+  clientApiUrl = token.clientApiUrl;
+  authorizationFingerprint = token.authorizationFingerprint;
+});
+afterAll(async () => {
+  await sandbox.close();
+});
+afterEach(() => {
+  for (const channel of channels.splice(0)) channel.close();
+});
+
+function mountInstance(fields: FieldName[]): Record<string, Mounted> & { channel: string } {
+  channelCount += 1;
+  const channel = `test-${channelCount}`;
+  const mounted: Record<string, Mounted> = {};
+  for (const name of fields) {
+    const input = new FakeInput();
+    const posted: Mounted['posted'] = [];
+    const siblings = new BroadcastChannel(`kassa-hosted-fields:${channel}`);
+    channels.push(siblings);
+    const field = createHostedField(
+      { field: name, channel, parentOrigin: 'http://shop.example' },
+      {
+        input,
+        postToParent: (message) => posted.push(message),
+        siblings,
+        origin: sandbox.origin,
+        fetch: (resource, init) => fetch(resource, init),
+        collectTimeoutMs: 300,
+      },
+    );
+    mounted[name] = { input, field, posted };
+  }
+  return Object.assign(mounted, { channel });
+}
+
+function the(instance: Record<string, Mounted>, name: FieldName): Mounted {
+  const mounted = instance[name];
+  if (!mounted) throw new Error(`no ${name} field`);
+  return mounted;
+}
+
+async function tokenizeResult(instance: Record<string, Mounted> & { channel: string }, fields: FieldName[], url = clientApiUrl) {
+  const number = the(instance, 'number');
+  const requestId = `req-${Math.random()}`;
+  number.field.receive({ source: MESSAGE_SOURCE, channel: instance.channel, type: 'tokenize', requestId, authorizationFingerprint, clientApiUrl: url, fields });
+  for (let waited = 0; waited < 3000; waited += 20) {
+    const answer = number.posted.find(
+      (message) => (message.type === 'tokenized' || message.type === 'tokenizeFailed') && message.requestId === requestId,
+    );
+    if (answer) return answer;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error('no tokenize answer');
+}
+
+const year = new Date().getFullYear() + 2;
+const ALL: FieldName[] = ['number', 'expirationDate', 'cvv', 'cardholderName', 'postalCode'];
+
+describe('hosted field messages', () => {
+  it('announces ready and sets the input up for its field', () => {
+    const instance = mountInstance(['number', 'expirationDate', 'cvv']);
+    const number = the(instance, 'number');
+    expect(number.posted[0]).toEqual({ source: MESSAGE_SOURCE, channel: instance.channel, type: 'ready', field: 'number' });
+    expect(number.input.attributes.get('autocomplete')).toBe('cc-number');
+    expect(number.input.inputMode).toBe('numeric');
+    expect(the(instance, 'cvv').input.attributes.get('autocomplete')).toBe('cc-csc');
+    expect(the(instance, 'expirationDate').input.attributes.get('autocomplete')).toBe('cc-exp');
+  });
+
+  it('reports state on focus, input and blur, card types once they change, and the BIN', () => {
+    const { input, posted } = the(mountInstance(['number']), 'number');
+    input.focus();
+    input.type('4');
+    input.type('41');
+    input.type('4111 11');
+    input.type('4111 1111 1111 1111');
+    input.dispatchEvent(new Event('blur'));
+    const types = posted.map((message) => message.type);
+    // "4" may still be several brands; "41" is Visa alone; further digits change nothing, so no further event.
+    const changes = posted.filter((message) => message.type === 'cardTypeChange');
+    expect(types.filter((type) => type === 'cardTypeChange')).toHaveLength(2);
+    expect((changes[0] as { cards: unknown[] }).cards.length).toBeGreaterThan(1);
+    expect(changes[1]).toMatchObject({ cards: [{ type: 'visa', niceType: 'Visa', code: { name: 'CVV', size: 3 } }] });
+    expect((changes[1] as { cards: unknown[] }).cards).toHaveLength(1);
+    expect(posted.filter((message) => message.type === 'binAvailable')).toMatchObject([{ bin: '411111' }]);
+    const states = posted.filter((message) => message.type === 'state');
+    expect(states[0]).toMatchObject({ event: 'focus', state: { isEmpty: true, isFocused: true } });
+    expect(states.at(-2)).toMatchObject({ event: 'input', state: { isValid: true, isPotentiallyValid: true, isFocused: true } });
+    expect(states.at(-1)).toMatchObject({ event: 'blur', state: { isValid: true, isFocused: false } });
+  });
+
+  it('formats the expiry, asks to submit on Enter, applies configure and setCvvSize, clears', () => {
+    const instance = mountInstance(['expirationDate', 'cvv']);
+    const expiry = the(instance, 'expirationDate');
+    expiry.input.type('1');
+    expiry.input.type('12');
+    expect(expiry.input.value).toBe('12 / ');
+    expiry.input.type('12 / 3');
+    expiry.input.type('12 / 30');
+    expect(expiry.input.value).toBe('12 / 30');
+    const enter = Object.assign(new Event('keydown', { cancelable: true }), { key: 'Enter' });
+    expiry.input.dispatchEvent(enter);
+    expect(enter.defaultPrevented).toBe(true);
+    expect(expiry.posted.at(-1)).toMatchObject({ type: 'inputSubmitRequest', field: 'expirationDate' });
+
+    const cvv = the(instance, 'cvv');
+    const envelope = { source: MESSAGE_SOURCE, channel: instance.channel };
+    cvv.field.receive({
+      ...envelope,
+      type: 'configure',
+      label: 'Security code',
+      placeholder: '123',
+      required: true,
+      invalid: true,
+      errorMessage: 'Enter the 3 digits on the back',
+      style: { color: 'rgb(1, 2, 3)', fontSize: '16px', background: 'url(x)' },
+    });
+    expect(Object.fromEntries(cvv.input.attributes)).toMatchObject({
+      'aria-label': 'Security code',
+      'aria-required': 'true',
+      'aria-invalid': 'true',
+      'aria-description': 'Enter the 3 digits on the back',
+    });
+    expect(cvv.input.placeholder).toBe('123');
+    expect(Object.fromEntries(cvv.input.styles)).toEqual({ color: 'rgb(1, 2, 3)', 'font-size': '16px' });
+
+    cvv.input.type('1234');
+    expect(cvv.posted.at(-1)).toMatchObject({ type: 'state', state: { isValid: true } });
+    cvv.field.receive({ ...envelope, type: 'setCvvSize', size: 3 });
+    expect(cvv.posted.at(-1)).toMatchObject({ type: 'state', state: { isValid: false } });
+    cvv.field.receive({ ...envelope, type: 'clear' });
+    expect(cvv.input.value).toBe('');
+    expect(cvv.posted.at(-1)).toMatchObject({ type: 'state', state: { isEmpty: true } });
+  });
+
+  it('ignores messages of another channel or source', () => {
+    const { field, input } = the(mountInstance(['number']), 'number');
+    input.value = '4111';
+    field.receive({ source: MESSAGE_SOURCE, channel: 'other', type: 'clear' });
+    field.receive({ source: 'someone', channel: 'test', type: 'clear' });
+    expect(input.value).toBe('4111');
+  });
+});
+
+describe('tokenize', () => {
+  it('gathers sibling values, tokenizes at the sandbox and answers the parent with creditCards[0]', async () => {
+    const instance = mountInstance(ALL);
+    the(instance, 'number').input.type('4111 1111 1111 1111');
+    the(instance, 'expirationDate').input.type(`12${year % 100}`);
+    the(instance, 'cvv').input.type('123');
+    the(instance, 'cardholderName').input.type('Ada Lovelace');
+    the(instance, 'postalCode').input.type('SW1A 1AA');
+    const answer = await tokenizeResult(instance, ALL);
+    expect(answer).toMatchObject({
+      type: 'tokenized',
+      result: {
+        type: 'CreditCard',
+        description: 'ending in 11',
+        details: { cardType: 'Visa', lastFour: '1111', expirationMonth: '12', expirationYear: String(year), cardholderName: 'Ada Lovelace' },
+      },
+    });
+    const nonce = (answer as { result: { nonce: string } }).result.nonce;
+    const sale = await gateway.transaction.sale({ amount: '10.00', paymentMethodNonce: nonce });
+    expect(sale.success).toBe(true);
+    // The parent never receives card data: only states, brands, the BIN and the result.
+    const everything = JSON.stringify(ALL.map((name) => the(instance, name).posted));
+    expect(everything).not.toContain('4111111111111111');
+    expect(everything).not.toContain('4111 1111 1111 1111');
+    expect(everything).not.toContain('"123"');
+  });
+
+  it('fails with invalid_fields naming the bad fields, without calling the gateway', async () => {
+    const instance = mountInstance(['number', 'expirationDate', 'cvv']);
+    the(instance, 'number').input.type('378282246310005');
+    the(instance, 'expirationDate').input.type('13');
+    the(instance, 'cvv').input.type('123');
+    expect(await tokenizeResult(instance, ['number', 'expirationDate', 'cvv'])).toMatchObject({
+      type: 'tokenizeFailed',
+      error: { code: 'invalid_fields', fields: ['expirationDate', 'cvv'] },
+    });
+  });
+
+  it('names a sibling that does not answer as invalid', async () => {
+    const instance = mountInstance(['number', 'expirationDate']);
+    the(instance, 'number').input.type('4111111111111111');
+    the(instance, 'expirationDate').input.type(`12${year % 100}`);
+    expect(await tokenizeResult(instance, ['number', 'expirationDate', 'cvv'])).toMatchObject({
+      type: 'tokenizeFailed',
+      error: { code: 'invalid_fields', fields: ['cvv'] },
+    });
+  });
+
+  it('maps the gateway refusing the brand to unsupported_card_type', async () => {
+    const instance = mountInstance(['number', 'expirationDate']);
+    the(instance, 'number').input.type('6363680000457017');
+    the(instance, 'expirationDate').input.type(`12${year % 100}`);
+    expect(await tokenizeResult(instance, ['number', 'expirationDate'])).toMatchObject({
+      type: 'tokenizeFailed',
+      error: { code: 'unsupported_card_type', fields: ['number'] },
+    });
+  });
+
+  it('maps a bad fingerprint to authorization and refuses other origins', async () => {
+    const instance = mountInstance(['number', 'expirationDate']);
+    the(instance, 'number').input.type('4111111111111111');
+    the(instance, 'expirationDate').input.type(`12${year % 100}`);
+    const saved = authorizationFingerprint;
+    authorizationFingerprint = 'forged';
+    try {
+      expect(await tokenizeResult(instance, ['number', 'expirationDate'])).toMatchObject({
+        error: { code: 'authorization' },
+      });
+    } finally {
+      authorizationFingerprint = saved;
+    }
+    expect(await tokenizeResult(instance, ['number', 'expirationDate'], 'http://evil.example/client_api')).toMatchObject({
+      error: { code: 'gateway' },
+    });
+  });
+});

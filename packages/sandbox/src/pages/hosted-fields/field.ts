@@ -1,0 +1,319 @@
+import { MESSAGE_SOURCE, isFieldName } from './protocol.ts';
+import type {
+  Envelope,
+  FieldName,
+  FieldState,
+  FrameMessage,
+  FrameParams,
+  ParentMessage,
+  SiblingMessage,
+  TokenizeErrorCode,
+} from './protocol.ts';
+import { compactExpirationDate, formatExpirationDate, stripNumber, validateField, validateNumber } from './validate.ts';
+
+// One hosted card field: its input, its state reports to the parent, and (number field) tokenization. Written
+// against the small interfaces below rather than the DOM so that it runs under Node in tests; frame.ts wires it
+// to the real page. Card data leaves a field only to sibling fields (same origin, over the BroadcastChannel) and
+// to the sandbox's own tokenization endpoint. Nothing here logs.
+
+/** The parts of an HTMLInputElement a field uses. */
+export interface FieldInput extends EventTarget {
+  value: string;
+  name: string;
+  maxLength: number;
+  inputMode: string;
+  placeholder: string;
+  setAttribute(name: string, value: string): void;
+  removeAttribute(name: string): void;
+  focus(): void;
+  readonly style: { setProperty(property: string, value: string): void };
+}
+
+export interface SiblingChannel extends EventTarget {
+  postMessage(message: unknown): void;
+}
+
+export interface FieldHost {
+  input: FieldInput;
+  /** Posts to window.parent, restricted to the declared parent origin. */
+  postToParent(message: Envelope<FrameMessage>): void;
+  siblings: SiblingChannel;
+  /** This frame's own origin: the only place card data may be sent. */
+  origin: string;
+  fetch: typeof fetch;
+  collectTimeoutMs?: number;
+}
+
+export interface HostedField {
+  /** A message from the parent, already checked to come from window.parent at the parent origin. */
+  receive(data: unknown): void;
+}
+
+const INPUT_ATTRIBUTES: Readonly<Record<FieldName, { autocomplete: string; numeric: boolean; maxLength: number }>> = {
+  number: { autocomplete: 'cc-number', numeric: true, maxLength: 23 },
+  expirationDate: { autocomplete: 'cc-exp', numeric: true, maxLength: 9 },
+  cvv: { autocomplete: 'cc-csc', numeric: true, maxLength: 4 },
+  cardholderName: { autocomplete: 'cc-name', numeric: false, maxLength: 255 },
+  postalCode: { autocomplete: 'postal-code', numeric: false, maxLength: 10 },
+};
+
+const STYLE_PROPERTIES = {
+  color: 'color',
+  fontFamily: 'font-family',
+  fontSize: 'font-size',
+  fontWeight: 'font-weight',
+  lineHeight: 'line-height',
+} as const;
+
+export function isEnvelope(data: unknown, channel: string): data is Envelope<{ type: string }> {
+  if (data === null || typeof data !== 'object') return false;
+  const message = data as Record<string, unknown>;
+  return message['source'] === MESSAGE_SOURCE && message['channel'] === channel && typeof message['type'] === 'string';
+}
+
+type TokenizeRequest = Extract<ParentMessage, { type: 'tokenize' }>;
+
+export function createHostedField({ field, channel }: FrameParams, host: FieldHost): HostedField {
+  const { input } = host;
+  const attributes = INPUT_ATTRIBUTES[field];
+  input.name = field;
+  input.setAttribute('autocomplete', attributes.autocomplete);
+  input.maxLength = attributes.maxLength;
+  if (attributes.numeric) input.inputMode = 'numeric';
+
+  let cvvSize: 3 | 4 | null = null;
+  let focused = false;
+  let cardsKey = '';
+  let lastBin = '';
+
+  const post = (message: FrameMessage): void => host.postToParent({ source: MESSAGE_SOURCE, channel, ...message });
+  const tell = (message: SiblingMessage): void => host.siblings.postMessage({ source: MESSAGE_SOURCE, channel, ...message });
+
+  const state = (): FieldState => {
+    const { isValid, isPotentiallyValid } = validateField(field, input.value, cvvSize);
+    return { isEmpty: input.value === '', isValid, isPotentiallyValid, isFocused: focused };
+  };
+  const report = (event: 'focus' | 'blur' | 'input'): void => post({ type: 'state', field, event, state: state() });
+
+  const onNumberChange = (): void => {
+    const { cards } = validateNumber(input.value);
+    const key = cards.map((card) => card.type).join();
+    if (key !== cardsKey) {
+      cardsKey = key;
+      post({ type: 'cardTypeChange', cards });
+    }
+    const digits = stripNumber(input.value);
+    const bin = /^\d{6}/.test(digits) ? digits.slice(0, 6) : '';
+    if (bin !== '' && bin !== lastBin) post({ type: 'binAvailable', bin });
+    lastBin = bin;
+  };
+
+  input.addEventListener('focus', () => {
+    focused = true;
+    report('focus');
+  });
+  input.addEventListener('blur', () => {
+    focused = false;
+    report('blur');
+  });
+  input.addEventListener('input', (event) => {
+    if (field === 'expirationDate') {
+      const inputType = (event as Event & { inputType?: unknown }).inputType;
+      input.value = formatExpirationDate(input.value, typeof inputType === 'string' && inputType.startsWith('delete'));
+    } else if (field === 'cvv') {
+      input.value = input.value.replace(/\D/g, '');
+    }
+    if (field === 'number') onNumberChange();
+    report('input');
+  });
+  input.addEventListener('keydown', (event) => {
+    if ((event as Event & { key?: unknown }).key === 'Enter') {
+      event.preventDefault();
+      post({ type: 'inputSubmitRequest', field });
+    }
+  });
+
+  // Number field only: tokenizations waiting for their sibling values.
+  const pending = new Map<string, { values: Map<FieldName, string>; wanted: FieldName[]; done: () => void }>();
+
+  host.siblings.addEventListener('message', (event) => {
+    const data = (event as MessageEvent<unknown>).data;
+    if (!isEnvelope(data, channel)) return;
+    const message = data as Envelope<SiblingMessage>;
+    if (message.type === 'collect' && field !== 'number' && Array.isArray(message.fields) && message.fields.includes(field)) {
+      tell({ type: 'value', requestId: message.requestId, field, value: input.value });
+    } else if (message.type === 'value' && field === 'number' && isFieldName(message.field)) {
+      const request = pending.get(message.requestId);
+      if (request === undefined || !request.wanted.includes(message.field)) return;
+      request.values.set(message.field, String(message.value));
+      if (request.wanted.every((name) => request.values.has(name))) request.done();
+    }
+  });
+
+  /** The sibling fields' values; fields that do not answer in time are simply missing. */
+  const collect = (requestId: string, wanted: FieldName[]): Promise<Map<FieldName, string>> =>
+    new Promise((resolve) => {
+      const values = new Map<FieldName, string>();
+      if (wanted.length === 0) {
+        resolve(values);
+        return;
+      }
+      const done = (): void => {
+        clearTimeout(timer);
+        pending.delete(requestId);
+        resolve(values);
+      };
+      const timer = setTimeout(done, host.collectTimeoutMs ?? 1000);
+      pending.set(requestId, { values, wanted, done });
+      tell({ type: 'collect', requestId, fields: wanted });
+    });
+
+  const tokenize = async (request: TokenizeRequest): Promise<void> => {
+    const { requestId } = request;
+    const fail = (code: TokenizeErrorCode, message: string, fields?: FieldName[]): void =>
+      post({ type: 'tokenizeFailed', requestId, error: fields ? { code, message, fields } : { code, message } });
+
+    let endpoint: URL;
+    try {
+      endpoint = new URL(`${request.clientApiUrl}/v1/payment_methods/credit_cards`);
+    } catch {
+      fail('gateway', 'The client API URL is invalid.');
+      return;
+    }
+    // Card data goes only to this frame's own origin, whatever the parent asks.
+    if (endpoint.origin !== host.origin) {
+      fail('gateway', 'The client API URL is not on the gateway origin.');
+      return;
+    }
+
+    const wanted = (Array.isArray(request.fields) ? request.fields : []).filter(
+      (name): name is FieldName => isFieldName(name) && name !== 'number',
+    );
+    const values = await collect(requestId, wanted);
+    values.set('number', input.value);
+
+    const [card, ...others] = validateNumber(input.value).cards;
+    const brandCvvSize = card !== undefined && others.length === 0 ? (card.code.size === 4 ? 4 : 3) : null;
+    const invalid: FieldName[] = [];
+    for (const name of ['number', ...wanted] as FieldName[]) {
+      const value = values.get(name);
+      if (value === undefined) {
+        invalid.push(name);
+        continue;
+      }
+      // Optional fields may be left empty: required-ness is the parent's decision, made before tokenize.
+      if (value === '' && (name === 'cardholderName' || name === 'postalCode')) continue;
+      if (!validateField(name, value, name === 'cvv' ? (brandCvvSize ?? cvvSize) : null).isValid) invalid.push(name);
+    }
+    if (invalid.length > 0) {
+      fail('invalid_fields', 'Some card fields are invalid.', invalid);
+      return;
+    }
+
+    const creditCard: Record<string, unknown> = {
+      number: stripNumber(values.get('number') ?? ''),
+      expirationDate: compactExpirationDate(values.get('expirationDate') ?? ''),
+    };
+    const cvv = values.get('cvv');
+    if (cvv) creditCard['cvv'] = cvv;
+    const cardholderName = values.get('cardholderName');
+    if (cardholderName) creditCard['cardholderName'] = cardholderName;
+    const postalCode = values.get('postalCode');
+    if (postalCode) creditCard['billingAddress'] = { postalCode };
+
+    let response: Response;
+    try {
+      response = await host.fetch(endpoint, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ authorizationFingerprint: request.authorizationFingerprint, creditCard }),
+        credentials: 'omit',
+      });
+    } catch {
+      fail('network', 'The gateway could not be reached.');
+      return;
+    }
+    const body: unknown = await response.json().catch(() => null);
+    const result = (body as { creditCards?: unknown[] } | null)?.creditCards?.[0];
+    if (response.status === 201 && result !== undefined) {
+      post({ type: 'tokenized', requestId, result });
+    } else if (response.status === 401) {
+      fail('authorization', 'The authorization is invalid or expired.');
+    } else if (response.status === 422) {
+      const { codes, fields } = rejectedFields((body as { fieldErrors?: unknown } | null)?.fieldErrors);
+      if (codes.includes('81703')) fail('unsupported_card_type', 'This card type is not supported.', ['number']);
+      else fail('invalid_fields', 'The gateway refused some card fields.', fields);
+    } else {
+      fail('gateway', `The gateway answered ${response.status}.`);
+    }
+  };
+
+  const configure = (message: Extract<ParentMessage, { type: 'configure' }>): void => {
+    input.setAttribute('aria-label', String(message.label));
+    if (typeof message.placeholder === 'string') input.placeholder = message.placeholder;
+    else input.removeAttribute('placeholder');
+    input.setAttribute('aria-required', String(message.required === true));
+    input.setAttribute('aria-invalid', String(message.invalid === true));
+    if (typeof message.errorMessage === 'string' && message.errorMessage !== '') {
+      input.setAttribute('aria-description', message.errorMessage);
+    } else {
+      input.removeAttribute('aria-description');
+    }
+    const style: unknown = message.style;
+    if (style === null || typeof style !== 'object') return;
+    for (const [key, property] of Object.entries(STYLE_PROPERTIES)) {
+      const value = (style as Record<string, unknown>)[key];
+      // CSSOM writes are allowed under style-src 'self' (unlike style attributes); only plain strings pass.
+      if (typeof value === 'string') input.style.setProperty(property, value);
+    }
+  };
+
+  post({ type: 'ready', field });
+
+  return {
+    receive(data) {
+      if (!isEnvelope(data, channel)) return;
+      const message = data as Envelope<ParentMessage>;
+      switch (message.type) {
+        case 'configure':
+          configure(message);
+          break;
+        case 'setCvvSize':
+          if (field === 'cvv') {
+            cvvSize = message.size === 3 || message.size === 4 ? message.size : null;
+            input.maxLength = cvvSize ?? 4;
+            report('input');
+          }
+          break;
+        case 'focus':
+          input.focus();
+          break;
+        case 'clear':
+          input.value = '';
+          if (field === 'number') onNumberChange();
+          report('input');
+          break;
+        case 'tokenize':
+          if (field === 'number') void tokenize(message);
+          break;
+      }
+    },
+  };
+}
+
+/** The provider's nested 422 `fieldErrors` -> its error codes and our field names. */
+function rejectedFields(entries: unknown): { codes: string[]; fields: FieldName[] } {
+  const codes: string[] = [];
+  const fields = new Set<FieldName>();
+  const walk = (level: unknown): void => {
+    if (!Array.isArray(level)) return;
+    for (const entry of level as Array<{ field?: unknown; code?: unknown; fieldErrors?: unknown }>) {
+      walk(entry.fieldErrors);
+      if (typeof entry.code === 'string') codes.push(entry.code);
+      const name = String(entry.field).replace(/^expiration(Month|Year)$/, 'expirationDate');
+      if (entry.fieldErrors === undefined && isFieldName(name)) fields.add(name);
+    }
+  };
+  walk(entries);
+  return { codes, fields: [...fields] };
+}

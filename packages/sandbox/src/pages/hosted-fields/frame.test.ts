@@ -1,0 +1,84 @@
+import vm from 'node:vm';
+import { describe, expect, it } from 'vitest';
+import { bundleFrameScript } from './bundle.ts';
+import { MESSAGE_SOURCE } from './protocol.ts';
+
+// Runs the bundled frame script (what browsers receive) against a minimal page: checks its wiring to the URL
+// fragment, window.parent and the message origin check. The field logic itself is tested in field.test.ts.
+
+class FakeHTMLInputElement extends EventTarget {
+  value = '';
+  name = '';
+  maxLength = -1;
+  inputMode = '';
+  placeholder = '';
+  readonly attributes = new Map<string, string>();
+  readonly style = { setProperty: () => undefined };
+  setAttribute(name: string, value: string): void {
+    this.attributes.set(name, value);
+  }
+  removeAttribute(name: string): void {
+    this.attributes.delete(name);
+  }
+  focus(): void {
+    this.dispatchEvent(new Event('focus'));
+  }
+}
+
+const PARENT_ORIGIN = 'https://shop.example';
+
+async function loadFrame(fragment: unknown) {
+  const input = new FakeHTMLInputElement();
+  const toParent: Array<[unknown, string]> = [];
+  const parent = { postMessage: (message: unknown, origin: string) => void toParent.push([message, origin]) };
+  const window = Object.assign(new EventTarget(), { parent });
+  const channels: BroadcastChannel[] = [];
+  class TrackedBroadcastChannel extends BroadcastChannel {
+    constructor(name: string) {
+      super(name);
+      channels.push(this);
+    }
+  }
+  const context = vm.createContext({
+    window,
+    location: { hash: `#${encodeURIComponent(JSON.stringify(fragment))}`, origin: 'http://127.0.0.1:8090' },
+    document: { getElementById: (id: string) => (id === 'field' ? input : null) },
+    HTMLInputElement: FakeHTMLInputElement,
+    BroadcastChannel: TrackedBroadcastChannel,
+    fetch,
+    setTimeout,
+    clearTimeout,
+    URL,
+  });
+  vm.runInContext(await bundleFrameScript(), context);
+  const send = (data: unknown, origin: string, source: unknown = parent): void => {
+    window.dispatchEvent(Object.assign(new Event('message'), { data, origin, source }));
+  };
+  return { input, toParent, send, close: () => channels.forEach((channel) => channel.close()) };
+}
+
+describe('frame script bundle', () => {
+  it('announces ready to the declared parent origin only and obeys only that parent', async () => {
+    const frame = await loadFrame({ field: 'cvv', channel: 'c1', parentOrigin: PARENT_ORIGIN });
+    try {
+      expect(frame.toParent).toEqual([[{ source: MESSAGE_SOURCE, channel: 'c1', type: 'ready', field: 'cvv' }, PARENT_ORIGIN]]);
+      expect(frame.input.attributes.get('autocomplete')).toBe('cc-csc');
+      const configure = { source: MESSAGE_SOURCE, channel: 'c1', type: 'configure', label: 'CVV', required: true, invalid: false };
+      frame.send({ ...configure, label: 'from elsewhere' }, 'https://evil.example');
+      frame.send({ ...configure, label: 'from a sibling window' }, PARENT_ORIGIN, {});
+      expect(frame.input.attributes.get('aria-label')).toBeUndefined();
+      frame.send(configure, PARENT_ORIGIN);
+      expect(frame.input.attributes.get('aria-label')).toBe('CVV');
+    } finally {
+      frame.close();
+    }
+  });
+
+  it('stays inert with a malformed fragment or a wildcard parent origin', async () => {
+    for (const fragment of [{ field: 'pin', channel: 'c', parentOrigin: PARENT_ORIGIN }, { field: 'number', channel: 'c', parentOrigin: '*' }]) {
+      const frame = await loadFrame(fragment);
+      expect(frame.toParent).toEqual([]);
+      frame.close();
+    }
+  });
+});

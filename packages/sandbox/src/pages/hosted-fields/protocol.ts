@@ -1,0 +1,96 @@
+// The hosted field message protocol of contracts section 1, shared by the frame script and its tests.
+
+export const MESSAGE_SOURCE = 'kassa-hosted-fields';
+export const FIELD_NAMES = ['number', 'expirationDate', 'cvv', 'cardholderName', 'postalCode'] as const;
+export type FieldName = (typeof FIELD_NAMES)[number];
+
+export function isFieldName(value: unknown): value is FieldName {
+  return typeof value === 'string' && (FIELD_NAMES as readonly string[]).includes(value);
+}
+
+export interface FieldState {
+  isEmpty: boolean;
+  isValid: boolean;
+  isPotentiallyValid: boolean;
+  isFocused: boolean;
+}
+
+export interface CardCandidate {
+  type: string;
+  niceType: string;
+  code: { name: string; size: number };
+}
+
+export interface FieldStyle {
+  color?: string;
+  fontFamily?: string;
+  fontSize?: string;
+  fontWeight?: string;
+  lineHeight?: string;
+}
+
+export type ParentMessage =
+  | {
+      type: 'configure';
+      label: string;
+      placeholder?: string;
+      required: boolean;
+      invalid: boolean;
+      errorMessage?: string;
+      style?: FieldStyle;
+    }
+  | { type: 'setCvvSize'; size: 3 | 4 | null }
+  | { type: 'focus' }
+  | { type: 'clear' }
+  | { type: 'tokenize'; requestId: string; authorizationFingerprint: string; clientApiUrl: string; fields: FieldName[] };
+
+export type TokenizeErrorCode = 'invalid_fields' | 'unsupported_card_type' | 'network' | 'authorization' | 'gateway';
+
+export type FrameMessage =
+  | { type: 'ready'; field: FieldName }
+  | { type: 'state'; field: FieldName; event: 'focus' | 'blur' | 'input'; state: FieldState }
+  | { type: 'cardTypeChange'; cards: CardCandidate[] }
+  | { type: 'binAvailable'; bin: string }
+  | { type: 'inputSubmitRequest'; field: FieldName }
+  | { type: 'tokenized'; requestId: string; result: unknown }
+  | {
+      type: 'tokenizeFailed';
+      requestId: string;
+      error: { code: TokenizeErrorCode; message: string; fields?: FieldName[] };
+    };
+
+/** Between sibling frames of one instance, over the BroadcastChannel (same origin only; not part of the contract). */
+export type SiblingMessage =
+  | { type: 'collect'; requestId: string; fields: FieldName[] }
+  | { type: 'value'; requestId: string; field: FieldName; value: string };
+
+/** Every message carries the envelope `{ source, channel }`. */
+export type Envelope<T> = T & { source: typeof MESSAGE_SOURCE; channel: string };
+
+/** The frame's own configuration, from the URL fragment. */
+export interface FrameParams {
+  field: FieldName;
+  channel: string;
+  parentOrigin: string;
+}
+
+export function parseFrameParams(hash: string): FrameParams | null {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(decodeURIComponent(hash.replace(/^#/, '')));
+  } catch {
+    return null;
+  }
+  if (raw === null || typeof raw !== 'object') return null;
+  const { field, channel, parentOrigin } = raw as Record<string, unknown>;
+  if (!isFieldName(field) || typeof channel !== 'string' || channel === '' || typeof parentOrigin !== 'string') return null;
+  let origin: string;
+  try {
+    origin = new URL(parentOrigin).origin;
+  } catch {
+    return null;
+  }
+  // Only an exact origin is accepted ("*" or a URL with a path would widen who receives our messages).
+  if (origin !== parentOrigin || origin === 'null') return null;
+  return { field, channel, parentOrigin };
+}

@@ -1,0 +1,58 @@
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox } from '../../index.ts';
+import type { Sandbox } from '../../index.ts';
+import { bundleFrameScript } from './bundle.ts';
+import { FRAME_CSP } from './routes.ts';
+
+let sandbox: Sandbox;
+beforeAll(async () => {
+  sandbox = await startSandbox();
+});
+afterAll(async () => {
+  await sandbox.close();
+});
+
+/** Budget for the frame script, gzip: the checkout loads one frame per card field. */
+const FRAME_SCRIPT_GZIP_BUDGET = 10 * 1024;
+
+describe('hosted field frame', () => {
+  it('serves the page under a strict CSP, with nothing inline', async () => {
+    const response = await fetch(`${sandbox.origin}/hosted-fields/frame.html`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+    const csp = response.headers.get('content-security-policy') ?? '';
+    for (const directive of ["default-src 'none'", "script-src 'self'", "style-src 'self'", "connect-src 'self'", 'frame-ancestors *']) {
+      expect(csp).toContain(directive);
+    }
+    expect(csp).not.toContain('unsafe');
+    expect(response.headers.get('x-frame-options')).toBeNull();
+    const html = await response.text();
+    expect(html).toMatch(/<script src="frame\.js" defer><\/script>/);
+    expect(html).toMatch(/<link rel="stylesheet" href="frame\.css">/);
+    expect(html.match(/<script[^>]*>[^<]+<\/script>/)).toBeNull();
+    expect(html).not.toMatch(/\sstyle=|<style|\son[a-z]+=/i);
+    expect(html.match(/<input\b/g)).toHaveLength(1);
+  });
+
+  it('serves the bundled script and the stylesheet', async () => {
+    const script = await fetch(`${sandbox.origin}/hosted-fields/frame.js`);
+    expect(script.status).toBe(200);
+    expect(script.headers.get('content-type')).toMatch(/^text\/javascript/);
+    expect(script.headers.get('content-security-policy')).toBe(FRAME_CSP);
+    expect(await script.text()).toBe(await bundleFrameScript());
+    const css = await fetch(`${sandbox.origin}/hosted-fields/frame.css`);
+    expect(css.status).toBe(200);
+    expect(css.headers.get('content-type')).toMatch(/^text\/css/);
+    expect(await css.text()).toContain('background: transparent');
+  });
+
+  it('keeps the frame script an iife under its gzip budget, without logging', async () => {
+    const code = await bundleFrameScript();
+    const gzipped = gzipSync(code, { level: 9 }).length;
+    process.stdout.write(`hosted field frame script: ${code.length} B minified, ${gzipped} B gzip\n`);
+    expect(gzipped).toBeLessThan(FRAME_SCRIPT_GZIP_BUDGET);
+    expect(code).toMatch(/^("use strict";)?\(\(\)=>\{/);
+    expect(code).not.toMatch(/console\./);
+  });
+});

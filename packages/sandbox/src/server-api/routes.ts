@@ -1,0 +1,89 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { SandboxGateway, SaleParams } from '../core/gateway.ts';
+import { validationError } from '../core/errors.ts';
+import { PATH_ID } from '../core/ids.ts';
+import type { TransactionResult } from '../core/transactions.ts';
+import { requireMerchantKeys } from './auth.ts';
+import { customerXml, errorResponseXml, transactionResultXml, transactionXml } from './serialize.ts';
+import { camelizeKeys, section, sendStatus, sendXml, stringOrNull } from './wire.ts';
+
+const TYPE_INVALID = validationError(['transaction'], 'type', '91523', 'Transaction type is invalid.');
+
+type IdRequest = FastifyRequest<{ Params: { merchantId: string; id: string } }>;
+
+/**
+ * The provider's server API as the official Node SDK calls it: `/merchants/{merchantId}/...`, Basic auth, JSON with
+ * snake_case keys in, dasherized XML out; 201/200 success, 422 `<api-error-response>`, bare 401/403/404 otherwise.
+ */
+export async function serverApiRoutes(app: FastifyInstance, options: { gateway: SandboxGateway }): Promise<void> {
+  const { gateway } = options;
+  app.addHook('onRequest', requireMerchantKeys(gateway));
+
+  /** A transaction operation's answer; null (no such transaction) is a bare 404. */
+  const answer = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    result: TransactionResult | null,
+    params: unknown,
+    successStatus: number,
+  ): FastifyReply => {
+    if (result === null) return sendStatus(reply, 404);
+    return sendXml(request, reply, result.kind === 'success' ? successStatus : 422, transactionResultXml(result, params));
+  };
+
+  app.post('/client_token', async (request, reply) => {
+    const params = camelizeKeys(section(request.body, 'client_token')) as { customerId?: unknown };
+    const outcome = gateway.generateClientToken(params);
+    if (!outcome.ok) return sendXml(request, reply, 422, errorResponseXml(outcome.errors, outcome.message, request.body));
+    return sendXml(request, reply, 201, ['client-token', { value: outcome.value }]);
+  });
+
+  app.post('/customers', async (request, reply) => {
+    const outcome = gateway.createCustomer(camelizeKeys(section(request.body, 'customer')) as Record<string, unknown>);
+    if (!outcome.ok) return sendXml(request, reply, 422, errorResponseXml(outcome.errors, outcome.message, request.body));
+    return sendXml(request, reply, 201, ['customer', customerXml(outcome.value)]);
+  });
+
+  app.get('/customers/:id', async (request: IdRequest, reply) => {
+    const customer = PATH_ID.test(request.params.id) ? gateway.findCustomer(request.params.id) : undefined;
+    if (customer === undefined) return sendStatus(reply, 404);
+    return sendXml(request, reply, 200, ['customer', customerXml(customer)]);
+  });
+
+  app.delete('/customers/:id', async (request: IdRequest, reply) => {
+    if (!gateway.deleteCustomer(request.params.id)) return sendStatus(reply, 404);
+    return reply.code(200).send('');
+  });
+
+  app.post('/transactions', async (request, reply) => {
+    const params = section(request.body, 'transaction');
+    const { apiRequestKey, type, ...sale } = camelizeKeys(params) as SaleParams & { apiRequestKey?: unknown; type?: unknown };
+    if (type !== 'sale') {
+      // Credits (and the other types) are not emulated: answer as a validation error rather than pretend.
+      return sendXml(
+        request,
+        reply,
+        422,
+        errorResponseXml([TYPE_INVALID], TYPE_INVALID.message, request.body),
+      );
+    }
+    return answer(request, reply, gateway.sale(sale, stringOrNull(apiRequestKey)), request.body, 201);
+  });
+
+  app.get('/transactions/:id', async (request: IdRequest, reply) => {
+    const transaction = PATH_ID.test(request.params.id) ? gateway.findTransaction(request.params.id) : undefined;
+    if (transaction === undefined) return sendStatus(reply, 404);
+    return sendXml(request, reply, 200, ['transaction', transactionXml(transaction)]);
+  });
+
+  app.put('/transactions/:id/submit_for_settlement', async (request: IdRequest, reply) => {
+    const params = camelizeKeys(section(request.body, 'transaction')) as { amount?: unknown; apiRequestKey?: unknown };
+    const result = gateway.submitForSettlement(request.params.id, params.amount, stringOrNull(params.apiRequestKey));
+    return answer(request, reply, result, request.body, 200);
+  });
+
+  app.put('/transactions/:id/void', async (request: IdRequest, reply) => {
+    const params = camelizeKeys(section(request.body, 'transaction')) as { apiRequestKey?: unknown };
+    return answer(request, reply, gateway.void(request.params.id, stringOrNull(params.apiRequestKey)), request.body, 200);
+  });
+}

@@ -1,0 +1,10 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    name: 'sandbox',
+    include: ['src/**/*.test.ts', 'src/**/*.test.tsx'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});

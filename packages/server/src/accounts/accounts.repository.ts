@@ -1,0 +1,34 @@
+import type { Db } from '../db/connect.ts';
+import type { AccountRow } from '../db/schema.ts';
+import { newId, nowIso } from '../ids.ts';
+import type { Role } from './account.ts';
+
+export function findAccountByEmail(db: Db, email: string): Promise<AccountRow | undefined> {
+  return db.selectFrom('accounts').selectAll().where('email', '=', email).executeTakeFirst();
+}
+
+export function findAccountById(db: Db, id: string): Promise<AccountRow | undefined> {
+  return db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Inserts unless the email exists; the unique constraint decides, so two concurrent sign-ups cannot both win. */
+export async function insertAccount(
+  db: Db,
+  input: { email: string; name: string; passwordHash: string; role: Role },
+): Promise<AccountRow | undefined> {
+  const row: AccountRow = {
+    id: newId('acc'),
+    email: input.email,
+    name: input.name,
+    password_hash: input.passwordHash,
+    role: input.role,
+    gateway_customer_id: null,
+    created_at: nowIso(),
+  };
+  const result = await db.insertInto('accounts').values(row).onConflict((oc) => oc.doNothing()).executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1 ? row : undefined;
+}
+
+export async function setGatewayCustomerId(db: Db, accountId: string, customerId: string): Promise<void> {
+  await db.updateTable('accounts').set({ gateway_customer_id: customerId }).where('id', '=', accountId).where('gateway_customer_id', 'is', null).execute();
+}

@@ -1,0 +1,63 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../db/connect.ts';
+import type { PaymentGateway } from '../gateway/gateway.ts';
+import { toAccount, normalizeEmail } from './account.ts';
+import type { Account, Role } from './account.ts';
+import { findAccountByEmail, findAccountById, insertAccount, setGatewayCustomerId } from './accounts.repository.ts';
+import { hashPassword, verifyPassword } from './passwords.ts';
+
+export type SignUpResult = { kind: 'created'; account: Account } | { kind: 'email_taken' };
+
+export async function signUp(
+  db: Db,
+  input: { email: string; password: string; name: string; role?: Role },
+): Promise<SignUpResult> {
+  const email = normalizeEmail(input.email);
+  const row = await insertAccount(db, { email, name: input.name.trim(), passwordHash: await hashPassword(input.password), role: input.role ?? 'shopper' });
+  return row === undefined ? { kind: 'email_taken' } : { kind: 'created', account: toAccount(row) };
+}
+
+export async function signIn(db: Db, input: { email: string; password: string }): Promise<Account | undefined> {
+  const row = await findAccountByEmail(db, normalizeEmail(input.email));
+  const ok = await verifyPassword(row?.password_hash ?? null, input.password);
+  return ok && row !== undefined ? toAccount(row) : undefined;
+}
+
+/**
+ * The shopper's customer at the gateway, created on first need (sign-up, or the first checkout if the gateway
+ * was unreachable at sign-up, or for seeded accounts). Saved cards and customer-bound client tokens hang off it.
+ */
+export async function ensureGatewayCustomer(db: Db, gateway: PaymentGateway, accountId: string): Promise<string> {
+  const row = await findAccountById(db, accountId);
+  if (row === undefined) throw new Error(`account ${accountId} vanished`);
+  if (row.gateway_customer_id !== null) return row.gateway_customer_id;
+  const { customerId } = await gateway.createCustomer({ email: row.email, name: row.name });
+  await setGatewayCustomerId(db, accountId, customerId);
+  // Another request may have raced us: the first stored id wins.
+  const saved = await findAccountById(db, accountId);
+  return saved?.gateway_customer_id ?? customerId;
+}
+
+/** Best effort at sign-up: a gateway outage must not stop people from creating accounts. */
+export async function tryEnsureGatewayCustomer(db: Db, gateway: PaymentGateway | null, accountId: string, log: FastifyBaseLogger): Promise<void> {
+  if (gateway === null) return;
+  try {
+    await ensureGatewayCustomer(db, gateway, accountId);
+  } catch (error) {
+    log.warn({ err: error, accountId }, 'gateway customer not created; will retry at checkout');
+  }
+}
+
+export interface DemoCredentials {
+  shopper: { email: string; password: string };
+  admin: { email: string; password: string };
+}
+
+/** The demo shopper and admin, created once. Their passwords are documented test-only values (see README). */
+export async function seedDemoAccounts(db: Db, passwords: { shopperPassword: string; adminPassword: string }): Promise<DemoCredentials> {
+  const shopper = { email: 'shopper@kassa.test', password: passwords.shopperPassword };
+  const admin = { email: 'admin@kassa.test', password: passwords.adminPassword };
+  if ((await findAccountByEmail(db, shopper.email)) === undefined) await signUp(db, { ...shopper, name: 'Demo Shopper' });
+  if ((await findAccountByEmail(db, admin.email)) === undefined) await signUp(db, { ...admin, name: 'Demo Admin', role: 'admin' });
+  return { shopper, admin };
+}

@@ -1,0 +1,95 @@
+import Fastify from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { seedDemoAccounts } from './accounts/accounts.service.ts';
+import type { DemoCredentials } from './accounts/accounts.service.ts';
+import { SessionsRepository } from './accounts/sessions.repository.ts';
+import { AltchaVerifier } from './botcheck/altcha.ts';
+import { DbReplayStore } from './botcheck/replay-store.ts';
+import { seedDemoCatalogue } from './catalogue/demo-catalogue.ts';
+import type { Config } from './config.ts';
+import type { AppContext } from './context.ts';
+import { openDatabase } from './db/connect.ts';
+import type { DatabaseHandle } from './db/connect.ts';
+import { BraintreeGatewayAdapter, createBraintreeClient } from './gateway/braintree.ts';
+import type { PaymentGateway } from './gateway/gateway.ts';
+import { createLogger } from './logger.ts';
+import { IdempotencyRepository } from './payments/idempotency.repository.ts';
+import { registerDatabaseLifecycle } from './plugins/db.ts';
+import { registerErrorMapping, registerJsonOnlyMutations } from './plugins/errors.ts';
+import { registerRateLimits } from './plugins/rate-limits.ts';
+import { registerSecurityHeaders } from './plugins/security-headers.ts';
+import { registerSessions } from './plugins/sessions.ts';
+import { registerStaticWeb } from './plugins/static-web.ts';
+import { accountsRoutes } from './routes/accounts/accounts.routes.ts';
+import { botcheckRoutes } from './routes/botcheck/botcheck.routes.ts';
+import { catalogueRoutes } from './routes/catalogue/catalogue.routes.ts';
+import { healthRoutes } from './routes/health/health.routes.ts';
+import { ordersRoutes } from './routes/orders/orders.routes.ts';
+import { paymentsRoutes } from './routes/payments/payments.routes.ts';
+import { sessionRoutes } from './routes/session/session.routes.ts';
+
+export interface AppDeps {
+  /** An open database; otherwise the configured one is opened (and closed with the app). */
+  database?: DatabaseHandle;
+  /** A gateway; otherwise the configured braintree SDK client (or none when not configured). */
+  gateway?: PaymentGateway | null;
+  logger?: Logger;
+}
+
+export interface KassaApp {
+  app: FastifyInstance;
+  /** The seeded demo accounts, when DEMO_SEED is on. */
+  demo: DemoCredentials | null;
+}
+
+/** Builds the whole server without listening: plugins in order (external, then app), then routes. */
+export async function buildKassaApp(config: Config, deps: AppDeps = {}): Promise<KassaApp> {
+  const logger = deps.logger ?? createLogger(config);
+  const database = deps.database ?? (await openDatabase(config.database));
+  const gateway = deps.gateway !== undefined ? deps.gateway : config.gateway === null ? null : new BraintreeGatewayAdapter(createBraintreeClient(config.gateway));
+
+  let demo: DemoCredentials | null = null;
+  if (config.demo.seed) {
+    await seedDemoCatalogue(database.db);
+    demo = await seedDemoAccounts(database.db, config.demo);
+  }
+
+  const ctx: AppContext = {
+    config,
+    db: database.db,
+    gateway,
+    botcheck: new AltchaVerifier({ secret: config.botcheck.secret, maxCounter: config.botcheck.maxCounter, challengeTtlSeconds: config.botcheck.challengeTtlSeconds }),
+    replays: new DbReplayStore(database.db),
+    sessions: new SessionsRepository(database.db, config.sessionSecret),
+    idempotency: new IdempotencyRepository(database.db),
+  };
+
+  // Typed as Fastify's logger so the instance keeps the default generics the route modules expect.
+  const loggerInstance: FastifyBaseLogger = logger;
+  const app = Fastify({ loggerInstance, bodyLimit: 64 * 1024, trustProxy: config.trustProxy });
+
+  // External plugins.
+  await registerSecurityHeaders(app, config);
+  await registerRateLimits(app);
+  // App plugins.
+  registerDatabaseLifecycle(app, database, deps.database === undefined);
+  registerErrorMapping(app);
+  registerJsonOnlyMutations(app);
+  await registerSessions(app, ctx);
+  app.addHook('onSend', async (request, reply) => {
+    if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) void reply.header('cache-control', 'no-store');
+  });
+  await registerStaticWeb(app, config.webDist);
+  // Routes.
+  healthRoutes(app);
+  catalogueRoutes(app, ctx);
+  accountsRoutes(app, ctx);
+  sessionRoutes(app, ctx);
+  ordersRoutes(app, ctx);
+  botcheckRoutes(app, ctx);
+  paymentsRoutes(app, ctx);
+
+  await app.ready();
+  return { app, demo };
+}

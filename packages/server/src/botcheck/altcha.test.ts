@@ -1,0 +1,55 @@
+import { solveChallenge } from 'altcha-lib';
+import { deriveKey } from 'altcha-lib/algorithms/sha';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDatabase } from '../db/connect.ts';
+import type { DatabaseHandle } from '../db/connect.ts';
+import { tempSqliteFile } from '../testing/sqlite.ts';
+import { AltchaVerifier } from './altcha.ts';
+import { DbReplayStore } from './replay-store.ts';
+import { checkBotcheck } from './verifier.ts';
+
+const verifier = new AltchaVerifier({ secret: 'x'.repeat(32), maxCounter: 2000, challengeTtlSeconds: 60 });
+
+async function solvedToken(v: AltchaVerifier = verifier): Promise<string> {
+  const challenge = await v.createChallenge();
+  const solution = await solveChallenge({ challenge, deriveKey });
+  return Buffer.from(JSON.stringify({ challenge, solution })).toString('base64');
+}
+
+describe('AltchaVerifier', () => {
+  let handle: DatabaseHandle | undefined;
+  let cleanup: (() => void) | undefined;
+  afterEach(async () => {
+    await handle?.close();
+    cleanup?.();
+  });
+
+  it('accepts a solved challenge quickly', async () => {
+    const started = performance.now();
+    const token = await solvedToken();
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(await verifier.verify(token)).toMatchObject({ ok: true });
+  });
+
+  it('refuses garbage, a wrong solution and another secret', async () => {
+    expect(await verifier.verify('not-base64-json')).toEqual({ ok: false, reason: 'malformed token' });
+    const token = await solvedToken();
+    const payload = JSON.parse(Buffer.from(token, 'base64').toString()) as { solution: { derivedKey: string } };
+    // The signed derived key is the proof of work: any other key fails.
+    payload.solution.derivedKey = payload.solution.derivedKey.replace(/^./, (c) => (c === '0' ? '1' : '0'));
+    expect((await verifier.verify(Buffer.from(JSON.stringify(payload)).toString('base64'))).ok).toBe(false);
+    const other = new AltchaVerifier({ secret: 'y'.repeat(32), maxCounter: 2000, challengeTtlSeconds: 60 });
+    expect(await other.verify(token)).toMatchObject({ ok: false, reason: 'invalid signature' });
+  });
+
+  it('counts a token once, even when two checks race', async () => {
+    const temp = tempSqliteFile();
+    cleanup = temp.cleanup;
+    handle = await openDatabase({ engine: 'sqlite', file: temp.file });
+    const replays = new DbReplayStore(handle.db);
+    const token = await solvedToken();
+    const results = await Promise.all([checkBotcheck(verifier, replays, token), checkBotcheck(verifier, replays, token)]);
+    expect(results.filter((r) => r.ok)).toHaveLength(1);
+    expect(await checkBotcheck(verifier, replays, token)).toEqual({ ok: false, reason: 'already used' });
+  });
+});

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+
+function problemsOf(env: Record<string, string>): readonly string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadConfig', () => {
+  it('has working defaults: SQLite file, port 8080, no gateway, demo seed on', () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(8080);
+    expect(config.host).toBe('127.0.0.1');
+    expect(config.database).toEqual({ engine: 'sqlite', file: './data/kassa.sqlite' });
+    expect(config.gateway).toBeNull();
+    expect(config.botcheck.anchorTimeoutMs).toBe(20_000);
+    expect(config.botcheck.executeTimeoutMs).toBe(15_000);
+    expect(config.demo).toEqual({ seed: true, shopperPassword: 'kassa-demo-shopper', adminPassword: 'kassa-demo-admin' });
+  });
+
+  it('reads a postgres URL and a local gateway, deriving the CSP origin', () => {
+    const config = loadConfig({
+      DATABASE_URL: 'postgresql://u:p@db:5432/kassa',
+      GATEWAY_HOST: '127.0.0.1',
+      GATEWAY_PORT: '8090',
+      GATEWAY_MERCHANT_ID: 'm',
+      GATEWAY_PUBLIC_KEY: 'pub',
+      GATEWAY_PRIVATE_KEY: 'priv',
+    });
+    expect(config.database).toEqual({ engine: 'postgres', url: 'postgresql://u:p@db:5432/kassa' });
+    expect(config.gateway).toMatchObject({ kind: 'custom', host: '127.0.0.1', port: 8090, ssl: false });
+    expect(config.gatewayOrigins).toEqual(['http://127.0.0.1:8090']);
+  });
+
+  it('names each bad variable in its own message', () => {
+    const problems = problemsOf({ PORT: 'eighty', BOTCHECK_ANCHOR_TIMEOUT_MS: '-5', DEMO_SEED: 'maybe', LOG_LEVEL: 'loud' });
+    expect(problems).toHaveLength(4);
+    expect(problems[0]).toMatch(/^PORT /);
+    expect(problems.some((p) => p.startsWith('BOTCHECK_ANCHOR_TIMEOUT_MS'))).toBe(true);
+    expect(problems.some((p) => p.startsWith('DEMO_SEED'))).toBe(true);
+    expect(problems.some((p) => p.startsWith('LOG_LEVEL'))).toBe(true);
+  });
+
+  it('rejects a port out of range, an unknown database scheme, a bad gateway origin', () => {
+    expect(problemsOf({ PORT: '70000' })).toEqual(['PORT must be between 0 and 65535']);
+    expect(problemsOf({ DATABASE_URL: 'mysql://x' })[0]).toMatch(/^DATABASE_URL /);
+    expect(problemsOf({ GATEWAY_ORIGIN: 'not a url' })[0]).toMatch(/^GATEWAY_ORIGIN /);
+  });
+
+  it('asks for the missing gateway credentials by name', () => {
+    const problems = problemsOf({ GATEWAY_HOST: 'localhost', GATEWAY_PORT: '8090', GATEWAY_MERCHANT_ID: 'm' });
+    expect(problems).toEqual(['GATEWAY_PUBLIC_KEY is required when a gateway is configured', 'GATEWAY_PRIVATE_KEY is required when a gateway is configured']);
+    expect(problemsOf({ GATEWAY_HOST: 'localhost', GATEWAY_MERCHANT_ID: 'm', GATEWAY_PUBLIC_KEY: 'a', GATEWAY_PRIVATE_KEY: 'b' })).toEqual([
+      'GATEWAY_PORT is required when GATEWAY_HOST is set',
+    ]);
+  });
+
+  it('uses the Braintree origins for the CSP with the real provider', () => {
+    const config = loadConfig({ GATEWAY_ENVIRONMENT: 'sandbox', GATEWAY_MERCHANT_ID: 'm', GATEWAY_PUBLIC_KEY: 'a', GATEWAY_PRIVATE_KEY: 'b' });
+    expect(config.gateway).toMatchObject({ kind: 'braintree', environment: 'sandbox' });
+    expect(config.gatewayOrigins).toContain('https://assets.braintreegateway.com');
+  });
+
+  it('refuses short secrets', () => {
+    expect(problemsOf({ SESSION_SECRET: 'short' })).toEqual(['SESSION_SECRET must be at least 32 characters']);
+  });
+});

@@ -1,0 +1,218 @@
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+
+/** Why the server refused to start: one line per bad variable, each naming it. */
+export class ConfigError extends Error {
+  readonly problems: readonly string[];
+  constructor(problems: readonly string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}
+
+export type DatabaseConfig =
+  | { engine: 'sqlite'; file: string }
+  | { engine: 'postgres'; url: string };
+
+export type GatewayConfig =
+  | { kind: 'custom'; host: string; port: number; ssl: boolean; merchantId: string; publicKey: string; privateKey: string }
+  | { kind: 'braintree'; environment: 'sandbox' | 'production'; merchantId: string; publicKey: string; privateKey: string };
+
+export interface Config {
+  port: number;
+  host: string;
+  database: DatabaseConfig;
+  gateway: GatewayConfig | null;
+  /** Origins the browser may frame and call for the gateway (CSP frame-src / connect-src). */
+  gatewayOrigins: string[];
+  sessionSecret: string;
+  /** Cookie `Secure` flag: on when the public URL is https. */
+  secureCookies: boolean;
+  botcheck: {
+    provider: 'altcha';
+    secret: string;
+    /** Largest random counter of a challenge: the expected work is half of it. */
+    maxCounter: number;
+    challengeTtlSeconds: number;
+    anchorTimeoutMs: number;
+    executeTimeoutMs: number;
+  };
+  checkout: { cardholderName: 'optional' | 'required' };
+  rateLimits: { paymentsPerMinute: number; accountsPerMinute: number };
+  /** Behind a reverse proxy: take the client IP (rate limits) from X-Forwarded-For. */
+  trustProxy: boolean;
+  webDist: string | null;
+  logFile: string | null;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  demo: { seed: boolean; shopperPassword: string; adminPassword: string };
+}
+
+export type Env = Record<string, string | undefined>;
+
+const port = (name: string) =>
+  z.coerce
+    .number({ error: `${name} must be a number` })
+    .int(`${name} must be a whole number`)
+    .min(0, `${name} must be between 0 and 65535`)
+    .max(65535, `${name} must be between 0 and 65535`);
+
+const positiveInt = (name: string) =>
+  z.coerce.number({ error: `${name} must be a number` }).int(`${name} must be a whole number`).positive(`${name} must be greater than 0`);
+
+const bool = (name: string) =>
+  z.enum(['true', 'false', '1', '0', 'yes', 'no'], { error: `${name} must be true or false` }).transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const nonEmpty = (name: string) => z.string().trim().min(1, `${name} must not be empty`);
+
+const origin = (name: string) =>
+  z.string().refine((v) => {
+    try {
+      const u = new URL(v);
+      return (u.protocol === 'http:' || u.protocol === 'https:') && u.origin === v.replace(/\/$/, '');
+    } catch {
+      return false;
+    }
+  }, `${name} must be an origin like https://gateway.example.com (scheme, host, optional port; no path)`);
+
+/** Each variable: its own schema, so every error message names the variable. */
+const fields = {
+  PORT: port('PORT').default(8080),
+  HOST: nonEmpty('HOST').default('127.0.0.1'),
+  DATABASE_URL: nonEmpty('DATABASE_URL').default('./data/kassa.sqlite'),
+  GATEWAY_HOST: nonEmpty('GATEWAY_HOST').optional(),
+  GATEWAY_PORT: port('GATEWAY_PORT').optional(),
+  GATEWAY_SSL: bool('GATEWAY_SSL').default(false),
+  GATEWAY_ENVIRONMENT: z.enum(['sandbox', 'production'], { error: 'GATEWAY_ENVIRONMENT must be sandbox or production' }).optional(),
+  GATEWAY_MERCHANT_ID: nonEmpty('GATEWAY_MERCHANT_ID').optional(),
+  GATEWAY_PUBLIC_KEY: nonEmpty('GATEWAY_PUBLIC_KEY').optional(),
+  GATEWAY_PRIVATE_KEY: nonEmpty('GATEWAY_PRIVATE_KEY').optional(),
+  GATEWAY_ORIGIN: z.string().optional(),
+  PUBLIC_URL: z.url({ error: 'PUBLIC_URL must be a URL like https://shop.example.com' }).optional(),
+  SESSION_SECRET: z.string().min(32, 'SESSION_SECRET must be at least 32 characters').optional(),
+  BOTCHECK_PROVIDER: z.enum(['altcha'], { error: 'BOTCHECK_PROVIDER must be altcha (the only provider built so far)' }).default('altcha'),
+  BOTCHECK_SECRET: z.string().min(32, 'BOTCHECK_SECRET must be at least 32 characters').optional(),
+  BOTCHECK_MAX_COUNTER: positiveInt('BOTCHECK_MAX_COUNTER').default(20_000),
+  BOTCHECK_CHALLENGE_TTL_SECONDS: positiveInt('BOTCHECK_CHALLENGE_TTL_SECONDS').default(600),
+  BOTCHECK_ANCHOR_TIMEOUT_MS: positiveInt('BOTCHECK_ANCHOR_TIMEOUT_MS').default(20_000),
+  BOTCHECK_EXECUTE_TIMEOUT_MS: positiveInt('BOTCHECK_EXECUTE_TIMEOUT_MS').default(15_000),
+  CHECKOUT_CARDHOLDER_NAME: z.enum(['optional', 'required'], { error: 'CHECKOUT_CARDHOLDER_NAME must be optional or required' }).default('optional'),
+  RATE_LIMIT_PAYMENTS_PER_MINUTE: positiveInt('RATE_LIMIT_PAYMENTS_PER_MINUTE').default(120),
+  RATE_LIMIT_ACCOUNTS_PER_MINUTE: positiveInt('RATE_LIMIT_ACCOUNTS_PER_MINUTE').default(120),
+  TRUST_PROXY: bool('TRUST_PROXY').default(false),
+  WEB_DIST: nonEmpty('WEB_DIST').optional(),
+  LOG_FILE: nonEmpty('LOG_FILE').optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+    error: 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
+  }).default('info'),
+  DEMO_SEED: bool('DEMO_SEED').default(true),
+  DEMO_SHOPPER_PASSWORD: z.string().min(8, 'DEMO_SHOPPER_PASSWORD must be at least 8 characters').default('kassa-demo-shopper'),
+  DEMO_ADMIN_PASSWORD: z.string().min(8, 'DEMO_ADMIN_PASSWORD must be at least 8 characters').default('kassa-demo-admin'),
+};
+
+type Fields = typeof fields;
+type Parsed = { [K in keyof Fields]: z.output<Fields[K]> };
+
+/** Braintree's browser-facing origins (hosted fields, client API), for the CSP with the real provider. */
+const BRAINTREE_ORIGINS = {
+  sandbox: ['https://assets.braintreegateway.com', 'https://api.sandbox.braintreegateway.com', 'https://client-analytics.sandbox.braintreegateway.com'],
+  production: ['https://assets.braintreegateway.com', 'https://api.braintreegateway.com', 'https://client-analytics.braintreegateway.com'],
+} as const;
+
+/** Environment variables -> typed config. Throws one ConfigError listing every bad variable. */
+export function loadConfig(env: Env): Config {
+  const problems: string[] = [];
+  const parsed: Partial<Record<keyof Fields, unknown>> = {};
+  for (const name of Object.keys(fields) as (keyof Fields)[]) {
+    const raw = env[name];
+    const result = fields[name].safeParse(raw === '' ? undefined : raw);
+    if (result.success) parsed[name] = result.data;
+    else problems.push(result.error.issues[0]?.message ?? `${name} is invalid`);
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  const v = parsed as Parsed;
+
+  const database = parseDatabaseUrl(v.DATABASE_URL, problems);
+  const gateway = parseGateway(v, problems);
+
+  let gatewayOrigins: string[] = [];
+  if (v.GATEWAY_ORIGIN !== undefined) {
+    for (const o of v.GATEWAY_ORIGIN.split(/[\s,]+/).filter(Boolean)) {
+      const r = origin('GATEWAY_ORIGIN').safeParse(o);
+      if (r.success) gatewayOrigins.push(o.replace(/\/$/, ''));
+      else problems.push(r.error.issues[0]?.message ?? 'GATEWAY_ORIGIN is invalid');
+    }
+  } else if (gateway?.kind === 'custom') {
+    gatewayOrigins = [`${gateway.ssl ? 'https' : 'http'}://${gateway.host}:${gateway.port}`];
+  } else if (gateway?.kind === 'braintree') {
+    gatewayOrigins = [...BRAINTREE_ORIGINS[gateway.environment]];
+  }
+
+  if (problems.length > 0) throw new ConfigError(problems);
+  return {
+    port: v.PORT,
+    host: v.HOST,
+    database: database as DatabaseConfig,
+    gateway,
+    gatewayOrigins,
+    // Without a configured secret, sessions and challenges last as long as the process: fine for a demo.
+    sessionSecret: v.SESSION_SECRET ?? randomBytes(32).toString('hex'),
+    secureCookies: v.PUBLIC_URL?.startsWith('https:') ?? false,
+    botcheck: {
+      provider: v.BOTCHECK_PROVIDER,
+      secret: v.BOTCHECK_SECRET ?? randomBytes(32).toString('hex'),
+      maxCounter: v.BOTCHECK_MAX_COUNTER,
+      challengeTtlSeconds: v.BOTCHECK_CHALLENGE_TTL_SECONDS,
+      anchorTimeoutMs: v.BOTCHECK_ANCHOR_TIMEOUT_MS,
+      executeTimeoutMs: v.BOTCHECK_EXECUTE_TIMEOUT_MS,
+    },
+    checkout: { cardholderName: v.CHECKOUT_CARDHOLDER_NAME },
+    rateLimits: { paymentsPerMinute: v.RATE_LIMIT_PAYMENTS_PER_MINUTE, accountsPerMinute: v.RATE_LIMIT_ACCOUNTS_PER_MINUTE },
+    trustProxy: v.TRUST_PROXY,
+    webDist: v.WEB_DIST ?? null,
+    logFile: v.LOG_FILE ?? null,
+    logLevel: v.LOG_LEVEL,
+    demo: { seed: v.DEMO_SEED, shopperPassword: v.DEMO_SHOPPER_PASSWORD, adminPassword: v.DEMO_ADMIN_PASSWORD },
+  };
+}
+
+function parseDatabaseUrl(url: string, problems: string[]): DatabaseConfig | null {
+  if (/^postgres(ql)?:\/\//.test(url)) {
+    try {
+      new URL(url);
+      return { engine: 'postgres', url };
+    } catch {
+      problems.push('DATABASE_URL must be a valid postgres:// URL or a file path for SQLite');
+      return null;
+    }
+  }
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) {
+    problems.push('DATABASE_URL must be a file path (SQLite) or a postgres:// / postgresql:// URL');
+    return null;
+  }
+  return { engine: 'sqlite', file: url.replace(/^(sqlite|file):/, '') };
+}
+
+function parseGateway(v: Parsed, problems: string[]): GatewayConfig | null {
+  const credentials = { GATEWAY_MERCHANT_ID: v.GATEWAY_MERCHANT_ID, GATEWAY_PUBLIC_KEY: v.GATEWAY_PUBLIC_KEY, GATEWAY_PRIVATE_KEY: v.GATEWAY_PRIVATE_KEY };
+  const anyGiven = Object.values(credentials).some((c) => c !== undefined) || v.GATEWAY_HOST !== undefined || v.GATEWAY_ENVIRONMENT !== undefined;
+  // No gateway at all: the server still runs (catalogue, accounts, orders); checkout answers 503.
+  if (!anyGiven) return null;
+  for (const [name, value] of Object.entries(credentials)) if (value === undefined) problems.push(`${name} is required when a gateway is configured`);
+  if (v.GATEWAY_HOST !== undefined && v.GATEWAY_ENVIRONMENT !== undefined) {
+    problems.push('GATEWAY_ENVIRONMENT and GATEWAY_HOST exclude each other: set GATEWAY_HOST/GATEWAY_PORT for a local gateway, or GATEWAY_ENVIRONMENT for Braintree');
+    return null;
+  }
+  if (v.GATEWAY_MERCHANT_ID === undefined || v.GATEWAY_PUBLIC_KEY === undefined || v.GATEWAY_PRIVATE_KEY === undefined) return null;
+  const keys = { merchantId: v.GATEWAY_MERCHANT_ID, publicKey: v.GATEWAY_PUBLIC_KEY, privateKey: v.GATEWAY_PRIVATE_KEY };
+  if (v.GATEWAY_ENVIRONMENT !== undefined) return { kind: 'braintree', environment: v.GATEWAY_ENVIRONMENT, ...keys };
+  if (v.GATEWAY_HOST === undefined) {
+    problems.push('GATEWAY_HOST (with GATEWAY_PORT) or GATEWAY_ENVIRONMENT is required when gateway credentials are set');
+    return null;
+  }
+  if (v.GATEWAY_PORT === undefined) {
+    problems.push('GATEWAY_PORT is required when GATEWAY_HOST is set');
+    return null;
+  }
+  return { kind: 'custom', host: v.GATEWAY_HOST, port: v.GATEWAY_PORT, ssl: v.GATEWAY_SSL, ...keys };
+}

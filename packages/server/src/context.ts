@@ -1,0 +1,17 @@
+import type { BotcheckVerifier, ReplayStore } from './botcheck/verifier.ts';
+import type { SessionsRepository } from './accounts/sessions.repository.ts';
+import type { Config } from './config.ts';
+import type { Db } from './db/connect.ts';
+import type { PaymentGateway } from './gateway/gateway.ts';
+import type { IdempotencyRepository } from './payments/idempotency.repository.ts';
+
+/** What routes and plugins need, built once in buildApp and passed down explicitly. */
+export interface AppContext {
+  config: Config;
+  db: Db;
+  gateway: PaymentGateway | null;
+  botcheck: BotcheckVerifier;
+  replays: ReplayStore;
+  sessions: SessionsRepository;
+  idempotency: IdempotencyRepository;
+}

@@ -1,0 +1,119 @@
+import { sql } from 'kysely';
+import type { Kysely, Migration } from 'kysely';
+
+/**
+ * Every schema change, in order. The SAME migrations run on SQLite and PostgreSQL: only portable types
+ * (text, integer) and portable constraints (unique, partial unique index, foreign keys).
+ */
+export const migrations: Record<string, Migration> = {
+  '0001_initial': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('accounts')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('email', 'text', (c) => c.notNull().unique())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('password_hash', 'text', (c) => c.notNull())
+        .addColumn('role', 'text', (c) => c.notNull())
+        .addColumn('gateway_customer_id', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+
+      await db.schema
+        .createTable('sessions')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('token_hash', 'text', (c) => c.notNull().unique())
+        .addColumn('account_id', 'text', (c) => c.references('accounts.id').onDelete('cascade'))
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'text', (c) => c.notNull())
+        .execute();
+
+      await db.schema
+        .createTable('products')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('description', 'text', (c) => c.notNull())
+        .addColumn('price_amount', 'integer', (c) => c.notNull().check(sql`price_amount > 0`))
+        .addColumn('currency', 'text', (c) => c.notNull())
+        .addColumn('position', 'integer', (c) => c.notNull())
+        .execute();
+
+      await db.schema
+        .createTable('orders')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('total_amount', 'integer', (c) => c.notNull())
+        .addColumn('currency', 'text', (c) => c.notNull())
+        .addColumn('owner_account_id', 'text', (c) => c.references('accounts.id'))
+        .addColumn('owner_session_id', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('orders_owner_session').on('orders').column('owner_session_id').execute();
+
+      await db.schema
+        .createTable('order_items')
+        .addColumn('order_id', 'text', (c) => c.notNull().references('orders.id').onDelete('cascade'))
+        .addColumn('position', 'integer', (c) => c.notNull())
+        .addColumn('product_id', 'text', (c) => c.notNull())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('quantity', 'integer', (c) => c.notNull())
+        .addColumn('unit_amount', 'integer', (c) => c.notNull())
+        .addColumn('currency', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('order_items_pk', ['order_id', 'position'])
+        .execute();
+
+      await db.schema
+        .createTable('payments')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('order_id', 'text', (c) => c.notNull().references('orders.id'))
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('amount', 'integer', (c) => c.notNull())
+        .addColumn('currency', 'text', (c) => c.notNull())
+        .addColumn('idempotency_ref', 'text')
+        .addColumn('transaction_id', 'text')
+        .addColumn('card_brand', 'text')
+        .addColumn('card_last_four', 'text')
+        .addColumn('decline_reason', 'text')
+        .addColumn('processor_response_code', 'text')
+        .addColumn('processor_response_text', 'text')
+        .addColumn('gateway_rejection_reason', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('payments_order').on('payments').column('order_id').execute();
+      // The charge-once invariant, enforced by the database rather than a read-then-write: an order has at most
+      // one attempt that is running or has succeeded. A second concurrent attempt fails to insert.
+      await db.schema
+        .createIndex('payments_one_live_per_order')
+        .on('payments')
+        .column('order_id')
+        .unique()
+        .where(sql.ref('status'), 'in', ['pending', 'succeeded'])
+        .execute();
+
+      await db.schema
+        .createTable('idempotency_keys')
+        .addColumn('scope', 'text', (c) => c.notNull())
+        .addColumn('key', 'text', (c) => c.notNull())
+        .addColumn('request_hash', 'text', (c) => c.notNull())
+        .addColumn('locked_at', 'text')
+        .addColumn('response_status', 'integer')
+        .addColumn('response_body', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('idempotency_keys_pk', ['scope', 'key'])
+        .execute();
+
+      await db.schema
+        .createTable('botcheck_uses')
+        .addColumn('fingerprint', 'text', (c) => c.primaryKey())
+        .addColumn('expires_at', 'text', (c) => c.notNull())
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      for (const table of ['botcheck_uses', 'idempotency_keys', 'payments', 'order_items', 'orders', 'products', 'sessions', 'accounts']) {
+        await db.schema.dropTable(table).execute();
+      }
+    },
+  },
+};

@@ -1,0 +1,109 @@
+import type { Insertable, Selectable } from 'kysely';
+
+/**
+ * The database as Kysely sees it. Timestamps are ISO-8601 UTC strings on both engines (they sort as text and
+ * need no driver-specific parsing); money is integer minor units plus an ISO 4217 currency.
+ */
+export interface Database {
+  accounts: AccountsTable;
+  sessions: SessionsTable;
+  products: ProductsTable;
+  orders: OrdersTable;
+  order_items: OrderItemsTable;
+  payments: PaymentsTable;
+  idempotency_keys: IdempotencyKeysTable;
+  botcheck_uses: BotcheckUsesTable;
+}
+
+export interface AccountsTable {
+  id: string;
+  email: string;
+  name: string;
+  password_hash: string;
+  role: 'shopper' | 'admin';
+  gateway_customer_id: string | null;
+  created_at: string;
+}
+
+export interface SessionsTable {
+  id: string;
+  /** HMAC of the cookie value: a database leak does not hand out live sessions. */
+  token_hash: string;
+  account_id: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface ProductsTable {
+  id: string;
+  name: string;
+  description: string;
+  price_amount: number;
+  currency: string;
+  position: number;
+}
+
+export interface OrdersTable {
+  id: string;
+  status: string;
+  total_amount: number;
+  currency: string;
+  owner_account_id: string | null;
+  owner_session_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface OrderItemsTable {
+  order_id: string;
+  position: number;
+  product_id: string;
+  name: string;
+  quantity: number;
+  unit_amount: number;
+  currency: string;
+}
+
+export interface PaymentsTable {
+  id: string;
+  order_id: string;
+  status: string;
+  amount: number;
+  currency: string;
+  /** The Idempotency-Key scope+key that started this attempt, so a retry resumes it instead of starting another. */
+  idempotency_ref: string | null;
+  transaction_id: string | null;
+  card_brand: string | null;
+  card_last_four: string | null;
+  decline_reason: string | null;
+  processor_response_code: string | null;
+  processor_response_text: string | null;
+  gateway_rejection_reason: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface IdempotencyKeysTable {
+  scope: string;
+  key: string;
+  request_hash: string;
+  /** Set while the first request runs; a crashed holder's lock expires. */
+  locked_at: string | null;
+  response_status: number | null;
+  response_body: string | null;
+  created_at: string;
+}
+
+export interface BotcheckUsesTable {
+  fingerprint: string;
+  expires_at: string;
+}
+
+export type AccountRow = Selectable<AccountsTable>;
+export type SessionRow = Selectable<SessionsTable>;
+export type ProductRow = Selectable<ProductsTable>;
+export type OrderRow = Selectable<OrdersTable>;
+export type OrderItemRow = Selectable<OrderItemsTable>;
+export type PaymentRow = Selectable<PaymentsTable>;
+export type NewPayment = Insertable<PaymentsTable>;
+export type IdempotencyKeyRow = Selectable<IdempotencyKeysTable>;

@@ -1,0 +1,89 @@
+import braintree from 'braintree';
+import type { GatewayConfig } from '../config.ts';
+import { GatewayUnavailableError } from './gateway.ts';
+import type { PaymentGateway, SaleInput, SaleOutcome } from './gateway.ts';
+
+/** Builds the SDK client for either a local gateway (the sandbox) or Braintree itself. */
+export function createBraintreeClient(config: GatewayConfig): braintree.BraintreeGateway {
+  const environment =
+    config.kind === 'custom'
+      ? new braintree.Environment(config.host, String(config.port), `${config.ssl ? 'https' : 'http'}://${config.host}`, config.ssl, config.host, String(config.port))
+      : config.environment === 'production'
+        ? braintree.Environment.Production
+        : braintree.Environment.Sandbox;
+  return new braintree.BraintreeGateway({ environment, merchantId: config.merchantId, publicKey: config.publicKey, privateKey: config.privateKey });
+}
+
+/** The statuses of a sale that mean the money will move. */
+const SUCCESS_STATUSES = new Set(['authorized', 'submitted_for_settlement', 'settling', 'settled', 'settlement_pending', 'settlement_confirmed']);
+
+export class BraintreeGatewayAdapter implements PaymentGateway {
+  readonly #client: braintree.BraintreeGateway;
+
+  constructor(client: braintree.BraintreeGateway) {
+    this.#client = client;
+  }
+
+  async createCustomer(input: { email: string; name: string }): Promise<{ customerId: string }> {
+    const [firstName, ...rest] = input.name.trim().split(/\s+/);
+    const result = await this.#call(() =>
+      this.#client.customer.create({ email: input.email, firstName: firstName ?? '', lastName: rest.join(' ') || undefined }),
+    );
+    if (!result.success) throw new GatewayUnavailableError(`customer.create failed: ${result.message}`);
+    return { customerId: result.customer.id };
+  }
+
+  async generateClientToken(input: { customerId?: string }): Promise<string> {
+    const result = await this.#call(() => this.#client.clientToken.generate(input.customerId === undefined ? {} : { customerId: input.customerId }));
+    if (!result.success) throw new GatewayUnavailableError(`clientToken.generate failed: ${result.message}`);
+    return result.clientToken;
+  }
+
+  async sale(input: SaleInput): Promise<SaleOutcome> {
+    // apiRequestKey is sent by the SDK (it is in its signature) but missing from @types/braintree.
+    const request: braintree.TransactionRequest & { apiRequestKey: string } = {
+      amount: input.amount,
+      paymentMethodNonce: input.nonce,
+      orderId: input.orderId,
+      options: { submitForSettlement: true },
+      apiRequestKey: input.requestKey,
+      ...(input.deviceData !== undefined ? { deviceData: input.deviceData } : {}),
+    };
+    const result = await this.#call(() => this.#client.transaction.sale(request));
+    const transaction = (result as { transaction?: braintree.Transaction }).transaction;
+    if (result.success && transaction !== undefined && SUCCESS_STATUSES.has(transaction.status)) {
+      return {
+        kind: 'succeeded',
+        transactionId: transaction.id,
+        card: { brand: transaction.creditCard?.cardType ?? 'Unknown', lastFour: transaction.creditCard?.last4 ?? '' },
+      };
+    }
+    if (transaction === undefined) {
+      // Validation errors (e.g. a consumed or unknown nonce): the gateway refused before any processor saw it.
+      return { kind: 'declined', reason: 'gateway_rejected', processorResponseText: result.message };
+    }
+    const common = {
+      transactionId: transaction.id,
+      ...optional('processorResponseCode', transaction.processorResponseCode),
+      ...optional('processorResponseText', transaction.processorResponseText),
+    };
+    if (transaction.status === 'gateway_rejected') {
+      return { kind: 'declined', reason: 'gateway_rejected', ...common, ...optional('gatewayRejectionReason', transaction.gatewayRejectionReason) };
+    }
+    if (transaction.status === 'failed') return { kind: 'declined', reason: 'processor_unavailable', ...common };
+    return { kind: 'declined', reason: 'processor_declined', ...common };
+  }
+
+  /** SDK exceptions (network, 5xx, auth) all mean: we do not know what happened. */
+  async #call<T>(run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      throw new GatewayUnavailableError(`gateway call failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`, { cause: error });
+    }
+  }
+}
+
+function optional<K extends string>(key: K, value: string | null | undefined): Partial<Record<K, string>> {
+  return value === undefined || value === null || value === '' ? {} : ({ [key]: value } as Record<K, string>);
+}

@@ -1,0 +1,82 @@
+/**
+ * Every error code the API answers with, its HTTP status and its title: one catalogue, so codes stay stable
+ * and no message is written inline in a handler.
+ */
+export const PROBLEMS = {
+  validation_failed: { status: 400, title: 'The request is not valid.' },
+  invalid_credentials: { status: 401, title: 'The email or password is not correct.' },
+  not_signed_in: { status: 401, title: 'Sign in first.' },
+  payment_declined: { status: 402, title: 'The payment was declined.' },
+  botcheck_failed: { status: 403, title: 'The bot check did not pass. Try again.' },
+  forbidden: { status: 403, title: 'You may not do that.' },
+  not_found: { status: 404, title: 'Nothing lives at this address.' },
+  order_not_found: { status: 404, title: 'The order does not exist.' },
+  email_taken: { status: 409, title: 'An account with this email already exists.' },
+  order_already_paid: { status: 409, title: 'The order is already paid.' },
+  payment_in_progress: { status: 409, title: 'Another payment for this order is in progress.' },
+  idempotency_key_in_use: { status: 409, title: 'A request with this Idempotency-Key is still running. Retry later.' },
+  payload_too_large: { status: 413, title: 'The request body is too large.' },
+  unsupported_media_type: { status: 415, title: 'Send the request as application/json.' },
+  idempotency_key_reused: { status: 422, title: 'This Idempotency-Key was used with a different request.' },
+  rate_limited: { status: 429, title: 'Too many requests. Slow down and retry.' },
+  internal_error: { status: 500, title: 'Something went wrong on our side.' },
+  gateway_unavailable: { status: 502, title: 'The payment gateway did not answer. Retry with the same Idempotency-Key.' },
+  gateway_not_configured: { status: 503, title: 'No payment gateway is configured.' },
+} as const satisfies Record<string, { status: number; title: string }>;
+
+export type ProblemCode = keyof typeof PROBLEMS;
+
+export interface FieldError {
+  field: string;
+  code: string;
+  message: string;
+}
+
+export interface ProblemBody {
+  type: string;
+  title: string;
+  status: number;
+  code: ProblemCode;
+  detail: string;
+  errors?: FieldError[];
+  [extension: string]: unknown;
+}
+
+/** A failure a route answers with as application/problem+json. `extensions` add members (e.g. `decline`). */
+export class ProblemError extends Error {
+  readonly code: ProblemCode;
+  readonly status: number;
+  readonly errors: FieldError[] | undefined;
+  readonly extensions: Record<string, unknown>;
+
+  constructor(code: ProblemCode, options: { detail?: string; errors?: FieldError[]; extensions?: Record<string, unknown> } = {}) {
+    super(options.detail ?? PROBLEMS[code].title);
+    this.name = 'ProblemError';
+    this.code = code;
+    this.status = PROBLEMS[code].status;
+    this.errors = options.errors;
+    this.extensions = options.extensions ?? {};
+  }
+
+  toBody(): ProblemBody {
+    return problemBody(this.code, { detail: this.message, errors: this.errors, extensions: this.extensions });
+  }
+}
+
+export function problemBody(
+  code: ProblemCode,
+  options: { detail?: string; errors?: FieldError[] | undefined; extensions?: Record<string, unknown> } = {},
+): ProblemBody {
+  const { status, title } = PROBLEMS[code];
+  return {
+    ...options.extensions,
+    type: `https://kassa.dev/problems/${code.replaceAll('_', '-')}`,
+    title,
+    status,
+    code,
+    detail: options.detail ?? title,
+    ...(options.errors !== undefined && options.errors.length > 0 ? { errors: options.errors } : {}),
+  };
+}
+
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8';

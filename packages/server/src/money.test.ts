@@ -1,0 +1,17 @@
+import { describe, expect, it } from 'vitest';
+import { toDecimalString } from './money.ts';
+
+describe('toDecimalString', () => {
+  it('turns minor units into the gateway decimal string', () => {
+    expect(toDecimalString({ amount: 200000, currency: 'EUR' })).toBe('2000.00');
+    expect(toDecimalString({ amount: 5, currency: 'EUR' })).toBe('0.05');
+    expect(toDecimalString({ amount: 0, currency: 'EUR' })).toBe('0.00');
+    expect(toDecimalString({ amount: 1234, currency: 'JPY' })).toBe('1234');
+    expect(toDecimalString({ amount: 1234, currency: 'KWD' })).toBe('1.234');
+  });
+
+  it('refuses fractions and negatives', () => {
+    expect(() => toDecimalString({ amount: 1.5, currency: 'EUR' })).toThrow(RangeError);
+    expect(() => toDecimalString({ amount: -1, currency: 'EUR' })).toThrow(RangeError);
+  });
+});

@@ -1,0 +1,93 @@
+import type { Db } from '../db/connect.ts';
+import type { OrderItemRow, OrderRow } from '../db/schema.ts';
+import { newId, nowIso } from '../ids.ts';
+import type { Money } from '../money.ts';
+import { toPaymentSummary } from '../payments/payment.ts';
+import { canTransitionOrder, orderStatusSchema } from './order.ts';
+import type { Order, OrderItem, OrderStatus, Owner } from './order.ts';
+
+export async function insertOrder(db: Db, input: { owner: Owner; items: OrderItem[]; total: Money }): Promise<Order> {
+  const now = nowIso();
+  const row: OrderRow = {
+    id: newId('ord'),
+    status: 'pending',
+    total_amount: input.total.amount,
+    currency: input.total.currency,
+    // A signed-in shopper's order belongs to the account; a guest's to the guest session.
+    owner_account_id: input.owner.accountId,
+    owner_session_id: input.owner.accountId === null ? input.owner.sessionId : null,
+    created_at: now,
+    updated_at: now,
+  };
+  await db.transaction().execute(async (trx) => {
+    await trx.insertInto('orders').values(row).execute();
+    await trx
+      .insertInto('order_items')
+      .values(
+        input.items.map((item, position) => ({
+          order_id: row.id,
+          position,
+          product_id: item.productId,
+          name: item.name,
+          quantity: item.quantity,
+          unit_amount: item.unitPrice.amount,
+          currency: item.unitPrice.currency,
+        })),
+      )
+      .execute();
+  });
+  return { id: row.id, status: 'pending', items: input.items, total: input.total, createdAt: now, payments: [] };
+}
+
+/** The order if `owner` may see it; otherwise undefined, whether it exists or not (no existence oracle). */
+export async function findOwnedOrderRow(db: Db, orderId: string, owner: Owner): Promise<OrderRow | undefined> {
+  const row = await db.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirst();
+  if (row === undefined) return undefined;
+  const mine = row.owner_account_id !== null ? row.owner_account_id === owner.accountId : row.owner_session_id === owner.sessionId;
+  return mine ? row : undefined;
+}
+
+async function loadOrder(db: Db, row: OrderRow): Promise<Order> {
+  const [items, paymentRows] = await Promise.all([
+    db.selectFrom('order_items').selectAll().where('order_id', '=', row.id).orderBy('position').execute(),
+    db.selectFrom('payments').selectAll().where('order_id', '=', row.id).orderBy('created_at').orderBy('id').execute(),
+  ]);
+  // The attempt that says most about the order: the successful one, else the latest.
+  const payment = paymentRows.find((r) => r.status === 'succeeded') ?? paymentRows.at(-1);
+  return {
+    id: row.id,
+    status: orderStatusSchema.parse(row.status),
+    items: items.map(toOrderItem),
+    total: { amount: row.total_amount, currency: row.currency },
+    createdAt: row.created_at,
+    ...(payment !== undefined ? { payment: toPaymentSummary(payment) } : {}),
+    payments: paymentRows.map(toPaymentSummary),
+  };
+}
+
+export async function findOwnedOrder(db: Db, orderId: string, owner: Owner): Promise<Order | undefined> {
+  const row = await findOwnedOrderRow(db, orderId, owner);
+  return row === undefined ? undefined : loadOrder(db, row);
+}
+
+function toOrderItem(row: OrderItemRow): OrderItem {
+  const unitPrice = { amount: row.unit_amount, currency: row.currency };
+  return { productId: row.product_id, name: row.name, quantity: row.quantity, unitPrice, total: { amount: row.unit_amount * row.quantity, currency: row.currency } };
+}
+
+/** Moves the order along an allowed transition, only if it is still in `from` (a concurrent move wins once). */
+export async function updateOrderStatus(db: Db, orderId: string, from: OrderStatus, to: OrderStatus): Promise<boolean> {
+  if (!canTransitionOrder(from, to)) throw new Error(`order cannot go from ${from} to ${to}`);
+  const result = await db.updateTable('orders').set({ status: to, updated_at: nowIso() }).where('id', '=', orderId).where('status', '=', from).executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** A guest who signs in keeps the orders made in the guest session. */
+export async function adoptGuestOrders(db: Db, sessionId: string, accountId: string): Promise<void> {
+  await db
+    .updateTable('orders')
+    .set({ owner_account_id: accountId, owner_session_id: null })
+    .where('owner_session_id', '=', sessionId)
+    .where('owner_account_id', 'is', null)
+    .execute();
+}

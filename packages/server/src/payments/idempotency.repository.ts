@@ -1,0 +1,63 @@
+import type { Db } from '../db/connect.ts';
+import { nowIso } from '../ids.ts';
+
+/** Saved answers are replayed at least this long (Stripe keeps them 24 h). */
+export const IDEMPOTENCY_RETENTION_MS = 48 * 60 * 60 * 1000;
+/** A holder that has not finished after this long is presumed dead (crash) and its key may be taken over. */
+export const IDEMPOTENCY_LOCK_TIMEOUT_MS = 2 * 60 * 1000;
+
+export type Claim =
+  | { kind: 'acquired' }
+  | { kind: 'replay'; status: number; body: unknown }
+  | { kind: 'in_use' }
+  | { kind: 'reused' };
+
+/**
+ * Idempotency-Key with Stripe's semantics. The primary key (scope, key) makes the first claim atomic:
+ * of two concurrent requests one inserts, the other sees the row (in use, or its saved answer).
+ */
+export class IdempotencyRepository {
+  readonly #db: Db;
+  constructor(db: Db) {
+    this.#db = db;
+  }
+
+  async claim(scope: string, key: string, requestHash: string, now: Date = new Date()): Promise<Claim> {
+    const expired = new Date(now.getTime() - IDEMPOTENCY_RETENTION_MS).toISOString();
+    await this.#db.deleteFrom('idempotency_keys').where('scope', '=', scope).where('key', '=', key).where('created_at', '<', expired).execute();
+    const inserted = await this.#db
+      .insertInto('idempotency_keys')
+      .values({ scope, key, request_hash: requestHash, locked_at: nowIso(now), response_status: null, response_body: null, created_at: nowIso(now) })
+      .onConflict((oc) => oc.doNothing())
+      .executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1) return { kind: 'acquired' };
+
+    const row = await this.#db.selectFrom('idempotency_keys').selectAll().where('scope', '=', scope).where('key', '=', key).executeTakeFirst();
+    if (row === undefined) return { kind: 'in_use' }; // released between our insert and read: the caller may retry
+    if (row.request_hash !== requestHash) return { kind: 'reused' };
+    if (row.response_status !== null && row.response_body !== null) {
+      return { kind: 'replay', status: row.response_status, body: JSON.parse(row.response_body) as unknown };
+    }
+    const stale = new Date(now.getTime() - IDEMPOTENCY_LOCK_TIMEOUT_MS).toISOString();
+    if (row.locked_at !== null && row.locked_at >= stale) return { kind: 'in_use' };
+    // Take over a dead holder's lock: compare-and-set on the old lock time, so only one taker wins.
+    let takeover = this.#db.updateTable('idempotency_keys').set({ locked_at: nowIso(now) }).where('scope', '=', scope).where('key', '=', key).where('response_status', 'is', null);
+    takeover = row.locked_at === null ? takeover.where('locked_at', 'is', null) : takeover.where('locked_at', '=', row.locked_at);
+    const taken = await takeover.executeTakeFirst();
+    return Number(taken.numUpdatedRows) === 1 ? { kind: 'acquired' } : { kind: 'in_use' };
+  }
+
+  async complete(scope: string, key: string, status: number, body: unknown): Promise<void> {
+    await this.#db
+      .updateTable('idempotency_keys')
+      .set({ response_status: status, response_body: JSON.stringify(body), locked_at: null })
+      .where('scope', '=', scope)
+      .where('key', '=', key)
+      .execute();
+  }
+
+  /** Forget an unfinished request (unexpected error, gateway unreachable) so a retry runs it again. */
+  async release(scope: string, key: string): Promise<void> {
+    await this.#db.deleteFrom('idempotency_keys').where('scope', '=', scope).where('key', '=', key).where('response_status', 'is', null).execute();
+  }
+}

@@ -1,0 +1,278 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Db } from '../db/connect.ts';
+import { BraintreeGatewayAdapter, createBraintreeClient } from '../gateway/braintree.ts';
+import { GatewayUnavailableError } from '../gateway/gateway.ts';
+import type { PaymentGateway, SaleInput, SaleOutcome } from '../gateway/gateway.ts';
+import { buildApp } from '../index.ts';
+import { TestClient } from '../testing/client.ts';
+import { testConfig } from '../testing/config.ts';
+import { ENGINES } from '../testing/engines.ts';
+import { startSandboxProcess } from '../testing/sandbox.ts';
+import type { RunningSandbox } from '../testing/sandbox.ts';
+
+/** The real sandbox behind the real SDK adapter, counting sales; `loseNextAnswer` drops one answer in transit. */
+class ObservedGateway implements PaymentGateway {
+  sales: SaleInput[] = [];
+  loseNextAnswer = false;
+  lostOutcomes: SaleOutcome[] = [];
+  readonly #inner: PaymentGateway;
+  constructor(inner: PaymentGateway) {
+    this.#inner = inner;
+  }
+  createCustomer(input: { email: string; name: string }) {
+    return this.#inner.createCustomer(input);
+  }
+  generateClientToken(input: { customerId?: string }) {
+    return this.#inner.generateClientToken(input);
+  }
+  async sale(input: SaleInput): Promise<SaleOutcome> {
+    this.sales.push(input);
+    const outcome = await this.#inner.sale(input);
+    if (this.loseNextAnswer) {
+      this.loseNextAnswer = false;
+      this.lostOutcomes.push(outcome);
+      throw new GatewayUnavailableError('answer lost in transit (test)');
+    }
+    return outcome;
+  }
+}
+
+interface PaymentAnswer {
+  payment: { id: string; status: string; amount: { amount: number; currency: string }; transactionId: string; card: { brand: string; lastFour: string } };
+  order: { id: string; status: string };
+}
+
+describe.each(ENGINES.map((make) => [make().name, make] as const))('payments on %s against the sandbox gateway', (_name, make) => {
+  const engine = make();
+  let sandbox: RunningSandbox;
+  let app: FastifyInstance;
+  let db: Db;
+  let gateway: ObservedGateway;
+  let cleanup: () => Promise<void>;
+
+  beforeAll(async () => {
+    [sandbox] = await Promise.all([startSandboxProcess(), engine.setup()]);
+  });
+  afterAll(async () => {
+    await Promise.all([sandbox?.stop(), engine.teardown()]);
+  });
+  beforeEach(async () => {
+    const opened = await engine.open();
+    db = opened.handle.db;
+    gateway = new ObservedGateway(new BraintreeGatewayAdapter(createBraintreeClient(sandbox.gateway)));
+    app = await buildApp(testConfig(opened.config, sandbox.gateway), { database: opened.handle, gateway });
+    cleanup = async () => {
+      await app.close();
+      await opened.cleanup();
+    };
+  });
+  afterEach(() => cleanup());
+
+  async function orderOf(client: TestClient, productId = 'prd_mug', quantity = 1): Promise<string> {
+    const response = await client.post('/api/orders', { items: [{ productId, quantity }] });
+    expect(response.statusCode).toBe(201);
+    return response.json<{ order: { id: string } }>().order.id;
+  }
+
+  async function pay(client: TestClient, orderId: string, key: string, body: Record<string, unknown> = {}) {
+    const payload = { nonce: 'fake-valid-visa-nonce', deviceData: '{"device_session_id":"abc"}', botcheck: await client.botcheckToken(), ...body };
+    return client.post(`/api/orders/${orderId}/payments`, payload, { 'idempotency-key': key });
+  }
+
+  it('opens a checkout session with a client token for the gateway', async () => {
+    const guest = new TestClient(app);
+    const orderId = await orderOf(guest, 'prd_mug', 2);
+    const response = await guest.post(`/api/orders/${orderId}/checkout-session`);
+    expect(response.statusCode).toBe(200);
+    const session = response.json<{ clientToken: string; amount: unknown; checkout: unknown; botcheck: unknown }>();
+    expect(session.amount).toEqual({ amount: 2400, currency: 'EUR' });
+    expect(session.checkout).toEqual({ cardholderName: 'optional', vaultCard: false });
+    expect(session.botcheck).toEqual({ provider: 'altcha', challengeUrl: '/api/botcheck/challenge', anchorTimeoutMs: 20000, executeTimeoutMs: 15000 });
+    const token = JSON.parse(Buffer.from(session.clientToken, 'base64').toString()) as Record<string, unknown>;
+    expect(token).toMatchObject({ version: 2, merchantId: sandbox.gateway.merchantId, assetsUrl: sandbox.origin });
+
+    // A signed-in shopper gets a gateway customer (at sign-up) and a customer-bound token.
+    const shopper = new TestClient(app);
+    const signUp = await shopper.post('/api/accounts', { email: 'bea@example.com', password: 'bea password', name: 'Bea Example' });
+    const accountId = signUp.json<{ account: { id: string } }>().account.id;
+    const row = await db.selectFrom('accounts').select('gateway_customer_id').where('id', '=', accountId).executeTakeFirstOrThrow();
+    expect(row.gateway_customer_id).toMatch(/^[A-Za-z0-9_-]+$/);
+    const own = await shopper.post(`/api/orders/${await orderOf(shopper)}/checkout-session`);
+    expect(own.json()).toMatchObject({ checkout: { vaultCard: true } });
+
+    // The seeded shopper gets one at first use.
+    const demo = new TestClient(app);
+    await demo.post('/api/session', { email: 'shopper@kassa.test', password: 'kassa-demo-shopper' });
+    expect((await demo.post(`/api/orders/${await orderOf(demo)}/checkout-session`)).statusCode).toBe(200);
+    const seeded = await db.selectFrom('accounts').select('gateway_customer_id').where('email', '=', 'shopper@kassa.test').executeTakeFirstOrThrow();
+    expect(seeded.gateway_customer_id).not.toBeNull();
+  });
+
+  it('pays an order: amount from the order, outcome recorded, order paid', async () => {
+    const client = new TestClient(app);
+    const orderId = await orderOf(client, 'prd_coffeebeans', 2);
+    const response = await pay(client, orderId, 'key-paid', { amount: 1 });
+    expect(response.statusCode).toBe(201);
+    const answer = response.json<PaymentAnswer>();
+    expect(answer.payment).toMatchObject({ status: 'succeeded', amount: { amount: 4900, currency: 'EUR' }, card: { brand: 'Visa' } });
+    expect(answer.payment.id).toMatch(/^pay_/);
+    expect(answer.payment.card.lastFour).toMatch(/^\d{4}$/);
+    expect(answer.order).toMatchObject({ id: orderId, status: 'paid' });
+    expect(gateway.sales).toEqual([
+      { amount: '49.00', nonce: 'fake-valid-visa-nonce', deviceData: '{"device_session_id":"abc"}', orderId, requestKey: `kassa-${answer.payment.id}` },
+    ]);
+
+    // The gateway has the transaction, settling.
+    const transaction = await createBraintreeClient(sandbox.gateway).transaction.find(answer.payment.transactionId);
+    expect(transaction.amount).toBe('49.00');
+    expect(transaction.orderId).toBe(orderId);
+
+    const order = (await client.get(`/api/orders/${orderId}`)).json<{ order: { status: string; payment: unknown } }>().order;
+    expect(order.status).toBe('paid');
+    expect(order.payment).toEqual(answer.payment);
+
+    const again = await pay(client, orderId, 'key-paid-2');
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toMatchObject({ code: 'order_already_paid' });
+    expect(gateway.sales).toHaveLength(1);
+  });
+
+  it('answers a decline at 2000.00 with 402 and the reason', async () => {
+    const client = new TestClient(app);
+    const orderId = await orderOf(client, 'prd_espressomachine');
+    const response = await pay(client, orderId, 'key-decline');
+    expect(response.statusCode).toBe(402);
+    expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+    const problem = response.json<{ code: string; decline: Record<string, unknown>; payment: { id: string; status: string } }>();
+    expect(problem.code).toBe('payment_declined');
+    expect(problem.decline).toMatchObject({ reason: 'processor_declined', processorResponseCode: '2000' });
+    expect(problem.payment).toEqual({ id: expect.stringMatching(/^pay_/), status: 'declined' });
+    expect(gateway.sales[0]?.amount).toBe('2000.00');
+    const order = (await client.get(`/api/orders/${orderId}`)).json<{ order: { status: string; payment: { status: string } } }>().order;
+    expect(order.status).toBe('pending');
+    expect(order.payment.status).toBe('declined');
+  });
+
+  it('maps gateway rejections and refused nonces to 402 gateway_rejected', async () => {
+    const client = new TestClient(app);
+    const fraud = await pay(client, await orderOf(client), 'key-fraud', { nonce: 'fake-gateway-rejected-fraud-nonce' });
+    expect(fraud.statusCode).toBe(402);
+    expect(fraud.json()).toMatchObject({ code: 'payment_declined', decline: { reason: 'gateway_rejected', gatewayRejectionReason: 'fraud' } });
+    const consumed = await pay(client, await orderOf(client), 'key-consumed', { nonce: 'fake-consumed-nonce' });
+    expect(consumed.statusCode).toBe(402);
+    expect(consumed.json()).toMatchObject({ code: 'payment_declined', decline: { reason: 'gateway_rejected' }, payment: { status: 'declined' } });
+  });
+
+  it('replays the saved answer for the same Idempotency-Key, charging once', async () => {
+    const client = new TestClient(app);
+    const orderId = await orderOf(client);
+    const body = { nonce: 'fake-valid-visa-nonce', botcheck: await client.botcheckToken() };
+    const first = await client.post(`/api/orders/${orderId}/payments`, body, { 'idempotency-key': 'replay-me' });
+    const second = await client.post(`/api/orders/${orderId}/payments`, body, { 'idempotency-key': 'replay-me' });
+    expect(first.statusCode).toBe(201);
+    expect(second.statusCode).toBe(201);
+    expect(second.json()).toEqual(first.json());
+    expect(second.headers['idempotent-replayed']).toBe('true');
+    expect(gateway.sales).toHaveLength(1);
+    expect(await db.selectFrom('payments').select('id').where('order_id', '=', orderId).execute()).toHaveLength(1);
+
+    const reused = await client.post(`/api/orders/${orderId}/payments`, { ...body, nonce: 'fake-valid-mastercard-nonce' }, { 'idempotency-key': 'replay-me' });
+    expect(reused.statusCode).toBe(422);
+    expect(reused.json()).toMatchObject({ code: 'idempotency_key_reused' });
+
+    // Declines are saved and replayed too.
+    const declined = await orderOf(client, 'prd_espressomachine');
+    const declineBody = { nonce: 'fake-valid-visa-nonce', botcheck: await client.botcheckToken() };
+    const d1 = await client.post(`/api/orders/${declined}/payments`, declineBody, { 'idempotency-key': 'decline-key' });
+    const d2 = await client.post(`/api/orders/${declined}/payments`, declineBody, { 'idempotency-key': 'decline-key' });
+    expect([d1.statusCode, d2.statusCode]).toEqual([402, 402]);
+    expect(d2.json()).toEqual(d1.json());
+    expect(gateway.sales).toHaveLength(2);
+  });
+
+  it('charges once when two requests with the same key race', async () => {
+    const client = new TestClient(app);
+    const orderId = await orderOf(client);
+    const body = { nonce: 'fake-valid-visa-nonce', botcheck: await client.botcheckToken() };
+    const answers = await Promise.all([1, 2, 3].map(() => client.post(`/api/orders/${orderId}/payments`, body, { 'idempotency-key': 'race' })));
+    const statuses = answers.map((a) => a.statusCode);
+    expect(statuses.filter((s) => s === 201).length).toBeGreaterThanOrEqual(1);
+    for (const answer of answers) {
+      if (answer.statusCode === 409) expect(answer.json()).toMatchObject({ code: 'idempotency_key_in_use' });
+      else expect(answer.statusCode).toBe(201);
+    }
+    expect(gateway.sales).toHaveLength(1);
+    const transactions = new Set(answers.filter((a) => a.statusCode === 201).map((a) => a.json<PaymentAnswer>().payment.transactionId));
+    expect(transactions.size).toBe(1);
+  });
+
+  it('charges once when two requests with different keys race for one order', async () => {
+    const client = new TestClient(app);
+    const orderId = await orderOf(client);
+    const tokens = await Promise.all([client.botcheckToken(), client.botcheckToken()]);
+    const answers = await Promise.all(
+      tokens.map((botcheck, i) => client.post(`/api/orders/${orderId}/payments`, { nonce: 'fake-valid-visa-nonce', botcheck }, { 'idempotency-key': `k${i}` })),
+    );
+    const codes = answers.map((a) => (a.statusCode === 201 ? 'paid' : a.json<{ code: string }>().code));
+    expect(codes.filter((c) => c === 'paid')).toHaveLength(1);
+    expect(codes.filter((c) => c !== 'paid').every((c) => c === 'order_already_paid' || c === 'payment_in_progress')).toBe(true);
+    expect(gateway.sales).toHaveLength(1);
+  });
+
+  it('refuses a reused bot-check token with 403', async () => {
+    const client = new TestClient(app);
+    const botcheck = await client.botcheckToken();
+    const first = await client.post(`/api/orders/${await orderOf(client)}/payments`, { nonce: 'fake-valid-visa-nonce', botcheck }, { 'idempotency-key': 'bc-1' });
+    expect(first.statusCode).toBe(201);
+    const second = await client.post(`/api/orders/${await orderOf(client)}/payments`, { nonce: 'fake-valid-visa-nonce', botcheck }, { 'idempotency-key': 'bc-2' });
+    expect(second.statusCode).toBe(403);
+    expect(second.json()).toMatchObject({ code: 'botcheck_failed' });
+    const forged = await client.post(`/api/orders/${await orderOf(client)}/payments`, { nonce: 'fake-valid-visa-nonce', botcheck: 'Zm9vYmFy' }, { 'idempotency-key': 'bc-3' });
+    expect(forged.statusCode).toBe(403);
+    expect(gateway.sales).toHaveLength(1);
+  });
+
+  it('names the bad field of a malformed payment request', async () => {
+    const client = new TestClient(app);
+    const orderId = await orderOf(client);
+    const noKey = await client.post(`/api/orders/${orderId}/payments`, { nonce: 'fake-valid-visa-nonce', botcheck: 'x' });
+    expect(noKey.statusCode).toBe(400);
+    expect(noKey.json()).toMatchObject({ code: 'validation_failed', errors: [{ field: 'Idempotency-Key' }] });
+    const longKey = await client.post(`/api/orders/${orderId}/payments`, { nonce: 'n', botcheck: 'x' }, { 'idempotency-key': 'k'.repeat(256) });
+    expect(longKey.json()).toMatchObject({ errors: [{ field: 'Idempotency-Key' }] });
+    const noNonce = await client.post(`/api/orders/${orderId}/payments`, { nonce: 42, botcheck: 'x' }, { 'idempotency-key': 'k' });
+    expect(noNonce.statusCode).toBe(400);
+    expect(noNonce.json()).toMatchObject({ errors: [{ field: 'nonce' }] });
+    const noBotcheck = await client.post(`/api/orders/${orderId}/payments`, { nonce: 'n' }, { 'idempotency-key': 'k' });
+    expect(noBotcheck.json()).toMatchObject({ errors: [{ field: 'botcheck' }] });
+    expect(gateway.sales).toHaveLength(0);
+  });
+
+  it('hides other visitors\' orders from payment', async () => {
+    const owner = new TestClient(app);
+    const orderId = await orderOf(owner);
+    const stranger = new TestClient(app);
+    await orderOf(stranger);
+    const response = await pay(stranger, orderId, 'stranger');
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toMatchObject({ code: 'order_not_found' });
+    expect((await stranger.post(`/api/orders/${orderId}/checkout-session`)).statusCode).toBe(404);
+  });
+
+  it('resumes an attempt whose answer was lost: same gateway request key, one charge', async () => {
+    const client = new TestClient(app);
+    const orderId = await orderOf(client);
+    const body = { nonce: 'fake-valid-visa-nonce', botcheck: await client.botcheckToken() };
+    gateway.loseNextAnswer = true;
+    const lost = await client.post(`/api/orders/${orderId}/payments`, body, { 'idempotency-key': 'lost' });
+    expect(lost.statusCode).toBe(502);
+    expect(lost.json()).toMatchObject({ code: 'gateway_unavailable' });
+    const retry = await client.post(`/api/orders/${orderId}/payments`, body, { 'idempotency-key': 'lost' });
+    expect(retry.statusCode).toBe(201);
+    const answer = retry.json<PaymentAnswer>();
+    expect(gateway.sales.map((s) => s.requestKey)).toEqual([`kassa-${answer.payment.id}`, `kassa-${answer.payment.id}`]);
+    const lostOutcome = gateway.lostOutcomes[0];
+    expect(lostOutcome?.kind === 'succeeded' ? lostOutcome.transactionId : undefined).toBe(answer.payment.transactionId);
+  });
+});

@@ -1,0 +1,64 @@
+import type { Db } from '../db/connect.ts';
+import type { PaymentRow } from '../db/schema.ts';
+import type { SaleOutcome } from '../gateway/gateway.ts';
+import { newId, nowIso } from '../ids.ts';
+import type { Money } from '../money.ts';
+import { updateOrderStatus } from '../orders/orders.repository.ts';
+import { assertPaymentTransition, LIVE_PAYMENT_STATUSES } from './payment.ts';
+
+/**
+ * Records a pending attempt, or returns undefined when the order already has a pending or successful one:
+ * the partial unique index decides, so two concurrent attempts cannot both be inserted.
+ */
+export async function insertPendingPayment(db: Db, input: { orderId: string; amount: Money; idempotencyRef: string | null }): Promise<PaymentRow | undefined> {
+  const now = nowIso();
+  const row: PaymentRow = {
+    id: newId('pay'),
+    order_id: input.orderId,
+    status: 'pending',
+    amount: input.amount.amount,
+    currency: input.amount.currency,
+    idempotency_ref: input.idempotencyRef,
+    transaction_id: null,
+    card_brand: null,
+    card_last_four: null,
+    decline_reason: null,
+    processor_response_code: null,
+    processor_response_text: null,
+    gateway_rejection_reason: null,
+    created_at: now,
+    updated_at: now,
+  };
+  const result = await db.insertInto('payments').values(row).onConflict((oc) => oc.doNothing()).executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1 ? row : undefined;
+}
+
+export function findLivePayment(db: Db, orderId: string): Promise<PaymentRow | undefined> {
+  return db.selectFrom('payments').selectAll().where('order_id', '=', orderId).where('status', 'in', [...LIVE_PAYMENT_STATUSES]).executeTakeFirst();
+}
+
+/**
+ * Writes the gateway's answer to a pending attempt, and on success marks the order paid, in one transaction.
+ * Conditional on the attempt still being pending, so a late duplicate cannot overwrite a recorded outcome.
+ */
+export async function recordOutcome(db: Db, payment: PaymentRow, outcome: SaleOutcome): Promise<PaymentRow> {
+  const status = outcome.kind === 'succeeded' ? 'succeeded' : 'declined';
+  assertPaymentTransition('pending', status);
+  const changes =
+    outcome.kind === 'succeeded'
+      ? { status, transaction_id: outcome.transactionId, card_brand: outcome.card.brand, card_last_four: outcome.card.lastFour }
+      : {
+          status,
+          transaction_id: outcome.transactionId ?? null,
+          decline_reason: outcome.reason,
+          processor_response_code: outcome.processorResponseCode ?? null,
+          processor_response_text: outcome.processorResponseText ?? null,
+          gateway_rejection_reason: outcome.gatewayRejectionReason ?? null,
+        };
+  return db.transaction().execute(async (trx) => {
+    await trx.updateTable('payments').set({ ...changes, updated_at: nowIso() }).where('id', '=', payment.id).where('status', '=', 'pending').execute();
+    const saved = await trx.selectFrom('payments').selectAll().where('id', '=', payment.id).executeTakeFirstOrThrow();
+    if (saved.status === 'succeeded') await updateOrderStatus(trx, payment.order_id, 'pending', 'paid');
+    return saved;
+  });
+}

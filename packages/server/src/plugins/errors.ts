@@ -1,0 +1,70 @@
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { PROBLEM_CONTENT_TYPE, ProblemError, problemBody } from '../http/problem.ts';
+import type { ProblemBody, ProblemCode } from '../http/problem.ts';
+
+export function sendProblem(reply: FastifyReply, body: ProblemBody): FastifyReply {
+  return reply.status(body.status).type(PROBLEM_CONTENT_TYPE).send(body);
+}
+
+/** Fastify's own client errors -> our stable codes. */
+const FASTIFY_CODES: Record<string, ProblemCode> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'payload_too_large',
+};
+
+/** Malformed JSON is a validation failure of the whole body (the contract's 400 `validation_failed`). */
+function invalidJson(): ProblemError {
+  return new ProblemError('validation_failed', {
+    detail: 'The request body is not valid JSON.',
+    errors: [{ field: 'body', code: 'invalid_json', message: 'The request body is not valid JSON.' }],
+  });
+}
+
+function isFastifyError(error: unknown): error is FastifyError {
+  return error instanceof Error && 'code' in error;
+}
+
+/**
+ * Every error leaves as application/problem+json with a stable code. Client mistakes are 4xx naming the
+ * problem; anything unexpected is a 500 that says nothing of the internals (the log has the details).
+ */
+export function registerErrorMapping(app: FastifyInstance): void {
+  // JSON bodies: an empty body is "no body" (bodyless POST/DELETE still send the CSRF content type);
+  // a malformed one is a 400, never a 500.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text) as unknown);
+    } catch {
+      done(invalidJson(), undefined);
+    }
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    if (error instanceof ProblemError) return sendProblem(reply, error.toBody());
+    if (error instanceof Error && 'problem' in error) return sendProblem(reply, error.problem as ProblemBody);
+    if (isFastifyError(error)) {
+      if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return sendProblem(reply, invalidJson().toBody());
+      const mapped = FASTIFY_CODES[error.code];
+      if (mapped !== undefined) return sendProblem(reply, problemBody(mapped));
+      const status = error.statusCode ?? 500;
+      if (status >= 400 && status < 500) {
+        return sendProblem(reply, problemBody(status === 404 ? 'not_found' : 'validation_failed', { detail: error.message }));
+      }
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return sendProblem(reply, problemBody('internal_error'));
+  });
+}
+
+/** CSRF defence with SameSite=Lax: a cross-site form cannot send application/json without a CORS preflight. */
+export function registerJsonOnlyMutations(app: FastifyInstance): void {
+  app.addHook('onRequest', async (request) => {
+    if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') return;
+    if (!request.url.startsWith('/api/')) return;
+    const type = request.headers['content-type'] ?? '';
+    if (!/^application\/json\s*(;|$)/i.test(type)) throw new ProblemError('unsupported_media_type');
+  });
+}

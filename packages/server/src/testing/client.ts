@@ -1,0 +1,50 @@
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { solveChallenge } from 'altcha-lib';
+import type { Challenge } from 'altcha-lib';
+import { deriveKey } from 'altcha-lib/algorithms/sha';
+
+/** A browser-like client over `inject`: keeps the session cookie, sends JSON the way the web app does. */
+export class TestClient {
+  readonly #app: FastifyInstance;
+  #cookie: string | undefined;
+
+  constructor(app: FastifyInstance) {
+    this.#app = app;
+  }
+
+  get cookie(): string | undefined {
+    return this.#cookie;
+  }
+
+  async request(method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
+    const response = await this.#app.inject({
+      method,
+      url,
+      headers: {
+        ...(method === 'GET' ? {} : { 'content-type': 'application/json' }),
+        ...(this.#cookie !== undefined ? { cookie: this.#cookie } : {}),
+        ...headers,
+      },
+      ...(body !== undefined ? { payload: JSON.stringify(body) } : {}),
+    });
+    const setCookie = response.cookies.find((c) => c.name === 'kassa_session');
+    if (setCookie !== undefined) this.#cookie = setCookie.value === '' ? undefined : `kassa_session=${setCookie.value}`;
+    return response;
+  }
+
+  get(url: string): Promise<LightMyRequestResponse> {
+    return this.request('GET', url);
+  }
+
+  post(url: string, body?: unknown, headers?: Record<string, string>): Promise<LightMyRequestResponse> {
+    return this.request('POST', url, body, headers);
+  }
+
+  /** Does what the checkout's bot-check does: fetch a challenge, solve it, encode the payload. */
+  async botcheckToken(): Promise<string> {
+    const challenge = (await this.get('/api/botcheck/challenge')).json<Challenge>();
+    const solution = await solveChallenge({ challenge, deriveKey, timeout: 10_000 });
+    if (solution === null) throw new Error('bot-check challenge not solved');
+    return Buffer.from(JSON.stringify({ challenge, solution })).toString('base64');
+  }
+}

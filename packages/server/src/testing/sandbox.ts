@@ -1,0 +1,66 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { GatewayConfig } from '../config.ts';
+
+export interface RunningSandbox {
+  origin: string;
+  gateway: Extract<GatewayConfig, { kind: 'custom' }>;
+  stop(): Promise<void>;
+}
+
+const SANDBOX_MAIN = fileURLToPath(new URL('../../../sandbox/src/main.ts', import.meta.url));
+const READY = 'KASSA_SANDBOX_READY ';
+
+/**
+ * The real sandbox gateway in its own process, as a real gateway runs apart from the server (the server never
+ * imports it). It prints `KASSA_SANDBOX_READY {json}` once listening.
+ */
+export async function startSandboxProcess(timeoutMs = 20_000): Promise<RunningSandbox> {
+  const child = spawn(process.execPath, ['--import', 'tsx', SANDBOX_MAIN], {
+    env: { ...process.env, SANDBOX_PORT: '0', SANDBOX_READY_JSON: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const ready = await new Promise<{ origin: string; host: string; port: number; merchantId: string; publicKey: string; privateKey: string }>((resolve, reject) => {
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => fail(new Error(`sandbox not ready after ${timeoutMs} ms\n${err}`)), timeoutMs);
+    const fail = (error: Error): void => {
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+      reject(error);
+    };
+    child.stderr?.on('data', (chunk: Buffer) => {
+      err += chunk.toString();
+    });
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const line = out.split('\n').find((l) => l.startsWith(READY));
+      if (line === undefined) return;
+      clearTimeout(timer);
+      try {
+        resolve(JSON.parse(line.slice(READY.length)));
+      } catch (error) {
+        fail(error instanceof Error ? error : new Error(String(error)));
+      }
+    });
+    child.once('exit', (code) => fail(new Error(`sandbox exited with ${code}\n${err}`)));
+  });
+  return {
+    origin: ready.origin,
+    gateway: { kind: 'custom', host: ready.host, port: ready.port, ssl: false, merchantId: ready.merchantId, publicKey: ready.publicKey, privateKey: ready.privateKey },
+    stop: () => stopChild(child),
+  };
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}

@@ -1,0 +1,76 @@
+import type { Decline, Problem } from '../api/types.ts';
+
+// Every sentence the web app shows lives here (the checkout has its own catalogue for what happens inside it).
+export const messages = {
+  shopTitle: 'Shop',
+  addToCart: 'Add to cart',
+  addedToCart: (name: string) => `${name} added to your cart.`,
+  cartTitle: 'Your cart',
+  cartEmpty: 'Your cart is empty.',
+  quantityOf: (name: string) => `Quantity of ${name}`,
+  remove: 'Remove',
+  total: 'Total',
+  goToCheckout: 'Go to checkout',
+  checkoutTitle: 'Checkout',
+  orderSummary: 'Order summary',
+  paymentTitle: 'Payment',
+  pay: (amount: string) => `Pay ${amount}`,
+  paying: 'Paying…',
+  checkingYouAreHuman: 'Checking that you are not a bot…',
+  receiptTitle: 'Thank you, your payment went through',
+  receiptOrder: (id: string) => `Order ${id}`,
+  receiptPaidWith: (brand: string, lastFour: string) => `Paid with ${brand} ending in ${lastFour}`,
+  receiptTransaction: (id: string) => `Transaction ${id}`,
+  continueShopping: 'Continue shopping',
+  loading: 'Loading…',
+  signIn: 'Sign in',
+  signUp: 'Create an account',
+  signOut: 'Sign out',
+  email: 'Email',
+  password: 'Password',
+  name: 'Name',
+  signedInAs: (name: string) => `Signed in as ${name}`,
+  noAccount: 'No account yet?',
+  haveAccount: 'Already have an account?',
+  adminTitle: 'Admin',
+  adminOnly: 'This page is for administrators. Sign in with an admin account.',
+  adminWelcome: (name: string) => `Welcome, ${name}. Payments management arrives here next.`,
+  orderPaidAlready: 'This order is already paid.',
+  notFound: 'This page does not exist.',
+} as const;
+
+const problemMessages: Record<string, string> = {
+  network_error: 'Network error. Please try again.',
+  invalid_credentials: 'That email and password do not match an account.',
+  email_taken: 'An account with this email already exists. Sign in instead.',
+  order_not_found: 'We could not find this order.',
+  order_already_paid: 'This order is already paid.',
+  botcheck_failed: 'We could not confirm that you are not a bot. Please try again.',
+  botcheck_anchor_timeout: 'The bot-check did not load in time. Please try again.',
+  botcheck_execute_timeout: 'The bot-check took too long. Please try again.',
+  botcheck_unavailable: 'The bot-check is unavailable right now. Please try again.',
+  idempotency_key_in_use: 'Your payment is still being processed. Please wait a moment.',
+  rate_limited: 'Too many attempts. Please wait a minute and try again.',
+};
+
+/** A sentence for a declined payment, naming what the shopper can do next. */
+export function declineMessage(decline: Decline | undefined): string {
+  switch (decline?.reason) {
+    case 'processor_declined':
+      return decline.processorResponseText
+        ? `Your card was declined (${decline.processorResponseText}). Please try another card.`
+        : 'Your card was declined. Please try another card.';
+    case 'processor_unavailable':
+      return 'The card network could not be reached. No money was taken. Please try again in a moment.';
+    default:
+      return 'The payment was refused. Please try another card.';
+  }
+}
+
+export function problemMessage(problem: Problem): string {
+  if (problem.code === 'payment_declined') return declineMessage(problem.decline);
+  if (problem.code === 'validation_failed' && problem.errors?.length) {
+    return problem.errors.map((error) => error.message).join(' ');
+  }
+  return problemMessages[problem.code] ?? 'Something went wrong. Please try again.';
+}

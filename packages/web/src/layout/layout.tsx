@@ -1,0 +1,44 @@
+import type { ReactNode } from 'react';
+import { api } from '../api/client.ts';
+import { setSignedIn, useSession } from '../account/session.ts';
+import { useCart } from '../cart/cart.ts';
+import { messages } from '../i18n/messages.ts';
+import { Link, navigate } from '../router.tsx';
+
+export function Layout({ children }: { children: ReactNode }) {
+  const session = useSession();
+  const itemCount = useCart().reduce((sum, line) => sum + line.quantity, 0);
+  const account = session.status === 'ready' ? session.account : null;
+
+  async function signOut(): Promise<void> {
+    await api.signOut().catch(() => undefined);
+    setSignedIn(null);
+    navigate('/');
+  }
+
+  return (
+    <div className="app">
+      <header className="app-header">
+        <Link to="/" className="brand">
+          Kassa shop
+        </Link>
+        <nav aria-label="Main" className="app-nav">
+          <Link to="/">{messages.shopTitle}</Link>
+          <Link to="/cart">{`Cart (${itemCount})`}</Link>
+          {account?.role === 'admin' && <Link to="/admin">{messages.adminTitle}</Link>}
+          {account ? (
+            <>
+              <span className="signed-in">{messages.signedInAs(account.name)}</span>
+              <button type="button" className="link-button" onClick={signOut}>
+                {messages.signOut}
+              </button>
+            </>
+          ) : (
+            session.status === 'ready' && <Link to="/sign-in">{messages.signIn}</Link>
+          )}
+        </nav>
+      </header>
+      <main className="app-main">{children}</main>
+    </div>
+  );
+}

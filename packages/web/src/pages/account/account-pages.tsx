@@ -1,0 +1,100 @@
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { api, ApiError } from '../../api/client.ts';
+import type { Account } from '../../api/types.ts';
+import { setSignedIn } from '../../account/session.ts';
+import { messages, problemMessage } from '../../i18n/messages.ts';
+import { Link, navigate } from '../../router.tsx';
+
+type Field = 'name' | 'email' | 'password';
+
+function AccountForm({
+  title,
+  fields,
+  submitLabel,
+  submit,
+  footer,
+}: {
+  title: string;
+  fields: Field[];
+  submitLabel: string;
+  submit: (values: Record<Field, string>) => Promise<{ account: Account }>;
+  footer: ReactNode;
+}) {
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>): Promise<void> {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    const values = { name: String(data.get('name') ?? ''), email: String(data.get('email') ?? ''), password: String(data.get('password') ?? '') };
+    setBusy(true);
+    setError(null);
+    try {
+      const { account } = await submit(values);
+      setSignedIn(account);
+      navigate(account.role === 'admin' ? '/admin' : '/');
+    } catch (caught) {
+      setError(problemMessage(caught instanceof ApiError ? caught.problem : { status: 0, code: 'unexpected_error' }));
+      setBusy(false);
+    }
+  }
+
+  const inputs: Record<Field, { label: string; type: string; autoComplete: string }> = {
+    name: { label: messages.name, type: 'text', autoComplete: 'name' },
+    email: { label: messages.email, type: 'email', autoComplete: 'email' },
+    password: { label: messages.password, type: 'password', autoComplete: fields.includes('name') ? 'new-password' : 'current-password' },
+  };
+
+  return (
+    <section aria-labelledby="account-title" className="account-form">
+      <h1 id="account-title">{title}</h1>
+      <form onSubmit={onSubmit}>
+        {fields.map((field) => (
+          <p key={field} className="form-row">
+            <label htmlFor={`account-${field}`}>{inputs[field].label}</label>
+            <input id={`account-${field}`} name={field} required type={inputs[field].type} autoComplete={inputs[field].autoComplete} />
+          </p>
+        ))}
+        <div role="alert" className="form-error">
+          {error}
+        </div>
+        <button type="submit" className="primary" disabled={busy}>
+          {submitLabel}
+        </button>
+      </form>
+      <p>{footer}</p>
+    </section>
+  );
+}
+
+export function SignInPage() {
+  return (
+    <AccountForm
+      title={messages.signIn}
+      fields={['email', 'password']}
+      submitLabel={messages.signIn}
+      submit={({ email, password }) => api.signIn({ email, password })}
+      footer={
+        <>
+          {messages.noAccount} <Link to="/sign-up">{messages.signUp}</Link>
+        </>
+      }
+    />
+  );
+}
+
+export function SignUpPage() {
+  return (
+    <AccountForm
+      title={messages.signUp}
+      fields={['name', 'email', 'password']}
+      submitLabel={messages.signUp}
+      submit={(values) => api.signUp(values)}
+      footer={
+        <>
+          {messages.haveAccount} <Link to="/sign-in">{messages.signIn}</Link>
+        </>
+      }
+    />
+  );
+}

@@ -1,0 +1,80 @@
+import { useState } from 'react';
+import { api, ApiError } from '../../api/client.ts';
+import { useLoad } from '../../api/use-load.ts';
+import { cart, useCart } from '../../cart/cart.ts';
+import { formatMoney } from '../../format/money.ts';
+import { messages, problemMessage } from '../../i18n/messages.ts';
+import { navigate } from '../../router.tsx';
+
+export function CartPage() {
+  const lines = useCart();
+  const catalogue = useLoad(api.catalogue, 'catalogue');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  if (catalogue.status === 'loading') return <p>{messages.loading}</p>;
+  if (catalogue.status === 'failed') return <p role="alert">{problemMessage(catalogue.problem)}</p>;
+
+  const products = new Map(catalogue.data.products.map((product) => [product.id, product]));
+  const rows = lines.flatMap((line) => {
+    const product = products.get(line.productId);
+    return product ? [{ ...line, product }] : [];
+  });
+  // Only a display estimate: the server prices the order from its own catalogue.
+  const currency = rows[0]?.product.price.currency ?? 'EUR';
+  const estimate = rows.reduce((sum, row) => sum + row.product.price.amount * row.quantity, 0);
+
+  async function checkout(): Promise<void> {
+    setBusy(true);
+    setError(null);
+    try {
+      const { order } = await api.createOrder(rows.map(({ productId, quantity }) => ({ productId, quantity })));
+      cart.clear();
+      navigate(`/checkout/${order.id}`);
+    } catch (caught) {
+      setError(caught instanceof ApiError ? problemMessage(caught.problem) : problemMessage({ status: 0, code: '' }));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section aria-labelledby="cart-title">
+      <h1 id="cart-title">{messages.cartTitle}</h1>
+      {rows.length === 0 ? (
+        <p>{messages.cartEmpty}</p>
+      ) : (
+        <>
+          <ul className="cart-lines">
+            {rows.map((row) => (
+              <li key={row.productId} className="cart-line">
+                <span className="cart-line-name">{row.product.name}</span>
+                <label className="visually-hidden" htmlFor={`quantity-${row.productId}`}>
+                  {messages.quantityOf(row.product.name)}
+                </label>
+                <input
+                  id={`quantity-${row.productId}`}
+                  type="number"
+                  min={0}
+                  max={99}
+                  value={row.quantity}
+                  onChange={(event) => cart.setQuantity(row.productId, Math.min(99, Number(event.target.value) || 0))}
+                />
+                <span>{formatMoney({ amount: row.product.price.amount * row.quantity, currency })}</span>
+                <button type="button" className="link-button" onClick={() => cart.setQuantity(row.productId, 0)}>
+                  {messages.remove}
+                </button>
+              </li>
+            ))}
+          </ul>
+          <p className="cart-total">
+            {messages.total}: <strong>{formatMoney({ amount: estimate, currency })}</strong>
+          </p>
+          {error && <p role="alert">{error}</p>}
+          <button type="button" className="primary" onClick={checkout} disabled={busy}>
+            {messages.goToCheckout}
+          </button>
+        </>
+      )}
+    </section>
+  );
+}

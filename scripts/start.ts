@@ -1,0 +1,79 @@
+// `npm start`: composes the parts on their embedded defaults. With no provider credentials configured it starts the
+// sandbox gateway on its own port (its own origin, as a real gateway is) and points the server at it; with
+// credentials it leaves the sandbox out. The server itself never imports the sandbox.
+import { join } from 'node:path';
+import { startSandbox } from '@kassa/sandbox';
+import { loadConfig, startServer } from '@kassa/server';
+import { buildWebApp } from './build-web.ts';
+
+const root = join(import.meta.dirname, '..');
+const env: NodeJS.ProcessEnv = { ...process.env };
+
+const sandboxPort = Number(env.SANDBOX_PORT || 8090);
+if (!Number.isInteger(sandboxPort) || sandboxPort < 0 || sandboxPort > 65535) {
+  console.error(`SANDBOX_PORT must be a port number (0-65535), got "${env.SANDBOX_PORT}"`);
+  process.exit(1);
+}
+const sandbox = env.GATEWAY_MERCHANT_ID
+  ? undefined
+  : await startSandbox({
+      host: env.SANDBOX_HOST || '127.0.0.1',
+      port: sandboxPort,
+      // The demo catalogue is priced in euros, so the demo merchant account settles in euros too.
+      currencyIsoCode: 'EUR',
+    });
+if (sandbox) {
+  Object.assign(env, {
+    GATEWAY_HOST: sandbox.host,
+    GATEWAY_PORT: String(sandbox.port),
+    GATEWAY_SSL: 'false',
+    GATEWAY_ORIGIN: sandbox.origin,
+    GATEWAY_MERCHANT_ID: sandbox.merchantId,
+    GATEWAY_PUBLIC_KEY: sandbox.publicKey,
+    GATEWAY_PRIVATE_KEY: sandbox.privateKey,
+  });
+}
+
+env.WEB_DIST ??= await buildWebApp(root);
+
+let config;
+try {
+  config = loadConfig(env);
+} catch (error) {
+  await sandbox?.close();
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+}
+const server = await startServer(config);
+
+console.log(
+  [
+    '',
+    'Kassa is running.',
+    `  Shop:    ${server.url}/`,
+    `  Admin:   ${server.url}/admin`,
+    sandbox
+      ? `  Sandbox gateway: ${sandbox.origin} (merchant ${sandbox.merchantId}; test card 4111 1111 1111 1111)`
+      : `  Gateway: ${env.GATEWAY_HOST ?? env.GATEWAY_ENVIRONMENT}`,
+    ...(server.demo
+      ? [
+          `  Demo shopper: ${server.demo.shopper.email} / ${server.demo.shopper.password}`,
+          `  Demo admin:   ${server.demo.admin.email} / ${server.demo.admin.password}`,
+        ]
+      : []),
+    'Press Ctrl-C to stop.',
+    '',
+  ].join('\n'),
+);
+
+let stopping = false;
+async function stop(): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  await server.close();
+  await sandbox?.close();
+  console.log('Kassa stopped.');
+  process.exit(0);
+}
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);

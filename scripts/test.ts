@@ -1,0 +1,83 @@
+// `npm test`: every check the project has, in order of cost: type checks, unit and integration tests (SQLite and a
+// real PostgreSQL), the checkout's bundle budget, then end-to-end tests in a real Chromium. Every step runs even when
+// an earlier one failed, so one run shows everything that is wrong; the exit code is non-zero if any step failed.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = join(import.meta.dirname, '..');
+const resultsDir = join(root, '.tmp');
+rmSync(resultsDir, { recursive: true, force: true });
+mkdirSync(resultsDir, { recursive: true });
+
+const bin = (name: string) => join(root, 'node_modules', '.bin', name);
+const typecheckProjects = ['packages/sandbox', 'packages/server', 'packages/checkout', 'packages/web', 'e2e', 'scripts'];
+
+const steps: Array<{ name: string; command: string; args: string[] }> = [
+  ...typecheckProjects.map((project) => ({
+    name: `type check ${project}`,
+    command: bin('tsc'),
+    args: ['-p', project, '--noEmit'],
+  })),
+  {
+    name: 'unit and integration tests (vitest)',
+    command: bin('vitest'),
+    args: ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${join(resultsDir, 'vitest-results.json')}`],
+  },
+  { name: 'checkout bundle budget', command: process.execPath, args: ['--import', 'tsx', 'scripts/check-bundle-budget.ts'] },
+  {
+    name: 'end-to-end tests (Playwright, Chromium)',
+    command: bin('playwright'),
+    args: ['test', '-c', 'e2e/playwright.config.ts', '--reporter=list,json'],
+  },
+];
+
+const failed: string[] = [];
+for (const step of steps) {
+  console.log(`\n=== ${step.name}`);
+  const started = Date.now();
+  const result = spawnSync(step.command, step.args, {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: join(resultsDir, 'e2e-results.json') },
+  });
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  if (result.status === 0) console.log(`--- ok: ${step.name} (${seconds} s)`);
+  else {
+    failed.push(step.name);
+    console.log(`--- FAILED: ${step.name} (${seconds} s)`);
+  }
+}
+
+const counts = countTests();
+console.log(`\nSteps failed: ${failed.length ? failed.join('; ') : 'none'}`);
+console.log(`tests: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
+process.exit(failed.length ? 1 : 0);
+
+/** Adds up the test counts of both runners from their JSON reports. */
+function countTests(): { passed: number; failed: number; skipped: number } {
+  const totals = { passed: 0, failed: 0, skipped: 0 };
+  const vitest = readJson(join(resultsDir, 'vitest-results.json'));
+  if (vitest) {
+    totals.passed += Number(vitest.numPassedTests ?? 0);
+    totals.failed += Number(vitest.numFailedTests ?? 0);
+    totals.skipped += Number(vitest.numPendingTests ?? 0) + Number(vitest.numTodoTests ?? 0);
+  }
+  const e2e = readJson(join(resultsDir, 'e2e-results.json'));
+  const stats = e2e?.stats as Record<string, number> | undefined;
+  if (stats) {
+    totals.passed += (stats.expected ?? 0) + (stats.flaky ?? 0);
+    totals.failed += stats.unexpected ?? 0;
+    totals.skipped += stats.skipped ?? 0;
+  }
+  return totals;
+}
+
+function readJson(path: string): Record<string, unknown> | undefined {
+  if (!existsSync(path)) return undefined;
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+}
