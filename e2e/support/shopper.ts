@@ -61,6 +61,23 @@ export class Shopper {
     await this.typeInto('postalCode', card.postalCode);
   }
 
+  async signIn(email: string, password: string): Promise<void> {
+    await this.page.goto('/sign-in');
+    await this.page.getByLabel('Email').fill(email);
+    await this.page.getByLabel('Password').fill(password);
+    await this.page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(this.page.getByText(/^Signed in as /)).toBeVisible();
+  }
+
+  async signUp(name: string, email: string, password: string): Promise<void> {
+    await this.page.goto('/sign-up');
+    await this.page.getByLabel('Name').fill(name);
+    await this.page.getByLabel('Email').fill(email);
+    await this.page.getByLabel('Password').fill(password);
+    await this.page.getByRole('button', { name: 'Create an account' }).click();
+    await expect(this.page.getByText(`Signed in as ${name}`)).toBeVisible();
+  }
+
   payButton() {
     return this.page.getByRole('button', { name: /^Pay / });
   }

@@ -13,7 +13,8 @@ async function call<T>(method: string, path: string, body?: unknown, headers: Re
   try {
     response = await fetch(path, {
       method,
-      headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
+      // The server accepts mutating calls only as JSON (with SameSite cookies, its CSRF defence), bodiless ones too.
+      headers: method === 'GET' ? headers : { 'content-type': 'application/json', ...headers },
       body: body === undefined ? undefined : JSON.stringify(body),
       credentials: 'same-origin',
     });

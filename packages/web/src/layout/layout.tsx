@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { api } from '../api/client.ts';
-import { setSignedIn, useSession } from '../account/session.ts';
+import { refreshSession, setSignedIn, useSession } from '../account/session.ts';
 import { useCart } from '../cart/cart.ts';
 import { messages } from '../i18n/messages.ts';
 import { Link, navigate } from '../router.tsx';
@@ -11,9 +11,14 @@ export function Layout({ children }: { children: ReactNode }) {
   const account = session.status === 'ready' ? session.account : null;
 
   async function signOut(): Promise<void> {
-    await api.signOut().catch(() => undefined);
-    setSignedIn(null);
-    navigate('/');
+    try {
+      await api.signOut();
+      setSignedIn(null);
+      navigate('/');
+    } catch {
+      // Never claim a sign-out that did not happen: show what the server says.
+      await refreshSession();
+    }
   }
 
   return (
