@@ -78,6 +78,17 @@ export class Shopper {
     await expect(this.page.getByText(`Signed in as ${name}`)).toBeVisible();
   }
 
+  /** The Idempotency-Key of every payment the page posts from now on, in order. */
+  recordPaymentRequests(): string[] {
+    const keys: string[] = [];
+    this.page.on('request', (request) => {
+      if (request.method() === 'POST' && /\/api\/orders\/[^/]+\/payments$/.test(request.url())) {
+        keys.push(request.headers()['idempotency-key'] ?? '');
+      }
+    });
+    return keys;
+  }
+
   payButton() {
     return this.page.getByRole('button', { name: /^Pay / });
   }

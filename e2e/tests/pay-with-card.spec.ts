@@ -13,12 +13,7 @@ test('a guest pays with a Visa card and sees the receipt', async ({ page }) => {
 
 test('a declined payment says why and the shopper can try again with another card', async ({ page }) => {
   const shopper = new Shopper(page);
-  const idempotencyKeys: string[] = [];
-  page.on('request', (request) => {
-    if (request.method() === 'POST' && /\/api\/orders\/[^/]+\/payments$/.test(request.url())) {
-      idempotencyKeys.push(request.headers()['idempotency-key'] ?? '');
-    }
-  });
+  const idempotencyKeys = shopper.recordPaymentRequests();
   await shopper.startCheckout(catalogue.declinedByAmount);
   await expect(shopper.payButton()).toHaveText('Pay €2,000.00');
   await shopper.enterCard(cards.visa);
@@ -41,12 +36,7 @@ test('a declined payment says why and the shopper can try again with another car
 
 test('a double click on Pay charges once', async ({ page }) => {
   const shopper = new Shopper(page);
-  const paymentRequests: string[] = [];
-  page.on('request', (request) => {
-    if (request.method() === 'POST' && /\/api\/orders\/[^/]+\/payments$/.test(request.url())) {
-      paymentRequests.push(request.headers()['idempotency-key'] ?? '');
-    }
-  });
+  const paymentRequests = shopper.recordPaymentRequests();
   await shopper.startCheckout(catalogue.everyday);
   await shopper.enterCard(cards.mastercard);
   await shopper.payButton().dblclick();

@@ -71,6 +71,8 @@ export const migrations: Record<string, Migration> = {
         .addColumn('amount', 'integer', (c) => c.notNull())
         .addColumn('currency', 'text', (c) => c.notNull())
         .addColumn('idempotency_ref', 'text')
+        .addColumn('nonce', 'text', (c) => c.notNull())
+        .addColumn('device_data', 'text')
         .addColumn('transaction_id', 'text')
         .addColumn('card_brand', 'text')
         .addColumn('card_last_four', 'text')

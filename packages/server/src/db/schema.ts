@@ -72,6 +72,12 @@ export interface PaymentsTable {
   currency: string;
   /** The Idempotency-Key scope+key that started this attempt, so a retry resumes it instead of starting another. */
   idempotency_ref: string | null;
+  /**
+   * The single-use nonce and device data the attempt was charged with: the exact request is sent again (with the
+   * same gateway request key) when an attempt whose outcome was lost is resumed, so the gateway can deduplicate it.
+   */
+  nonce: string;
+  device_data: string | null;
   transaction_id: string | null;
   card_brand: string | null;
   card_last_four: string | null;

@@ -17,6 +17,9 @@ export function createBraintreeClient(config: GatewayConfig): braintree.Braintre
 /** The statuses of a sale that mean the money will move. */
 const SUCCESS_STATUSES = new Set(['authorized', 'submitted_for_settlement', 'settling', 'settled', 'settlement_pending', 'settlement_confirmed']);
 
+/** gateway.md: 915232 same apiRequestKey with a different request, 915233 the first request still in flight. */
+const REQUEST_KEY_CONFLICTS = new Set(['915232', '915233']);
+
 export class BraintreeGatewayAdapter implements PaymentGateway {
   readonly #client: braintree.BraintreeGateway;
 
@@ -59,6 +62,11 @@ export class BraintreeGatewayAdapter implements PaymentGateway {
       };
     }
     if (transaction === undefined) {
+      // Same request key with another request, or still in flight: the first request's outcome is not known here.
+      const codes = result.success ? [] : result.errors.deepErrors().map((error) => String(error.code));
+      if (codes.some((code) => REQUEST_KEY_CONFLICTS.has(code))) {
+        throw new GatewayUnavailableError(`gateway request key conflict (${codes.join(', ')}): outcome unknown`);
+      }
       // Validation errors (e.g. a consumed or unknown nonce): the gateway refused before any processor saw it.
       return { kind: 'declined', reason: 'gateway_rejected', processorResponseText: result.message };
     }

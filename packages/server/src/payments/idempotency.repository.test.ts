@@ -39,12 +39,14 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('IdempotencyR
     expect((await repo.claim('ses_a', 'k', 'other', new Date(start.getTime() + IDEMPOTENCY_RETENTION_MS + 1000))).kind).toBe('acquired');
   });
 
-  it('releases an unfinished key so a retry runs again, but never a completed one', async () => {
+  it('unlocks an unfinished key for the same request only, and never reopens a completed one', async () => {
     await repo.claim('ses_a', 'k', 'h');
-    await repo.release('ses_a', 'k');
+    await repo.unlock('ses_a', 'k');
+    // Another request (another nonce) may not take the key over, even unlocked: it stays pinned to the first.
+    expect((await repo.claim('ses_a', 'k', 'other')).kind).toBe('reused');
     expect((await repo.claim('ses_a', 'k', 'h')).kind).toBe('acquired');
     await repo.complete('ses_a', 'k', 201, {});
-    await repo.release('ses_a', 'k');
+    await repo.unlock('ses_a', 'k');
     expect((await repo.claim('ses_a', 'k', 'h')).kind).toBe('replay');
   });
 });

@@ -56,8 +56,17 @@ export class IdempotencyRepository {
       .execute();
   }
 
-  /** Forget an unfinished request (unexpected error, gateway unreachable) so a retry runs it again. */
-  async release(scope: string, key: string): Promise<void> {
-    await this.#db.deleteFrom('idempotency_keys').where('scope', '=', scope).where('key', '=', key).where('response_status', 'is', null).execute();
+  /**
+   * Lets a retry run an unfinished request again (unexpected error, gateway unreachable, a passing refusal). The row
+   * and its request hash stay: only the same request may take the key again, never one with another nonce.
+   */
+  async unlock(scope: string, key: string): Promise<void> {
+    await this.#db
+      .updateTable('idempotency_keys')
+      .set({ locked_at: null })
+      .where('scope', '=', scope)
+      .where('key', '=', key)
+      .where('response_status', 'is', null)
+      .execute();
   }
 }

@@ -268,11 +268,59 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('payments on 
     const lost = await client.post(`/api/orders/${orderId}/payments`, body, { 'idempotency-key': 'lost' });
     expect(lost.statusCode).toBe(502);
     expect(lost.json()).toMatchObject({ code: 'gateway_unavailable' });
-    const retry = await client.post(`/api/orders/${orderId}/payments`, body, { 'idempotency-key': 'lost' });
+    // The key stays pinned to its nonce: another card cannot ride on the unfinished attempt.
+    const otherCard = await client.post(`/api/orders/${orderId}/payments`, { ...body, nonce: 'fake-valid-mastercard-nonce' }, { 'idempotency-key': 'lost' });
+    expect(otherCard.json()).toMatchObject({ code: 'idempotency_key_reused' });
+    // A retry carries a fresh bot-check token: a credential, not part of the request, so it still resumes.
+    const retry = await client.post(`/api/orders/${orderId}/payments`, { ...body, botcheck: await client.botcheckToken() }, { 'idempotency-key': 'lost' });
     expect(retry.statusCode).toBe(201);
     const answer = retry.json<PaymentAnswer>();
     expect(gateway.sales.map((s) => s.requestKey)).toEqual([`kassa-${answer.payment.id}`, `kassa-${answer.payment.id}`]);
     const lostOutcome = gateway.lostOutcomes[0];
     expect(lostOutcome?.kind === 'succeeded' ? lostOutcome.transactionId : undefined).toBe(answer.payment.transactionId);
+  });
+
+  it('finishes a stale attempt whose answer was lost before starting another: one charge', async () => {
+    const client = new TestClient(app);
+    const orderId = await orderOf(client);
+    gateway.loseNextAnswer = true;
+    const lost = await pay(client, orderId, 'first');
+    expect(lost.statusCode).toBe(502);
+
+    // Another card while the first attempt may still be running: refused, and not saved, so it can be retried.
+    const early = await pay(client, orderId, 'second', { nonce: 'fake-valid-mastercard-nonce' });
+    expect(early.statusCode).toBe(409);
+    expect(early.json()).toMatchObject({ code: 'payment_in_progress' });
+
+    // Once the attempt is stale, the next request sends its original request again: the gateway answers the first
+    // outcome (the charge went through), and the second card is never charged.
+    const threeMinutesAgo = new Date(Date.now() - 3 * 60 * 1000).toISOString();
+    await db.updateTable('payments').set({ created_at: threeMinutesAgo }).where('order_id', '=', orderId).execute();
+    const later = await pay(client, orderId, 'second', { nonce: 'fake-valid-mastercard-nonce' });
+    expect(later.statusCode).toBe(409);
+    expect(later.json()).toMatchObject({ code: 'order_already_paid' });
+    expect(gateway.sales.map((sale) => sale.nonce)).toEqual(['fake-valid-visa-nonce', 'fake-valid-visa-nonce']);
+    expect(new Set(gateway.sales.map((sale) => sale.requestKey)).size).toBe(1);
+    const payments = await db.selectFrom('payments').selectAll().where('order_id', '=', orderId).execute();
+    expect(payments.map((payment) => payment.status)).toEqual(['succeeded']);
+    const lostOutcome = gateway.lostOutcomes[0];
+    expect(payments[0]?.transaction_id).toBe(lostOutcome?.kind === 'succeeded' ? lostOutcome.transactionId : 'none');
+  });
+
+  it('treats a gateway request-key conflict as an unknown outcome, not a decline', async () => {
+    const inner = new BraintreeGatewayAdapter(createBraintreeClient(sandbox.gateway));
+    const sale = { amount: '12.00', orderId: 'ord_conflict', requestKey: `kassa-conflict-${Date.now()}` };
+    expect((await inner.sale({ ...sale, nonce: 'fake-valid-visa-nonce' })).kind).toBe('succeeded');
+    await expect(inner.sale({ ...sale, nonce: 'fake-valid-mastercard-nonce' })).rejects.toBeInstanceOf(GatewayUnavailableError);
+  });
+
+  it('does not save a failed bot-check as the final answer of its key', async () => {
+    const client = new TestClient(app);
+    const orderId = await orderOf(client);
+    const forged = await pay(client, orderId, 'bc-retry', { botcheck: 'Zm9vYmFy' });
+    expect(forged.statusCode).toBe(403);
+    const retried = await pay(client, orderId, 'bc-retry');
+    expect(retried.statusCode).toBe(201);
+    expect(gateway.sales).toHaveLength(1);
   });
 });

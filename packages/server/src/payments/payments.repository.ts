@@ -10,7 +10,10 @@ import { assertPaymentTransition, LIVE_PAYMENT_STATUSES } from './payment.ts';
  * Records a pending attempt, or returns undefined when the order already has a pending or successful one:
  * the partial unique index decides, so two concurrent attempts cannot both be inserted.
  */
-export async function insertPendingPayment(db: Db, input: { orderId: string; amount: Money; idempotencyRef: string | null }): Promise<PaymentRow | undefined> {
+export async function insertPendingPayment(
+  db: Db,
+  input: { orderId: string; amount: Money; idempotencyRef: string | null; nonce: string; deviceData: string | null },
+): Promise<PaymentRow | undefined> {
   const now = nowIso();
   const row: PaymentRow = {
     id: newId('pay'),
@@ -19,6 +22,8 @@ export async function insertPendingPayment(db: Db, input: { orderId: string; amo
     amount: input.amount.amount,
     currency: input.amount.currency,
     idempotency_ref: input.idempotencyRef,
+    nonce: input.nonce,
+    device_data: input.deviceData,
     transaction_id: null,
     card_brand: null,
     card_last_four: null,

@@ -49,7 +49,9 @@ const problemMessages: Record<string, string> = {
   botcheck_anchor_timeout: 'The bot-check did not load in time. Please try again.',
   botcheck_execute_timeout: 'The bot-check took too long. Please try again.',
   botcheck_unavailable: 'The bot-check is unavailable right now. Please try again.',
-  idempotency_key_in_use: 'Your payment is still being processed. Please wait a moment.',
+  idempotency_key_in_use: 'Your payment is still being processed. Please wait a moment, then press Pay again.',
+  payment_in_progress: 'Your payment is still being processed. Please wait a moment, then press Pay again.',
+  gateway_unavailable: 'The payment service did not answer. Press Pay again: you will not be charged twice.',
   rate_limited: 'Too many attempts. Please wait a minute and try again.',
 };
 

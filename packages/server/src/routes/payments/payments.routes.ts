@@ -35,6 +35,11 @@ function toResponse(result: PayOrderResult): { status: number; body: unknown } {
   }
 }
 
+/** Refusals that pass: another attempt is running, or the bot-check failed and can be run again. */
+function isTransient(result: PayOrderResult): boolean {
+  return result.kind === 'payment_in_progress' || result.kind === 'botcheck_failed';
+}
+
 export function paymentsRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.post(
     '/api/orders/:id/payments',
@@ -48,9 +53,10 @@ export function paymentsRoutes(app: FastifyInstance, ctx: AppContext): void {
       const owner = ownerOf(request);
       if (owner === null) throw new ProblemError('order_not_found');
 
-      // Keys are per visitor (Stripe scopes them per account); the hash pins the request they were used with.
+      // Keys are per visitor (Stripe scopes them per account); the hash pins the request they were used with. The
+      // bot-check token is a credential, not a parameter: a retry may carry a fresh one and still get the saved answer.
       const scope = owner.accountId ?? owner.sessionId;
-      const requestHash = createHash('sha256').update(JSON.stringify([id, body.nonce, body.deviceData ?? null, body.botcheck])).digest('hex');
+      const requestHash = createHash('sha256').update(JSON.stringify([id, body.nonce, body.deviceData ?? null])).digest('hex');
       const claim = await ctx.idempotency.claim(scope, key, requestHash);
       if (claim.kind === 'reused') throw new ProblemError('idempotency_key_reused');
       if (claim.kind === 'in_use') throw new ProblemError('idempotency_key_in_use');
@@ -63,12 +69,14 @@ export function paymentsRoutes(app: FastifyInstance, ctx: AppContext): void {
       }
 
       let response: { status: number; body: unknown };
+      let transient: boolean;
       try {
         const result = await payOrder(
           { db: ctx.db, gateway, botcheck: ctx.botcheck, replays: ctx.replays },
           { orderId: id, owner, nonce: body.nonce, ...(body.deviceData !== undefined ? { deviceData: body.deviceData } : {}), botcheckToken: body.botcheck, idempotencyRef: `${scope}:${key}` },
         );
         response = toResponse(result);
+        transient = isTransient(result);
         if (result.kind === 'succeeded' || result.kind === 'declined') {
           request.log.info({ orderId: id, paymentId: result.payment.id, status: result.payment.status, declineReason: result.payment.decline_reason ?? undefined }, 'payment attempt finished');
         } else {
@@ -76,14 +84,17 @@ export function paymentsRoutes(app: FastifyInstance, ctx: AppContext): void {
         }
       } catch (error) {
         // Outcome unknown: nothing is saved, so a retry with the same key resumes the same attempt.
-        await ctx.idempotency.release(scope, key);
+        await ctx.idempotency.unlock(scope, key);
         if (error instanceof GatewayUnavailableError) {
           request.log.warn({ err: error, orderId: id }, 'gateway unavailable during sale');
           throw new ProblemError('gateway_unavailable');
         }
         throw error;
       }
-      await ctx.idempotency.complete(scope, key, response.status, response.body);
+      // Final answers are saved for replay; passing ones (another attempt running, a failed bot-check) are not, so a
+      // retry with the same key runs again (gateway.md: a 409 is safe to retry).
+      if (transient) await ctx.idempotency.unlock(scope, key);
+      else await ctx.idempotency.complete(scope, key, response.status, response.body);
       return reply
         .status(response.status)
         .type(response.status >= 400 ? PROBLEM_CONTENT_TYPE : 'application/json; charset=utf-8')

@@ -5,6 +5,7 @@ import { useLoad } from '../../api/use-load.ts';
 import type { Order } from '../../api/types.ts';
 import { formatMoney } from '../../format/money.ts';
 import { messages, problemMessage } from '../../i18n/messages.ts';
+import { OrderLines } from '../../orders/order-lines.tsx';
 import { navigate } from '../../router.tsx';
 import { usePayment } from './use-payment.ts';
 
@@ -66,17 +67,7 @@ function OrderSummary({ order }: { order: Order }) {
   return (
     <section aria-labelledby="summary-title" className="order-summary">
       <h2 id="summary-title">{messages.orderSummary}</h2>
-      <ul>
-        {order.items.map((item) => (
-          <li key={item.productId}>
-            <span>{`${item.quantity} × ${item.name}`}</span>
-            <span>{formatMoney(item.total)}</span>
-          </li>
-        ))}
-      </ul>
-      <p className="cart-total">
-        {messages.total}: <strong>{formatMoney(order.total)}</strong>
-      </p>
+      <OrderLines order={order} />
     </section>
   );
 }

@@ -1,14 +1,14 @@
 import { useRef, useState } from 'react';
 import type { CheckoutInstance } from '@kassa/checkout';
 import { api, ApiError } from '../../api/client.ts';
-import type { BotcheckSettings, Order } from '../../api/types.ts';
+import type { BotcheckSettings } from '../../api/types.ts';
 import { BotcheckError, runBotcheck } from '../../botcheck/altcha.ts';
 import { problemMessage } from '../../i18n/messages.ts';
 
 export type PaymentState =
   | { step: 'idle'; error?: string }
   | { step: 'tokenizing' | 'botcheck' | 'charging' }
-  | { step: 'paid'; order: Order };
+  | { step: 'paid' };
 
 /**
  * The Pay button's flow: the checkout hands over a nonce, the bot-check gives a token, the server charges the order.
@@ -39,14 +39,17 @@ export function usePayment(orderId: string, botcheck: BotcheckSettings | undefin
       setState({ step: 'charging' });
       const key = keys.current.get(nonce) ?? crypto.randomUUID();
       keys.current.set(nonce, key);
-      const { order } = await api.pay(orderId, key, { nonce, deviceData, botcheck: token });
-      setState({ step: 'paid', order });
+      await api.pay(orderId, key, { nonce, deviceData, botcheck: token });
+      setState({ step: 'paid' });
     } catch (error) {
       const code = error instanceof BotcheckError ? error.code : undefined;
       const problem = error instanceof ApiError ? error.problem : { status: 0, code: code ?? 'unexpected_error' };
-      // A server answer settles this nonce (a decline consumed it): the shopper enters a card again. After a network
-      // failure or a bot-check time-out the same nonce and key are retried, which the server replays safely.
-      if (error instanceof ApiError && error.problem.status >= 400) checkout.clearSelectedPaymentMethod();
+      // An earlier attempt (a lost answer the server finished since) already paid the order.
+      if (problem.code === 'order_already_paid') return setState({ step: 'paid' });
+      // A decline consumed the nonce: the shopper enters a card again. Anything else (network failure, gateway
+      // unavailable, another attempt in progress, bot-check) keeps the nonce and its key, so Pay again resumes the
+      // same attempt and the server answers it once.
+      if (problem.code === 'payment_declined') checkout.clearSelectedPaymentMethod();
       setState({ step: 'idle', error: problemMessage(problem) });
     } finally {
       inFlight.current = false;

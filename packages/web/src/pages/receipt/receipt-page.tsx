@@ -1,7 +1,7 @@
 import { api } from '../../api/client.ts';
 import { useLoad } from '../../api/use-load.ts';
-import { formatMoney } from '../../format/money.ts';
 import { messages, problemMessage } from '../../i18n/messages.ts';
+import { OrderLines } from '../../orders/order-lines.tsx';
 import { Link } from '../../router.tsx';
 
 export function ReceiptPage({ orderId }: { orderId: string }) {
@@ -14,17 +14,7 @@ export function ReceiptPage({ orderId }: { orderId: string }) {
     <section aria-labelledby="receipt-title" className="receipt">
       <h1 id="receipt-title">{messages.receiptTitle}</h1>
       <p>{messages.receiptOrder(order.id)}</p>
-      <ul>
-        {order.items.map((item) => (
-          <li key={item.productId}>
-            <span>{`${item.quantity} × ${item.name}`}</span>
-            <span>{formatMoney(item.total)}</span>
-          </li>
-        ))}
-      </ul>
-      <p className="cart-total">
-        {messages.total}: <strong>{formatMoney(order.total)}</strong>
-      </p>
+      <OrderLines order={order} />
       {payment?.card && <p>{messages.receiptPaidWith(payment.card.brand, payment.card.lastFour)}</p>}
       {payment?.transactionId && <p className="muted">{messages.receiptTransaction(payment.transactionId)}</p>}
       <Link to="/">{messages.continueShopping}</Link>
