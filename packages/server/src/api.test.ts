@@ -47,6 +47,27 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('HTTP API on 
     }
   });
 
+  it('marks the session cookie Secure when the request is https, behind a trusted proxy too', async () => {
+    const signIn = (target: FastifyInstance, headers: Record<string, string> = {}) =>
+      target.inject({
+        method: 'POST',
+        url: '/api/session',
+        headers: { 'content-type': 'application/json', ...headers },
+        payload: { email: 'shopper@kassa.test', password: 'kassa-demo-shopper' },
+      });
+    const plain = String((await signIn(app)).headers['set-cookie']);
+    expect(plain).toContain('HttpOnly');
+    expect(plain).not.toContain('Secure');
+    const opened = await engine.open();
+    const proxied = await buildApp(testConfig(opened.config, null, { trustProxy: true }), { database: opened.handle, gateway: null });
+    try {
+      expect(String((await signIn(proxied, { 'x-forwarded-proto': 'https' })).headers['set-cookie'])).toContain('Secure');
+    } finally {
+      await proxied.close();
+      await opened.cleanup();
+    }
+  });
+
   it('signs up, reads the session, signs out and back in', async () => {
     const client = new TestClient(app);
     expect((await client.get('/api/session')).json()).toEqual({ account: null });

@@ -46,6 +46,17 @@ describe('loadConfig', () => {
     expect(problems.some((p) => p.startsWith('LOG_LEVEL'))).toBe(true);
   });
 
+  it('seeds the demo on a sandbox, not next to the production gateway unless its passwords are private', () => {
+    const production = { GATEWAY_ENVIRONMENT: 'production', GATEWAY_MERCHANT_ID: 'm', GATEWAY_PUBLIC_KEY: 'pub', GATEWAY_PRIVATE_KEY: 'priv' };
+    expect(loadConfig({}).demo.seed).toBe(true);
+    expect(loadConfig(production).demo.seed).toBe(false);
+    expect(problemsOf({ ...production, DEMO_SEED: 'true' })).toEqual([
+      'DEMO_SEED=true with the production gateway needs DEMO_SHOPPER_PASSWORD and DEMO_ADMIN_PASSWORD of your own (the defaults are public)',
+    ]);
+    const own = loadConfig({ ...production, DEMO_SEED: 'true', DEMO_SHOPPER_PASSWORD: 'private-one', DEMO_ADMIN_PASSWORD: 'private-two' });
+    expect(own.demo).toEqual({ seed: true, shopperPassword: 'private-one', adminPassword: 'private-two' });
+  });
+
   it('rejects a port out of range, an unknown database scheme, a bad gateway origin', () => {
     expect(problemsOf({ PORT: '70000' })).toEqual(['PORT must be between 0 and 65535']);
     expect(problemsOf({ DATABASE_URL: 'mysql://x' })[0]).toMatch(/^DATABASE_URL /);

@@ -75,6 +75,9 @@ const origin = (name: string) =>
     }
   }, `${name} must be an origin like https://gateway.example.com (scheme, host, optional port; no path)`);
 
+/** Public, test-only passwords of the demo accounts: never seeded as they are next to a production gateway. */
+const DEFAULT_DEMO_PASSWORDS = { shopper: 'kassa-demo-shopper', admin: 'kassa-demo-admin' } as const;
+
 /** Each variable: its own schema, so every error message names the variable. */
 const fields = {
   PORT: port('PORT').default(8080),
@@ -105,9 +108,9 @@ const fields = {
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
     error: 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
   }).default('info'),
-  DEMO_SEED: bool('DEMO_SEED').default(true),
-  DEMO_SHOPPER_PASSWORD: z.string().min(8, 'DEMO_SHOPPER_PASSWORD must be at least 8 characters').default('kassa-demo-shopper'),
-  DEMO_ADMIN_PASSWORD: z.string().min(8, 'DEMO_ADMIN_PASSWORD must be at least 8 characters').default('kassa-demo-admin'),
+  DEMO_SEED: bool('DEMO_SEED').optional(),
+  DEMO_SHOPPER_PASSWORD: z.string().min(8, 'DEMO_SHOPPER_PASSWORD must be at least 8 characters').default(DEFAULT_DEMO_PASSWORDS.shopper),
+  DEMO_ADMIN_PASSWORD: z.string().min(8, 'DEMO_ADMIN_PASSWORD must be at least 8 characters').default(DEFAULT_DEMO_PASSWORDS.admin),
 };
 
 type Fields = typeof fields;
@@ -148,6 +151,13 @@ export function loadConfig(env: Env): Config {
     gatewayOrigins = [...BRAINTREE_ORIGINS[gateway.environment]];
   }
 
+  // The demo seeds itself on a sandbox, not next to real money, where its published passwords would be an open door.
+  const production = gateway?.kind === 'braintree' && gateway.environment === 'production';
+  const seedDemo = v.DEMO_SEED ?? !production;
+  if (seedDemo && production && (v.DEMO_SHOPPER_PASSWORD === DEFAULT_DEMO_PASSWORDS.shopper || v.DEMO_ADMIN_PASSWORD === DEFAULT_DEMO_PASSWORDS.admin)) {
+    problems.push('DEMO_SEED=true with the production gateway needs DEMO_SHOPPER_PASSWORD and DEMO_ADMIN_PASSWORD of your own (the defaults are public)');
+  }
+
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     port: v.PORT,
@@ -172,7 +182,7 @@ export function loadConfig(env: Env): Config {
     webDist: v.WEB_DIST ?? null,
     logFile: v.LOG_FILE ?? null,
     logLevel: v.LOG_LEVEL,
-    demo: { seed: v.DEMO_SEED, shopperPassword: v.DEMO_SHOPPER_PASSWORD, adminPassword: v.DEMO_ADMIN_PASSWORD },
+    demo: { seed: seedDemo, shopperPassword: v.DEMO_SHOPPER_PASSWORD, adminPassword: v.DEMO_ADMIN_PASSWORD },
   };
 }
 

@@ -29,7 +29,8 @@ function setSessionCookie(ctx: AppContext, reply: FastifyReply, token: string): 
   reply.setCookie(SESSION_COOKIE, token, {
     httpOnly: true,
     sameSite: 'lax',
-    secure: ctx.config.secureCookies,
+    // An https PUBLIC_URL says so; so does the request itself (behind a proxy only with TRUST_PROXY).
+    secure: ctx.config.secureCookies || reply.request.protocol === 'https',
     path: '/',
     maxAge: Math.floor(SESSION_TTL_MS / 1000),
   });
