@@ -11,6 +11,14 @@ test('a guest pays with a Visa card and sees the receipt', async ({ page }) => {
   await expect(page.getByText('Paid with Visa ending in 1111')).toBeVisible();
 });
 
+test('Enter in a card field pays, as Enter submits a form', async ({ page }) => {
+  const shopper = new Shopper(page);
+  await shopper.startCheckout(catalogue.everyday);
+  await shopper.enterCard(cards.visa);
+  await shopper.field('postalCode').press('Enter');
+  await shopper.seesReceipt();
+});
+
 test('a declined payment says why and the shopper can try again with another card', async ({ page }) => {
   const shopper = new Shopper(page);
   const idempotencyKeys = shopper.recordPaymentRequests();

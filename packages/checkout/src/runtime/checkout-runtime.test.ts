@@ -134,6 +134,16 @@ describe('CheckoutRuntime', () => {
     expect(h.configures.get('number')).toMatchObject({ invalid: true, errorMessage: 'This card number is not valid.' });
   });
 
+  it('passes Enter and the known BIN on to the integrator', async () => {
+    const onInputSubmitRequest = vi.fn();
+    const onBinAvailable = vi.fn();
+    const h = await readyHarness({ onInputSubmitRequest, onBinAvailable });
+    h.frame('number', { type: 'binAvailable', bin: '411111' });
+    h.frame('cvv', { type: 'inputSubmitRequest', field: 'cvv' });
+    expect(onBinAvailable).toHaveBeenCalledWith({ bin: '411111' });
+    expect(onInputSubmitRequest).toHaveBeenCalledWith({ field: 'cvv' });
+  });
+
   it('resolves requestPaymentMethod with the tokenized card and fires requestable events on change', async () => {
     const onPaymentMethodRequestable = vi.fn();
     const onNoPaymentMethodRequestable = vi.fn();

@@ -42,6 +42,10 @@ export interface CheckoutCallbacks {
   readonly onPaymentMethodRequestable?: ((event: PaymentMethodRequestableEvent) => void) | undefined;
   readonly onNoPaymentMethodRequestable?: (() => void) | undefined;
   readonly onError?: ((error: CheckoutError) => void) | undefined;
+  /** Enter was pressed in a card field: the shopper wants to pay, as Enter in a form submits it. */
+  readonly onInputSubmitRequest?: ((event: { field: FieldName }) => void) | undefined;
+  /** The first six digits of the card number are known (for BIN-based rules such as surcharges). */
+  readonly onBinAvailable?: ((event: { bin: string }) => void) | undefined;
 }
 
 export interface RuntimeOptions {
@@ -216,8 +220,14 @@ export class CheckoutRuntime {
       case 'cardTypeChange':
         this.send({ type: 'CARD_TYPE_CHANGED', cards: message.cards });
         return;
+      case 'inputSubmitRequest':
+        this.options.callbacks().onInputSubmitRequest?.({ field: message.field });
+        return;
+      case 'binAvailable':
+        this.options.callbacks().onBinAvailable?.({ bin: message.bin });
+        return;
       default:
-        // binAvailable and inputSubmitRequest have no consumer yet; tokenization answers settle in the fields module.
+        // Tokenization answers settle in the fields module.
         return;
     }
   }

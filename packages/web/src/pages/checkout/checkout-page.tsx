@@ -42,6 +42,7 @@ export function CheckoutPage({ orderId }: { orderId: string }) {
           authorization={session.clientToken}
           options={{ cardholderName: session.checkout.cardholderName, locale: 'en' }}
           onReady={setInstance}
+          onInputSubmitRequest={() => instance && payment.pay(instance)}
         />
         <div className="payment-feedback" role="alert">
           {error}
