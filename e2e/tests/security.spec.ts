@@ -1,9 +1,9 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { catalogue } from '../support/catalogue.ts';
-import { Shopper } from '../support/shopper.ts';
+import { cards, Shopper } from '../support/shopper.ts';
 
-test('every page is served under a strict Content-Security-Policy and the checkout runs without violations', async ({ page }) => {
+test('every page is served under a strict Content-Security-Policy and a whole payment runs without a violation', async ({ page }) => {
   const violations: string[] = [];
   page.on('console', (message) => {
     if (/Content Security Policy|Refused to/i.test(message.text())) violations.push(message.text());
@@ -16,13 +16,25 @@ test('every page is served under a strict Content-Security-Policy and the checko
 
   const shopper = new Shopper(page);
   await shopper.startCheckout(catalogue.everyday);
-  await shopper.typeInto('number', '4111');
+  await shopper.enterCard(cards.visa);
+  await shopper.pay();
+  await shopper.seesReceipt();
   expect(violations).toEqual([]);
 });
 
-test('the checkout page has no accessibility violations', async ({ page }) => {
+test('the shop, the checkout (idle and with every error showing) and the receipt have no accessibility violations', async ({ page }) => {
+  const violations = async (state: string) =>
+    (await new AxeBuilder({ page }).analyze()).violations.map((violation) => `${state}: ${violation.id}: ${violation.help}`);
   const shopper = new Shopper(page);
+  await shopper.visitShop();
+  expect(await violations('shop')).toEqual([]);
   await shopper.startCheckout(catalogue.everyday);
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(results.violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
+  expect(await violations('checkout')).toEqual([]);
+  await shopper.pay();
+  await expect(page.getByText('Check your entries and try again.')).toBeVisible();
+  expect(await violations('checkout with errors')).toEqual([]);
+  await shopper.enterCard(cards.visa);
+  await shopper.pay();
+  await shopper.seesReceipt();
+  expect(await violations('receipt')).toEqual([]);
 });
