@@ -179,9 +179,16 @@ describe('credit card tokenization', () => {
     ['an Amex with a 3-digit CVV', { number: '378282246310005', cvv: '123' }, [['cvv', '81707']]],
     ['a Visa with a 4-digit CVV', { cvv: '1234' }, [['cvv', '81707']]],
     ['a 256-character name', { cardholderName: 'a'.repeat(256) }, [['cardholderName', '81723']]],
+    ['a name that is only digits, spaces and dashes (the frames refuse it too)', { cardholderName: '4111 1111-1111' }, [['cardholderName', '81723']]],
   ])('refuses %s with 422', async (_name, override, expected) => {
     const card = { number: '4111111111111111', expirationDate: `12/${nextYear}`, ...override };
     expect(await rejection(card)).toEqual(expected);
+  });
+
+  it.each(['a ', ' a1', 'AB#1', 'A'])('refuses the postal code %j as the frames do (81813)', async (postalCode) => {
+    const response = await tokenize({ number: '4111111111111111', expirationDate: `12/${nextYear}`, billingAddress: { postalCode } });
+    expect(response.status).toBe(422);
+    expect(JSON.stringify(await response.json())).toContain('"code":"81813"');
   });
 
   it('nests a postal code error under billingAddress', async () => {

@@ -1,5 +1,15 @@
 import { createHmac } from 'node:crypto';
-import creditCardType from 'credit-card-type';
+import {
+  checkExpirationDate,
+  luhnValid,
+  POSTAL_CODE_MAX_LENGTH,
+  stripNumber,
+  validateCardholderName,
+  validateCvv,
+  validateNumber,
+  validatePostalCode,
+} from '../rules/card-fields.ts';
+import type { CardCandidate, ExpiryProblem } from '../rules/card-fields.ts';
 import { invalid, validationError } from './errors.ts';
 import type { Outcome, ValidationError } from './errors.ts';
 
@@ -90,19 +100,6 @@ const BEHAVIOUR_BY_NUMBER: Readonly<Record<string, CardBehaviour>> = {
   '4000111111111511': 'fraud',
 };
 
-export function luhnValid(digits: string): boolean {
-  let sum = 0;
-  for (let index = 0; index < digits.length; index += 1) {
-    let digit = Number(digits[digits.length - 1 - index]);
-    if (index % 2 === 1) {
-      digit *= 2;
-      if (digit > 9) digit -= 9;
-    }
-    sum += digit;
-  }
-  return digits.length > 0 && sum % 10 === 0;
-}
-
 const CARD = ['credit_card'] as const;
 const BILLING = ['credit_card', 'billing_address'] as const;
 
@@ -111,74 +108,64 @@ interface Expiry {
   year: string;
 }
 
-/** MM/YY or MM/YYYY; month 1-12; year this year .. this year + 19; not in the past. */
+const EXPIRY_ERRORS: Readonly<Record<ExpiryProblem, ValidationError>> = {
+  required: validationError(CARD, 'expiration_date', '81709', 'Expiration date is required.'),
+  format: validationError(CARD, 'expiration_date', '81710', 'Expiration date is invalid.'),
+  month: validationError(CARD, 'expiration_month', '81712', 'Expiration month is invalid.'),
+  year: validationError(CARD, 'expiration_year', '81713', 'Expiration year is invalid.'),
+  expired: validationError(CARD, 'expiration_date', '81710', 'Expiration date is invalid.'),
+};
+
+/** The frame's expiry rule (rules/card-fields.ts) with the provider's codes. */
 export function parseExpirationDate(value: unknown, now: Date): Expiry | ValidationError {
-  if (typeof value !== 'string' || value.trim() === '') {
-    return validationError(CARD, 'expiration_date', '81709', 'Expiration date is required.');
-  }
-  const match = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec(value);
-  if (!match || match[1] === undefined || match[2] === undefined) {
-    return validationError(CARD, 'expiration_date', '81710', 'Expiration date is invalid.');
-  }
-  const month = Number(match[1]);
-  const year = match[2].length === 2 ? 2000 + Number(match[2]) : Number(match[2]);
-  if (month < 1 || month > 12) {
-    return validationError(CARD, 'expiration_month', '81712', 'Expiration month is invalid.');
-  }
-  const thisYear = now.getUTCFullYear();
-  if (year < thisYear || year > thisYear + 19) {
-    return validationError(CARD, 'expiration_year', '81713', 'Expiration year is invalid.');
-  }
-  if (year === thisYear && month < now.getUTCMonth() + 1) {
-    return validationError(CARD, 'expiration_date', '81710', 'Expiration date is invalid.');
-  }
-  return { month: String(month).padStart(2, '0'), year: String(year) };
+  if (typeof value !== 'string') return EXPIRY_ERRORS.required;
+  const check = checkExpirationDate(value, now);
+  if (!check.ok) return EXPIRY_ERRORS[check.problem];
+  return { month: String(check.month).padStart(2, '0'), year: String(check.year) };
 }
 
-function detectCardType(digits: string): { type: CardType; cvvSize: number; lengths: number[] } | null {
-  const candidates = creditCardType(digits);
-  // A complete number must name exactly one brand, as in the frames.
-  const [only] = candidates;
-  if (candidates.length !== 1 || only === undefined) return null;
-  const type = CARD_TYPE_BY_LIBRARY_TYPE[only.type];
-  return type === undefined ? null : { type, cvvSize: only.code.size, lengths: only.lengths };
+const TYPE_NOT_ACCEPTED = validationError(CARD, 'number', '81703', 'Credit card type is not accepted by this merchant account.');
+
+/** The provider's code for a number that the frame's rule (validateNumber) refuses. */
+function numberError(digits: string, cards: readonly CardCandidate[]): ValidationError {
+  if (digits === '') return validationError(CARD, 'number', '81714', 'Credit card number is required.');
+  if (!/^\d+$/.test(digits)) return validationError(CARD, 'number', '81715', 'Credit card number is invalid.');
+  if (digits.length < 12 || digits.length > 19) {
+    return validationError(CARD, 'number', '81716', 'Credit card number must be 12-19 digits.');
+  }
+  if (!luhnValid(digits)) return validationError(CARD, 'number', '81715', 'Credit card number is invalid.');
+  // Luhn-valid, 12-19 digits: the brand is unknown or still ambiguous, or the length is not one of its lengths.
+  if (cards.length !== 1) return TYPE_NOT_ACCEPTED;
+  return validationError(CARD, 'number', '81716', 'Credit card number is invalid for its card type.');
 }
 
 /**
- * Validates raw card data the way the provider's tokenization does and returns the card to keep. Error codes are
- * the provider's (81714 number required, 81715 invalid, 81716 length, 81703 type not accepted, 81707 CVV, ...).
+ * Validates raw card data the way the provider's tokenization does and returns the card to keep. The rules are the
+ * hosted field frames' own (rules/card-fields.ts), so whatever a frame calls valid tokenizes (the brand aside: a
+ * valid number of a brand the merchant does not take answers 81703). Error codes are the provider's (81714 number
+ * required, 81715 invalid, 81716 length, 81703 type not accepted, 81707 CVV, ...).
  */
 export function validateCard(input: CardInput, secret: string, now: Date): Outcome<Card> {
   const errors: ValidationError[] = [];
-  const rawNumber = typeof input.number === 'string' ? input.number.replace(/[\s-]/g, '') : '';
-  let detected: ReturnType<typeof detectCardType> = null;
-  if (rawNumber === '') {
-    errors.push(validationError(CARD, 'number', '81714', 'Credit card number is required.'));
-  } else if (!/^\d+$/.test(rawNumber)) {
-    errors.push(validationError(CARD, 'number', '81715', 'Credit card number is invalid.'));
-  } else if (rawNumber.length < 12 || rawNumber.length > 19) {
-    errors.push(validationError(CARD, 'number', '81716', 'Credit card number must be 12-19 digits.'));
-  } else if (!luhnValid(rawNumber)) {
-    errors.push(validationError(CARD, 'number', '81715', 'Credit card number is invalid.'));
+  const digits = typeof input.number === 'string' ? stripNumber(input.number) : '';
+  const number = validateNumber(digits);
+  const [brand, ...otherBrands] = number.cards;
+  const cardType = brand === undefined ? undefined : CARD_TYPE_BY_LIBRARY_TYPE[brand.type];
+  let detected: { type: CardType; cvvSize: 3 | 4 } | null = null;
+  if (!number.isValid) {
+    errors.push(numberError(digits, number.cards));
+  } else if (brand === undefined || otherBrands.length > 0 || cardType === undefined) {
+    errors.push(TYPE_NOT_ACCEPTED);
   } else {
-    detected = detectCardType(rawNumber);
-    if (detected === null) {
-      errors.push(
-        validationError(CARD, 'number', '81703', 'Credit card type is not accepted by this merchant account.'),
-      );
-    } else if (!detected.lengths.includes(rawNumber.length)) {
-      errors.push(validationError(CARD, 'number', '81716', 'Credit card number is invalid for its card type.'));
-    }
+    detected = { type: cardType, cvvSize: brand.code.size === 4 ? 4 : 3 };
   }
 
   const expiry = parseExpirationDate(input.expirationDate, now);
   if ('code' in expiry) errors.push(expiry);
 
   if (input.cvv !== undefined && input.cvv !== null && input.cvv !== '') {
-    const expectedSize = detected?.cvvSize;
     const cvv = typeof input.cvv === 'string' ? input.cvv : '';
-    const sizeOk = expectedSize === undefined ? cvv.length === 3 || cvv.length === 4 : cvv.length === expectedSize;
-    if (!/^\d+$/.test(cvv) || !sizeOk) {
+    if (!validateCvv(cvv, detected?.cvvSize ?? null).isValid) {
       errors.push(
         validationError(CARD, 'cvv', '81707', 'CVV must be 4 digits for American Express and 3 digits for other card types.'),
       );
@@ -187,26 +174,30 @@ export function validateCard(input: CardInput, secret: string, now: Date): Outco
 
   let cardholderName: string | null = null;
   if (typeof input.cardholderName === 'string' && input.cardholderName !== '') {
-    if (input.cardholderName.length >= 256) {
+    if (validateCardholderName(input.cardholderName).isValid) {
+      cardholderName = input.cardholderName;
+    } else if (input.cardholderName.length >= 256) {
       errors.push(validationError(CARD, 'cardholder_name', '81723', 'Cardholder name is too long.'));
     } else {
-      cardholderName = input.cardholderName;
+      // Only digits, spaces and dashes (a card number in the wrong field). The provider's API has no code of its
+      // own for this (its client refuses it first); its only cardholder name code stands in.
+      errors.push(validationError(CARD, 'cardholder_name', '81723', 'Cardholder name is invalid.'));
     }
   }
 
   let postalCode: string | null = null;
   if (typeof input.postalCode === 'string' && input.postalCode !== '') {
     const code = input.postalCode;
-    if (code.length > 10) {
+    if (validatePostalCode(code).isValid) {
+      postalCode = code;
+    } else if (code.length > POSTAL_CODE_MAX_LENGTH) {
       errors.push(
         validationError(BILLING, 'postal_code', '81809', 'Postal code may contain no more than 9 letter or number characters.'),
       );
-    } else if (!/^[A-Za-z0-9]{2}[A-Za-z0-9 -]*$/.test(code)) {
+    } else {
       errors.push(
         validationError(BILLING, 'postal_code', '81813', 'Postal code can only contain letters, numbers, spaces, and hyphens.'),
       );
-    } else {
-      postalCode = code;
     }
   }
 
@@ -214,16 +205,16 @@ export function validateCard(input: CardInput, secret: string, now: Date): Outco
   return {
     ok: true,
     value: {
-      bin: rawNumber.slice(0, 6),
-      last4: rawNumber.slice(-4),
+      bin: digits.slice(0, 6),
+      last4: digits.slice(-4),
       cardType: detected.type,
       expirationMonth: expiry.month,
       expirationYear: expiry.year,
       cardholderName,
       postalCode,
-      uniqueNumberIdentifier: createHmac('sha256', secret).update(rawNumber).digest('hex').slice(0, 32),
+      uniqueNumberIdentifier: createHmac('sha256', secret).update(digits).digest('hex').slice(0, 32),
       binData: UNKNOWN_BIN_DATA,
-      behaviour: BEHAVIOUR_BY_NUMBER[rawNumber] ?? 'normal',
+      behaviour: BEHAVIOUR_BY_NUMBER[digits] ?? 'normal',
     },
   };
 }

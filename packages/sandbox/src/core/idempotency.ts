@@ -3,12 +3,13 @@ import type { ValidationError } from './errors.ts';
 import type { Collection } from '../store/store.ts';
 
 // apiRequestKey (gateway.md): the same key with the same request returns the original result; the same key with
-// a different request fails with 915232; a key whose first request is still running fails with 915233.
+// a different request fails with 915232. The provider also answers 915233 while the first request with a key is
+// still running; that cannot happen here: operations are synchronous and one sandbox process runs one at a time,
+// so a key is recorded only once its request has finished.
 
 export interface IdempotencyRecord {
   key: string;
   request: string;
-  state: 'running' | 'done';
   result: unknown;
 }
 
@@ -42,26 +43,12 @@ export class IdempotencyKeys {
           ),
         };
       }
-      if (existing.state === 'running') {
-        return {
-          kind: 'conflict',
-          error: validationError(path, 'api_request_key', '915233', 'A request with this API request key is in progress.'),
-        };
-      }
       // A copy: the stored result must stay the original even if the caller changes what it receives.
       return { kind: 'replayed', result: structuredClone(existing.result) as T };
     }
-    const record: IdempotencyRecord = { key, request: canonical, state: 'running', result: null };
-    this.records.set(key, record);
-    try {
-      const result = operation();
-      record.result = structuredClone(result);
-      record.state = 'done';
-      return { kind: 'fresh', result };
-    } catch (error) {
-      // A crash is not a result: let the caller retry with the same key.
-      this.records.delete(key);
-      throw error;
-    }
+    // A crash is not a result: nothing is recorded, so the caller may retry with the same key.
+    const result = operation();
+    this.records.set(key, { key, request: canonical, result: structuredClone(result) });
+    return { kind: 'fresh', result };
   }
 }

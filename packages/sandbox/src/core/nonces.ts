@@ -5,6 +5,9 @@ import type { Card } from './cards.ts';
 import { lookUpFakeNonce } from './fake-nonces.ts';
 import type { Collection } from '../store/store.ts';
 
+/** The provider's nonces expire 3 hours after they are created. */
+export const NONCE_LIFETIME_MS = 3 * 60 * 60 * 1000;
+
 /** A single-use reference to a tokenized card. */
 export interface NonceRecord {
   nonce: string;
@@ -14,13 +17,30 @@ export interface NonceRecord {
   createdAt: number;
 }
 
+function expired(record: NonceRecord, now: number): boolean {
+  return now - record.createdAt >= NONCE_LIFETIME_MS;
+}
+
 export class Nonces {
   constructor(private readonly records: Collection<NonceRecord>) {}
 
   issue(card: Card, customerId: string | null, now: number): NonceRecord {
+    this.sweep(now);
     const record: NonceRecord = { nonce: randomUUID(), card, consumed: false, customerId, createdAt: now };
     this.records.set(record.nonce, record);
     return record;
+  }
+
+  /**
+   * Drops expired nonces, oldest first, so that a long-running sandbox keeps only the last 3 hours' worth. Records
+   * come back in creation order (Collection.values), so the sweep stops at the first live one: each record is
+   * looked at about once in its life, whatever the number of nonces.
+   */
+  private sweep(now: number): void {
+    for (const record of this.records.values()) {
+      if (!expired(record, now)) break;
+      this.records.delete(record.nonce);
+    }
   }
 
   /**
@@ -35,8 +55,10 @@ export class Nonces {
       return validationError([...path, 'credit_card'], 'number', '81715', 'Credit card number is invalid.');
     }
     const record = this.records.get(nonce);
-    if (record === undefined) {
-      return validationError(path, 'payment_method_nonce', '91565', 'Unknown payment_method_nonce.');
+    if (record === undefined || expired(record, now.getTime())) {
+      // An expired nonce is as good as unknown, as on the provider (one code, one message for both).
+      if (record !== undefined) this.records.delete(nonce);
+      return validationError(path, 'payment_method_nonce', '91565', 'Unknown or expired payment_method_nonce.');
     }
     if (record.consumed) return consumedError(path);
     return { card: record.card, record };

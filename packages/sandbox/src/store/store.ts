@@ -7,6 +7,7 @@ export interface Collection<T> {
   set(id: string, value: T): void;
   delete(id: string): boolean;
   has(id: string): boolean;
+  /** In insertion order (as a Map): core/nonces.ts sweeps expired records oldest first. */
   values(): IterableIterator<T>;
 }
 

@@ -9,7 +9,8 @@ import type {
   SiblingMessage,
   TokenizeErrorCode,
 } from './protocol.ts';
-import { compactExpirationDate, formatExpirationDate, stripNumber, validateField, validateNumber } from './validate.ts';
+import { stripNumber, validateNumber } from '../../rules/card-fields.ts';
+import { compactExpirationDate, formatExpirationDate, validateField } from './validate.ts';
 
 // One hosted card field: its input, its state reports to the parent, and (number field) tokenization. Written
 // against the small interfaces below rather than the DOM so that it runs under Node in tests; frame.ts wires it

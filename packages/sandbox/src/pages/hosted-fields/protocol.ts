@@ -1,5 +1,7 @@
 // The hosted field message protocol of contracts section 1, shared by the frame script and its tests.
 
+import type { CardCandidate } from '../../rules/card-fields.ts';
+
 export const MESSAGE_SOURCE = 'kassa-hosted-fields';
 export const FIELD_NAMES = ['number', 'expirationDate', 'cvv', 'cardholderName', 'postalCode'] as const;
 export type FieldName = (typeof FIELD_NAMES)[number];
@@ -15,11 +17,8 @@ export interface FieldState {
   isFocused: boolean;
 }
 
-export interface CardCandidate {
-  type: string;
-  niceType: string;
-  code: { name: string; size: number };
-}
+/** A brand the number may be; defined with the card field rules. */
+export type { CardCandidate };
 
 export interface FieldStyle {
   color?: string;

@@ -1,0 +1,148 @@
+// card-validator's modules one by one: its index would bundle its expiry rules too, which are not used here.
+import { cardNumber } from 'card-validator/dist/card-number.js';
+import { cardholderName } from 'card-validator/dist/cardholder-name.js';
+import { cvv } from 'card-validator/dist/cvv.js';
+import creditCardType from 'credit-card-type';
+
+// The card field rules (checkout-behaviour.md "Card form validation"), one copy for both faces of the sandbox: the
+// hosted field frames (pages/, bundled for the browser) and tokenization (core/, which adds the provider's error
+// codes). Pure: no DOM, no Node APIs, the time passed in. card-validator / credit-card-type are the provider's own
+// open-source rules.
+
+export interface Validity {
+  isValid: boolean;
+  isPotentiallyValid: boolean;
+}
+
+/** A brand the digits may be (credit-card-type's ids and names, e.g. 'visa' / 'Visa'). */
+export interface CardCandidate {
+  type: string;
+  niceType: string;
+  code: { name: string; size: number };
+}
+
+export interface NumberValidity extends Validity {
+  /** Every brand the digits may still be; one entry once the brand is unambiguous. */
+  cards: CardCandidate[];
+}
+
+const VALID: Validity = { isValid: true, isPotentiallyValid: true };
+
+function verdict(isPotentiallyValid: boolean): Validity {
+  return { isValid: false, isPotentiallyValid };
+}
+
+// --- number ---
+
+export function stripNumber(value: string): string {
+  return value.replace(/[\s-]/g, '');
+}
+
+export function luhnValid(digits: string): boolean {
+  let sum = 0;
+  for (let index = 0; index < digits.length; index += 1) {
+    let digit = Number(digits[digits.length - 1 - index]);
+    if (index % 2 === 1) {
+      digit *= 2;
+      if (digit > 9) digit -= 9;
+    }
+    sum += digit;
+  }
+  return digits.length > 0 && sum % 10 === 0;
+}
+
+/** Digits (spaces and dashes ignored), Luhn for every brand, one unambiguous brand at one of its lengths. */
+export function validateNumber(value: string): NumberValidity {
+  const digits = stripNumber(value);
+  if (digits === '') return { ...verdict(true), cards: [] };
+  if (!/^\d+$/.test(digits)) return { ...verdict(false), cards: [] };
+  const cards = creditCardType(digits).map(({ type, niceType, code }) => ({
+    type,
+    niceType,
+    code: { name: code.name, size: code.size },
+  }));
+  // Luhn for every brand, UnionPay included (the library skips it for UnionPay by default).
+  const { isValid, isPotentiallyValid } = cardNumber(digits, { luhnValidateUnionPay: true });
+  return { isValid, isPotentiallyValid, cards };
+}
+
+// --- expiration date ---
+
+/** Years accepted after the current one (checkout-behaviour.md: this year .. this year + 19). */
+export const EXPIRY_YEARS_AHEAD = 19;
+const EARTH_LAST_TIME_ZONE_MS = 12 * 60 * 60 * 1000;
+
+export type ExpiryProblem = 'required' | 'format' | 'month' | 'year' | 'expired';
+
+export type ExpiryCheck =
+  | { ok: true; month: number; year: number }
+  | { ok: false; problem: ExpiryProblem; isPotentiallyValid: boolean };
+
+/**
+ * "MM/YY" or "MM/YYYY" (white space ignored: the frame shows "MM / YY"; "M/YY" accepted); month 1-12; year from
+ * this year to this year + 19; in this year the month must not be past. "This" month and year are those of UTC-12,
+ * the last time zone on Earth: a card stays valid until its month has ended everywhere, so the answer depends on
+ * the instant only, never on the time zone of whoever asks (the shopper's browser or the sandbox process).
+ */
+export function checkExpirationDate(value: string, now: Date): ExpiryCheck {
+  const fail = (problem: ExpiryProblem, isPotentiallyValid: boolean): ExpiryCheck => ({
+    ok: false,
+    problem,
+    isPotentiallyValid,
+  });
+  const compact = value.replace(/\s/g, '');
+  if (compact === '') return fail('required', true);
+  const match = /^(\d{1,2})(?:\/(\d{0,4}))?$/.exec(compact);
+  const monthText = match?.[1];
+  if (match === null || monthText === undefined) return fail('format', false);
+  const month = Number(monthText);
+  if (month < 1 || month > 12) return monthText === '0' ? fail('format', true) : fail('month', false);
+  const yearText = match[2] ?? '';
+  if (yearText === '') return fail('format', true);
+
+  const earth = new Date(now.getTime() - EARTH_LAST_TIME_ZONE_MS);
+  const thisYear = earth.getUTCFullYear();
+  const thisMonth = earth.getUTCMonth() + 1;
+  let year: number | null = null;
+  let longer = false; // yearText is the start of an accepted year written in more digits
+  for (let candidate = thisYear; candidate <= thisYear + EXPIRY_YEARS_AHEAD; candidate += 1) {
+    for (const written of [String(candidate), String(candidate % 100).padStart(2, '0')]) {
+      if (written === yearText) year = candidate;
+      else if (written.startsWith(yearText)) longer = true;
+    }
+  }
+  if (yearText.length !== 2 && yearText.length !== 4) return fail('format', longer);
+  if (year === null) return fail('year', longer);
+  if (year === thisYear && month < thisMonth) return fail('expired', longer);
+  return { ok: true, month, year };
+}
+
+export function validateExpirationDate(value: string, now: Date): Validity {
+  const check = checkExpirationDate(value, now);
+  return check.ok ? VALID : verdict(check.isPotentiallyValid);
+}
+
+// --- security code, cardholder name, postal code ---
+
+/** Digits; 3 or 4 until the brand's size is known. */
+export function validateCvv(value: string, size: 3 | 4 | null): Validity {
+  const { isValid, isPotentiallyValid } = cvv(value, size ?? [3, 4]);
+  return { isValid, isPotentiallyValid };
+}
+
+/** Fewer than 256 characters, not only digits, spaces and dashes. Empty is not valid (required-ness is elsewhere). */
+export function validateCardholderName(value: string): Validity {
+  const { isValid, isPotentiallyValid } = cardholderName(value);
+  return { isValid, isPotentiallyValid };
+}
+
+export const POSTAL_CODE_MAX_LENGTH = 10;
+const POSTAL_CODE = /^[A-Za-z0-9]{2}[A-Za-z0-9 -]{0,8}$/;
+
+/**
+ * 2 to 10 characters: the first two letters or digits (as typed, nothing trimmed), then only letters, digits,
+ * spaces and dashes.
+ */
+export function validatePostalCode(value: string): Validity {
+  return POSTAL_CODE.test(value) ? VALID : verdict(/^[A-Za-z0-9]?$/.test(value));
+}
