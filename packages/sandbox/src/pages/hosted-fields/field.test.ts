@@ -11,6 +11,7 @@ import type { FieldName, FrameMessage } from './protocol.ts';
 
 class FakeInput extends EventTarget implements FieldInput {
   value = '';
+  selectionStart: number | null = null;
   name = '';
   maxLength = -1;
   inputMode = '';
@@ -27,8 +28,13 @@ class FakeInput extends EventTarget implements FieldInput {
   focus(): void {
     this.dispatchEvent(new Event('focus'));
   }
+  setSelectionRange(start: number): void {
+    this.selectionStart = start;
+  }
+  /** Sets the whole value with the caret at its end, as typing at the end does. */
   type(value: string): void {
     this.value = value;
+    this.selectionStart = value.length;
     this.dispatchEvent(new Event('input'));
   }
 }
@@ -126,6 +132,17 @@ describe('hosted field messages', () => {
     expect(number.input.inputMode).toBe('numeric');
     expect(the(instance, 'cvv').input.attributes.get('autocomplete')).toBe('cc-csc');
     expect(the(instance, 'expirationDate').input.attributes.get('autocomplete')).toBe('cc-exp');
+  });
+
+  it('groups the card number as it is typed, and leaves the CVV digits only', () => {
+    const instance = mountInstance(['number', 'cvv']);
+    const number = the(instance, 'number').input;
+    number.type('378282246310005');
+    expect(number.value).toBe('3782 822463 10005');
+    expect(number.selectionStart).toBe(17);
+    const cvv = the(instance, 'cvv').input;
+    cvv.type('12a4');
+    expect(cvv.value).toBe('124');
   });
 
   it('reports state on focus, input and blur, card types once they change, and the BIN', () => {

@@ -10,7 +10,7 @@ import type {
   TokenizeErrorCode,
 } from './protocol.ts';
 import { stripNumber, validateNumber } from '../../rules/card-fields.ts';
-import { compactExpirationDate, formatExpirationDate, validateField } from './validate.ts';
+import { compactExpirationDate, formatCardNumber, formatExpirationDate, validateField } from './validate.ts';
 
 // One hosted card field: its input, its state reports to the parent, and (number field) tokenization. Written
 // against the small interfaces below rather than the DOM so that it runs under Node in tests; frame.ts wires it
@@ -20,6 +20,8 @@ import { compactExpirationDate, formatExpirationDate, validateField } from './va
 /** The parts of an HTMLInputElement a field uses. */
 export interface FieldInput extends EventTarget {
   value: string;
+  readonly selectionStart: number | null;
+  setSelectionRange(start: number, end: number): void;
   name: string;
   maxLength: number;
   inputMode: string;
@@ -123,6 +125,12 @@ export function createHostedField({ field, channel }: FrameParams, host: FieldHo
       input.value = formatExpirationDate(input.value, typeof inputType === 'string' && inputType.startsWith('delete'));
     } else if (field === 'cvv') {
       input.value = input.value.replace(/\D/g, '');
+    } else if (field === 'number') {
+      const formatted = formatCardNumber(input.value, input.selectionStart ?? input.value.length);
+      if (formatted.value !== input.value) {
+        input.value = formatted.value;
+        input.setSelectionRange(formatted.caret, formatted.caret);
+      }
     }
     if (field === 'number') onNumberChange();
     report('input');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatExpirationDate, validateField } from './validate.ts';
+import { formatCardNumber, formatExpirationDate, validateField } from './validate.ts';
 
 /** Types `keys` one at a time at the end of the field ('\b' is backspace), formatting after each, as the frame does. */
 function type(keys: string, start = ''): string {
@@ -69,5 +69,30 @@ describe('validateField', () => {
     expect(validateField('cvv', '1234', 3, now).isValid).toBe(false);
     expect(validateField('cardholderName', '4111 1111', null, now).isValid).toBe(false);
     expect(validateField('number', '4111111111111111', null, now).isValid).toBe(true);
+  });
+});
+
+describe('card number formatting', () => {
+  const at = (value: string) => formatCardNumber(value, value.length);
+
+  it("groups the digits as the brand prints them", () => {
+    expect(at('4111111111111111')).toEqual({ value: '4111 1111 1111 1111', caret: 19 });
+    expect(at('378282246310005')).toEqual({ value: '3782 822463 10005', caret: 17 });
+    expect(at('36259600000004').value).toBe('3625 960000 0004');
+    expect(at('4111')).toEqual({ value: '4111', caret: 4 });
+    expect(at('41111').value).toBe('4111 1');
+  });
+
+  it('drops anything but digits and stops at 19 digits', () => {
+    expect(at('4111-1111 abc 1111.1111').value).toBe('4111 1111 1111 1111');
+    expect(at('6304000000000000000123').value.replace(/ /g, '')).toHaveLength(19);
+  });
+
+  it('keeps the caret after the same digit when typing in the middle', () => {
+    // "4111 |1111" + "2" typed at the caret: the caret stays right after the new digit.
+    expect(formatCardNumber('4111 21111', 6)).toEqual({ value: '4111 2111 1', caret: 6 });
+    // Deleting the digit before a space keeps the caret before the next group.
+    expect(formatCardNumber('411 1111', 3)).toEqual({ value: '4111 111', caret: 3 });
+    expect(formatCardNumber('', 0)).toEqual({ value: '', caret: 0 });
   });
 });

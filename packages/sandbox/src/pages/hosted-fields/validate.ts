@@ -6,7 +6,11 @@ import {
   validatePostalCode,
 } from '../../rules/card-fields.ts';
 import type { Validity } from '../../rules/card-fields.ts';
+import creditCardType from 'credit-card-type';
 import type { FieldName } from './protocol.ts';
+
+/** The longest card numbers (Visa, Maestro, UnionPay...) have 19 digits. */
+const MAX_CARD_DIGITS = 19;
 
 // The frame's side of validation: which rule a field uses, and how the expiry is formatted as typed. The rules
 // themselves live in rules/card-fields.ts, shared with tokenization (core/cards.ts), so the two cannot disagree.
@@ -48,6 +52,28 @@ export function formatExpirationDate(value: string, deleting: boolean): string {
   }
   if (year !== '') return `${month} / ${year}`;
   return deleting || month.length < 2 ? month : `${month} / `;
+}
+
+/** Where a number is split when its brand is not known yet: the common 4-4-4-4 grouping. */
+const DEFAULT_GAPS: readonly number[] = [4, 8, 12];
+
+/**
+ * Groups the number's digits as its brand prints them ("4111 1111 1111 1111", "3782 822463 10005"), dropping
+ * anything but digits, and puts the caret back after as many digits as stood before it.
+ */
+export function formatCardNumber(value: string, caret: number): { value: string; caret: number } {
+  const digits = value.replace(/\D/g, '').slice(0, MAX_CARD_DIGITS);
+  const digitsBeforeCaret = Math.min(value.slice(0, caret).replace(/\D/g, '').length, digits.length);
+  const candidates = creditCardType(digits);
+  const gaps = candidates.length === 1 && candidates[0] !== undefined ? candidates[0].gaps : DEFAULT_GAPS;
+  let formatted = '';
+  let newCaret = 0;
+  for (const [index, digit] of [...digits].entries()) {
+    if (gaps.includes(index)) formatted += ' ';
+    formatted += digit;
+    if (index + 1 === digitsBeforeCaret) newCaret = formatted.length;
+  }
+  return { value: formatted, caret: newCaret };
 }
 
 /** The value the tokenization endpoint expects: "MM/YY" or "MM/YYYY". */
