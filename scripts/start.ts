@@ -2,26 +2,22 @@
 // sandbox gateway on its own port (its own origin, as a real gateway is) and points the server at it; with
 // credentials it leaves the sandbox out. The server itself never imports the sandbox.
 import { join } from 'node:path';
-import { startSandbox } from '@kassa/sandbox';
+import { sandboxOptionsFromEnv, startSandbox, type Sandbox } from '@kassa/sandbox';
 import { loadConfig, startServer } from '@kassa/server';
-import { buildWebApp } from './build-web.ts';
+import { buildWebApp, webDist } from './build-web.ts';
 
 const root = join(import.meta.dirname, '..');
 const env: NodeJS.ProcessEnv = { ...process.env };
 
-const sandboxPort = Number(env.SANDBOX_PORT || 8090);
-if (!Number.isInteger(sandboxPort) || sandboxPort < 0 || sandboxPort > 65535) {
-  console.error(`SANDBOX_PORT must be a port number (0-65535), got "${env.SANDBOX_PORT}"`);
-  process.exit(1);
+let sandbox: Sandbox | undefined;
+if (!env.GATEWAY_MERCHANT_ID) {
+  try {
+    sandbox = await startSandbox(sandboxOptionsFromEnv(env));
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  }
 }
-const sandbox = env.GATEWAY_MERCHANT_ID
-  ? undefined
-  : await startSandbox({
-      host: env.SANDBOX_HOST || '127.0.0.1',
-      port: sandboxPort,
-      // The demo catalogue is priced in euros, so the demo merchant account settles in euros too.
-      currencyIsoCode: 'EUR',
-    });
 if (sandbox) {
   Object.assign(env, {
     GATEWAY_HOST: sandbox.host,
@@ -34,7 +30,9 @@ if (sandbox) {
   });
 }
 
-env.WEB_DIST ??= await buildWebApp(root);
+// Without WEB_DIST the web app is built fresh, after the configuration is known to be good.
+const buildWeb = !env.WEB_DIST;
+env.WEB_DIST ||= webDist(root);
 
 let config;
 try {
@@ -44,6 +42,7 @@ try {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 }
+if (buildWeb) await buildWebApp(root);
 const server = await startServer(config);
 
 console.log(

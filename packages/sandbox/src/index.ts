@@ -6,6 +6,7 @@ import { createMemoryStore } from './store/memory-store.ts';
 
 export type { SandboxLogLevel } from './app.ts';
 export { bundleFrameScript } from './pages/hosted-fields/bundle.ts';
+export { SandboxEnvError, sandboxOptionsFromEnv } from './env.ts';
 
 export interface SandboxOptions {
   host?: string;

@@ -16,8 +16,16 @@ export type DatabaseConfig =
   | { engine: 'postgres'; url: string };
 
 export type GatewayConfig =
-  | { kind: 'custom'; host: string; port: number; ssl: boolean; merchantId: string; publicKey: string; privateKey: string }
-  | { kind: 'braintree'; environment: 'sandbox' | 'production'; merchantId: string; publicKey: string; privateKey: string };
+  | ({ kind: 'custom'; host: string; port: number; ssl: boolean } & GatewayKeys)
+  | ({ kind: 'braintree'; environment: 'sandbox' | 'production' } & GatewayKeys);
+
+interface GatewayKeys {
+  merchantId: string;
+  publicKey: string;
+  privateKey: string;
+  /** The merchant account to charge (each has one currency); unset, the gateway's default account. */
+  merchantAccountId?: string;
+}
 
 export interface Config {
   port: number;
@@ -90,6 +98,7 @@ const fields = {
   GATEWAY_MERCHANT_ID: nonEmpty('GATEWAY_MERCHANT_ID').optional(),
   GATEWAY_PUBLIC_KEY: nonEmpty('GATEWAY_PUBLIC_KEY').optional(),
   GATEWAY_PRIVATE_KEY: nonEmpty('GATEWAY_PRIVATE_KEY').optional(),
+  GATEWAY_MERCHANT_ACCOUNT_ID: nonEmpty('GATEWAY_MERCHANT_ACCOUNT_ID').optional(),
   GATEWAY_ORIGIN: z.string().optional(),
   PUBLIC_URL: z.url({ error: 'PUBLIC_URL must be a URL like https://shop.example.com' }).optional(),
   SESSION_SECRET: z.string().min(32, 'SESSION_SECRET must be at least 32 characters').optional(),
@@ -214,7 +223,12 @@ function parseGateway(v: Parsed, problems: string[]): GatewayConfig | null {
     return null;
   }
   if (v.GATEWAY_MERCHANT_ID === undefined || v.GATEWAY_PUBLIC_KEY === undefined || v.GATEWAY_PRIVATE_KEY === undefined) return null;
-  const keys = { merchantId: v.GATEWAY_MERCHANT_ID, publicKey: v.GATEWAY_PUBLIC_KEY, privateKey: v.GATEWAY_PRIVATE_KEY };
+  const keys: GatewayKeys = {
+    merchantId: v.GATEWAY_MERCHANT_ID,
+    publicKey: v.GATEWAY_PUBLIC_KEY,
+    privateKey: v.GATEWAY_PRIVATE_KEY,
+    ...(v.GATEWAY_MERCHANT_ACCOUNT_ID !== undefined ? { merchantAccountId: v.GATEWAY_MERCHANT_ACCOUNT_ID } : {}),
+  };
   if (v.GATEWAY_ENVIRONMENT !== undefined) return { kind: 'braintree', environment: v.GATEWAY_ENVIRONMENT, ...keys };
   if (v.GATEWAY_HOST === undefined) {
     problems.push('GATEWAY_HOST (with GATEWAY_PORT) or GATEWAY_ENVIRONMENT is required when gateway credentials are set');

@@ -22,9 +22,11 @@ const REQUEST_KEY_CONFLICTS = new Set(['915232', '915233']);
 
 export class BraintreeGatewayAdapter implements PaymentGateway {
   readonly #client: braintree.BraintreeGateway;
+  readonly #merchantAccountId: string | undefined;
 
-  constructor(client: braintree.BraintreeGateway) {
+  constructor(client: braintree.BraintreeGateway, options: { merchantAccountId?: string | undefined } = {}) {
     this.#client = client;
+    this.#merchantAccountId = options.merchantAccountId;
   }
 
   async createCustomer(input: { email: string; name: string }): Promise<{ customerId: string }> {
@@ -51,10 +53,13 @@ export class BraintreeGatewayAdapter implements PaymentGateway {
       options: { submitForSettlement: true },
       apiRequestKey: input.requestKey,
       ...(input.deviceData !== undefined ? { deviceData: input.deviceData } : {}),
+      ...(this.#merchantAccountId !== undefined ? { merchantAccountId: this.#merchantAccountId } : {}),
     };
     const result = await this.#call(() => this.#client.transaction.sale(request));
     const transaction = (result as { transaction?: braintree.Transaction }).transaction;
     if (result.success && transaction !== undefined && SUCCESS_STATUSES.has(transaction.status)) {
+      // The amount means nothing in another currency: take the charge back before anyone is billed.
+      if (transaction.currencyIsoCode !== input.currency) return this.#voidMismatch(transaction, input.currency);
       return {
         kind: 'succeeded',
         transactionId: transaction.id,
@@ -80,6 +85,12 @@ export class BraintreeGatewayAdapter implements PaymentGateway {
     }
     if (transaction.status === 'failed') return { kind: 'declined', reason: 'processor_unavailable', ...common };
     return { kind: 'declined', reason: 'processor_declined', ...common };
+  }
+
+  async #voidMismatch(transaction: braintree.Transaction, currency: string): Promise<SaleOutcome> {
+    const voided = await this.#call(() => this.#client.transaction.void(transaction.id));
+    const text = `charged in ${transaction.currencyIsoCode} for an order in ${currency}; ${voided.success ? 'voided' : `void failed: ${voided.message}`}`;
+    return { kind: 'declined', reason: 'currency_mismatch', transactionId: transaction.id, processorResponseText: text };
   }
 
   /** SDK exceptions (network, 5xx, auth) all mean: we do not know what happened. */

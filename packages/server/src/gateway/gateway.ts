@@ -9,6 +9,8 @@ export interface PaymentGateway {
 export interface SaleInput {
   /** Decimal string, e.g. "20.00": the gateway edge is the only place money is not minor units. */
   amount: string;
+  /** ISO 4217 code of the order: the gateway must charge in it, or the charge is voided. */
+  currency: string;
   nonce: string;
   deviceData?: string;
   orderId: string;
@@ -16,7 +18,12 @@ export interface SaleInput {
   requestKey: string;
 }
 
-export type DeclineReason = 'processor_declined' | 'gateway_rejected' | 'processor_unavailable';
+/**
+ * Why a sale did not go through; the one list the type, the stored value and the API derive from.
+ * `currency_mismatch`: the merchant account charges another currency than the order's; the charge was voided.
+ */
+export const DECLINE_REASONS = ['processor_declined', 'gateway_rejected', 'processor_unavailable', 'currency_mismatch'] as const;
+export type DeclineReason = (typeof DECLINE_REASONS)[number];
 
 export type SaleOutcome =
   | { kind: 'succeeded'; transactionId: string; card: { brand: string; lastFour: string } }

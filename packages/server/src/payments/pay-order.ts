@@ -89,6 +89,7 @@ async function charge(
 ): Promise<Extract<PayOrderResult, { kind: 'succeeded' | 'declined' }>> {
   const outcome = await deps.gateway.sale({
     amount: toDecimalString({ amount: payment.amount, currency: payment.currency }),
+    currency: payment.currency,
     nonce: payment.nonce,
     ...(payment.device_data !== null ? { deviceData: payment.device_data } : {}),
     orderId: payment.order_id,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { PaymentRow } from '../db/schema.ts';
-import type { DeclineReason } from '../gateway/gateway.ts';
+import { DECLINE_REASONS, type DeclineReason } from '../gateway/gateway.ts';
 import type { Money } from '../money.ts';
 
 /**
@@ -50,8 +50,6 @@ export function toPaymentSummary(row: PaymentRow): PaymentSummary {
   if (status === 'declined') return { id: row.id, status, amount, decline: toDecline(row) };
   return { id: row.id, status, amount };
 }
-
-const DECLINE_REASONS = ['processor_declined', 'gateway_rejected', 'processor_unavailable'] as const satisfies readonly DeclineReason[];
 
 export function toDecline(row: PaymentRow): Decline {
   const reason = z.enum(DECLINE_REASONS).catch('processor_declined').parse(row.decline_reason);

@@ -7,7 +7,7 @@ import type { PaymentGateway, SaleInput, SaleOutcome } from '../gateway/gateway.
 import { buildApp } from '../index.ts';
 import { TestClient } from '../testing/client.ts';
 import { testConfig } from '../testing/config.ts';
-import { ENGINES } from '../testing/engines.ts';
+import { ENGINES, sqliteEngine } from '../testing/engines.ts';
 import { startSandboxProcess } from '../testing/sandbox.ts';
 import type { RunningSandbox } from '../testing/sandbox.ts';
 
@@ -120,7 +120,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('payments on 
     expect(answer.payment.card.lastFour).toMatch(/^\d{4}$/);
     expect(answer.order).toMatchObject({ id: orderId, status: 'paid' });
     expect(gateway.sales).toEqual([
-      { amount: '49.00', nonce: 'fake-valid-visa-nonce', deviceData: '{"device_session_id":"abc"}', orderId, requestKey: `kassa-${answer.payment.id}` },
+      { amount: '49.00', currency: 'EUR', nonce: 'fake-valid-visa-nonce', deviceData: '{"device_session_id":"abc"}', orderId, requestKey: `kassa-${answer.payment.id}` },
     ]);
 
     // The gateway has the transaction, settling.
@@ -309,7 +309,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('payments on 
 
   it('treats a gateway request-key conflict as an unknown outcome, not a decline', async () => {
     const inner = new BraintreeGatewayAdapter(createBraintreeClient(sandbox.gateway));
-    const sale = { amount: '12.00', orderId: 'ord_conflict', requestKey: `kassa-conflict-${Date.now()}` };
+    const sale = { amount: '12.00', currency: 'EUR', orderId: 'ord_conflict', requestKey: `kassa-conflict-${Date.now()}` };
     expect((await inner.sale({ ...sale, nonce: 'fake-valid-visa-nonce' })).kind).toBe('succeeded');
     await expect(inner.sale({ ...sale, nonce: 'fake-valid-mastercard-nonce' })).rejects.toBeInstanceOf(GatewayUnavailableError);
   });
@@ -324,3 +324,39 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('payments on 
     expect(gateway.sales).toHaveLength(1);
   });
 });
+
+describe('payments when the merchant account charges another currency than the order', () => {
+  const engine = sqliteEngine();
+  let sandbox: RunningSandbox;
+  beforeAll(async () => {
+    [sandbox] = await Promise.all([startSandboxProcess({ currency: 'USD' }), engine.setup()]);
+  });
+  afterAll(async () => {
+    await Promise.all([sandbox?.stop(), engine.teardown()]);
+  });
+
+  it('voids the charge and answers a decline the shop can explain, leaving the order payable', async () => {
+    const opened = await engine.open();
+    const app = await buildApp(testConfig(opened.config, sandbox.gateway), { database: opened.handle });
+    try {
+      const client = new TestClient(app);
+      const order = await client.post('/api/orders', { items: [{ productId: 'prd_mug', quantity: 1 }] });
+      const orderId = order.json<{ order: { id: string } }>().order.id;
+      const body = { nonce: 'fake-valid-visa-nonce', botcheck: await client.botcheckToken() };
+      const answer = await client.post(`/api/orders/${orderId}/payments`, body, { 'idempotency-key': 'usd' });
+      expect(answer.statusCode).toBe(402);
+      const problem = answer.json<{ code: string; decline: { reason: string; processorResponseText: string } }>();
+      expect(problem).toMatchObject({ code: 'payment_declined', decline: { reason: 'currency_mismatch' } });
+      expect(problem.decline.processorResponseText).toBe('charged in USD for an order in EUR; voided');
+
+      const [payment] = await opened.handle.db.selectFrom('payments').selectAll().where('order_id', '=', orderId).execute();
+      const transaction = await createBraintreeClient(sandbox.gateway).transaction.find(payment?.transaction_id ?? '');
+      expect(transaction.status).toBe('voided');
+      expect((await client.get(`/api/orders/${orderId}`)).json()).toMatchObject({ order: { status: 'pending' } });
+    } finally {
+      await app.close();
+      await opened.cleanup();
+    }
+  });
+});
+

@@ -16,9 +16,9 @@ const READY = 'KASSA_SANDBOX_READY ';
  * The real sandbox gateway in its own process, as a real gateway runs apart from the server (the server never
  * imports it). It prints `KASSA_SANDBOX_READY {json}` once listening.
  */
-export async function startSandboxProcess(timeoutMs = 20_000): Promise<RunningSandbox> {
+export async function startSandboxProcess({ currency = 'EUR', timeoutMs = 20_000 } = {}): Promise<RunningSandbox> {
   const child = spawn(process.execPath, ['--import', 'tsx', SANDBOX_MAIN], {
-    env: { ...process.env, SANDBOX_PORT: '0', SANDBOX_READY_JSON: '1' },
+    env: { ...process.env, SANDBOX_PORT: '0', SANDBOX_READY_JSON: '1', SANDBOX_CURRENCY: currency },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const ready = await new Promise<{ origin: string; host: string; port: number; merchantId: string; publicKey: string; privateKey: string }>((resolve, reject) => {

@@ -61,7 +61,7 @@ export interface CheckoutSession {
 }
 
 export interface Decline {
-  reason: 'processor_declined' | 'gateway_rejected' | 'processor_unavailable';
+  reason: 'processor_declined' | 'gateway_rejected' | 'processor_unavailable' | 'currency_mismatch';
   processorResponseCode?: string;
   processorResponseText?: string;
   gatewayRejectionReason?: string;

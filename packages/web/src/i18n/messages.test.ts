@@ -7,6 +7,7 @@ describe('messages for server answers', () => {
       'Your card was declined (Do Not Honor). Please try another card.',
     );
     expect(declineMessage({ reason: 'processor_unavailable' })).toMatch(/No money was taken/);
+    expect(declineMessage({ reason: 'currency_mismatch' })).toMatch(/^This shop cannot take card payments right now\. No money was taken/);
   });
 
   it('maps problem codes, field errors and unknown codes', () => {

@@ -64,6 +64,8 @@ export function declineMessage(decline: Decline | undefined): string {
         : 'Your card was declined. Please try another card.';
     case 'processor_unavailable':
       return 'The card network could not be reached. No money was taken. Please try again in a moment.';
+    case 'currency_mismatch':
+      return 'This shop cannot take card payments right now. No money was taken. Please try again later.';
     default:
       return 'The payment was refused. Please try another card.';
   }

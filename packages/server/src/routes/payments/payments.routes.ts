@@ -77,6 +77,12 @@ export function paymentsRoutes(app: FastifyInstance, ctx: AppContext): void {
         );
         response = toResponse(result);
         transient = isTransient(result);
+        if (result.kind === 'declined' && result.payment.decline_reason === 'currency_mismatch') {
+          request.log.error(
+            { orderId: id, paymentId: result.payment.id, detail: result.payment.processor_response_text },
+            'the gateway charged another currency than the order\'s and the charge was voided: set GATEWAY_MERCHANT_ACCOUNT_ID to the merchant account in the catalogue\'s currency',
+          );
+        }
         if (result.kind === 'succeeded' || result.kind === 'declined') {
           request.log.info({ orderId: id, paymentId: result.payment.id, status: result.payment.status, declineReason: result.payment.decline_reason ?? undefined }, 'payment attempt finished');
         } else {

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { SandboxEnvError, sandboxOptionsFromEnv } from './env.ts';
+
+describe('sandboxOptionsFromEnv', () => {
+  it('has defaults for everything', () => {
+    expect(sandboxOptionsFromEnv({})).toEqual({ host: '127.0.0.1', port: 8090, currencyIsoCode: 'EUR' });
+  });
+
+  it('reads every variable', () => {
+    expect(
+      sandboxOptionsFromEnv({
+        SANDBOX_HOST: '0.0.0.0',
+        SANDBOX_PORT: '0',
+        SANDBOX_CURRENCY: 'USD',
+        SANDBOX_MERCHANT_ID: 'shop_1',
+        SANDBOX_PUBLIC_KEY: 'pub',
+        SANDBOX_PRIVATE_KEY: 'priv-ate',
+      }),
+    ).toEqual({ host: '0.0.0.0', port: 0, currencyIsoCode: 'USD', merchantId: 'shop_1', publicKey: 'pub', privateKey: 'priv-ate' });
+  });
+
+  it('names every bad variable at once', () => {
+    let caught: unknown;
+    try {
+      sandboxOptionsFromEnv({ SANDBOX_PORT: 'http', SANDBOX_CURRENCY: 'euro', SANDBOX_PUBLIC_KEY: 'a b' });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(SandboxEnvError);
+    expect((caught as SandboxEnvError).problems).toEqual([
+      'SANDBOX_PORT must be a port number (0-65535), got "http"',
+      'SANDBOX_CURRENCY must be an ISO 4217 code such as EUR or USD, got "euro"',
+      'SANDBOX_PUBLIC_KEY may contain only letters, digits, "_" and "-"',
+    ]);
+  });
+});

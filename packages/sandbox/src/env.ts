@@ -1,0 +1,36 @@
+import type { SandboxOptions } from './index.ts';
+
+// The sandbox's environment variables, read in one place for its own CLI (`npm run sandbox`) and for the product's
+// start script, which runs it in-process. Every bad value is named; none is silently replaced by a default.
+
+/** Thrown with one line per bad variable. */
+export class SandboxEnvError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(problems.join('\n'));
+    this.name = 'SandboxEnvError';
+  }
+}
+
+export function sandboxOptionsFromEnv(env: Record<string, string | undefined>): SandboxOptions {
+  const problems: string[] = [];
+  const given = (name: string) => (env[name] === undefined || env[name] === '' ? undefined : env[name]);
+
+  const rawPort = given('SANDBOX_PORT');
+  const port = rawPort === undefined ? 8090 : Number(rawPort);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) problems.push(`SANDBOX_PORT must be a port number (0-65535), got "${rawPort}"`);
+
+  // Kassa's demo catalogue is priced in euros, and a merchant account charges in one currency.
+  const currencyIsoCode = given('SANDBOX_CURRENCY') ?? 'EUR';
+  if (!/^[A-Z]{3}$/.test(currencyIsoCode)) problems.push(`SANDBOX_CURRENCY must be an ISO 4217 code such as EUR or USD, got "${currencyIsoCode}"`);
+
+  const ids: Partial<Pick<SandboxOptions, 'merchantId' | 'publicKey' | 'privateKey'>> = {};
+  for (const [name, option] of [['SANDBOX_MERCHANT_ID', 'merchantId'], ['SANDBOX_PUBLIC_KEY', 'publicKey'], ['SANDBOX_PRIVATE_KEY', 'privateKey']] as const) {
+    const value = given(name);
+    if (value === undefined) continue;
+    if (/^[A-Za-z0-9_-]+$/.test(value)) ids[option] = value;
+    else problems.push(`${name} may contain only letters, digits, "_" and "-"`);
+  }
+
+  if (problems.length > 0) throw new SandboxEnvError(problems);
+  return { host: given('SANDBOX_HOST') ?? '127.0.0.1', port, currencyIsoCode, ...ids };
+}
