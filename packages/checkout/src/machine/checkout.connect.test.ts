@@ -2,18 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { createTranslator } from '../i18n/i18n.ts';
 import { connectCard, connectRoot } from './checkout.connect.ts';
 import { initialState, transition } from './checkout.machine.ts';
-import type { CheckoutEvent, CheckoutState, GatewayConfiguration } from './checkout.types.ts';
+import type { CheckoutEvent, CheckoutState } from './checkout.types.ts';
+import { amex, gatewayConfiguration } from '../testing/fixtures.ts';
 
 const t = createTranslator('en');
-const config: GatewayConfiguration = {
-  environment: 'sandbox',
-  merchantId: 'm1',
-  clientApiUrl: 'http://127.0.0.1:8090/merchants/m1/client_api',
-  assetsUrl: 'http://127.0.0.1:8090',
-  challenges: ['cvv'],
-  creditCards: { supportedCardTypes: ['Visa', 'MasterCard', 'American Express'] },
-  threeDSecureEnabled: false,
-};
+const config = gatewayConfiguration({ challenges: ['cvv'], supportedCardTypes: ['Visa', 'MasterCard', 'American Express'] });
 
 function after(...events: CheckoutEvent[]): CheckoutState {
   return events.reduce((state, event) => transition(state, event).state, initialState({ cardholderName: 'required', clearFieldsAfterTokenization: true }));
@@ -44,7 +37,7 @@ describe('connect', () => {
     const state = after(
       { type: 'CONFIG_LOADED', config },
       { type: 'FRAMES_READY' },
-      { type: 'CARD_TYPE_CHANGED', cards: [{ type: 'american-express', niceType: 'American Express', code: { name: 'CID', size: 4 } }] },
+      { type: 'CARD_TYPE_CHANGED', cards: [amex] },
     );
     const card = connectCard(state, t);
     expect(card.fields.map((f) => f.label)).toEqual(['Cardholder name', 'Card number', 'Expiration date', 'CVV (4 digits)']);

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { initialState, transition } from './checkout.machine.ts';
 import type {
-  CardCandidate,
   CheckoutEffect,
   CheckoutEvent,
   CheckoutSettings,
@@ -9,49 +8,12 @@ import type {
   FieldName,
   FieldState,
   GatewayConfiguration,
-  PaymentMethodResult,
 } from './checkout.types.ts';
+import { EMPTY, INVALID, VALID, amex, gatewayConfiguration, jcb, paymentMethodResult as result, visa } from '../testing/fixtures.ts';
 
-const config: GatewayConfiguration = {
-  environment: 'sandbox',
-  merchantId: 'm1',
-  clientApiUrl: 'http://127.0.0.1:8090/merchants/m1/client_api',
-  assetsUrl: 'http://127.0.0.1:8090',
-  challenges: ['cvv', 'postal_code'],
-  creditCards: { supportedCardTypes: ['Visa', 'MasterCard', 'American Express'] },
-  threeDSecureEnabled: false,
-};
+const config = gatewayConfiguration({ challenges: ['cvv', 'postal_code'], supportedCardTypes: ['Visa', 'MasterCard', 'American Express'] });
 
 const defaults: CheckoutSettings = { cardholderName: 'optional', clearFieldsAfterTokenization: true };
-
-const VALID: FieldState = { isEmpty: false, isValid: true, isPotentiallyValid: true, isFocused: false };
-const INVALID: FieldState = { isEmpty: false, isValid: false, isPotentiallyValid: false, isFocused: false };
-const EMPTY: FieldState = { isEmpty: true, isValid: false, isPotentiallyValid: true, isFocused: false };
-
-const visa: CardCandidate = { type: 'visa', niceType: 'Visa', code: { name: 'CVV', size: 3 } };
-const amex: CardCandidate = { type: 'american-express', niceType: 'American Express', code: { name: 'CID', size: 4 } };
-const jcb: CardCandidate = { type: 'jcb', niceType: 'JCB', code: { name: 'CVV', size: 3 } };
-
-const result: PaymentMethodResult = {
-  nonce: 'tokencc_abc',
-  type: 'CreditCard',
-  details: {
-    bin: '411111',
-    cardType: 'Visa',
-    lastFour: '1111',
-    lastTwo: '11',
-    expirationMonth: '12',
-    expirationYear: '2030',
-    cardholderName: null,
-  },
-  description: 'ending in 11',
-  binData: undefined,
-  vaulted: false,
-  liabilityShifted: undefined,
-  liabilityShiftPossible: undefined,
-  threeDSecureInfo: undefined,
-  deviceData: undefined,
-};
 
 /** Feeds events in order and collects every effect. */
 function run(state: CheckoutState, ...events: CheckoutEvent[]): { state: CheckoutState; effects: CheckoutEffect[] } {

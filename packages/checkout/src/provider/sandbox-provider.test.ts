@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseClientToken } from './client-token.ts';
 import { ProviderError } from './provider.ts';
 import { createSandboxProvider } from './sandbox-provider.ts';
+import { gatewayConfiguration } from '../testing/fixtures.ts';
 
 const token = {
   version: 2,
@@ -39,15 +40,12 @@ describe('client token', () => {
 });
 
 describe('sandbox provider configuration', () => {
-  const body = {
-    environment: 'sandbox',
-    merchantId: 'm1',
+  const body = gatewayConfiguration({
     clientApiUrl: 'http://elsewhere.example/client_api',
     assetsUrl: 'http://elsewhere.example',
     challenges: ['cvv', 'postal_code'],
-    creditCards: { supportedCardTypes: ['Visa', 'MasterCard'] },
-    threeDSecureEnabled: false,
-  };
+    supportedCardTypes: ['Visa', 'MasterCard'],
+  });
 
   it('fetches with the fingerprint and keeps the URLs the token vouched for', async () => {
     let requested = '';

@@ -2,35 +2,13 @@ import { describe, expect, it, vi } from 'vitest';
 import type { HostedFields, HostedFieldsOptions, TokenizeOutcome } from '../fields/hosted-fields.ts';
 import type { ConfigurePayload } from '../fields/protocol.ts';
 import { createTranslator } from '../i18n/i18n.ts';
-import type { FieldName, FieldState, GatewayConfiguration, PaymentMethodResult } from '../machine/checkout.types.ts';
+import type { FieldName, GatewayConfiguration } from '../machine/checkout.types.ts';
 import { ProviderError, type ProviderClient } from '../provider/provider.ts';
 import { CheckoutError } from './checkout-error.ts';
 import { CheckoutRuntime, type CheckoutCallbacks } from './checkout-runtime.ts';
+import { VALID, gatewayConfiguration, paymentMethodResult as result } from '../testing/fixtures.ts';
 
-const config: GatewayConfiguration = {
-  environment: 'sandbox',
-  merchantId: 'm1',
-  clientApiUrl: 'http://127.0.0.1:8090/merchants/m1/client_api',
-  assetsUrl: 'http://127.0.0.1:8090',
-  challenges: ['cvv'],
-  creditCards: { supportedCardTypes: ['Visa', 'American Express'] },
-  threeDSecureEnabled: false,
-};
-
-const result: PaymentMethodResult = {
-  nonce: 'tokencc_1',
-  type: 'CreditCard',
-  details: { bin: '411111', cardType: 'Visa', lastFour: '1111', lastTwo: '11', expirationMonth: '12', expirationYear: '2030', cardholderName: null },
-  description: 'ending in 11',
-  binData: undefined,
-  vaulted: false,
-  liabilityShifted: undefined,
-  liabilityShiftPossible: undefined,
-  threeDSecureInfo: undefined,
-  deviceData: undefined,
-};
-
-const VALID: FieldState = { isEmpty: false, isValid: true, isPotentiallyValid: true, isFocused: false };
+const config = gatewayConfiguration({ challenges: ['cvv'], supportedCardTypes: ['Visa', 'American Express'] });
 
 /** A provider whose answers the test releases by hand; the frames are a recorder. */
 function harness(callbacks: CheckoutCallbacks = {}) {

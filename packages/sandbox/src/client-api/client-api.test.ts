@@ -1,27 +1,20 @@
-import braintree from 'braintree';
+import type braintree from 'braintree';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../index.ts';
 import type { Sandbox } from '../index.ts';
+import { decodeClientToken, startSandboxWithClient } from '../testing/sandbox.ts';
+import type { ClientToken } from '../testing/sandbox.ts';
 
 // The browser's API, called with fetch as the hosted field frames and the checkout do.
 
 let sandbox: Sandbox;
 let gateway: braintree.BraintreeGateway;
-let token: { authorizationFingerprint: string; configUrl: string; clientApiUrl: string };
+let token: ClientToken;
 
 const nextYear = new Date().getUTCFullYear() + 1;
 
 beforeAll(async () => {
-  sandbox = await startSandbox();
-  const port = String(sandbox.port);
-  gateway = new braintree.BraintreeGateway({
-    environment: new braintree.Environment(sandbox.host, port, `http://${sandbox.host}`, false, sandbox.host, port),
-    merchantId: sandbox.merchantId,
-    publicKey: sandbox.publicKey,
-    privateKey: sandbox.privateKey,
-  });
-  const { clientToken } = await gateway.clientToken.generate({});
-  token = JSON.parse(Buffer.from(clientToken, 'base64').toString('utf8')) as typeof token;
+  ({ sandbox, gateway, token } = await startSandboxWithClient());
 });
 afterAll(async () => {
   await sandbox.close();
@@ -219,7 +212,7 @@ describe('payment methods', () => {
   it('lists none for a guest and for a customer (saved methods are not emulated yet)', async () => {
     const created = await gateway.customer.create({});
     const { clientToken } = await gateway.clientToken.generate({ customerId: created.customer.id });
-    const customerToken = JSON.parse(Buffer.from(clientToken, 'base64').toString('utf8')) as typeof token;
+    const customerToken = decodeClientToken(clientToken);
     for (const fingerprint of [token.authorizationFingerprint, customerToken.authorizationFingerprint]) {
       const response = await fetch(`${token.clientApiUrl}/v1/payment_methods?authorizationFingerprint=${encodeURIComponent(fingerprint)}`);
       expect(response.status).toBe(200);

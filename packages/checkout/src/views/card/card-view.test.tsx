@@ -2,21 +2,14 @@ import { renderToString } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { createTranslator } from '../../i18n/i18n.ts';
 import { initialState, transition } from '../../machine/checkout.machine.ts';
-import type { CheckoutEvent, CheckoutState, GatewayConfiguration } from '../../machine/checkout.types.ts';
+import type { CheckoutEvent, CheckoutState } from '../../machine/checkout.types.ts';
 import type { ProviderClient } from '../../provider/provider.ts';
 import { CheckoutRuntime } from '../../runtime/checkout-runtime.ts';
+import { gatewayConfiguration, visa } from '../../testing/fixtures.ts';
 import { CheckoutContext } from '../checkout-context.ts';
 import { CardView } from './card-view.tsx';
 
-const config: GatewayConfiguration = {
-  environment: 'sandbox',
-  merchantId: 'm1',
-  clientApiUrl: 'http://127.0.0.1:8090/merchants/m1/client_api',
-  assetsUrl: 'http://127.0.0.1:8090',
-  challenges: ['cvv', 'postal_code'],
-  creditCards: { supportedCardTypes: ['Visa', 'MasterCard'] },
-  threeDSecureEnabled: false,
-};
+const config = gatewayConfiguration({ challenges: ['cvv', 'postal_code'], supportedCardTypes: ['Visa', 'MasterCard'] });
 
 const t = createTranslator('en');
 const unusedProvider = {} as ProviderClient;
@@ -49,7 +42,7 @@ describe('card view markup', () => {
   });
 
   it('shows only the brands the gateway supports and highlights the detected one', () => {
-    const html = render({ type: 'CARD_TYPE_CHANGED', cards: [{ type: 'visa', niceType: 'Visa', code: { name: 'CVV', size: 3 } }] });
+    const html = render({ type: 'CARD_TYPE_CHANGED', cards: [visa] });
     expect(html).toContain('aria-label="Visa"');
     expect(html).toContain('aria-label="Mastercard"');
     expect(html).not.toContain('aria-label="American Express"');

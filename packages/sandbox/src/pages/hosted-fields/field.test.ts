@@ -1,43 +1,14 @@
-import braintree from 'braintree';
+import type braintree from 'braintree';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox } from '../../index.ts';
 import type { Sandbox } from '../../index.ts';
+import { FakeInput } from '../../testing/fake-input.ts';
+import { startSandboxWithClient } from '../../testing/sandbox.ts';
 import { createHostedField } from './field.ts';
-import type { FieldInput, HostedField } from './field.ts';
+import type { HostedField } from './field.ts';
 import { MESSAGE_SOURCE } from './protocol.ts';
 import type { FieldName, FrameMessage } from './protocol.ts';
 
 // The hosted field logic under Node: real BroadcastChannels between sibling fields, real fetch to a real sandbox.
-
-class FakeInput extends EventTarget implements FieldInput {
-  value = '';
-  selectionStart: number | null = null;
-  name = '';
-  maxLength = -1;
-  inputMode = '';
-  placeholder = '';
-  readonly attributes = new Map<string, string>();
-  readonly styles = new Map<string, string>();
-  readonly style = { setProperty: (property: string, value: string) => void this.styles.set(property, value) };
-  setAttribute(name: string, value: string): void {
-    this.attributes.set(name, value);
-  }
-  removeAttribute(name: string): void {
-    this.attributes.delete(name);
-  }
-  focus(): void {
-    this.dispatchEvent(new Event('focus'));
-  }
-  setSelectionRange(start: number): void {
-    this.selectionStart = start;
-  }
-  /** Sets the whole value with the caret at its end, as typing at the end does. */
-  type(value: string): void {
-    this.value = value;
-    this.selectionStart = value.length;
-    this.dispatchEvent(new Event('input'));
-  }
-}
 
 interface Mounted {
   input: FakeInput;
@@ -53,20 +24,9 @@ const channels: BroadcastChannel[] = [];
 let channelCount = 0;
 
 beforeAll(async () => {
-  sandbox = await startSandbox();
-  const port = String(sandbox.port);
-  gateway = new braintree.BraintreeGateway({
-    environment: new braintree.Environment(sandbox.host, port, `http://${sandbox.host}`, false, sandbox.host, port),
-    merchantId: sandbox.merchantId,
-    publicKey: sandbox.publicKey,
-    privateKey: sandbox.privateKey,
-  });
-  const token = JSON.parse(Buffer.from((await gateway.clientToken.generate({})).clientToken, 'base64').toString('utf8')) as {
-    clientApiUrl: string;
-    authorizationFingerprint: string;
-  };
-  clientApiUrl = token.clientApiUrl;
-  authorizationFingerprint = token.authorizationFingerprint;
+  const started = await startSandboxWithClient();
+  ({ sandbox, gateway } = started);
+  ({ clientApiUrl, authorizationFingerprint } = started.token);
 });
 afterAll(async () => {
   await sandbox.close();

@@ -1,34 +1,16 @@
 import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
+import { FakeInput } from '../../testing/fake-input.ts';
 import { bundleFrameScript } from './bundle.ts';
 import { MESSAGE_SOURCE } from './protocol.ts';
 
 // Runs the bundled frame script (what browsers receive) against a minimal page: checks its wiring to the URL
 // fragment, window.parent and the message origin check. The field logic itself is tested in field.test.ts.
 
-class FakeHTMLInputElement extends EventTarget {
-  value = '';
-  name = '';
-  maxLength = -1;
-  inputMode = '';
-  placeholder = '';
-  readonly attributes = new Map<string, string>();
-  readonly style = { setProperty: () => undefined };
-  setAttribute(name: string, value: string): void {
-    this.attributes.set(name, value);
-  }
-  removeAttribute(name: string): void {
-    this.attributes.delete(name);
-  }
-  focus(): void {
-    this.dispatchEvent(new Event('focus'));
-  }
-}
-
 const PARENT_ORIGIN = 'https://shop.example';
 
 async function loadFrame(fragment: unknown) {
-  const input = new FakeHTMLInputElement();
+  const input = new FakeInput();
   const toParent: Array<[unknown, string]> = [];
   const parent = { postMessage: (message: unknown, origin: string) => void toParent.push([message, origin]) };
   const window = Object.assign(new EventTarget(), { parent });
@@ -43,7 +25,7 @@ async function loadFrame(fragment: unknown) {
     window,
     location: { hash: `#${encodeURIComponent(JSON.stringify(fragment))}`, origin: 'http://127.0.0.1:8090' },
     document: { getElementById: (id: string) => (id === 'field' ? input : null) },
-    HTMLInputElement: FakeHTMLInputElement,
+    HTMLInputElement: FakeInput,
     BroadcastChannel: TrackedBroadcastChannel,
     fetch,
     setTimeout,
