@@ -1,14 +1,21 @@
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { api } from '../api/client.ts';
 import { refreshSession, setSignedIn, useSession } from '../account/session.ts';
 import { useCart } from '../cart/cart.ts';
 import { messages } from '../i18n/messages.ts';
-import { Link, navigate } from '../router.tsx';
+import { Link, navigate, usePath } from '../router.tsx';
 
 export function Layout({ children }: { children: ReactNode }) {
   const session = useSession();
   const itemCount = useCart().reduce((sum, line) => sum + line.quantity, 0);
   const account = session.status === 'ready' ? session.account : null;
+  const path = usePath();
+  const main = useRef<HTMLElement>(null);
+  const firstPath = useRef(path);
+  // After a client-side navigation the clicked link is gone: move focus to the new page, as a page load would.
+  useEffect(() => {
+    if (path !== firstPath.current) main.current?.focus();
+  }, [path]);
 
   async function signOut(): Promise<void> {
     try {
@@ -23,6 +30,9 @@ export function Layout({ children }: { children: ReactNode }) {
 
   return (
     <div className="app">
+      <a className="skip-link" href="#main">
+        {messages.skipToContent}
+      </a>
       <header className="app-header">
         <Link to="/" className="brand">
           Kassa shop
@@ -43,7 +53,9 @@ export function Layout({ children }: { children: ReactNode }) {
           )}
         </nav>
       </header>
-      <main className="app-main">{children}</main>
+      <main id="main" className="app-main" ref={main} tabIndex={-1}>
+        {children}
+      </main>
     </div>
   );
 }

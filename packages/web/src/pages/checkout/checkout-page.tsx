@@ -6,7 +6,7 @@ import type { Order } from '../../api/types.ts';
 import { formatMoney } from '../../format/money.ts';
 import { messages, problemMessage } from '../../i18n/messages.ts';
 import { OrderLines } from '../../orders/order-lines.tsx';
-import { navigate } from '../../router.tsx';
+import { Link, navigate } from '../../router.tsx';
 import { usePayment } from './use-payment.ts';
 
 async function loadCheckout(orderId: string) {
@@ -28,7 +28,13 @@ export function CheckoutPage({ orderId }: { orderId: string }) {
   if (loaded.status === 'loading') return <p>{messages.loading}</p>;
   if (loaded.status === 'failed') return <p role="alert">{problemMessage(loaded.problem)}</p>;
   const { order } = loaded.data;
-  if (!session) return <p role="status">{messages.orderPaidAlready}</p>;
+  if (!session) {
+    return (
+      <p role="status">
+        {messages.orderPaidAlready} <Link to={`/orders/${orderId}/receipt`}>{messages.viewReceipt}</Link>
+      </p>
+    );
+  }
 
   const busy = payment.state.step !== 'idle';
   const error = payment.state.step === 'idle' ? payment.state.error : undefined;

@@ -1,0 +1,36 @@
+import { expect, test } from '@playwright/test';
+import { catalogue } from '../support/catalogue.ts';
+import { cards, Shopper } from '../support/shopper.ts';
+
+test('each page has its own title, and navigating moves focus to the new page', async ({ page }) => {
+  const shopper = new Shopper(page);
+  await shopper.visitShop();
+  await expect(page).toHaveTitle('Shop · Kassa shop');
+  await page.getByRole('link', { name: /^Cart/ }).click();
+  await expect(page).toHaveTitle('Your cart · Kassa shop');
+  await expect(page.getByRole('main')).toBeFocused();
+  await page.goto('/no-such-page');
+  await expect(page).toHaveTitle('This page does not exist. · Kassa shop');
+});
+
+test('a keyboard user can skip straight to the content', async ({ page }) => {
+  await page.goto('/');
+  await page.keyboard.press('Tab');
+  const skip = page.getByRole('link', { name: 'Skip to content' });
+  await expect(skip).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('main')).toBeFocused();
+});
+
+test("a paid order's checkout page points to its receipt", async ({ page }) => {
+  const shopper = new Shopper(page);
+  await shopper.startCheckout(catalogue.everyday);
+  const checkoutUrl = page.url();
+  await shopper.enterCard(cards.visa);
+  await shopper.pay();
+  const orderId = await shopper.seesReceipt();
+  await page.goto(checkoutUrl);
+  await expect(page.getByRole('status')).toContainText('This order is already paid.');
+  await page.getByRole('link', { name: 'View the receipt' }).click();
+  await expect(page).toHaveURL(new RegExp(`/orders/${orderId}/receipt$`));
+});
