@@ -47,7 +47,7 @@ export interface KassaApp {
 export async function buildKassaApp(config: Config, deps: AppDeps = {}): Promise<KassaApp> {
   const logger = deps.logger ?? createLogger(config);
   const database = deps.database ?? (await openDatabase(config.database));
-  const gateway = deps.gateway !== undefined ? deps.gateway : config.gateway === null ? null : new BraintreeGatewayAdapter(createBraintreeClient(config.gateway), { merchantAccountId: config.gateway.merchantAccountId });
+  const gateway = deps.gateway !== undefined ? deps.gateway : config.gateway === null ? null : new BraintreeGatewayAdapter(createBraintreeClient(config.gateway));
 
   let demo: DemoCredentials | null = null;
   if (config.demo.seed) {

@@ -25,7 +25,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('database on 
       const now = new Date().toISOString();
       await db.insertInto('orders').values({ id: 'ord_x', status: 'pending', total_amount: 100, currency: 'EUR', owner_account_id: null, owner_session_id: 'ses_x', created_at: now, updated_at: now }).execute();
       const payment = (id: string, status: string) => ({
-        id, order_id: 'ord_x', status, amount: 100, currency: 'EUR', idempotency_ref: null, nonce: `fake-nonce-${id}`, device_data: null, transaction_id: null, card_brand: null, card_last_four: null,
+        id, order_id: 'ord_x', status, amount: 100, currency: 'EUR', idempotency_ref: null, nonce: `fake-nonce-${id}`, device_data: null, merchant_account_id: null, transaction_id: null, card_brand: null, card_last_four: null,
         decline_reason: null, processor_response_code: null, processor_response_text: null, gateway_rejection_reason: null, created_at: now, updated_at: now,
       });
       await db.insertInto('payments').values([payment('pay_1', 'declined'), payment('pay_2', 'declined'), payment('pay_3', 'pending')]).execute();

@@ -73,6 +73,7 @@ export const migrations: Record<string, Migration> = {
         .addColumn('idempotency_ref', 'text')
         .addColumn('nonce', 'text', (c) => c.notNull())
         .addColumn('device_data', 'text')
+        .addColumn('merchant_account_id', 'text')
         .addColumn('transaction_id', 'text')
         .addColumn('card_brand', 'text')
         .addColumn('card_last_four', 'text')

@@ -78,6 +78,8 @@ export interface PaymentsTable {
    */
   nonce: string;
   device_data: string | null;
+  /** The merchant account the attempt is charged to, fixed at creation so a resend is the same request. */
+  merchant_account_id: string | null;
   transaction_id: string | null;
   card_brand: string | null;
   card_last_four: string | null;

@@ -17,16 +17,17 @@ export function createBraintreeClient(config: GatewayConfig): braintree.Braintre
 /** The statuses of a sale that mean the money will move. */
 const SUCCESS_STATUSES = new Set(['authorized', 'submitted_for_settlement', 'settling', 'settled', 'settlement_pending', 'settlement_confirmed']);
 
+/** The SDK's void takes options such as apiRequestKey (its source, gateway.md); @types/braintree declares only the id. */
+type VoidWithOptions = (transactionId: string, options: { apiRequestKey: string }) => Promise<braintree.ValidatedResponse<braintree.Transaction>>;
+
 /** gateway.md: 915232 same apiRequestKey with a different request, 915233 the first request still in flight. */
 const REQUEST_KEY_CONFLICTS = new Set(['915232', '915233']);
 
 export class BraintreeGatewayAdapter implements PaymentGateway {
   readonly #client: braintree.BraintreeGateway;
-  readonly #merchantAccountId: string | undefined;
 
-  constructor(client: braintree.BraintreeGateway, options: { merchantAccountId?: string | undefined } = {}) {
+  constructor(client: braintree.BraintreeGateway) {
     this.#client = client;
-    this.#merchantAccountId = options.merchantAccountId;
   }
 
   async createCustomer(input: { email: string; name: string }): Promise<{ customerId: string }> {
@@ -53,13 +54,13 @@ export class BraintreeGatewayAdapter implements PaymentGateway {
       options: { submitForSettlement: true },
       apiRequestKey: input.requestKey,
       ...(input.deviceData !== undefined ? { deviceData: input.deviceData } : {}),
-      ...(this.#merchantAccountId !== undefined ? { merchantAccountId: this.#merchantAccountId } : {}),
+      ...(input.merchantAccountId !== undefined ? { merchantAccountId: input.merchantAccountId } : {}),
     };
     const result = await this.#call(() => this.#client.transaction.sale(request));
     const transaction = (result as { transaction?: braintree.Transaction }).transaction;
     if (result.success && transaction !== undefined && SUCCESS_STATUSES.has(transaction.status)) {
       // The amount means nothing in another currency: take the charge back before anyone is billed.
-      if (transaction.currencyIsoCode !== input.currency) return this.#voidMismatch(transaction, input.currency);
+      if (transaction.currencyIsoCode !== input.currency) return this.#voidMismatch(transaction, input);
       return {
         kind: 'succeeded',
         transactionId: transaction.id,
@@ -71,6 +72,9 @@ export class BraintreeGatewayAdapter implements PaymentGateway {
       const codes = result.success ? [] : result.errors.deepErrors().map((error) => String(error.code));
       if (codes.some((code) => REQUEST_KEY_CONFLICTS.has(code))) {
         throw new GatewayUnavailableError(`gateway request key conflict (${codes.join(', ')}): outcome unknown`);
+      }
+      if (input.resend) {
+        throw new GatewayUnavailableError(`a resent sale was refused (${codes.join(', ') || result.message}): the first request's outcome is unknown`);
       }
       // Validation errors (e.g. a consumed or unknown nonce): the gateway refused before any processor saw it.
       return { kind: 'declined', reason: 'gateway_rejected', processorResponseText: result.message };
@@ -84,12 +88,28 @@ export class BraintreeGatewayAdapter implements PaymentGateway {
       return { kind: 'declined', reason: 'gateway_rejected', ...common, ...optional('gatewayRejectionReason', transaction.gatewayRejectionReason) };
     }
     if (transaction.status === 'failed') return { kind: 'declined', reason: 'processor_unavailable', ...common };
-    return { kind: 'declined', reason: 'processor_declined', ...common };
+    if (transaction.status === 'processor_declined') return { kind: 'declined', reason: 'processor_declined', ...common };
+    // Any other status (authorizing, ...) may still become a charge: not a decline.
+    throw new GatewayUnavailableError(`sale ${transaction.id} answered with status ${transaction.status}: outcome unknown`);
   }
 
-  async #voidMismatch(transaction: braintree.Transaction, currency: string): Promise<SaleOutcome> {
-    const voided = await this.#call(() => this.#client.transaction.void(transaction.id));
-    const text = `charged in ${transaction.currencyIsoCode} for an order in ${currency}; ${voided.success ? 'voided' : `void failed: ${voided.message}`}`;
+  /**
+   * Voids a charge made in the wrong currency. Only a transaction the gateway confirms voided is a decline; a void
+   * that fails leaves the outcome unknown (thrown), so the attempt stays pending and no second card is charged.
+   */
+  async #voidMismatch(transaction: braintree.Transaction, input: SaleInput): Promise<SaleOutcome> {
+    // Its own request key: a repeated void (a resend of the sale) replays the first void's answer.
+    const voidTransaction = this.#client.transaction.void.bind(this.#client.transaction) as unknown as VoidWithOptions;
+    const voided = await this.#call(() => voidTransaction(transaction.id, { apiRequestKey: `${input.requestKey}-void` }));
+    if (!voided.success) {
+      const current = await this.#call(() => this.#client.transaction.find(transaction.id));
+      if (current.status !== 'voided') {
+        throw new GatewayUnavailableError(
+          `sale ${transaction.id} charged ${transaction.currencyIsoCode} for an order in ${input.currency} and could not be voided (${voided.message}); it is ${current.status}`,
+        );
+      }
+    }
+    const text = `charged in ${transaction.currencyIsoCode} for an order in ${input.currency}; voided`;
     return { kind: 'declined', reason: 'currency_mismatch', transactionId: transaction.id, processorResponseText: text };
   }
 

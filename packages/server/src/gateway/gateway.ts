@@ -13,9 +13,16 @@ export interface SaleInput {
   currency: string;
   nonce: string;
   deviceData?: string;
+  /** The merchant account to charge (each charges one currency); unset, the gateway's default. */
+  merchantAccountId?: string;
   orderId: string;
   /** Makes the gateway call idempotent: a retry with the same key returns the first result. */
   requestKey: string;
+  /**
+   * The same request may have reached the gateway before (its answer was lost). A refusal of the nonce (used,
+   * unknown) then says nothing of the first outcome, so it is an unknown outcome, never a decline.
+   */
+  resend: boolean;
 }
 
 /**

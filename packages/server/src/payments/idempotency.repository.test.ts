@@ -39,6 +39,15 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('IdempotencyR
     expect((await repo.claim('ses_a', 'k', 'other', new Date(start.getTime() + IDEMPOTENCY_RETENTION_MS + 1000))).kind).toBe('acquired');
   });
 
+  it('never forgets an unfinished key: it still pins its attempt to its nonce', async () => {
+    const start = new Date('2026-01-01T00:00:00Z');
+    await repo.claim('ses_a', 'pinned', 'h', start);
+    await repo.unlock('ses_a', 'pinned');
+    const muchLater = new Date(start.getTime() + 10 * IDEMPOTENCY_RETENTION_MS);
+    expect((await repo.claim('ses_a', 'pinned', 'other', muchLater)).kind).toBe('reused');
+    expect((await repo.claim('ses_a', 'pinned', 'h', muchLater)).kind).toBe('acquired');
+  });
+
   it('unlocks an unfinished key for the same request only, and never reopens a completed one', async () => {
     await repo.claim('ses_a', 'k', 'h');
     await repo.unlock('ses_a', 'k');

@@ -3,8 +3,11 @@ import { nowIso } from '../ids.ts';
 
 /** Saved answers are replayed at least this long (Stripe keeps them 24 h). */
 export const IDEMPOTENCY_RETENTION_MS = 48 * 60 * 60 * 1000;
-/** A holder that has not finished after this long is presumed dead (crash) and its key may be taken over. */
-export const IDEMPOTENCY_LOCK_TIMEOUT_MS = 2 * 60 * 1000;
+/**
+ * A holder that has not finished after this long is presumed dead (crash) and its key may be taken over: as long as
+ * a pending attempt's lease (pay-order.ts STALE_ATTEMPT_MS), longer than any request can run.
+ */
+export const IDEMPOTENCY_LOCK_TIMEOUT_MS = 5 * 60 * 1000;
 
 export type Claim =
   | { kind: 'acquired' }
@@ -24,7 +27,14 @@ export class IdempotencyRepository {
 
   async claim(scope: string, key: string, requestHash: string, now: Date = new Date()): Promise<Claim> {
     const expired = new Date(now.getTime() - IDEMPOTENCY_RETENTION_MS).toISOString();
-    await this.#db.deleteFrom('idempotency_keys').where('scope', '=', scope).where('key', '=', key).where('created_at', '<', expired).execute();
+    // Only answered keys expire: an unfinished one still pins its attempt's nonce, however old.
+    await this.#db
+      .deleteFrom('idempotency_keys')
+      .where('scope', '=', scope)
+      .where('key', '=', key)
+      .where('created_at', '<', expired)
+      .where('response_status', 'is not', null)
+      .execute();
     const inserted = await this.#db
       .insertInto('idempotency_keys')
       .values({ scope, key, request_hash: requestHash, locked_at: nowIso(now), response_status: null, response_body: null, created_at: nowIso(now) })

@@ -6,13 +6,15 @@ import type { PaymentGateway } from '../gateway/gateway.ts';
 import { toDecimalString } from '../money.ts';
 import type { Order, Owner } from '../orders/order.ts';
 import { findOwnedOrder, findOwnedOrderRow } from '../orders/orders.repository.ts';
-import { findLivePayment, insertPendingPayment, recordOutcome } from './payments.repository.ts';
+import { findAttemptByRef, findLivePayment, insertPendingPayment, leaseAttempt, recordOutcome } from './payments.repository.ts';
 
 export interface PayOrderDeps {
   db: Db;
   gateway: PaymentGateway;
   botcheck: BotcheckVerifier;
   replays: ReplayStore;
+  /** The merchant account new attempts are charged to (unset: the gateway's default); stored on each attempt. */
+  merchantAccountId: string | null;
 }
 
 export interface PayOrderInput {
@@ -25,9 +27,10 @@ export interface PayOrderInput {
   idempotencyRef: string;
 }
 
+type Finished = { kind: 'succeeded'; payment: PaymentRow; order: Order } | { kind: 'declined'; payment: PaymentRow; order: Order };
+
 export type PayOrderResult =
-  | { kind: 'succeeded'; payment: PaymentRow; order: Order }
-  | { kind: 'declined'; payment: PaymentRow; order: Order }
+  | Finished
   | { kind: 'order_not_found' }
   | { kind: 'order_already_paid' }
   | { kind: 'payment_in_progress' }
@@ -39,30 +42,38 @@ export function gatewayRequestKey(payment: Pick<PaymentRow, 'id'>): string {
 }
 
 /**
- * An attempt still pending after this long lost its request (a crash, a time-out): the gateway SDK gives up on a call
- * after 60 s, so no live request is raced when another request finishes the attempt.
+ * A pending attempt untouched for this long lost its request (a crash, a time-out), and another payment request may
+ * finish it. Well above the longest a request can hold it: a sale, a void and a look-up of 60 s each (the SDK's limit).
  */
-export const STALE_ATTEMPT_MS = 2 * 60 * 1000;
+export const STALE_ATTEMPT_MS = 5 * 60 * 1000;
 
 /**
- * Pays an order: the amount is the order's, the attempt (with its nonce) is recorded before the gateway is called,
- * the gateway call runs outside any transaction, and the outcome is written in one transaction with the order's
- * status. An attempt whose outcome was lost stays pending and is finished by sending its own request again under
- * its own gateway request key, so the gateway answers its first outcome instead of charging twice: by a retry with
- * the same Idempotency-Key, or, once stale, by the next payment request for the order.
+ * Pays an order: the amount is the order's, the attempt (with its nonce and merchant account) is recorded before the
+ * gateway is called, the gateway call runs outside any transaction, and the outcome is written in one transaction
+ * with the order's status. An attempt whose outcome was lost stays pending and is finished by sending its own request
+ * again under its own gateway request key, so the gateway answers its first outcome instead of charging twice: by a
+ * retry with the same Idempotency-Key, or, once stale, by the next payment request for the order. One request at a
+ * time holds an attempt (a lease on `updated_at`).
  */
 export async function payOrder(deps: PayOrderDeps, input: PayOrderInput, now: Date = new Date()): Promise<PayOrderResult> {
   const orderRow = await findOwnedOrderRow(deps.db, input.orderId, input.owner);
   if (orderRow === undefined) return { kind: 'order_not_found' };
+
+  // This key's own attempt, finished by another request before this one's answer was saved: its answer is that one.
+  const own = await findAttemptByRef(deps.db, orderRow.id, input.idempotencyRef);
+  if (own !== undefined && own.status !== 'pending') return finished(deps, own, input.owner);
   if (orderRow.status === 'paid') return { kind: 'order_already_paid' };
 
   const live = await findLivePayment(deps.db, orderRow.id);
   if (live?.status === 'pending') {
-    // The same request again (its Idempotency-Key pins the nonce): it already passed the bot-check.
-    if (live.idempotency_ref === input.idempotencyRef) return charge(deps, live, input.owner);
-    if (now.getTime() - Date.parse(live.created_at) < STALE_ATTEMPT_MS) return { kind: 'payment_in_progress' };
-    const finished = await charge(deps, live, input.owner);
-    if (finished.kind === 'succeeded') return { kind: 'order_already_paid' };
+    // The same request again (its Idempotency-Key pins the nonce, and it passed the bot-check), or a stale attempt.
+    const mine = live.idempotency_ref === input.idempotencyRef;
+    if (!mine && now.getTime() - Date.parse(live.updated_at) < STALE_ATTEMPT_MS) return { kind: 'payment_in_progress' };
+    const leased = await leaseAttempt(deps.db, live, now);
+    if (leased === undefined) return { kind: 'payment_in_progress' };
+    const outcome = await charge(deps, leased, input.owner, { resend: true });
+    if (mine) return outcome;
+    if (outcome.kind === 'succeeded') return { kind: 'order_already_paid' };
   }
 
   const verdict = await checkBotcheck(deps.botcheck, deps.replays, input.botcheckToken);
@@ -73,30 +84,35 @@ export async function payOrder(deps: PayOrderDeps, input: PayOrderInput, now: Da
     idempotencyRef: input.idempotencyRef,
     nonce: input.nonce,
     deviceData: input.deviceData ?? null,
+    merchantAccountId: deps.merchantAccountId,
   });
   if (payment === undefined) {
     const winner = await findLivePayment(deps.db, orderRow.id);
     return winner?.status === 'succeeded' ? { kind: 'order_already_paid' } : { kind: 'payment_in_progress' };
   }
-  return charge(deps, payment, input.owner);
+  return charge(deps, payment, input.owner, { resend: false });
 }
 
-/** Sends a pending attempt's own request to the gateway and records the answer. */
-async function charge(
-  deps: PayOrderDeps,
-  payment: PaymentRow,
-  owner: Owner,
-): Promise<Extract<PayOrderResult, { kind: 'succeeded' | 'declined' }>> {
+/**
+ * Sends a pending attempt's own request to the gateway and records the answer. `resend`: the request may have
+ * reached the gateway before, so a refusal of its nonce says nothing of the first outcome (the adapter then throws).
+ */
+async function charge(deps: PayOrderDeps, payment: PaymentRow, owner: Owner, { resend }: { resend: boolean }): Promise<Finished> {
   const outcome = await deps.gateway.sale({
     amount: toDecimalString({ amount: payment.amount, currency: payment.currency }),
     currency: payment.currency,
     nonce: payment.nonce,
     ...(payment.device_data !== null ? { deviceData: payment.device_data } : {}),
+    ...(payment.merchant_account_id !== null ? { merchantAccountId: payment.merchant_account_id } : {}),
     orderId: payment.order_id,
     requestKey: gatewayRequestKey(payment),
+    resend,
   });
-  const saved = await recordOutcome(deps.db, payment, outcome);
+  return finished(deps, await recordOutcome(deps.db, payment, outcome), owner);
+}
+
+async function finished(deps: PayOrderDeps, payment: PaymentRow, owner: Owner): Promise<Finished> {
   const order = await findOwnedOrder(deps.db, payment.order_id, owner);
   if (order === undefined) throw new Error(`order ${payment.order_id} vanished during payment`);
-  return saved.status === 'succeeded' ? { kind: 'succeeded', payment: saved, order } : { kind: 'declined', payment: saved, order };
+  return payment.status === 'succeeded' ? { kind: 'succeeded', payment, order } : { kind: 'declined', payment, order };
 }

@@ -120,7 +120,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('payments on 
     expect(answer.payment.card.lastFour).toMatch(/^\d{4}$/);
     expect(answer.order).toMatchObject({ id: orderId, status: 'paid' });
     expect(gateway.sales).toEqual([
-      { amount: '49.00', currency: 'EUR', nonce: 'fake-valid-visa-nonce', deviceData: '{"device_session_id":"abc"}', orderId, requestKey: `kassa-${answer.payment.id}` },
+      { amount: '49.00', currency: 'EUR', nonce: 'fake-valid-visa-nonce', deviceData: '{"device_session_id":"abc"}', orderId, requestKey: `kassa-${answer.payment.id}`, resend: false },
     ]);
 
     // The gateway has the transaction, settling.
@@ -293,23 +293,43 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('payments on 
     expect(early.json()).toMatchObject({ code: 'payment_in_progress' });
 
     // Once the attempt is stale, the next request sends its original request again: the gateway answers the first
-    // outcome (the charge went through), and the second card is never charged.
-    const threeMinutesAgo = new Date(Date.now() - 3 * 60 * 1000).toISOString();
-    await db.updateTable('payments').set({ created_at: threeMinutesAgo }).where('order_id', '=', orderId).execute();
-    const later = await pay(client, orderId, 'second', { nonce: 'fake-valid-mastercard-nonce' });
-    expect(later.statusCode).toBe(409);
-    expect(later.json()).toMatchObject({ code: 'order_already_paid' });
+    // outcome (the charge went through), and the second card is never charged. Two such requests at once: one holds
+    // the attempt, the other is told a payment is in progress, and the attempt is sent once.
+    const sixMinutesAgo = new Date(Date.now() - 6 * 60 * 1000).toISOString();
+    await db.updateTable('payments').set({ updated_at: sixMinutesAgo }).where('order_id', '=', orderId).execute();
+    const racers = await Promise.all([
+      pay(client, orderId, 'second', { nonce: 'fake-valid-mastercard-nonce' }),
+      pay(client, orderId, 'third', { nonce: 'fake-valid-amex-nonce' }),
+    ]);
+    const codes = racers.map((answer) => answer.json<{ code: string }>().code).sort();
+    expect(codes[0]).toBe('order_already_paid');
+    expect(['order_already_paid', 'payment_in_progress']).toContain(codes[1]);
     expect(gateway.sales.map((sale) => sale.nonce)).toEqual(['fake-valid-visa-nonce', 'fake-valid-visa-nonce']);
+    expect(gateway.sales.map((sale) => sale.resend)).toEqual([false, true]);
     expect(new Set(gateway.sales.map((sale) => sale.requestKey)).size).toBe(1);
     const payments = await db.selectFrom('payments').selectAll().where('order_id', '=', orderId).execute();
     expect(payments.map((payment) => payment.status)).toEqual(['succeeded']);
     const lostOutcome = gateway.lostOutcomes[0];
     expect(payments[0]?.transaction_id).toBe(lostOutcome?.kind === 'succeeded' ? lostOutcome.transactionId : 'none');
+
+    // The first key, retried now, gets its own attempt's answer: paid, with no further gateway call or bot-check.
+    const retry = await client.post(`/api/orders/${orderId}/payments`, { nonce: 'fake-valid-visa-nonce', deviceData: '{"device_session_id":"abc"}', botcheck: 'spent' }, { 'idempotency-key': 'first' });
+    expect(retry.statusCode).toBe(201);
+    expect(retry.json<PaymentAnswer>().payment.transactionId).toBe(payments[0]?.transaction_id);
+    expect(gateway.sales).toHaveLength(2);
+  });
+
+  it('treats a refused nonce as a decline, but as an unknown outcome when the sale is a resend', async () => {
+    const inner = new BraintreeGatewayAdapter(createBraintreeClient(sandbox.gateway));
+    const sale = { amount: '12.00', currency: 'EUR', orderId: 'ord_resend', nonce: 'fake-consumed-nonce' };
+    expect(await inner.sale({ ...sale, requestKey: `kassa-first-${Date.now()}`, resend: false })).toMatchObject({ kind: 'declined', reason: 'gateway_rejected' });
+    // A resend whose first request may have used the nonce: "already used" says nothing of that first outcome.
+    await expect(inner.sale({ ...sale, requestKey: `kassa-again-${Date.now()}`, resend: true })).rejects.toBeInstanceOf(GatewayUnavailableError);
   });
 
   it('treats a gateway request-key conflict as an unknown outcome, not a decline', async () => {
     const inner = new BraintreeGatewayAdapter(createBraintreeClient(sandbox.gateway));
-    const sale = { amount: '12.00', currency: 'EUR', orderId: 'ord_conflict', requestKey: `kassa-conflict-${Date.now()}` };
+    const sale = { amount: '12.00', currency: 'EUR', resend: false, orderId: 'ord_conflict', requestKey: `kassa-conflict-${Date.now()}` };
     expect((await inner.sale({ ...sale, nonce: 'fake-valid-visa-nonce' })).kind).toBe('succeeded');
     await expect(inner.sale({ ...sale, nonce: 'fake-valid-mastercard-nonce' })).rejects.toBeInstanceOf(GatewayUnavailableError);
   });
@@ -333,6 +353,31 @@ describe('payments when the merchant account charges another currency than the o
   });
   afterAll(async () => {
     await Promise.all([sandbox?.stop(), engine.teardown()]);
+  });
+
+  it('keeps the attempt open (no second card charged) when the void cannot be confirmed', async () => {
+    // Mocked: the sandbox voids any authorized sale, so its SDK client is wrapped to refuse the void, as the real
+    // gateway does once a transaction is settling.
+    const client = createBraintreeClient(sandbox.gateway);
+    const refuseVoid = (async () => ({ success: false, message: 'Transaction can only be voided if status is authorized or submitted_for_settlement.' })) as unknown as typeof client.transaction.void;
+    const transactions = new Proxy(client.transaction, { get: (target, property, receiver) => (property === 'void' ? refuseVoid : Reflect.get(target, property, receiver)) });
+    const refusing = new Proxy(client, { get: (target, property, receiver) => (property === 'transaction' ? transactions : Reflect.get(target, property, receiver)) });
+    const opened = await engine.open();
+    const app = await buildApp(testConfig(opened.config, sandbox.gateway), { database: opened.handle, gateway: new BraintreeGatewayAdapter(refusing) });
+    try {
+      const shopper = new TestClient(app);
+      const order = await shopper.post('/api/orders', { items: [{ productId: 'prd_mug', quantity: 1 }] });
+      const orderId = order.json<{ order: { id: string } }>().order.id;
+      const first = await shopper.post(`/api/orders/${orderId}/payments`, { nonce: 'fake-valid-visa-nonce', botcheck: await shopper.botcheckToken() }, { 'idempotency-key': 'v1' });
+      expect(first.statusCode).toBe(502);
+      const second = await shopper.post(`/api/orders/${orderId}/payments`, { nonce: 'fake-valid-mastercard-nonce', botcheck: await shopper.botcheckToken() }, { 'idempotency-key': 'v2' });
+      expect(second.json()).toMatchObject({ code: 'payment_in_progress' });
+      const rows = await opened.handle.db.selectFrom('payments').select(['status']).where('order_id', '=', orderId).execute();
+      expect(rows).toEqual([{ status: 'pending' }]);
+    } finally {
+      await app.close();
+      await opened.cleanup();
+    }
   });
 
   it('voids the charge and answers a decline the shop can explain, leaving the order payable', async () => {

@@ -12,7 +12,7 @@ import { assertPaymentTransition, LIVE_PAYMENT_STATUSES } from './payment.ts';
  */
 export async function insertPendingPayment(
   db: Db,
-  input: { orderId: string; amount: Money; idempotencyRef: string | null; nonce: string; deviceData: string | null },
+  input: { orderId: string; amount: Money; idempotencyRef: string | null; nonce: string; deviceData: string | null; merchantAccountId: string | null },
 ): Promise<PaymentRow | undefined> {
   const now = nowIso();
   const row: PaymentRow = {
@@ -24,6 +24,7 @@ export async function insertPendingPayment(
     idempotency_ref: input.idempotencyRef,
     nonce: input.nonce,
     device_data: input.deviceData,
+    merchant_account_id: input.merchantAccountId,
     transaction_id: null,
     card_brand: null,
     card_last_four: null,
@@ -36,6 +37,27 @@ export async function insertPendingPayment(
   };
   const result = await db.insertInto('payments').values(row).onConflict((oc) => oc.doNothing()).executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1 ? row : undefined;
+}
+
+/** The attempt an Idempotency-Key started on an order, if any (a key starts at most one). */
+export function findAttemptByRef(db: Db, orderId: string, idempotencyRef: string): Promise<PaymentRow | undefined> {
+  return db.selectFrom('payments').selectAll().where('order_id', '=', orderId).where('idempotency_ref', '=', idempotencyRef).executeTakeFirst();
+}
+
+/**
+ * Takes a pending attempt for one request: a compare-and-set on `updated_at`, so of two requests that would send it
+ * again at once, one wins and the other is told a payment is in progress. Returns the attempt as leased.
+ */
+export async function leaseAttempt(db: Db, payment: PaymentRow, now: Date): Promise<PaymentRow | undefined> {
+  const updatedAt = nowIso(now);
+  const result = await db
+    .updateTable('payments')
+    .set({ updated_at: updatedAt })
+    .where('id', '=', payment.id)
+    .where('status', '=', 'pending')
+    .where('updated_at', '=', payment.updated_at)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1 ? { ...payment, updated_at: updatedAt } : undefined;
 }
 
 export function findLivePayment(db: Db, orderId: string): Promise<PaymentRow | undefined> {

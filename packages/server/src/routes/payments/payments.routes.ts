@@ -72,7 +72,7 @@ export function paymentsRoutes(app: FastifyInstance, ctx: AppContext): void {
       let transient: boolean;
       try {
         const result = await payOrder(
-          { db: ctx.db, gateway, botcheck: ctx.botcheck, replays: ctx.replays },
+          { db: ctx.db, gateway, botcheck: ctx.botcheck, replays: ctx.replays, merchantAccountId: ctx.config.gateway?.merchantAccountId ?? null },
           { orderId: id, owner, nonce: body.nonce, ...(body.deviceData !== undefined ? { deviceData: body.deviceData } : {}), botcheckToken: body.botcheck, idempotencyRef: `${scope}:${key}` },
         );
         response = toResponse(result);

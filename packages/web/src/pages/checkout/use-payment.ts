@@ -50,6 +50,8 @@ export function usePayment(orderId: string, botcheck: BotcheckSettings | undefin
       // unavailable, another attempt in progress, bot-check) keeps the nonce and its key, so Pay again resumes the
       // same attempt and the server answers it once.
       if (problem.code === 'payment_declined') checkout.clearSelectedPaymentMethod();
+      // The key belongs to another request: never send it again.
+      if (problem.code === 'idempotency_key_reused') keys.current.clear();
       setState({ step: 'idle', error: problemMessage(problem) });
     } finally {
       inFlight.current = false;
