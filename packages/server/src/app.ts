@@ -28,6 +28,7 @@ import { healthRoutes } from './routes/health/health.routes.ts';
 import { ordersRoutes } from './routes/orders/orders.routes.ts';
 import { paymentsRoutes } from './routes/payments/payments.routes.ts';
 import { sessionRoutes } from './routes/session/session.routes.ts';
+import { startReconciler } from './jobs/reconciler.ts';
 
 export interface AppDeps {
   /** An open database; otherwise the configured one is opened (and closed with the app). */
@@ -89,6 +90,11 @@ export async function buildKassaApp(config: Config, deps: AppDeps = {}): Promise
   ordersRoutes(app, ctx);
   botcheckRoutes(app, ctx);
   paymentsRoutes(app, ctx);
+  // Jobs.
+  if (gateway !== null && config.reconcileIntervalMs > 0) {
+    const stop = startReconciler({ db: database.db, gateway, log: app.log }, config.reconcileIntervalMs);
+    app.addHook('onClose', async () => stop());
+  }
 
   await app.ready();
   return { app, demo };

@@ -48,6 +48,8 @@ export interface Config {
   };
   checkout: { cardholderName: 'optional' | 'required' };
   rateLimits: { paymentsPerMinute: number; accountsPerMinute: number };
+  /** How often stale payment attempts are finished (jobs/reconciler.ts); 0 turns the reconciler off. */
+  reconcileIntervalMs: number;
   /** Behind a reverse proxy: take the client IP (rate limits) from X-Forwarded-For. */
   trustProxy: boolean;
   webDist: string | null;
@@ -111,6 +113,11 @@ const fields = {
   CHECKOUT_CARDHOLDER_NAME: z.enum(['optional', 'required'], { error: 'CHECKOUT_CARDHOLDER_NAME must be optional or required' }).default('optional'),
   RATE_LIMIT_PAYMENTS_PER_MINUTE: positiveInt('RATE_LIMIT_PAYMENTS_PER_MINUTE').default(120),
   RATE_LIMIT_ACCOUNTS_PER_MINUTE: positiveInt('RATE_LIMIT_ACCOUNTS_PER_MINUTE').default(120),
+  RECONCILE_INTERVAL_SECONDS: z.coerce
+    .number({ error: 'RECONCILE_INTERVAL_SECONDS must be a number' })
+    .int('RECONCILE_INTERVAL_SECONDS must be a whole number')
+    .min(0, 'RECONCILE_INTERVAL_SECONDS must be 0 (off) or more')
+    .default(60),
   TRUST_PROXY: bool('TRUST_PROXY').default(false),
   WEB_DIST: nonEmpty('WEB_DIST').optional(),
   LOG_FILE: nonEmpty('LOG_FILE').optional(),
@@ -187,6 +194,7 @@ export function loadConfig(env: Env): Config {
     },
     checkout: { cardholderName: v.CHECKOUT_CARDHOLDER_NAME },
     rateLimits: { paymentsPerMinute: v.RATE_LIMIT_PAYMENTS_PER_MINUTE, accountsPerMinute: v.RATE_LIMIT_ACCOUNTS_PER_MINUTE },
+    reconcileIntervalMs: v.RECONCILE_INTERVAL_SECONDS * 1000,
     trustProxy: v.TRUST_PROXY,
     webDist: v.WEB_DIST ?? null,
     logFile: v.LOG_FILE ?? null,

@@ -71,7 +71,7 @@ export async function payOrder(deps: PayOrderDeps, input: PayOrderInput, now: Da
     if (!mine && now.getTime() - Date.parse(live.updated_at) < STALE_ATTEMPT_MS) return { kind: 'payment_in_progress' };
     const leased = await leaseAttempt(deps.db, live, now);
     if (leased === undefined) return { kind: 'payment_in_progress' };
-    const outcome = await charge(deps, leased, input.owner, { resend: true });
+    const outcome = await finished(deps, await sendAttempt(deps, leased, { resend: true }), input.owner);
     if (mine) return outcome;
     if (outcome.kind === 'succeeded') return { kind: 'order_already_paid' };
   }
@@ -90,14 +90,15 @@ export async function payOrder(deps: PayOrderDeps, input: PayOrderInput, now: Da
     const winner = await findLivePayment(deps.db, orderRow.id);
     return winner?.status === 'succeeded' ? { kind: 'order_already_paid' } : { kind: 'payment_in_progress' };
   }
-  return charge(deps, payment, input.owner, { resend: false });
+  return finished(deps, await sendAttempt(deps, payment, { resend: false }), input.owner);
 }
 
 /**
- * Sends a pending attempt's own request to the gateway and records the answer. `resend`: the request may have
- * reached the gateway before, so a refusal of its nonce says nothing of the first outcome (the adapter then throws).
+ * Sends a pending attempt's own request to the gateway and records the answer; used by payment requests and by the
+ * reconciler (jobs/). `resend`: the request may have reached the gateway before, so a refusal of its nonce says
+ * nothing of the first outcome (the adapter then throws: unknown outcome, the attempt stays pending).
  */
-async function charge(deps: PayOrderDeps, payment: PaymentRow, owner: Owner, { resend }: { resend: boolean }): Promise<Finished> {
+export async function sendAttempt(deps: Pick<PayOrderDeps, 'db' | 'gateway'>, payment: PaymentRow, { resend }: { resend: boolean }): Promise<PaymentRow> {
   const outcome = await deps.gateway.sale({
     amount: toDecimalString({ amount: payment.amount, currency: payment.currency }),
     currency: payment.currency,
@@ -108,7 +109,7 @@ async function charge(deps: PayOrderDeps, payment: PaymentRow, owner: Owner, { r
     requestKey: gatewayRequestKey(payment),
     resend,
   });
-  return finished(deps, await recordOutcome(deps.db, payment, outcome), owner);
+  return recordOutcome(deps.db, payment, outcome);
 }
 
 async function finished(deps: PayOrderDeps, payment: PaymentRow, owner: Owner): Promise<Finished> {

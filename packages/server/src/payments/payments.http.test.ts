@@ -5,6 +5,7 @@ import { BraintreeGatewayAdapter, createBraintreeClient } from '../gateway/brain
 import { GatewayUnavailableError } from '../gateway/gateway.ts';
 import type { PaymentGateway, SaleInput, SaleOutcome } from '../gateway/gateway.ts';
 import { buildApp } from '../index.ts';
+import { reconcileStaleAttempts } from '../jobs/reconciler.ts';
 import { TestClient } from '../testing/client.ts';
 import { testConfig } from '../testing/config.ts';
 import { ENGINES, sqliteEngine } from '../testing/engines.ts';
@@ -317,6 +318,25 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('payments on 
     expect(retry.statusCode).toBe(201);
     expect(retry.json<PaymentAnswer>().payment.transactionId).toBe(payments[0]?.transaction_id);
     expect(gateway.sales).toHaveLength(2);
+  });
+
+  it('reconciles an attempt whose answer was lost and that nobody retried; leaves fresh ones alone', async () => {
+    const client = new TestClient(app);
+    const [stale, fresh] = [await orderOf(client), await orderOf(client)];
+    for (const [orderId, key] of [[stale, 'lost-stale'], [fresh, 'lost-fresh']] as const) {
+      gateway.loseNextAnswer = true;
+      expect((await pay(client, orderId, key)).statusCode).toBe(502);
+    }
+    const sixMinutesAgo = new Date(Date.now() - 6 * 60 * 1000).toISOString();
+    await db.updateTable('payments').set({ updated_at: sixMinutesAgo }).where('order_id', '=', stale).execute();
+
+    expect(await reconcileStaleAttempts({ db, gateway, log: app.log })).toEqual({ finished: 1, unknown: 0 });
+    expect((await client.get(`/api/orders/${stale}`)).json()).toMatchObject({ order: { status: 'paid', payment: { status: 'succeeded' } } });
+    expect((await client.get(`/api/orders/${fresh}`)).json()).toMatchObject({ order: { status: 'pending', payment: { status: 'pending' } } });
+    // The stale attempt was sent again under its own request key: the gateway's first answer, one charge.
+    const resent = gateway.sales.filter((sale) => sale.resend);
+    expect(resent).toHaveLength(1);
+    expect(gateway.sales.filter((sale) => sale.requestKey === resent[0]?.requestKey)).toHaveLength(2);
   });
 
   it('treats a refused nonce as a decline, but as an unknown outcome when the sale is a resend', async () => {

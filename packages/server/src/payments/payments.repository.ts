@@ -60,6 +60,18 @@ export async function leaseAttempt(db: Db, payment: PaymentRow, now: Date): Prom
   return Number(result.numUpdatedRows) === 1 ? { ...payment, updated_at: updatedAt } : undefined;
 }
 
+/** Pending attempts nobody has touched since `before`: their request was lost (see pay-order.ts STALE_ATTEMPT_MS). */
+export function findStaleAttempts(db: Db, before: Date, limit = 50): Promise<PaymentRow[]> {
+  return db
+    .selectFrom('payments')
+    .selectAll()
+    .where('status', '=', 'pending')
+    .where('updated_at', '<', nowIso(before))
+    .orderBy('updated_at')
+    .limit(limit)
+    .execute();
+}
+
 export function findLivePayment(db: Db, orderId: string): Promise<PaymentRow | undefined> {
   return db.selectFrom('payments').selectAll().where('order_id', '=', orderId).where('status', 'in', [...LIVE_PAYMENT_STATUSES]).executeTakeFirst();
 }
