@@ -32,3 +32,8 @@ export async function insertAccount(
 export async function setGatewayCustomerId(db: Db, accountId: string, customerId: string): Promise<void> {
   await db.updateTable('accounts').set({ gateway_customer_id: customerId }).where('id', '=', accountId).where('gateway_customer_id', 'is', null).execute();
 }
+
+/** Forgets a customer id the gateway no longer knows, unless another request already replaced it. */
+export async function clearGatewayCustomerId(db: Db, accountId: string, staleCustomerId: string): Promise<void> {
+  await db.updateTable('accounts').set({ gateway_customer_id: null }).where('id', '=', accountId).where('gateway_customer_id', '=', staleCustomerId).execute();
+}

@@ -1,9 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/connect.ts';
-import type { PaymentGateway } from '../gateway/gateway.ts';
+import { UnknownCustomerError, type PaymentGateway } from '../gateway/gateway.ts';
 import { toAccount, normalizeEmail } from './account.ts';
 import type { Account, Role } from './account.ts';
-import { findAccountByEmail, findAccountById, insertAccount, setGatewayCustomerId } from './accounts.repository.ts';
+import { clearGatewayCustomerId, findAccountByEmail, findAccountById, insertAccount, setGatewayCustomerId } from './accounts.repository.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 
 export type SignUpResult = { kind: 'created'; account: Account } | { kind: 'email_taken' };
@@ -36,6 +36,21 @@ export async function ensureGatewayCustomer(db: Db, gateway: PaymentGateway, acc
   // Another request may have raced us: the first stored id wins.
   const saved = await findAccountById(db, accountId);
   return saved?.gateway_customer_id ?? customerId;
+}
+
+/**
+ * A client token bound to the shopper's gateway customer. A customer the gateway no longer knows (deleted in its
+ * control panel, or a sandbox started afresh) is created again, once, rather than leaving the shopper unable to pay.
+ */
+export async function customerClientToken(db: Db, gateway: PaymentGateway, accountId: string): Promise<string> {
+  const customerId = await ensureGatewayCustomer(db, gateway, accountId);
+  try {
+    return await gateway.generateClientToken({ customerId });
+  } catch (error) {
+    if (!(error instanceof UnknownCustomerError)) throw error;
+    await clearGatewayCustomerId(db, accountId, customerId);
+    return gateway.generateClientToken({ customerId: await ensureGatewayCustomer(db, gateway, accountId) });
+  }
 }
 
 /** Best effort at sign-up: a gateway outage must not stop people from creating accounts. */

@@ -1,6 +1,6 @@
 import braintree from 'braintree';
 import type { GatewayConfig } from '../config.ts';
-import { GatewayUnavailableError } from './gateway.ts';
+import { GatewayUnavailableError, UnknownCustomerError } from './gateway.ts';
 import type { PaymentGateway, SaleInput, SaleOutcome } from './gateway.ts';
 
 /** Builds the SDK client for either a local gateway (the sandbox) or Braintree itself. */
@@ -19,6 +19,9 @@ const SUCCESS_STATUSES = new Set(['authorized', 'submitted_for_settlement', 'set
 
 /** The SDK's void takes options such as apiRequestKey (its source, gateway.md); @types/braintree declares only the id. */
 type VoidWithOptions = (transactionId: string, options: { apiRequestKey: string }) => Promise<braintree.ValidatedResponse<braintree.Transaction>>;
+
+/** "Customer specified by customer_id does not exist", answered to clientToken.generate. */
+const UNKNOWN_CUSTOMER = '92804';
 
 /** gateway.md: 915232 same apiRequestKey with a different request, 915233 the first request still in flight. */
 const REQUEST_KEY_CONFLICTS = new Set(['915232', '915233']);
@@ -41,7 +44,11 @@ export class BraintreeGatewayAdapter implements PaymentGateway {
 
   async generateClientToken(input: { customerId?: string }): Promise<string> {
     const result = await this.#call(() => this.#client.clientToken.generate(input.customerId === undefined ? {} : { customerId: input.customerId }));
-    if (!result.success) throw new GatewayUnavailableError(`clientToken.generate failed: ${result.message}`);
+    if (!result.success) {
+      const unknownCustomer = result.errors.deepErrors().some((error) => String(error.code) === UNKNOWN_CUSTOMER);
+      if (unknownCustomer && input.customerId !== undefined) throw new UnknownCustomerError(input.customerId);
+      throw new GatewayUnavailableError(`clientToken.generate failed: ${result.message}`);
+    }
     return result.clientToken;
   }
 

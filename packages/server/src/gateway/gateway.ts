@@ -43,6 +43,14 @@ export type SaleOutcome =
       gatewayRejectionReason?: string;
     };
 
+/** The gateway does not know this customer (deleted in its control panel, or a sandbox that started afresh). */
+export class UnknownCustomerError extends Error {
+  constructor(readonly customerId: string) {
+    super(`the gateway does not know customer ${customerId}`);
+    this.name = 'UnknownCustomerError';
+  }
+}
+
 /** The gateway could not be reached or failed; the outcome of a sale is unknown. */
 export class GatewayUnavailableError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {

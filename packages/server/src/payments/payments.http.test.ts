@@ -108,6 +108,13 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('payments on 
     expect((await demo.post(`/api/orders/${await orderOf(demo)}/checkout-session`)).statusCode).toBe(200);
     const seeded = await db.selectFrom('accounts').select('gateway_customer_id').where('email', '=', 'shopper@kassa.test').executeTakeFirstOrThrow();
     expect(seeded.gateway_customer_id).not.toBeNull();
+    // A customer the gateway no longer knows (a sandbox started afresh, a customer deleted there) is created again.
+    await db.updateTable('accounts').set({ gateway_customer_id: 'forgotten_by_the_gateway' }).where('id', '=', accountId).execute();
+    const again = await shopper.post(`/api/orders/${await orderOf(shopper)}/checkout-session`);
+    expect(again.statusCode).toBe(200);
+    const renewed = await db.selectFrom('accounts').select('gateway_customer_id').where('id', '=', accountId).executeTakeFirstOrThrow();
+    expect(renewed.gateway_customer_id).toMatch(/^[A-Za-z0-9_-]+$/);
+    expect(renewed.gateway_customer_id).not.toBe('forgotten_by_the_gateway');
   });
 
   it('pays an order: amount from the order, outcome recorded, order paid', async () => {

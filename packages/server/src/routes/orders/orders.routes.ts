@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { ensureGatewayCustomer } from '../../accounts/accounts.service.ts';
+import { customerClientToken } from '../../accounts/accounts.service.ts';
 import type { AppContext } from '../../context.ts';
 import { GatewayUnavailableError } from '../../gateway/gateway.ts';
 import { parseInput, validationFailed } from '../../http/parse.ts';
@@ -36,8 +36,8 @@ export function ordersRoutes(app: FastifyInstance, ctx: AppContext): void {
     if (gateway === null) throw new ProblemError('gateway_not_configured');
     try {
       // Signed in: a customer-bound token, so the checkout can list and save the shopper's cards.
-      const customerId = owner.accountId === null ? undefined : await ensureGatewayCustomer(ctx.db, gateway, owner.accountId);
-      const clientToken = await gateway.generateClientToken(customerId === undefined ? {} : { customerId });
+      const clientToken =
+        owner.accountId === null ? await gateway.generateClientToken({}) : await customerClientToken(ctx.db, gateway, owner.accountId);
       return {
         clientToken,
         amount: { amount: order.total_amount, currency: order.currency },
