@@ -45,8 +45,7 @@ export class BraintreeGatewayAdapter implements PaymentGateway {
   async generateClientToken(input: { customerId?: string }): Promise<string> {
     const result = await this.#call(() => this.#client.clientToken.generate(input.customerId === undefined ? {} : { customerId: input.customerId }));
     if (!result.success) {
-      const unknownCustomer = result.errors.deepErrors().some((error) => String(error.code) === UNKNOWN_CUSTOMER);
-      if (unknownCustomer && input.customerId !== undefined) throw new UnknownCustomerError(input.customerId);
+      if (errorCodes(result).includes(UNKNOWN_CUSTOMER) && input.customerId !== undefined) throw new UnknownCustomerError(input.customerId);
       throw new GatewayUnavailableError(`clientToken.generate failed: ${result.message}`);
     }
     return result.clientToken;
@@ -76,7 +75,7 @@ export class BraintreeGatewayAdapter implements PaymentGateway {
     }
     if (transaction === undefined) {
       // Same request key with another request, or still in flight: the first request's outcome is not known here.
-      const codes = result.success ? [] : result.errors.deepErrors().map((error) => String(error.code));
+      const codes = errorCodes(result);
       if (codes.some((code) => REQUEST_KEY_CONFLICTS.has(code))) {
         throw new GatewayUnavailableError(`gateway request key conflict (${codes.join(', ')}): outcome unknown`);
       }
@@ -128,6 +127,11 @@ export class BraintreeGatewayAdapter implements PaymentGateway {
       throw new GatewayUnavailableError(`gateway call failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`, { cause: error });
     }
   }
+}
+
+/** The gateway's validation error codes of a failed result (none for a success). */
+function errorCodes<T>(result: braintree.ValidatedResponse<T>): string[] {
+  return result.success ? [] : result.errors.deepErrors().map((error) => String(error.code));
 }
 
 function optional<K extends string>(key: K, value: string | null | undefined): Partial<Record<K, string>> {
