@@ -19,6 +19,11 @@ describe('sandboxOptionsFromEnv', () => {
     ).toEqual({ host: '0.0.0.0', port: 0, currencyIsoCode: 'USD', merchantId: 'shop_1', publicKey: 'pub', privateKey: 'priv-ate' });
   });
 
+  it('keeps the state in a file only when SANDBOX_DATA_FILE is set', () => {
+    expect(sandboxOptionsFromEnv({ SANDBOX_DATA_FILE: 'data/sandbox.json' }).dataFile).toBe('data/sandbox.json');
+    expect(sandboxOptionsFromEnv({ SANDBOX_DATA_FILE: '' })).not.toHaveProperty('dataFile');
+  });
+
   it('names every bad variable at once', () => {
     let caught: unknown;
     try {

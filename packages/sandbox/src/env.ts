@@ -31,6 +31,15 @@ export function sandboxOptionsFromEnv(env: Record<string, string | undefined>): 
     else problems.push(`${name} may contain only letters, digits, "_" and "-"`);
   }
 
+  // A path (relative to the working folder); unset keeps the state in memory.
+  const dataFile = given('SANDBOX_DATA_FILE');
+
   if (problems.length > 0) throw new SandboxEnvError(problems);
-  return { host: given('SANDBOX_HOST') ?? '127.0.0.1', port, currencyIsoCode, ...ids };
+  return {
+    host: given('SANDBOX_HOST') ?? '127.0.0.1',
+    port,
+    currencyIsoCode,
+    ...ids,
+    ...(dataFile === undefined ? {} : { dataFile }),
+  };
 }

@@ -2,11 +2,14 @@ import { buildApp } from './app.ts';
 import type { SandboxLogLevel } from './app.ts';
 import { SandboxGateway } from './core/gateway.ts';
 import { randomId } from './core/ids.ts';
+import { openFileStore } from './store/file-store.ts';
 import { createMemoryStore } from './store/memory-store.ts';
+import type { Store } from './store/store.ts';
 
 export type { SandboxLogLevel } from './app.ts';
 export { bundleFrameScript } from './pages/hosted-fields/bundle.ts';
 export { SandboxEnvError, sandboxOptionsFromEnv } from './env.ts';
+export { FileStoreError } from './store/file-store.ts';
 
 export interface SandboxOptions {
   host?: string;
@@ -18,6 +21,12 @@ export interface SandboxOptions {
   /** The merchant account's currency; USD by default, like a fresh provider sandbox account. */
   currencyIsoCode?: string;
   logger?: boolean | SandboxLogLevel;
+  /**
+   * Keeps the gateway's state (customers, transactions, nonces, apiRequestKeys) in this JSON file so that it
+   * survives a restart; its folder is created if needed. Unset (default): in memory, gone when the sandbox stops.
+   * Restart with the same credentials (the private key keys client tokens and card number identifiers).
+   */
+  dataFile?: string;
 }
 
 export interface Sandbox {
@@ -28,38 +37,80 @@ export interface Sandbox {
   merchantId: string;
   publicKey: string;
   privateKey: string;
+  /** Absolute path of the state file, or null when the state is in memory. */
+  dataFile: string | null;
+  /** Stops listening, then writes pending state changes (the data file is complete once this resolves). */
   close(): Promise<void>;
 }
 
-/** Starts the sandbox gateway; credentials not given are generated (`^[a-z0-9]+$`). */
+/** The merchant a state file belongs to: its transactions carry that merchant's id. */
+interface MerchantAccountRecord {
+  merchantId: string;
+}
+
+/**
+ * Starts the sandbox gateway; credentials not given are generated (`^[a-z0-9]+$`), except the merchant id of a data
+ * file that already holds one, which is reused.
+ */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const host = options.host ?? '127.0.0.1';
-  const merchantId = options.merchantId ?? randomId(16);
-  const publicKey = options.publicKey ?? randomId(16);
-  const privateKey = options.privateKey ?? randomId(32);
-  const gateway = new SandboxGateway({
-    merchantId,
-    publicKey,
-    privateKey,
-    store: createMemoryStore(),
-    ...(options.currencyIsoCode === undefined ? {} : { currencyIsoCode: options.currencyIsoCode }),
-  });
-  const app = await buildApp({ gateway, logger: options.logger ?? false });
-  await app.listen({ host, port: options.port ?? 0 });
-  const address = app.server.address();
-  if (address === null || typeof address === 'string') throw new Error('sandbox: not listening on a TCP port');
-  const port = address.port;
-  const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  gateway.origin = origin;
-  return {
-    origin,
-    host,
-    port,
-    merchantId,
-    publicKey,
-    privateKey,
-    close: async () => {
+  const fileStore = options.dataFile === undefined ? null : openFileStore(options.dataFile);
+  const store: Store = fileStore ?? createMemoryStore();
+  try {
+    const account = store.collection<MerchantAccountRecord>('merchant-account');
+    const saved = account.get('merchant')?.merchantId;
+    if (saved !== undefined && options.merchantId !== undefined && options.merchantId !== saved) {
+      throw new Error(
+        `sandbox data file ${fileStore?.file ?? ''} holds the state of merchant "${saved}", not "${options.merchantId}": ` +
+          'start with that merchant id (SANDBOX_MERCHANT_ID) or use another data file',
+      );
+    }
+    const merchantId = options.merchantId ?? saved ?? randomId(16);
+    if (saved === undefined) account.set('merchant', { merchantId });
+    const publicKey = options.publicKey ?? randomId(16);
+    const privateKey = options.privateKey ?? randomId(32);
+    const gateway = new SandboxGateway({
+      merchantId,
+      publicKey,
+      privateKey,
+      store,
+      ...(options.currencyIsoCode === undefined ? {} : { currencyIsoCode: options.currencyIsoCode }),
+    });
+    const app = await buildApp({ gateway, logger: options.logger ?? false });
+    let port: number;
+    try {
+      await app.listen({ host, port: options.port ?? 0 });
+      const address = app.server.address();
+      if (address === null || typeof address === 'string') throw new Error('sandbox: not listening on a TCP port');
+      port = address.port;
+    } catch (error) {
       await app.close();
-    },
-  };
+      throw error;
+    }
+    const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+    gateway.origin = origin;
+    return {
+      origin,
+      host,
+      port,
+      merchantId,
+      publicKey,
+      privateKey,
+      dataFile: fileStore?.file ?? null,
+      close: async () => {
+        try {
+          await app.close();
+        } finally {
+          store.close();
+        }
+      },
+    };
+  } catch (error) {
+    try {
+      store.close();
+    } catch {
+      // The start-up error is the one to report.
+    }
+    throw error;
+  }
 }

@@ -1,4 +1,7 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -43,6 +46,27 @@ describe('main (the sandbox as a process)', () => {
       const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
+    }
+  });
+
+  it('stops with one line naming a corrupt data file', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'kassa-sandbox-main-'));
+    const dataFile = join(folder, 'sandbox.json');
+    writeFileSync(dataFile, 'garbage');
+    try {
+      const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./main.ts', import.meta.url))], {
+        env: { ...process.env, SANDBOX_PORT: '0', SANDBOX_DATA_FILE: dataFile },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let errors = '';
+      child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString('utf8')));
+      const code = await new Promise<number | null>((resolve) => child.on('exit', (exitCode) => resolve(exitCode)));
+      expect(code).toBe(1);
+      expect(errors).toContain(`sandbox: sandbox data file ${dataFile} is not a valid sandbox state file (not JSON`);
+      expect(errors.startsWith('sandbox: ')).toBe(true);
+      expect(errors.trim().split('\n')).toHaveLength(1);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
     }
   });
 });

@@ -10,7 +10,14 @@ try {
   process.stderr.write(`sandbox: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);
 }
-const sandbox = await startSandbox(options);
+let sandbox;
+try {
+  sandbox = await startSandbox(options);
+} catch (error) {
+  // E.g. a corrupt data file or a busy port: one line naming it, no stack trace.
+  process.stderr.write(`sandbox: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+}
 
 const { origin, host, port } = sandbox;
 process.stdout.write(
@@ -19,6 +26,7 @@ process.stdout.write(
     `  merchant id: ${sandbox.merchantId}`,
     `  public key:  ${sandbox.publicKey}`,
     `  private key: ${sandbox.privateKey}`,
+    `  state:       ${sandbox.dataFile === null ? 'in memory (set SANDBOX_DATA_FILE to keep it across restarts)' : sandbox.dataFile}`,
     `  environment: new braintree.Environment('${host}', ${port}, 'http://${host}', false, '${host}', ${port})`,
     '',
   ].join('\n'),
@@ -41,7 +49,10 @@ const shutdown = (): void => {
   closing = true;
   sandbox.close().then(
     () => process.exit(0),
-    () => process.exit(1),
+    (error: unknown) => {
+      process.stderr.write(`sandbox: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exit(1);
+    },
   );
 };
 process.on('SIGINT', shutdown);

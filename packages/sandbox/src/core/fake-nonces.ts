@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { UNKNOWN_BIN_DATA } from './cards.ts';
 import type { BinData, Card, CardBehaviour, CardType } from './cards.ts';
 
@@ -62,8 +63,9 @@ function cardFromSpec(spec: FakeCardSpec, now: Date): Card {
     expirationYear: String(now.getUTCFullYear() + 3),
     cardholderName: null,
     postalCode: null,
-    // Fake nonces are not real cards; a readable identifier is enough.
-    uniqueNumberIdentifier: `fake-${spec.number}`,
+    // Fake nonces are public test cards, so no key is needed; still a hash, never the number itself, so that no
+    // full card number ends up in a transaction (nor in the sandbox's data file).
+    uniqueNumberIdentifier: createHash('sha256').update(`fake-nonce-card:${spec.number}`).digest('hex').slice(0, 32),
     binData: { ...UNKNOWN_BIN_DATA, ...spec.binData },
     behaviour: spec.behaviour ?? 'normal',
   };

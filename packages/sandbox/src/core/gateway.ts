@@ -1,4 +1,4 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { SUPPORTED_CARD_TYPES, validateCard } from './cards.ts';
 import type { CardInput } from './cards.ts';
 import { buildClientToken, clientApiUrl, encodeClientToken } from './client-token.ts';
@@ -58,6 +58,15 @@ function isTrue(value: unknown): boolean {
   return value === true || value === 'true';
 }
 
+/**
+ * A key of the gateway's own, derived from the merchant's private key: the same credentials give the same keys after
+ * a restart (client tokens already handed out stay valid, a card keeps its unique number identifier), and nothing
+ * secret is ever written to the state file, which keeps only BIN, last four and the keyed hash of card numbers.
+ */
+function deriveKey(credentials: Credentials, purpose: string): Buffer {
+  return createHmac('sha256', credentials.privateKey).update(`kassa-sandbox/${purpose}/${credentials.merchantId}`).digest();
+}
+
 function sameSecret(given: string, expected: string): boolean {
   const a = Buffer.from(given);
   const b = Buffer.from(expected);
@@ -69,7 +78,10 @@ export class SandboxGateway {
   readonly credentials: Credentials;
   /** Set once the HTTP server listens: client tokens carry absolute URLs. */
   origin = '';
-  private readonly secret = randomBytes(32);
+  /** Signs the authorization fingerprints of client tokens. */
+  private readonly fingerprintKey: Buffer;
+  /** Keys the hash that stands in for card numbers (uniqueNumberIdentifier). */
+  private readonly cardNumberKey: string;
   private readonly clock: () => Date;
   private readonly nonces: Nonces;
   private readonly customers: Customers;
@@ -79,6 +91,8 @@ export class SandboxGateway {
   constructor(options: GatewayOptions) {
     this.credentials = { merchantId: options.merchantId, publicKey: options.publicKey, privateKey: options.privateKey };
     this.clock = options.clock ?? (() => new Date());
+    this.fingerprintKey = deriveKey(this.credentials, 'fingerprint');
+    this.cardNumberKey = deriveKey(this.credentials, 'card-number-identifier').toString('hex');
     this.nonces = new Nonces(options.store.collection<NonceRecord>('nonces'));
     this.customers = new Customers(options.store.collection<Customer>('customers'));
     this.transactions = new Transactions(options.store.collection<Transaction>('transactions'), {
@@ -108,13 +122,13 @@ export class SandboxGateway {
       }
     }
     const expiresAt = this.clock().getTime() + FINGERPRINT_LIFETIME_MS;
-    const fingerprint = issueFingerprint(this.secret, { merchantId: this.credentials.merchantId, customerId, expiresAt });
+    const fingerprint = issueFingerprint(this.fingerprintKey, { merchantId: this.credentials.merchantId, customerId, expiresAt });
     return { ok: true, value: encodeClientToken(buildClientToken(this.origin, this.credentials.merchantId, fingerprint)) };
   }
 
   /** The authorization behind a browser's fingerprint, or null (malformed, forged, expired, other merchant). */
   authorize(fingerprint: unknown): Authorization | null {
-    const authorization = verifyFingerprint(this.secret, fingerprint, this.clock().getTime());
+    const authorization = verifyFingerprint(this.fingerprintKey, fingerprint, this.clock().getTime());
     return authorization?.merchantId === this.credentials.merchantId ? authorization : null;
   }
 
@@ -136,7 +150,7 @@ export class SandboxGateway {
 
   tokenizeCard(authorization: Authorization, input: CardInput): Outcome<NonceRecord> {
     const now = this.clock();
-    const card = validateCard(input, this.secret.toString('hex'), now);
+    const card = validateCard(input, this.cardNumberKey, now);
     if (!card.ok) return card;
     return { ok: true, value: this.nonces.issue(card.value, authorization.customerId, now.getTime()) };
   }

@@ -65,7 +65,10 @@ export class Nonces {
   }
 
   consume(record: NonceRecord | null): void {
-    if (record !== null) record.consumed = true;
+    if (record === null) return;
+    record.consumed = true;
+    // Set again so that a persistent store saves the change (same key: insertion order is kept).
+    this.records.set(record.nonce, record);
   }
 }
 

@@ -163,6 +163,7 @@ export class Transactions {
     return this.records.get(id);
   }
 
+  /** Changes the record in place: callers `set` it again afterwards so that a persistent store saves it. */
   private transition(transaction: Transaction, to: TransactionStatus, now: Date): void {
     if (!TRANSITIONS[transaction.status].includes(to)) {
       throw new Error(`transaction ${transaction.id}: ${transaction.status} -> ${to} is not a transition`);
@@ -225,6 +226,7 @@ export class Transactions {
       transaction.amount = formatAmount(settle);
     }
     this.transition(transaction, 'submitted_for_settlement', now);
+    this.records.set(transaction.id, transaction);
     return { kind: 'success', transaction };
   }
 
@@ -241,6 +243,7 @@ export class Transactions {
       ]);
     }
     this.transition(transaction, 'voided', now);
+    this.records.set(transaction.id, transaction);
     return { kind: 'success', transaction };
   }
 }

@@ -1,6 +1,6 @@
 import type { Collection, Store } from './store.ts';
 
-/** Process-local store: everything, including tokenized card details, disappears when the sandbox stops. */
+/** Process-local store: everything disappears when the sandbox stops. */
 export function createMemoryStore(): Store {
   const collections = new Map<string, Map<string, unknown>>();
   return {
@@ -13,5 +13,7 @@ export function createMemoryStore(): Store {
       // Each name is only ever used with one record type (see core/), so the cast is sound.
       return records as Map<string, T>;
     },
+    flush() {},
+    close() {},
   };
 }

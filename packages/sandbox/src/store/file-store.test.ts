@@ -1,0 +1,307 @@
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SandboxGateway } from '../core/gateway.ts';
+import type { Authorization } from '../core/fingerprint.ts';
+import { FileStoreError, openFileStore, writeFileAtomically } from './file-store.ts';
+import type { FileStore } from './file-store.ts';
+import { decodeValue, encodeValue, UnsupportedValueError } from './json-codec.ts';
+
+// The file store through real files in a temporary folder.
+
+let folder: string;
+let file: string;
+beforeEach(() => {
+  folder = mkdtempSync(join(tmpdir(), 'kassa-sandbox-store-'));
+  file = join(folder, 'state.json');
+});
+afterEach(() => {
+  rmSync(folder, { recursive: true, force: true });
+});
+
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Every record of every collection, by collection name, in insertion order. */
+function dump(store: FileStore, names: readonly string[]): Record<string, unknown[]> {
+  return Object.fromEntries(names.map((name) => [name, [...store.collection<unknown>(name).values()]]));
+}
+
+/** The collections named in the file, and the [id, record] pairs of one. */
+function fileCollections(): Record<string, Array<[string, unknown]>> {
+  return (JSON.parse(readFileSync(file, 'utf8')) as { collections: Record<string, Array<[string, unknown]>> }).collections;
+}
+
+describe('every record type of core/ through a real file', () => {
+  const CARD_NUMBER = '4111111111111111';
+  const CVV = '987';
+  const COLLECTIONS = ['nonces', 'customers', 'transactions', 'api-request-keys'] as const;
+
+  function populate(store: FileStore) {
+    let now = new Date('2026-06-15T12:00:00.123Z').getTime();
+    const gateway = new SandboxGateway({ merchantId: 'm', publicKey: 'p', privateKey: 'k', store, clock: () => new Date(now) });
+    const tick = () => void (now += 1000);
+    const customer = gateway.createCustomer({ id: '42', firstName: 'Ada', email: 'ada@example.com' });
+    if (!customer.ok) throw new Error(customer.message);
+    gateway.createCustomer({ firstName: 'Grace' });
+    const guest: Authorization = { merchantId: 'm', customerId: '42', expiresAt: Number.MAX_SAFE_INTEGER };
+    const tokenize = () => {
+      const outcome = gateway.tokenizeCard(guest, {
+        number: CARD_NUMBER,
+        expirationDate: '12/2030',
+        cvv: CVV,
+        cardholderName: 'Ada Lovelace',
+        postalCode: '1000',
+      });
+      if (!outcome.ok) throw new Error(outcome.message);
+      return outcome.value.nonce;
+    };
+    const used = tokenize();
+    const unused = tokenize();
+    tick();
+    const sale = gateway.sale({ amount: '10.00', paymentMethodNonce: used, customerId: '42', orderId: 'o-1' }, 'key-sale');
+    if (sale.kind !== 'success') throw new Error('sale failed');
+    tick();
+    gateway.submitForSettlement(sale.transaction.id, '5.00', 'key-settle');
+    const declined = gateway.sale({ amount: '2000.00', paymentMethodNonce: 'fake-valid-nonce' }, 'key-declined');
+    const invalid = gateway.sale({ amount: 'abc', paymentMethodNonce: 'fake-valid-nonce' }, 'key-invalid');
+    const rejected = gateway.sale({ amount: '1.00', paymentMethodNonce: 'fake-gateway-rejected-fraud-nonce' }, null);
+    tick();
+    const toVoid = gateway.sale({ amount: '3.00', paymentMethodNonce: 'fake-valid-amex-nonce' }, null);
+    if (toVoid.kind !== 'success') throw new Error('sale failed');
+    gateway.void(toVoid.transaction.id, 'key-void');
+    expect([declined.kind, invalid.kind, rejected.kind]).toEqual(['unsuccessful', 'invalid', 'unsuccessful']);
+    return { gateway, used, unused, saleId: sale.transaction.id, voidedId: toVoid.transaction.id, now: () => new Date(now) };
+  }
+
+  it('comes back identical (Dates as Dates, insertion order kept) and the gateway carries on from it', () => {
+    const first = openFileStore(file);
+    const { used, unused, saleId, voidedId } = populate(first);
+    const before = dump(first, COLLECTIONS);
+    first.close();
+
+    expect(Object.keys(fileCollections()).sort()).toEqual([...COLLECTIONS].sort());
+    const second = openFileStore(file);
+    const after = dump(second, COLLECTIONS);
+    // toStrictEqual: same prototypes (a Date stays a Date, not an ISO string), no extra or missing keys.
+    expect(after).toStrictEqual(before);
+    expect(after['nonces']?.length).toBe(2);
+    expect(after['customers']?.length).toBe(2);
+    expect(after['transactions']?.length).toBe(4);
+    expect(after['api-request-keys']?.length).toBe(5);
+    const transaction = second.collection<{ createdAt: unknown; statusHistory: Array<{ timestamp: unknown }> }>('transactions').get(saleId);
+    expect(transaction?.createdAt).toBeInstanceOf(Date);
+    expect(transaction?.statusHistory.map((event) => event.timestamp)).toEqual([
+      new Date('2026-06-15T12:00:01.123Z'),
+      new Date('2026-06-15T12:00:02.123Z'),
+    ]);
+
+    // The same rules on the reloaded state: consumed stays consumed, replays replay, transitions go on.
+    const gateway = new SandboxGateway({
+      merchantId: 'm',
+      publicKey: 'p',
+      privateKey: 'k',
+      store: second,
+      clock: () => new Date('2026-06-15T12:01:00Z'), // within the nonces' 3 hours
+    });
+    const again = gateway.sale({ amount: '10.00', paymentMethodNonce: used }, null);
+    expect(again.kind === 'invalid' ? again.errors.map((error) => error.code) : again.kind).toEqual(['91564']);
+    expect(gateway.sale({ amount: '1.00', paymentMethodNonce: unused }, null).kind).toBe('success');
+    const replay = gateway.sale({ amount: '10.00', paymentMethodNonce: used, customerId: '42', orderId: 'o-1' }, 'key-sale');
+    expect(replay.kind === 'success' ? replay.transaction.id : replay.kind).toBe(saleId);
+    expect(replay.kind === 'success' ? replay.transaction.createdAt : null).toStrictEqual(new Date('2026-06-15T12:00:01.123Z'));
+    expect(gateway.findTransaction(voidedId)?.status).toBe('voided');
+    expect(gateway.void(saleId, null)?.kind).toBe('success');
+    second.close();
+    expect(openFileStore(file).collection<{ status: string }>('transactions').get(saleId)?.status).toBe('voided');
+  });
+
+  it('holds no card number and no CVV: BIN, last four and a keyed hash only', () => {
+    const store = openFileStore(file);
+    populate(store);
+    store.close();
+    const text = readFileSync(file, 'utf8');
+    // Neither the tokenized card's number nor those of the fake nonces' test cards charged in populate().
+    for (const number of [CARD_NUMBER, '4012888888881881', '378282246310005']) expect(text).not.toContain(number);
+    expect(text).not.toMatch(/cvv/i);
+    expect(text).not.toContain(`"${CVV}"`);
+    const [, nonce] = fileCollections()['nonces']?.[0] ?? [];
+    const card = (nonce as { card: Record<string, unknown> }).card;
+    expect(Object.keys(card).sort()).toEqual(
+      ['behaviour', 'bin', 'binData', 'cardType', 'cardholderName', 'expirationMonth', 'expirationYear', 'last4', 'postalCode', 'uniqueNumberIdentifier'].sort(),
+    );
+    expect([card['bin'], card['last4']]).toEqual(['411111', '1111']);
+    expect(card['uniqueNumberIdentifier']).toMatch(/^[0-9a-f]{32}$/);
+  });
+});
+
+describe('file store', () => {
+  it('starts empty when the file is missing, creating its folder, and writes nothing until a change', () => {
+    const nested = join(folder, 'a', 'b', 'state.json');
+    const store = openFileStore(nested);
+    expect([...store.collection('customers').values()]).toEqual([]);
+    expect(statSync(join(folder, 'a', 'b')).isDirectory()).toBe(true);
+    store.close();
+    expect(readdirSync(join(folder, 'a', 'b'))).toEqual([]);
+    expect(store.writes).toBe(0);
+  });
+
+  it('keeps insertion order, integer-like ids included (an object keyed by id would not)', () => {
+    const store = openFileStore(file);
+    const records = store.collection<{ n: number }>('records');
+    for (const [n, id] of ['10', '2', 'b', '1', 'a', '0'].entries()) records.set(id, { n });
+    records.delete('b');
+    records.set('b', { n: 6 }); // deleted and added again: last
+    records.set('10', { n: 7 }); // replaced: keeps its place
+    store.close();
+    const reloaded = openFileStore(file).collection<{ n: number }>('records');
+    expect([...reloaded.values()]).toEqual([{ n: 7 }, { n: 1 }, { n: 3 }, { n: 4 }, { n: 5 }, { n: 6 }]);
+    expect(reloaded.get('0')).toEqual({ n: 5 });
+  });
+
+  it('coalesces a burst of changes into one write', async () => {
+    const store = openFileStore(file, { debounceMs: 5 });
+    const records = store.collection<{ n: number }>('records');
+    for (let n = 0; n < 200; n += 1) records.set(`r${n}`, { n });
+    for (let n = 0; n < 100; n += 1) records.delete(`r${n}`);
+    expect(store.writes).toBe(0);
+    await wait(60);
+    expect(store.writes).toBe(1);
+    expect(fileCollections()['records']?.length).toBe(100);
+    records.set('late', { n: -1 });
+    await wait(60);
+    expect(store.writes).toBe(2);
+    records.delete('absent'); // nothing changed: nothing written
+    await wait(30);
+    expect(store.writes).toBe(2);
+    store.close();
+  });
+
+  it('writes pending changes on flush() and close(), synchronously; a closed store refuses changes', () => {
+    const store = openFileStore(file, { debounceMs: 60_000 });
+    const records = store.collection<{ n: number }>('records');
+    records.set('a', { n: 1 });
+    store.flush();
+    expect(store.writes).toBe(1);
+    expect(fileCollections()['records']).toEqual([['a', { n: 1 }]]);
+    store.flush(); // nothing pending
+    expect(store.writes).toBe(1);
+    records.set('b', { n: 2 });
+    store.close();
+    expect(fileCollections()['records']).toEqual([['a', { n: 1 }], ['b', { n: 2 }]]);
+    expect(() => records.set('c', { n: 3 })).toThrow(FileStoreError);
+    store.close(); // twice is fine
+  });
+
+  it('reports a failed background write, keeps the changes pending and writes them on the next flush', async () => {
+    const errors: FileStoreError[] = [];
+    const store = openFileStore(file, { debounceMs: 1, onError: (error) => errors.push(error) });
+    mkdirSync(file); // the rename over a folder fails
+    writeFileSync(join(file, 'keep'), 'x');
+    store.collection<number>('records').set('a', 1);
+    await wait(30);
+    expect(errors.map((error) => error.message)).toEqual([expect.stringContaining(`cannot write sandbox data file ${file}`)]);
+    expect(store.writes).toBe(0);
+    expect(() => store.flush()).toThrow(FileStoreError);
+    rmSync(file, { recursive: true });
+    store.close();
+    expect(fileCollections()['records']).toEqual([['a', 1]]);
+    expect(readdirSync(folder)).toEqual(['state.json']);
+  });
+
+  it('replaces the file atomically: a new file renamed over the old one, no temporary file left', () => {
+    const store = openFileStore(file);
+    const records = store.collection<{ n: number }>('records');
+    records.set('a', { n: 1 });
+    store.flush();
+    const firstInode = statSync(file).ino;
+    records.set('b', { n: 2 });
+    store.flush();
+    expect(statSync(file).ino).not.toBe(firstInode);
+    expect(readdirSync(folder)).toEqual(['state.json']);
+    store.close();
+  });
+
+  it('leaves the target untouched and removes its temporary file when the replacement fails', () => {
+    const target = join(folder, 'occupied');
+    mkdirSync(target);
+    writeFileSync(join(target, 'keep'), 'x');
+    expect(() => writeFileAtomically(target, '{}')).toThrow();
+    expect(readdirSync(folder)).toEqual(['occupied']);
+    expect(readFileSync(join(target, 'keep'), 'utf8')).toBe('x');
+  });
+
+  it('writes the file with mode 0600, whatever the mode of the file it replaces', () => {
+    writeFileSync(file, '{"format":"kassa-sandbox-state","version":1,"collections":{}}');
+    chmodSync(file, 0o644);
+    const store = openFileStore(file);
+    store.collection<string>('records').set('a', 'x');
+    store.close();
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+
+  it.each([
+    ['not JSON', '{"format": "kassa-sandbox-state", "vers', /not JSON/],
+    ['empty', '', /not JSON/],
+    ['another format', '{"customers": []}', /"format" is not "kassa-sandbox-state"/],
+    ['a future version', '{"format":"kassa-sandbox-state","version":2,"collections":{}}', /unsupported version 2/],
+    ['a bad pair', '{"format":"kassa-sandbox-state","version":1,"collections":{"c":[["a"]]}}', /collection "c" entry 0/],
+    ['an id twice', '{"format":"kassa-sandbox-state","version":1,"collections":{"c":[["a",1],["a",2]]}}', /id "a" twice/],
+    ['a bad Date', '{"format":"kassa-sandbox-state","version":1,"collections":{"c":[["a",{"$date":"soon"}]]}}', /c\/a: bad \$date/],
+    ['an unknown tag', '{"format":"kassa-sandbox-state","version":1,"collections":{"c":[["a",{"$map":[]}]]}}', /unknown tag/],
+  ])('refuses a corrupt file (%s), naming it, and never resets it', (_case, text, reason) => {
+    writeFileSync(file, text);
+    let caught: unknown;
+    try {
+      openFileStore(file);
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(FileStoreError);
+    expect((caught as FileStoreError).file).toBe(file);
+    expect((caught as FileStoreError).message).toContain(file);
+    expect((caught as FileStoreError).message).toMatch(reason);
+    expect(readFileSync(file, 'utf8')).toBe(text);
+  });
+
+  it('refuses, at set(), a value JSON would not give back as it was; nothing is stored', () => {
+    class Point {
+      x = 1;
+    }
+    const store = openFileStore(file);
+    const records = store.collection<unknown>('records');
+    for (const bad of [new Map(), new Set(), 1n, Number.NaN, new Point(), { list: [undefined] }, { at: new Date(Number.NaN) }, () => 1]) {
+      expect(() => records.set('bad', { nested: bad })).toThrow(UnsupportedValueError);
+    }
+    expect(records.has('bad')).toBe(false);
+    expect(() => records.set('bad', { nested: new Map() })).toThrow('records/bad.nested: cannot persist a Map');
+    store.close();
+    expect(store.writes).toBe(0);
+  });
+});
+
+describe('json codec', () => {
+  it('round-trips Dates, "$" keys, "__proto__" keys, nested arrays and null-prototype objects', () => {
+    const special = JSON.parse('{"__proto__": {"polluted": true}}') as unknown;
+    const bare = Object.assign(Object.create(null) as Record<string, unknown>, { a: 1 });
+    const value = {
+      at: new Date('2026-01-02T03:04:05.678Z'),
+      $date: 'not a tag',
+      $$money: 1,
+      list: [new Date(0), [null, true, 'x', -1.5]],
+      special,
+      bare,
+      skipped: undefined,
+    };
+    const text = JSON.stringify(encodeValue(value, 'v'));
+    const back = decodeValue(JSON.parse(text), 'v') as Record<string, unknown>;
+    expect(back['at']).toStrictEqual(value.at);
+    expect(back['$date']).toBe('not a tag');
+    expect(back['$$money']).toBe(1);
+    expect(back['list']).toStrictEqual([new Date(0), [null, true, 'x', -1.5]]);
+    expect(Object.getOwnPropertyNames(back['special'])).toEqual(['__proto__']);
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+    expect(back['bare']).toEqual({ a: 1 });
+    expect('skipped' in back).toBe(false);
+  });
+});
