@@ -1,18 +1,30 @@
 // `npm start`: composes the parts on their embedded defaults. With no provider credentials configured it starts the
 // sandbox gateway on its own port (its own origin, as a real gateway is) and points the server at it; with
 // credentials it leaves the sandbox out. The server itself never imports the sandbox.
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { sandboxOptionsFromEnv, startSandbox, type Sandbox } from '@kassa/sandbox';
-import { loadConfig, startServer } from '@kassa/server';
+import { loadConfig, startServer, type Config } from '@kassa/server';
 import { buildWebApp, webDist } from './build-web.ts';
+import { rememberedSandboxCredentials } from './sandbox-credentials.ts';
 
 const root = join(import.meta.dirname, '..');
 const env: NodeJS.ProcessEnv = { ...process.env };
 
+// Check the server's configuration before starting anything; its database location also decides where the
+// sandbox keeps its state.
+const database = configOrExit(env).database;
+const dataDir = database.engine === 'sqlite' ? dirname(database.file) : join(root, 'data');
+
 let sandbox: Sandbox | undefined;
 if (!env.GATEWAY_MERCHANT_ID) {
   try {
-    sandbox = await startSandbox(sandboxOptionsFromEnv(env));
+    const options = sandboxOptionsFromEnv(env);
+    sandbox = await startSandbox({
+      // Like a real gateway, the sandbox remembers customers and transactions across restarts.
+      dataFile: join(dataDir, 'sandbox.json'),
+      ...rememberedSandboxCredentials(join(dataDir, 'sandbox-credentials.json')),
+      ...options,
+    });
   } catch (error) {
     console.error(error instanceof Error ? error.message : error);
     process.exit(1);
@@ -34,14 +46,7 @@ if (sandbox) {
 const buildWeb = !env.WEB_DIST;
 env.WEB_DIST ||= webDist(root);
 
-let config;
-try {
-  config = loadConfig(env);
-} catch (error) {
-  await sandbox?.close();
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-}
+const config = configOrExit(env, sandbox);
 if (buildWeb) await buildWebApp(root);
 const server = await startServer(config);
 
@@ -76,3 +81,13 @@ async function stop(): Promise<void> {
 }
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
+
+function configOrExit(environment: NodeJS.ProcessEnv, running?: Sandbox): Config {
+  try {
+    return loadConfig(environment);
+  } catch (error) {
+    void running?.close();
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  }
+}

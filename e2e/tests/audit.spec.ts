@@ -1,21 +1,23 @@
 import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { cards } from '../support/shopper.ts';
 
 // Runs after every shopper test (see playwright.config.ts): card data must never reach our database or our logs.
-test('the database and the server log hold no card number', () => {
+test("the database, the server log and the sandbox gateway's state hold no card number", () => {
   const databaseFile = process.env.KASSA_DATABASE_FILE;
   const logFile = process.env.KASSA_LOG_FILE;
   if (!databaseFile || !logFile) throw new Error('global setup did not record the database and log files');
-  // SQLite's WAL may still hold recent writes beside the main file.
-  const stores = [databaseFile, `${databaseFile}-wal`, logFile].flatMap((file) => {
+  // SQLite's WAL may still hold recent writes beside the main file; the sandbox gateway keeps its state beside them.
+  const sandboxState = join(dirname(databaseFile), 'sandbox.json');
+  const stores = [databaseFile, `${databaseFile}-wal`, logFile, sandboxState].flatMap((file) => {
     try {
       return [{ file, text: readFileSync(file).toString('latin1') }];
     } catch {
       return [];
     }
   });
-  expect(stores.map((store) => store.file)).toContain(databaseFile);
+  expect(stores.map((store) => store.file)).toEqual(expect.arrayContaining([databaseFile, sandboxState]));
   expect(readFileSync(logFile, 'utf8').length).toBeGreaterThan(0);
   for (const card of Object.values(cards)) {
     for (const store of stores) {
