@@ -178,7 +178,7 @@ describe('credit card tokenization', () => {
     expect(await rejection(card)).toEqual(expected);
   });
 
-  it.each(['a ', ' a1', 'AB#1', 'A'])('refuses the postal code %j as the frames do (81813)', async (postalCode) => {
+  it.each(['a ', ' a1', '#AB1', 'A'])('refuses the postal code %j as the frames do (81813)', async (postalCode) => {
     const response = await tokenize({ number: '4111111111111111', expirationDate: `12/${nextYear}`, billingAddress: { postalCode } });
     expect(response.status).toBe(422);
     expect(JSON.stringify(await response.json())).toContain('"code":"81813"');

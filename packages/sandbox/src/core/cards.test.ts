@@ -100,7 +100,7 @@ describe('tokenization error codes', () => {
     expect(codes({ expirationDate: '13/27' })).toEqual(['expiration_month 81712']);
     expect(codes({ expirationDate: undefined })).toEqual(['expiration_date 81709']);
     expect(codes({ postalCode: ' a1' })).toEqual(['postal_code 81813']);
-    expect(codes({ postalCode: 'AB#1' })).toEqual(['postal_code 81813']);
+    expect(codes({ postalCode: '#AB1' })).toEqual(['postal_code 81813']);
     expect(codes({ postalCode: '12345678901' })).toEqual(['postal_code 81809']);
     expect(codes({ cardholderName: '4111 1111' })).toEqual(['cardholder_name 81723']);
     expect(codes({ cardholderName: 'a'.repeat(256) })).toEqual(['cardholder_name 81723']);

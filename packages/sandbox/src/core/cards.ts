@@ -190,7 +190,7 @@ export function validateCard(input: CardInput, secret: string, now: Date): Outco
     const code = input.postalCode;
     if (validatePostalCode(code).isValid) {
       postalCode = code;
-    } else if (code.length > POSTAL_CODE_MAX_LENGTH) {
+    } else if ([...code].length > POSTAL_CODE_MAX_LENGTH) {
       errors.push(
         validationError(BILLING, 'postal_code', '81809', 'Postal code may contain no more than 9 letter or number characters.'),
       );

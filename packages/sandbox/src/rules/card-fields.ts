@@ -137,12 +137,16 @@ export function validateCardholderName(value: string): Validity {
 }
 
 export const POSTAL_CODE_MAX_LENGTH = 10;
-const POSTAL_CODE = /^[A-Za-z0-9]{2}[A-Za-z0-9 -]{0,8}$/;
+// Letters and digits of any script: postal codes are written in the shopper's alphabet ("ÅB 12", "12.345").
+const POSTAL_CODE_START = /^[\p{L}\p{N}]{2}/u;
+const POSTAL_CODE_PARTIAL = /^[\p{L}\p{N}]?$/u;
 
 /**
- * 2 to 10 characters: the first two letters or digits (as typed, nothing trimmed), then only letters, digits,
- * spaces and dashes.
+ * The rule as written (checkout-behaviour.md): at least 2 and at most 10 characters (counted as a person counts
+ * them, not in UTF-16 units), the first two letters or digits as typed (nothing trimmed); the rest is free.
  */
 export function validatePostalCode(value: string): Validity {
-  return POSTAL_CODE.test(value) ? VALID : verdict(/^[A-Za-z0-9]?$/.test(value));
+  const length = [...value].length;
+  if (length <= POSTAL_CODE_MAX_LENGTH && POSTAL_CODE_START.test(value)) return VALID;
+  return verdict(POSTAL_CODE_PARTIAL.test(value));
 }

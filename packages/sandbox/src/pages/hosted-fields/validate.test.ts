@@ -65,7 +65,7 @@ describe('validateField', () => {
     const now = new Date('2026-06-15T12:00:00Z');
     expect(validateField('expirationDate', '06 / 26', null, now).isValid).toBe(true);
     expect(validateField('expirationDate', '05 / 26', null, now).isValid).toBe(false);
-    expect(validateField('postalCode', 'AB#1', null, now).isValid).toBe(false);
+    expect(validateField('postalCode', '#AB1', null, now).isValid).toBe(false);
     expect(validateField('cvv', '1234', 3, now).isValid).toBe(false);
     expect(validateField('cardholderName', '4111 1111', null, now).isValid).toBe(false);
     expect(validateField('number', '4111111111111111', null, now).isValid).toBe(true);
