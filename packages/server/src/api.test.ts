@@ -108,13 +108,17 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('HTTP API on 
     const guest = new TestClient(app);
     const created = await guest.post('/api/orders', { items: [{ productId: 'prd_mug', quantity: 2 }, { productId: 'prd_coffeebeans', quantity: 1, unitPrice: 1 }] });
     expect(created.statusCode).toBe(201);
-    const { order } = created.json<{ order: { id: string; status: string; total: unknown; items: unknown[] } }>();
+    const { order } = created.json<{ order: { id: string; number: number; status: string; total: unknown; items: unknown[] } }>();
     expect(order.id).toMatch(/^ord_/);
     expect(order.status).toBe('pending');
+    // The human number on the receipt: the first order is 1001, the next one follows it.
+    expect(order.number).toBe(1001);
+    const next = await guest.post('/api/orders', { items: [{ productId: 'prd_mug', quantity: 1 }] });
+    expect(next.json<{ order: { number: number } }>().order.number).toBe(1002);
     expect(order.total).toEqual({ amount: 2 * 1200 + 2450, currency: 'EUR' });
     expect(order.items[0]).toEqual({ productId: 'prd_mug', name: 'Kassa mug', quantity: 2, unitPrice: { amount: 1200, currency: 'EUR' }, total: { amount: 2400, currency: 'EUR' } });
 
-    expect((await guest.get(`/api/orders/${order.id}`)).json()).toMatchObject({ order: { id: order.id } });
+    expect((await guest.get(`/api/orders/${order.id}`)).json()).toMatchObject({ order: { id: order.id, number: 1001 } });
     const stranger = new TestClient(app);
     for (const c of [stranger, new TestClient(app)]) {
       await c.post('/api/orders', { items: [{ productId: 'prd_mug', quantity: 1 }] });
@@ -155,6 +159,10 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('HTTP API on 
     const form = await app.inject({ method: 'POST', url: '/api/session', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'email=a&password=b' });
     expect(form.statusCode).toBe(415);
     expect(form.json()).toMatchObject({ code: 'unsupported_media_type' });
+  });
+
+  it('tells the web app the shop is not on a sandbox gateway when none is configured', async () => {
+    expect((await new TestClient(app).get('/api/config')).json()).toEqual({ sandbox: false });
   });
 
   it('answers unknown API routes with a problem, and payments with 503 without a gateway', async () => {

@@ -24,6 +24,7 @@ import { registerStaticWeb } from './plugins/static-web.ts';
 import { accountsRoutes } from './routes/accounts/accounts.routes.ts';
 import { botcheckRoutes } from './routes/botcheck/botcheck.routes.ts';
 import { catalogueRoutes } from './routes/catalogue/catalogue.routes.ts';
+import { configRoutes } from './routes/config/config.routes.ts';
 import { healthRoutes } from './routes/health/health.routes.ts';
 import { ordersRoutes } from './routes/orders/orders.routes.ts';
 import { paymentsRoutes } from './routes/payments/payments.routes.ts';
@@ -85,6 +86,7 @@ export async function buildKassaApp(config: Config, deps: AppDeps = {}): Promise
   // Routes.
   healthRoutes(app);
   catalogueRoutes(app, ctx);
+  configRoutes(app, ctx);
   accountsRoutes(app, ctx);
   sessionRoutes(app, ctx);
   ordersRoutes(app, ctx);

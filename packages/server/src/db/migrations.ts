@@ -1,6 +1,9 @@
 import { sql } from 'kysely';
 import type { Kysely, Migration } from 'kysely';
 
+/** Order numbers start here, so the first receipt does not read "Order 1". */
+export const FIRST_ORDER_NUMBER = 1001;
+
 /**
  * Every schema change, in order. The SAME migrations run on SQLite and PostgreSQL: only portable types
  * (text, integer) and portable constraints (unique, partial unique index, foreign keys).
@@ -117,6 +120,34 @@ export const migrations: Record<string, Migration> = {
       for (const table of ['botcheck_uses', 'idempotency_keys', 'payments', 'order_items', 'orders', 'products', 'sessions', 'accounts']) {
         await db.schema.dropTable(table).execute();
       }
+    },
+  },
+  '0002_order_numbers': {
+    // The number a shopper reads on the receipt ("Order 1001"); the opaque id stays the key and the URL. Numbers
+    // come from a counter row incremented inside the order's transaction: portable (no sequence or autoincrement),
+    // and PostgreSQL's row lock makes concurrent orders take turns instead of colliding.
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('orders').addColumn('number', 'integer').execute();
+      // Existing orders get numbers in the order they were made.
+      await sql`
+        update orders set number = ${FIRST_ORDER_NUMBER - 1} + (
+          select count(*) from orders earlier
+          where earlier.created_at < orders.created_at or (earlier.created_at = orders.created_at and earlier.id <= orders.id)
+        )`.execute(db);
+      await db.schema.createIndex('orders_number').on('orders').column('number').unique().execute();
+      await db.schema
+        .createTable('counters')
+        .addColumn('name', 'text', (c) => c.primaryKey())
+        .addColumn('value', 'integer', (c) => c.notNull())
+        .execute();
+      await sql`
+        insert into counters (name, value)
+        select 'order_number', coalesce(max(number), ${FIRST_ORDER_NUMBER - 1}) from orders`.execute(db);
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable('counters').execute();
+      await db.schema.dropIndex('orders_number').execute();
+      await db.schema.alterTable('orders').dropColumn('number').execute();
     },
   },
 };

@@ -13,6 +13,7 @@ export interface Database {
   payments: PaymentsTable;
   idempotency_keys: IdempotencyKeysTable;
   botcheck_uses: BotcheckUsesTable;
+  counters: CountersTable;
 }
 
 export interface AccountsTable {
@@ -45,6 +46,8 @@ export interface ProductsTable {
 
 export interface OrdersTable {
   id: string;
+  /** The human order number (sequential, from the `order_number` counter); every order has one since 0002. */
+  number: number;
   status: string;
   total_amount: number;
   currency: string;
@@ -105,6 +108,12 @@ export interface IdempotencyKeysTable {
 export interface BotcheckUsesTable {
   fingerprint: string;
   expires_at: string;
+}
+
+/** Named sequences that work the same on both engines (incremented in the caller's transaction). */
+export interface CountersTable {
+  name: 'order_number';
+  value: number;
 }
 
 export type AccountRow = Selectable<AccountsTable>;

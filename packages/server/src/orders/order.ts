@@ -26,6 +26,8 @@ export interface OrderItem {
 
 export interface Order {
   id: string;
+  /** What the shopper reads on the receipt; `id` stays the key. */
+  number: number;
   status: OrderStatus;
   items: OrderItem[];
   total: Money;

@@ -8,7 +8,7 @@ import type { Order, OrderItem, OrderStatus, Owner } from './order.ts';
 
 export async function insertOrder(db: Db, input: { owner: Owner; items: OrderItem[]; total: Money }): Promise<Order> {
   const now = nowIso();
-  const row: OrderRow = {
+  const row: Omit<OrderRow, 'number'> = {
     id: newId('ord'),
     status: 'pending',
     total_amount: input.total.amount,
@@ -19,8 +19,15 @@ export async function insertOrder(db: Db, input: { owner: Owner; items: OrderIte
     created_at: now,
     updated_at: now,
   };
-  await db.transaction().execute(async (trx) => {
-    await trx.insertInto('orders').values(row).execute();
+  const number = await db.transaction().execute(async (trx) => {
+    // Taken in the order's transaction: a rolled-back order gives its number back, so numbers have no gaps.
+    const counter = await trx
+      .updateTable('counters')
+      .set((eb) => ({ value: eb('value', '+', 1) }))
+      .where('name', '=', 'order_number')
+      .returning('value')
+      .executeTakeFirstOrThrow();
+    await trx.insertInto('orders').values({ ...row, number: counter.value }).execute();
     await trx
       .insertInto('order_items')
       .values(
@@ -35,8 +42,9 @@ export async function insertOrder(db: Db, input: { owner: Owner; items: OrderIte
         })),
       )
       .execute();
+    return counter.value;
   });
-  return { id: row.id, status: 'pending', items: input.items, total: input.total, createdAt: now, payments: [] };
+  return { id: row.id, number, status: 'pending', items: input.items, total: input.total, createdAt: now, payments: [] };
 }
 
 /** The order if `owner` may see it; otherwise undefined, whether it exists or not (no existence oracle). */
@@ -56,6 +64,7 @@ async function loadOrder(db: Db, row: OrderRow): Promise<Order> {
   const payment = paymentRows.find((r) => r.status === 'succeeded') ?? paymentRows.at(-1);
   return {
     id: row.id,
+    number: row.number,
     status: orderStatusSchema.parse(row.status),
     items: items.map(toOrderItem),
     total: { amount: row.total_amount, currency: row.currency },

@@ -36,6 +36,8 @@ export interface Payment {
 
 export interface Order {
   id: string;
+  /** The human order number the shopper reads (the id stays in URLs). */
+  number: number;
   status: 'pending' | 'paid';
   items: OrderItem[];
   total: Money;
