@@ -35,7 +35,10 @@ afterEach(() => {
   for (const channel of channels.splice(0)) channel.close();
 });
 
-function mountInstance(fields: FieldName[]): Record<string, Mounted> & { channel: string } {
+function mountInstance(
+  fields: FieldName[],
+  gatewayFetch: typeof fetch = (resource, init) => fetch(resource, init),
+): Record<string, Mounted> & { channel: string } {
   channelCount += 1;
   const channel = `test-${channelCount}`;
   const mounted: Record<string, Mounted> = {};
@@ -51,8 +54,9 @@ function mountInstance(fields: FieldName[]): Record<string, Mounted> & { channel
         postToParent: (message) => posted.push(message),
         siblings,
         origin: sandbox.origin,
-        fetch: (resource, init) => fetch(resource, init),
+        fetch: gatewayFetch,
         collectTimeoutMs: 300,
+        requestTimeoutMs: 200,
       },
     );
     mounted[name] = { input, field, posted };
@@ -254,5 +258,35 @@ describe('tokenize', () => {
     expect(await tokenizeResult(instance, ['number', 'expirationDate'], 'http://evil.example/client_api')).toMatchObject({
       error: { code: 'gateway' },
     });
+  });
+});
+
+describe('gateway failures during tokenization', () => {
+  function filledNumber(gatewayFetch: typeof fetch) {
+    const instance = mountInstance(['number'], gatewayFetch);
+    the(instance, 'number').input.type('4111111111111111');
+    return instance;
+  }
+  const answer = (status: number, headers: Record<string, string> = {}): typeof fetch => async () =>
+    new Response('{}', { status, headers });
+
+  it.each([
+    [401, {}, { code: 'authorization' }],
+    [403, {}, { code: 'forbidden' }],
+    [429, { 'Retry-After': '3' }, { code: 'rate_limited', retryAfterMs: 3000 }],
+    [503, {}, { code: 'gateway' }],
+  ])('tells HTTP %i apart', async (status, headers, expected) => {
+    const result = await tokenizeResult(filledNumber(answer(status, headers)), []);
+    expect(result).toMatchObject({ type: 'tokenizeFailed', error: expected });
+  });
+
+  it('reports a gateway that does not answer in time as a time-out, and a refused connection as a network error', async () => {
+    const hung: typeof fetch = (_, init) =>
+      new Promise((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal?.reason)));
+    expect(await tokenizeResult(filledNumber(hung), [])).toMatchObject({ error: { code: 'timeout' } });
+    const refused: typeof fetch = async () => {
+      throw new TypeError('fetch failed');
+    };
+    expect(await tokenizeResult(filledNumber(refused), [])).toMatchObject({ error: { code: 'network' } });
   });
 });

@@ -45,6 +45,8 @@ export interface FieldHost {
   origin: string;
   fetch: typeof fetch;
   collectTimeoutMs?: number;
+  /** How long the tokenization request may take before it counts as timed out (default 20 s). */
+  requestTimeoutMs?: number;
 }
 
 export interface HostedField {
@@ -179,8 +181,12 @@ export function createHostedField({ field, channel }: FrameParams, host: FieldHo
 
   const tokenize = async (request: TokenizeRequest): Promise<void> => {
     const { requestId } = request;
-    const fail = (code: TokenizeErrorCode, message: string, fields?: FieldName[]): void =>
-      post({ type: 'tokenizeFailed', requestId, error: fields ? { code, message, fields } : { code, message } });
+    const fail = (code: TokenizeErrorCode, message: string, fields?: FieldName[], retryAfterMs?: number): void =>
+      post({
+        type: 'tokenizeFailed',
+        requestId,
+        error: { code, message, ...(fields ? { fields } : {}), ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) },
+      });
 
     let endpoint: URL;
     try {
@@ -230,24 +236,36 @@ export function createHostedField({ field, channel }: FrameParams, host: FieldHo
     const postalCode = values.get('postalCode');
     if (postalCode) creditCard['billingAddress'] = { postalCode };
 
+    // Every request to the gateway has a time-out: a hung gateway must not leave the shopper waiting forever.
+    const timeout = AbortSignal.timeout(host.requestTimeoutMs ?? 20_000);
     let response: Response;
+    let body: unknown;
     try {
       response = await host.fetch(endpoint, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
         body: JSON.stringify({ authorizationFingerprint: request.authorizationFingerprint, creditCard }),
         credentials: 'omit',
+        signal: timeout,
+      });
+      body = await response.json().catch((error: unknown) => {
+        if (timeout.aborted) throw error;
+        return null;
       });
     } catch {
-      fail('network', 'The gateway could not be reached.');
+      if (timeout.aborted) fail('timeout', 'The gateway did not answer in time.');
+      else fail('network', 'The gateway could not be reached.');
       return;
     }
-    const body: unknown = await response.json().catch(() => null);
     const result = (body as { creditCards?: unknown[] } | null)?.creditCards?.[0];
     if (response.status === 201 && result !== undefined) {
       post({ type: 'tokenized', requestId, result });
     } else if (response.status === 401) {
       fail('authorization', 'The authorization is invalid or expired.');
+    } else if (response.status === 403) {
+      fail('forbidden', 'The authorization may not tokenize cards.');
+    } else if (response.status === 429) {
+      fail('rate_limited', 'The gateway is rate limiting.', undefined, retryAfterMs(response.headers.get('Retry-After')));
     } else if (response.status === 422) {
       const { codes, fields } = rejectedFields((body as { fieldErrors?: unknown } | null)?.fieldErrors);
       if (codes.includes('81703')) fail('unsupported_card_type', 'This card type is not supported.', ['number']);
@@ -325,4 +343,12 @@ function rejectedFields(entries: unknown): { codes: string[]; fields: FieldName[
   };
   walk(entries);
   return { codes, fields: [...fields] };
+}
+
+/** Retry-After (RFC 9110: delay in seconds or an HTTP date) in milliseconds; undefined when absent or unreadable. */
+function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
+  if (header === null || header.trim() === '') return undefined;
+  if (/^\d+$/.test(header.trim())) return Number(header.trim()) * 1000;
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }

@@ -43,7 +43,15 @@ export type ParentMessage =
   | { type: 'clear' }
   | { type: 'tokenize'; requestId: string; authorizationFingerprint: string; clientApiUrl: string; fields: FieldName[] };
 
-export type TokenizeErrorCode = 'invalid_fields' | 'unsupported_card_type' | 'network' | 'authorization' | 'gateway';
+export type TokenizeErrorCode =
+  | 'invalid_fields'
+  | 'unsupported_card_type'
+  | 'network'
+  | 'timeout'
+  | 'authorization'
+  | 'forbidden'
+  | 'rate_limited'
+  | 'gateway';
 
 export type FrameMessage =
   | { type: 'ready'; field: FieldName }
@@ -55,7 +63,7 @@ export type FrameMessage =
   | {
       type: 'tokenizeFailed';
       requestId: string;
-      error: { code: TokenizeErrorCode; message: string; fields?: FieldName[] };
+      error: { code: TokenizeErrorCode; message: string; fields?: FieldName[]; retryAfterMs?: number };
     };
 
 /** Between sibling frames of one instance, over the BroadcastChannel (same origin only; not part of the contract). */
