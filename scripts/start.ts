@@ -3,7 +3,8 @@
 // credentials it leaves the sandbox out. The server itself never imports the sandbox.
 import { dirname, join } from 'node:path';
 import { sandboxOptionsFromEnv, startSandbox, type Sandbox } from '@kassa/sandbox';
-import { loadConfig, startServer, type Config } from '@kassa/server';
+import { createLogger, loadConfig, startServer, type Config } from '@kassa/server';
+import pretty from 'pino-pretty';
 import { buildWebApp, webDist } from './build-web.ts';
 import { rememberedSandboxCredentials } from './sandbox-credentials.ts';
 
@@ -48,7 +49,13 @@ env.WEB_DIST ||= webDist(root);
 
 const config = configOrExit(env, sandbox);
 if (buildWeb) await buildWebApp(root);
-const server = await startServer(config);
+// Readable lines for the person at the terminal, so the banner below stays in view: request lines only at
+// LOG_LEVEL=debug (the server logs them at debug). LOG_FILE, when set, still gets the JSON lines.
+const logger = createLogger(
+  config,
+  pretty({ colorize: process.stdout.isTTY, ignore: 'pid,hostname', translateTime: 'SYS:HH:MM:ss', singleLine: true, sync: true }),
+);
+const server = await startServer(config, { logger });
 
 console.log(
   [

@@ -19,7 +19,8 @@ export async function startProduct(): Promise<RunningProduct> {
   const logFile = join(dataDir, 'server.log');
   const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'scripts', 'start.ts')], {
     cwd: root,
-    env: { ...process.env, PORT: '0', SANDBOX_PORT: '0', DATABASE_URL: databaseFile, LOG_FILE: logFile },
+    // Debug: the log holds every request line too, so the audit checks those for card data as well.
+    env: { ...process.env, PORT: '0', SANDBOX_PORT: '0', DATABASE_URL: databaseFile, LOG_FILE: logFile, LOG_LEVEL: 'debug' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const shopUrl = await waitForShopUrl(child);

@@ -13,7 +13,7 @@ import { openDatabase } from './db/connect.ts';
 import type { DatabaseHandle } from './db/connect.ts';
 import { BraintreeGatewayAdapter, createBraintreeClient } from './gateway/braintree.ts';
 import type { PaymentGateway } from './gateway/gateway.ts';
-import { createLogger } from './logger.ts';
+import { createLogger, RequestLinesAtDebug } from './logger.ts';
 import { IdempotencyRepository } from './payments/idempotency.repository.ts';
 import { registerDatabaseLifecycle } from './plugins/db.ts';
 import { registerErrorMapping, registerJsonOnlyMutations } from './plugins/errors.ts';
@@ -69,7 +69,7 @@ export async function buildKassaApp(config: Config, deps: AppDeps = {}): Promise
 
   // Typed as Fastify's logger so the instance keeps the default generics the route modules expect.
   const loggerInstance: FastifyBaseLogger = logger;
-  const app = Fastify({ loggerInstance, bodyLimit: 64 * 1024, trustProxy: config.trustProxy });
+  const app = Fastify({ loggerInstance, logController: new RequestLinesAtDebug(), bodyLimit: 64 * 1024, trustProxy: config.trustProxy });
 
   // External plugins.
   await registerSecurityHeaders(app, config);

@@ -9,6 +9,7 @@ export type { Config, Env } from './config.ts';
 export type { AppDeps, KassaApp } from './app.ts';
 export type { DemoCredentials } from './accounts/accounts.service.ts';
 export { buildKassaApp } from './app.ts';
+export { createLogger } from './logger.ts';
 
 /** The Fastify app, ready for `inject` or `listen`. */
 export async function buildApp(config: Config, deps?: AppDeps): Promise<FastifyInstance> {

@@ -1,7 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { LogController } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import pino from 'pino';
-import type { Logger } from 'pino';
+import type { DestinationStream, Logger } from 'pino';
 import type { Config } from './config.ts';
 
 /**
@@ -18,10 +20,32 @@ export const REDACT_PATHS = [
   'headers["idempotency-key"]',
 ];
 
-export function createLogger(config: Pick<Config, 'logLevel' | 'logFile'>): Logger {
+/**
+ * The server's logger: JSON lines to `console` (stdout unless a caller such as `npm start` passes a prettifier), and
+ * the same JSON to LOG_FILE when set.
+ */
+export function createLogger(config: Pick<Config, 'logLevel' | 'logFile'>, console: DestinationStream = process.stdout): Logger {
   const options = { level: config.logLevel, redact: { paths: REDACT_PATHS, censor: '[redacted]' } };
-  if (config.logFile === null) return pino(options);
+  if (config.logFile === null) return pino(options, console);
   mkdirSync(dirname(config.logFile), { recursive: true });
   // Synchronous file writes: every line is on disk when the request ends (tests and operators grep it).
-  return pino(options, pino.multistream([{ stream: process.stdout }, { stream: pino.destination({ dest: config.logFile, sync: true, mkdir: true }) }]));
+  // Each stream of a multistream filters at info unless told otherwise: give both the configured level.
+  const level = config.logLevel === 'silent' ? 'fatal' : config.logLevel;
+  return pino(options, pino.multistream([{ level, stream: console }, { level, stream: pino.destination({ dest: config.logFile, sync: true, mkdir: true }) }]));
+}
+
+/**
+ * Fastify's per-request lines ("incoming request", "request completed") at debug instead of info: at the default
+ * level the log holds what happened to orders and payments, not every asset and poll. A failed request is still
+ * logged at error, and LOG_LEVEL=debug brings the request lines back.
+ */
+export class RequestLinesAtDebug extends LogController {
+  override incomingRequest(request: FastifyRequest): void {
+    if (!this.isLogDisabled(request)) request.log.debug({ req: request }, 'incoming request');
+  }
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (error) super.requestCompleted(error, request, reply);
+    else if (!this.isLogDisabled(request)) reply.log.debug({ res: reply, responseTime: reply.elapsedTime }, 'request completed');
+  }
 }

@@ -21,7 +21,8 @@ describe('startServer', () => {
   it('listens, returns the demo credentials, and logs to LOG_FILE without bodies or secrets', async () => {
     dir = mkdtempSync(join(tmpdir(), 'kassa-server-'));
     const logFile = join(dir, 'logs', 'kassa.log');
-    const config = loadConfig({ PORT: '0', DATABASE_URL: join(dir, 'kassa.sqlite'), LOG_FILE: logFile, LOG_LEVEL: 'info' });
+    // Debug: the request lines, with their headers, are logged too.
+    const config = loadConfig({ PORT: '0', DATABASE_URL: join(dir, 'kassa.sqlite'), LOG_FILE: logFile, LOG_LEVEL: 'debug' });
     server = await startServer(config);
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(server.demo).toEqual({
@@ -50,6 +51,16 @@ describe('startServer', () => {
     for (const secret of ['4111111111111111', '4111 1111 1111 1111', 'kassa-demo-shopper', cookie.split('=')[1] ?? 'nope', 'secret-token', 'idem-secret-key']) {
       expect(log).not.toContain(secret);
     }
+  });
+
+  it('logs request lines at debug only: at info, a request leaves no request line', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'kassa-server-'));
+    const logFile = join(dir, 'kassa.log');
+    server = await startServer(loadConfig({ PORT: '0', DATABASE_URL: join(dir, 'kassa.sqlite'), LOG_FILE: logFile, LOG_LEVEL: 'info' }));
+    expect((await fetch(`${server.url}/api/catalogue`)).status).toBe(200);
+    const messages = readFileSync(logFile, 'utf8').trim().split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { msg?: string }).msg);
+    expect(messages).not.toContain('incoming request');
+    expect(messages).not.toContain('request completed');
   });
 
   it('rate-limits payment attempts per IP with a problem', async () => {
