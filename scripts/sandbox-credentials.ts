@@ -9,8 +9,9 @@ export interface SandboxCredentials {
 }
 
 /**
- * The local sandbox's credentials, made once and kept (mode 0600) beside its state: it derives its signing and
- * card-hashing keys from the private key, so a restart must bring the same ones. Test-only credentials of a gateway
+ * The local sandbox's credentials, made once and kept (mode 0600) beside its state: it derives the key that signs
+ * client tokens from the private key, so a restart must bring the same ones. (Card number identifiers are keyed by a
+ * key never derived from anything on this disk.) Test-only credentials of a gateway
  * that runs on this machine and takes test cards only.
  */
 export function rememberedSandboxCredentials(file: string): SandboxCredentials {

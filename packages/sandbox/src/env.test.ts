@@ -24,6 +24,15 @@ describe('sandboxOptionsFromEnv', () => {
     expect(sandboxOptionsFromEnv({ SANDBOX_DATA_FILE: '' })).not.toHaveProperty('dataFile');
   });
 
+  it('takes a card identifier secret of at least 32 characters, and only then', () => {
+    const secret = 's'.repeat(32);
+    expect(sandboxOptionsFromEnv({ SANDBOX_CARD_ID_SECRET: secret }).cardIdentifierSecret).toBe(secret);
+    expect(sandboxOptionsFromEnv({})).not.toHaveProperty('cardIdentifierSecret');
+    expect(() => sandboxOptionsFromEnv({ SANDBOX_CARD_ID_SECRET: 'short' })).toThrow(
+      'SANDBOX_CARD_ID_SECRET must be at least 32 characters long',
+    );
+  });
+
   it('names every bad variable at once', () => {
     let caught: unknown;
     try {

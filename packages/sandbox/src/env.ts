@@ -11,6 +11,8 @@ export class SandboxEnvError extends Error {
   }
 }
 
+const CARD_ID_SECRET_MIN_LENGTH = 32;
+
 export function sandboxOptionsFromEnv(env: Record<string, string | undefined>): SandboxOptions {
   const problems: string[] = [];
   const given = (name: string) => (env[name] === undefined || env[name] === '' ? undefined : env[name]);
@@ -34,6 +36,12 @@ export function sandboxOptionsFromEnv(env: Record<string, string | undefined>): 
   // A path (relative to the working folder); unset keeps the state in memory.
   const dataFile = given('SANDBOX_DATA_FILE');
 
+  // Long enough that it cannot be guessed: with it, the state file's card identifiers could be tried back to numbers.
+  const cardIdentifierSecret = given('SANDBOX_CARD_ID_SECRET');
+  if (cardIdentifierSecret !== undefined && cardIdentifierSecret.length < CARD_ID_SECRET_MIN_LENGTH) {
+    problems.push(`SANDBOX_CARD_ID_SECRET must be at least ${CARD_ID_SECRET_MIN_LENGTH} characters long`);
+  }
+
   if (problems.length > 0) throw new SandboxEnvError(problems);
   return {
     host: given('SANDBOX_HOST') ?? '127.0.0.1',
@@ -41,5 +49,6 @@ export function sandboxOptionsFromEnv(env: Record<string, string | undefined>): 
     currencyIsoCode,
     ...ids,
     ...(dataFile === undefined ? {} : { dataFile }),
+    ...(cardIdentifierSecret === undefined ? {} : { cardIdentifierSecret }),
   };
 }

@@ -24,9 +24,15 @@ export interface SandboxOptions {
   /**
    * Keeps the gateway's state (customers, transactions, nonces, apiRequestKeys) in this JSON file so that it
    * survives a restart; its folder is created if needed. Unset (default): in memory, gone when the sandbox stops.
-   * Restart with the same credentials (the private key keys client tokens and card number identifiers).
+   * Restart with the same credentials (the private key signs client tokens).
    */
   dataFile?: string;
+  /**
+   * Keeps card numbers' uniqueNumberIdentifier the same across restarts. Keep it off the sandbox's disk (never beside
+   * the data file): with it and the data file, card numbers could be tried back. Unset: identifiers are stable within
+   * one process only (a random key, never written).
+   */
+  cardIdentifierSecret?: string;
 }
 
 export interface Sandbox {
@@ -75,6 +81,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       privateKey,
       store,
       ...(options.currencyIsoCode === undefined ? {} : { currencyIsoCode: options.currencyIsoCode }),
+      ...(options.cardIdentifierSecret === undefined ? {} : { cardIdentifierSecret: options.cardIdentifierSecret }),
     });
     const app = await buildApp({ gateway, logger: options.logger ?? false });
     let port: number;

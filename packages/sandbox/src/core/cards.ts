@@ -67,8 +67,9 @@ export const UNKNOWN_BIN_DATA: BinData = {
 export type CardBehaviour = 'normal' | 'processor_declined' | 'processor_failure' | 'fraud' | 'verification_declined';
 
 /**
- * A tokenized card as the core keeps it. Never the full number nor the CVV: a keyed hash of the number stands in
- * for duplicate detection, as the provider's unique number identifier does.
+ * A tokenized card as the core keeps it. Never the full number nor the CVV: a hash of the number, keyed by a key
+ * that is never written anywhere (see SandboxGateway), stands in for duplicate detection, as the provider's unique
+ * number identifier does.
  */
 export interface Card {
   bin: string;
@@ -145,7 +146,7 @@ function numberError(digits: string, cards: readonly CardCandidate[]): Validatio
  * valid number of a brand the merchant does not take answers 81703). Error codes are the provider's (81714 number
  * required, 81715 invalid, 81716 length, 81703 type not accepted, 81707 CVV, ...).
  */
-export function validateCard(input: CardInput, secret: string, now: Date): Outcome<Card> {
+export function validateCard(input: CardInput, identifierKey: Buffer, now: Date): Outcome<Card> {
   const errors: ValidationError[] = [];
   const digits = typeof input.number === 'string' ? stripNumber(input.number) : '';
   const number = validateNumber(digits);
@@ -212,7 +213,7 @@ export function validateCard(input: CardInput, secret: string, now: Date): Outco
       expirationYear: expiry.year,
       cardholderName,
       postalCode,
-      uniqueNumberIdentifier: createHmac('sha256', secret).update(digits).digest('hex').slice(0, 32),
+      uniqueNumberIdentifier: createHmac('sha256', identifierKey).update(digits).digest('hex').slice(0, 32),
       binData: UNKNOWN_BIN_DATA,
       behaviour: BEHAVIOUR_BY_NUMBER[digits] ?? 'normal',
     },

@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { SUPPORTED_CARD_TYPES, validateCard } from './cards.ts';
 import type { CardInput } from './cards.ts';
 import { buildClientToken, clientApiUrl, encodeClientToken } from './client-token.ts';
@@ -24,6 +24,11 @@ export interface Credentials {
 
 export interface GatewayOptions extends Credentials {
   store: Store;
+  /**
+   * Keys the card number identifiers (uniqueNumberIdentifier). Unset: a random key of this process only. Never
+   * written anywhere by the sandbox: see cardIdentifierKey().
+   */
+  cardIdentifierSecret?: string;
   /** The merchant account's currency (the provider ties it to the merchant account, not to the request). */
   currencyIsoCode?: string;
   clock?: () => Date;
@@ -59,12 +64,23 @@ function isTrue(value: unknown): boolean {
 }
 
 /**
- * A key of the gateway's own, derived from the merchant's private key: the same credentials give the same keys after
- * a restart (client tokens already handed out stay valid, a card keeps its unique number identifier), and nothing
- * secret is ever written to the state file, which keeps only BIN, last four and the keyed hash of card numbers.
+ * The key that signs client token fingerprints, derived from the merchant's private key: the same credentials give
+ * the same key after a restart, so client tokens already handed out stay valid.
  */
-function deriveKey(credentials: Credentials, purpose: string): Buffer {
-  return createHmac('sha256', credentials.privateKey).update(`kassa-sandbox/${purpose}/${credentials.merchantId}`).digest();
+function deriveFingerprintKey(credentials: Credentials): Buffer {
+  return createHmac('sha256', credentials.privateKey).update(`kassa-sandbox/fingerprint/${credentials.merchantId}`).digest();
+}
+
+/**
+ * The key of the card number identifiers. The state file keeps BIN and last four beside each identifier, so only six
+ * digits are unknown (about 100,000 Luhn-valid candidates): a key anyone with the disk could compute would let them
+ * try every candidate and get the number back in a fraction of a second. So the key is never derived from what is on
+ * disk (the private key is, in npm start's credentials file): it is random per process unless the merchant passes a
+ * secret kept elsewhere (an environment variable from a secret store) to keep identifiers stable across restarts.
+ */
+function cardIdentifierKey(secret: string | undefined): Buffer {
+  if (secret === undefined) return randomBytes(32);
+  return createHmac('sha256', secret).update('kassa-sandbox/card-number-identifier').digest();
 }
 
 function sameSecret(given: string, expected: string): boolean {
@@ -80,8 +96,8 @@ export class SandboxGateway {
   origin = '';
   /** Signs the authorization fingerprints of client tokens. */
   private readonly fingerprintKey: Buffer;
-  /** Keys the hash that stands in for card numbers (uniqueNumberIdentifier). */
-  private readonly cardNumberKey: string;
+  /** Keys the hash that stands in for card numbers (uniqueNumberIdentifier); held in memory only. */
+  private readonly cardNumberKey: Buffer;
   private readonly clock: () => Date;
   private readonly nonces: Nonces;
   private readonly customers: Customers;
@@ -91,8 +107,8 @@ export class SandboxGateway {
   constructor(options: GatewayOptions) {
     this.credentials = { merchantId: options.merchantId, publicKey: options.publicKey, privateKey: options.privateKey };
     this.clock = options.clock ?? (() => new Date());
-    this.fingerprintKey = deriveKey(this.credentials, 'fingerprint');
-    this.cardNumberKey = deriveKey(this.credentials, 'card-number-identifier').toString('hex');
+    this.fingerprintKey = deriveFingerprintKey(this.credentials);
+    this.cardNumberKey = cardIdentifierKey(options.cardIdentifierSecret);
     this.nonces = new Nonces(options.store.collection<NonceRecord>('nonces'));
     this.customers = new Customers(options.store.collection<Customer>('customers'));
     this.transactions = new Transactions(options.store.collection<Transaction>('transactions'), {

@@ -116,7 +116,7 @@ describe('every record type of core/ through a real file', () => {
     expect(openFileStore(file).collection<{ status: string }>('transactions').get(saleId)?.status).toBe('voided');
   });
 
-  it('holds no card number and no CVV: BIN, last four and a keyed hash only', () => {
+  it('holds no card number and no CVV: BIN, last four and a hash keyed by a key kept in memory only', () => {
     const store = openFileStore(file);
     populate(store);
     store.close();
@@ -232,7 +232,7 @@ describe('file store', () => {
   });
 
   it('writes the file with mode 0600, whatever the mode of the file it replaces', () => {
-    writeFileSync(file, '{"format":"kassa-sandbox-state","version":1,"collections":{}}');
+    writeFileSync(file, '{"format":"kassa-sandbox-state","version":2,"collections":{}}');
     chmodSync(file, 0o644);
     const store = openFileStore(file);
     store.collection<string>('records').set('a', 'x');
@@ -244,11 +244,11 @@ describe('file store', () => {
     ['not JSON', '{"format": "kassa-sandbox-state", "vers', /not JSON/],
     ['empty', '', /not JSON/],
     ['another format', '{"customers": []}', /"format" is not "kassa-sandbox-state"/],
-    ['a future version', '{"format":"kassa-sandbox-state","version":2,"collections":{}}', /unsupported version 2/],
-    ['a bad pair', '{"format":"kassa-sandbox-state","version":1,"collections":{"c":[["a"]]}}', /collection "c" entry 0/],
-    ['an id twice', '{"format":"kassa-sandbox-state","version":1,"collections":{"c":[["a",1],["a",2]]}}', /id "a" twice/],
-    ['a bad Date', '{"format":"kassa-sandbox-state","version":1,"collections":{"c":[["a",{"$date":"soon"}]]}}', /c\/a: bad \$date/],
-    ['an unknown tag', '{"format":"kassa-sandbox-state","version":1,"collections":{"c":[["a",{"$map":[]}]]}}', /unknown tag/],
+    ['a future version', '{"format":"kassa-sandbox-state","version":3,"collections":{}}', /unsupported version 3/],
+    ['a bad pair', '{"format":"kassa-sandbox-state","version":2,"collections":{"c":[["a"]]}}', /collection "c" entry 0/],
+    ['an id twice', '{"format":"kassa-sandbox-state","version":2,"collections":{"c":[["a",1],["a",2]]}}', /id "a" twice/],
+    ['a bad Date', '{"format":"kassa-sandbox-state","version":2,"collections":{"c":[["a",{"$date":"soon"}]]}}', /c\/a: bad \$date/],
+    ['an unknown tag', '{"format":"kassa-sandbox-state","version":2,"collections":{"c":[["a",{"$map":[]}]]}}', /unknown tag/],
   ])('refuses a corrupt file (%s), naming it, and never resets it', (_case, text, reason) => {
     writeFileSync(file, text);
     let caught: unknown;

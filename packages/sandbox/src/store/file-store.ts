@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { closeSync, fchmodSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { decodeValue, encodeValue } from './json-codec.ts';
@@ -12,13 +12,20 @@ import type { Collection, Store } from './store.ts';
 // (mode 0600), is fsynced, then renamed over the data file: a crash leaves the old state or the new one, never half
 // a file. flush()/close() write pending changes synchronously, so a clean shutdown loses nothing.
 //
-// File layout: {"format":"kassa-sandbox-state","version":1,"collections":{"<name>":[["<id>",<record>],...],...}}.
+// File layout: {"format":"kassa-sandbox-state","version":2,"collections":{"<name>":[["<id>",<record>],...],...}}.
 // Records are [id, record] pairs, not an object keyed by id: JavaScript orders integer-like keys ("42") before the
 // others, which would break insertion order. Records go through json-codec.ts (Dates tagged, anything else that
 // JSON would change refused).
 
 export const FILE_FORMAT = 'kassa-sandbox-state';
-export const FILE_VERSION = 1;
+export const FILE_VERSION = 2;
+/**
+ * Version 1 files hold card number identifiers keyed by a key derived from the private key, which npm start keeps on
+ * the same disk: with BIN and last four beside them, they give the card numbers back. Such a file is upgraded when
+ * opened (and rewritten at once): every identifier is replaced by a hash of it under a random key that is then
+ * forgotten, so cards that shared an identifier still do, and none can be traced back to its number.
+ */
+const REVERSIBLE_IDENTIFIERS_VERSION = 1;
 const DEFAULT_DEBOUNCE_MS = 20;
 
 /** The data file cannot be read, is not a sandbox state file, or cannot be written. Always names the file. */
@@ -63,13 +70,36 @@ function corrupt(file: string, why: string, cause?: unknown): FileStoreError {
   );
 }
 
-function load(file: string): Map<string, Map<string, unknown>> {
+/** Replaces, in place, every `uniqueNumberIdentifier` string under `value` (see REVERSIBLE_IDENTIFIERS_VERSION). */
+function rekeyCardIdentifiers(value: unknown, key: Buffer): void {
+  if (typeof value !== 'object' || value === null || value instanceof Date) return;
+  if (Array.isArray(value)) {
+    for (const item of value) rekeyCardIdentifiers(item, key);
+    return;
+  }
+  const record = value as Record<string, unknown>;
+  for (const [name, field] of Object.entries(record)) {
+    if (name === 'uniqueNumberIdentifier' && typeof field === 'string') {
+      record[name] = createHmac('sha256', key).update(field).digest('hex').slice(0, 32);
+    } else {
+      rekeyCardIdentifiers(field, key);
+    }
+  }
+}
+
+interface Loaded {
+  collections: Map<string, Map<string, unknown>>;
+  /** Upgraded from an older version: to be written again now. */
+  upgraded: boolean;
+}
+
+function load(file: string): Loaded {
   const collections = new Map<string, Map<string, unknown>>();
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    if (isMissing(error)) return collections;
+    if (isMissing(error)) return { collections, upgraded: false };
     throw new FileStoreError(file, `cannot read sandbox data file ${file}: ${message(error)}`, { cause: error });
   }
   let document: unknown;
@@ -81,7 +111,10 @@ function load(file: string): Map<string, Map<string, unknown>> {
   if (typeof document !== 'object' || document === null || Array.isArray(document)) throw corrupt(file, 'not a JSON object');
   const { format, version, collections: stored } = document as Record<string, unknown>;
   if (format !== FILE_FORMAT) throw corrupt(file, `"format" is not "${FILE_FORMAT}"`);
-  if (version !== FILE_VERSION) throw corrupt(file, `unsupported version ${JSON.stringify(version)}, expected ${FILE_VERSION}`);
+  const upgraded = version === REVERSIBLE_IDENTIFIERS_VERSION;
+  if (version !== FILE_VERSION && !upgraded) {
+    throw corrupt(file, `unsupported version ${JSON.stringify(version)}, expected ${FILE_VERSION}`);
+  }
   if (typeof stored !== 'object' || stored === null || Array.isArray(stored)) throw corrupt(file, '"collections" is not an object');
   for (const [name, entries] of Object.entries(stored)) {
     if (!Array.isArray(entries)) throw corrupt(file, `collection "${name}" is not an array`);
@@ -100,7 +133,11 @@ function load(file: string): Map<string, Map<string, unknown>> {
     }
     collections.set(name, records);
   }
-  return collections;
+  if (upgraded) {
+    const forgotten = randomBytes(32);
+    for (const records of collections.values()) rekeyCardIdentifiers([...records.values()], forgotten);
+  }
+  return { collections, upgraded };
 }
 
 /** Writes `text` to `file` atomically: temporary file in the same folder, fsync, rename, fsync of the folder. */
@@ -148,9 +185,9 @@ export function openFileStore(path: string, options: FileStoreOptions = {}): Fil
   } catch (error) {
     throw new FileStoreError(file, `cannot create the folder of sandbox data file ${file}: ${message(error)}`, { cause: error });
   }
-  const collections = load(file);
+  const { collections, upgraded } = load(file);
   const views = new Map<string, Collection<unknown>>();
-  let dirty = false;
+  let dirty = upgraded;
   let closed = false;
   let timer: ReturnType<typeof setTimeout> | null = null;
   let writes = 0;
@@ -202,6 +239,9 @@ export function openFileStore(path: string, options: FileStoreOptions = {}): Fil
     }
     write();
   }
+
+  // The old identifiers must not stay on disk a moment longer than needed.
+  if (upgraded) write();
 
   return {
     file,
