@@ -1,4 +1,5 @@
 import Fastify from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { seedDemoAccounts } from './accounts/accounts.service.ts';
@@ -17,6 +18,7 @@ import { createLogger, RequestLinesAtDebug } from './logger.ts';
 import { IdempotencyRepository } from './payments/idempotency.repository.ts';
 import { registerDatabaseLifecycle } from './plugins/db.ts';
 import { registerErrorMapping, registerJsonOnlyMutations } from './plugins/errors.ts';
+import { openApiRoutes, registerOpenApi } from './plugins/openapi.ts';
 import { registerRateLimits } from './plugins/rate-limits.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { registerSessions } from './plugins/sessions.ts';
@@ -74,6 +76,7 @@ export async function buildKassaApp(config: Config, deps: AppDeps = {}): Promise
   // External plugins.
   await registerSecurityHeaders(app, config);
   await registerRateLimits(app);
+  await registerOpenApi(app);
   // App plugins.
   registerDatabaseLifecycle(app, database, deps.database === undefined);
   registerErrorMapping(app);
@@ -83,13 +86,15 @@ export async function buildKassaApp(config: Config, deps: AppDeps = {}): Promise
     if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) void reply.header('cache-control', 'no-store');
   });
   await registerStaticWeb(app, config.webDist);
-  // Routes.
+  // Routes, declared schema-first (plugins/openapi.ts).
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  openApiRoutes(app);
   healthRoutes(app);
   catalogueRoutes(app, ctx);
   configRoutes(app, ctx);
   accountsRoutes(app, ctx);
   sessionRoutes(app, ctx);
-  ordersRoutes(app, ctx);
+  ordersRoutes(api, ctx);
   botcheckRoutes(app, ctx);
   paymentsRoutes(app, ctx);
   // Jobs.

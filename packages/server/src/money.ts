@@ -1,12 +1,8 @@
 import { z } from 'zod';
 
 /** Money inside the product: integer minor units and an ISO 4217 currency. */
-export interface Money {
-  amount: number;
-  currency: string;
-}
-
 export const moneySchema = z.object({ amount: z.number().int(), currency: z.string().length(3) });
+export type Money = z.infer<typeof moneySchema>;
 
 /** Digits after the decimal point per currency; ISO 4217 exceptions to the usual two. */
 const MINOR_UNIT_DIGITS: Record<string, number> = { JPY: 0, KRW: 0, ISK: 0, CLP: 0, VND: 0, BHD: 3, KWD: 3, JOD: 3, OMR: 3, TND: 3 };

@@ -1,13 +1,10 @@
+import { z } from 'zod';
 import type { Db } from '../db/connect.ts';
 import type { ProductRow } from '../db/schema.ts';
-import type { Money } from '../money.ts';
+import { moneySchema } from '../money.ts';
 
-export interface Product {
-  id: string;
-  name: string;
-  description: string;
-  price: Money;
-}
+export const productSchema = z.object({ id: z.string(), name: z.string(), description: z.string(), price: moneySchema });
+export type Product = z.infer<typeof productSchema>;
 
 export function toProduct(row: ProductRow): Product {
   return { id: row.id, name: row.name, description: row.description, price: { amount: row.price_amount, currency: row.currency } };

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * Every error code the API answers with, its HTTP status and its title: one catalogue, so codes stay stable
  * and no message is written inline in a handler.
@@ -25,22 +27,25 @@ export const PROBLEMS = {
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ProblemCode = keyof typeof PROBLEMS;
+export const PROBLEM_CODES = Object.keys(PROBLEMS) as [ProblemCode, ...ProblemCode[]];
 
-export interface FieldError {
-  field: string;
-  code: string;
-  message: string;
-}
+export const fieldErrorSchema = z.object({
+  field: z.string().describe('The field, by its path (`items.0.quantity`), a header\'s name, or `body`.'),
+  code: z.string(),
+  message: z.string(),
+});
+export type FieldError = z.infer<typeof fieldErrorSchema>;
 
-export interface ProblemBody {
-  type: string;
-  title: string;
-  status: number;
-  code: ProblemCode;
-  detail: string;
-  errors?: FieldError[];
-  [extension: string]: unknown;
-}
+/** An application/problem+json body (RFC 9457); some codes add members (`decline`, `payment`). */
+export const problemSchema = z.looseObject({
+  type: z.string(),
+  title: z.string(),
+  status: z.number().int(),
+  code: z.enum(PROBLEM_CODES),
+  detail: z.string(),
+  errors: z.array(fieldErrorSchema).optional(),
+});
+export type ProblemBody = z.infer<typeof problemSchema>;
 
 /** A failure a route answers with as application/problem+json. `extensions` add members (e.g. `decline`). */
 export class ProblemError extends Error {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { Money } from '../money.ts';
-import type { PaymentSummary } from '../payments/payment.ts';
+import { moneySchema } from '../money.ts';
+import { paymentSummarySchema } from '../payments/payment.ts';
 
 /** Order statuses and their allowed moves, from one constant: the union and the schema derive from it. */
 export const ORDER_TRANSITIONS = {
@@ -16,27 +16,26 @@ export function canTransitionOrder(from: OrderStatus, to: OrderStatus): boolean 
   return (ORDER_TRANSITIONS[from] as readonly OrderStatus[]).includes(to);
 }
 
-export interface OrderItem {
-  productId: string;
-  name: string;
-  quantity: number;
-  unitPrice: Money;
-  total: Money;
-}
+export const orderItemSchema = z.object({
+  productId: z.string(),
+  name: z.string(),
+  quantity: z.number().int(),
+  unitPrice: moneySchema,
+  total: moneySchema,
+});
+export type OrderItem = z.infer<typeof orderItemSchema>;
 
-export interface Order {
-  id: string;
-  /** What the shopper reads on the receipt; `id` stays the key. */
-  number: number;
-  status: OrderStatus;
-  items: OrderItem[];
-  total: Money;
-  createdAt: string;
-  /** The successful attempt, else the latest one. */
-  payment?: PaymentSummary;
-  /** Every payment attempt, oldest first. */
-  payments: PaymentSummary[];
-}
+export const orderSchema = z.object({
+  id: z.string(),
+  number: z.number().int().describe('What the shopper reads on the receipt; `id` stays the key.'),
+  status: orderStatusSchema,
+  items: z.array(orderItemSchema),
+  total: moneySchema,
+  createdAt: z.string(),
+  payment: paymentSummarySchema.optional().describe('The successful attempt, else the latest one.'),
+  payments: z.array(paymentSummarySchema).describe('Every payment attempt, oldest first.'),
+});
+export type Order = z.infer<typeof orderSchema>;
 
 /** Who may see an order: its account, or for a guest order the guest's session. */
 export interface Owner {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { PaymentRow } from '../db/schema.ts';
-import { DECLINE_REASONS, type DeclineReason } from '../gateway/gateway.ts';
-import type { Money } from '../money.ts';
+import { DECLINE_REASONS } from '../gateway/gateway.ts';
+import { moneySchema } from '../money.ts';
 
 /**
  * Payment attempt statuses and their allowed moves: the one source for the union, the schema and the checks.
@@ -29,17 +29,27 @@ export function assertPaymentTransition(from: PaymentStatus, to: PaymentStatus):
   if (!canTransitionPayment(from, to)) throw new Error(`payment cannot go from ${from} to ${to}`);
 }
 
-export interface Decline {
-  reason: DeclineReason;
-  processorResponseCode?: string;
-  processorResponseText?: string;
-  gatewayRejectionReason?: string;
-}
+export const declineSchema = z.object({
+  reason: z.enum(DECLINE_REASONS),
+  processorResponseCode: z.string().optional(),
+  processorResponseText: z.string().optional(),
+  gatewayRejectionReason: z.string().optional(),
+});
+export type Decline = z.infer<typeof declineSchema>;
 
-export type PaymentSummary =
-  | { id: string; status: 'succeeded'; amount: Money; transactionId: string; card: { brand: string; lastFour: string } }
-  | { id: string; status: 'declined'; amount: Money; decline: Decline }
-  | { id: string; status: 'pending'; amount: Money };
+/** A payment attempt as the API shows it; what it carries depends on its status. */
+export const paymentSummarySchema = z.discriminatedUnion('status', [
+  z.object({
+    id: z.string(),
+    status: z.literal('succeeded'),
+    amount: moneySchema,
+    transactionId: z.string(),
+    card: z.object({ brand: z.string(), lastFour: z.string() }),
+  }),
+  z.object({ id: z.string(), status: z.literal('declined'), amount: moneySchema, decline: declineSchema }),
+  z.object({ id: z.string(), status: z.literal('pending'), amount: moneySchema }),
+]);
+export type PaymentSummary = z.infer<typeof paymentSummarySchema>;
 
 export function toPaymentSummary(row: PaymentRow): PaymentSummary {
   const status = paymentStatusSchema.parse(row.status);

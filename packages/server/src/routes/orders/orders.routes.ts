@@ -1,60 +1,94 @@
-import type { FastifyInstance } from 'fastify';
 import { customerClientToken } from '../../accounts/accounts.service.ts';
 import type { AppContext } from '../../context.ts';
 import { GatewayUnavailableError } from '../../gateway/gateway.ts';
-import { parseInput, validationFailed } from '../../http/parse.ts';
+import { problemResponses } from '../../http/api-schemas.ts';
+import { validationFailed } from '../../http/parse.ts';
 import { ProblemError } from '../../http/problem.ts';
 import { createOrder } from '../../orders/create-order.ts';
 import { findOwnedOrder, findOwnedOrderRow } from '../../orders/orders.repository.ts';
+import type { ApiInstance } from '../../plugins/openapi.ts';
 import { ensureSession, ownerOf } from '../../plugins/sessions.ts';
-import { createOrderBody, orderIdParams } from './orders.schemas.ts';
+import { checkoutSessionSchema, createOrderBody, orderIdParams, orderResponse } from './orders.schemas.ts';
 
-export function ordersRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.post('/api/orders', async (request, reply) => {
-    const body = parseInput(createOrderBody, request.body ?? {});
-    const session = await ensureSession(ctx, request, reply);
-    const result = await createOrder(ctx.db, { accountId: session.account_id, sessionId: session.id }, body);
-    if (result.kind === 'invalid') throw validationFailed(result.errors);
-    return reply.status(201).send({ order: result.order });
-  });
+export function ordersRoutes(app: ApiInstance, ctx: AppContext): void {
+  app.post(
+    '/api/orders',
+    {
+      schema: {
+        summary: 'Create an order priced from the catalogue (the visitor gets a guest session if they have none)',
+        tags: ['orders'],
+        body: createOrderBody,
+        response: { 201: orderResponse, ...problemResponses('validation_failed') },
+      },
+    },
+    async (request, reply) => {
+      const session = await ensureSession(ctx, request, reply);
+      const result = await createOrder(ctx.db, { accountId: session.account_id, sessionId: session.id }, request.body);
+      if (result.kind === 'invalid') throw validationFailed(result.errors);
+      return reply.status(201).send({ order: result.order });
+    },
+  );
 
-  app.get('/api/orders/:id', async (request) => {
-    const { id } = parseInput(orderIdParams, request.params);
-    const owner = ownerOf(request);
-    const order = owner === null ? undefined : await findOwnedOrder(ctx.db, id, owner);
-    if (order === undefined) throw new ProblemError('order_not_found');
-    return { order };
-  });
+  app.get(
+    '/api/orders/:id',
+    {
+      schema: {
+        summary: 'An order of the visitor\'s, with its payment attempts',
+        tags: ['orders'],
+        params: orderIdParams,
+        response: { 200: orderResponse, ...problemResponses('validation_failed', 'order_not_found') },
+      },
+    },
+    async (request) => {
+      const owner = ownerOf(request);
+      const order = owner === null ? undefined : await findOwnedOrder(ctx.db, request.params.id, owner);
+      if (order === undefined) throw new ProblemError('order_not_found');
+      return { order };
+    },
+  );
 
-  app.post('/api/orders/:id/checkout-session', async (request) => {
-    const { id } = parseInput(orderIdParams, request.params);
-    const owner = ownerOf(request);
-    const order = owner === null ? undefined : await findOwnedOrderRow(ctx.db, id, owner);
-    if (order === undefined || owner === null) throw new ProblemError('order_not_found');
-    if (order.status === 'paid') throw new ProblemError('order_already_paid');
-    const gateway = ctx.gateway;
-    if (gateway === null) throw new ProblemError('gateway_not_configured');
-    try {
-      // Signed in: a customer-bound token, so the checkout can list and save the shopper's cards.
-      const clientToken =
-        owner.accountId === null ? await gateway.generateClientToken({}) : await customerClientToken(ctx.db, gateway, owner.accountId);
-      return {
-        clientToken,
-        amount: { amount: order.total_amount, currency: order.currency },
-        checkout: { cardholderName: ctx.config.checkout.cardholderName, vaultCard: owner.accountId !== null },
-        botcheck: {
-          provider: ctx.botcheck.provider,
-          challengeUrl: '/api/botcheck/challenge',
-          anchorTimeoutMs: ctx.config.botcheck.anchorTimeoutMs,
-          executeTimeoutMs: ctx.config.botcheck.executeTimeoutMs,
+  app.post(
+    '/api/orders/:id/checkout-session',
+    {
+      schema: {
+        summary: 'What the checkout needs to pay an order: a client token, the amount, options, the bot-check settings',
+        tags: ['orders'],
+        params: orderIdParams,
+        response: {
+          200: checkoutSessionSchema,
+          ...problemResponses('validation_failed', 'order_not_found', 'order_already_paid', 'gateway_unavailable', 'gateway_not_configured'),
         },
-      };
-    } catch (error) {
-      if (error instanceof GatewayUnavailableError) {
-        request.log.warn({ err: error }, 'client token not generated');
-        throw new ProblemError('gateway_unavailable', { detail: 'The payment gateway did not answer. Try again.' });
+      },
+    },
+    async (request) => {
+      const owner = ownerOf(request);
+      const order = owner === null ? undefined : await findOwnedOrderRow(ctx.db, request.params.id, owner);
+      if (order === undefined || owner === null) throw new ProblemError('order_not_found');
+      if (order.status === 'paid') throw new ProblemError('order_already_paid');
+      const gateway = ctx.gateway;
+      if (gateway === null) throw new ProblemError('gateway_not_configured');
+      try {
+        // Signed in: a customer-bound token, so the checkout can list and save the shopper's cards.
+        const clientToken =
+          owner.accountId === null ? await gateway.generateClientToken({}) : await customerClientToken(ctx.db, gateway, owner.accountId);
+        return {
+          clientToken,
+          amount: { amount: order.total_amount, currency: order.currency },
+          checkout: { cardholderName: ctx.config.checkout.cardholderName, vaultCard: owner.accountId !== null },
+          botcheck: {
+            provider: ctx.botcheck.provider,
+            challengeUrl: '/api/botcheck/challenge',
+            anchorTimeoutMs: ctx.config.botcheck.anchorTimeoutMs,
+            executeTimeoutMs: ctx.config.botcheck.executeTimeoutMs,
+          },
+        };
+      } catch (error) {
+        if (error instanceof GatewayUnavailableError) {
+          request.log.warn({ err: error }, 'client token not generated');
+          throw new ProblemError('gateway_unavailable', { detail: 'The payment gateway did not answer. Try again.' });
+        }
+        throw error;
       }
-      throw error;
-    }
-  });
+    },
+  );
 }

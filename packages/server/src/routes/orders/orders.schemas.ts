@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { moneySchema } from '../../money.ts';
+import { orderSchema } from '../../orders/order.ts';
 
 export const orderIdParams = z.object({ id: z.string().min(1).max(64) });
 
@@ -12,4 +14,20 @@ export const createOrderBody = z.object({
     )
     .min(1, 'Add at least one item.')
     .max(50, 'At most 50 lines.'),
+});
+
+export const orderResponse = z.object({ order: orderSchema });
+
+export const botcheckSettingsSchema = z.object({
+  provider: z.literal('altcha'),
+  challengeUrl: z.string(),
+  anchorTimeoutMs: z.number().int(),
+  executeTimeoutMs: z.number().int(),
+});
+
+export const checkoutSessionSchema = z.object({
+  clientToken: z.string().describe('For the gateway\'s client SDK; customer-bound when signed in.'),
+  amount: moneySchema,
+  checkout: z.object({ cardholderName: z.enum(['optional', 'required']), vaultCard: z.boolean() }),
+  botcheck: botcheckSettingsSchema,
 });

@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { accountSchema } from '../accounts/account.ts';
+import { productSchema } from '../catalogue/catalogue.repository.ts';
+import { moneySchema } from '../money.ts';
+import { orderItemSchema, orderSchema } from '../orders/order.ts';
+import { declineSchema, paymentSummarySchema } from '../payments/payment.ts';
+import { PROBLEMS, fieldErrorSchema, problemSchema } from './problem.ts';
+import type { ProblemCode } from './problem.ts';
+
+/**
+ * The API's named shapes: each is a component of the OpenAPI document (referenced, not repeated) and a type of the web
+ * app's generated `packages/web/src/api/types.gen.ts` (scripts/generate-api-types.ts). Add a shape here to name it.
+ */
+export const API_SCHEMAS = {
+  Money: moneySchema,
+  Product: productSchema,
+  Account: accountSchema,
+  OrderItem: orderItemSchema,
+  Decline: declineSchema,
+  Payment: paymentSummarySchema,
+  Order: orderSchema,
+  FieldError: fieldErrorSchema,
+  Problem: problemSchema,
+} as const satisfies Record<string, z.ZodType>;
+
+/** The registry the OpenAPI document takes its components from. */
+export const apiRegistry = z.registry<{ id: string }>();
+for (const [id, schema] of Object.entries(API_SCHEMAS)) apiRegistry.add(schema, { id });
+
+const PROBLEM_MEDIA_TYPE = 'application/problem+json';
+
+interface ProblemResponse {
+  description: string;
+  content: { [PROBLEM_MEDIA_TYPE]: { schema: typeof problemSchema } };
+}
+
+/** The problems a route answers with, as OpenAPI responses: one per status, its description listing the codes. */
+export function problemResponses(...codes: ProblemCode[]): Record<number, ProblemResponse> {
+  const responses: Record<number, ProblemResponse> = {};
+  for (const code of codes) {
+    const { status, title } = PROBLEMS[code];
+    const line = `\`${code}\`: ${title}`;
+    const existing = responses[status];
+    responses[status] = {
+      description: existing === undefined ? line : `${existing.description}\n${line}`,
+      content: { [PROBLEM_MEDIA_TYPE]: { schema: problemSchema } },
+    };
+  }
+  return responses;
+}
