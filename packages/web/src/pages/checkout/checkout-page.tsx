@@ -46,7 +46,9 @@ export function CheckoutPage({ orderId }: { orderId: string }) {
         <h2 id="payment-title">{messages.paymentTitle}</h2>
         <Checkout
           authorization={session.clientToken}
-          options={{ cardholderName: session.checkout.cardholderName, locale: 'en' }}
+          // The card stays in the form until the payment's outcome is known: after a network error or a failed
+          // bot-check Pay again works as it is; after a decline the payment flow clears it.
+          options={{ cardholderName: session.checkout.cardholderName, locale: 'en', clearFieldsAfterTokenization: false }}
           onReady={setInstance}
           onInputSubmitRequest={() => instance && payment.pay(instance)}
         />

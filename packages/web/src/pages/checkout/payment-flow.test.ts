@@ -1,0 +1,168 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../api/client.ts';
+import type { Problem } from '../../api/types.ts';
+import { BotcheckError } from '../../botcheck/altcha.ts';
+import { declineMessage, problemMessage } from '../../i18n/messages.ts';
+import { createPaymentFlow, type PaymentPorts, type PaymentState } from './payment-flow.ts';
+
+// The flow's logic in isolation. The checkout, the bot-check and the server are stand-ins here (a unit test runs
+// without a browser, frames or a gateway); e2e/tests run the same flow against the real ones in Chromium.
+
+/** A checkout as the flow sees it: a typed card becomes a nonce once, and stays selected until cleared. */
+class StandInCheckout {
+  typed: string | null = null;
+  selected: string | null = null;
+  clears = 0;
+  private nonces = 0;
+
+  type(card: string): void {
+    this.typed = card;
+    this.selected = null;
+  }
+
+  async requestPaymentMethod() {
+    if (this.selected === null) {
+      if (this.typed === null) throw new Error('invalid_fields');
+      this.selected = `nonce-${++this.nonces}-${this.typed}`;
+    }
+    return { nonce: this.selected, deviceData: 'device-data' } as Awaited<ReturnType<PaymentPorts['checkout']['requestPaymentMethod']>>;
+  }
+
+  clearSelectedPaymentMethod(): void {
+    this.clears += 1;
+    this.typed = null;
+    this.selected = null;
+  }
+}
+
+interface Charge {
+  key: string;
+  nonce: string;
+  botcheck: string;
+}
+
+/** The ports, with the server's answers given per call (a Problem is thrown as the client would). */
+function setUp(answers: Array<'ok' | Problem | 'botcheck-timeout'> = []) {
+  const checkout = new StandInCheckout();
+  const charges: Charge[] = [];
+  const states: PaymentState[] = [];
+  let keys = 0;
+  let tokens = 0;
+  const next = () => answers.shift() ?? 'ok';
+  let pending: 'ok' | Problem | 'botcheck-timeout' = 'ok';
+  const ports: PaymentPorts = {
+    checkout,
+    botcheck: async () => {
+      pending = next();
+      if (pending === 'botcheck-timeout') throw new BotcheckError('botcheck_execute_timeout');
+      return `token-${++tokens}`;
+    },
+    charge: async (key, payment) => {
+      charges.push({ key, nonce: payment.nonce, botcheck: payment.botcheck });
+      if (pending !== 'ok' && pending !== 'botcheck-timeout') throw new ApiError(pending);
+    },
+    newIdempotencyKey: () => `key-${++keys}`,
+  };
+  const flow = createPaymentFlow((state) => states.push(state));
+  return { checkout, charges, states, pay: () => flow.pay(ports), last: () => states.at(-1) };
+}
+
+const networkError: Problem = { status: 0, code: 'network_error' };
+const declined: Problem = {
+  status: 402,
+  code: 'payment_declined',
+  decline: { reason: 'processor_declined', processorResponseCode: '2000', processorResponseText: 'Do Not Honor' },
+};
+
+describe('the payment flow', () => {
+  it('goes tokenizing, bot-check, charging, paid, sending the nonce, its device data and the token', async () => {
+    const flow = setUp(['ok']);
+    flow.checkout.type('visa');
+    await flow.pay();
+    expect(flow.states.map((state) => state.step)).toEqual(['tokenizing', 'botcheck', 'charging', 'paid']);
+    expect(flow.charges).toEqual([{ key: 'key-1', nonce: 'nonce-1-visa', botcheck: 'token-1' }]);
+  });
+
+  it('keeps the card after a network error: Pay again sends the same nonce under the same key, no retyping', async () => {
+    const flow = setUp([networkError, 'ok']);
+    flow.checkout.type('visa');
+    await flow.pay();
+    expect(flow.last()).toEqual({ step: 'idle', error: problemMessage(networkError) });
+    expect(flow.checkout.clears).toBe(0);
+    await flow.pay();
+    expect(flow.last()).toEqual({ step: 'paid' });
+    expect(flow.charges.map(({ key, nonce }) => ({ key, nonce }))).toEqual([
+      { key: 'key-1', nonce: 'nonce-1-visa' },
+      { key: 'key-1', nonce: 'nonce-1-visa' },
+    ]);
+    // A retry is a new request to the bot-check: each token is used once.
+    expect(flow.charges.map((charge) => charge.botcheck)).toEqual(['token-1', 'token-2']);
+  });
+
+  it('keeps the card and the key when the gateway did not answer, so the server can finish the same attempt', async () => {
+    const flow = setUp([{ status: 502, code: 'gateway_unavailable' }, 'ok']);
+    flow.checkout.type('visa');
+    await flow.pay();
+    await flow.pay();
+    expect(flow.checkout.clears).toBe(0);
+    expect(new Set(flow.charges.map((charge) => charge.key))).toEqual(new Set(['key-1']));
+    expect(flow.last()).toEqual({ step: 'paid' });
+  });
+
+  it('clears the card after a decline and says why; the next card is charged under a new key', async () => {
+    const flow = setUp([declined, 'ok']);
+    flow.checkout.type('visa');
+    await flow.pay();
+    expect(flow.last()).toEqual({ step: 'idle', error: declineMessage(declined.decline) });
+    expect(flow.checkout.clears).toBe(1);
+    expect(flow.checkout.selected).toBeNull();
+    flow.checkout.type('mastercard');
+    await flow.pay();
+    expect(flow.charges.map(({ key, nonce }) => ({ key, nonce }))).toEqual([
+      { key: 'key-1', nonce: 'nonce-1-visa' },
+      { key: 'key-2', nonce: 'nonce-2-mastercard' },
+    ]);
+    expect(flow.last()).toEqual({ step: 'paid' });
+  });
+
+  it('charges nothing when the bot-check fails, keeps the card, and Pay again works without retyping', async () => {
+    const flow = setUp(['botcheck-timeout', 'ok']);
+    flow.checkout.type('visa');
+    await flow.pay();
+    expect(flow.charges).toEqual([]);
+    expect(flow.last()).toEqual({ step: 'idle', error: problemMessage({ status: 0, code: 'botcheck_execute_timeout' }) });
+    expect(flow.checkout.clears).toBe(0);
+    await flow.pay();
+    expect(flow.charges).toEqual([{ key: 'key-1', nonce: 'nonce-1-visa', botcheck: 'token-1' }]);
+    expect(flow.last()).toEqual({ step: 'paid' });
+  });
+
+  it('leaves an incomplete form to the checkout: back to idle with no message of its own, nothing charged', async () => {
+    const flow = setUp();
+    await flow.pay();
+    expect(flow.states).toEqual([{ step: 'tokenizing' }, { step: 'idle' }]);
+    expect(flow.charges).toEqual([]);
+  });
+
+  it('ignores a second Pay while the first runs (a double click charges once)', async () => {
+    const flow = setUp(['ok', 'ok']);
+    flow.checkout.type('visa');
+    await Promise.all([flow.pay(), flow.pay()]);
+    expect(flow.charges).toHaveLength(1);
+  });
+
+  it('ends as paid when an earlier attempt already paid the order', async () => {
+    const flow = setUp([{ status: 409, code: 'order_already_paid' }]);
+    flow.checkout.type('visa');
+    await flow.pay();
+    expect(flow.last()).toEqual({ step: 'paid' });
+  });
+
+  it('never sends a key again once the server says it belongs to another request', async () => {
+    const flow = setUp([{ status: 422, code: 'idempotency_key_reused' }, 'ok']);
+    flow.checkout.type('visa');
+    await flow.pay();
+    await flow.pay();
+    expect(flow.charges.map((charge) => charge.key)).toEqual(['key-1', 'key-2']);
+  });
+});
