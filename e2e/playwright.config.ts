@@ -18,8 +18,10 @@ export default defineConfig({
     screenshot: 'only-on-failure',
   },
   projects: [
-    { name: 'shopper', testIgnore: /audit\.spec\.ts/ },
-    // Runs after every shopper test, over what they left in the database and the server log.
-    { name: 'audit', testMatch: /audit\.spec\.ts/, dependencies: ['shopper'] },
+    { name: 'shopper', testIgnore: [/audit\.spec\.ts/, /gateway-faults\//] },
+    // Sandbox fault rules apply to every request of the one running product: these specs run alone, one at a time.
+    { name: 'gateway-faults', testMatch: /gateway-faults\/.*\.spec\.ts/, dependencies: ['shopper'], workers: 1 },
+    // Runs after every other test, over what they left in the database and the server log.
+    { name: 'audit', testMatch: /audit\.spec\.ts/, dependencies: ['shopper', 'gateway-faults'] },
   ],
 });

@@ -3,9 +3,13 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-/** Kassa as `npm start` runs it, on free ports, with its data and server log in a fresh folder. */
+/**
+ * Kassa as `npm start` runs it, on free ports, with its data and server log in a fresh folder, and the sandbox
+ * gateway's test-only fault controls on (support/sandbox-faults.ts).
+ */
 export interface RunningProduct {
   shopUrl: string;
+  sandboxUrl: string;
   databaseFile: string;
   logFile: string;
   stop(): Promise<void>;
@@ -20,12 +24,21 @@ export async function startProduct(): Promise<RunningProduct> {
   const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'scripts', 'start.ts')], {
     cwd: root,
     // Debug: the log holds every request line too, so the audit checks those for card data as well.
-    env: { ...process.env, PORT: '0', SANDBOX_PORT: '0', DATABASE_URL: databaseFile, LOG_FILE: logFile, LOG_LEVEL: 'debug' },
+    env: {
+      ...process.env,
+      PORT: '0',
+      SANDBOX_PORT: '0',
+      SANDBOX_TEST_CONTROLS: '1',
+      DATABASE_URL: databaseFile,
+      LOG_FILE: logFile,
+      LOG_LEVEL: 'debug',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const shopUrl = await waitForShopUrl(child);
+  const { shopUrl, sandboxUrl } = await waitForUrls(child);
   return {
     shopUrl,
+    sandboxUrl,
     databaseFile,
     logFile,
     stop: () =>
@@ -37,7 +50,7 @@ export async function startProduct(): Promise<RunningProduct> {
   };
 }
 
-function waitForShopUrl(child: ChildProcess): Promise<string> {
+function waitForUrls(child: ChildProcess): Promise<{ shopUrl: string; sandboxUrl: string }> {
   return new Promise((resolve, reject) => {
     let output = '';
     const timer = setTimeout(() => fail(new Error(`Kassa did not start within 120 s:\n${output}`)), 120_000);
@@ -48,10 +61,11 @@ function waitForShopUrl(child: ChildProcess): Promise<string> {
     };
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      const match = /Shop:\s+(\S+?)\/?\s*$/m.exec(output);
-      if (match?.[1]) {
+      const shop = /Shop:\s+(\S+?)\/?\s*$/m.exec(output);
+      const sandbox = /Sandbox gateway:\s+(http\S+)/.exec(output);
+      if (shop?.[1] && sandbox?.[1]) {
         clearTimeout(timer);
-        resolve(match[1]);
+        resolve({ shopUrl: shop[1], sandboxUrl: sandbox[1] });
       }
     };
     child.stdout?.on('data', onData);

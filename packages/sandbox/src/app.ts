@@ -1,9 +1,12 @@
 import Fastify from 'fastify';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Faults } from './core/faults.ts';
 import type { SandboxGateway } from './core/gateway.ts';
 import { clientApiRoutes } from './client-api/routes.ts';
 import { hostedFieldRoutes } from './pages/hosted-fields/routes.ts';
 import { serverApiRoutes } from './server-api/routes.ts';
+import { injectFaults } from './test-controls/inject-faults.ts';
+import { testControlRoutes } from './test-controls/routes.ts';
 
 export type SandboxLogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
 
@@ -13,6 +16,10 @@ export interface AppOptions {
   logger?: boolean | SandboxLogLevel;
   /** Where logs go (stdout by default); tests read it to prove card data never reaches the logs. */
   logStream?: { write(line: string): void };
+  /** TEST ONLY fault rules applied to every request (none by default: nothing changes). */
+  faults?: Faults;
+  /** TEST ONLY: serve the control endpoint (`/__sandbox/faults`) that edits `faults` over HTTP. */
+  testControls?: boolean;
 }
 
 /**
@@ -53,6 +60,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }
   });
 
+  if (options.faults !== undefined) {
+    injectFaults(app, options.faults);
+    if (options.testControls === true) await app.register(testControlRoutes, { faults: options.faults });
+  }
   await app.register(clientApiRoutes, { prefix: '/merchants/:merchantId/client_api', gateway: options.gateway });
   await app.register(serverApiRoutes, { prefix: '/merchants/:merchantId', gateway: options.gateway });
   await app.register(hostedFieldRoutes);

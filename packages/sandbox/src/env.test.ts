@@ -33,6 +33,12 @@ describe('sandboxOptionsFromEnv', () => {
     );
   });
 
+  it('turns the test-only fault controls on only with SANDBOX_TEST_CONTROLS=1', () => {
+    expect(sandboxOptionsFromEnv({ SANDBOX_TEST_CONTROLS: '1' }).testControls).toBe(true);
+    expect(sandboxOptionsFromEnv({ SANDBOX_TEST_CONTROLS: '0' })).not.toHaveProperty('testControls');
+    expect(() => sandboxOptionsFromEnv({ SANDBOX_TEST_CONTROLS: 'yes' })).toThrow('SANDBOX_TEST_CONTROLS must be 1 (on) or 0 (off), got "yes"');
+  });
+
   it('names every bad variable at once', () => {
     let caught: unknown;
     try {

@@ -42,6 +42,12 @@ export function sandboxOptionsFromEnv(env: Record<string, string | undefined>): 
     problems.push(`SANDBOX_CARD_ID_SECRET must be at least ${CARD_ID_SECRET_MIN_LENGTH} characters long`);
   }
 
+  // TEST ONLY: the fault control endpoint, for e2e runs of `npm start`.
+  const testControls = given('SANDBOX_TEST_CONTROLS');
+  if (testControls !== undefined && testControls !== '0' && testControls !== '1') {
+    problems.push(`SANDBOX_TEST_CONTROLS must be 1 (on) or 0 (off), got "${testControls}"`);
+  }
+
   if (problems.length > 0) throw new SandboxEnvError(problems);
   return {
     host: given('SANDBOX_HOST') ?? '127.0.0.1',
@@ -50,5 +56,6 @@ export function sandboxOptionsFromEnv(env: Record<string, string | undefined>): 
     ...ids,
     ...(dataFile === undefined ? {} : { dataFile }),
     ...(cardIdentifierSecret === undefined ? {} : { cardIdentifierSecret }),
+    ...(testControls === '1' ? { testControls: true } : {}),
   };
 }

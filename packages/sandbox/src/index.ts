@@ -1,5 +1,7 @@
 import { buildApp } from './app.ts';
 import type { SandboxLogLevel } from './app.ts';
+import { Faults } from './core/faults.ts';
+import type { FaultRule, FaultSpec } from './core/faults.ts';
 import { SandboxGateway } from './core/gateway.ts';
 import { randomId } from './core/ids.ts';
 import { openFileStore } from './store/file-store.ts';
@@ -7,6 +9,7 @@ import { createMemoryStore } from './store/memory-store.ts';
 import type { Store } from './store/store.ts';
 
 export type { SandboxLogLevel } from './app.ts';
+export type { Fault, FaultRule, FaultSpec, FaultStatus, FaultTarget } from './core/faults.ts';
 export { bundleFrameScript } from './pages/hosted-fields/bundle.ts';
 export { SandboxEnvError, sandboxOptionsFromEnv } from './env.ts';
 export { FileStoreError } from './store/file-store.ts';
@@ -33,6 +36,19 @@ export interface SandboxOptions {
    * one process only (a random key, never written).
    */
   cardIdentifierSecret?: string;
+  /**
+   * TEST ONLY: serve the fault control endpoint `/__sandbox/faults` (see the README, "Fault injection"), for tests
+   * that run the sandbox in another process. Off by default; `faults` on the handle works either way.
+   */
+  testControls?: boolean;
+}
+
+/** TEST ONLY: make the next requests of a kind fail as a failing gateway would (README, "Fault injection"). */
+export interface SandboxFaults {
+  inject(spec: FaultSpec): FaultRule;
+  list(): FaultRule[];
+  remove(id: string): boolean;
+  clear(): void;
 }
 
 export interface Sandbox {
@@ -45,6 +61,7 @@ export interface Sandbox {
   privateKey: string;
   /** Absolute path of the state file, or null when the state is in memory. */
   dataFile: string | null;
+  faults: SandboxFaults;
   /** Stops listening, then writes pending state changes (the data file is complete once this resolves). */
   close(): Promise<void>;
 }
@@ -83,7 +100,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       ...(options.currencyIsoCode === undefined ? {} : { currencyIsoCode: options.currencyIsoCode }),
       ...(options.cardIdentifierSecret === undefined ? {} : { cardIdentifierSecret: options.cardIdentifierSecret }),
     });
-    const app = await buildApp({ gateway, logger: options.logger ?? false });
+    const faults = new Faults();
+    const app = await buildApp({ gateway, logger: options.logger ?? false, faults, testControls: options.testControls === true });
     let port: number;
     try {
       await app.listen({ host, port: options.port ?? 0 });
@@ -104,6 +122,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       publicKey,
       privateKey,
       dataFile: fileStore?.file ?? null,
+      faults,
       close: async () => {
         try {
           await app.close();

@@ -1,0 +1,31 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { parseFaultSpec } from '../core/faults.ts';
+import type { Faults } from '../core/faults.ts';
+import { TEST_CONTROL_PREFIX } from './inject-faults.ts';
+
+/**
+ * TEST ONLY: the fault rules over HTTP, for tests that run the sandbox in another process (`npm start`'s e2e run).
+ * Registered only when the sandbox starts with `testControls` (SANDBOX_TEST_CONTROLS=1); otherwise these paths are
+ * 404 like any unknown path. No CORS: tests call it from Node, never from a shop page.
+ */
+export async function testControlRoutes(app: FastifyInstance, options: { faults: Faults }): Promise<void> {
+  const { faults } = options;
+  const base = `${TEST_CONTROL_PREFIX}/faults`;
+
+  app.get(base, async () => ({ faults: faults.list() }));
+
+  app.post(base, async (request, reply) => {
+    const parsed = parseFaultSpec(request.body);
+    if (!parsed.ok) return reply.code(400).send({ error: { message: 'Invalid fault', problems: parsed.problems } });
+    return reply.code(201).send({ fault: faults.inject(parsed.spec) });
+  });
+
+  app.delete(base, async (_request, reply) => {
+    faults.clear();
+    return reply.code(204).send();
+  });
+
+  app.delete(`${base}/:id`, async (request: FastifyRequest<{ Params: { id: string } }>, reply) =>
+    faults.remove(request.params.id) ? reply.code(204).send() : reply.code(404).send({ error: { message: 'No such fault' } }),
+  );
+}
