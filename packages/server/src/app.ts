@@ -89,13 +89,13 @@ export async function buildKassaApp(config: Config, deps: AppDeps = {}): Promise
   // Routes, declared schema-first (plugins/openapi.ts).
   const api = app.withTypeProvider<ZodTypeProvider>();
   openApiRoutes(app);
-  healthRoutes(app);
-  catalogueRoutes(app, ctx);
-  configRoutes(app, ctx);
+  healthRoutes(api);
+  catalogueRoutes(api, ctx);
+  configRoutes(api, ctx);
   accountsRoutes(app, ctx);
   sessionRoutes(app, ctx);
   ordersRoutes(api, ctx);
-  botcheckRoutes(app, ctx);
+  botcheckRoutes(api, ctx);
   paymentsRoutes(app, ctx);
   // Jobs.
   if (gateway !== null && config.reconcileIntervalMs > 0) {

@@ -1,7 +1,12 @@
-import type { FastifyInstance } from 'fastify';
-import { listProducts } from '../../catalogue/catalogue.repository.ts';
+import { z } from 'zod';
+import { listProducts, productSchema } from '../../catalogue/catalogue.repository.ts';
 import type { AppContext } from '../../context.ts';
+import type { ApiInstance } from '../../plugins/openapi.ts';
 
-export function catalogueRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.get('/api/catalogue', async () => ({ products: await listProducts(ctx.db) }));
+export function catalogueRoutes(app: ApiInstance, ctx: AppContext): void {
+  app.get(
+    '/api/catalogue',
+    { schema: { summary: 'The products on sale, priced in minor units', tags: ['catalogue'], response: { 200: z.object({ products: z.array(productSchema) }) } } },
+    async () => ({ products: await listProducts(ctx.db) }),
+  );
 }

@@ -1,6 +1,7 @@
-import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import type { GatewayConfig } from '../../config.ts';
 import type { AppContext } from '../../context.ts';
+import type { ApiInstance } from '../../plugins/openapi.ts';
 
 /**
  * Whether payments go to a test gateway (Kassa's sandbox, or Braintree's sandbox): only then does the web app show
@@ -12,6 +13,14 @@ export function isSandboxGateway(gateway: GatewayConfig | null): boolean {
 }
 
 /** What the web app needs to know about this shop before any order exists. */
-export function configRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.get('/api/config', async () => ({ sandbox: isSandboxGateway(ctx.config.gateway) }));
+export const shopConfigSchema = z.object({
+  sandbox: z.boolean().describe('Payments go to a test gateway: the web app may show the test cards.'),
+});
+
+export function configRoutes(app: ApiInstance, ctx: AppContext): void {
+  app.get(
+    '/api/config',
+    { schema: { summary: 'What the web app needs to know about this shop', tags: ['meta'], response: { 200: shopConfigSchema } } },
+    async () => ({ sandbox: isSandboxGateway(ctx.config.gateway) }),
+  );
 }

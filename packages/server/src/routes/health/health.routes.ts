@@ -1,5 +1,10 @@
-import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { ApiInstance } from '../../plugins/openapi.ts';
 
-export function healthRoutes(app: FastifyInstance): void {
-  app.get('/api/health', async () => ({ ok: true }));
+export function healthRoutes(app: ApiInstance): void {
+  app.get(
+    '/api/health',
+    { schema: { summary: 'The server answers', tags: ['meta'], response: { 200: z.object({ ok: z.literal(true) }) } } },
+    async () => ({ ok: true as const }),
+  );
 }
