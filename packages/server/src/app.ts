@@ -92,8 +92,8 @@ export async function buildKassaApp(config: Config, deps: AppDeps = {}): Promise
   healthRoutes(api);
   catalogueRoutes(api, ctx);
   configRoutes(api, ctx);
-  accountsRoutes(app, ctx);
-  sessionRoutes(app, ctx);
+  accountsRoutes(api, ctx);
+  sessionRoutes(api, ctx);
   ordersRoutes(api, ctx);
   botcheckRoutes(api, ctx);
   paymentsRoutes(app, ctx);

@@ -1,18 +1,29 @@
-import type { FastifyInstance } from 'fastify';
 import { signUp, tryEnsureGatewayCustomer } from '../../accounts/accounts.service.ts';
 import type { AppContext } from '../../context.ts';
-import { parseInput } from '../../http/parse.ts';
+import { problemResponses } from '../../http/api-schemas.ts';
 import { ProblemError } from '../../http/problem.ts';
+import type { ApiInstance } from '../../plugins/openapi.ts';
 import { startAccountSession } from '../../plugins/sessions.ts';
-import { signUpBody } from './accounts.schemas.ts';
+import { accountResponse, signUpBody } from './accounts.schemas.ts';
 
-export function accountsRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.post('/api/accounts', { config: { rateLimit: { max: ctx.config.rateLimits.accountsPerMinute, timeWindow: '1 minute' } } }, async (request, reply) => {
-    const body = parseInput(signUpBody, request.body ?? {});
-    const result = await signUp(ctx.db, body);
-    if (result.kind === 'email_taken') throw new ProblemError('email_taken');
-    await startAccountSession(ctx, request, reply, result.account.id);
-    await tryEnsureGatewayCustomer(ctx.db, ctx.gateway, result.account.id, request.log);
-    return reply.status(201).send({ account: result.account });
-  });
+export function accountsRoutes(app: ApiInstance, ctx: AppContext): void {
+  app.post(
+    '/api/accounts',
+    {
+      config: { rateLimit: { max: ctx.config.rateLimits.accountsPerMinute, timeWindow: '1 minute' } },
+      schema: {
+        summary: 'Sign up (a guest\'s orders move to the new account) and sign in',
+        tags: ['accounts'],
+        body: signUpBody,
+        response: { 201: accountResponse, ...problemResponses('validation_failed', 'email_taken', 'rate_limited') },
+      },
+    },
+    async (request, reply) => {
+      const result = await signUp(ctx.db, request.body);
+      if (result.kind === 'email_taken') throw new ProblemError('email_taken');
+      await startAccountSession(ctx, request, reply, result.account.id);
+      await tryEnsureGatewayCustomer(ctx.db, ctx.gateway, result.account.id, request.log);
+      return reply.status(201).send({ account: result.account });
+    },
+  );
 }

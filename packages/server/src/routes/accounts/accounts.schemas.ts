@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { accountSchema } from '../../accounts/account.ts';
 
 export const emailSchema = z.string().trim().max(254, 'Use at most 254 characters.').pipe(z.email('Enter a valid email address.'));
 
@@ -13,3 +14,5 @@ export const signInBody = z.object({
   email: z.string().trim().min(1, 'Enter your email address.').max(254),
   password: z.string().min(1, 'Enter your password.').max(256),
 });
+
+export const accountResponse = z.object({ account: accountSchema });

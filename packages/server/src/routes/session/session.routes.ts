@@ -1,31 +1,51 @@
-import type { FastifyInstance } from 'fastify';
-import { toAccount } from '../../accounts/account.ts';
+import { z } from 'zod';
+import { accountSchema, toAccount } from '../../accounts/account.ts';
 import { findAccountById } from '../../accounts/accounts.repository.ts';
 import { signIn } from '../../accounts/accounts.service.ts';
 import type { AppContext } from '../../context.ts';
-import { parseInput } from '../../http/parse.ts';
+import { problemResponses } from '../../http/api-schemas.ts';
 import { ProblemError } from '../../http/problem.ts';
+import type { ApiInstance } from '../../plugins/openapi.ts';
 import { clearSessionCookie, startAccountSession } from '../../plugins/sessions.ts';
-import { signInBody } from '../accounts/accounts.schemas.ts';
+import { accountResponse, signInBody } from '../accounts/accounts.schemas.ts';
 
-export function sessionRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.get('/api/session', async (request) => {
-    const accountId = request.kassaSession?.account_id ?? null;
-    const row = accountId === null ? undefined : await findAccountById(ctx.db, accountId);
-    return { account: row === undefined ? null : toAccount(row) };
-  });
+export function sessionRoutes(app: ApiInstance, ctx: AppContext): void {
+  app.get(
+    '/api/session',
+    { schema: { summary: 'Who the visitor is signed in as', tags: ['session'], response: { 200: z.object({ account: accountSchema.nullable() }) } } },
+    async (request) => {
+      const accountId = request.kassaSession?.account_id ?? null;
+      const row = accountId === null ? undefined : await findAccountById(ctx.db, accountId);
+      return { account: row === undefined ? null : toAccount(row) };
+    },
+  );
 
-  app.post('/api/session', { config: { rateLimit: { max: ctx.config.rateLimits.accountsPerMinute, timeWindow: '1 minute' } } }, async (request, reply) => {
-    const body = parseInput(signInBody, request.body ?? {});
-    const account = await signIn(ctx.db, body);
-    if (account === undefined) throw new ProblemError('invalid_credentials');
-    await startAccountSession(ctx, request, reply, account.id);
-    return { account };
-  });
+  app.post(
+    '/api/session',
+    {
+      config: { rateLimit: { max: ctx.config.rateLimits.accountsPerMinute, timeWindow: '1 minute' } },
+      schema: {
+        summary: 'Sign in (a guest\'s orders move to the account)',
+        tags: ['session'],
+        body: signInBody,
+        response: { 200: accountResponse, ...problemResponses('validation_failed', 'invalid_credentials', 'rate_limited') },
+      },
+    },
+    async (request, reply) => {
+      const account = await signIn(ctx.db, request.body);
+      if (account === undefined) throw new ProblemError('invalid_credentials');
+      await startAccountSession(ctx, request, reply, account.id);
+      return { account };
+    },
+  );
 
-  app.delete('/api/session', async (request, reply) => {
-    if (request.kassaSession !== null) await ctx.sessions.delete(request.kassaSession.id);
-    clearSessionCookie(reply);
-    return reply.status(204).send();
-  });
+  app.delete(
+    '/api/session',
+    { schema: { summary: 'Sign out', tags: ['session'], response: { 204: z.undefined() } } },
+    async (request, reply) => {
+      if (request.kassaSession !== null) await ctx.sessions.delete(request.kassaSession.id);
+      clearSessionCookie(reply);
+      return reply.status(204).send();
+    },
+  );
 }
