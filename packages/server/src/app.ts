@@ -17,7 +17,8 @@ import type { PaymentGateway } from './gateway/gateway.ts';
 import { createLogger, RequestLinesAtDebug } from './logger.ts';
 import { IdempotencyRepository } from './payments/idempotency.repository.ts';
 import { registerDatabaseLifecycle } from './plugins/db.ts';
-import { registerErrorMapping, registerJsonOnlyMutations } from './plugins/errors.ts';
+import { registerCrossSiteRefusal } from './plugins/cross-site.ts';
+import { registerErrorMapping } from './plugins/errors.ts';
 import { openApiRoutes, registerOpenApi } from './plugins/openapi.ts';
 import { registerRateLimits } from './plugins/rate-limits.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
@@ -80,7 +81,7 @@ export async function buildKassaApp(config: Config, deps: AppDeps = {}): Promise
   // App plugins.
   registerDatabaseLifecycle(app, database, deps.database === undefined);
   registerErrorMapping(app);
-  registerJsonOnlyMutations(app);
+  registerCrossSiteRefusal(app);
   await registerSessions(app, ctx);
   app.addHook('onSend', async (request, reply) => {
     if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) void reply.header('cache-control', 'no-store');

@@ -11,6 +11,7 @@ export const PROBLEMS = {
   payment_declined: { status: 402, title: 'The payment was declined.' },
   botcheck_failed: { status: 403, title: 'The bot check did not pass. Try again.' },
   forbidden: { status: 403, title: 'You may not do that.' },
+  cross_site_request: { status: 403, title: 'This request came from another site and was refused.' },
   not_found: { status: 404, title: 'Nothing lives at this address.' },
   order_not_found: { status: 404, title: 'The order does not exist.' },
   email_taken: { status: 409, title: 'An account with this email already exists.' },

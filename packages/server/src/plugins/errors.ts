@@ -58,13 +58,3 @@ export function registerErrorMapping(app: FastifyInstance): void {
     return sendProblem(reply, problemBody('internal_error'));
   });
 }
-
-/** CSRF defence with SameSite=Lax: a cross-site form cannot send application/json without a CORS preflight. */
-export function registerJsonOnlyMutations(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request) => {
-    if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') return;
-    if (!request.url.startsWith('/api/')) return;
-    const type = request.headers['content-type'] ?? '';
-    if (!/^application\/json\s*(;|$)/i.test(type)) throw new ProblemError('unsupported_media_type');
-  });
-}

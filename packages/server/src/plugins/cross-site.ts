@@ -1,0 +1,49 @@
+import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
+import { ProblemError } from '../http/problem.ts';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** The methods a route answers: a string or a list, as Fastify's onRoute gives them. */
+function changesState(method: string | string[]): boolean {
+  return (Array.isArray(method) ? method : [method]).some((m) => !SAFE_METHODS.has(m.toUpperCase()));
+}
+
+/** Whether the browser's Origin header names this server (the Host it was asked for). */
+function sameOrigin(request: FastifyRequest, origin: string): boolean {
+  try {
+    return new URL(origin).host === request.headers.host;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * CSRF defence, in three layers, any of which refuses:
+ * - Fetch Metadata: browsers say where a request comes from (`Sec-Fetch-Site`); only `same-origin` may change state
+ *   (`same-site` is refused too: a sibling subdomain is another application);
+ * - Origin: a browser without Fetch Metadata still sends Origin on a POST; it must be this server;
+ * - JSON only: a cross-site form or no-cors fetch cannot send `application/json` without a CORS preflight, which this
+ *   server never grants (covers clients that send neither header).
+ * Requests with neither header (the SDK-like clients of the API, curl) are not a browser acting for someone else.
+ */
+const refuseCrossSite: onRequestHookHandler = async (request) => {
+  const site = request.headers['sec-fetch-site'];
+  if (site !== undefined && site !== 'same-origin') throw new ProblemError('cross_site_request');
+  const origin = request.headers.origin;
+  if (site === undefined && origin !== undefined && !sameOrigin(request, origin)) throw new ProblemError('cross_site_request');
+  const type = request.headers['content-type'] ?? '';
+  if (!/^application\/json\s*(;|$)/i.test(type)) throw new ProblemError('unsupported_media_type');
+};
+
+/**
+ * Adds the check to every route that changes state, whatever its URL: it runs because the request reached the route,
+ * so no spelling of the path (`/%61pi/...`, `//api/...`) gets around it, as a check on a path prefix did.
+ * Must be registered before the routes.
+ */
+export function registerCrossSiteRefusal(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    if (!changesState(route.method)) return;
+    const existing = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
+    route.onRequest = [refuseCrossSite, ...existing];
+  });
+}
