@@ -39,6 +39,24 @@ describe('sandboxOptionsFromEnv', () => {
     expect(() => sandboxOptionsFromEnv({ SANDBOX_TEST_CONTROLS: 'yes' })).toThrow('SANDBOX_TEST_CONTROLS must be 1 (on) or 0 (off), got "yes"');
   });
 
+  it('reads the plans (JSON) and the AVS/CVV rules', () => {
+    const options = sandboxOptionsFromEnv({
+      SANDBOX_PLANS: '[{"id":"tea-weekly","name":"Tea","price":900,"billingFrequency":1}]',
+      SANDBOX_CARD_RULES: 'cvv, avs',
+    });
+    expect(options.plans).toEqual([{ id: 'tea-weekly', name: 'Tea', price: 900, billingFrequency: 1 }]);
+    expect(options.cardRules).toEqual({ cvv: true, avs: true });
+    expect(sandboxOptionsFromEnv({ SANDBOX_CARD_RULES: 'none' })).not.toHaveProperty('cardRules');
+  });
+
+  it('names bad plans and unknown rules', () => {
+    expect(() => sandboxOptionsFromEnv({ SANDBOX_PLANS: '{' })).toThrow('SANDBOX_PLANS must be a JSON array');
+    expect(() => sandboxOptionsFromEnv({ SANDBOX_PLANS: '[{"id":"x y","name":"","price":0}]' })).toThrow(
+      'SANDBOX_PLANS: plan "x y": id must be 1-36 letters, digits, "_" or "-"\nSANDBOX_PLANS: plan "x y": name must be a non-empty string\nSANDBOX_PLANS: plan "x y": price must be a positive integer in minor units',
+    );
+    expect(() => sandboxOptionsFromEnv({ SANDBOX_CARD_RULES: 'cvv,street' })).toThrow('SANDBOX_CARD_RULES must list');
+  });
+
   it('names every bad variable at once', () => {
     let caught: unknown;
     try {

@@ -1,4 +1,6 @@
 import type { SandboxOptions } from './index.ts';
+import { planConfigProblems } from './core/plans.ts';
+import type { PlanConfig } from './core/plans.ts';
 
 // The sandbox's environment variables, read in one place for its own CLI (`npm run sandbox`) and for the product's
 // start script, which runs it in-process. Every bad value is named; none is silently replaced by a default.
@@ -47,6 +49,30 @@ export function sandboxOptionsFromEnv(env: Record<string, string | undefined>): 
   if (testControls !== undefined && testControls !== '0' && testControls !== '1') {
     problems.push(`SANDBOX_TEST_CONTROLS must be 1 (on) or 0 (off), got "${testControls}"`);
   }
+  // A JSON array of plans (README "Plans and subscriptions"); unset keeps the demo plan.
+  let plans: PlanConfig[] | undefined;
+  const rawPlans = given('SANDBOX_PLANS');
+  if (rawPlans !== undefined) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(rawPlans);
+    } catch {
+      parsed = undefined;
+    }
+    if (!Array.isArray(parsed)) {
+      problems.push('SANDBOX_PLANS must be a JSON array of plans, e.g. [{"id":"coffee-monthly","name":"Coffee","price":2450}]');
+    } else {
+      const planProblems = planConfigProblems(parsed);
+      if (planProblems.length > 0) problems.push(...planProblems.map((problem) => `SANDBOX_PLANS: ${problem}`));
+      else plans = parsed as PlanConfig[];
+    }
+  }
+
+  // The AVS/CVV rules the merchant turned on: "cvv", "avs", "cvv,avs"; unset or "none" for none.
+  const rawRules = given('SANDBOX_CARD_RULES');
+  const rules = rawRules === undefined || rawRules === 'none' ? [] : rawRules.split(',').map((rule) => rule.trim());
+  const unknownRules = rules.filter((rule) => rule !== 'cvv' && rule !== 'avs');
+  if (unknownRules.length > 0) problems.push(`SANDBOX_CARD_RULES must list "cvv" and/or "avs" (or be "none"), got "${rawRules}"`);
 
   if (problems.length > 0) throw new SandboxEnvError(problems);
   return {
@@ -57,5 +83,7 @@ export function sandboxOptionsFromEnv(env: Record<string, string | undefined>): 
     ...(dataFile === undefined ? {} : { dataFile }),
     ...(cardIdentifierSecret === undefined ? {} : { cardIdentifierSecret }),
     ...(testControls === '1' ? { testControls: true } : {}),
+    ...(plans === undefined ? {} : { plans }),
+    ...(rules.length === 0 ? {} : { cardRules: { cvv: rules.includes('cvv'), avs: rules.includes('avs') } }),
   };
 }

@@ -4,6 +4,9 @@ import { Faults } from './core/faults.ts';
 import type { FaultRule, FaultSpec } from './core/faults.ts';
 import { SandboxGateway } from './core/gateway.ts';
 import { randomId } from './core/ids.ts';
+import { planConfigProblems } from './core/plans.ts';
+import type { PlanConfig } from './core/plans.ts';
+import type { CardRules } from './core/verification.ts';
 import { openFileStore } from './store/file-store.ts';
 import { createMemoryStore } from './store/memory-store.ts';
 import type { Store } from './store/store.ts';
@@ -13,6 +16,9 @@ export type { Fault, FaultRule, FaultSpec, FaultStatus, FaultTarget } from './co
 export { bundleFrameScript } from './pages/hosted-fields/bundle.ts';
 export { SandboxEnvError, sandboxOptionsFromEnv } from './env.ts';
 export { FileStoreError } from './store/file-store.ts';
+export { DEMO_PLANS } from './core/plans.ts';
+export type { PlanConfig } from './core/plans.ts';
+export type { CardRules } from './core/verification.ts';
 
 export interface SandboxOptions {
   host?: string;
@@ -41,6 +47,13 @@ export interface SandboxOptions {
    * that run the sandbox in another process. Off by default; `faults` on the handle works either way.
    */
   testControls?: boolean;
+  /**
+   * The recurring billing plans `plan.all` lists and subscriptions use, priced in minor units of the merchant
+   * account's currency. Unset: DEMO_PLANS (`coffee-monthly`, 24.50 a month). Invalid plans stop the start.
+   */
+  plans?: readonly PlanConfig[];
+  /** The merchant's AVS/CVV rules (CVV 200 -> gateway_rejected cvv, postal code 20000 -> avs); off by default. */
+  cardRules?: CardRules;
 }
 
 /** TEST ONLY: make the next requests of a kind fail as a failing gateway would (README, "Fault injection"). */
@@ -77,6 +90,8 @@ interface MerchantAccountRecord {
  */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const host = options.host ?? '127.0.0.1';
+  const planProblems = planConfigProblems(options.plans ?? []);
+  if (planProblems.length > 0) throw new Error(`sandbox plans are not valid:\n${planProblems.join('\n')}`);
   const fileStore = options.dataFile === undefined ? null : openFileStore(options.dataFile);
   const store: Store = fileStore ?? createMemoryStore();
   try {
@@ -99,6 +114,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       store,
       ...(options.currencyIsoCode === undefined ? {} : { currencyIsoCode: options.currencyIsoCode }),
       ...(options.cardIdentifierSecret === undefined ? {} : { cardIdentifierSecret: options.cardIdentifierSecret }),
+      ...(options.plans === undefined ? {} : { plans: options.plans }),
+      ...(options.cardRules === undefined ? {} : { cardRules: options.cardRules }),
     });
     const faults = new Faults();
     const app = await buildApp({ gateway, logger: options.logger ?? false, faults, testControls: options.testControls === true });

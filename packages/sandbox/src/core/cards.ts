@@ -82,6 +82,13 @@ export interface Card {
   uniqueNumberIdentifier: string;
   binData: BinData;
   behaviour: CardBehaviour;
+  /**
+   * What the issuer said of the CVV and the postal code, decided at tokenization from the test values (CVV 200 ->
+   * 'N', 301 -> 'S', postal code 20000 -> 'N', given -> 'M', absent -> 'I'), so neither value need be kept. Absent
+   * on cards stored before these existed (verification.ts reads them with those cards' old answers).
+   */
+  securityCodeResponseCode?: string;
+  postalCodeResponseCode?: string;
 }
 
 export interface CardInput {
@@ -100,6 +107,9 @@ const BEHAVIOUR_BY_NUMBER: Readonly<Record<string, CardBehaviour>> = {
   '6011000990139424': 'verification_declined',
   '4000111111111511': 'fraud',
 };
+
+/** Test CVVs with a special issuer answer: 200 does not match, 301 is not verified by the issuer. */
+const CVV_RESPONSE_BY_TEST_CVV: Readonly<Record<string, string>> = { '200': 'N', '301': 'S' };
 
 const CARD = ['credit_card'] as const;
 const BILLING = ['credit_card', 'billing_address'] as const;
@@ -216,6 +226,8 @@ export function validateCard(input: CardInput, identifierKey: Buffer, now: Date)
       uniqueNumberIdentifier: createHmac('sha256', identifierKey).update(digits).digest('hex').slice(0, 32),
       binData: UNKNOWN_BIN_DATA,
       behaviour: BEHAVIOUR_BY_NUMBER[digits] ?? 'normal',
+      securityCodeResponseCode: typeof input.cvv !== 'string' || input.cvv === '' ? 'I' : (CVV_RESPONSE_BY_TEST_CVV[input.cvv] ?? 'M'),
+      postalCodeResponseCode: postalCode === null ? 'I' : postalCode === '20000' ? 'N' : 'M',
     },
   };
 }

@@ -44,10 +44,37 @@ function optionalText(
   return text;
 }
 
+type ContactFields = Pick<Customer, 'firstName' | 'lastName' | 'email' | 'company' | 'phone'>;
+const NO_CONTACT: ContactFields = { firstName: null, lastName: null, email: null, company: null, phone: null };
+
+/** The contact fields of `input`, each validated; a field not given keeps its `current` value. */
+function contactFields(input: CustomerInput, current: ContactFields, errors: ValidationError[]): ContactFields {
+  const field = (value: unknown, kept: string | null, attribute: string, code: string, label: string) =>
+    value === undefined ? kept : optionalText(value, attribute, 255, code, label, errors);
+  const email = field(input.email, current.email, 'email', '81605', 'Email');
+  if (email !== null && !EMAIL.test(email)) {
+    errors.push(validationError(CUSTOMER, 'email', '81604', 'Email is an invalid format.'));
+  }
+  return {
+    firstName: field(input.firstName, current.firstName, 'first_name', '81608', 'First name'),
+    lastName: field(input.lastName, current.lastName, 'last_name', '81613', 'Last name'),
+    email,
+    company: field(input.company, current.company, 'company', '81601', 'Company'),
+    phone: field(input.phone, current.phone, 'phone', '81615', 'Phone'),
+  };
+}
+
 export class Customers {
   constructor(private readonly records: Collection<Customer>) {}
 
   create(input: CustomerInput, now: Date): Outcome<Customer> {
+    const built = this.build(input, now);
+    if (built.ok) this.save(built.value);
+    return built;
+  }
+
+  /** A validated customer, not stored yet (customer.create with a card stores it only once the card is saved). */
+  build(input: CustomerInput, now: Date): Outcome<Customer> {
     const errors: ValidationError[] = [];
     let id: string;
     if (input.id === undefined || input.id === null || input.id === '') {
@@ -62,18 +89,23 @@ export class Customers {
         errors.push(validationError(CUSTOMER, 'id', '91609', 'Customer ID has already been taken.'));
       }
     }
-    const firstName = optionalText(input.firstName, 'first_name', 255, '81608', 'First name', errors);
-    const lastName = optionalText(input.lastName, 'last_name', 255, '81613', 'Last name', errors);
-    const company = optionalText(input.company, 'company', 255, '81601', 'Company', errors);
-    const phone = optionalText(input.phone, 'phone', 255, '81615', 'Phone', errors);
-    const email = optionalText(input.email, 'email', 255, '81605', 'Email', errors);
-    if (email !== null && !EMAIL.test(email)) {
-      errors.push(validationError(CUSTOMER, 'email', '81604', 'Email is an invalid format.'));
-    }
+    const contact = contactFields(input, NO_CONTACT, errors);
     if (errors.length > 0) return invalid(errors);
-    const customer: Customer = { id, firstName, lastName, email, company, phone, createdAt: now, updatedAt: now };
-    this.records.set(id, customer);
-    return { ok: true, value: customer };
+    return { ok: true, value: { id, ...contact, createdAt: now, updatedAt: now } };
+  }
+
+  save(customer: Customer): void {
+    this.records.set(customer.id, customer);
+  }
+
+  /** customer.update: the fields given replace the stored ones (the id stays), validated as on create. */
+  update(customer: Customer, input: CustomerInput, now: Date): Outcome<Customer> {
+    const errors: ValidationError[] = [];
+    const contact = contactFields(input, customer, errors);
+    if (errors.length > 0) return invalid(errors);
+    const updated: Customer = { ...customer, ...contact, updatedAt: now };
+    this.save(updated);
+    return { ok: true, value: updated };
   }
 
   find(id: string): Customer | undefined {

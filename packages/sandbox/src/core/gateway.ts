@@ -1,9 +1,9 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { SUPPORTED_CARD_TYPES, validateCard } from './cards.ts';
-import type { CardInput } from './cards.ts';
+import type { Card, CardInput } from './cards.ts';
 import { buildClientToken, clientApiUrl, encodeClientToken } from './client-token.ts';
 import { Customers } from './customers.ts';
-import type { Customer, CustomerInput } from './customers.ts';
+import type { Customer } from './customers.ts';
 import { invalid, validationError } from './errors.ts';
 import type { Outcome, ValidationError } from './errors.ts';
 import { FINGERPRINT_LIFETIME_MS, issueFingerprint, verifyFingerprint } from './fingerprint.ts';
@@ -12,8 +12,19 @@ import { IdempotencyKeys } from './idempotency.ts';
 import type { IdempotencyRecord } from './idempotency.ts';
 import { Nonces } from './nonces.ts';
 import type { NonceRecord } from './nonces.ts';
+import { givenText, isTrue } from './params.ts';
+import { buildPlan, DEMO_PLANS } from './plans.ts';
+import type { PlanConfig } from './plans.ts';
+import { SubscriptionOperations } from './subscription-operations.ts';
+import { Subscriptions } from './subscriptions.ts';
+import type { Subscription } from './subscriptions.ts';
 import { invalidResult, TRANSACTION, Transactions, validateAmount } from './transactions.ts';
 import type { Transaction, TransactionResult } from './transactions.ts';
+import { PaymentMethods } from './vault.ts';
+import type { VaultedCard } from './vault.ts';
+import { VaultOperations } from './vault-operations.ts';
+import { NO_CARD_RULES, rulesRejection } from './verification.ts';
+import type { CardRules } from './verification.ts';
 import type { Store } from '../store/store.ts';
 
 export interface Credentials {
@@ -31,6 +42,10 @@ export interface GatewayOptions extends Credentials {
   cardIdentifierSecret?: string;
   /** The merchant account's currency (the provider ties it to the merchant account, not to the request). */
   currencyIsoCode?: string;
+  /** The recurring billing plans (plan.all); DEMO_PLANS when unset. */
+  plans?: readonly PlanConfig[];
+  /** The merchant's AVS/CVV rules, applied to verifications and sales; off when unset. */
+  cardRules?: CardRules;
   clock?: () => Date;
 }
 
@@ -42,7 +57,13 @@ export interface SaleParams {
   customerId?: unknown;
   deviceData?: unknown;
   orderId?: unknown;
-  options?: { submitForSettlement?: unknown; threeDSecure?: { required?: unknown } | undefined } | undefined;
+  options?:
+    | {
+        submitForSettlement?: unknown;
+        storeInVaultOnSuccess?: unknown;
+        threeDSecure?: { required?: unknown } | undefined;
+      }
+    | undefined;
 }
 
 export interface ClientConfiguration {
@@ -57,10 +78,6 @@ export interface ClientConfiguration {
   applePayWeb: null;
   androidPay: null;
   payWithVenmo: null;
-}
-
-function isTrue(value: unknown): boolean {
-  return value === true || value === 'true';
 }
 
 /**
@@ -103,6 +120,12 @@ export class SandboxGateway {
   private readonly customers: Customers;
   private readonly transactions: Transactions;
   private readonly idempotency: IdempotencyKeys;
+  private readonly paymentMethods: PaymentMethods;
+  private readonly cardRules: CardRules;
+  /** customer.* with cards, paymentMethod.*, paymentMethodNonce.create, the client API's saved methods. */
+  readonly vault: VaultOperations;
+  /** plan.all, subscription.*. */
+  readonly subscriptions: SubscriptionOperations;
 
   constructor(options: GatewayOptions) {
     this.credentials = { merchantId: options.merchantId, publicKey: options.publicKey, privateKey: options.privateKey };
@@ -116,6 +139,23 @@ export class SandboxGateway {
       currencyIsoCode: options.currencyIsoCode ?? 'USD',
     });
     this.idempotency = new IdempotencyKeys(options.store.collection<IdempotencyRecord>('api-request-keys'));
+    this.paymentMethods = new PaymentMethods(options.store.collection<VaultedCard>('payment-methods'));
+    this.cardRules = options.cardRules ?? NO_CARD_RULES;
+    const currencyIsoCode = options.currencyIsoCode ?? 'USD';
+    const context = {
+      clock: this.clock,
+      customers: this.customers,
+      nonces: this.nonces,
+      paymentMethods: this.paymentMethods,
+      subscriptions: new Subscriptions(options.store.collection<Subscription>('subscriptions')),
+      transactions: this.transactions,
+      currencyIsoCode,
+      merchantAccountId: options.merchantId,
+      rules: this.cardRules,
+    };
+    this.vault = new VaultOperations(context);
+    const plans = (options.plans ?? DEMO_PLANS).map((plan) => buildPlan(plan, currencyIsoCode));
+    this.subscriptions = new SubscriptionOperations(context, this.vault, new Map(plans.map((plan) => [plan.id, plan])));
   }
 
   authenticate(publicKey: string, privateKey: string): boolean {
@@ -173,16 +213,8 @@ export class SandboxGateway {
 
   // --- customers ---
 
-  createCustomer(input: CustomerInput): Outcome<Customer> {
-    return this.customers.create(input, this.clock());
-  }
-
   findCustomer(id: string): Customer | undefined {
     return this.customers.find(id);
-  }
-
-  deleteCustomer(id: string): boolean {
-    return this.customers.delete(id);
   }
 
   // --- transactions ---
@@ -218,33 +250,67 @@ export class SandboxGateway {
       if (orderId.length > 255) errors.push(validationError(TRANSACTION, 'order_id', '91501', 'Order ID is too long.'));
     }
 
-    let resolved: ReturnType<Nonces['resolve']> | null = null;
-    if (typeof params.paymentMethodNonce === 'string' && params.paymentMethodNonce !== '') {
-      resolved = this.nonces.resolve(params.paymentMethodNonce, TRANSACTION, now);
-      if ('code' in resolved) errors.push(resolved);
-    } else if (params.paymentMethodToken !== undefined && params.paymentMethodToken !== null) {
-      // Saved payment methods are not emulated yet: every token is unknown.
-      errors.push(validationError(TRANSACTION, 'payment_method_token', '91518', 'Payment method token is invalid.'));
-    } else {
-      errors.push(validationError(TRANSACTION, 'base', '91508', 'Cannot determine payment method.'));
+    const source = this.paymentSource(params, now);
+    if ('code' in source) errors.push(source);
+    else if (source.saved !== null && customerId !== null && source.saved.customerId !== customerId) {
+      errors.push(validationError(TRANSACTION, 'customer_id', '91516', 'Payment method does not belong to the customer.'));
     }
 
-    if (errors.length > 0 || resolved === null || 'code' in resolved || typeof amount !== 'number') {
+    if (errors.length > 0 || 'code' in source || typeof amount !== 'number') {
       return invalidResult(errors);
     }
-    this.nonces.consume(resolved.record);
-    return this.transactions.sale(
+    this.nonces.consume(source.record);
+    customerId ??= source.saved?.customerId ?? null;
+    // storeInVaultOnSuccess: the card is saved (for a new customer when none is given) only if the sale goes through.
+    const newCustomer = customerId === null ? this.customers.build({}, now) : null;
+    const vaultOnSuccess =
+      source.saved === null && isTrue(params.options?.storeInVaultOnSuccess)
+        ? { token: this.paymentMethods.freshToken(), customerId: customerId ?? (newCustomer?.ok ? newCustomer.value.id : '') }
+        : null;
+    const result = this.transactions.sale(
       {
         amount,
-        card: resolved.card,
+        card: source.card,
         orderId,
         customerId,
         deviceData: typeof params.deviceData === 'string' && params.deviceData !== '',
         submitForSettlement: isTrue(params.options?.submitForSettlement),
         threeDSecureRequired: isTrue(params.options?.threeDSecure?.required),
+        paymentMethodToken: source.saved?.token ?? null,
+        vaultOnSuccess,
+        subscription: null,
+        rulesRejection: rulesRejection(source.card, this.cardRules),
       },
       now,
     );
+    if (result.kind === 'success' && vaultOnSuccess !== null) {
+      if (customerId === null && newCustomer?.ok) this.customers.save(newCustomer.value);
+      this.paymentMethods.add(vaultOnSuccess.customerId, source.card, vaultOnSuccess.token, { makeDefault: false, verification: null }, now);
+    }
+    return result;
+  }
+
+  /** The card a sale charges: a nonce (perhaps of a saved card), or a saved card's token. */
+  private paymentSource(
+    params: SaleParams,
+    now: Date,
+  ): { card: Card; record: NonceRecord | null; saved: VaultedCard | null } | ValidationError {
+    const nonce = givenText(params.paymentMethodNonce);
+    if (nonce !== null) {
+      const resolved = this.nonces.resolve(nonce, TRANSACTION, now);
+      if ('code' in resolved) return resolved;
+      const token = resolved.record?.paymentMethodToken ?? null;
+      if (token === null) return { ...resolved, saved: null };
+      const saved = this.paymentMethods.find(token);
+      // The saved card was deleted since the nonce was made: the nonce is as good as unknown.
+      if (saved === undefined) return validationError(TRANSACTION, 'payment_method_nonce', '91565', 'Unknown or expired payment_method_nonce.');
+      return { card: saved.card, record: resolved.record, saved };
+    }
+    const token = givenText(params.paymentMethodToken);
+    if (token === null) return validationError(TRANSACTION, 'base', '91508', 'Cannot determine payment method.');
+    const saved = this.paymentMethods.find(token);
+    if (saved === undefined) return validationError(TRANSACTION, 'payment_method_token', '91518', 'Payment method token is invalid.');
+    return { card: saved.card, record: null, saved };
   }
 
   /** null when there is no such transaction (the wire answers 404). */

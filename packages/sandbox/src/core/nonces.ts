@@ -14,6 +14,8 @@ export interface NonceRecord {
   card: Card;
   consumed: boolean;
   customerId: string | null;
+  /** Set when the nonce stands for a saved card (paymentMethodNonce.create, the saved-methods list, vaulting). */
+  paymentMethodToken?: string | null;
   createdAt: number;
 }
 
@@ -24,9 +26,9 @@ function expired(record: NonceRecord, now: number): boolean {
 export class Nonces {
   constructor(private readonly records: Collection<NonceRecord>) {}
 
-  issue(card: Card, customerId: string | null, now: number): NonceRecord {
+  issue(card: Card, customerId: string | null, now: number, paymentMethodToken: string | null = null): NonceRecord {
     this.sweep(now);
-    const record: NonceRecord = { nonce: randomUUID(), card, consumed: false, customerId, createdAt: now };
+    const record: NonceRecord = { nonce: randomUUID(), card, consumed: false, customerId, paymentMethodToken, createdAt: now };
     this.records.set(record.nonce, record);
     return record;
   }

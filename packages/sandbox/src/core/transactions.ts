@@ -71,6 +71,12 @@ export interface Transaction {
   processorAuthorizationCode: string | null;
   gatewayRejectionReason: GatewayRejectionReason | null;
   deviceDataCaptured: boolean;
+  /** The saved card charged (by token, by a saved card's nonce, or saved by storeInVaultOnSuccess); unset before the vault existed. */
+  paymentMethodToken?: string | null;
+  /** Set on a subscription's charges. */
+  subscriptionId?: string | null;
+  planId?: string | null;
+  recurring?: boolean;
   createdAt: Date;
   updatedAt: Date;
   statusHistory: StatusEvent[];
@@ -94,6 +100,12 @@ export interface SaleRequest {
   deviceData: boolean;
   submitForSettlement: boolean;
   threeDSecureRequired: boolean;
+  paymentMethodToken: string | null;
+  /** storeInVaultOnSuccess: the token (and customer) the card will be saved under if the sale is authorized. */
+  vaultOnSuccess: { token: string; customerId: string } | null;
+  subscription: { id: string; planId: string } | null;
+  /** What the merchant's AVS/CVV rules reject this card for (verification.ts), or null. */
+  rulesRejection: GatewayRejectionReason | null;
 }
 
 /** Where transaction errors nest in the wire's `<errors>`. */
@@ -129,8 +141,14 @@ type Decision =
   | { status: 'gateway_rejected'; reason: GatewayRejectionReason };
 
 /** The sandbox test values: the card's own behaviour first, then the amount (gateway.md). */
-export function decideSale(minorUnits: number, card: Card, threeDSecureRequired: boolean): Decision {
+export function decideSale(
+  minorUnits: number,
+  card: Card,
+  threeDSecureRequired: boolean,
+  rulesRejection: GatewayRejectionReason | null = null,
+): Decision {
   if (card.behaviour === 'fraud') return { status: 'gateway_rejected', reason: 'fraud' };
+  if (rulesRejection !== null) return { status: 'gateway_rejected', reason: rulesRejection };
   // No nonce carries a 3-D Secure result yet, so a required check always rejects.
   if (threeDSecureRequired) return { status: 'gateway_rejected', reason: 'three_d_secure' };
   if (card.behaviour === 'processor_declined') return { status: 'processor_declined', response: processorDecline(2000) };
@@ -175,7 +193,8 @@ export class Transactions {
 
   sale(request: SaleRequest, now: Date): TransactionResult {
     const minorUnits = request.amount;
-    const decision = decideSale(minorUnits, request.card, request.threeDSecureRequired);
+    const decision = decideSale(minorUnits, request.card, request.threeDSecureRequired, request.rulesRejection);
+    const vaulted = decision.status === 'authorized' ? request.vaultOnSuccess : null;
     let id: string;
     do id = randomId(8);
     while (this.records.has(id));
@@ -187,12 +206,16 @@ export class Transactions {
       currencyIsoCode: this.config.currencyIsoCode,
       merchantAccountId: this.config.merchantAccountId,
       orderId: request.orderId,
-      customerId: request.customerId,
+      customerId: vaulted?.customerId ?? request.customerId,
       card: request.card,
       processorResponse: decision.status === 'gateway_rejected' ? null : decision.response,
       processorAuthorizationCode: decision.status === 'authorized' ? randomId(6).toUpperCase() : null,
       gatewayRejectionReason: decision.status === 'gateway_rejected' ? decision.reason : null,
       deviceDataCaptured: request.deviceData,
+      paymentMethodToken: vaulted?.token ?? request.paymentMethodToken,
+      subscriptionId: request.subscription?.id ?? null,
+      planId: request.subscription?.planId ?? null,
+      recurring: request.subscription !== null,
       createdAt: now,
       updatedAt: now,
       statusHistory: [],

@@ -4,7 +4,8 @@ import { validationError } from '../core/errors.ts';
 import { PATH_ID } from '../core/ids.ts';
 import type { TransactionResult } from '../core/transactions.ts';
 import { requireMerchantKeys } from './auth.ts';
-import { customerXml, errorResponseXml, transactionResultXml, transactionXml } from './serialize.ts';
+import { errorResponseXml, transactionResultXml, transactionXml } from './serialize.ts';
+import { vaultRoutes } from './vault-routes.ts';
 import { camelizeKeys, section, sendStatus, sendXml, stringOrNull } from './wire.ts';
 
 const TYPE_INVALID = validationError(['transaction'], 'type', '91523', 'Transaction type is invalid.');
@@ -38,22 +39,7 @@ export async function serverApiRoutes(app: FastifyInstance, options: { gateway: 
     return sendXml(request, reply, 201, ['client-token', { value: outcome.value }]);
   });
 
-  app.post('/customers', async (request, reply) => {
-    const outcome = gateway.createCustomer(camelizeKeys(section(request.body, 'customer')) as Record<string, unknown>);
-    if (!outcome.ok) return sendXml(request, reply, 422, errorResponseXml(outcome.errors, outcome.message, request.body));
-    return sendXml(request, reply, 201, ['customer', customerXml(outcome.value)]);
-  });
-
-  app.get('/customers/:id', async (request: IdRequest, reply) => {
-    const customer = PATH_ID.test(request.params.id) ? gateway.findCustomer(request.params.id) : undefined;
-    if (customer === undefined) return sendStatus(reply, 404);
-    return sendXml(request, reply, 200, ['customer', customerXml(customer)]);
-  });
-
-  app.delete('/customers/:id', async (request: IdRequest, reply) => {
-    if (!gateway.deleteCustomer(request.params.id)) return sendStatus(reply, 404);
-    return reply.code(200).send('');
-  });
+  vaultRoutes(app, gateway);
 
   app.post('/transactions', async (request, reply) => {
     const params = section(request.body, 'transaction');

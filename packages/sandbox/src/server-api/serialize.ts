@@ -1,17 +1,20 @@
+import type { Card } from '../core/cards.ts';
 import type { Customer } from '../core/customers.ts';
 import type { ValidationError } from '../core/errors.ts';
 import type { Transaction, TransactionResult } from '../core/transactions.ts';
+import { postalCodeResponseCode, securityCodeResponseCode } from '../core/verification.ts';
 import { dasherize, XmlList, XmlSymbol } from './xml.ts';
 import type { XmlElement, XmlValue } from './xml.ts';
 
 // Domain records -> the provider's XML documents (as `[rootTag, value]` pairs for xmlDocument).
 
-export type XmlReply = readonly [rootTag: string, value: XmlElement];
+/** A document's root: an element, or a list (plan.all answers `<plans type="array">`). */
+export type XmlReply = readonly [rootTag: string, value: XmlElement | XmlList];
 
-function creditCardDetails(transaction: Transaction): XmlElement {
-  const { card } = transaction;
+/** A card's details as the provider writes them in a transaction and (with more fields) in the vault. */
+export function cardDetailsXml(card: Card, token: string | null): XmlElement {
   return {
-    token: null,
+    token,
     bin: card.bin,
     'last-4': card.last4,
     'card-type': card.cardType,
@@ -54,11 +57,11 @@ export function transactionXml(transaction: Transaction): XmlElement {
     'additional-processor-response': null,
     'gateway-rejection-reason': transaction.gatewayRejectionReason,
     'avs-error-response-code': null,
-    'avs-postal-code-response-code': transaction.card.postalCode === null ? 'I' : 'M',
+    'avs-postal-code-response-code': postalCodeResponseCode(transaction.card),
     'avs-street-address-response-code': 'I',
-    'cvv-response-code': 'M',
+    'cvv-response-code': securityCodeResponseCode(transaction.card),
     'payment-instrument-type': 'credit_card',
-    'credit-card': creditCardDetails(transaction),
+    'credit-card': cardDetailsXml(transaction.card, transaction.paymentMethodToken ?? null),
     'status-history': new XmlList(
       'status-event',
       transaction.statusHistory.map((event) => ({
@@ -72,19 +75,19 @@ export function transactionXml(transaction: Transaction): XmlElement {
     'refund-ids': new XmlList('item', []),
     'refunded-transaction-id': null,
     'settlement-batch-id': null,
-    'plan-id': null,
-    'subscription-id': null,
+    'plan-id': transaction.planId ?? null,
+    'subscription-id': transaction.subscriptionId ?? null,
     'add-ons': new XmlList('add-on', []),
     discounts: new XmlList('discount', []),
     disputes: new XmlList('dispute', []),
-    recurring: false,
+    recurring: transaction.recurring ?? false,
     'tax-exempt': false,
     'processed-with-network-token': false,
     'three-d-secure-info': null,
   };
 }
 
-export function customerXml(customer: Customer): XmlElement {
+export function customerXml(customer: Customer, creditCards: readonly XmlElement[] = []): XmlElement {
   return {
     id: customer.id,
     'merchant-id': null,
@@ -98,7 +101,7 @@ export function customerXml(customer: Customer): XmlElement {
     'created-at': customer.createdAt,
     'updated-at': customer.updatedAt,
     'custom-fields': '',
-    'credit-cards': new XmlList('credit-card', []),
+    'credit-cards': new XmlList('credit-card', creditCards),
     addresses: new XmlList('address', []),
   };
 }
@@ -151,7 +154,7 @@ export function errorResponseXml(
   message: string,
   params: unknown,
   transaction?: Transaction,
-): XmlReply {
+): readonly [rootTag: string, value: XmlElement] {
   const body: Record<string, XmlValue> = { errors: errorsXml(errors), params: paramsXml(params), message };
   if (transaction !== undefined) body['transaction'] = transactionXml(transaction);
   return ['api-error-response', body];

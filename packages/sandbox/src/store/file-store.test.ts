@@ -35,15 +35,15 @@ function fileCollections(): Record<string, Array<[string, unknown]>> {
 describe('every record type of core/ through a real file', () => {
   const CARD_NUMBER = '4111111111111111';
   const CVV = '987';
-  const COLLECTIONS = ['nonces', 'customers', 'transactions', 'api-request-keys'] as const;
+  const COLLECTIONS = ['nonces', 'customers', 'transactions', 'api-request-keys', 'payment-methods', 'subscriptions'] as const;
 
   function populate(store: FileStore) {
     let now = new Date('2026-06-15T12:00:00.123Z').getTime();
     const gateway = new SandboxGateway({ merchantId: 'm', publicKey: 'p', privateKey: 'k', store, clock: () => new Date(now) });
     const tick = () => void (now += 1000);
-    const customer = gateway.createCustomer({ id: '42', firstName: 'Ada', email: 'ada@example.com' });
+    const customer = gateway.vault.createCustomer({ id: '42', firstName: 'Ada', email: 'ada@example.com' });
     if (!customer.ok) throw new Error(customer.message);
-    gateway.createCustomer({ firstName: 'Grace' });
+    gateway.vault.createCustomer({ firstName: 'Grace' });
     const guest: Authorization = { merchantId: 'm', customerId: '42', expiresAt: Number.MAX_SAFE_INTEGER };
     const tokenize = () => {
       const outcome = gateway.tokenizeCard(guest, {
@@ -70,6 +70,16 @@ describe('every record type of core/ through a real file', () => {
     const toVoid = gateway.sale({ amount: '3.00', paymentMethodNonce: 'fake-valid-amex-nonce' }, null);
     if (toVoid.kind !== 'success') throw new Error('sale failed');
     gateway.void(toVoid.transaction.id, 'key-void');
+    tick();
+    // The vault and subscriptions: a verified saved card paying for the demo plan (its first charge is a transaction).
+    const saved = gateway.vault.createPaymentMethod({
+      customerId: '42',
+      paymentMethodNonce: tokenize(),
+      options: { verifyCard: true },
+    });
+    if (!saved.ok) throw new Error(saved.message);
+    const subscription = gateway.subscriptions.create({ planId: 'coffee-monthly', paymentMethodToken: saved.value.saved.token });
+    if (subscription.kind !== 'success') throw new Error('subscription failed');
     expect([declined.kind, invalid.kind, rejected.kind]).toEqual(['unsuccessful', 'invalid', 'unsuccessful']);
     return { gateway, used, unused, saleId: sale.transaction.id, voidedId: toVoid.transaction.id, now: () => new Date(now) };
   }
@@ -85,9 +95,11 @@ describe('every record type of core/ through a real file', () => {
     const after = dump(second, COLLECTIONS);
     // toStrictEqual: same prototypes (a Date stays a Date, not an ISO string), no extra or missing keys.
     expect(after).toStrictEqual(before);
-    expect(after['nonces']?.length).toBe(2);
+    expect(after['nonces']?.length).toBe(3);
     expect(after['customers']?.length).toBe(2);
-    expect(after['transactions']?.length).toBe(4);
+    expect(after['transactions']?.length).toBe(5);
+    expect(after['payment-methods']?.length).toBe(1);
+    expect(after['subscriptions']?.length).toBe(1);
     expect(after['api-request-keys']?.length).toBe(5);
     const transaction = second.collection<{ createdAt: unknown; statusHistory: Array<{ timestamp: unknown }> }>('transactions').get(saleId);
     expect(transaction?.createdAt).toBeInstanceOf(Date);
@@ -128,7 +140,20 @@ describe('every record type of core/ through a real file', () => {
     const [, nonce] = fileCollections()['nonces']?.[0] ?? [];
     const card = (nonce as { card: Record<string, unknown> }).card;
     expect(Object.keys(card).sort()).toEqual(
-      ['behaviour', 'bin', 'binData', 'cardType', 'cardholderName', 'expirationMonth', 'expirationYear', 'last4', 'postalCode', 'uniqueNumberIdentifier'].sort(),
+      [
+        'behaviour',
+        'bin',
+        'binData',
+        'cardType',
+        'cardholderName',
+        'expirationMonth',
+        'expirationYear',
+        'last4',
+        'postalCode',
+        'postalCodeResponseCode',
+        'securityCodeResponseCode',
+        'uniqueNumberIdentifier',
+      ].sort(),
     );
     expect([card['bin'], card['last4']]).toEqual(['411111', '1111']);
     expect(card['uniqueNumberIdentifier']).toMatch(/^[0-9a-f]{32}$/);

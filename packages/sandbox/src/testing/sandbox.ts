@@ -45,3 +45,21 @@ export async function startSandboxWithClient(): Promise<StartedSandbox> {
     throw error;
   }
 }
+
+/** A card expiring in December two years from now: valid whatever the date the tests run. */
+export function futureExpiry(): string {
+  return `12/${new Date().getUTCFullYear() + 2}`;
+}
+
+/** Tokenizes a card through the client API as the hosted field frames do; throws unless it answers 201. */
+export async function tokenizeCard(token: ClientToken, creditCard: Record<string, unknown>): Promise<string> {
+  const response = await fetch(`${token.clientApiUrl}/v1/payment_methods/credit_cards`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ authorizationFingerprint: token.authorizationFingerprint, creditCard: { expirationDate: futureExpiry(), ...creditCard } }),
+  });
+  const body = (await response.json()) as { creditCards?: Array<{ nonce: string }> };
+  const nonce = body.creditCards?.[0]?.nonce;
+  if (response.status !== 201 || nonce === undefined) throw new Error(`tokenization answered ${response.status}: ${JSON.stringify(body)}`);
+  return nonce;
+}

@@ -1,0 +1,159 @@
+import type { NonceRecord } from '../core/nonces.ts';
+import type { Plan } from '../core/plans.ts';
+import type { CardView, CustomerView, SubscriptionView, VerificationFailed } from '../core/vault-operations.ts';
+import type { Verification } from '../core/verification.ts';
+import { cardDetailsXml, customerXml, errorResponseXml, transactionXml } from './serialize.ts';
+import type { XmlReply } from './serialize.ts';
+import { XmlList } from './xml.ts';
+import type { XmlElement } from './xml.ts';
+
+// The vault's and subscriptions' records -> the provider's XML (credit-card, verification, subscription, plan,
+// payment-method-nonce), beside serialize.ts's transactions and customers.
+
+export function verificationXml(verification: Verification): XmlElement {
+  const response = verification.processorResponse;
+  return {
+    id: verification.id,
+    status: verification.status,
+    amount: verification.amount,
+    'currency-iso-code': verification.currencyIsoCode,
+    'merchant-account-id': verification.merchantAccountId,
+    'processor-response-code': response?.code ?? null,
+    'processor-response-text': response?.text ?? null,
+    'processor-response-type': response?.type ?? null,
+    'gateway-rejection-reason': verification.gatewayRejectionReason,
+    'cvv-response-code': verification.securityCodeResponseCode,
+    'avs-error-response-code': null,
+    'avs-postal-code-response-code': verification.avsPostalCodeResponseCode,
+    'avs-street-address-response-code': 'I',
+    'credit-card': cardDetailsXml(verification.card, verification.paymentMethodToken),
+    billing: { 'postal-code': verification.card.postalCode },
+    'created-at': verification.createdAt,
+    'updated-at': verification.createdAt,
+  };
+}
+
+export function subscriptionXml({ subscription, transactions }: SubscriptionView): XmlElement {
+  return {
+    id: subscription.id,
+    status: subscription.status,
+    'plan-id': subscription.planId,
+    price: subscription.price,
+    balance: subscription.balance,
+    'currency-iso-code': subscription.currencyIsoCode,
+    'merchant-account-id': subscription.merchantAccountId,
+    'payment-method-token': subscription.paymentMethodToken,
+    'billing-day-of-month': subscription.billingDayOfMonth,
+    'billing-period-start-date': subscription.billingPeriodStartDate,
+    'billing-period-end-date': subscription.billingPeriodEndDate,
+    'current-billing-cycle': subscription.currentBillingCycle,
+    'days-past-due': subscription.daysPastDue,
+    'failure-count': subscription.failureCount,
+    'first-billing-date': subscription.firstBillingDate,
+    'next-billing-date': subscription.nextBillingDate,
+    'next-bill-amount': subscription.price,
+    'next-billing-period-amount': subscription.price,
+    'number-of-billing-cycles': subscription.numberOfBillingCycles,
+    'never-expires': subscription.numberOfBillingCycles === null,
+    'paid-through-date': subscription.paidThroughDate,
+    'trial-period': subscription.trialPeriod,
+    'trial-duration': subscription.trialDuration === null ? null : String(subscription.trialDuration),
+    'trial-duration-unit': subscription.trialDurationUnit,
+    'created-at': subscription.createdAt,
+    'updated-at': subscription.updatedAt,
+    'add-ons': new XmlList('add-on', []),
+    discounts: new XmlList('discount', []),
+    descriptor: { name: null, phone: null, url: null },
+    // Newest first, as the provider lists a subscription's history (a transaction's is oldest first).
+    'status-history': new XmlList(
+      'status-event',
+      [...subscription.statusHistory].reverse().map((event) => ({
+        status: event.status,
+        price: event.price,
+        balance: event.balance,
+        'plan-id': event.planId,
+        'currency-iso-code': event.currencyIsoCode,
+        'subscription-source': event.subscriptionSource,
+        user: null,
+        timestamp: event.timestamp,
+      })),
+    ),
+    transactions: new XmlList('transaction', transactions.map(transactionXml)),
+  };
+}
+
+/** A saved card: its details, owner, default flag, subscriptions and latest verification. */
+export function vaultedCardXml({ saved, subscriptions }: CardView): XmlElement {
+  return {
+    ...cardDetailsXml(saved.card, saved.token),
+    'customer-id': saved.customerId,
+    default: saved.isDefault,
+    'venmo-sdk': false,
+    'created-at': saved.createdAt,
+    'updated-at': saved.updatedAt,
+    'billing-address': saved.card.postalCode === null ? null : { 'postal-code': saved.card.postalCode },
+    subscriptions: new XmlList('subscription', subscriptions.map(subscriptionXml)),
+    verifications: new XmlList('verification', saved.verification === null ? [] : [verificationXml(saved.verification)]),
+  };
+}
+
+export function customerViewXml(view: CustomerView): XmlElement {
+  return customerXml(view.customer, view.cards.map(vaultedCardXml));
+}
+
+export function planXml(plan: Plan): XmlElement {
+  return {
+    id: plan.id,
+    name: plan.name,
+    description: plan.description,
+    price: plan.price,
+    'currency-iso-code': plan.currencyIsoCode,
+    'billing-frequency': plan.billingFrequency,
+    'billing-day-of-month': plan.billingDayOfMonth,
+    'number-of-billing-cycles': plan.numberOfBillingCycles,
+    'trial-period': plan.trialPeriod,
+    'trial-duration': plan.trialDuration,
+    'trial-duration-unit': plan.trialDurationUnit,
+    'add-ons': new XmlList('add-on', []),
+    discounts: new XmlList('discount', []),
+  };
+}
+
+export function paymentMethodNonceXml(record: NonceRecord): XmlElement {
+  const { card } = record;
+  return {
+    nonce: record.nonce,
+    type: 'CreditCard',
+    default: false,
+    consumed: record.consumed,
+    'is-locked': false,
+    details: {
+      bin: card.bin,
+      'last-two': card.last4.slice(-2),
+      'last-four': card.last4,
+      'card-type': card.cardType,
+      'expiration-month': card.expirationMonth,
+      'expiration-year': card.expirationYear,
+      'cardholder-name': card.cardholderName,
+    },
+    'bin-data': {
+      commercial: card.binData.commercial,
+      'country-of-issuance': card.binData.countryOfIssuance,
+      debit: card.binData.debit,
+      'durbin-regulated': card.binData.durbinRegulated,
+      healthcare: card.binData.healthcare,
+      'issuing-bank': card.binData.issuingBank,
+      payroll: card.binData.payroll,
+      prepaid: card.binData.prepaid,
+      'product-id': card.binData.productId,
+    },
+    'three-d-secure-info': null,
+    'security-questions': new XmlList('item', []),
+  };
+}
+
+/** A failed verification: `<api-error-response>` with the verification and no errors, as the provider answers it. */
+export function verificationFailedXml(failure: VerificationFailed, params: unknown): XmlReply {
+  const [tag, body] = errorResponseXml(failure.errors, failure.message, params);
+  return [tag, { ...body, verification: verificationXml(failure.verification) }];
+}
