@@ -7,6 +7,7 @@ import { hostedFieldRoutes } from './pages/hosted-fields/routes.ts';
 import { serverApiRoutes } from './server-api/routes.ts';
 import { injectFaults } from './test-controls/inject-faults.ts';
 import { testControlRoutes } from './test-controls/routes.ts';
+import { settingsControl } from './test-controls/settings.ts';
 
 export type SandboxLogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
 
@@ -18,7 +19,7 @@ export interface AppOptions {
   logStream?: { write(line: string): void };
   /** TEST ONLY fault rules applied to every request (none by default: nothing changes). */
   faults?: Faults;
-  /** TEST ONLY: serve the control endpoint (`/__sandbox/faults`) that edits `faults` over HTTP. */
+  /** TEST ONLY: serve the control endpoints (`/__sandbox/faults`, `/__sandbox/settings`) over HTTP. */
   testControls?: boolean;
 }
 
@@ -62,7 +63,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   if (options.faults !== undefined) {
     injectFaults(app, options.faults);
-    if (options.testControls === true) await app.register(testControlRoutes, { faults: options.faults });
+    if (options.testControls === true) {
+      await app.register(testControlRoutes, { faults: options.faults, settings: settingsControl(options.gateway) });
+    }
   }
   await app.register(clientApiRoutes, { prefix: '/merchants/:merchantId/client_api', gateway: options.gateway });
   await app.register(serverApiRoutes, { prefix: '/merchants/:merchantId', gateway: options.gateway });

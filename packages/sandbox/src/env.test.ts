@@ -57,6 +57,18 @@ describe('sandboxOptionsFromEnv', () => {
     expect(() => sandboxOptionsFromEnv({ SANDBOX_CARD_RULES: 'cvv,street' })).toThrow('SANDBOX_CARD_RULES must list');
   });
 
+  it('reads the merchant settings: challenges, wallets, 3-D Secure ("none" empties a list)', () => {
+    expect(
+      sandboxOptionsFromEnv({ SANDBOX_CHALLENGES: 'postal_code', SANDBOX_WALLETS: 'paypal, venmo', SANDBOX_THREE_D_SECURE: '1' })
+        .merchantSettings,
+    ).toEqual({ challenges: ['postal_code'], wallets: ['paypal', 'venmo'], threeDSecure: true });
+    expect(sandboxOptionsFromEnv({ SANDBOX_CHALLENGES: 'none' }).merchantSettings).toEqual({ challenges: [] });
+    expect(() => sandboxOptionsFromEnv({ SANDBOX_WALLETS: 'paypal,bitcoin', SANDBOX_THREE_D_SECURE: 'yes' })).toThrow(
+      'SANDBOX_WALLETS must be "none" or a comma-separated list of paypal, apple_pay, google_pay, venmo, got "paypal,bitcoin"\n' +
+        'SANDBOX_THREE_D_SECURE must be 1 (on) or 0 (off), got "yes"',
+    );
+  });
+
   it('names every bad variable at once', () => {
     let caught: unknown;
     try {

@@ -1,3 +1,5 @@
+import { CHALLENGES, WALLETS } from './core/merchant-settings.ts';
+import type { MerchantSettings } from './core/merchant-settings.ts';
 import type { SandboxOptions } from './index.ts';
 import { planConfigProblems } from './core/plans.ts';
 import type { PlanConfig } from './core/plans.ts';
@@ -74,6 +76,16 @@ export function sandboxOptionsFromEnv(env: Record<string, string | undefined>): 
   const unknownRules = rules.filter((rule) => rule !== 'cvv' && rule !== 'avs');
   if (unknownRules.length > 0) problems.push(`SANDBOX_CARD_RULES must list "cvv" and/or "avs" (or be "none"), got "${rawRules}"`);
 
+  // The merchant settings the client configuration reports; unset keeps a fresh provider account's.
+  const merchantSettings: Partial<MerchantSettings> = {};
+  const challenges = listFromEnv(given('SANDBOX_CHALLENGES'), CHALLENGES, 'SANDBOX_CHALLENGES', problems);
+  if (challenges !== undefined) merchantSettings.challenges = challenges;
+  const wallets = listFromEnv(given('SANDBOX_WALLETS'), WALLETS, 'SANDBOX_WALLETS', problems);
+  if (wallets !== undefined) merchantSettings.wallets = wallets;
+  const threeDSecure = given('SANDBOX_THREE_D_SECURE');
+  if (threeDSecure === '0' || threeDSecure === '1') merchantSettings.threeDSecure = threeDSecure === '1';
+  else if (threeDSecure !== undefined) problems.push(`SANDBOX_THREE_D_SECURE must be 1 (on) or 0 (off), got "${threeDSecure}"`);
+
   if (problems.length > 0) throw new SandboxEnvError(problems);
   return {
     host: given('SANDBOX_HOST') ?? '127.0.0.1',
@@ -85,5 +97,16 @@ export function sandboxOptionsFromEnv(env: Record<string, string | undefined>): 
     ...(testControls === '1' ? { testControls: true } : {}),
     ...(plans === undefined ? {} : { plans }),
     ...(rules.length === 0 ? {} : { cardRules: { cvv: rules.includes('cvv'), avs: rules.includes('avs') } }),
+    ...(Object.keys(merchantSettings).length === 0 ? {} : { merchantSettings }),
   };
+}
+
+/** "a,b" -> ['a', 'b'], "none" -> []; undefined when unset. */
+function listFromEnv<T extends string>(value: string | undefined, allowed: readonly T[], name: string, problems: string[]): T[] | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'none') return [];
+  const items = value.split(',').map((item) => item.trim());
+  if (items.every((item) => allowed.includes(item as T))) return items as T[];
+  problems.push(`${name} must be "none" or a comma-separated list of ${allowed.join(', ')}, got "${value}"`);
+  return undefined;
 }

@@ -3,6 +3,8 @@ import type { SandboxLogLevel } from './app.ts';
 import { Faults } from './core/faults.ts';
 import type { FaultRule, FaultSpec } from './core/faults.ts';
 import { SandboxGateway } from './core/gateway.ts';
+import { DEFAULT_MERCHANT_SETTINGS, parseMerchantSettings } from './core/merchant-settings.ts';
+import type { MerchantSettings } from './core/merchant-settings.ts';
 import { randomId } from './core/ids.ts';
 import { planConfigProblems } from './core/plans.ts';
 import type { PlanConfig } from './core/plans.ts';
@@ -10,8 +12,12 @@ import type { CardRules } from './core/verification.ts';
 import { openFileStore } from './store/file-store.ts';
 import { createMemoryStore } from './store/memory-store.ts';
 import type { Store } from './store/store.ts';
+import { settingsControl } from './test-controls/settings.ts';
+import type { SandboxSettings } from './test-controls/settings.ts';
 
 export type { SandboxLogLevel } from './app.ts';
+export type { Challenge, MerchantSettings, Wallet } from './core/merchant-settings.ts';
+export type { SandboxSettings } from './test-controls/settings.ts';
 export type { Fault, FaultRule, FaultSpec, FaultStatus, FaultTarget } from './core/faults.ts';
 export { bundleFrameScript } from './pages/hosted-fields/bundle.ts';
 export { SandboxEnvError, sandboxOptionsFromEnv } from './env.ts';
@@ -54,6 +60,11 @@ export interface SandboxOptions {
   plans?: readonly PlanConfig[];
   /** The merchant's AVS/CVV rules (CVV 200 -> gateway_rejected cvv, postal code 20000 -> avs); off by default. */
   cardRules?: CardRules;
+  /**
+   * The merchant account's settings the client configuration reports (README, "Merchant settings"): `challenges`
+   * (default cvv and postal_code), `threeDSecure` (default false), `wallets` (default none). Not kept in the data file.
+   */
+  merchantSettings?: Partial<MerchantSettings>;
 }
 
 /** TEST ONLY: make the next requests of a kind fail as a failing gateway would (README, "Fault injection"). */
@@ -75,6 +86,8 @@ export interface Sandbox {
   /** Absolute path of the state file, or null when the state is in memory. */
   dataFile: string | null;
   faults: SandboxFaults;
+  /** The merchant settings, changeable while running (tests: both readings of a rule in one run). */
+  settings: SandboxSettings;
   /** Stops listening, then writes pending state changes (the data file is complete once this resolves). */
   close(): Promise<void>;
 }
@@ -107,7 +120,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (saved === undefined) account.set('merchant', { merchantId });
     const publicKey = options.publicKey ?? randomId(16);
     const privateKey = options.privateKey ?? randomId(32);
+    const settings = parseMerchantSettings(options.merchantSettings ?? {}, DEFAULT_MERCHANT_SETTINGS);
+    if (!settings.ok) throw new TypeError(`sandbox merchantSettings: ${settings.problems.join('; ')}`);
     const gateway = new SandboxGateway({
+      settings: settings.settings,
       merchantId,
       publicKey,
       privateKey,
@@ -140,6 +156,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       privateKey,
       dataFile: fileStore?.file ?? null,
       faults,
+      settings: settingsControl(gateway),
       close: async () => {
         try {
           await app.close();

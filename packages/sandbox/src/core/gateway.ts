@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { SUPPORTED_CARD_TYPES, validateCard } from './cards.ts';
+import { validateCard } from './cards.ts';
 import type { Card, CardInput } from './cards.ts';
-import { buildClientToken, clientApiUrl, encodeClientToken } from './client-token.ts';
+import { buildClientToken, encodeClientToken } from './client-token.ts';
 import { Customers } from './customers.ts';
 import type { Customer } from './customers.ts';
 import { invalid, validationError } from './errors.ts';
@@ -10,6 +10,8 @@ import { FINGERPRINT_LIFETIME_MS, issueFingerprint, verifyFingerprint } from './
 import type { Authorization } from './fingerprint.ts';
 import { IdempotencyKeys } from './idempotency.ts';
 import type { IdempotencyRecord } from './idempotency.ts';
+import { clientConfiguration, DEFAULT_MERCHANT_SETTINGS } from './merchant-settings.ts';
+import type { ClientConfiguration, MerchantSettings } from './merchant-settings.ts';
 import { Nonces } from './nonces.ts';
 import type { NonceRecord } from './nonces.ts';
 import { givenText, isTrue } from './params.ts';
@@ -46,6 +48,8 @@ export interface GatewayOptions extends Credentials {
   plans?: readonly PlanConfig[];
   /** The merchant's AVS/CVV rules, applied to verifications and sales; off when unset. */
   cardRules?: CardRules;
+  /** Challenges, 3-D Secure, wallets; a fresh provider sandbox account's by default. */
+  settings?: MerchantSettings;
   clock?: () => Date;
 }
 
@@ -64,20 +68,6 @@ export interface SaleParams {
         threeDSecure?: { required?: unknown } | undefined;
       }
     | undefined;
-}
-
-export interface ClientConfiguration {
-  environment: 'sandbox';
-  merchantId: string;
-  clientApiUrl: string;
-  assetsUrl: string;
-  challenges: string[];
-  creditCards: { supportedCardTypes: string[] };
-  threeDSecureEnabled: false;
-  paypalEnabled: false;
-  applePayWeb: null;
-  androidPay: null;
-  payWithVenmo: null;
 }
 
 /**
@@ -111,6 +101,9 @@ export class SandboxGateway {
   readonly credentials: Credentials;
   /** Set once the HTTP server listens: client tokens carry absolute URLs. */
   origin = '';
+  /** Replaced whole when a test changes them (test controls); read at every configuration request. */
+  settings: MerchantSettings;
+  private readonly currencyIsoCode: string;
   /** Signs the authorization fingerprints of client tokens. */
   private readonly fingerprintKey: Buffer;
   /** Keys the hash that stands in for card numbers (uniqueNumberIdentifier); held in memory only. */
@@ -130,18 +123,20 @@ export class SandboxGateway {
   constructor(options: GatewayOptions) {
     this.credentials = { merchantId: options.merchantId, publicKey: options.publicKey, privateKey: options.privateKey };
     this.clock = options.clock ?? (() => new Date());
+    this.settings = options.settings ?? DEFAULT_MERCHANT_SETTINGS;
+    const currencyIsoCode = options.currencyIsoCode ?? 'USD';
+    this.currencyIsoCode = currencyIsoCode;
     this.fingerprintKey = deriveFingerprintKey(this.credentials);
     this.cardNumberKey = cardIdentifierKey(options.cardIdentifierSecret);
     this.nonces = new Nonces(options.store.collection<NonceRecord>('nonces'));
     this.customers = new Customers(options.store.collection<Customer>('customers'));
     this.transactions = new Transactions(options.store.collection<Transaction>('transactions'), {
       merchantAccountId: options.merchantId,
-      currencyIsoCode: options.currencyIsoCode ?? 'USD',
+      currencyIsoCode,
     });
     this.idempotency = new IdempotencyKeys(options.store.collection<IdempotencyRecord>('api-request-keys'));
     this.paymentMethods = new PaymentMethods(options.store.collection<VaultedCard>('payment-methods'));
     this.cardRules = options.cardRules ?? NO_CARD_RULES;
-    const currencyIsoCode = options.currencyIsoCode ?? 'USD';
     const context = {
       clock: this.clock,
       customers: this.customers,
@@ -189,19 +184,8 @@ export class SandboxGateway {
   }
 
   configuration(): ClientConfiguration {
-    return {
-      environment: 'sandbox',
-      merchantId: this.credentials.merchantId,
-      clientApiUrl: clientApiUrl(this.origin, this.credentials.merchantId),
-      assetsUrl: this.origin,
-      challenges: ['cvv', 'postal_code'],
-      creditCards: { supportedCardTypes: [...SUPPORTED_CARD_TYPES] },
-      threeDSecureEnabled: false,
-      paypalEnabled: false,
-      applePayWeb: null,
-      androidPay: null,
-      payWithVenmo: null,
-    };
+    const { origin, currencyIsoCode } = this;
+    return clientConfiguration(this.settings, { origin, merchantId: this.credentials.merchantId, currencyIsoCode });
   }
 
   tokenizeCard(authorization: Authorization, input: CardInput): Outcome<NonceRecord> {
