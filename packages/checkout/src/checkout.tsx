@@ -1,14 +1,14 @@
 // <Checkout>: the root component. React only mounts: the runtime (created in an effect, so never during a server
 // render) owns the machine, the frames and the listeners, and is destroyed on unmount.
-import { useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactElement } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, useSyncExternalStore, type ReactElement } from 'react';
 import { createTranslator, resolveLocale } from './i18n/i18n.ts';
 import { initialState } from './machine/checkout.machine.ts';
-import { connectRoot } from './machine/checkout.connect.ts';
 import type { CheckoutSettings } from './machine/checkout.types.ts';
-import { CheckoutRuntime, type CheckoutCallbacks } from './runtime/checkout-runtime.ts';
-import { settingsFrom, type CheckoutOptions } from './runtime/options.ts';
-import { CardView } from './views/card/card-view.tsx';
+import { CheckoutRuntime } from './runtime/checkout-runtime.ts';
+import type { CheckoutCallbacks } from './runtime/events.ts';
+import { settingsFrom, walletOptionsFrom, type CheckoutOptions } from './runtime/options.ts';
 import { CheckoutContext } from './views/checkout-context.ts';
+import { Sheet } from './views/sheet/sheet.tsx';
 
 export interface CheckoutProps extends CheckoutCallbacks {
   /** The client token your server generated (base64 JSON). */
@@ -22,24 +22,30 @@ export function Checkout(props: CheckoutProps): ReactElement {
   const { authorization, options } = props;
   // Latest handlers without re-creating the runtime when the parent passes new closures.
   const callbacks = useRef<CheckoutCallbacks>(props);
+  // A wallet reads its options when it loads (they cannot restart the checkout).
+  const latestOptions = useRef(options);
   useEffect(() => {
     callbacks.current = props;
+    latestOptions.current = options;
   });
 
   const locale = resolveLocale(options?.locale);
   const t = useMemo(() => createTranslator(locale), [locale]);
   // Settings are compared by value: an inline `options={{...}}` object does not restart the checkout.
-  const { cardholderName, clearFieldsAfterTokenization } = settingsFrom(options);
-  const settings = useMemo<CheckoutSettings>(
-    () => ({ cardholderName, clearFieldsAfterTokenization }),
-    [cardholderName, clearFieldsAfterTokenization],
-  );
+  const settingsKey = JSON.stringify(settingsFrom(options));
+  const settings = useMemo<CheckoutSettings>(() => JSON.parse(settingsKey) as CheckoutSettings, [settingsKey]);
   const loadingState = useMemo(() => initialState(settings), [settings]);
 
   const [runtime, setRuntime] = useState<CheckoutRuntime | null>(null);
   useEffect(() => {
     // A new token or new settings start over cleanly (StrictMode's double effect included).
-    const created = new CheckoutRuntime({ authorization, settings, translate: t, callbacks: () => callbacks.current });
+    const created = new CheckoutRuntime({
+      authorization,
+      settings,
+      translate: t,
+      callbacks: () => callbacks.current,
+      walletOptions: walletOptionsFrom(latestOptions.current),
+    });
     setRuntime(created);
     created.start();
     return () => {
@@ -54,28 +60,12 @@ export function Checkout(props: CheckoutProps): ReactElement {
     () => loadingState,
   );
 
-  const root = connectRoot(state, t);
-  const context = useMemo(() => (runtime === null ? null : { runtime, state, t }), [runtime, state, t]);
+  const headingId = useId();
+  const context = useMemo(() => ({ runtime, state, t, headingId }), [runtime, state, t, headingId]);
 
   return (
     <CheckoutContext.Provider value={context}>
-      <div className="kassa-checkout" data-kassa-checkout="" data-state={root.dataState} aria-busy={root.busy}>
-        {context !== null && root.showCardView && <CardView />}
-        {root.loadingText !== null && (
-          <div className="kassa-checkout__loading" role="status">
-            <span className="kassa-checkout__spinner" aria-hidden="true" />
-            <span>{root.loadingText}</span>
-          </div>
-        )}
-        <div className="kassa-checkout__alert" role="alert">
-          {root.alert}
-        </div>
-        {root.retryText !== null && runtime !== null && (
-          <button type="button" className="kassa-checkout__retry" onClick={() => runtime.retry()}>
-            {root.retryText}
-          </button>
-        )}
-      </div>
+      <Sheet />
     </CheckoutContext.Provider>
   );
 }

@@ -1,19 +1,28 @@
 // The public surface of @kassa/checkout. Everything else is internal and may change.
 export { Checkout, type CheckoutProps } from './checkout.tsx';
-export type { CheckoutOptions } from './runtime/options.ts';
+export type { CardholderNameInput, CardOptions, CheckoutOptions, WalletOptions } from './runtime/options.ts';
 export { CheckoutError } from './runtime/checkout-error.ts';
+export type { CheckoutInstance, PaymentOption, UpdatableConfiguration } from './runtime/checkout-runtime.ts';
 export type {
+  CardFieldEvent,
   CheckoutCallbacks,
-  CheckoutInstance,
+  CheckoutEventMap,
+  CheckoutEventName,
   PaymentMethodRequestableEvent,
-  PaymentOption,
-} from './runtime/checkout-runtime.ts';
+} from './runtime/events.ts';
 export type {
   BinData,
+  CardCandidate,
   CardDetails,
   CardholderNameOption,
   CheckoutErrorCode,
+  FieldName,
+  FieldState,
   PaymentMethodResult,
+  PostalCodeOption,
+  ViewId,
 } from './machine/checkout.types.ts';
+export { PAYMENT_OPTIONS, type PaymentOptionId, type WalletOptionId } from './machine/payment-options.ts';
 export { createCheckoutMachine, initialState, transition, type CheckoutMachine } from './machine/checkout.machine.ts';
 export type { ProviderClient } from './provider/provider.ts';
+export type { WalletPlugin, WalletRegistry } from './wallets/registry.ts';

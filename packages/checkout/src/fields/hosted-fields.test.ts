@@ -93,7 +93,7 @@ describe('hosted fields', () => {
     expect(received).toEqual([['number', { type: 'cardTypeChange', cards: [] }]]);
   });
 
-  it('matches tokenization answers by request id and times out as a network failure', async () => {
+  it('matches tokenization answers by request id and reports no answer in time as a time-out', async () => {
     const { dom, fields, number, from } = setup();
     dom.post(number, from({ type: 'ready', field: 'number' }));
     const pending = fields.tokenize({ authorizationFingerprint: 'fp', clientApiUrl: 'http://127.0.0.1:8090/x', fields: ['number'] });
@@ -103,7 +103,7 @@ describe('hosted fields', () => {
     await expect(pending).resolves.toEqual({ ok: false, error: { code: 'invalid_fields', message: 'bad', fields: ['cvv'] } });
     await expect(fields.tokenize({ authorizationFingerprint: 'fp', clientApiUrl: 'x', fields: [] })).resolves.toMatchObject({
       ok: false,
-      error: { code: 'network' },
+      error: { code: 'timeout' },
     });
   });
 

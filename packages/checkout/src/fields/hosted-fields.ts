@@ -162,7 +162,7 @@ export function createHostedFields(options: HostedFieldsOptions): HostedFields {
           return;
         }
         const timer = setTimeout(() => {
-          settle(requestId, { ok: false, error: { code: 'network', message: 'Tokenization timed out.' } });
+          settle(requestId, { ok: false, error: { code: 'timeout', message: 'Tokenization timed out.' } });
         }, options.tokenizeTimeoutMs ?? 30_000);
         pending.set(requestId, (outcome) => {
           clearTimeout(timer);

@@ -129,7 +129,14 @@ export function parseTokenizeResult(value: unknown): PaymentMethodResult | null 
 function parseFailure(value: unknown): TokenizeFailure | null {
   if (!isRecord(value) || typeof value.code !== 'string') return null;
   const fields = Array.isArray(value.fields) ? value.fields.filter(isFieldName) : undefined;
-  return { code: value.code, message: str(value.message), ...(fields ? { fields } : {}) };
+  const wait = value.retryAfterMs;
+  const retryAfterMs = typeof wait === 'number' && Number.isFinite(wait) && wait >= 0 ? wait : undefined;
+  return {
+    code: value.code,
+    message: str(value.message),
+    ...(fields ? { fields } : {}),
+    ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+  };
 }
 
 /** Validates one message from a frame of `channel`; null for anything that is not exactly ours. */

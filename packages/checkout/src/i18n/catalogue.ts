@@ -7,6 +7,17 @@ export const en = {
   'sheet.acceptedCards': 'Accepted cards',
   'sheet.retry': 'Try again',
   'sheet.cardSelected': '{brand} ending in {lastFour} is ready to pay.',
+  'sheet.chooseWayToPay': 'Choose a way to pay',
+  'sheet.otherWaysToPay': 'Other ways to pay',
+  'sheet.chooseAnotherWay': 'Choose another way to pay',
+
+  'option.card': 'Card',
+  'option.paypal': 'PayPal',
+  'option.paypalCredit': 'PayPal Credit',
+  'option.venmo': 'Venmo',
+  'option.applePay': 'Apple Pay',
+  'option.googlePay': 'Google Pay',
+  'option.unavailable': 'Not available right now',
 
   'field.cardholderName.label': 'Cardholder name',
   'field.number.label': 'Card number',
@@ -36,18 +47,31 @@ export const en = {
   'field.postalCode.empty': 'Enter a postal code.',
   'field.postalCode.invalid': 'This postal code is not valid.',
 
+  // Section 8 of the specification, word for word.
+  'error.threeDSecureFailed': 'Something went wrong during 3D Secure authentication. Please try again.',
+  'error.allOptionsFailed': 'All payment options failed to load.',
+  'error.cardAlreadySaved': 'This credit card already exists as a saved payment method.',
   'error.checkEntries': 'Check your entries and try again.',
   'error.network': 'Network error. Please try again.',
-  'error.cardInvalid': 'Credit card is invalid',
   'error.cardVerificationFailed': 'Credit card verification failed.',
   'error.unsupportedCardType': 'This card type is not supported. Please try another card.',
-  'error.gateway': 'The payment service could not process the card. Please try again.',
+  'error.deleteFailed': 'Unable to delete payment method, try again.',
+  'error.cardInvalid': 'Credit card is invalid',
+  'error.usePayPalButton': 'Use the PayPal button to continue with your payment.',
+
+  // The provider failures, told apart in words a shopper understands (developer detail goes to the console).
+  'error.gatewayUnavailable': 'The payment service is not available right now. Please try again.',
+  'error.timeout': 'The payment service took too long to answer. Please try again.',
+  'error.rateLimited': 'The payment service is busy right now. Please wait a moment and try again.',
+  'error.insufficientPrivileges': 'This shop cannot take payments right now. Please contact the shop.',
   'error.sessionExpired': 'This payment session has expired. Reload the page to start again.',
-  'error.invalidAuthorization':
-    'The checkout cannot start: the authorization is missing or is not a valid client token. Pass the client token your server generated.',
-  'error.authorizationRejected':
-    'The checkout cannot start: the gateway rejected the client token (it may have expired). Generate a new one on your server.',
-  'error.noPaymentOptions': 'No way to pay is available for this merchant.',
+  'error.authorizationRejected': 'This payment session is no longer valid. Reload the page to start again.',
+  'error.invalidAuthorization': 'The payment form cannot start. Reload the page, or contact the shop if it happens again.',
+
+  'error.useWalletButton': 'Use the button above to continue with your payment.',
+  'error.choosePaymentOption': 'Choose a way to pay first.',
+  'error.gateway': 'The payment service could not process the card. Please try again.',
+  'error.noPaymentOptions': 'No way to pay is available for this shop.',
   'error.fieldsFailed': 'The card form could not load. Please try again.',
   'error.notReady': 'The payment form is not ready yet.',
   'error.requestInProgress': 'The card is already being processed.',

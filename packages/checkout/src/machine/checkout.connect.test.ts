@@ -1,47 +1,85 @@
 import { describe, expect, it } from 'vitest';
 import { createTranslator } from '../i18n/i18n.ts';
-import { connectCard, connectRoot } from './checkout.connect.ts';
+import { connectCard, connectOptions, connectRoot } from './checkout.connect.ts';
 import { initialState, transition } from './checkout.machine.ts';
 import type { CheckoutEvent, CheckoutState } from './checkout.types.ts';
-import { amex, gatewayConfiguration } from '../testing/fixtures.ts';
+import { amex, checkoutSettings, gatewayConfiguration, paymentMethodResult } from '../testing/fixtures.ts';
 
 const t = createTranslator('en');
 const config = gatewayConfiguration({ challenges: ['cvv'], supportedCardTypes: ['Visa', 'MasterCard', 'American Express'] });
+const cardOnly: CheckoutEvent = { type: 'CONFIG_LOADED', config, options: ['card'] };
+const cardReady: CheckoutEvent = { type: 'OPTION_READY', option: 'card' };
 
 function after(...events: CheckoutEvent[]): CheckoutState {
-  return events.reduce((state, event) => transition(state, event).state, initialState({ cardholderName: 'required', clearFieldsAfterTokenization: true }));
+  return events.reduce((state, event) => transition(state, event).state, initialState(checkoutSettings({ cardholderName: 'required' })));
 }
 
 describe('connect', () => {
-  it('reports loading until the frames are ready, and keeps the form inert meanwhile', () => {
-    expect(connectRoot(after(), t)).toMatchObject({ dataState: 'loading', busy: true, loadingText: 'Loading the payment form…', showCardView: false });
-    const mounting = after({ type: 'CONFIG_LOADED', config });
-    expect(connectRoot(mounting, t)).toMatchObject({ dataState: 'loading', showCardView: true });
+  it('draws the card form under the loading overlay until the frames are ready, inert meanwhile', () => {
+    expect(connectRoot(after(), t)).toMatchObject({
+      dataState: 'loading',
+      busy: true,
+      loadingText: 'Loading the payment form…',
+      view: 'card',
+      cardMounted: true,
+    });
+    const mounting = after(cardOnly);
+    expect(connectRoot(mounting, t)).toMatchObject({ dataState: 'loading', view: 'card', cardMounted: true });
     expect(connectCard(mounting, t).inert).toBe(true);
-    expect(connectRoot(after({ type: 'CONFIG_LOADED', config }, { type: 'FRAMES_READY' }), t)).toMatchObject({
+    expect(connectRoot(after(cardOnly, cardReady), t)).toMatchObject({
       dataState: 'ready',
       busy: false,
       loadingText: null,
       alert: '',
+      toggleText: null,
     });
   });
 
-  it('offers a retry only for failures a retry can fix', () => {
+  it('offers a retry only for failures a retry can fix, and none when the checkout retries by itself', () => {
     const network = after({ type: 'CONFIG_FAILED', error: { code: 'network', messageKey: 'error.network', retriable: true } });
-    expect(connectRoot(network, t)).toMatchObject({ dataState: 'error', alert: 'Network error. Please try again.', retryText: 'Try again' });
+    expect(connectRoot(network, t)).toMatchObject({
+      dataState: 'error',
+      alert: 'Network error. Please try again.',
+      retryText: 'Try again',
+      cardMounted: false,
+      view: null,
+    });
     const bad = after({ type: 'CONFIG_FAILED', error: { code: 'invalid_authorization', messageKey: 'error.invalidAuthorization', retriable: false } });
     expect(connectRoot(bad, t).retryText).toBeNull();
+    const limited = after({
+      type: 'CONFIG_FAILED',
+      error: { code: 'rate_limited', messageKey: 'error.rateLimited', retriable: true, retryAfterMs: 1000 },
+    });
+    expect(connectRoot(limited, t)).toMatchObject({ alert: 'The payment service is busy right now. Please wait a moment and try again.', retryText: null });
   });
 
-  it('names the CVV length and the detected brand once known', () => {
-    const state = after(
-      { type: 'CONFIG_LOADED', config },
-      { type: 'FRAMES_READY' },
-      { type: 'CARD_TYPE_CHANGED', cards: [amex] },
-    );
+  it('names the CVV length and shows the detected brand, also inside the number field', () => {
+    const state = after(cardOnly, cardReady, { type: 'CARD_TYPE_CHANGED', cards: [amex] });
     const card = connectCard(state, t);
     expect(card.fields.map((f) => f.label)).toEqual(['Cardholder name', 'Card number', 'Expiration date', 'CVV (4 digits)']);
     expect(card.fields[0]?.optionalNote).toBeNull();
     expect(card.brands.map((b) => `${b.name}${b.active ? '*' : ''}`)).toEqual(['Visa', 'Mastercard', 'American Express*']);
+    expect(card.detected).toEqual({ id: 'american-express', name: 'American Express', active: true });
+  });
+
+  it('lists the options with "Choose a way to pay", the failed one disabled with a note, and the toggle elsewhere', () => {
+    const several: CheckoutEvent = { type: 'CONFIG_LOADED', config: { ...config, paypalEnabled: true }, options: ['card', 'paypal'] };
+    const state = after(several, cardReady, { type: 'OPTION_FAILED', option: 'paypal' });
+    expect(connectOptions(state, t)).toEqual({
+      heading: 'Choose a way to pay',
+      items: [
+        { id: 'card', label: 'Card', disabled: false, note: null },
+        { id: 'paypal', label: 'PayPal', disabled: true, note: 'Not available right now' },
+      ],
+    });
+    expect(connectRoot(state, t)).toMatchObject({ view: 'options', toggleText: null });
+    const card = transition(state, { type: 'SELECT_OPTION', option: 'card' }).state;
+    expect(connectRoot(card, t)).toMatchObject({ view: 'card', toggleText: 'Choose another way to pay' });
+    expect(connectOptions({ ...state, savedMethods: [paymentMethodResult] }, t).heading).toBe('Other ways to pay');
+  });
+
+  it('says which card is ready to pay in the header, unless a message takes its place', () => {
+    const selected = { ...after(cardOnly, cardReady), selected: paymentMethodResult };
+    expect(connectRoot(selected, t).selectedText).toBe('Visa ending in 1111 is ready to pay.');
   });
 });

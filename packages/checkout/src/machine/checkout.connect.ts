@@ -3,10 +3,12 @@
 import { BRANDS, supportedBrands, type BrandId } from '../brands/brands.ts';
 import { fieldLabel } from '../i18n/field-text.ts';
 import type { Translate } from '../i18n/i18n.ts';
-import type { CheckoutState, FieldName, Phase } from './checkout.types.ts';
+import { hasOtherWays } from './checkout.machine.ts';
+import type { CheckoutState, FieldName, Phase, ViewId } from './checkout.types.ts';
 import { detectedBrand, isFieldRequired } from './field-rules.ts';
+import type { PaymentOptionId } from './payment-options.ts';
 
-export type PublicState = 'loading' | 'ready' | 'submitting' | 'error';
+export type PublicState = 'loading' | 'ready' | 'submitting' | 'error' | 'closed';
 
 export interface RootProps {
   /** `data-state` of the root; `mounting` (frames still loading) is still loading to the outside world. */
@@ -15,8 +17,29 @@ export interface RootProps {
   readonly loadingText: string | null;
   /** The sheet-level message (role="alert"), '' when none. */
   readonly alert: string;
+  /** Status line for a tokenized card that is still selected, '' when none (shares the header with the alert). */
+  readonly selectedText: string;
+  /** A retry button, when trying again can help and the checkout does not retry by itself. */
   readonly retryText: string | null;
-  readonly showCardView: boolean;
+  /** The view shown; while loading, the view that will open (rendered inert under the overlay). */
+  readonly view: ViewId | null;
+  /** The card view stays mounted while the card is offered (its frames keep what was typed across view changes). */
+  readonly cardMounted: boolean;
+  /** The "Choose another way to pay" toggle, when there is another way. */
+  readonly toggleText: string | null;
+}
+
+export interface OptionItemProps {
+  readonly id: PaymentOptionId;
+  readonly label: string;
+  /** An option that failed to initialise: shown, not selectable. */
+  readonly disabled: boolean;
+  readonly note: string | null;
+}
+
+export interface OptionListProps {
+  readonly heading: string;
+  readonly items: readonly OptionItemProps[];
 }
 
 export interface FieldProps {
@@ -39,8 +62,8 @@ export interface CardProps {
   readonly brands: readonly BrandProps[];
   readonly brandDetected: boolean;
   readonly fields: readonly FieldProps[];
-  /** Status line for a tokenized card that is still selected, '' when none. */
-  readonly selectedText: string;
+  /** The detected brand, shown inside the number field. */
+  readonly detected: BrandProps | null;
   /** The form cannot be used yet (frames loading). */
   readonly inert: boolean;
 }
@@ -51,21 +74,43 @@ function publicState(phase: Phase): PublicState {
 
 export function connectRoot(state: CheckoutState, t: Translate): RootProps {
   const loading = state.phase === 'loading' || state.phase === 'mounting';
-  const { loadError, sheetError } = state;
+  const { loadError, sheetError, selected } = state;
+  const live = state.phase !== 'error' && state.phase !== 'closed';
+  const card = state.options.find((entry) => entry.id === 'card');
   return {
     dataState: publicState(state.phase),
     busy: loading || state.phase === 'submitting',
     loadingText: loading ? t('sheet.loading') : null,
     alert: loadError !== null ? t(loadError.messageKey) : sheetError !== null ? t(sheetError) : '',
-    retryText: loadError?.retriable === true ? t('sheet.retry') : null,
-    showCardView: state.view === 'card',
+    selectedText:
+      selected === null || state.view !== 'card'
+        ? ''
+        : t('sheet.cardSelected', { brand: selected.details.cardType, lastFour: selected.details.lastFour }),
+    // A rate-limited load retries by itself once the gateway's Retry-After has passed.
+    retryText: loadError?.retriable === true && loadError.retryAfterMs === undefined ? t('sheet.retry') : null,
+    // While the configuration loads, the card form is drawn under the overlay: it is the usual first view.
+    view: state.phase === 'loading' ? 'card' : live ? state.view : null,
+    cardMounted: state.phase === 'loading' || (live && card !== undefined && card.status !== 'failed'),
+    toggleText: state.phase === 'ready' && state.view !== 'options' && hasOtherWays(state) ? t('sheet.chooseAnotherWay') : null,
+  };
+}
+
+export function connectOptions(state: CheckoutState, t: Translate): OptionListProps {
+  return {
+    heading: t(state.savedMethods.length > 0 ? 'sheet.otherWaysToPay' : 'sheet.chooseWayToPay'),
+    items: state.options.map((entry) => ({
+      id: entry.id,
+      label: t(`option.${entry.id}`),
+      disabled: entry.status !== 'ready',
+      note: entry.status === 'failed' ? t('option.unavailable') : null,
+    })),
   };
 }
 
 export function connectCard(state: CheckoutState, t: Translate): CardProps {
   const detected = detectedBrand(state.cards)?.type ?? null;
   const brands = state.config === null ? BRANDS : supportedBrands(state.config.creditCards.supportedCardTypes);
-  const selected = state.selected;
+  const detectedInfo = BRANDS.find((b) => b.id === detected);
   return {
     heading: t('sheet.cardHeading'),
     acceptedCardsLabel: t('sheet.acceptedCards'),
@@ -81,8 +126,7 @@ export function connectCard(state: CheckoutState, t: Translate): CardProps {
         focused: entry.state.isFocused,
       };
     }),
-    selectedText:
-      selected === null ? '' : t('sheet.cardSelected', { brand: selected.details.cardType, lastFour: selected.details.lastFour }),
-    inert: state.phase === 'mounting',
+    detected: detectedInfo === undefined ? null : { id: detectedInfo.id, name: detectedInfo.name, active: true },
+    inert: state.phase !== 'ready' && state.phase !== 'submitting',
   };
 }

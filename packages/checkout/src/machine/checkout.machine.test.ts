@@ -9,11 +9,22 @@ import type {
   FieldState,
   GatewayConfiguration,
 } from './checkout.types.ts';
-import { EMPTY, INVALID, VALID, amex, gatewayConfiguration, jcb, paymentMethodResult as result, visa } from '../testing/fixtures.ts';
+import type { PaymentOptionId } from './payment-options.ts';
+import {
+  EMPTY,
+  INVALID,
+  VALID,
+  amex,
+  checkoutSettings,
+  gatewayConfiguration,
+  jcb,
+  paymentMethodResult as result,
+  visa,
+} from '../testing/fixtures.ts';
 
 const config = gatewayConfiguration({ challenges: ['cvv', 'postal_code'], supportedCardTypes: ['Visa', 'MasterCard', 'American Express'] });
 
-const defaults: CheckoutSettings = { cardholderName: 'optional', clearFieldsAfterTokenization: true };
+const defaults: CheckoutSettings = checkoutSettings({ clearFieldsAfterTokenization: true });
 
 /** Feeds events in order and collects every effect. */
 function run(state: CheckoutState, ...events: CheckoutEvent[]): { state: CheckoutState; effects: CheckoutEffect[] } {
@@ -27,9 +38,18 @@ function run(state: CheckoutState, ...events: CheckoutEvent[]): { state: Checkou
   return { state: current, effects };
 }
 
+const loaded = (gateway: GatewayConfiguration = config, options: readonly PaymentOptionId[] = ['card']): CheckoutEvent => ({
+  type: 'CONFIG_LOADED',
+  config: gateway,
+  options,
+});
+
 function ready(settings: CheckoutSettings = defaults, gateway: GatewayConfiguration = config): CheckoutState {
-  return run(initialState(settings), { type: 'CONFIG_LOADED', config: gateway }, { type: 'FRAMES_READY' }).state;
+  return run(initialState(settings), loaded(gateway), { type: 'OPTION_READY', option: 'card' }).state;
 }
+
+/** The effects other than the card field events (those have their own tests). */
+const quiet = (effects: readonly CheckoutEffect[]): CheckoutEffect[] => effects.filter((e) => e.type !== 'cardFieldEvent');
 
 const input = (field: FieldName, state: FieldState): CheckoutEvent => ({ type: 'FIELD_STATE', field, event: 'input', state });
 const focus = (field: FieldName, state: FieldState = EMPTY): CheckoutEvent => ({
@@ -53,10 +73,10 @@ describe('loading', () => {
   it('starts loading, then shows the card view directly when the card is the only option', () => {
     const start = initialState(defaults);
     expect(start.phase).toBe('loading');
-    const loaded = run(start, { type: 'CONFIG_LOADED', config });
-    expect(loaded.state.phase).toBe('mounting');
-    expect(loaded.state.view).toBe('card');
-    const { state, effects } = run(loaded.state, { type: 'FRAMES_READY' });
+    const mounting = run(start, loaded());
+    expect(mounting.state.phase).toBe('mounting');
+    expect(mounting.state.view).toBe('card');
+    const { state, effects } = run(mounting.state, { type: 'OPTION_READY', option: 'card' });
     expect(state.phase).toBe('ready');
     expect(effects).toEqual([{ type: 'announceReady' }]);
   });
@@ -67,11 +87,8 @@ describe('loading', () => {
     expect(bare.visibleFields).toEqual(['number', 'expirationDate']);
   });
 
-  it('fails with no payment option when the gateway supports no card type', () => {
-    const { state, effects } = run(initialState(defaults), {
-      type: 'CONFIG_LOADED',
-      config: { ...config, creditCards: { supportedCardTypes: [] } },
-    });
+  it('fails with no payment option when nothing is offered', () => {
+    const { state, effects } = run(initialState(defaults), loaded(config, []));
     expect(state.phase).toBe('error');
     expect(effects).toEqual([{ type: 'reportLoadError', error: expect.objectContaining({ code: 'no_payment_options' }) }]);
     expect(run(state, { type: 'RETRY' }).state.phase).toBe('error');
@@ -198,7 +215,11 @@ describe('requestPaymentMethod', () => {
     expect(state.fields.cvv.error).toBe('field.cvv.empty');
     expect(state.fields.postalCode.error).toBe('field.postalCode.empty');
     expect(state.fields.cardholderName.error).toBeNull();
-    expect(effects).toEqual([{ type: 'rejectRequest', error: expect.objectContaining({ code: 'invalid_fields' }) }]);
+    // Focus goes to the first field that needs fixing.
+    expect(quiet(effects)).toEqual([
+      { type: 'focusField', field: 'number' },
+      { type: 'rejectRequest', error: expect.objectContaining({ code: 'invalid_fields' }) },
+    ]);
   });
 
   it('tokenizes a valid card, resolves, clears the fields and keeps the card selected', () => {
@@ -220,7 +241,7 @@ describe('requestPaymentMethod', () => {
     expect(run(done.state, { type: 'SUBMIT' }).effects).toEqual([{ type: 'resolveRequest', result }]);
     const retyped = run(done.state, input('number', { ...INVALID, isPotentiallyValid: true }));
     expect(retyped.state.selected).toBeNull();
-    expect(retyped.effects).toEqual([{ type: 'noPaymentMethodRequestable' }]);
+    expect(quiet(retyped.effects)).toEqual([{ type: 'noPaymentMethodRequestable' }]);
   });
 
   it('keeps the fields when clearing after tokenization is turned off', () => {
@@ -286,7 +307,194 @@ describe('requestable events', () => {
   });
 
   it('never fire before the form is ready', () => {
-    const loaded = run(initialState(defaults), { type: 'CONFIG_LOADED', config });
-    expect(run(loaded.state, input('number', VALID)).effects).toEqual([]);
+    const mounting = run(initialState(defaults), loaded());
+    expect(quiet(run(mounting.state, input('number', VALID)).effects)).toEqual([]);
+  });
+});
+
+describe('option list and views', () => {
+  const wallets = { ...config, paypalEnabled: true };
+  const mounting = (options: readonly PaymentOptionId[] = ['card', 'paypal']): CheckoutState =>
+    run(initialState(defaults), loaded(wallets, options)).state;
+  const listed = (): CheckoutState =>
+    run(mounting(), { type: 'OPTION_READY', option: 'card' }, { type: 'OPTION_READY', option: 'paypal' }).state;
+
+  it('opens the option list first when there are several options, once every option has settled', () => {
+    const waiting = mounting();
+    expect(waiting.view).toBe('options');
+    const half = run(waiting, { type: 'OPTION_READY', option: 'paypal' });
+    expect(half.state.phase).toBe('mounting');
+    expect(half.effects).toEqual([]);
+    const all = run(half.state, { type: 'OPTION_READY', option: 'card' });
+    expect(all.state.phase).toBe('ready');
+    expect(all.state.view).toBe('options');
+    expect(all.effects).toEqual([{ type: 'announceReady' }]);
+  });
+
+  it('shows an option that failed to initialise as failed when another loaded, and does not open it', () => {
+    const { state } = run(mounting(), { type: 'OPTION_FAILED', option: 'paypal' }, { type: 'OPTION_READY', option: 'card' });
+    expect(state.phase).toBe('ready');
+    expect(state.options).toEqual([
+      { id: 'card', status: 'ready' },
+      { id: 'paypal', status: 'failed' },
+    ]);
+    expect(run(state, { type: 'SELECT_OPTION', option: 'paypal' }).state.view).toBe('options');
+  });
+
+  it('fails with "All payment options failed to load." when every option failed, and a retry starts over', () => {
+    const { state, effects } = run(mounting(), { type: 'OPTION_FAILED', option: 'card' }, { type: 'OPTION_FAILED', option: 'paypal' });
+    expect(state.phase).toBe('error');
+    expect(state.loadError).toMatchObject({ code: 'all_options_failed', messageKey: 'error.allOptionsFailed', retriable: true });
+    expect(effects).toEqual([{ type: 'reportLoadError', error: state.loadError }]);
+    const single = run(mounting(['card']), { type: 'OPTION_FAILED', option: 'card' }).state;
+    expect(single.loadError?.code).toBe('all_options_failed');
+    const retried = run(single, { type: 'RETRY' });
+    expect(retried.state).toMatchObject({ phase: 'loading', options: [], view: null });
+    expect(retried.effects).toEqual([{ type: 'loadConfiguration' }]);
+  });
+
+  it('opens a chosen option: paymentOptionSelected, changeActiveView, focus to its first control, no sheet error', () => {
+    const complaining = { ...listed(), sheetError: 'error.choosePaymentOption' } as const;
+    const { state, effects } = run(complaining, { type: 'SELECT_OPTION', option: 'card' });
+    expect(state.view).toBe('card');
+    expect(state.sheetError).toBeNull();
+    expect(effects).toEqual([
+      { type: 'paymentOptionSelected', paymentOption: 'card' },
+      { type: 'changeActiveView', previousViewId: 'options', newViewId: 'card' },
+      { type: 'focusView', view: 'card' },
+    ]);
+  });
+
+  it('goes back to the list with the toggle; requestability follows the view', () => {
+    const card = filled(run(listed(), { type: 'SELECT_OPTION', option: 'card' }).state);
+    expect(card.requestability).toEqual({ requestable: true, paymentMethodIsSelected: false });
+    const back = run({ ...card, sheetError: 'error.network' }, { type: 'SHOW_OPTIONS' });
+    expect(back.state.view).toBe('options');
+    expect(back.state.sheetError).toBeNull();
+    expect(back.effects).toEqual([
+      { type: 'changeActiveView', previousViewId: 'card', newViewId: 'options' },
+      { type: 'focusView', view: 'options' },
+      { type: 'noPaymentMethodRequestable' },
+    ]);
+    // The typed card is still there when the shopper comes back to it.
+    const again = run(back.state, { type: 'SELECT_OPTION', option: 'card' });
+    expect(again.effects).toContainEqual({ type: 'paymentMethodRequestable', paymentMethodIsSelected: false });
+    expect(run(back.state, { type: 'SHOW_OPTIONS' }).effects).toEqual([]);
+  });
+
+  it('has no toggle with a single option', () => {
+    expect(run(ready(), { type: 'SHOW_OPTIONS' })).toMatchObject({ effects: [], state: { view: 'card' } });
+  });
+
+  it('with saved methods, opens the methods view first and the toggle leads back to it', () => {
+    const saved: CheckoutState = { ...initialState(defaults), savedMethods: [result] };
+    const start = run(saved, loaded(wallets, ['card', 'paypal']), { type: 'OPTION_READY', option: 'card' }, { type: 'OPTION_READY', option: 'paypal' });
+    expect(start.state.view).toBe('methods');
+    const card = run(start.state, { type: 'SELECT_OPTION', option: 'card' }).state;
+    expect(run(card, { type: 'SHOW_OPTIONS' }).state.view).toBe('methods');
+    const onlyCard = run(saved, loaded(), { type: 'OPTION_READY', option: 'card' }).state;
+    expect(onlyCard.view).toBe('methods');
+  });
+
+  it('asks to choose a way to pay when requested on the list, and to use the PayPal button on the PayPal view', () => {
+    const onList = run(listed(), { type: 'SUBMIT' });
+    expect(onList.state.sheetError).toBe('error.choosePaymentOption');
+    expect(onList.effects).toEqual([{ type: 'rejectRequest', error: expect.objectContaining({ code: 'no_payment_method' }) }]);
+    const onPaypal = run(listed(), { type: 'SELECT_OPTION', option: 'paypal' }, { type: 'SUBMIT' });
+    expect(onPaypal.state.sheetError).toBe('error.usePayPalButton');
+    expect(onPaypal.effects).toContainEqual({ type: 'rejectRequest', error: expect.objectContaining({ code: 'use_wallet_button' }) });
+  });
+});
+
+describe('provider failures while loading', () => {
+  it('retries a rate-limited load by itself once Retry-After has passed, without a retry button', () => {
+    const error = { code: 'rate_limited', messageKey: 'error.rateLimited', retriable: true, retryAfterMs: 3000 } as const;
+    const failed = run(initialState(defaults), { type: 'CONFIG_FAILED', error });
+    expect(failed.state.phase).toBe('error');
+    expect(failed.effects).toEqual([{ type: 'scheduleRetry', afterMs: 3000 }]);
+    expect(run(failed.state, { type: 'RETRY' }).state.phase).toBe('loading');
+  });
+
+  it('does not retry insufficient privileges', () => {
+    const error = { code: 'insufficient_privileges', messageKey: 'error.insufficientPrivileges', retriable: false } as const;
+    const failed = run(initialState(defaults), { type: 'CONFIG_FAILED', error });
+    expect(failed.effects).toEqual([{ type: 'reportLoadError', error }]);
+    expect(run(failed.state, { type: 'RETRY' }).state.phase).toBe('error');
+  });
+});
+
+describe('focus after a failed payment request', () => {
+  const submitting = (): CheckoutState => run(filled(ready()), { type: 'SUBMIT' }).state;
+
+  it('goes to the message when there is nothing to fix in the form (network, time-out, rate limit)', () => {
+    for (const code of ['network', 'timeout', 'rate_limited', 'gateway'] as const) {
+      const { state, effects } = run(submitting(), { type: 'TOKENIZE_FAILED', failure: { code, message: '' } });
+      expect(effects[0], code).toEqual({ type: 'focusAlert' });
+      // The card stays typed: Pay again works without retyping.
+      expect(state.fields.number.state.isValid, code).toBe(true);
+      expect(state.requestability.requestable, code).toBe(true);
+    }
+    const limited = run(submitting(), { type: 'TOKENIZE_FAILED', failure: { code: 'rate_limited', message: '', retryAfterMs: 2000 } });
+    expect(limited.state.sheetError).toBe('error.rateLimited');
+    expect(limited.effects).toContainEqual({ type: 'rejectRequest', error: expect.objectContaining({ code: 'rate_limited', retryAfterMs: 2000 }) });
+  });
+
+  it('goes to the first field the gateway refused', () => {
+    const failure = { code: 'invalid_fields', message: '', fields: ['expirationDate', 'cvv'] } as const;
+    expect(run(submitting(), { type: 'TOKENIZE_FAILED', failure }).effects[0]).toEqual({ type: 'focusField', field: 'expirationDate' });
+  });
+
+  it('maps every provider failure to its own message', () => {
+    const cases = [
+      ['authorization', 'error.sessionExpired'],
+      ['forbidden', 'error.insufficientPrivileges'],
+      ['timeout', 'error.timeout'],
+      ['verification_failed', 'error.cardVerificationFailed'],
+      ['duplicate_card', 'error.cardAlreadySaved'],
+    ] as const;
+    for (const [code, message] of cases) {
+      expect(run(submitting(), { type: 'TOKENIZE_FAILED', failure: { code, message: '' } }).state.sheetError, code).toBe(message);
+    }
+  });
+});
+
+describe('card field events', () => {
+  it('reports focus, blur, notEmpty/empty, validity changes and brand changes', () => {
+    const names = (events: CheckoutEvent[]) =>
+      run(ready(), ...events).effects.flatMap((e) => (e.type === 'cardFieldEvent' ? [`${e.name}:${e.field}`] : []));
+    expect(names([focus('number')])).toEqual(['focus:number']);
+    expect(names([input('number', { ...INVALID, isPotentiallyValid: true })])).toEqual(['notEmpty:number']);
+    expect(names([input('number', INVALID)])).toEqual(['notEmpty:number', 'validityChange:number']);
+    expect(names([input('cvv', VALID), input('cvv', EMPTY)])).toEqual([
+      'notEmpty:cvv',
+      'validityChange:cvv',
+      'empty:cvv',
+      'validityChange:cvv',
+    ]);
+    expect(names([{ type: 'CARD_TYPE_CHANGED', cards: [visa] }])).toEqual(['cardTypeChange:number']);
+  });
+});
+
+describe('settings and teardown', () => {
+  it('shows the postal code whenever the merchant requires it, whatever the gateway challenges', () => {
+    const bare = { ...config, challenges: [] };
+    expect(ready(defaults, bare).visibleFields).not.toContain('postalCode');
+    expect(ready({ ...defaults, postalCode: 'required' }, bare).visibleFields).toContain('postalCode');
+  });
+
+  it('keeps the card after tokenization by default, and clears it after updateConfiguration asks to', () => {
+    const kept = run(filled(ready(checkoutSettings())), { type: 'SUBMIT' }, { type: 'TOKENIZED', result });
+    expect(kept.effects).not.toContainEqual({ type: 'clearFields' });
+    const updated = run(filled(ready(checkoutSettings())), { type: 'UPDATE_SETTINGS', settings: { clearFieldsAfterTokenization: true } });
+    expect(run(updated.state, { type: 'SUBMIT' }, { type: 'TOKENIZED', result }).effects).toContainEqual({ type: 'clearFields' });
+  });
+
+  it('closes on teardown: nothing requestable, every request rejected', () => {
+    const closed = run(filled(ready()), { type: 'TEARDOWN' });
+    expect(closed.state).toMatchObject({ phase: 'closed', view: null, requestability: { requestable: false } });
+    expect(closed.effects).toEqual([{ type: 'noPaymentMethodRequestable' }]);
+    expect(run(closed.state, { type: 'SUBMIT' }).effects).toEqual([
+      { type: 'rejectRequest', error: expect.objectContaining({ code: 'not_ready' }) },
+    ]);
   });
 });

@@ -2,6 +2,10 @@
 // `transition(state, event)` that returns the next state plus the effects its host must run. No DOM, no network.
 import {
   type ActionName,
+  type CardFieldEventName,
+  type FieldState,
+  type OptionEntry,
+  type ViewId,
   type CheckoutEffect,
   type CheckoutErrorInfo,
   type CheckoutEvent,
@@ -16,7 +20,7 @@ import {
   type TokenizeFailure,
   type TransitionTable,
 } from './checkout.types.ts';
-import { EMPTY_FIELD_STATE, fieldProblem, isFieldRequired, isFormValid, visibleFieldsFor } from './field-rules.ts';
+import { EMPTY_FIELD_STATE, fieldProblem, isFieldRequired, isFormValid, predictedFields, visibleFieldsFor } from './field-rules.ts';
 
 const fieldEditing = {
   FIELD_STATE: [{ actions: ['updateField'] }],
@@ -24,38 +28,70 @@ const fieldEditing = {
   CARD_TYPE_CHANGED: [{ actions: ['setCards'] }],
 } as const;
 
+const closing = { TEARDOWN: [{ target: 'closed', actions: ['close'] }] } as const;
+
+/** The last option to finish initialising decides: all failed is a load error, otherwise the first view opens. */
+const optionSettling = {
+  OPTION_READY: [
+    { guard: 'lastOptionSettles', target: 'ready', actions: ['markOption', 'openFirstView', 'announceReady'] },
+    { actions: ['markOption'] },
+  ],
+  OPTION_FAILED: [
+    { guard: 'allOptionsFailed', target: 'error', actions: ['markOption', 'setAllOptionsFailed', 'reportLoadError'] },
+    { guard: 'lastOptionSettles', target: 'ready', actions: ['markOption', 'openFirstView', 'announceReady'] },
+    { actions: ['markOption'] },
+  ],
+} as const;
+
 export const transitions: TransitionTable = {
   loading: {
+    ...closing,
     CONFIG_LOADED: [
-      { guard: 'hasCardOption', target: 'mounting', actions: ['storeConfig'] },
+      { guard: 'hasOptions', target: 'mounting', actions: ['storeConfig'] },
       { target: 'error', actions: ['setNoOptionsError', 'reportLoadError'] },
     ],
-    CONFIG_FAILED: [{ target: 'error', actions: ['setLoadError', 'reportLoadError'] }],
+    // A 429 says when to come back: the checkout tries again by itself then, once the shopper can read why.
+    CONFIG_FAILED: [
+      { guard: 'isRateLimited', target: 'error', actions: ['setLoadError', 'scheduleRetry'] },
+      { target: 'error', actions: ['setLoadError', 'reportLoadError'] },
+    ],
     SUBMIT: [{ actions: ['rejectNotReady'] }],
   },
   mounting: {
+    ...closing,
     ...fieldEditing,
-    FRAMES_READY: [{ target: 'ready', actions: ['announceReady'] }],
-    FRAMES_FAILED: [{ target: 'error', actions: ['setLoadError', 'reportLoadError'] }],
+    ...optionSettling,
     SUBMIT: [{ actions: ['rejectNotReady'] }],
   },
   ready: {
+    ...closing,
     ...fieldEditing,
+    SELECT_OPTION: [{ guard: 'optionUsable', actions: ['openOption'] }],
+    SHOW_OPTIONS: [{ guard: 'hasOtherWays', actions: ['openOptionList'] }],
     SUBMIT: [
+      { guard: 'onWalletView', actions: ['rejectUseWalletButton'] },
+      { guard: 'onListView', actions: ['rejectNoPaymentMethod'] },
       { guard: 'hasSelection', actions: ['resolveSelected'] },
       { guard: 'formValid', target: 'submitting', actions: ['startTokenize'] },
-      { actions: ['showAllErrors', 'rejectInvalid'] },
+      { actions: ['showAllErrors', 'focusFirstInvalid', 'rejectInvalid'] },
     ],
     CLEAR_SELECTION: [{ actions: ['clearSelection'] }],
+    UPDATE_SETTINGS: [{ actions: ['updateSettings'] }],
   },
   submitting: {
+    ...closing,
     ...fieldEditing,
     SUBMIT: [{ actions: ['rejectBusy'] }],
     TOKENIZED: [{ target: 'ready', actions: ['selectResult', 'resolveRequest'] }],
     TOKENIZE_FAILED: [{ target: 'ready', actions: ['applyTokenizeFailure'] }],
+    UPDATE_SETTINGS: [{ actions: ['updateSettings'] }],
   },
   error: {
+    ...closing,
     RETRY: [{ guard: 'isRetriable', target: 'loading', actions: ['clearLoadError', 'loadConfiguration'] }],
+    SUBMIT: [{ actions: ['rejectNotReady'] }],
+  },
+  closed: {
     SUBMIT: [{ actions: ['rejectNotReady'] }],
   },
 };
@@ -64,8 +100,25 @@ type Guard = (state: CheckoutState, event: CheckoutEvent) => boolean;
 type Emit = (effect: CheckoutEffect) => void;
 type Action = (state: CheckoutState, event: CheckoutEvent, emit: Emit) => CheckoutState;
 
+/** The option list after an OPTION_READY / OPTION_FAILED event. */
+function optionsAfter(state: CheckoutState, event: CheckoutEvent): readonly OptionEntry[] {
+  if (event.type !== 'OPTION_READY' && event.type !== 'OPTION_FAILED') return state.options;
+  const status = event.type === 'OPTION_READY' ? 'ready' : 'failed';
+  return state.options.map((entry) => (entry.id === event.option ? { ...entry, status } : entry));
+}
+
+const WALLET_VIEWS: ReadonlySet<ViewId> = new Set<ViewId>(['paypal', 'paypalCredit', 'venmo', 'applePay', 'googlePay']);
+
 const guards: Record<GuardName, Guard> = {
-  hasCardOption: (_, event) => event.type === 'CONFIG_LOADED' && event.config.creditCards.supportedCardTypes.length > 0,
+  hasOptions: (_, event) => event.type === 'CONFIG_LOADED' && event.options.length > 0,
+  isRateLimited: (_, event) => event.type === 'CONFIG_FAILED' && event.error.retryAfterMs !== undefined,
+  lastOptionSettles: (state, event) => optionsAfter(state, event).every((entry) => entry.status !== 'loading'),
+  allOptionsFailed: (state, event) => optionsAfter(state, event).every((entry) => entry.status === 'failed'),
+  optionUsable: (state, event) =>
+    event.type === 'SELECT_OPTION' && state.options.some((entry) => entry.id === event.option && entry.status === 'ready'),
+  hasOtherWays: (state) => state.view !== 'options' && hasOtherWays(state),
+  onWalletView: (state) => state.view !== null && WALLET_VIEWS.has(state.view),
+  onListView: (state) => state.view === 'options' || state.view === 'methods',
   hasSelection: (state) => state.selected !== null,
   formValid: (state) => isFormValid(state),
   isRetriable: (state) => state.loadError?.retriable === true,
@@ -86,6 +139,8 @@ function resetFields(state: CheckoutState, emit: Emit): CheckoutState {
   return { ...state, fields: emptyFields(), cards: [], pendingEmptyBlur: null };
 }
 
+const NO_METHOD: CheckoutErrorInfo = { code: 'no_payment_method', messageKey: 'error.choosePaymentOption', retriable: true };
+const ALL_FAILED: CheckoutErrorInfo = { code: 'all_options_failed', messageKey: 'error.allOptionsFailed', retriable: true };
 const NOT_READY: CheckoutErrorInfo = { code: 'not_ready', messageKey: 'error.notReady', retriable: true };
 const BUSY: CheckoutErrorInfo = { code: 'request_in_progress', messageKey: 'error.requestInProgress', retriable: true };
 const INVALID: CheckoutErrorInfo = { code: 'invalid_fields', messageKey: 'error.checkEntries', retriable: true };
@@ -98,19 +153,69 @@ export function tokenizeFailureInfo(failure: TokenizeFailure): CheckoutErrorInfo
       return { code: 'invalid_fields', messageKey: 'error.cardInvalid', retriable: true };
     case 'unsupported_card_type':
       return { code: 'unsupported_card_type', messageKey: 'error.unsupportedCardType', retriable: true };
+    case 'verification_failed':
+      return { code: 'invalid_fields', messageKey: 'error.cardVerificationFailed', retriable: true };
+    case 'duplicate_card':
+      return { code: 'duplicate_payment_method', messageKey: 'error.cardAlreadySaved', retriable: false };
     case 'network':
       return { code: 'network', messageKey: 'error.network', retriable: true };
+    case 'timeout':
+      return { code: 'timeout', messageKey: 'error.timeout', retriable: true };
+    case 'rate_limited':
+      return {
+        code: 'rate_limited',
+        messageKey: 'error.rateLimited',
+        retriable: true,
+        ...(failure.retryAfterMs !== undefined ? { retryAfterMs: failure.retryAfterMs } : {}),
+      };
     case 'authorization':
       return { code: 'authorization', messageKey: 'error.sessionExpired', retriable: false };
+    case 'forbidden':
+      return { code: 'insufficient_privileges', messageKey: 'error.insufficientPrivileges', retriable: false };
     default:
       return { code: 'gateway', messageKey: 'error.gateway', retriable: true };
   }
+}
+
+/** More than one way to pay (or saved methods to go back to): the "Choose another way to pay" toggle is offered. */
+export function hasOtherWays(state: CheckoutState): boolean {
+  return state.savedMethods.length > 0 || state.options.length > 1;
+}
+
+/**
+ * The first view (checkout-behaviour.md "First view"): saved methods first; a single option opens directly;
+ * otherwise the option list. A failed single option leaves nothing to open.
+ */
+export function firstView(state: CheckoutState): ViewId | null {
+  if (state.savedMethods.length > 0) return 'methods';
+  const [only, ...others] = state.options;
+  if (only === undefined) return null;
+  if (others.length === 0) return only.status === 'failed' ? null : only.id;
+  return 'options';
+}
+
+/** Every view change: the events, the sheet error cleared, focus to the new view's first control. */
+function changeView(state: CheckoutState, to: ViewId, emit: Emit): CheckoutState {
+  if (state.view === to) return state;
+  if (state.view !== null) emit({ type: 'changeActiveView', previousViewId: state.view, newViewId: to });
+  emit({ type: 'focusView', view: to });
+  return { ...state, view: to, sheetError: null };
+}
+
+/** The hosted-field events the drop-in passes on: focus/blur, empty/notEmpty and validity changes. */
+function cardFieldEvents(before: FieldState, after: FieldState, event: 'focus' | 'blur' | 'input'): readonly CardFieldEventName[] {
+  const names: CardFieldEventName[] = [];
+  if (event === 'focus' || event === 'blur') names.push(event);
+  if (before.isEmpty !== after.isEmpty) names.push(after.isEmpty ? 'empty' : 'notEmpty');
+  if (before.isValid !== after.isValid || before.isPotentiallyValid !== after.isPotentiallyValid) names.push('validityChange');
+  return names;
 }
 
 /** Focus, blur and input rules: when a field's message appears and when it goes away. */
 function updateField(state: CheckoutState, event: CheckoutEvent, emit: Emit): CheckoutState {
   if (event.type !== 'FIELD_STATE') return state;
   const { field } = event;
+  for (const name of cardFieldEvents(state.fields[field].state, event.state, event.event)) emit({ type: 'cardFieldEvent', name, field });
   let next = withField(state, field, { state: event.state });
   const problem = fieldProblem(next, field);
 
@@ -139,18 +244,49 @@ function updateField(state: CheckoutState, event: CheckoutEvent, emit: Emit): Ch
 const actions: Record<ActionName, Action> = {
   storeConfig: (state, event) => {
     if (event.type !== 'CONFIG_LOADED') return state;
-    return {
+    const next: CheckoutState = {
       ...state,
       config: event.config,
-      view: 'card',
+      options: event.options.map((id) => ({ id, status: 'loading' })),
       visibleFields: visibleFieldsFor(event.config, state.settings),
       fields: emptyFields(),
       cards: [],
     };
+    return { ...next, view: firstView(next) };
   },
   setNoOptionsError: (state) => ({ ...state, loadError: NO_OPTIONS, view: null }),
-  setLoadError: (state, event) =>
-    event.type === 'CONFIG_FAILED' || event.type === 'FRAMES_FAILED' ? { ...state, loadError: event.error, view: null } : state,
+  setLoadError: (state, event) => (event.type === 'CONFIG_FAILED' ? { ...state, loadError: event.error, view: null } : state),
+  setAllOptionsFailed: (state) => ({ ...state, loadError: ALL_FAILED, view: null }),
+  scheduleRetry: (state, _, emit) => {
+    const afterMs = state.loadError?.retryAfterMs;
+    if (afterMs !== undefined) emit({ type: 'scheduleRetry', afterMs });
+    return state;
+  },
+  markOption: (state, event) => ({ ...state, options: optionsAfter(state, event) }),
+  openFirstView: (state) => ({ ...state, view: firstView(state) }),
+  openOption: (state, event, emit) => {
+    if (event.type !== 'SELECT_OPTION') return state;
+    emit({ type: 'paymentOptionSelected', paymentOption: event.option });
+    return changeView(state, event.option, emit);
+  },
+  openOptionList: (state, _, emit) => changeView(state, state.savedMethods.length > 0 ? 'methods' : 'options', emit),
+  updateSettings: (state, event) =>
+    event.type === 'UPDATE_SETTINGS' ? { ...state, settings: { ...state.settings, ...event.settings } } : state,
+  close: (state) => ({ ...state, view: null, sheetError: null, selected: null }),
+  rejectNoPaymentMethod: (state, _, emit) => {
+    emit({ type: 'rejectRequest', error: NO_METHOD });
+    return { ...state, sheetError: NO_METHOD.messageKey };
+  },
+  rejectUseWalletButton: (state, _, emit) => {
+    const messageKey = state.view === 'paypal' || state.view === 'paypalCredit' ? 'error.usePayPalButton' : 'error.useWalletButton';
+    emit({ type: 'rejectRequest', error: { code: 'use_wallet_button', messageKey, retriable: true } });
+    return { ...state, sheetError: messageKey };
+  },
+  focusFirstInvalid: (state, _, emit) => {
+    const field = state.visibleFields.find((f) => state.fields[f].error !== null);
+    if (field !== undefined) emit({ type: 'focusField', field });
+    return state;
+  },
   reportLoadError: (state, _, emit) => {
     if (state.loadError !== null) emit({ type: 'reportLoadError', error: state.loadError });
     return state;
@@ -159,7 +295,7 @@ const actions: Record<ActionName, Action> = {
     emit({ type: 'announceReady' });
     return state;
   },
-  clearLoadError: (state) => ({ ...state, loadError: null, config: null, view: null, visibleFields: [] }),
+  clearLoadError: (state) => ({ ...state, loadError: null, config: null, view: null, options: [], visibleFields: predictedFields(state.settings) }),
   loadConfiguration: (state, _, emit) => {
     emit({ type: 'loadConfiguration' });
     return state;
@@ -167,8 +303,9 @@ const actions: Record<ActionName, Action> = {
   updateField,
   forgetPendingBlur: (state, event) =>
     event.type === 'BLUR_SETTLED' && state.pendingEmptyBlur === event.field ? { ...state, pendingEmptyBlur: null } : state,
-  setCards: (state, event) => {
+  setCards: (state, event, emit) => {
     if (event.type !== 'CARD_TYPE_CHANGED') return state;
+    emit({ type: 'cardFieldEvent', name: 'cardTypeChange', field: 'number' });
     const next = { ...state, cards: event.cards };
     // A brand change can turn a complete number unsupported (or supported again): re-judge a shown message.
     const shown = next.fields.number.error;
@@ -217,11 +354,12 @@ const actions: Record<ActionName, Action> = {
     const info = tokenizeFailureInfo(event.failure);
     let next: CheckoutState = { ...state, sheetError: info.messageKey };
     if (info.code === 'unsupported_card_type') next = withField(next, 'number', { error: 'field.number.unsupported' });
-    if (info.code === 'invalid_fields') {
-      for (const field of event.failure.fields ?? []) {
-        if (next.visibleFields.includes(field)) next = withField(next, field, { error: `field.${field}.invalid` });
-      }
-    }
+    const named = (event.failure.fields ?? []).filter((field) => next.visibleFields.includes(field));
+    for (const field of named) next = withField(next, field, { error: `field.${field}.invalid` });
+    // A field the gateway named takes focus (the shopper fixes it); otherwise the message does (nothing to fix in the
+    // form: the shopper reads it and presses Pay again, with the card still typed).
+    const fix = info.code === 'unsupported_card_type' ? 'number' : named[0];
+    emit(fix !== undefined ? { type: 'focusField', field: fix } : { type: 'focusAlert' });
     emit({ type: 'rejectRequest', error: info });
     return next;
   },
@@ -229,6 +367,7 @@ const actions: Record<ActionName, Action> = {
 };
 
 function requestabilityOf(state: CheckoutState): Requestability {
+  if (state.view !== 'card' || state.phase === 'closed') return { requestable: false };
   if (state.selected !== null) return { requestable: true, paymentMethodIsSelected: true };
   if ((state.phase === 'ready' || state.phase === 'submitting') && isFormValid(state)) {
     return { requestable: true, paymentMethodIsSelected: false };
@@ -245,9 +384,11 @@ export function initialState(settings: CheckoutSettings): CheckoutState {
   return {
     phase: 'loading',
     view: null,
+    options: [],
+    savedMethods: [],
     settings,
     config: null,
-    visibleFields: [],
+    visibleFields: predictedFields(settings),
     fields: emptyFields(),
     cards: [],
     pendingEmptyBlur: null,

@@ -1,6 +1,7 @@
 // The checkout's domain vocabulary. Every union here is closed: a misspelled view, event, guard or action name
 // does not compile. Nothing in this file touches the DOM or the network.
 import type { MessageKey } from '../i18n/catalogue.ts';
+import type { PaymentOptionId } from './payment-options.ts';
 
 /** The hosted card fields, named as the frame protocol names them (contracts section 1). */
 export type FieldName = 'cardholderName' | 'number' | 'expirationDate' | 'cvv' | 'postalCode';
@@ -32,6 +33,11 @@ export interface GatewayConfiguration {
   readonly challenges: readonly string[];
   readonly creditCards: { readonly supportedCardTypes: readonly string[] };
   readonly threeDSecureEnabled: boolean;
+  /** Wallets the gateway enables (each option also needs the merchant's option and, for some, browser support). */
+  readonly paypalEnabled: boolean;
+  readonly applePayWeb: boolean;
+  readonly androidPay: boolean;
+  readonly payWithVenmo: boolean;
 }
 
 export interface CardDetails {
@@ -79,7 +85,14 @@ export type CheckoutErrorCode =
   | 'configuration_failed'
   | 'network'
   | 'no_payment_options'
+  | 'all_options_failed'
   | 'fields_failed'
+  | 'rate_limited'
+  | 'timeout'
+  | 'insufficient_privileges'
+  | 'no_payment_method'
+  | 'duplicate_payment_method'
+  | 'use_wallet_button'
   | 'not_ready'
   | 'request_in_progress'
   | 'invalid_fields'
@@ -92,29 +105,64 @@ export interface CheckoutErrorInfo {
   readonly messageKey: MessageKey;
   /** Whether a retry can help (a network failure can; a bad token cannot). */
   readonly retriable: boolean;
+  /** How long the gateway asked us to wait before trying again (HTTP 429 Retry-After). */
+  readonly retryAfterMs?: number;
 }
 
 /** Tokenization failures as the number frame reports them (contracts section 1). */
-export type TokenizeFailureCode = 'invalid_fields' | 'unsupported_card_type' | 'network' | 'authorization' | 'gateway';
+export type TokenizeFailureCode =
+  | 'invalid_fields'
+  | 'unsupported_card_type'
+  | 'network'
+  | 'timeout'
+  | 'authorization'
+  | 'forbidden'
+  | 'rate_limited'
+  | 'verification_failed'
+  | 'duplicate_card'
+  | 'gateway';
 
 export interface TokenizeFailure {
   readonly code: TokenizeFailureCode | string;
   readonly message: string;
   readonly fields?: readonly FieldName[];
+  /** rate_limited: the gateway's Retry-After, in milliseconds. */
+  readonly retryAfterMs?: number;
 }
 
-/** Views the drop-in knows; only `card` is rendered in this slice. A loading overlay is a phase, not a view. */
-export type ViewId = 'options' | 'methods' | 'card';
+/**
+ * Views: the option list, the saved methods (built on this frame by the saved-methods work) and one view per way to
+ * pay. A loading overlay is a phase, not a view.
+ */
+export type ViewId = 'options' | 'methods' | PaymentOptionId;
 
-/** Lifecycle of the sheet; `mounting` means the card view is rendered and its frames are loading. */
-export type Phase = 'loading' | 'mounting' | 'ready' | 'submitting' | 'error';
+/**
+ * Lifecycle of the sheet: `loading` the configuration, `mounting` while the offered options initialise (the card's
+ * frames load), `ready`, `submitting` a card, `error` (load failed), `closed` after teardown().
+ */
+export type Phase = 'loading' | 'mounting' | 'ready' | 'submitting' | 'error' | 'closed';
 
+/** Cardholder name, normalised from the merchant option: hidden (false), optional or required. */
 export type CardholderNameOption = 'optional' | 'required' | false;
+
+/** Postal code: required when the gateway's `challenges` ask for it, or always (the merchant's reading). */
+export type PostalCodeOption = 'gateway' | 'required';
 
 export interface CheckoutSettings {
   readonly cardholderName: CardholderNameOption;
-  /** Empty the card fields after a successful tokenization (the drop-in's default). */
+  readonly postalCode: PostalCodeOption;
+  /** Empty the card fields after a successful tokenization; off by default (see README "Fields after paying"). */
   readonly clearFieldsAfterTokenization: boolean;
+  /** The merchant's order of the options; only those enabled are offered. */
+  readonly paymentOptionPriority: readonly PaymentOptionId[];
+  /** Options the merchant enabled (the card unless `card: false`; a wallet when its options are given). */
+  readonly merchantEnabled: Readonly<Record<PaymentOptionId, boolean>>;
+}
+
+/** An offered option and how its initialisation went; a failed one is shown disabled when others loaded. */
+export interface OptionEntry {
+  readonly id: PaymentOptionId;
+  readonly status: 'loading' | 'ready' | 'failed';
 }
 
 export interface FieldEntry {
@@ -131,7 +179,12 @@ export type Requestability =
 
 export interface CheckoutState {
   readonly phase: Phase;
+  /** The active view; while mounting, the view that will open (rendered inert so the sheet keeps its size). */
   readonly view: ViewId | null;
+  /** The options offered, in priority order. */
+  readonly options: readonly OptionEntry[];
+  /** The customer's saved methods; filled by the saved-methods work, empty until then and for guests. */
+  readonly savedMethods: readonly PaymentMethodResult[];
   readonly settings: CheckoutSettings;
   readonly config: GatewayConfiguration | null;
   /** Fields shown for this configuration and these settings, in display order. */
@@ -148,11 +201,17 @@ export interface CheckoutState {
 }
 
 export type CheckoutEvent =
-  | { readonly type: 'CONFIG_LOADED'; readonly config: GatewayConfiguration }
+  /** `options`: what offeredOptions() kept for this configuration, settings and browser. */
+  | { readonly type: 'CONFIG_LOADED'; readonly config: GatewayConfiguration; readonly options: readonly PaymentOptionId[] }
   | { readonly type: 'CONFIG_FAILED'; readonly error: CheckoutErrorInfo }
-  | { readonly type: 'FRAMES_READY' }
-  | { readonly type: 'FRAMES_FAILED'; readonly error: CheckoutErrorInfo }
+  | { readonly type: 'OPTION_READY'; readonly option: PaymentOptionId }
+  | { readonly type: 'OPTION_FAILED'; readonly option: PaymentOptionId }
   | { readonly type: 'RETRY' }
+  | { readonly type: 'SELECT_OPTION'; readonly option: PaymentOptionId }
+  /** The "Choose another way to pay" toggle. */
+  | { readonly type: 'SHOW_OPTIONS' }
+  | { readonly type: 'UPDATE_SETTINGS'; readonly settings: Partial<Pick<CheckoutSettings, 'clearFieldsAfterTokenization'>> }
+  | { readonly type: 'TEARDOWN' }
   | {
       readonly type: 'FIELD_STATE';
       readonly field: FieldName;
@@ -171,8 +230,17 @@ export type CheckoutEventType = CheckoutEvent['type'];
 /** Work the machine asks its host to do; the machine itself never performs I/O. */
 export type CheckoutEffect =
   | { readonly type: 'loadConfiguration' }
+  | { readonly type: 'scheduleRetry'; readonly afterMs: number }
   | { readonly type: 'announceReady' }
   | { readonly type: 'reportLoadError'; readonly error: CheckoutErrorInfo }
+  | { readonly type: 'paymentOptionSelected'; readonly paymentOption: PaymentOptionId }
+  | { readonly type: 'changeActiveView'; readonly previousViewId: ViewId; readonly newViewId: ViewId }
+  /** Move focus to the first control of a view the shopper just opened. */
+  | { readonly type: 'focusView'; readonly view: ViewId }
+  | { readonly type: 'focusField'; readonly field: FieldName }
+  /** Move focus to the sheet's message (a failure the shopper must read before acting again). */
+  | { readonly type: 'focusAlert' }
+  | { readonly type: 'cardFieldEvent'; readonly name: CardFieldEventName; readonly field: FieldName }
   | { readonly type: 'scheduleBlurSettle'; readonly field: FieldName }
   | { readonly type: 'tokenize'; readonly fields: readonly FieldName[] }
   | { readonly type: 'clearFields' }
@@ -181,13 +249,38 @@ export type CheckoutEffect =
   | { readonly type: 'paymentMethodRequestable'; readonly paymentMethodIsSelected: boolean }
   | { readonly type: 'noPaymentMethodRequestable' };
 
-export type GuardName = 'hasCardOption' | 'hasSelection' | 'formValid' | 'isRetriable';
+/** The hosted-field events the provider's drop-in passes on as `card:<name>`. */
+export type CardFieldEventName = 'focus' | 'blur' | 'empty' | 'notEmpty' | 'validityChange' | 'cardTypeChange';
+
+export type GuardName =
+  | 'hasOptions'
+  | 'isRateLimited'
+  | 'lastOptionSettles'
+  | 'allOptionsFailed'
+  | 'optionUsable'
+  | 'hasOtherWays'
+  | 'onListView'
+  | 'onWalletView'
+  | 'hasSelection'
+  | 'formValid'
+  | 'isRetriable';
 
 export type ActionName =
   | 'storeConfig'
   | 'setNoOptionsError'
   | 'setLoadError'
+  | 'setAllOptionsFailed'
+  | 'scheduleRetry'
   | 'reportLoadError'
+  | 'markOption'
+  | 'openFirstView'
+  | 'openOption'
+  | 'openOptionList'
+  | 'updateSettings'
+  | 'close'
+  | 'rejectNoPaymentMethod'
+  | 'rejectUseWalletButton'
+  | 'focusFirstInvalid'
   | 'announceReady'
   | 'clearLoadError'
   | 'loadConfiguration'

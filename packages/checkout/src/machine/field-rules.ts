@@ -14,14 +14,25 @@ import {
 
 export const EMPTY_FIELD_STATE: FieldState = { isEmpty: true, isValid: false, isPotentiallyValid: true, isFocused: false };
 
-/** Cardholder name follows the merchant option; CVV and postal code follow the gateway's challenges. */
+/**
+ * Cardholder name follows the merchant option; CVV follows the gateway's challenges; postal code follows them too,
+ * unless the merchant requires it always.
+ */
 export function visibleFieldsFor(config: GatewayConfiguration, settings: CheckoutSettings): readonly FieldName[] {
   return FIELD_ORDER.filter((field) => {
     if (field === 'cardholderName') return settings.cardholderName !== false;
     if (field === 'cvv') return config.challenges.includes('cvv');
-    if (field === 'postalCode') return config.challenges.includes('postal_code');
+    if (field === 'postalCode') return settings.postalCode === 'required' || config.challenges.includes('postal_code');
     return true;
   });
+}
+
+/**
+ * The fields to draw while the configuration loads: most gateways challenge CVV and postal code, so the form that
+ * appears is usually exactly the size of the placeholder (no layout shift).
+ */
+export function predictedFields(settings: CheckoutSettings): readonly FieldName[] {
+  return FIELD_ORDER.filter((field) => field !== 'cardholderName' || settings.cardholderName !== false);
 }
 
 export function isFieldRequired(field: FieldName, settings: CheckoutSettings): boolean {

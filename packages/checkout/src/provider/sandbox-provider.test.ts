@@ -58,6 +58,33 @@ describe('sandbox provider configuration', () => {
     expect(config).toMatchObject({ challenges: ['cvv', 'postal_code'], assetsUrl: token.assetsUrl, clientApiUrl: token.clientApiUrl });
   });
 
+  const answering = (status: number, headers: Record<string, string> = {}) =>
+    createSandboxProvider(parseClientToken(encoded), async () => new Response('{}', { status, headers }));
+
+  it('tells 403, 429 (with its Retry-After) and 5xx apart', async () => {
+    const signal = new AbortController().signal;
+    await expect(answering(403).getConfiguration(signal)).rejects.toMatchObject({
+      info: { code: 'insufficient_privileges', messageKey: 'error.insufficientPrivileges', retriable: false },
+    });
+    await expect(answering(429, { 'Retry-After': '7' }).getConfiguration(signal)).rejects.toMatchObject({
+      info: { code: 'rate_limited', retriable: true, retryAfterMs: 7000 },
+    });
+    await expect(answering(503).getConfiguration(signal)).rejects.toMatchObject({
+      info: { code: 'gateway', messageKey: 'error.gatewayUnavailable', retriable: true },
+    });
+  });
+
+  it('gives up on a gateway that does not answer, with a retriable time-out', async () => {
+    const hung = createSandboxProvider(
+      parseClientToken(encoded),
+      (_, init) => new Promise((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal?.reason))),
+      30,
+    );
+    await expect(hung.getConfiguration(new AbortController().signal)).rejects.toMatchObject({
+      info: { code: 'timeout', messageKey: 'error.timeout', retriable: true },
+    });
+  });
+
   it('maps 401 to a rejected authorization and a failed fetch to a retriable network error', async () => {
     const rejected = createSandboxProvider(parseClientToken(encoded), async () => new Response('{}', { status: 401 }));
     await expect(rejected.getConfiguration(new AbortController().signal)).rejects.toMatchObject({

@@ -2,14 +2,18 @@
 import { createHostedFields } from '../fields/hosted-fields.ts';
 import type { GatewayConfiguration } from '../machine/checkout.types.ts';
 import type { ClientToken } from './client-token.ts';
+import { fetchFromGateway, GATEWAY_TIMEOUT_MS, httpFailure } from './gateway-failures.ts';
 import { ProviderError, type ProviderClient } from './provider.ts';
 
-const NETWORK = { code: 'network', messageKey: 'error.network', retriable: true } as const;
-const REJECTED = { code: 'authorization_rejected', messageKey: 'error.authorizationRejected', retriable: false } as const;
-const BAD_CONFIG = { code: 'configuration_failed', messageKey: 'error.network', retriable: true } as const;
+const BAD_CONFIG = { code: 'configuration_failed', messageKey: 'error.gatewayUnavailable', retriable: true } as const;
 
 function strings(value: unknown): readonly string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
+/** A wallet's configuration block: present (an object) and not switched off. */
+function isEnabled(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && (value as { enabled?: unknown }).enabled !== false;
 }
 
 /** Reads the configuration defensively: absent optional parts mean "not offered". */
@@ -26,31 +30,27 @@ export function parseConfiguration(body: unknown, token: ClientToken): GatewayCo
     challenges: strings(c.challenges),
     creditCards: { supportedCardTypes: strings(cards.supportedCardTypes) },
     threeDSecureEnabled: c.threeDSecureEnabled === true,
+    paypalEnabled: c.paypalEnabled === true,
+    applePayWeb: isEnabled(c.applePayWeb),
+    androidPay: isEnabled(c.androidPay),
+    payWithVenmo: isEnabled(c.payWithVenmo),
   };
 }
 
-export function createSandboxProvider(token: ClientToken, fetchImpl: typeof fetch = fetch): ProviderClient {
+export function createSandboxProvider(
+  token: ClientToken,
+  fetchImpl: typeof fetch = (input, init) => fetch(input, init),
+  timeoutMs: number = GATEWAY_TIMEOUT_MS,
+): ProviderClient {
   return {
     async getConfiguration(signal) {
       const url = new URL(token.configUrl);
       url.searchParams.set('authorizationFingerprint', token.authorizationFingerprint);
-      let response: Response;
-      try {
-        response = await fetchImpl(url, { signal, credentials: 'omit', headers: { Accept: 'application/json' } });
-      } catch (error) {
-        if (signal.aborted) throw error;
-        throw new ProviderError(NETWORK, 'The gateway configuration could not be fetched.');
-      }
-      if (response.status === 401 || response.status === 403) {
-        throw new ProviderError(REJECTED, `The gateway refused the client token (HTTP ${response.status}).`);
-      }
-      if (!response.ok) throw new ProviderError(NETWORK, `The gateway answered HTTP ${response.status}.`);
-      let body: unknown;
-      try {
-        body = await response.json();
-      } catch {
-        throw new ProviderError(BAD_CONFIG, 'The gateway configuration is not JSON.');
-      }
+      const what = 'the configuration request';
+      const init = { signal, credentials: 'omit', headers: { Accept: 'application/json' } } as const;
+      const { response, body } = await fetchFromGateway(fetchImpl, url, init, what, timeoutMs);
+      if (!response.ok) throw httpFailure(response, what);
+      if (body === undefined) throw new ProviderError(BAD_CONFIG, 'The gateway configuration is not JSON.');
       return parseConfiguration(body, token);
     },
     createHostedFields(config, options) {

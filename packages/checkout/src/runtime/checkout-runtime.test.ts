@@ -4,14 +4,16 @@ import type { ConfigurePayload } from '../fields/protocol.ts';
 import { createTranslator } from '../i18n/i18n.ts';
 import type { FieldName, GatewayConfiguration } from '../machine/checkout.types.ts';
 import { ProviderError, type ProviderClient } from '../provider/provider.ts';
+import type { WalletPlugin } from '../wallets/registry.ts';
 import { CheckoutError } from './checkout-error.ts';
-import { CheckoutRuntime, type CheckoutCallbacks } from './checkout-runtime.ts';
-import { VALID, gatewayConfiguration, paymentMethodResult as result } from '../testing/fixtures.ts';
+import { CheckoutRuntime, type RuntimeOptions } from './checkout-runtime.ts';
+import type { CheckoutCallbacks } from './events.ts';
+import { VALID, checkoutSettings, gatewayConfiguration, paymentMethodResult as result } from '../testing/fixtures.ts';
 
 const config = gatewayConfiguration({ challenges: ['cvv'], supportedCardTypes: ['Visa', 'American Express'] });
 
 /** A provider whose answers the test releases by hand; the frames are a recorder. */
-function harness(callbacks: CheckoutCallbacks = {}) {
+function harness(callbacks: CheckoutCallbacks = {}, extra: Partial<RuntimeOptions> = {}) {
   let answerConfig: (outcome: GatewayConfiguration | Error) => void = () => {};
   let answerTokenize: (outcome: TokenizeOutcome) => void = () => {};
   let frameOptions: Omit<HostedFieldsOptions, 'assetsUrl'> | null = null;
@@ -44,11 +46,12 @@ function harness(callbacks: CheckoutCallbacks = {}) {
   };
   const runtime = new CheckoutRuntime({
     authorization: 'unused with an injected provider',
-    settings: { cardholderName: false, clearFieldsAfterTokenization: true },
+    settings: checkoutSettings({ cardholderName: false, clearFieldsAfterTokenization: true }),
     translate: createTranslator('en'),
     callbacks: () => callbacks,
     provider,
     blurSettleMs: 5,
+    ...extra,
   });
   const frame = (field: FieldName, message: Parameters<HostedFieldsOptions['onMessage']>[1]): void => {
     if (frameOptions === null) throw new Error('frames not mounted');
@@ -167,7 +170,7 @@ describe('CheckoutRuntime', () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
     const runtime = new CheckoutRuntime({
       authorization: 'definitely not a token',
-      settings: { cardholderName: 'optional', clearFieldsAfterTokenization: true },
+      settings: checkoutSettings(),
       translate: createTranslator('en'),
       callbacks: () => ({ onError }),
     });
@@ -203,7 +206,7 @@ describe('CheckoutRuntime', () => {
     await early.settle();
     early.answerConfig(config);
     await early.settle();
-    expect(early.runtime.getState().phase).toBe('loading');
+    expect(early.runtime.getState().phase).toBe('closed');
     expect(onReady).not.toHaveBeenCalled();
 
     const loading = harness({ onReady });
@@ -212,7 +215,7 @@ describe('CheckoutRuntime', () => {
     loading.runtime.destroy();
     loading.answerConfig(config);
     await loading.settle();
-    expect(loading.runtime.getState().phase).toBe('loading');
+    expect(loading.runtime.getState().phase).toBe('closed');
     expect(onReady).not.toHaveBeenCalled();
 
     const late = await readyHarness();
@@ -224,5 +227,163 @@ describe('CheckoutRuntime', () => {
     await expect(request).rejects.toMatchObject({ code: 'not_ready' });
     late.answerTokenize({ ok: true, result });
     await expect(late.runtime.instance.requestPaymentMethod()).rejects.toMatchObject({ code: 'not_ready' });
+  });
+});
+
+describe('CheckoutRuntime with several ways to pay', () => {
+  const withPaypal = { ...config, paypalEnabled: true };
+  /** A wallet whose set-up the test settles by hand. */
+  function wallet() {
+    let settle: (ok: boolean) => void = () => {};
+    const View = (): null => null;
+    const plugin: WalletPlugin = {
+      isSupported: () => true,
+      load: () =>
+        new Promise((resolve, reject) => {
+          settle = (ok) => (ok ? resolve(View) : reject(new Error('the PayPal SDK did not load')));
+        }),
+    };
+    return { plugin, View, settle: (ok: boolean) => settle(ok) };
+  }
+  const settings = checkoutSettings({
+    cardholderName: false,
+    merchantEnabled: { card: true, paypal: true, paypalCredit: false, venmo: false, applePay: false, googlePay: false },
+  });
+
+  async function loaded(callbacks: CheckoutCallbacks = {}) {
+    const paypal = wallet();
+    const h = harness(callbacks, { settings, wallets: { paypal: paypal.plugin } });
+    h.runtime.start();
+    await h.settle();
+    h.answerConfig(withPaypal);
+    await h.settle();
+    h.mount();
+    return { h, paypal };
+  }
+  const framesReady = (h: ReturnType<typeof harness>) => {
+    for (const field of h.runtime.getState().visibleFields) h.frame(field, { type: 'ready', field });
+  };
+
+  it('lists every way to pay once all have loaded, and opens the chosen one with the events', async () => {
+    const onPaymentOptionSelected = vi.fn();
+    const onReady = vi.fn();
+    const { h, paypal } = await loaded({ onPaymentOptionSelected, onReady });
+    expect(h.runtime.getState()).toMatchObject({ phase: 'mounting', view: 'options' });
+    framesReady(h);
+    expect(onReady).not.toHaveBeenCalled();
+    paypal.settle(true);
+    await h.settle();
+    expect(onReady).toHaveBeenCalledTimes(1);
+    expect(h.runtime.instance.getAvailablePaymentOptions()).toEqual(['card', 'paypal']);
+    expect(h.runtime.walletView('paypal')).toBe(paypal.View);
+
+    const changes: unknown[] = [];
+    const record = (event: unknown) => changes.push(event);
+    h.runtime.instance.on('changeActiveView', record);
+    const focusCard = vi.fn();
+    h.runtime.registerFocus('card', focusCard);
+    h.runtime.selectOption('card');
+    expect(onPaymentOptionSelected).toHaveBeenCalledWith({ paymentOption: 'card' });
+    expect(changes).toEqual([{ previousViewId: 'options', newViewId: 'card' }]);
+    await h.settle();
+    expect(focusCard).toHaveBeenCalledTimes(1);
+    h.runtime.instance.off('changeActiveView', record);
+    h.runtime.showOptions();
+    expect(changes).toHaveLength(1);
+    expect(h.runtime.getState().view).toBe('options');
+  });
+
+  it('shows a wallet that failed to initialise as failed and says why in the console', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const { h, paypal } = await loaded();
+    framesReady(h);
+    paypal.settle(false);
+    await h.settle();
+    expect(h.runtime.getState().phase).toBe('ready');
+    expect(h.runtime.getState().options).toEqual([
+      { id: 'card', status: 'ready' },
+      { id: 'paypal', status: 'failed' },
+    ]);
+    expect(h.runtime.instance.getAvailablePaymentOptions()).toEqual(['card']);
+    expect(errors).toHaveBeenCalledWith(expect.stringContaining('paypal failed to initialise'), expect.any(Error));
+    errors.mockRestore();
+  });
+
+  it('reports "All payment options failed to load." when the frames and the wallet all fail', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const onError = vi.fn();
+    const paypal = wallet();
+    const h = harness({ onError }, { settings, wallets: { paypal: paypal.plugin }, optionLoadTimeoutMs: 20 });
+    h.runtime.start();
+    await h.settle();
+    h.answerConfig(withPaypal);
+    await h.settle();
+    h.mount();
+    paypal.settle(false);
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    expect(h.runtime.getState().phase).toBe('error');
+    expect(onError).toHaveBeenCalledWith(expect.objectContaining({ code: 'all_options_failed', message: 'All payment options failed to load.' }));
+    errors.mockRestore();
+  });
+
+  it('tells the developer when no option is enabled', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const onError = vi.fn();
+    const h = harness({ onError }, { settings: checkoutSettings({ merchantEnabled: { ...settings.merchantEnabled, card: false, paypal: false } }) });
+    h.runtime.start();
+    await h.settle();
+    h.answerConfig(config);
+    await h.settle();
+    expect(onError).toHaveBeenCalledWith(expect.objectContaining({ code: 'no_payment_options' }));
+    expect(errors).toHaveBeenCalledWith(expect.stringContaining('No valid payment options available'));
+    errors.mockRestore();
+  });
+});
+
+describe('CheckoutRuntime instance', () => {
+  it('passes card field events to on() handlers in the provider\'s shape', async () => {
+    const h = await readyHarness();
+    const focused = vi.fn();
+    h.runtime.instance.on('card:focus', focused);
+    h.frame('number', { type: 'state', field: 'number', event: 'focus', state: { ...VALID, isEmpty: true, isValid: false, isFocused: true } });
+    expect(focused).toHaveBeenCalledWith({
+      emittedBy: 'number',
+      fields: expect.objectContaining({ number: expect.objectContaining({ isFocused: true }) }),
+      cards: [],
+    });
+  });
+
+  it('changes only allow-listed options after creation and warns about the rest', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const h = await readyHarness();
+    h.runtime.instance.updateConfiguration('card', 'clearFieldsAfterTokenization', false);
+    expect(h.runtime.getState().settings.clearFieldsAfterTokenization).toBe(false);
+    (h.runtime.instance.updateConfiguration as (option: string, key: string, value: unknown) => void)('paypal', 'amount', '10.00');
+    expect(errors).toHaveBeenCalledWith(expect.stringContaining("updateConfiguration('paypal', 'amount', \"10.00\") is not supported"));
+    errors.mockRestore();
+  });
+
+  it('tears down: frames removed, handlers dropped, requests rejected', async () => {
+    const h = await readyHarness();
+    const handler = vi.fn();
+    h.runtime.instance.on('card:focus', handler);
+    await h.runtime.instance.teardown();
+    expect(h.log).toContain('teardown');
+    expect(h.runtime.getState().phase).toBe('closed');
+    await expect(h.runtime.instance.requestPaymentMethod()).rejects.toMatchObject({ code: 'not_ready' });
+  });
+
+  it('retries a rate-limited configuration load by itself after Retry-After', async () => {
+    const h = harness();
+    h.runtime.start();
+    await h.settle();
+    h.answerConfig(new ProviderError({ code: 'rate_limited', messageKey: 'error.rateLimited', retriable: true, retryAfterMs: 10 }, '429'));
+    await h.settle();
+    expect(h.runtime.getState().phase).toBe('error');
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(h.runtime.getState().phase).toBe('loading');
+    h.answerConfig(config);
+    await h.settle();
+    expect(h.runtime.getState().phase).toBe('mounting');
   });
 });

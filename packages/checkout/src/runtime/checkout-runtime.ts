@@ -1,5 +1,7 @@
-// Runs the view machine in a browser: feeds it frame messages and provider answers, performs the effects it asks
-// for, and exposes the instance handed to onReady. One runtime per mounted <Checkout>; destroy() undoes everything.
+// Runs the view machine in a browser: feeds it frame messages, provider answers and option set-ups, performs the
+// effects it asks for, and exposes the instance handed to onReady. One runtime per mounted <Checkout>; destroy()
+// undoes everything.
+import type { ComponentType } from 'react';
 import type { HostedFields } from '../fields/hosted-fields.ts';
 import type { FrameMessage } from '../fields/protocol.ts';
 import { fieldLabel, fieldPlaceholder } from '../i18n/field-text.ts';
@@ -16,36 +18,40 @@ import type {
   PaymentMethodResult,
 } from '../machine/checkout.types.ts';
 import { cvvSize, isFieldRequired } from '../machine/field-rules.ts';
+import { offeredOptions, type PaymentOptionId, type WalletOptionId } from '../machine/payment-options.ts';
 import { parseClientToken } from '../provider/client-token.ts';
 import { ProviderError, type ProviderClient } from '../provider/provider.ts';
 import { createSandboxProvider } from '../provider/sandbox-provider.ts';
+import { WALLETS, type WalletRegistry } from '../wallets/registry.ts';
 import { CheckoutError } from './checkout-error.ts';
+import { CheckoutEmitter, type CheckoutCallbacks, type CheckoutEventMap, type CheckoutEventName } from './events.ts';
+import type { WalletOptions } from './options.ts';
 
-export type PaymentOption = 'card';
+export type { PaymentOptionId as PaymentOption } from '../machine/payment-options.ts';
+
+/** What can change after creation through updateConfiguration(); anything else needs a new checkout. */
+export interface UpdatableConfiguration {
+  readonly card: { readonly clearFieldsAfterTokenization: boolean };
+}
 
 export interface CheckoutInstance {
   /** Validates and tokenizes the card (or returns the card already tokenized); rejects with a CheckoutError. */
   requestPaymentMethod(): Promise<PaymentMethodResult>;
   isPaymentMethodRequestable(): boolean;
-  /** Forgets the tokenized card and empties the form, e.g. after the payment was declined. */
+  /** Forgets the tokenized card and empties the form: call it once the payment is done, or after a decline. */
   clearSelectedPaymentMethod(): void;
-  getAvailablePaymentOptions(): readonly PaymentOption[];
-}
-
-export interface PaymentMethodRequestableEvent {
-  readonly type: 'CreditCard';
-  readonly paymentMethodIsSelected: boolean;
-}
-
-export interface CheckoutCallbacks {
-  readonly onReady?: ((instance: CheckoutInstance) => void) | undefined;
-  readonly onPaymentMethodRequestable?: ((event: PaymentMethodRequestableEvent) => void) | undefined;
-  readonly onNoPaymentMethodRequestable?: (() => void) | undefined;
-  readonly onError?: ((error: CheckoutError) => void) | undefined;
-  /** Enter was pressed in a card field: the shopper wants to pay, as Enter in a form submits it. */
-  readonly onInputSubmitRequest?: ((event: { field: FieldName }) => void) | undefined;
-  /** The first six digits of the card number are known (for BIN-based rules such as surcharges). */
-  readonly onBinAvailable?: ((event: { bin: string }) => void) | undefined;
+  /** The ways to pay that loaded, in display order. */
+  getAvailablePaymentOptions(): readonly PaymentOptionId[];
+  /** Changes one option after creation (allow-listed in UpdatableConfiguration); anything else warns and is ignored. */
+  updateConfiguration<O extends keyof UpdatableConfiguration, K extends keyof UpdatableConfiguration[O]>(
+    option: O,
+    key: K,
+    value: UpdatableConfiguration[O][K],
+  ): void;
+  /** Removes the frames, listeners and timers; the checkout shows nothing afterwards. */
+  teardown(): Promise<void>;
+  on<E extends CheckoutEventName>(event: E, handler: (payload: CheckoutEventMap[E]) => void): void;
+  off<E extends CheckoutEventName>(event: E, handler: (payload: CheckoutEventMap[E]) => void): void;
 }
 
 export interface RuntimeOptions {
@@ -54,9 +60,14 @@ export interface RuntimeOptions {
   readonly translate: Translate;
   /** Read on every call so the latest React props are used. */
   readonly callbacks: () => CheckoutCallbacks;
+  /** The merchant's options per wallet, handed to the wallet when it loads. */
+  readonly walletOptions?: Readonly<Partial<Record<WalletOptionId, WalletOptions>>>;
   /** Overrides the provider chosen from the token (tests, future providers). */
   readonly provider?: ProviderClient;
-  readonly frameLoadTimeoutMs?: number;
+  /** Overrides the wallets this build offers (tests). */
+  readonly wallets?: WalletRegistry;
+  /** How long an option may take to initialise (the card's frames, a wallet's set-up) before it counts as failed. */
+  readonly optionLoadTimeoutMs?: number;
   readonly blurSettleMs?: number;
 }
 
@@ -66,24 +77,26 @@ export interface FieldContainer {
   readonly describedBy: string;
 }
 
+/** Where focus goes when the shopper opens a view, or when the sheet's message must be read first. */
+export type FocusTarget = PaymentOptionId | 'options' | 'methods' | 'alert';
+
 interface Deferred {
   resolve(result: PaymentMethodResult): void;
   reject(error: CheckoutError): void;
 }
 
-/** Runs an integrator's callback; its exception is reported but never breaks the checkout's own bookkeeping. */
-function notify(callback: () => void): void {
-  try {
-    callback();
-  } catch (error) {
-    console.error('[kassa/checkout] an event handler threw', error);
-  }
-}
+const OPTION_FAILED_NOTE =
+  'failed to initialise and is shown disabled; the other ways to pay still work. See the error above for the cause.';
 
 export class CheckoutRuntime {
   readonly instance: CheckoutInstance;
   private readonly machine: CheckoutMachine;
   private readonly options: RuntimeOptions;
+  private readonly emitter: CheckoutEmitter;
+  private readonly wallets: WalletRegistry;
+  private readonly walletViews = new Map<PaymentOptionId, ComponentType>();
+  private readonly focusHandlers = new Map<FocusTarget, () => void>();
+  private pendingFocus: FocusTarget | null = null;
   private provider: ProviderClient | null = null;
   private fields: HostedFields | null = null;
   private readonly readyFrames = new Set<FieldName>();
@@ -96,11 +109,24 @@ export class CheckoutRuntime {
     this.options = options;
     this.machine = createCheckoutMachine(options.settings);
     this.machine.subscribe(() => this.syncFrames());
+    this.emitter = new CheckoutEmitter(options.callbacks);
+    this.wallets = options.wallets ?? WALLETS;
     this.instance = {
       requestPaymentMethod: () => this.requestPaymentMethod(),
       isPaymentMethodRequestable: () => this.machine.getState().requestability.requestable,
       clearSelectedPaymentMethod: () => this.send({ type: 'CLEAR_SELECTION' }),
-      getAvailablePaymentOptions: () => (this.machine.getState().config === null ? [] : ['card']),
+      getAvailablePaymentOptions: () =>
+        this.machine
+          .getState()
+          .options.filter((entry) => entry.status === 'ready')
+          .map((entry) => entry.id),
+      updateConfiguration: (option, key, value) => this.updateConfiguration(option, String(key), value),
+      teardown: () => {
+        this.destroy();
+        return Promise.resolve();
+      },
+      on: (event, handler) => this.emitter.on(event, handler),
+      off: (event, handler) => this.emitter.off(event, handler),
     };
   }
 
@@ -139,6 +165,57 @@ export class CheckoutRuntime {
     this.fields?.focus(field);
   }
 
+  selectOption(option: PaymentOptionId): void {
+    this.send({ type: 'SELECT_OPTION', option });
+  }
+
+  /** The "Choose another way to pay" toggle. */
+  showOptions(): void {
+    this.send({ type: 'SHOW_OPTIONS' });
+  }
+
+  /** A wallet's view, once its module has loaded (null before, and for the card). */
+  walletView(option: PaymentOptionId): ComponentType | null {
+    return this.walletViews.get(option) ?? null;
+  }
+
+  /**
+   * A view says how to focus its first control. A request made before the view was on screen (a lazily loaded
+   * view) is honoured as soon as it registers.
+   */
+  registerFocus(target: FocusTarget, focus: () => void): () => void {
+    this.focusHandlers.set(target, focus);
+    if (this.pendingFocus === target) {
+      this.pendingFocus = null;
+      focus();
+    }
+    return () => {
+      if (this.focusHandlers.get(target) === focus) this.focusHandlers.delete(target);
+    };
+  }
+
+  /** After React has shown the new view (a hidden frame cannot take focus), or when its view registers. */
+  private requestFocus(target: FocusTarget): void {
+    this.pendingFocus = target;
+    this.later(0, () => {
+      const focus = this.focusHandlers.get(target);
+      if (focus === undefined || this.pendingFocus !== target) return;
+      this.pendingFocus = null;
+      focus();
+    });
+  }
+
+  private updateConfiguration(option: string, key: string, value: unknown): void {
+    if (option === 'card' && key === 'clearFieldsAfterTokenization' && typeof value === 'boolean') {
+      this.send({ type: 'UPDATE_SETTINGS', settings: { clearFieldsAfterTokenization: value } });
+      return;
+    }
+    console.error(
+      `[kassa/checkout] updateConfiguration('${option}', '${key}', ${JSON.stringify(value)}) is not supported: ` +
+        'only card.clearFieldsAfterTokenization (a boolean) can change after creation; pass other options to a new checkout.',
+    );
+  }
+
   /** Mounts the frames into the card view's containers; returns the clean-up for the view's effect. */
   mountFields(containers: readonly FieldContainer[]): () => void {
     const config = this.machine.getState().config;
@@ -151,9 +228,10 @@ export class CheckoutRuntime {
     this.fields = fields;
     this.readyFrames.clear();
     this.syncFrames();
-    const timer = this.later(this.options.frameLoadTimeoutMs ?? 20_000, () => {
+    const timer = this.later(this.options.optionLoadTimeoutMs ?? 20_000, () => {
       if (this.machine.getState().phase !== 'mounting') return;
-      this.send({ type: 'FRAMES_FAILED', error: { code: 'fields_failed', messageKey: 'error.fieldsFailed', retriable: true } });
+      console.error(`[kassa/checkout] The card fields did not load from ${config.assetsUrl}: the card ${OPTION_FAILED_NOTE}`);
+      this.send({ type: 'OPTION_FAILED', option: 'card' });
     });
     return () => {
       this.clearTimer(timer);
@@ -164,7 +242,10 @@ export class CheckoutRuntime {
 
   destroy(): void {
     if (this.destroyed) return;
+    this.machine.send({ type: 'TEARDOWN' });
     this.destroyed = true;
+    this.emitter.clear();
+    this.focusHandlers.clear();
     this.loadAbort?.abort();
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
@@ -192,10 +273,49 @@ export class CheckoutRuntime {
     this.loadAbort = abort;
     provider.getConfiguration(abort.signal).then(
       (config: GatewayConfiguration) => {
-        if (!abort.signal.aborted) this.send({ type: 'CONFIG_LOADED', config });
+        if (!abort.signal.aborted) this.configurationLoaded(config, abort.signal);
       },
       (error: unknown) => {
         if (!abort.signal.aborted) this.fail(error);
+      },
+    );
+  }
+
+  private configurationLoaded(config: GatewayConfiguration, signal: AbortSignal): void {
+    const { settings } = this.options;
+    const options = offeredOptions(config, settings.paymentOptionPriority, settings.merchantEnabled, (option) => {
+      if (option === 'card') return true;
+      return this.wallets[option]?.isSupported() ?? false;
+    });
+    if (options.length === 0) {
+      console.error(
+        '[kassa/checkout] No valid payment options available: check options.paymentOptionPriority, options.card and ' +
+          'the wallet options against the gateway configuration (supported card types, wallets enabled).',
+      );
+    }
+    this.send({ type: 'CONFIG_LOADED', config, options });
+    for (const option of options) {
+      if (option !== 'card') this.loadWallet(option, config, signal);
+    }
+  }
+
+  /** A wallet's module and set-up; the card's initialisation is its frames (mountFields). */
+  private loadWallet(option: WalletOptionId, config: GatewayConfiguration, signal: AbortSignal): void {
+    const plugin = this.wallets[option];
+    if (plugin === undefined) return;
+    const timeout = new Promise<never>((_, reject) => {
+      this.later(this.options.optionLoadTimeoutMs ?? 20_000, () => reject(new Error('it did not load in time')));
+    });
+    Promise.race([plugin.load({ config, options: this.options.walletOptions?.[option], signal }), timeout]).then(
+      (view) => {
+        if (signal.aborted) return;
+        this.walletViews.set(option, view);
+        this.send({ type: 'OPTION_READY', option });
+      },
+      (error: unknown) => {
+        if (signal.aborted) return;
+        console.error(`[kassa/checkout] ${option} ${OPTION_FAILED_NOTE}`, error);
+        this.send({ type: 'OPTION_FAILED', option });
       },
     );
   }
@@ -212,7 +332,7 @@ export class CheckoutRuntime {
     switch (message.type) {
       case 'ready':
         this.readyFrames.add(field);
-        if (this.readyFrames.size === frameCount) this.send({ type: 'FRAMES_READY' });
+        if (this.readyFrames.size === frameCount) this.send({ type: 'OPTION_READY', option: 'card' });
         return;
       case 'state':
         this.send({ type: 'FIELD_STATE', field: message.field, event: message.event, state: message.state });
@@ -221,10 +341,10 @@ export class CheckoutRuntime {
         this.send({ type: 'CARD_TYPE_CHANGED', cards: message.cards });
         return;
       case 'inputSubmitRequest':
-        this.options.callbacks().onInputSubmitRequest?.({ field: message.field });
+        this.emitter.emit('card:inputSubmitRequest', { field: message.field });
         return;
       case 'binAvailable':
-        this.options.callbacks().onBinAvailable?.({ bin: message.bin });
+        this.emitter.emit('card:binAvailable', { bin: message.bin });
         return;
       default:
         // Tokenization answers settle in the fields module.
@@ -241,16 +361,18 @@ export class CheckoutRuntime {
 
   private run(effect: CheckoutEffect, request: Deferred | undefined): void {
     const t = this.options.translate;
-    const callbacks = this.options.callbacks();
     switch (effect.type) {
       case 'loadConfiguration':
         this.loadConfiguration();
         return;
+      case 'scheduleRetry':
+        this.later(effect.afterMs, () => this.send({ type: 'RETRY' }));
+        return;
       case 'announceReady':
-        notify(() => callbacks.onReady?.(this.instance));
+        this.emitter.ready(this.instance);
         return;
       case 'reportLoadError':
-        notify(() => callbacks.onError?.(new CheckoutError(effect.error.code, t(effect.error.messageKey))));
+        this.emitter.error(new CheckoutError(effect.error.code, t(effect.error.messageKey)));
         return;
       case 'scheduleBlurSettle':
         this.later(this.options.blurSettleMs ?? 300, () => this.send({ type: 'BLUR_SETTLED', field: effect.field }));
@@ -269,13 +391,32 @@ export class CheckoutRuntime {
         this.settle(request)?.reject(new CheckoutError(effect.error.code, t(effect.error.messageKey)));
         return;
       case 'paymentMethodRequestable':
-        notify(() =>
-          callbacks.onPaymentMethodRequestable?.({ type: 'CreditCard', paymentMethodIsSelected: effect.paymentMethodIsSelected }),
-        );
+        this.emitter.emit('paymentMethodRequestable', { type: 'CreditCard', paymentMethodIsSelected: effect.paymentMethodIsSelected });
         return;
       case 'noPaymentMethodRequestable':
-        notify(() => callbacks.onNoPaymentMethodRequestable?.());
+        this.emitter.emit('noPaymentMethodRequestable', undefined);
         return;
+      case 'paymentOptionSelected':
+        this.emitter.emit('paymentOptionSelected', { paymentOption: effect.paymentOption });
+        return;
+      case 'changeActiveView':
+        this.emitter.emit('changeActiveView', { previousViewId: effect.previousViewId, newViewId: effect.newViewId });
+        return;
+      case 'focusView':
+        this.requestFocus(effect.view);
+        return;
+      case 'focusAlert':
+        this.requestFocus('alert');
+        return;
+      case 'focusField':
+        this.later(0, () => this.fields?.focus(effect.field));
+        return;
+      case 'cardFieldEvent': {
+        const state = this.machine.getState();
+        const fields = Object.fromEntries(state.visibleFields.map((field) => [field, state.fields[field].state]));
+        this.emitter.emit(`card:${effect.name}`, { emittedBy: effect.field, fields, cards: state.cards });
+        return;
+      }
     }
   }
 
@@ -291,7 +432,7 @@ export class CheckoutRuntime {
     const { provider, fields } = this;
     const config = this.machine.getState().config;
     if (provider === null || fields === null || config === null) {
-      this.send({ type: 'TOKENIZE_FAILED', failure: { code: 'network', message: 'The card fields are not mounted.' } });
+      this.send({ type: 'TOKENIZE_FAILED', failure: { code: 'gateway', message: 'The card fields are not mounted.' } });
       return;
     }
     void provider.tokenize(fields, config, fieldNames).then((outcome) => {

@@ -1,20 +1,47 @@
 import { describe, expect, it, vi } from 'vitest';
+import { checkoutSettings } from '../testing/fixtures.ts';
 import { settingsFrom, type CheckoutOptions } from './options.ts';
 
 describe('merchant options', () => {
-  it('defaults to an optional name and clearing after tokenization', () => {
-    expect(settingsFrom(undefined)).toEqual({ cardholderName: 'optional', clearFieldsAfterTokenization: true });
-    expect(settingsFrom({ cardholderName: false, clearFieldsAfterTokenization: false })).toEqual({
-      cardholderName: false,
-      clearFieldsAfterTokenization: false,
+  it('defaults to the card only, an optional name, the gateway reading of the postal code, and keeping the fields', () => {
+    expect(settingsFrom(undefined)).toEqual(checkoutSettings());
+  });
+
+  it("accepts Kassa's and the provider's cardholder name shapes", () => {
+    const name = (options: CheckoutOptions) => settingsFrom(options).cardholderName;
+    expect(name({ cardholderName: 'required' })).toBe('required');
+    expect(name({ cardholderName: false })).toBe(false);
+    expect(name({ cardholderName: true })).toBe('optional');
+    expect(name({ cardholderName: { required: true } })).toBe('required');
+    expect(name({ cardholderName: { required: false } })).toBe('optional');
+    expect(name({ card: { cardholderName: { required: true } } })).toBe('required');
+    expect(name({ card: { cardholderName: false }, cardholderName: 'required' })).toBe(false);
+  });
+
+  it('reads the postal code setting, the option priority and which options the merchant enabled', () => {
+    const settings = settingsFrom({
+      postalCode: 'required',
+      clearFieldsAfterTokenization: true,
+      paymentOptionPriority: ['paypal', 'card'],
+      card: false,
+      paypal: { flow: 'checkout' },
+    });
+    expect(settings).toMatchObject({
+      postalCode: 'required',
+      clearFieldsAfterTokenization: true,
+      paymentOptionPriority: ['paypal', 'card'],
+      merchantEnabled: { card: false, paypal: true, paypalCredit: false, venmo: false, applePay: false, googlePay: false },
     });
   });
 
-  it('names the fix for a value a JavaScript caller got wrong', () => {
+  it('names the fix for a value a JavaScript caller got wrong, and uses the default', () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
-    const fromJs = JSON.parse('{"cardholderName": true}') as CheckoutOptions;
-    expect(settingsFrom(fromJs).cardholderName).toBe('optional');
-    expect(errors).toHaveBeenCalledWith(expect.stringContaining("must be 'optional', 'required' or false"));
+    const fromJs = JSON.parse('{"cardholderName": "sometimes", "postalCode": "always", "paymentOptionPriority": ["card", "cash"]}') as CheckoutOptions;
+    const settings = settingsFrom(fromJs);
+    expect(settings).toMatchObject({ cardholderName: 'optional', postalCode: 'gateway', paymentOptionPriority: ['card'] });
+    expect(errors).toHaveBeenCalledWith(expect.stringContaining("must be 'optional', 'required', true, false or { required: boolean }"));
+    expect(errors).toHaveBeenCalledWith(expect.stringContaining("options.postalCode must be 'gateway' or 'required'"));
+    expect(errors).toHaveBeenCalledWith(expect.stringContaining('using card.'));
     errors.mockRestore();
   });
 });

@@ -1,14 +1,41 @@
 // Merchant options arrive from JavaScript callers too: unknown values are reported with the fix and replaced by
-// the default, never allowed to reach the machine half-valid.
-import type { CardholderNameOption, CheckoutSettings } from '../machine/checkout.types.ts';
+// the default, never allowed to reach the machine half-valid. Both Kassa's shapes and the provider's drop-in shapes
+// are accepted, so an integrator can switch without rewriting the options.
+import type { CardholderNameOption, CheckoutSettings, PostalCodeOption } from '../machine/checkout.types.ts';
+import { PAYMENT_OPTIONS, isPaymentOptionId, type PaymentOptionId, type WalletOptionId } from '../machine/payment-options.ts';
+
+/**
+ * Cardholder name: Kassa's `'optional' | 'required' | false`, or the provider's `true` (shown, optional), `false`
+ * (hidden) and `{ required: true }`.
+ */
+export type CardholderNameInput = CardholderNameOption | true | { readonly required?: boolean };
+
+/** The provider's `card` option: `false` turns the card off. */
+export interface CardOptions {
+  readonly cardholderName?: CardholderNameInput;
+}
+
+/** A wallet's own options; the wallets work types each one. Giving them enables the wallet (as in the provider's). */
+export type WalletOptions = Readonly<Record<string, unknown>>;
 
 export interface CheckoutOptions {
   /** Show the cardholder name field, optional or required; false hides it. Default 'optional'. */
-  readonly cardholderName?: CardholderNameOption;
+  readonly cardholderName?: CardholderNameInput;
+  /** `'gateway'` (default): required when the gateway's configuration challenges it; `'required'`: always. */
+  readonly postalCode?: PostalCodeOption;
   /** BCP 47 tag; locales without a catalogue fall back to English. */
   readonly locale?: string;
-  /** Empty the card fields after a successful tokenization. Default true. */
+  /** Empty the card fields after a successful tokenization. Default false: they stay until the payment is done. */
   readonly clearFieldsAfterTokenization?: boolean;
+  /** The order of the ways to pay. Default: card, paypal, paypalCredit, venmo, applePay, googlePay. */
+  readonly paymentOptionPriority?: readonly PaymentOptionId[];
+  /** The provider's card options; `false` offers no card. */
+  readonly card?: CardOptions | false;
+  readonly paypal?: WalletOptions;
+  readonly paypalCredit?: WalletOptions;
+  readonly venmo?: WalletOptions;
+  readonly applePay?: WalletOptions;
+  readonly googlePay?: WalletOptions;
 }
 
 const warned = new Set<string>();
@@ -19,16 +46,72 @@ function warnOnce(message: string): void {
   console.error(`[kassa/checkout] ${message}`);
 }
 
+function cardholderNameFrom(value: unknown, where: string): CardholderNameOption {
+  if (value === undefined || value === 'optional' || value === true) return 'optional';
+  if (value === 'required' || value === false) return value;
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    const required: unknown = (value as { required?: unknown }).required;
+    if (required === undefined || typeof required === 'boolean') return required === true ? 'required' : 'optional';
+  }
+  warnOnce(
+    `${where} must be 'optional', 'required', true, false or { required: boolean }, not ${JSON.stringify(value)}; using 'optional'.`,
+  );
+  return 'optional';
+}
+
+function priorityFrom(value: unknown): readonly PaymentOptionId[] {
+  if (value === undefined) return PAYMENT_OPTIONS;
+  const list = Array.isArray(value) ? value : [];
+  const known = list.filter(isPaymentOptionId).filter((option, index, all) => all.indexOf(option) === index);
+  if (!Array.isArray(value) || known.length !== list.length || known.length === 0) {
+    warnOnce(
+      `options.paymentOptionPriority must list some of ${PAYMENT_OPTIONS.join(', ')} once each, not ${JSON.stringify(value)}; ` +
+        (known.length > 0 ? `using ${known.join(', ')}.` : 'using the default order.'),
+    );
+  }
+  return known.length > 0 ? known : PAYMENT_OPTIONS;
+}
+
+const WALLETS: readonly WalletOptionId[] = ['paypal', 'paypalCredit', 'venmo', 'applePay', 'googlePay'];
+
 export function settingsFrom(options: CheckoutOptions | undefined): CheckoutSettings {
-  const name: unknown = options?.cardholderName;
-  let cardholderName: CardholderNameOption = 'optional';
-  if (name === 'optional' || name === 'required' || name === false) cardholderName = name;
-  else if (name !== undefined) {
-    warnOnce(`options.cardholderName must be 'optional', 'required' or false, not ${JSON.stringify(name)}; using 'optional'.`);
+  const card: unknown = options?.card;
+  const cardOptions = typeof card === 'object' && card !== null ? (card as CardOptions) : undefined;
+  // The provider's `card.cardholderName` wins over Kassa's top-level one when both are given.
+  const cardholderName =
+    cardOptions?.cardholderName !== undefined
+      ? cardholderNameFrom(cardOptions.cardholderName, 'options.card.cardholderName')
+      : cardholderNameFrom(options?.cardholderName, 'options.cardholderName');
+
+  const postal: unknown = options?.postalCode;
+  if (postal !== undefined && postal !== 'gateway' && postal !== 'required') {
+    warnOnce(`options.postalCode must be 'gateway' or 'required', not ${JSON.stringify(postal)}; using 'gateway'.`);
   }
   const clear: unknown = options?.clearFieldsAfterTokenization;
   if (clear !== undefined && typeof clear !== 'boolean') {
-    warnOnce(`options.clearFieldsAfterTokenization must be a boolean, not ${JSON.stringify(clear)}; using true.`);
+    warnOnce(`options.clearFieldsAfterTokenization must be a boolean, not ${JSON.stringify(clear)}; using false.`);
   }
-  return { cardholderName, clearFieldsAfterTokenization: typeof clear === 'boolean' ? clear : true };
+
+  const merchantEnabled = { card: card !== false } as Record<PaymentOptionId, boolean>;
+  for (const wallet of WALLETS) {
+    const given: unknown = options?.[wallet];
+    merchantEnabled[wallet] = given !== undefined && given !== null && given !== false;
+  }
+  return {
+    cardholderName,
+    postalCode: postal === 'required' ? 'required' : 'gateway',
+    clearFieldsAfterTokenization: clear === true,
+    paymentOptionPriority: priorityFrom(options?.paymentOptionPriority),
+    merchantEnabled,
+  };
+}
+
+/** The wallets' own options, handed to each wallet when it loads. */
+export function walletOptionsFrom(options: CheckoutOptions | undefined): Partial<Record<WalletOptionId, WalletOptions>> {
+  const picked: Partial<Record<WalletOptionId, WalletOptions>> = {};
+  for (const wallet of WALLETS) {
+    const given = options?.[wallet];
+    if (given !== undefined) picked[wallet] = given;
+  }
+  return picked;
 }

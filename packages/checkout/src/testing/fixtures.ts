@@ -1,13 +1,14 @@
 // Test support only: shared fixtures for the checkout's tests. Not exported from src/index.ts, so the library
 // build leaves it out; its name does not match the test include pattern (src/**/*.test.ts[x]).
-import type { CardCandidate, FieldState, GatewayConfiguration, PaymentMethodResult } from '../machine/checkout.types.ts';
+import type { CardCandidate, CheckoutSettings, FieldState, GatewayConfiguration, PaymentMethodResult } from '../machine/checkout.types.ts';
+import { PAYMENT_OPTIONS } from '../machine/payment-options.ts';
 
 /** What a test changes in the gateway configuration; `supportedCardTypes` stands for `creditCards.supportedCardTypes`. */
 export interface GatewayConfigurationOverrides extends Partial<Omit<GatewayConfiguration, 'creditCards'>> {
   readonly supportedCardTypes?: readonly string[];
 }
 
-/** A sandbox gateway configuration for merchant m1 on 127.0.0.1:8090, without 3-D Secure. */
+/** A sandbox gateway configuration for merchant m1 on 127.0.0.1:8090, without 3-D Secure or wallets. */
 export function gatewayConfiguration({
   supportedCardTypes = ['Visa', 'MasterCard', 'American Express'],
   ...overrides
@@ -19,6 +20,10 @@ export function gatewayConfiguration({
     assetsUrl: 'http://127.0.0.1:8090',
     challenges: ['cvv', 'postal_code'],
     threeDSecureEnabled: false,
+    paypalEnabled: false,
+    applePayWeb: false,
+    androidPay: false,
+    payWithVenmo: false,
     ...overrides,
     creditCards: { supportedCardTypes },
   };
@@ -55,3 +60,15 @@ export const EMPTY: FieldState = { isEmpty: true, isValid: false, isPotentiallyV
 export const visa: CardCandidate = { type: 'visa', niceType: 'Visa', code: { name: 'CVV', size: 3 } };
 export const amex: CardCandidate = { type: 'american-express', niceType: 'American Express', code: { name: 'CID', size: 4 } };
 export const jcb: CardCandidate = { type: 'jcb', niceType: 'JCB', code: { name: 'CVV', size: 3 } };
+
+/** Checkout settings as settingsFrom() makes them from no options (card only, optional name), with overrides. */
+export function checkoutSettings(overrides: Partial<CheckoutSettings> = {}): CheckoutSettings {
+  return {
+    cardholderName: 'optional',
+    postalCode: 'gateway',
+    clearFieldsAfterTokenization: false,
+    paymentOptionPriority: PAYMENT_OPTIONS,
+    merchantEnabled: { card: true, paypal: false, paypalCredit: false, venmo: false, applePay: false, googlePay: false },
+    ...overrides,
+  };
+}

@@ -1,13 +1,16 @@
-// What every view reads: the machine's state, the runtime to forward shopper gestures to, and the translator.
-import { createContext, useContext } from 'react';
+// What every view reads: the machine's state, the runtime to forward shopper gestures to (null while rendering on
+// the server or before the runtime exists), and the translator.
+import { createContext, useContext, useEffect } from 'react';
 import type { Translate } from '../i18n/i18n.ts';
 import type { CheckoutState } from '../machine/checkout.types.ts';
-import type { CheckoutRuntime } from '../runtime/checkout-runtime.ts';
+import type { CheckoutRuntime, FocusTarget } from '../runtime/checkout-runtime.ts';
 
 export interface CheckoutContextValue {
-  readonly runtime: CheckoutRuntime;
+  readonly runtime: CheckoutRuntime | null;
   readonly state: CheckoutState;
   readonly t: Translate;
+  /** Id of the sheet's heading (the option list is labelled by it). */
+  readonly headingId: string;
 }
 
 export const CheckoutContext = createContext<CheckoutContextValue | null>(null);
@@ -16,4 +19,10 @@ export function useCheckoutContext(): CheckoutContextValue {
   const value = useContext(CheckoutContext);
   if (value === null) throw new Error('Kassa checkout views must be rendered inside <Checkout>.');
   return value;
+}
+
+/** Tells the runtime how to focus this view's first control when the shopper opens it. */
+export function useFocusTarget(target: FocusTarget, focus: () => void): void {
+  const { runtime } = useCheckoutContext();
+  useEffect(() => runtime?.registerFocus(target, focus), [runtime, target, focus]);
 }

@@ -1,4 +1,6 @@
 import type { ReactElement } from 'react';
+import { BrandIcon } from '../../brands/brand-icons.tsx';
+import type { BrandProps } from '../../machine/checkout.connect.ts';
 import type { FieldName } from '../../machine/checkout.types.ts';
 
 export interface CardFieldProps {
@@ -8,6 +10,8 @@ export interface CardFieldProps {
   readonly optionalNote: string | null;
   readonly error: string | null;
   readonly focused: boolean;
+  /** The detected brand, drawn inside the number field. */
+  readonly brand: BrandProps | null;
   readonly labelId: string;
   readonly errorId: string;
   readonly containerRef: (element: HTMLDivElement | null) => void;
@@ -19,14 +23,21 @@ export interface CardFieldProps {
  * the container the frame is mounted into, and a live message slot whose space is always reserved.
  */
 export function CardField(props: CardFieldProps): ReactElement {
-  const { field, error } = props;
+  const { field, error, brand } = props;
   return (
     <div className="kassa-field" data-field={field} data-invalid={error !== null ? '' : undefined} data-focused={props.focused ? '' : undefined}>
       <label id={props.labelId} className="kassa-field__label" onClick={props.onLabelClick}>
         {props.label}
         {props.optionalNote !== null && <span className="kassa-field__optional"> {props.optionalNote}</span>}
       </label>
-      <div className="kassa-field__control" ref={props.containerRef} />
+      <div className="kassa-field__box" data-brand={brand?.id}>
+        <div className="kassa-field__control" ref={props.containerRef} />
+        {brand !== null && (
+          <span className="kassa-field__brand">
+            <BrandIcon brand={brand.id} title={brand.name} />
+          </span>
+        )}
+      </div>
       <p id={props.errorId} className="kassa-field__error" aria-live="polite">
         {error ?? ''}
       </p>

@@ -1,18 +1,19 @@
 // The card form: a function of the machine's state. It mounts the frames into its containers and forwards label
-// clicks; every decision (which fields, which messages, when) is the machine's.
-import { useEffect, useId, useRef, type ReactElement } from 'react';
-import { BrandIcon } from '../../brands/brand-icons.tsx';
+// clicks; every decision (which fields, which messages, when) is the machine's. It stays mounted (hidden) while
+// another view is shown, so what the shopper typed survives a look at the other ways to pay.
+import { useCallback, useEffect, useId, useRef, type ReactElement } from 'react';
 import { connectCard } from '../../machine/checkout.connect.ts';
 import type { FieldName } from '../../machine/checkout.types.ts';
-import { useCheckoutContext } from '../checkout-context.ts';
+import { useCheckoutContext, useFocusTarget } from '../checkout-context.ts';
 import { CardField } from './card-field.tsx';
 
-export function CardView(): ReactElement {
+export function CardView({ active }: { readonly active: boolean }): ReactElement {
   const { state, runtime, t } = useCheckoutContext();
   const baseId = useId();
   const idOf = (field: FieldName, part: 'label' | 'error'): string => `${baseId}-${field}-${part}`;
   const containers = useRef(new Map<FieldName, HTMLElement>());
   const fieldsKey = state.visibleFields.join(' ');
+  const configured = state.config !== null;
 
   // One stable ref callback per field, so React does not detach and re-attach containers on every render.
   const refCallbacks = useRef(new Map<FieldName, (element: HTMLDivElement | null) => void>());
@@ -29,42 +30,40 @@ export function CardView(): ReactElement {
   };
 
   useEffect(() => {
-    const mounts = fieldsKey
-      .split(' ')
-      .flatMap((name) => {
-        const field = name as FieldName;
-        const container = containers.current.get(field);
-        return container === undefined ? [] : [{ field, container, describedBy: `${baseId}-${field}-error` }];
-      });
+    if (runtime === null || !configured) return undefined;
+    const mounts = fieldsKey.split(' ').flatMap((name) => {
+      const field = name as FieldName;
+      const container = containers.current.get(field);
+      return container === undefined ? [] : [{ field, container, describedBy: `${baseId}-${field}-error` }];
+    });
     return runtime.mountFields(mounts);
-  }, [runtime, fieldsKey, baseId]);
+  }, [runtime, configured, fieldsKey, baseId]);
+
+  const first = state.visibleFields[0];
+  useFocusTarget(
+    'card',
+    useCallback(() => {
+      if (first !== undefined) runtime?.focusField(first);
+    }, [runtime, first]),
+  );
 
   const view = connectCard(state, t);
 
   return (
-    <div className="kassa-card" role="group" aria-label={view.heading} inert={view.inert}>
-      <ul className="kassa-brands" aria-label={view.acceptedCardsLabel} data-detected={view.brandDetected ? '' : undefined}>
-        {view.brands.map((brand) => (
-          <li key={brand.id} className="kassa-brand" data-brand={brand.id} data-active={brand.active ? '' : undefined}>
-            <BrandIcon brand={brand.id} title={brand.name} />
-          </li>
-        ))}
-      </ul>
+    <div className="kassa-card" role="group" aria-label={view.heading} inert={view.inert} hidden={!active}>
       <div className="kassa-card__fields">
         {view.fields.map((props) => (
           <CardField
             key={props.field}
             {...props}
+            brand={props.field === 'number' ? view.detected : null}
             labelId={idOf(props.field, 'label')}
             errorId={idOf(props.field, 'error')}
             containerRef={containerRef(props.field)}
-            onLabelClick={() => runtime.focusField(props.field)}
+            onLabelClick={() => runtime?.focusField(props.field)}
           />
         ))}
       </div>
-      <p className="kassa-card__selected" role="status">
-        {view.selectedText}
-      </p>
     </div>
   );
 }

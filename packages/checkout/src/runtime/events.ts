@@ -1,0 +1,111 @@
+// The checkout's events, under the provider's drop-in names so an integrator can switch: `instance.on(name, handler)`
+// as with the drop-in, and the React props (onPaymentMethodRequestable, ...) for the same events.
+import type { CardCandidate, FieldName, FieldState, ViewId } from '../machine/checkout.types.ts';
+import type { PaymentOptionId } from '../machine/payment-options.ts';
+import type { CheckoutError } from './checkout-error.ts';
+import type { CheckoutInstance } from './checkout-runtime.ts';
+
+export interface PaymentMethodRequestableEvent {
+  readonly type: 'CreditCard';
+  readonly paymentMethodIsSelected: boolean;
+}
+
+/** What the card field events carry (the provider's hosted-fields event shape, without the DOM containers). */
+export interface CardFieldEvent {
+  /** The field the event is about. */
+  readonly emittedBy: FieldName;
+  /** Every shown field's state. */
+  readonly fields: Readonly<Partial<Record<FieldName, FieldState>>>;
+  /** The brands the number may be; one once it is known. */
+  readonly cards: readonly CardCandidate[];
+}
+
+export interface CheckoutEventMap {
+  readonly paymentMethodRequestable: PaymentMethodRequestableEvent;
+  readonly noPaymentMethodRequestable: undefined;
+  readonly paymentOptionSelected: { readonly paymentOption: PaymentOptionId };
+  readonly changeActiveView: { readonly previousViewId: ViewId; readonly newViewId: ViewId };
+  readonly 'card:focus': CardFieldEvent;
+  readonly 'card:blur': CardFieldEvent;
+  readonly 'card:empty': CardFieldEvent;
+  readonly 'card:notEmpty': CardFieldEvent;
+  readonly 'card:validityChange': CardFieldEvent;
+  readonly 'card:cardTypeChange': CardFieldEvent;
+  /** The first six digits of the card number are known (for BIN-based rules such as surcharges). */
+  readonly 'card:binAvailable': { readonly bin: string };
+  /** Enter was pressed in a card field: the shopper wants to pay, as Enter in a form submits it. */
+  readonly 'card:inputSubmitRequest': { readonly field: FieldName };
+}
+
+export type CheckoutEventName = keyof CheckoutEventMap;
+
+/** The React props for the events (each also available through `instance.on`). */
+export interface CheckoutCallbacks {
+  readonly onReady?: ((instance: CheckoutInstance) => void) | undefined;
+  readonly onError?: ((error: CheckoutError) => void) | undefined;
+  readonly onPaymentMethodRequestable?: ((event: PaymentMethodRequestableEvent) => void) | undefined;
+  readonly onNoPaymentMethodRequestable?: (() => void) | undefined;
+  readonly onPaymentOptionSelected?: ((event: CheckoutEventMap['paymentOptionSelected']) => void) | undefined;
+  readonly onChangeActiveView?: ((event: CheckoutEventMap['changeActiveView']) => void) | undefined;
+  readonly onInputSubmitRequest?: ((event: CheckoutEventMap['card:inputSubmitRequest']) => void) | undefined;
+  readonly onBinAvailable?: ((event: CheckoutEventMap['card:binAvailable']) => void) | undefined;
+}
+
+type Handler<E extends CheckoutEventName> = (payload: CheckoutEventMap[E]) => void;
+
+/** The prop that receives each event, where there is one. */
+const PROPS: { readonly [E in CheckoutEventName]?: (callbacks: CheckoutCallbacks) => Handler<E> | undefined } = {
+  paymentMethodRequestable: (c) => c.onPaymentMethodRequestable,
+  noPaymentMethodRequestable: (c) => (c.onNoPaymentMethodRequestable === undefined ? undefined : () => c.onNoPaymentMethodRequestable?.()),
+  paymentOptionSelected: (c) => c.onPaymentOptionSelected,
+  changeActiveView: (c) => c.onChangeActiveView,
+  'card:inputSubmitRequest': (c) => c.onInputSubmitRequest,
+  'card:binAvailable': (c) => c.onBinAvailable,
+};
+
+/** Runs an integrator's handler; its exception is reported but never breaks the checkout's own bookkeeping. */
+function notify(callback: () => void): void {
+  try {
+    callback();
+  } catch (error) {
+    console.error('[kassa/checkout] an event handler threw', error);
+  }
+}
+
+export class CheckoutEmitter {
+  private readonly handlers = new Map<CheckoutEventName, Set<(payload: never) => void>>();
+
+  /** `callbacks` is read on every event so the latest React props are used. */
+  constructor(private readonly callbacks: () => CheckoutCallbacks) {}
+
+  on<E extends CheckoutEventName>(event: E, handler: Handler<E>): void {
+    let set = this.handlers.get(event);
+    if (set === undefined) {
+      set = new Set();
+      this.handlers.set(event, set);
+    }
+    set.add(handler);
+  }
+
+  off<E extends CheckoutEventName>(event: E, handler: Handler<E>): void {
+    this.handlers.get(event)?.delete(handler);
+  }
+
+  emit<E extends CheckoutEventName>(event: E, payload: CheckoutEventMap[E]): void {
+    const prop = PROPS[event]?.(this.callbacks());
+    if (prop !== undefined) notify(() => prop(payload));
+    for (const handler of [...(this.handlers.get(event) ?? [])]) notify(() => (handler as Handler<E>)(payload));
+  }
+
+  ready(instance: CheckoutInstance): void {
+    notify(() => this.callbacks().onReady?.(instance));
+  }
+
+  error(error: CheckoutError): void {
+    notify(() => this.callbacks().onError?.(error));
+  }
+
+  clear(): void {
+    this.handlers.clear();
+  }
+}

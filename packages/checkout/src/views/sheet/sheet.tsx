@@ -1,0 +1,45 @@
+// The sheet: header (view heading and the sheet's message), the active view, the "Choose another way to pay" toggle,
+// a retry and the loading overlay. The card view is part of this module (it is the usual first view); every other
+// view is imported on demand.
+import { lazy, Suspense, type ReactElement } from 'react';
+import { connectRoot } from '../../machine/checkout.connect.ts';
+import { CardView } from '../card/card-view.tsx';
+import { useCheckoutContext } from '../checkout-context.ts';
+import { SheetHeader } from './sheet-header.tsx';
+import { WalletView } from './wallet-view.tsx';
+
+const OptionsView = lazy(() => import('../options/options-view.tsx'));
+
+export function Sheet(): ReactElement {
+  const { runtime, state, t } = useCheckoutContext();
+  const root = connectRoot(state, t);
+  const { view } = root;
+  return (
+    <div className="kassa-checkout" data-kassa-checkout="" data-state={root.dataState} data-view={view ?? undefined} aria-busy={root.busy}>
+      <SheetHeader root={root} />
+      {root.cardMounted && <CardView active={view === 'card'} />}
+      {view === 'options' && (
+        <Suspense fallback={null}>
+          <OptionsView />
+        </Suspense>
+      )}
+      {view !== null && view !== 'card' && view !== 'options' && view !== 'methods' && <WalletView option={view} />}
+      {root.toggleText !== null && (
+        <button type="button" className="kassa-checkout__toggle" onClick={() => runtime?.showOptions()}>
+          {root.toggleText}
+        </button>
+      )}
+      {root.retryText !== null && (
+        <button type="button" className="kassa-checkout__retry" onClick={() => runtime?.retry()}>
+          {root.retryText}
+        </button>
+      )}
+      {root.loadingText !== null && (
+        <div className="kassa-checkout__loading" role="status">
+          <span className="kassa-checkout__spinner" aria-hidden="true" />
+          <span>{root.loadingText}</span>
+        </div>
+      )}
+    </div>
+  );
+}
