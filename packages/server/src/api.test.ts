@@ -59,7 +59,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('HTTP API on 
     expect(plain).toContain('HttpOnly');
     expect(plain).not.toContain('Secure');
     const opened = await engine.open();
-    const proxied = await buildApp(testConfig(opened.config, null, { trustProxy: true }), { database: opened.handle, gateway: null });
+    const proxied = await buildApp(testConfig(opened.config, null, { trustProxy: ['127.0.0.1'] }), { database: opened.handle, gateway: null });
     try {
       expect(String((await signIn(proxied, { 'x-forwarded-proto': 'https' })).headers['set-cookie'])).toContain('Secure');
     } finally {

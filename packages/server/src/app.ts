@@ -8,7 +8,7 @@ import { SessionsRepository } from './accounts/sessions.repository.ts';
 import { AltchaVerifier } from './botcheck/altcha.ts';
 import { DbReplayStore } from './botcheck/replay-store.ts';
 import { seedDemoCatalogue } from './catalogue/demo-catalogue.ts';
-import type { Config } from './config.ts';
+import type { Config, TrustProxy } from './config.ts';
 import type { AppContext } from './context.ts';
 import { openDatabase } from './db/connect.ts';
 import type { DatabaseHandle } from './db/connect.ts';
@@ -48,6 +48,11 @@ export interface KassaApp {
   demo: DemoCredentials | null;
 }
 
+/** Fastify's types leave out its hop-count form: the same trust as a function (the first N hops are proxies). */
+function trustProxyOption(trust: TrustProxy): false | string[] | ((address: string, hop: number) => boolean) {
+  return typeof trust === 'number' ? (_address, hop) => hop < trust : trust;
+}
+
 /** Builds the whole server without listening: plugins in order (external, then app), then routes. */
 export async function buildKassaApp(config: Config, deps: AppDeps = {}): Promise<KassaApp> {
   const logger = deps.logger ?? createLogger(config);
@@ -72,7 +77,7 @@ export async function buildKassaApp(config: Config, deps: AppDeps = {}): Promise
 
   // Typed as Fastify's logger so the instance keeps the default generics the route modules expect.
   const loggerInstance: FastifyBaseLogger = logger;
-  const app = Fastify({ loggerInstance, logController: new RequestLinesAtDebug(), bodyLimit: 64 * 1024, trustProxy: config.trustProxy });
+  const app = Fastify({ loggerInstance, logController: new RequestLinesAtDebug(), bodyLimit: 64 * 1024, trustProxy: trustProxyOption(config.trustProxy) });
 
   // External plugins.
   await registerSecurityHeaders(app, config);

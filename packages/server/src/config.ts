@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 /** Why the server refused to start: one line per bad variable, each naming it. */
@@ -50,13 +51,18 @@ export interface Config {
   rateLimits: { paymentsPerMinute: number; accountsPerMinute: number };
   /** How often stale payment attempts are finished (jobs/reconciler.ts); 0 turns the reconciler off. */
   reconcileIntervalMs: number;
-  /** Behind a reverse proxy: take the client IP (rate limits) from X-Forwarded-For. */
-  trustProxy: boolean;
+  /**
+   * The proxies whose X-Forwarded-* headers are believed (client IP for rate limits and velocity rules, https):
+   * false (none), a hop count, or the proxies' addresses and ranges. Never "everyone" (a client could name any IP).
+   */
+  trustProxy: TrustProxy;
   webDist: string | null;
   logFile: string | null;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   demo: { seed: boolean; shopperPassword: string; adminPassword: string };
 }
+
+export type TrustProxy = false | number | string[];
 
 export type Env = Record<string, string | undefined>;
 
@@ -118,7 +124,7 @@ const fields = {
     .int('RECONCILE_INTERVAL_SECONDS must be a whole number')
     .min(0, 'RECONCILE_INTERVAL_SECONDS must be 0 (off) or more')
     .default(60),
-  TRUST_PROXY: bool('TRUST_PROXY').default(false),
+  TRUST_PROXY: z.string().trim().optional(),
   WEB_DIST: nonEmpty('WEB_DIST').optional(),
   LOG_FILE: nonEmpty('LOG_FILE').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
@@ -174,6 +180,8 @@ export function loadConfig(env: Env): Config {
     problems.push('DEMO_SEED=true with the production gateway needs DEMO_SHOPPER_PASSWORD and DEMO_ADMIN_PASSWORD of your own (the defaults are public)');
   }
 
+  const trustProxy = parseTrustProxy(v.TRUST_PROXY, problems);
+
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     port: v.PORT,
@@ -195,12 +203,46 @@ export function loadConfig(env: Env): Config {
     checkout: { cardholderName: v.CHECKOUT_CARDHOLDER_NAME },
     rateLimits: { paymentsPerMinute: v.RATE_LIMIT_PAYMENTS_PER_MINUTE, accountsPerMinute: v.RATE_LIMIT_ACCOUNTS_PER_MINUTE },
     reconcileIntervalMs: v.RECONCILE_INTERVAL_SECONDS * 1000,
-    trustProxy: v.TRUST_PROXY,
+    trustProxy,
     webDist: v.WEB_DIST ?? null,
     logFile: v.LOG_FILE ?? null,
     logLevel: v.LOG_LEVEL,
     demo: { seed: seedDemo, shopperPassword: v.DEMO_SHOPPER_PASSWORD, adminPassword: v.DEMO_ADMIN_PASSWORD },
   };
+}
+
+/** proxy-addr's names for the private ranges (loopback 127.0.0.1/8 and ::1, link-local, unique-local/RFC 1918). */
+const NAMED_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isAddressOrRange(entry: string): boolean {
+  if (NAMED_RANGES.has(entry)) return true;
+  const [address, prefix, extra] = entry.split('/');
+  const family = isIP(address ?? '');
+  if (family === 0 || extra !== undefined) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * TRUST_PROXY: unset, `false` or `0` trusts no proxy (the client IP is the peer's address); a whole number N trusts
+ * the N proxies in front of the server (every request must come through them); otherwise the proxies' addresses and
+ * ranges, comma-separated (`10.0.0.0/8, 192.168.1.2, loopback`). `true` ("believe any peer") is refused: with it a
+ * client picks its own address by sending X-Forwarded-For, and per-IP limits mean nothing.
+ */
+function parseTrustProxy(raw: string | undefined, problems: string[]): TrustProxy {
+  if (raw === undefined || raw === 'false' || raw === '0') return false;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  if (raw === 'true' || raw === '1' || raw === 'yes') {
+    problems.push('TRUST_PROXY=true would believe any client\'s X-Forwarded-For: give the number of proxies in front of the server (e.g. 1) or their addresses (e.g. 10.0.0.0/8)');
+    return false;
+  }
+  const entries = raw.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const bad = entries.filter((entry) => !isAddressOrRange(entry));
+  if (entries.length === 0 || bad.length > 0) {
+    problems.push(`TRUST_PROXY must be false, a number of proxies, or addresses and ranges like 10.0.0.0/8 (not ${JSON.stringify(bad.join(', ') || raw)})`);
+    return false;
+  }
+  return entries;
 }
 
 function parseDatabaseUrl(url: string, problems: string[]): DatabaseConfig | null {
