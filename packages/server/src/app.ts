@@ -19,6 +19,7 @@ import { IdempotencyRepository } from './payments/idempotency.repository.ts';
 import { registerDatabaseLifecycle } from './plugins/db.ts';
 import { registerCrossSiteRefusal } from './plugins/cross-site.ts';
 import { registerErrorMapping } from './plugins/errors.ts';
+import { registerIdempotency } from './plugins/idempotency.ts';
 import { openApiRoutes, registerOpenApi } from './plugins/openapi.ts';
 import { registerRateLimits } from './plugins/rate-limits.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
@@ -88,6 +89,7 @@ export async function buildKassaApp(config: Config, deps: AppDeps = {}): Promise
   registerErrorMapping(app);
   registerCrossSiteRefusal(app);
   await registerSessions(app, ctx);
+  registerIdempotency(app, ctx.idempotency);
   app.addHook('onSend', async (request, reply) => {
     if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) void reply.header('cache-control', 'no-store');
   });
@@ -102,7 +104,7 @@ export async function buildKassaApp(config: Config, deps: AppDeps = {}): Promise
   sessionRoutes(api, ctx);
   ordersRoutes(api, ctx);
   botcheckRoutes(api, ctx);
-  paymentsRoutes(app, ctx);
+  paymentsRoutes(api, ctx);
   // Jobs.
   if (gateway !== null && config.reconcileIntervalMs > 0) {
     const stop = startReconciler({ db: database.db, gateway, log: app.log }, config.reconcileIntervalMs);

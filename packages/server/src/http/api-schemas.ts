@@ -4,6 +4,7 @@ import { productSchema } from '../catalogue/catalogue.repository.ts';
 import { moneySchema } from '../money.ts';
 import { orderItemSchema, orderSchema } from '../orders/order.ts';
 import { declineSchema, paymentSummarySchema } from '../payments/payment.ts';
+import { paymentDeclinedSchema } from '../routes/payments/payments.schemas.ts';
 import { PROBLEMS, fieldErrorSchema, problemSchema } from './problem.ts';
 import type { ProblemCode } from './problem.ts';
 
@@ -21,6 +22,7 @@ export const API_SCHEMAS = {
   Order: orderSchema,
   FieldError: fieldErrorSchema,
   Problem: problemSchema,
+  PaymentDeclined: paymentDeclinedSchema,
 } as const satisfies Record<string, z.ZodType>;
 
 /** The registry the OpenAPI document takes its components from. */

@@ -35,10 +35,3 @@ export const zodValidatorCompiler: FastifySchemaCompiler<z.ZodType> = ({ schema,
     return result.success ? { value: result.data } : { error: validationFailed(fieldErrors(result.error, part)) };
   };
 };
-
-/** Parse untrusted input or throw a 400 `validation_failed` that names each bad field (`field`: a header's name). */
-export function parseInput<S extends z.ZodType>(schema: S, input: unknown, field?: string): z.output<S> {
-  const result = schema.safeParse(input);
-  if (result.success) return result.data;
-  throw validationFailed(fieldErrors(result.error).map((error) => (field === undefined ? error : { ...error, field })));
-}

@@ -1,0 +1,121 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { problemResponses } from '../http/api-schemas.ts';
+import { PROBLEM_CONTENT_TYPE, ProblemError } from '../http/problem.ts';
+import type { ProblemCode } from '../http/problem.ts';
+import type { IdempotencyRepository } from '../payments/idempotency.repository.ts';
+
+/** A mutating route opts in with `config: { idempotency: { ... } }`. */
+export interface IdempotencyOptions {
+  /** Body members that are credentials, not parameters (a bot-check token): a retry may carry fresh ones. */
+  credentials?: readonly string[];
+  /** What a visitor without a session gets: they own nothing the route could act on. */
+  withoutVisitor: ProblemCode;
+}
+
+/** The key a request holds: `ref` (scope and key) ties the work it starts to it, so a retry can find that work. */
+export interface HeldKey {
+  scope: string;
+  key: string;
+  ref: string;
+  /** The handler threw: the key was released, nothing is saved. */
+  released: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    idempotency?: IdempotencyOptions;
+  }
+  interface FastifyRequest {
+    /** The Idempotency-Key this request holds (routes that opted in, once claimed). */
+    idempotencyKey: HeldKey | null;
+  }
+}
+
+export const IDEMPOTENCY_HEADER = 'idempotency-key';
+
+export const idempotencyKeySchema = z
+  .string({ error: 'Send an Idempotency-Key header.' })
+  .min(1, 'Send an Idempotency-Key header.')
+  .max(255, 'Use at most 255 characters.')
+  .describe('Any unique string per operation (a UUID): a retry with the same key gets the first answer.');
+
+/**
+ * The Idempotency-Key protocol (Stripe's semantics) for every mutating route that opts in. The key, per visitor, is
+ * claimed before the handler runs: one request wins; the others get the saved answer (with `Idempotent-Replayed`),
+ * 409 `idempotency_key_in_use` while the first runs, or 422 `idempotency_key_reused` if their request differs.
+ * What the handler SENDS is saved and replayed; what it THROWS (an unknown outcome, a refusal that passes) releases
+ * the key, so the same request may run again. The request is the route, its params and its body less `credentials`.
+ */
+export function registerIdempotency(app: FastifyInstance, keys: IdempotencyRepository): void {
+  app.decorateRequest('idempotencyKey', null);
+  app.addHook('onRoute', (route) => {
+    const options = route.config?.idempotency;
+    if (options === undefined) return;
+    const keyHeader = { [IDEMPOTENCY_HEADER]: idempotencyKeySchema };
+    const headers = route.schema?.headers;
+    route.schema = {
+      ...route.schema,
+      headers: headers instanceof z.ZodObject ? headers.extend(keyHeader) : z.object(keyHeader),
+      response: Object.assign(problemResponses('idempotency_key_in_use', 'idempotency_key_reused'), route.schema?.response),
+    };
+    route.preHandler = [...toArray(route.preHandler), (request, reply) => claim(keys, options, request, reply)];
+    route.onError = [...toArray(route.onError), async (request) => release(keys, request)];
+    route.onSend = [...toArray(route.onSend), async (request, reply, payload) => save(keys, request, reply, payload)];
+  });
+}
+
+function toArray<T>(hooks: T | T[] | undefined): T[] {
+  if (hooks === undefined) return [];
+  return Array.isArray(hooks) ? hooks : [hooks];
+}
+
+async function claim(keys: IdempotencyRepository, options: IdempotencyOptions, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const session = request.kassaSession;
+  if (session === null) throw new ProblemError(options.withoutVisitor);
+  // Keys are per visitor (Stripe scopes them per account).
+  const scope = session.account_id ?? session.id;
+  const key = String(request.headers[IDEMPOTENCY_HEADER]);
+  const claimed = await keys.claim(scope, key, requestHash(request, options));
+  if (claimed.kind === 'reused') throw new ProblemError('idempotency_key_reused');
+  if (claimed.kind === 'in_use') throw new ProblemError('idempotency_key_in_use');
+  if (claimed.kind === 'replay') {
+    await reply
+      .status(claimed.status)
+      .header('idempotent-replayed', 'true')
+      .type(claimed.status >= 400 ? PROBLEM_CONTENT_TYPE : 'application/json; charset=utf-8')
+      .send(claimed.body);
+    return;
+  }
+  request.idempotencyKey = { scope, key, ref: `${scope}:${key}`, released: false };
+}
+
+/** The hash pins the request a key was first used with; credentials are left out, a retry may renew them. */
+function requestHash(request: FastifyRequest, options: IdempotencyOptions): string {
+  const body = typeof request.body === 'object' && request.body !== null ? { ...request.body } : request.body;
+  if (typeof body === 'object' && body !== null) {
+    for (const credential of options.credentials ?? []) delete (body as Record<string, unknown>)[credential];
+  }
+  return createHash('sha256').update(JSON.stringify([request.routeOptions.url, request.params, body ?? null])).digest('hex');
+}
+
+async function release(keys: IdempotencyRepository, request: FastifyRequest): Promise<void> {
+  const held = request.idempotencyKey;
+  if (held === null || held.released) return;
+  held.released = true;
+  await keys.unlock(held.scope, held.key);
+}
+
+async function save(keys: IdempotencyRepository, request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
+  const held = request.idempotencyKey;
+  if (held === null || held.released) return payload;
+  await keys.complete(held.scope, held.key, reply.statusCode, typeof payload === 'string' ? (JSON.parse(payload) as unknown) : null);
+  return payload;
+}
+
+/** The key a handler's work is tied to; only routes that opted in have one. */
+export function heldKeyRef(request: FastifyRequest): string {
+  if (request.idempotencyKey === null) throw new Error(`${request.routeOptions.url} did not opt into the Idempotency-Key protocol`);
+  return request.idempotencyKey.ref;
+}
