@@ -5,6 +5,7 @@ import type { SandboxGateway } from './core/gateway.ts';
 import { clientApiRoutes } from './client-api/routes.ts';
 import { hostedFieldRoutes } from './pages/hosted-fields/routes.ts';
 import { serverApiRoutes } from './server-api/routes.ts';
+import { clockRoutes } from './test-controls/clock-routes.ts';
 import { injectFaults } from './test-controls/inject-faults.ts';
 import { testControlRoutes } from './test-controls/routes.ts';
 import { settingsControl } from './test-controls/settings.ts';
@@ -19,7 +20,7 @@ export interface AppOptions {
   logStream?: { write(line: string): void };
   /** TEST ONLY fault rules applied to every request (none by default: nothing changes). */
   faults?: Faults;
-  /** TEST ONLY: serve the control endpoints (`/__sandbox/faults`, `/__sandbox/settings`) over HTTP. */
+  /** TEST ONLY: serve the control endpoints (`/__sandbox/faults`, `/__sandbox/settings`, `/__sandbox/clock`) over HTTP. */
   testControls?: boolean;
 }
 
@@ -67,6 +68,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await app.register(testControlRoutes, { faults: options.faults, settings: settingsControl(options.gateway) });
     }
   }
+  if (options.testControls === true) await app.register(clockRoutes, { gateway: options.gateway });
   await app.register(clientApiRoutes, { prefix: '/merchants/:merchantId/client_api', gateway: options.gateway });
   await app.register(serverApiRoutes, { prefix: '/merchants/:merchantId', gateway: options.gateway });
   await app.register(hostedFieldRoutes);

@@ -3,7 +3,7 @@ import { SandboxEnvError, sandboxOptionsFromEnv } from './env.ts';
 
 describe('sandboxOptionsFromEnv', () => {
   it('has defaults for everything', () => {
-    expect(sandboxOptionsFromEnv({})).toEqual({ host: '127.0.0.1', port: 8090, currencyIsoCode: 'EUR' });
+    expect(sandboxOptionsFromEnv({})).toEqual({ host: '127.0.0.1', port: 8090, currencyIsoCode: 'EUR', settlementDelayMs: 60_000 });
   });
 
   it('reads every variable', () => {
@@ -15,8 +15,21 @@ describe('sandboxOptionsFromEnv', () => {
         SANDBOX_MERCHANT_ID: 'shop_1',
         SANDBOX_PUBLIC_KEY: 'pub',
         SANDBOX_PRIVATE_KEY: 'priv-ate',
+        SANDBOX_SETTLEMENT_DELAY: '5',
       }),
-    ).toEqual({ host: '0.0.0.0', port: 0, currencyIsoCode: 'USD', merchantId: 'shop_1', publicKey: 'pub', privateKey: 'priv-ate' });
+    ).toEqual({
+      host: '0.0.0.0',
+      port: 0,
+      currencyIsoCode: 'USD',
+      merchantId: 'shop_1',
+      publicKey: 'pub',
+      privateKey: 'priv-ate',
+      settlementDelayMs: 5000,
+    });
+  });
+
+  it('settles in the daily batch when SANDBOX_SETTLEMENT_DELAY is "batch"', () => {
+    expect(sandboxOptionsFromEnv({ SANDBOX_SETTLEMENT_DELAY: 'batch' })).not.toHaveProperty('settlementDelayMs');
   });
 
   it('keeps the state in a file only when SANDBOX_DATA_FILE is set', () => {
@@ -72,7 +85,12 @@ describe('sandboxOptionsFromEnv', () => {
   it('names every bad variable at once', () => {
     let caught: unknown;
     try {
-      sandboxOptionsFromEnv({ SANDBOX_PORT: 'http', SANDBOX_CURRENCY: 'euro', SANDBOX_PUBLIC_KEY: 'a b' });
+      sandboxOptionsFromEnv({
+        SANDBOX_PORT: 'http',
+        SANDBOX_CURRENCY: 'euro',
+        SANDBOX_PUBLIC_KEY: 'a b',
+        SANDBOX_SETTLEMENT_DELAY: '1.5',
+      });
     } catch (error) {
       caught = error;
     }
@@ -81,6 +99,7 @@ describe('sandboxOptionsFromEnv', () => {
       'SANDBOX_PORT must be a port number (0-65535), got "http"',
       'SANDBOX_CURRENCY must be an ISO 4217 code such as EUR or USD, got "euro"',
       'SANDBOX_PUBLIC_KEY may contain only letters, digits, "_" and "-"',
+      'SANDBOX_SETTLEMENT_DELAY must be "batch" or a whole number of seconds, got "1.5"',
     ]);
   });
 });

@@ -7,6 +7,8 @@ import type { PlanConfig } from './core/plans.ts';
 // The sandbox's environment variables, read in one place for its own CLI (`npm run sandbox`) and for the product's
 // start script, which runs it in-process. Every bad value is named; none is silently replaced by a default.
 
+const DEMO_SETTLEMENT_DELAY_S = 60;
+
 /** Thrown with one line per bad variable. */
 export class SandboxEnvError extends Error {
   constructor(readonly problems: readonly string[]) {
@@ -35,6 +37,15 @@ export function sandboxOptionsFromEnv(env: Record<string, string | undefined>): 
     if (value === undefined) continue;
     if (/^[A-Za-z0-9_-]+$/.test(value)) ids[option] = value;
     else problems.push(`${name} may contain only letters, digits, "_" and "-"`);
+  }
+
+  // `batch` (the provider's daily settlement batch) or whole seconds after submission. Kassa's demo wants to see its
+  // payments settle, so unset means one minute here (startSandbox alone defaults to the daily batch).
+  const rawSettlement = given('SANDBOX_SETTLEMENT_DELAY') ?? String(DEMO_SETTLEMENT_DELAY_S);
+  let settlementDelayMs: number | undefined;
+  if (/^\d{1,7}$/.test(rawSettlement)) settlementDelayMs = Number(rawSettlement) * 1000;
+  else if (rawSettlement !== 'batch') {
+    problems.push(`SANDBOX_SETTLEMENT_DELAY must be "batch" or a whole number of seconds, got "${rawSettlement}"`);
   }
 
   // A path (relative to the working folder); unset keeps the state in memory.
@@ -98,6 +109,7 @@ export function sandboxOptionsFromEnv(env: Record<string, string | undefined>): 
     ...(plans === undefined ? {} : { plans }),
     ...(rules.length === 0 ? {} : { cardRules: { cvv: rules.includes('cvv'), avs: rules.includes('avs') } }),
     ...(Object.keys(merchantSettings).length === 0 ? {} : { merchantSettings }),
+    ...(settlementDelayMs === undefined ? {} : { settlementDelayMs }),
   };
 }
 

@@ -49,8 +49,9 @@ export interface SandboxOptions {
    */
   cardIdentifierSecret?: string;
   /**
-   * TEST ONLY: serve the fault control endpoint `/__sandbox/faults` (see the README, "Fault injection"), for tests
-   * that run the sandbox in another process. Off by default; `faults` on the handle works either way.
+   * TEST ONLY: serve the control endpoints `/__sandbox/faults` and `/__sandbox/clock` (see the README, "Fault
+   * injection", "The sandbox's clock"), for tests that run the sandbox in another process. Off by default; `faults`
+   * and `advanceClock` on the handle work either way.
    */
   testControls?: boolean;
   /**
@@ -65,6 +66,11 @@ export interface SandboxOptions {
    * (default cvv and postal_code), `threeDSecure` (default false), `wallets` (default none). Not kept in the data file.
    */
   merchantSettings?: Partial<MerchantSettings>;
+  /**
+   * How long after submission a transaction settles by itself. Unset (default): like the provider, in the daily
+   * settlement batch (23:00 UTC), everything submitted before it. `testing.settle` and friends settle at once.
+   */
+  settlementDelayMs?: number;
 }
 
 /** TEST ONLY: make the next requests of a kind fail as a failing gateway would (README, "Fault injection"). */
@@ -88,9 +94,14 @@ export interface Sandbox {
   faults: SandboxFaults;
   /** The merchant settings, changeable while running (tests: both readings of a rule in one run). */
   settings: SandboxSettings;
+  /** Test control: moves the sandbox's time forward, runs what fell due (settlements, ...), answers the new time. */
+  advanceClock(ms: number): Date;
   /** Stops listening, then writes pending state changes (the data file is complete once this resolves). */
   close(): Promise<void>;
 }
+
+/** How often the sandbox looks for work that has fallen due (settlement batches, ...). */
+const DUE_WORK_INTERVAL_MS = 1000;
 
 /** The merchant a state file belongs to: its transactions carry that merchant's id. */
 interface MerchantAccountRecord {
@@ -105,6 +116,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const host = options.host ?? '127.0.0.1';
   const planProblems = planConfigProblems(options.plans ?? []);
   if (planProblems.length > 0) throw new Error(`sandbox plans are not valid:\n${planProblems.join('\n')}`);
+  const delay = options.settlementDelayMs;
+  if (delay !== undefined && (!Number.isSafeInteger(delay) || delay < 0)) {
+    throw new RangeError(`settlementDelayMs must be a whole number of milliseconds, 0 or more, got ${delay}`);
+  }
   const fileStore = options.dataFile === undefined ? null : openFileStore(options.dataFile);
   const store: Store = fileStore ?? createMemoryStore();
   try {
@@ -132,6 +147,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       ...(options.cardIdentifierSecret === undefined ? {} : { cardIdentifierSecret: options.cardIdentifierSecret }),
       ...(options.plans === undefined ? {} : { plans: options.plans }),
       ...(options.cardRules === undefined ? {} : { cardRules: options.cardRules }),
+      ...(options.settlementDelayMs === undefined ? {} : { settlement: { kind: 'delay', ms: options.settlementDelayMs } }),
     });
     const faults = new Faults();
     const app = await buildApp({ gateway, logger: options.logger ?? false, faults, testControls: options.testControls === true });
@@ -147,6 +163,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     }
     const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
     gateway.origin = origin;
+    const dueWork = setInterval(() => gateway.runDueWork(), DUE_WORK_INTERVAL_MS);
+    dueWork.unref();
     return {
       origin,
       host,
@@ -157,7 +175,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       dataFile: fileStore?.file ?? null,
       faults,
       settings: settingsControl(gateway),
+      advanceClock: (ms) => gateway.advanceClock(ms),
       close: async () => {
+        clearInterval(dueWork);
         try {
           await app.close();
         } finally {

@@ -27,6 +27,14 @@ import type { VaultedCard } from './vault.ts';
 import { VaultOperations } from './vault-operations.ts';
 import { NO_CARD_RULES, rulesRejection } from './verification.ts';
 import type { CardRules } from './verification.ts';
+import { SandboxClock } from './clock.ts';
+import { DueQueue } from './due-queue.ts';
+import type { DueRecord } from './due-queue.ts';
+import type { EventSink } from './events.ts';
+import { refund } from './refunds.ts';
+import type { RefundParams } from './refunds.ts';
+import { DAILY_BATCH, Settlement } from './settlement.ts';
+import type { SettlementSimulation, SettlementTiming } from './settlement.ts';
 import type { Store } from '../store/store.ts';
 
 export interface Credentials {
@@ -50,7 +58,12 @@ export interface GatewayOptions extends Credentials {
   cardRules?: CardRules;
   /** Challenges, 3-D Secure, wallets; a fresh provider sandbox account's by default. */
   settings?: MerchantSettings;
+  /** The machine's clock (tests inject one); the sandbox's time is this plus what `advanceClock` added. */
   clock?: () => Date;
+  /** When submitted transactions settle by themselves; the provider's daily batch by default. */
+  settlement?: SettlementTiming;
+  /** Hears what a merchant is told by webhook (webhooks/ signs and posts it); nothing by default. */
+  events?: EventSink;
 }
 
 /** transaction.sale's parameters, camelCased from the wire. Values are unchecked: the gateway validates them. */
@@ -108,6 +121,7 @@ export class SandboxGateway {
   private readonly fingerprintKey: Buffer;
   /** Keys the hash that stands in for card numbers (uniqueNumberIdentifier); held in memory only. */
   private readonly cardNumberKey: Buffer;
+  private readonly time: SandboxClock;
   private readonly clock: () => Date;
   private readonly nonces: Nonces;
   private readonly customers: Customers;
@@ -119,10 +133,12 @@ export class SandboxGateway {
   readonly vault: VaultOperations;
   /** plan.all, subscription.*. */
   readonly subscriptions: SubscriptionOperations;
+  private readonly settlement: Settlement;
 
   constructor(options: GatewayOptions) {
     this.credentials = { merchantId: options.merchantId, publicKey: options.publicKey, privateKey: options.privateKey };
-    this.clock = options.clock ?? (() => new Date());
+    this.time = new SandboxClock(options.clock ?? (() => new Date()), options.store.collection('clock'));
+    this.clock = () => this.time.now();
     this.settings = options.settings ?? DEFAULT_MERCHANT_SETTINGS;
     const currencyIsoCode = options.currencyIsoCode ?? 'USD';
     this.currencyIsoCode = currencyIsoCode;
@@ -151,6 +167,30 @@ export class SandboxGateway {
     this.vault = new VaultOperations(context);
     const plans = (options.plans ?? DEMO_PLANS).map((plan) => buildPlan(plan, currencyIsoCode));
     this.subscriptions = new SubscriptionOperations(context, this.vault, new Map(plans.map((plan) => [plan.id, plan])));
+    this.settlement = new Settlement(
+      this.transactions,
+      new DueQueue(options.store.collection<DueRecord>('settlement-queue')),
+      options.settlement ?? DAILY_BATCH,
+      options.events ?? (() => {}),
+    );
+  }
+
+  // --- the sandbox's time and the work that falls due with it ---
+
+  now(): Date {
+    return this.clock();
+  }
+
+  /** The test control: moves the sandbox's time forward and runs what fell due. Answers the new time. */
+  advanceClock(ms: number): Date {
+    this.time.advance(ms);
+    this.runDueWork();
+    return this.clock();
+  }
+
+  /** Runs what is due at the sandbox's time (settlement batches); called by a timer and after `advanceClock`. */
+  runDueWork(): void {
+    this.settlement.runDue(this.clock());
   }
 
   authenticate(publicKey: string, privateKey: string): boolean {
@@ -271,7 +311,7 @@ export class SandboxGateway {
       if (customerId === null && newCustomer?.ok) this.customers.save(newCustomer.value);
       this.paymentMethods.add(vaultOnSuccess.customerId, source.card, vaultOnSuccess.token, { makeDefault: false, verification: null }, now);
     }
-    return result;
+    return this.submitted(result, now);
   }
 
   /** The card a sale charges: a nonce (perhaps of a saved card), or a saved card's token. */
@@ -297,13 +337,20 @@ export class SandboxGateway {
     return { card: saved.card, record: null, saved };
   }
 
+  /** A transaction that reached submitted_for_settlement goes into its settlement batch. */
+  private submitted(result: TransactionResult, now: Date): TransactionResult {
+    if (result.kind === 'success') this.settlement.schedule(result.transaction, now);
+    return result;
+  }
+
   /** null when there is no such transaction (the wire answers 404). */
   submitForSettlement(id: string, amount: unknown, apiRequestKey: string | null): TransactionResult | null {
     const transaction = this.transactions.find(id);
     if (transaction === undefined) return null;
-    const outcome = this.idempotency.run(apiRequestKey, { operation: 'submit_for_settlement', id, amount }, TRANSACTION, () =>
-      this.transactions.submitForSettlement(transaction, amount, this.clock()),
-    );
+    const outcome = this.idempotency.run(apiRequestKey, { operation: 'submit_for_settlement', id, amount }, TRANSACTION, () => {
+      const now = this.clock();
+      return this.submitted(this.transactions.submitForSettlement(transaction, amount, now), now);
+    });
     return outcome.kind === 'conflict' ? invalidResult([outcome.error]) : outcome.result;
   }
 
@@ -314,5 +361,24 @@ export class SandboxGateway {
       this.transactions.void(transaction, this.clock()),
     );
     return outcome.kind === 'conflict' ? invalidResult([outcome.error]) : outcome.result;
+  }
+
+  /** A refund of a settled sale (a new credit transaction, which settles with its batch); null: no such sale. */
+  refund(id: string, params: RefundParams, apiRequestKey: string | null): TransactionResult | null {
+    const sale = this.transactions.find(id);
+    if (sale === undefined) return null;
+    const request = { operation: 'refund', id, amount: params.amount ?? null, orderId: params.orderId ?? null };
+    const outcome = this.idempotency.run(apiRequestKey, request, TRANSACTION, () => {
+      const now = this.clock();
+      return this.submitted(refund(sale, params, this.transactions, now), now);
+    });
+    return outcome.kind === 'conflict' ? invalidResult([outcome.error]) : outcome.result;
+  }
+
+  /** The provider's testing calls (settle, settlement_decline, ...); null: no such transaction. */
+  simulateSettlement(id: string, simulation: SettlementSimulation): TransactionResult | null {
+    const transaction = this.transactions.find(id);
+    if (transaction === undefined) return null;
+    return this.settlement.simulate(transaction, simulation, this.clock());
   }
 }

@@ -27,7 +27,8 @@ export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
 const TRANSITIONS: Readonly<Record<TransactionStatus, readonly TransactionStatus[]>> = {
   authorizing: ['authorized', 'processor_declined', 'gateway_rejected', 'failed'],
   authorized: ['submitted_for_settlement', 'voided', 'authorization_expired'],
-  submitted_for_settlement: ['settling', 'settled', 'voided'],
+  // settlement_pending and settlement_declined directly: the provider's testing calls (testing.settlementPending, ...).
+  submitted_for_settlement: ['settling', 'settled', 'settlement_pending', 'settlement_declined', 'voided'],
   settling: ['settled', 'settlement_pending', 'settlement_declined'],
   settlement_pending: ['settled', 'settlement_declined'],
   settled: ['settlement_confirmed'],
@@ -57,9 +58,12 @@ export interface StatusEvent {
   timestamp: Date;
 }
 
+export type TransactionType = 'sale' | 'credit';
+
 export interface Transaction {
   id: string;
-  type: 'sale';
+  /** A refund is a `credit` pointing at the sale it refunds (refundedTransactionId). */
+  type: TransactionType;
   status: TransactionStatus;
   amount: string;
   currencyIsoCode: string;
@@ -80,7 +84,22 @@ export interface Transaction {
   createdAt: Date;
   updatedAt: Date;
   statusHistory: StatusEvent[];
+  /** Credits: the sale refunded. */
+  refundedTransactionId: string | null;
+  /** Sales: their refunds (credits), oldest first. */
+  refundIds: string[];
+  disputeIds: string[];
+  /** Set when the transaction settles: the day's batch (`YYYY-MM-DD_merchantAccountId`). */
+  settlementBatchId: string | null;
 }
+
+/** Fields added after the first state files were written: records from those files get them on read. */
+const ADDED_FIELDS = {
+  refundedTransactionId: null,
+  refundIds: [],
+  disputeIds: [],
+  settlementBatchId: null,
+} as const satisfies Partial<Transaction>;
 
 /**
  * What a transaction operation answers, as the provider does: success; a transaction that exists but did not go
@@ -178,11 +197,25 @@ export class Transactions {
   ) {}
 
   find(id: string): Transaction | undefined {
-    return this.records.get(id);
+    const record = this.records.get(id);
+    if (record === undefined || 'refundIds' in record) return record;
+    return Object.assign(record, structuredClone(ADDED_FIELDS));
   }
 
-  /** Changes the record in place: callers `set` it again afterwards so that a persistent store saves it. */
-  private transition(transaction: Transaction, to: TransactionStatus, now: Date): void {
+  /** Saves a record changed in place (a persistent store writes it). */
+  save(transaction: Transaction): void {
+    this.records.set(transaction.id, transaction);
+  }
+
+  private newId(): string {
+    let id: string;
+    do id = randomId(8);
+    while (this.records.has(id));
+    return id;
+  }
+
+  /** Changes the record in place: callers `save` it afterwards so that a persistent store saves it. */
+  transition(transaction: Transaction, to: TransactionStatus, now: Date): void {
     if (!TRANSITIONS[transaction.status].includes(to)) {
       throw new Error(`transaction ${transaction.id}: ${transaction.status} -> ${to} is not a transition`);
     }
@@ -195,9 +228,7 @@ export class Transactions {
     const minorUnits = request.amount;
     const decision = decideSale(minorUnits, request.card, request.threeDSecureRequired, request.rulesRejection);
     const vaulted = decision.status === 'authorized' ? request.vaultOnSuccess : null;
-    let id: string;
-    do id = randomId(8);
-    while (this.records.has(id));
+    const id = this.newId();
     const transaction: Transaction = {
       id,
       type: 'sale',
@@ -219,6 +250,7 @@ export class Transactions {
       createdAt: now,
       updatedAt: now,
       statusHistory: [],
+      ...structuredClone(ADDED_FIELDS),
     };
     this.transition(transaction, decision.status, now);
     if (decision.status === 'authorized' && request.submitForSettlement) {
@@ -251,6 +283,37 @@ export class Transactions {
     this.transition(transaction, 'submitted_for_settlement', now);
     this.records.set(transaction.id, transaction);
     return { kind: 'success', transaction };
+  }
+
+  /**
+   * A refund: a `credit` of `minorUnits` against a settled sale, submitted for settlement at once (it settles with
+   * the next batch, as the sale did). The sale lists it in `refundIds`. Rules (what may be refunded) are refunds.ts'.
+   */
+  credit(sale: Transaction, minorUnits: number, orderId: string | null, now: Date): Transaction {
+    const id = this.newId();
+    const amount = formatAmount(minorUnits);
+    const credit: Transaction = {
+      ...structuredClone(sale),
+      ...structuredClone(ADDED_FIELDS),
+      id,
+      type: 'credit',
+      status: 'submitted_for_settlement',
+      amount,
+      orderId: orderId ?? sale.orderId,
+      processorResponse: APPROVED,
+      processorAuthorizationCode: null,
+      gatewayRejectionReason: null,
+      deviceDataCaptured: false,
+      createdAt: now,
+      updatedAt: now,
+      statusHistory: [{ status: 'submitted_for_settlement', amount, timestamp: now }],
+      refundedTransactionId: sale.id,
+    };
+    this.records.set(id, credit);
+    sale.refundIds.push(id);
+    sale.updatedAt = now;
+    this.records.set(sale.id, sale);
+    return credit;
   }
 
   /** authorized or submitted_for_settlement -> voided; anything else is 91504. */

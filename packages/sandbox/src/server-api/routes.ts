@@ -1,12 +1,12 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { SandboxGateway, SaleParams } from '../core/gateway.ts';
 import { validationError } from '../core/errors.ts';
 import { PATH_ID } from '../core/ids.ts';
-import type { TransactionResult } from '../core/transactions.ts';
 import { requireMerchantKeys } from './auth.ts';
-import { errorResponseXml, transactionResultXml, transactionXml } from './serialize.ts';
+import { settlementRoutes } from './settlement-routes.ts';
+import { errorResponseXml, transactionXml } from './serialize.ts';
 import { vaultRoutes } from './vault-routes.ts';
-import { camelizeKeys, section, sendStatus, sendXml, stringOrNull } from './wire.ts';
+import { camelizeKeys, section, sendStatus, sendTransactionResult, sendXml, stringOrNull } from './wire.ts';
 
 const TYPE_INVALID = validationError(['transaction'], 'type', '91523', 'Transaction type is invalid.');
 
@@ -19,18 +19,8 @@ type IdRequest = FastifyRequest<{ Params: { merchantId: string; id: string } }>;
 export async function serverApiRoutes(app: FastifyInstance, options: { gateway: SandboxGateway }): Promise<void> {
   const { gateway } = options;
   app.addHook('onRequest', requireMerchantKeys(gateway));
-
-  /** A transaction operation's answer; null (no such transaction) is a bare 404. */
-  const answer = (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    result: TransactionResult | null,
-    params: unknown,
-    successStatus: number,
-  ): FastifyReply => {
-    if (result === null) return sendStatus(reply, 404);
-    return sendXml(request, reply, result.kind === 'success' ? successStatus : 422, transactionResultXml(result, params));
-  };
+  // Each capability in its own module; registered here so that they sit behind the same key check.
+  await app.register(settlementRoutes, { gateway });
 
   app.post('/client_token', async (request, reply) => {
     const params = camelizeKeys(section(request.body, 'client_token')) as { customerId?: unknown };
@@ -53,7 +43,7 @@ export async function serverApiRoutes(app: FastifyInstance, options: { gateway: 
         errorResponseXml([TYPE_INVALID], TYPE_INVALID.message, request.body),
       );
     }
-    return answer(request, reply, gateway.sale(sale, stringOrNull(apiRequestKey)), request.body, 201);
+    return sendTransactionResult(request, reply, gateway.sale(sale, stringOrNull(apiRequestKey)), 201);
   });
 
   app.get('/transactions/:id', async (request: IdRequest, reply) => {
@@ -65,11 +55,11 @@ export async function serverApiRoutes(app: FastifyInstance, options: { gateway: 
   app.put('/transactions/:id/submit_for_settlement', async (request: IdRequest, reply) => {
     const params = camelizeKeys(section(request.body, 'transaction')) as { amount?: unknown; apiRequestKey?: unknown };
     const result = gateway.submitForSettlement(request.params.id, params.amount, stringOrNull(params.apiRequestKey));
-    return answer(request, reply, result, request.body, 200);
+    return sendTransactionResult(request, reply, result, 200);
   });
 
   app.put('/transactions/:id/void', async (request: IdRequest, reply) => {
     const params = camelizeKeys(section(request.body, 'transaction')) as { apiRequestKey?: unknown };
-    return answer(request, reply, gateway.void(request.params.id, stringOrNull(params.apiRequestKey)), request.body, 200);
+    return sendTransactionResult(request, reply, gateway.void(request.params.id, stringOrNull(params.apiRequestKey)), 200);
   });
 }

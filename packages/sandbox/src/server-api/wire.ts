@@ -1,7 +1,9 @@
 import { gzipSync } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { xmlDocument } from './xml.ts';
+import { transactionResultXml } from './serialize.ts';
 import type { XmlReply } from './serialize.ts';
+import type { TransactionResult } from '../core/transactions.ts';
 import { camelCase } from '../core/case.ts';
 
 /** snake_case keys (what the SDK sends) -> camelCase, recursively. */
@@ -39,4 +41,15 @@ export function sendXml(request: FastifyRequest, reply: FastifyReply, status: nu
 /** Empty answer with a status (401, 404, ...): the SDK throws a typed error from the status alone. */
 export function sendStatus(reply: FastifyReply, status: number): FastifyReply {
   return reply.code(status).header('content-type', 'application/xml; charset=utf-8').send('');
+}
+
+/** A transaction operation's answer: success with `successStatus`, otherwise 422; null (no such transaction) 404. */
+export function sendTransactionResult(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  result: TransactionResult | null,
+  successStatus: number,
+): FastifyReply {
+  if (result === null) return sendStatus(reply, 404);
+  return sendXml(request, reply, result.kind === 'success' ? successStatus : 422, transactionResultXml(result, request.body));
 }

@@ -63,3 +63,26 @@ export async function tokenizeCard(token: ClientToken, creditCard: Record<string
   if (response.status !== 201 || nonce === undefined) throw new Error(`tokenization answered ${response.status}: ${JSON.stringify(body)}`);
   return nonce;
 }
+
+/** SDK calls whose options @types/braintree does not declare (the SDK itself accepts and sends them). */
+export interface UntypedTransactionCalls {
+  refund(
+    id: string,
+    options: { amount?: string; orderId?: string; apiRequestKey?: string },
+  ): Promise<braintree.ValidatedResponse<braintree.Transaction>>;
+  submitForSettlement(
+    id: string,
+    amount: string | undefined,
+    options: { apiRequestKey: string },
+  ): Promise<braintree.ValidatedResponse<braintree.Transaction>>;
+  void(id: string, options: { apiRequestKey: string }): Promise<braintree.ValidatedResponse<braintree.Transaction>>;
+}
+
+export function untypedTransactions(gateway: braintree.BraintreeGateway): UntypedTransactionCalls {
+  return gateway.transaction as unknown as UntypedTransactionCalls;
+}
+
+/** Every error code of a result (the provider nests them by path). */
+export function errorCodes(result: braintree.ValidatedResponse<unknown>): string[] {
+  return result.errors?.deepErrors().map((error) => error.code) ?? [];
+}

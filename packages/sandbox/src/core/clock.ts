@@ -1,0 +1,33 @@
+import type { Collection } from '../store/store.ts';
+
+// The sandbox's own time: the machine's clock plus an offset that tests move forward (the sandbox's test control),
+// so that they see a settlement batch, a month's subscription charge or a webhook retry without waiting for it.
+// The offset is stored, so time never goes back across a restart (transactions stamped "tomorrow" stay in the past).
+
+interface ClockRecord {
+  offsetMs: number;
+}
+
+const OFFSET = 'offset';
+
+export class SandboxClock {
+  constructor(
+    private readonly base: () => Date,
+    private readonly records: Collection<ClockRecord>,
+  ) {}
+
+  private offsetMs(): number {
+    return this.records.get(OFFSET)?.offsetMs ?? 0;
+  }
+
+  now(): Date {
+    return new Date(this.base().getTime() + this.offsetMs());
+  }
+
+  /** Moves the sandbox's time forward (never back: what happened stays in the past) and answers the new time. */
+  advance(ms: number): Date {
+    if (!Number.isSafeInteger(ms) || ms < 0) throw new RangeError(`the clock moves forward by whole milliseconds, got ${ms}`);
+    this.records.set(OFFSET, { offsetMs: this.offsetMs() + ms });
+    return this.now();
+  }
+}

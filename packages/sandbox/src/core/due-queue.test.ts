@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { DueQueue } from './due-queue.ts';
+import type { DueRecord } from './due-queue.ts';
+import { createMemoryStore } from '../store/memory-store.ts';
+
+describe('DueQueue', () => {
+  it('hands out what is due, earliest first, and keeps the rest', () => {
+    const queue = new DueQueue(createMemoryStore().collection<DueRecord>('due'));
+    for (const [id, dueAt] of [['c', 30], ['a', 10], ['d', 40], ['b', 20]] as const) queue.schedule({ id, dueAt });
+    expect(queue.takeDue(25).map((record) => record.id)).toEqual(['a', 'b']);
+    expect(queue.nextDueAt()).toBe(30);
+    expect(queue.takeDue(100).map((record) => record.id)).toEqual(['c', 'd']);
+    expect(queue.nextDueAt()).toBeNull();
+  });
+
+  it('skips cancelled records and moves rescheduled ones to their new time', () => {
+    const queue = new DueQueue(createMemoryStore().collection<DueRecord>('due'));
+    queue.schedule({ id: 'a', dueAt: 10 });
+    queue.schedule({ id: 'b', dueAt: 20 });
+    queue.cancel('a');
+    queue.schedule({ id: 'b', dueAt: 50 });
+    expect(queue.takeDue(30)).toEqual([]);
+    expect(queue.takeDue(50)).toEqual([{ id: 'b', dueAt: 50 }]);
+  });
+
+  it('rebuilds its order from the stored records (a restart)', () => {
+    const store = createMemoryStore();
+    const first = new DueQueue(store.collection<DueRecord>('due'));
+    for (let index = 0; index < 100; index += 1) first.schedule({ id: `r${index}`, dueAt: (index * 37) % 101 });
+    const second = new DueQueue(store.collection<DueRecord>('due'));
+    const due = second.takeDue(1000).map((record) => record.dueAt);
+    expect(due).toEqual([...due].sort((a, b) => a - b));
+    expect(due).toHaveLength(100);
+  });
+});

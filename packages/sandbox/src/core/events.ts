@@ -1,0 +1,12 @@
+import type { Transaction } from './transactions.ts';
+
+// What happened in the gateway that a merchant hears of by webhook. core/ only reports the facts; webhooks/ turns
+// them into signed notifications (and does nothing when no webhook URL is configured).
+
+export type GatewayEvent =
+  { kind: 'transaction_settled' | 'transaction_settlement_declined'; transaction: Transaction };
+
+export type GatewayEventKind = GatewayEvent['kind'];
+
+/** Receives events synchronously, in the same step as the change they report (so both are stored together). */
+export type EventSink = (event: GatewayEvent, at: Date) => void;
