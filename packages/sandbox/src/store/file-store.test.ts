@@ -35,7 +35,16 @@ function fileCollections(): Record<string, Array<[string, unknown]>> {
 describe('every record type of core/ through a real file', () => {
   const CARD_NUMBER = '4111111111111111';
   const CVV = '987';
-  const COLLECTIONS = ['nonces', 'customers', 'transactions', 'api-request-keys', 'payment-methods', 'subscriptions'] as const;
+  const COLLECTIONS = [
+    'nonces',
+    'customers',
+    'transactions',
+    'api-request-keys',
+    'payment-methods',
+    'subscriptions',
+    'settlement-queue',
+    'clock',
+  ] as const;
 
   function populate(store: FileStore) {
     let now = new Date('2026-06-15T12:00:00.123Z').getTime();
@@ -80,6 +89,7 @@ describe('every record type of core/ through a real file', () => {
     if (!saved.ok) throw new Error(saved.message);
     const subscription = gateway.subscriptions.create({ planId: 'coffee-monthly', paymentMethodToken: saved.value.saved.token });
     if (subscription.kind !== 'success') throw new Error('subscription failed');
+    gateway.advanceClock(1000);
     expect([declined.kind, invalid.kind, rejected.kind]).toEqual(['unsuccessful', 'invalid', 'unsuccessful']);
     return { gateway, used, unused, saleId: sale.transaction.id, voidedId: toVoid.transaction.id, now: () => new Date(now) };
   }
