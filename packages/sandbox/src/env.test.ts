@@ -28,6 +28,15 @@ describe('sandboxOptionsFromEnv', () => {
     });
   });
 
+  it('posts webhooks to SANDBOX_WEBHOOK_URL, an http(s) URL', () => {
+    expect(sandboxOptionsFromEnv({ SANDBOX_WEBHOOK_URL: 'http://127.0.0.1:3000/api/webhooks' }).webhookUrl).toBe(
+      'http://127.0.0.1:3000/api/webhooks',
+    );
+    expect(() => sandboxOptionsFromEnv({ SANDBOX_WEBHOOK_URL: 'ftp://x' })).toThrow(
+      'SANDBOX_WEBHOOK_URL must be an http(s) URL, got "ftp://x"',
+    );
+  });
+
   it('settles in the daily batch when SANDBOX_SETTLEMENT_DELAY is "batch"', () => {
     expect(sandboxOptionsFromEnv({ SANDBOX_SETTLEMENT_DELAY: 'batch' })).not.toHaveProperty('settlementDelayMs');
   });

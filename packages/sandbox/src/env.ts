@@ -48,6 +48,12 @@ export function sandboxOptionsFromEnv(env: Record<string, string | undefined>): 
     problems.push(`SANDBOX_SETTLEMENT_DELAY must be "batch" or a whole number of seconds, got "${rawSettlement}"`);
   }
 
+  // Where webhook notifications go (the product's webhook endpoint); unset: none are sent.
+  const webhookUrl = given('SANDBOX_WEBHOOK_URL');
+  if (webhookUrl !== undefined && !/^https?:\/\/\S+$/.test(webhookUrl)) {
+    problems.push(`SANDBOX_WEBHOOK_URL must be an http(s) URL, got "${webhookUrl}"`);
+  }
+
   // A path (relative to the working folder); unset keeps the state in memory.
   const dataFile = given('SANDBOX_DATA_FILE');
 
@@ -110,6 +116,7 @@ export function sandboxOptionsFromEnv(env: Record<string, string | undefined>): 
     ...(rules.length === 0 ? {} : { cardRules: { cvv: rules.includes('cvv'), avs: rules.includes('avs') } }),
     ...(Object.keys(merchantSettings).length === 0 ? {} : { merchantSettings }),
     ...(settlementDelayMs === undefined ? {} : { settlementDelayMs }),
+    ...(webhookUrl === undefined ? {} : { webhookUrl }),
   };
 }
 

@@ -10,6 +10,8 @@ import { planConfigProblems } from './core/plans.ts';
 import type { PlanConfig } from './core/plans.ts';
 import type { CardRules } from './core/verification.ts';
 import { openFileStore } from './store/file-store.ts';
+import { WebhookDeliveries } from './webhooks/deliveries.ts';
+import { signedNotification } from './webhooks/notification.ts';
 import { createMemoryStore } from './store/memory-store.ts';
 import type { Store } from './store/store.ts';
 import { settingsControl } from './test-controls/settings.ts';
@@ -71,6 +73,11 @@ export interface SandboxOptions {
    * settlement batch (23:00 UTC), everything submitted before it. `testing.settle` and friends settle at once.
    */
   settlementDelayMs?: number;
+  /**
+   * Where signed webhook notifications are POSTed (form-encoded `bt_signature`, `bt_payload`), retried with back-off
+   * while the receiver fails (README, "Webhooks"). Unset: no webhooks, like an account with none configured.
+   */
+  webhookUrl?: string;
 }
 
 /** TEST ONLY: make the next requests of a kind fail as a failing gateway would (README, "Fault injection"). */
@@ -96,6 +103,8 @@ export interface Sandbox {
   settings: SandboxSettings;
   /** Test control: moves the sandbox's time forward, runs what fell due (settlements, ...), answers the new time. */
   advanceClock(ms: number): Date;
+  /** Test control: sends the webhook notifications due now (retries included); resolves once they were tried. */
+  deliverWebhooks(): Promise<void>;
   /** Stops listening, then writes pending state changes (the data file is complete once this resolves). */
   close(): Promise<void>;
 }
@@ -120,6 +129,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   if (delay !== undefined && (!Number.isSafeInteger(delay) || delay < 0)) {
     throw new RangeError(`settlementDelayMs must be a whole number of milliseconds, 0 or more, got ${delay}`);
   }
+  if (options.webhookUrl !== undefined && !/^https?:\/\/[^\s]+$/.test(options.webhookUrl)) {
+    throw new TypeError(`webhookUrl must be an http(s) URL, got "${options.webhookUrl}"`);
+  }
   const fileStore = options.dataFile === undefined ? null : openFileStore(options.dataFile);
   const store: Store = fileStore ?? createMemoryStore();
   try {
@@ -137,7 +149,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const privateKey = options.privateKey ?? randomId(32);
     const settings = parseMerchantSettings(options.merchantSettings ?? {}, DEFAULT_MERCHANT_SETTINGS);
     if (!settings.ok) throw new TypeError(`sandbox merchantSettings: ${settings.problems.join('; ')}`);
+    const credentials = { merchantId, publicKey, privateKey };
+    // Deliveries run on the gateway's (movable) time; they start after the gateway below exists.
+    const webhooks: WebhookDeliveries | null =
+      options.webhookUrl === undefined
+        ? null
+        : new WebhookDeliveries({ store, url: options.webhookUrl, now: (): Date => gateway.now() });
     const gateway = new SandboxGateway({
+      ...(webhooks === null
+        ? {}
+        : { events: (event, at) => webhooks.enqueue(event.kind, signedNotification(event, at, credentials), at) }),
       settings: settings.settings,
       merchantId,
       publicKey,
@@ -163,7 +184,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     }
     const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
     gateway.origin = origin;
-    const dueWork = setInterval(() => gateway.runDueWork(), DUE_WORK_INTERVAL_MS);
+    const runDueWork = (): void => {
+      gateway.runDueWork();
+      void webhooks?.pump();
+    };
+    const dueWork = setInterval(runDueWork, DUE_WORK_INTERVAL_MS);
     dueWork.unref();
     return {
       origin,
@@ -175,11 +200,19 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       dataFile: fileStore?.file ?? null,
       faults,
       settings: settingsControl(gateway),
-      advanceClock: (ms) => gateway.advanceClock(ms),
+      advanceClock: (ms) => {
+        const moved = gateway.advanceClock(ms);
+        void webhooks?.pump();
+        return moved;
+      },
+      deliverWebhooks: async () => {
+        await webhooks?.pump();
+      },
       close: async () => {
         clearInterval(dueWork);
         try {
           await app.close();
+          await webhooks?.close();
         } finally {
           store.close();
         }

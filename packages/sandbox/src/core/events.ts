@@ -1,10 +1,21 @@
 import type { Transaction } from './transactions.ts';
+import type { SubscriptionView } from './vault-operations.ts';
 
 // What happened in the gateway that a merchant hears of by webhook. core/ only reports the facts; webhooks/ turns
 // them into signed notifications (and does nothing when no webhook URL is configured).
 
 export type GatewayEvent =
-  { kind: 'transaction_settled' | 'transaction_settlement_declined'; transaction: Transaction };
+  | { kind: 'transaction_settled' | 'transaction_settlement_declined'; transaction: Transaction }
+  | {
+      kind:
+        | 'subscription_charged_successfully'
+        | 'subscription_charged_unsuccessfully'
+        | 'subscription_went_past_due'
+        | 'subscription_went_active'
+        | 'subscription_canceled'
+        | 'subscription_expired';
+      subscription: SubscriptionView;
+    };
 
 export type GatewayEventKind = GatewayEvent['kind'];
 
