@@ -1,7 +1,7 @@
 import braintree from 'braintree';
 import type { GatewayConfig } from '../config.ts';
 import { GatewayUnavailableError, UnknownCustomerError } from './gateway.ts';
-import type { PaymentGateway, SaleInput, SaleOutcome } from './gateway.ts';
+import type { GatewayDeclineReason, PaymentGateway, SaleInput, SaleResult, VoidResult } from './gateway.ts';
 
 /** Builds the SDK client for either a local gateway (the sandbox) or Braintree itself. */
 export function createBraintreeClient(config: GatewayConfig): braintree.BraintreeGateway {
@@ -16,6 +16,13 @@ export function createBraintreeClient(config: GatewayConfig): braintree.Braintre
 
 /** The statuses of a sale that mean the money will move. */
 const SUCCESS_STATUSES = new Set(['authorized', 'submitted_for_settlement', 'settling', 'settled', 'settlement_pending', 'settlement_confirmed']);
+
+/** The statuses of a sale that did not go through, and why. */
+const DECLINE_STATUSES: Partial<Record<string, GatewayDeclineReason>> = {
+  processor_declined: 'processor_declined',
+  gateway_rejected: 'gateway_rejected',
+  failed: 'processor_unavailable',
+};
 
 /** The SDK's void takes options such as apiRequestKey (its source, gateway.md); @types/braintree declares only the id. */
 type VoidWithOptions = (transactionId: string, options: { apiRequestKey: string }) => Promise<braintree.ValidatedResponse<braintree.Transaction>>;
@@ -51,7 +58,7 @@ export class BraintreeGatewayAdapter implements PaymentGateway {
     return result.clientToken;
   }
 
-  async sale(input: SaleInput): Promise<SaleOutcome> {
+  async sale(input: SaleInput): Promise<SaleResult> {
     // apiRequestKey is sent by the SDK (it is in its signature) but missing from @types/braintree.
     const request: braintree.TransactionRequest & { apiRequestKey: string } = {
       amount: input.amount,
@@ -64,59 +71,40 @@ export class BraintreeGatewayAdapter implements PaymentGateway {
     };
     const result = await this.#call(() => this.#client.transaction.sale(request));
     const transaction = (result as { transaction?: braintree.Transaction }).transaction;
-    if (result.success && transaction !== undefined && SUCCESS_STATUSES.has(transaction.status)) {
-      // The amount means nothing in another currency: take the charge back before anyone is billed.
-      if (transaction.currencyIsoCode !== input.currency) return this.#voidMismatch(transaction, input);
+    if (transaction === undefined) {
+      const codes = errorCodes(result);
+      const reason = codes.some((code) => REQUEST_KEY_CONFLICTS.has(code)) ? 'request_key_conflict' : 'invalid_request';
+      return { kind: 'refused', reason, codes, message: result.message };
+    }
+    if (result.success && SUCCESS_STATUSES.has(transaction.status)) {
       return {
-        kind: 'succeeded',
+        kind: 'charged',
         transactionId: transaction.id,
+        status: transaction.status,
+        currency: transaction.currencyIsoCode,
         card: { brand: transaction.creditCard?.cardType ?? 'Unknown', lastFour: transaction.creditCard?.last4 ?? '' },
       };
     }
-    if (transaction === undefined) {
-      // Same request key with another request, or still in flight: the first request's outcome is not known here.
-      const codes = errorCodes(result);
-      if (codes.some((code) => REQUEST_KEY_CONFLICTS.has(code))) {
-        throw new GatewayUnavailableError(`gateway request key conflict (${codes.join(', ')}): outcome unknown`);
-      }
-      if (input.resend) {
-        throw new GatewayUnavailableError(`a resent sale was refused (${codes.join(', ') || result.message}): the first request's outcome is unknown`);
-      }
-      // Validation errors (e.g. a consumed or unknown nonce): the gateway refused before any processor saw it.
-      return { kind: 'declined', reason: 'gateway_rejected', processorResponseText: result.message };
-    }
-    const common = {
+    const reason = DECLINE_STATUSES[transaction.status];
+    if (reason === undefined) return { kind: 'undecided', transactionId: transaction.id, status: transaction.status };
+    return {
+      kind: 'declined',
+      reason,
       transactionId: transaction.id,
       ...optional('processorResponseCode', transaction.processorResponseCode),
       ...optional('processorResponseText', transaction.processorResponseText),
+      ...(reason === 'gateway_rejected' ? optional('gatewayRejectionReason', transaction.gatewayRejectionReason) : {}),
     };
-    if (transaction.status === 'gateway_rejected') {
-      return { kind: 'declined', reason: 'gateway_rejected', ...common, ...optional('gatewayRejectionReason', transaction.gatewayRejectionReason) };
-    }
-    if (transaction.status === 'failed') return { kind: 'declined', reason: 'processor_unavailable', ...common };
-    if (transaction.status === 'processor_declined') return { kind: 'declined', reason: 'processor_declined', ...common };
-    // Any other status (authorizing, ...) may still become a charge: not a decline.
-    throw new GatewayUnavailableError(`sale ${transaction.id} answered with status ${transaction.status}: outcome unknown`);
   }
 
-  /**
-   * Voids a charge made in the wrong currency. Only a transaction the gateway confirms voided is a decline; a void
-   * that fails leaves the outcome unknown (thrown), so the attempt stays pending and no second card is charged.
-   */
-  async #voidMismatch(transaction: braintree.Transaction, input: SaleInput): Promise<SaleOutcome> {
-    // Its own request key: a repeated void (a resend of the sale) replays the first void's answer.
+  async voidTransaction(transactionId: string, input: { requestKey: string }): Promise<VoidResult> {
     const voidTransaction = this.#client.transaction.void.bind(this.#client.transaction) as unknown as VoidWithOptions;
-    const voided = await this.#call(() => voidTransaction(transaction.id, { apiRequestKey: `${input.requestKey}-void` }));
-    if (!voided.success) {
-      const current = await this.#call(() => this.#client.transaction.find(transaction.id));
-      if (current.status !== 'voided') {
-        throw new GatewayUnavailableError(
-          `sale ${transaction.id} charged ${transaction.currencyIsoCode} for an order in ${input.currency} and could not be voided (${voided.message}); it is ${current.status}`,
-        );
-      }
-    }
-    const text = `charged in ${transaction.currencyIsoCode} for an order in ${input.currency}; voided`;
-    return { kind: 'declined', reason: 'currency_mismatch', transactionId: transaction.id, processorResponseText: text };
+    const voided = await this.#call(() => voidTransaction(transactionId, { apiRequestKey: input.requestKey }));
+    return voided.success ? { kind: 'voided' } : { kind: 'refused', message: voided.message };
+  }
+
+  async transactionStatus(transactionId: string): Promise<string> {
+    return (await this.#call(() => this.#client.transaction.find(transactionId))).status;
   }
 
   /** SDK exceptions (network, 5xx, auth) all mean: we do not know what happened. */

@@ -1,16 +1,22 @@
-/** The payment gateway as the product needs it. One adapter today: the official braintree SDK. */
+/**
+ * The payment gateway as the product needs it. One adapter today: the official braintree SDK. An adapter reports what
+ * the gateway said, in the gateway's own terms; what that means for a payment is the payment use-case's call
+ * (payments/pay-order.ts).
+ */
 export interface PaymentGateway {
   createCustomer(input: { email: string; name: string }): Promise<{ customerId: string }>;
   /** Base64 client token for the browser; customer-bound when `customerId` is given. */
   generateClientToken(input: { customerId?: string }): Promise<string>;
-  sale(input: SaleInput): Promise<SaleOutcome>;
+  sale(input: SaleInput): Promise<SaleResult>;
+  /** Voids an authorized or submitted sale, deduplicated on `requestKey` like a sale. */
+  voidTransaction(transactionId: string, input: { requestKey: string }): Promise<VoidResult>;
+  /** A transaction's current status, as the gateway names it (`voided`, `settling`, ...). */
+  transactionStatus(transactionId: string): Promise<string>;
 }
 
 export interface SaleInput {
   /** Decimal string, e.g. "20.00": the gateway edge is the only place money is not minor units. */
   amount: string;
-  /** ISO 4217 code of the order: the gateway must charge in it, or the charge is voided. */
-  currency: string;
   nonce: string;
   deviceData?: string;
   /** The merchant account to charge (each charges one currency); unset, the gateway's default. */
@@ -18,30 +24,34 @@ export interface SaleInput {
   orderId: string;
   /** Makes the gateway call idempotent: a retry with the same key returns the first result. */
   requestKey: string;
-  /**
-   * The same request may have reached the gateway before (its answer was lost). A refusal of the nonce (used,
-   * unknown) then says nothing of the first outcome, so it is an unknown outcome, never a decline.
-   */
-  resend: boolean;
 }
 
-/**
- * Why a sale did not go through; the one list the type, the stored value and the API derive from.
- * `currency_mismatch`: the merchant account charges another currency than the order's; the charge was voided.
- */
-export const DECLINE_REASONS = ['processor_declined', 'gateway_rejected', 'processor_unavailable', 'currency_mismatch'] as const;
-export type DeclineReason = (typeof DECLINE_REASONS)[number];
+/** Why the gateway declined a sale it recorded. */
+export const GATEWAY_DECLINE_REASONS = ['processor_declined', 'gateway_rejected', 'processor_unavailable'] as const;
+export type GatewayDeclineReason = (typeof GATEWAY_DECLINE_REASONS)[number];
 
-export type SaleOutcome =
-  | { kind: 'succeeded'; transactionId: string; card: { brand: string; lastFour: string } }
+/** What the gateway answered to a sale. */
+export type SaleResult =
+  /** A transaction whose status means the money will move; `currency` is the one it was charged in. */
+  | { kind: 'charged'; transactionId: string; status: string; currency: string; card: { brand: string; lastFour: string } }
+  /** A transaction the gateway or the processor declined. */
   | {
       kind: 'declined';
-      reason: DeclineReason;
-      transactionId?: string;
+      reason: GatewayDeclineReason;
+      transactionId: string;
       processorResponseCode?: string;
       processorResponseText?: string;
       gatewayRejectionReason?: string;
-    };
+    }
+  /**
+   * No transaction: the gateway refused the request (validation errors, e.g. a used or unknown nonce), or
+   * `request_key_conflict`: the request key came with another request, or its first request is still in flight.
+   */
+  | { kind: 'refused'; reason: 'invalid_request' | 'request_key_conflict'; codes: readonly string[]; message: string }
+  /** A transaction in a status that is neither a charge nor a decline yet (`authorizing`, ...). */
+  | { kind: 'undecided'; transactionId: string; status: string };
+
+export type VoidResult = { kind: 'voided' } | { kind: 'refused'; message: string };
 
 /** The gateway does not know this customer (deleted in its control panel, or a sandbox that started afresh). */
 export class UnknownCustomerError extends Error {
@@ -51,7 +61,7 @@ export class UnknownCustomerError extends Error {
   }
 }
 
-/** The gateway could not be reached or failed; the outcome of a sale is unknown. */
+/** The gateway could not be reached or failed, or what it said leaves a sale's outcome unknown. */
 export class GatewayUnavailableError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);

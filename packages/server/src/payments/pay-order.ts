@@ -2,10 +2,12 @@ import { checkBotcheck } from '../botcheck/verifier.ts';
 import type { BotcheckVerifier, ReplayStore } from '../botcheck/verifier.ts';
 import type { Db } from '../db/connect.ts';
 import type { PaymentRow } from '../db/schema.ts';
-import type { PaymentGateway } from '../gateway/gateway.ts';
+import { GatewayUnavailableError } from '../gateway/gateway.ts';
+import type { PaymentGateway, SaleResult } from '../gateway/gateway.ts';
 import { toDecimalString } from '../money.ts';
 import type { Order, Owner } from '../orders/order.ts';
 import { findOwnedOrder, findOwnedOrderRow } from '../orders/orders.repository.ts';
+import type { AttemptOutcome } from './payment.ts';
 import { findAttemptByRef, findLivePayment, insertPendingPayment, leaseAttempt, recordOutcome } from './payments.repository.ts';
 
 export interface PayOrderDeps {
@@ -94,22 +96,61 @@ export async function payOrder(deps: PayOrderDeps, input: PayOrderInput, now: Da
 }
 
 /**
- * Sends a pending attempt's own request to the gateway and records the answer; used by payment requests and by the
- * reconciler (jobs/). `resend`: the request may have reached the gateway before, so a refusal of its nonce says
- * nothing of the first outcome (the adapter then throws: unknown outcome, the attempt stays pending).
+ * Sends a pending attempt's own request to the gateway and records what its answer means; used by payment requests and
+ * by the reconciler (jobs/). `resend`: the request may have reached the gateway before (its answer was lost). An
+ * outcome this cannot know is thrown (GatewayUnavailableError): the attempt stays pending for a later resend.
  */
 export async function sendAttempt(deps: Pick<PayOrderDeps, 'db' | 'gateway'>, payment: PaymentRow, { resend }: { resend: boolean }): Promise<PaymentRow> {
-  const outcome = await deps.gateway.sale({
+  const result = await deps.gateway.sale({
     amount: toDecimalString({ amount: payment.amount, currency: payment.currency }),
-    currency: payment.currency,
     nonce: payment.nonce,
     ...(payment.device_data !== null ? { deviceData: payment.device_data } : {}),
     ...(payment.merchant_account_id !== null ? { merchantAccountId: payment.merchant_account_id } : {}),
     orderId: payment.order_id,
     requestKey: gatewayRequestKey(payment),
-    resend,
   });
-  return recordOutcome(deps.db, payment, outcome);
+  return recordOutcome(deps.db, payment, await outcomeOf(deps.gateway, payment, result, resend));
+}
+
+/** What the gateway's answer to an attempt's sale means: a charge, a decline, or (thrown) an outcome not known. */
+export async function outcomeOf(gateway: PaymentGateway, payment: PaymentRow, result: SaleResult, resend: boolean): Promise<AttemptOutcome> {
+  switch (result.kind) {
+    case 'charged':
+      // The amount means nothing in another currency: take the charge back before anyone is billed.
+      if (result.currency !== payment.currency) return voidCurrencyMismatch(gateway, payment, result);
+      return { kind: 'succeeded', transactionId: result.transactionId, card: result.card };
+    case 'declined':
+      return result;
+    case 'refused':
+      // The same request key with another request, or still in flight: the first request's outcome is not known here.
+      if (result.reason === 'request_key_conflict') throw new GatewayUnavailableError(`gateway request key conflict (${result.codes.join(', ')}): outcome unknown`);
+      // A resend whose first request may have used the nonce: "already used" says nothing of that first outcome.
+      if (resend) throw new GatewayUnavailableError(`a resent sale was refused (${result.codes.join(', ') || result.message}): the first request's outcome is unknown`);
+      // Refused before any processor saw it (a used or unknown nonce): a decline the shopper can act on.
+      return { kind: 'declined', reason: 'gateway_rejected', processorResponseText: result.message };
+    case 'undecided':
+      // It may still become a charge: never a decline.
+      throw new GatewayUnavailableError(`sale ${result.transactionId} answered with status ${result.status}: outcome unknown`);
+  }
+}
+
+/**
+ * Voids a charge made in the wrong currency. Only a transaction the gateway confirms voided is a decline; otherwise the
+ * outcome is unknown (thrown), so the attempt stays pending and no second card is charged.
+ */
+async function voidCurrencyMismatch(gateway: PaymentGateway, payment: PaymentRow, charge: Extract<SaleResult, { kind: 'charged' }>): Promise<AttemptOutcome> {
+  // Its own request key: a repeated void (a resend of the sale) replays the first void's answer.
+  const voided = await gateway.voidTransaction(charge.transactionId, { requestKey: `${gatewayRequestKey(payment)}-void` });
+  if (voided.kind === 'refused') {
+    const status = await gateway.transactionStatus(charge.transactionId);
+    if (status !== 'voided') {
+      throw new GatewayUnavailableError(
+        `sale ${charge.transactionId} charged ${charge.currency} for an order in ${payment.currency} and could not be voided (${voided.message}); it is ${status}`,
+      );
+    }
+  }
+  const text = `charged in ${charge.currency} for an order in ${payment.currency}; voided`;
+  return { kind: 'declined', reason: 'currency_mismatch', transactionId: charge.transactionId, processorResponseText: text };
 }
 
 async function finished(deps: PayOrderDeps, payment: PaymentRow, owner: Owner): Promise<Finished> {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { PaymentRow } from '../db/schema.ts';
-import { DECLINE_REASONS } from '../gateway/gateway.ts';
+import { GATEWAY_DECLINE_REASONS } from '../gateway/gateway.ts';
 import { moneySchema } from '../money.ts';
 
 /**
@@ -28,6 +28,25 @@ export function canTransitionPayment(from: PaymentStatus, to: PaymentStatus): bo
 export function assertPaymentTransition(from: PaymentStatus, to: PaymentStatus): void {
   if (!canTransitionPayment(from, to)) throw new Error(`payment cannot go from ${from} to ${to}`);
 }
+
+/**
+ * Why an attempt was declined: the gateway's reasons, and `currency_mismatch` (the merchant account charged another
+ * currency than the order's; the charge was voided). The one list the type, the stored value and the API derive from.
+ */
+export const DECLINE_REASONS = [...GATEWAY_DECLINE_REASONS, 'currency_mismatch'] as const;
+export type DeclineReason = (typeof DECLINE_REASONS)[number];
+
+/** What the use-case recorded of an attempt sent to the gateway. */
+export type AttemptOutcome =
+  | { kind: 'succeeded'; transactionId: string; card: { brand: string; lastFour: string } }
+  | {
+      kind: 'declined';
+      reason: DeclineReason;
+      transactionId?: string;
+      processorResponseCode?: string;
+      processorResponseText?: string;
+      gatewayRejectionReason?: string;
+    };
 
 export const declineSchema = z.object({
   reason: z.enum(DECLINE_REASONS),

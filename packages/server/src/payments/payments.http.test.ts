@@ -3,9 +3,11 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { Db } from '../db/connect.ts';
 import { BraintreeGatewayAdapter, createBraintreeClient } from '../gateway/braintree.ts';
 import { GatewayUnavailableError } from '../gateway/gateway.ts';
-import type { PaymentGateway, SaleInput, SaleOutcome } from '../gateway/gateway.ts';
+import type { PaymentGateway, SaleInput, SaleResult, VoidResult } from '../gateway/gateway.ts';
 import { buildApp } from '../index.ts';
 import { reconcileStaleAttempts } from '../jobs/reconciler.ts';
+import { gatewayRequestKey, sendAttempt } from './pay-order.ts';
+import { insertPendingPayment } from './payments.repository.ts';
 import { TestClient } from '../testing/client.ts';
 import { testConfig } from '../testing/config.ts';
 import { ENGINES, sqliteEngine } from '../testing/engines.ts';
@@ -16,7 +18,7 @@ import type { RunningSandbox } from '../testing/sandbox.ts';
 class ObservedGateway implements PaymentGateway {
   sales: SaleInput[] = [];
   loseNextAnswer = false;
-  lostOutcomes: SaleOutcome[] = [];
+  lostOutcomes: SaleResult[] = [];
   readonly #inner: PaymentGateway;
   constructor(inner: PaymentGateway) {
     this.#inner = inner;
@@ -27,7 +29,13 @@ class ObservedGateway implements PaymentGateway {
   generateClientToken(input: { customerId?: string }) {
     return this.#inner.generateClientToken(input);
   }
-  async sale(input: SaleInput): Promise<SaleOutcome> {
+  voidTransaction(transactionId: string, input: { requestKey: string }): Promise<VoidResult> {
+    return this.#inner.voidTransaction(transactionId, input);
+  }
+  transactionStatus(transactionId: string): Promise<string> {
+    return this.#inner.transactionStatus(transactionId);
+  }
+  async sale(input: SaleInput): Promise<SaleResult> {
     this.sales.push(input);
     const outcome = await this.#inner.sale(input);
     if (this.loseNextAnswer) {
@@ -128,7 +136,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('payments on 
     expect(answer.payment.card.lastFour).toMatch(/^\d{4}$/);
     expect(answer.order).toMatchObject({ id: orderId, status: 'paid' });
     expect(gateway.sales).toEqual([
-      { amount: '49.00', currency: 'EUR', nonce: 'fake-valid-visa-nonce', deviceData: '{"device_session_id":"abc"}', orderId, requestKey: `kassa-${answer.payment.id}`, resend: false },
+      { amount: '49.00', nonce: 'fake-valid-visa-nonce', deviceData: '{"device_session_id":"abc"}', orderId, requestKey: `kassa-${answer.payment.id}` },
     ]);
 
     // The gateway has the transaction, settling.
@@ -285,7 +293,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('payments on 
     const answer = retry.json<PaymentAnswer>();
     expect(gateway.sales.map((s) => s.requestKey)).toEqual([`kassa-${answer.payment.id}`, `kassa-${answer.payment.id}`]);
     const lostOutcome = gateway.lostOutcomes[0];
-    expect(lostOutcome?.kind === 'succeeded' ? lostOutcome.transactionId : undefined).toBe(answer.payment.transactionId);
+    expect(lostOutcome?.kind === 'charged' ? lostOutcome.transactionId : undefined).toBe(answer.payment.transactionId);
   });
 
   it('finishes a stale attempt whose answer was lost before starting another: one charge', async () => {
@@ -313,12 +321,12 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('payments on 
     expect(codes[0]).toBe('order_already_paid');
     expect(['order_already_paid', 'payment_in_progress']).toContain(codes[1]);
     expect(gateway.sales.map((sale) => sale.nonce)).toEqual(['fake-valid-visa-nonce', 'fake-valid-visa-nonce']);
-    expect(gateway.sales.map((sale) => sale.resend)).toEqual([false, true]);
-    expect(new Set(gateway.sales.map((sale) => sale.requestKey)).size).toBe(1);
+    // The second sale is the first one's request, sent again.
+    expect(gateway.sales[1]).toEqual(gateway.sales[0]);
     const payments = await db.selectFrom('payments').selectAll().where('order_id', '=', orderId).execute();
     expect(payments.map((payment) => payment.status)).toEqual(['succeeded']);
     const lostOutcome = gateway.lostOutcomes[0];
-    expect(payments[0]?.transaction_id).toBe(lostOutcome?.kind === 'succeeded' ? lostOutcome.transactionId : 'none');
+    expect(payments[0]?.transaction_id).toBe(lostOutcome?.kind === 'charged' ? lostOutcome.transactionId : 'none');
 
     // The first key, retried now, gets its own attempt's answer: paid, with no further gateway call or bot-check.
     const retry = await client.post(`/api/orders/${orderId}/payments`, { nonce: 'fake-valid-visa-nonce', deviceData: '{"device_session_id":"abc"}', botcheck: 'spent' }, { 'idempotency-key': 'first' });
@@ -341,24 +349,41 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('payments on 
     expect((await client.get(`/api/orders/${stale}`)).json()).toMatchObject({ order: { status: 'paid', payment: { status: 'succeeded' } } });
     expect((await client.get(`/api/orders/${fresh}`)).json()).toMatchObject({ order: { status: 'pending', payment: { status: 'pending' } } });
     // The stale attempt was sent again under its own request key: the gateway's first answer, one charge.
-    const resent = gateway.sales.filter((sale) => sale.resend);
-    expect(resent).toHaveLength(1);
-    expect(gateway.sales.filter((sale) => sale.requestKey === resent[0]?.requestKey)).toHaveLength(2);
+    const keys = gateway.sales.map((sale) => sale.requestKey);
+    expect(keys.filter((key, index) => keys.indexOf(key) !== index)).toHaveLength(1);
+    expect(gateway.sales).toHaveLength(3);
   });
 
-  it('treats a refused nonce as a decline, but as an unknown outcome when the sale is a resend', async () => {
-    const inner = new BraintreeGatewayAdapter(createBraintreeClient(sandbox.gateway));
-    const sale = { amount: '12.00', currency: 'EUR', orderId: 'ord_resend', nonce: 'fake-consumed-nonce' };
-    expect(await inner.sale({ ...sale, requestKey: `kassa-first-${Date.now()}`, resend: false })).toMatchObject({ kind: 'declined', reason: 'gateway_rejected' });
+  it('the adapter reports a refused nonce and a request-key conflict as what the gateway said, not as declines', async () => {
+    const adapter = new BraintreeGatewayAdapter(createBraintreeClient(sandbox.gateway));
+    const consumed = await adapter.sale({ amount: '12.00', orderId: 'ord_facts', nonce: 'fake-consumed-nonce', requestKey: `kassa-facts-${Date.now()}` });
+    expect(consumed).toMatchObject({ kind: 'refused', reason: 'invalid_request' });
+    const sale = { amount: '12.00', orderId: 'ord_conflict', requestKey: `kassa-conflict-${Date.now()}` };
+    expect((await adapter.sale({ ...sale, nonce: 'fake-valid-visa-nonce' })).kind).toBe('charged');
+    expect(await adapter.sale({ ...sale, nonce: 'fake-valid-mastercard-nonce' })).toMatchObject({ kind: 'refused', reason: 'request_key_conflict' });
+  });
+
+  it('declines an attempt whose nonce the gateway refuses, but keeps a resent one pending (its outcome is unknown)', async () => {
+    const client = new TestClient(app);
+    const [first, resent] = [await orderOf(client), await orderOf(client)];
+    const attempt = (orderId: string) =>
+      insertPendingPayment(db, { orderId, amount: { amount: 1200, currency: 'EUR' }, idempotencyRef: `ref-${orderId}`, nonce: 'fake-consumed-nonce', deviceData: null, merchantAccountId: null });
+    const declined = await sendAttempt({ db, gateway }, (await attempt(first)) ?? expect.fail('no attempt'), { resend: false });
+    expect(declined).toMatchObject({ status: 'declined', decline_reason: 'gateway_rejected' });
     // A resend whose first request may have used the nonce: "already used" says nothing of that first outcome.
-    await expect(inner.sale({ ...sale, requestKey: `kassa-again-${Date.now()}`, resend: true })).rejects.toBeInstanceOf(GatewayUnavailableError);
+    const pending = (await attempt(resent)) ?? expect.fail('no attempt');
+    await expect(sendAttempt({ db, gateway }, pending, { resend: true })).rejects.toBeInstanceOf(GatewayUnavailableError);
+    expect(await db.selectFrom('payments').select('status').where('id', '=', pending.id).executeTakeFirst()).toEqual({ status: 'pending' });
   });
 
-  it('treats a gateway request-key conflict as an unknown outcome, not a decline', async () => {
-    const inner = new BraintreeGatewayAdapter(createBraintreeClient(sandbox.gateway));
-    const sale = { amount: '12.00', currency: 'EUR', resend: false, orderId: 'ord_conflict', requestKey: `kassa-conflict-${Date.now()}` };
-    expect((await inner.sale({ ...sale, nonce: 'fake-valid-visa-nonce' })).kind).toBe('succeeded');
-    await expect(inner.sale({ ...sale, nonce: 'fake-valid-mastercard-nonce' })).rejects.toBeInstanceOf(GatewayUnavailableError);
+  it('keeps an attempt pending when its request key came with another request (outcome unknown)', async () => {
+    const client = new TestClient(app);
+    const orderId = await orderOf(client);
+    const pending = (await insertPendingPayment(db, { orderId, amount: { amount: 1200, currency: 'EUR' }, idempotencyRef: 'ref-conflict', nonce: 'fake-valid-visa-nonce', deviceData: null, merchantAccountId: null })) ?? expect.fail('no attempt');
+    // Someone else's request under this attempt's gateway key: the gateway will not say what the attempt's own did.
+    await gateway.sale({ amount: '99.00', orderId: 'ord_other', nonce: 'fake-valid-mastercard-nonce', requestKey: gatewayRequestKey(pending) });
+    await expect(sendAttempt({ db, gateway }, pending, { resend: false })).rejects.toBeInstanceOf(GatewayUnavailableError);
+    expect(await db.selectFrom('payments').select('status').where('id', '=', pending.id).executeTakeFirst()).toEqual({ status: 'pending' });
   });
 
   it('does not save a failed bot-check as the final answer of its key', async () => {

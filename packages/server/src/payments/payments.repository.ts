@@ -1,10 +1,10 @@
 import type { Db } from '../db/connect.ts';
 import type { PaymentRow } from '../db/schema.ts';
-import type { SaleOutcome } from '../gateway/gateway.ts';
 import { newId, nowIso } from '../ids.ts';
 import type { Money } from '../money.ts';
 import { updateOrderStatus } from '../orders/orders.repository.ts';
 import { assertPaymentTransition, LIVE_PAYMENT_STATUSES } from './payment.ts';
+import type { AttemptOutcome } from './payment.ts';
 
 /**
  * Records a pending attempt, or returns undefined when the order already has a pending or successful one:
@@ -80,7 +80,7 @@ export function findLivePayment(db: Db, orderId: string): Promise<PaymentRow | u
  * Writes the gateway's answer to a pending attempt, and on success marks the order paid, in one transaction.
  * Conditional on the attempt still being pending, so a late duplicate cannot overwrite a recorded outcome.
  */
-export async function recordOutcome(db: Db, payment: PaymentRow, outcome: SaleOutcome): Promise<PaymentRow> {
+export async function recordOutcome(db: Db, payment: PaymentRow, outcome: AttemptOutcome): Promise<PaymentRow> {
   const status = outcome.kind === 'succeeded' ? 'succeeded' : 'declined';
   assertPaymentTransition('pending', status);
   const changes =
