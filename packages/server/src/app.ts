@@ -34,6 +34,7 @@ import { ordersRoutes } from './routes/orders/orders.routes.ts';
 import { paymentsRoutes } from './routes/payments/payments.routes.ts';
 import { sessionRoutes } from './routes/session/session.routes.ts';
 import { startReconciler } from './jobs/reconciler.ts';
+import { Velocity } from './velocity/velocity.ts';
 
 export interface AppDeps {
   /** An open database; otherwise the configured one is opened (and closed with the app). */
@@ -74,6 +75,7 @@ export async function buildKassaApp(config: Config, deps: AppDeps = {}): Promise
     replays: new DbReplayStore(database.db),
     sessions: new SessionsRepository(database.db, config.sessionSecret),
     idempotency: new IdempotencyRepository(database.db),
+    velocity: new Velocity(database.db),
   };
 
   // Typed as Fastify's logger so the instance keeps the default generics the route modules expect.

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { DEFAULT_VELOCITY_LIMITS } from './velocity/limits.ts';
+import type { VelocityLimits } from './velocity/limits.ts';
 
 /** Why the server refused to start: one line per bad variable, each naming it. */
 export class ConfigError extends Error {
@@ -49,6 +51,8 @@ export interface Config {
   };
   checkout: { cardholderName: 'optional' | 'required' };
   rateLimits: { paymentsPerMinute: number; accountsPerMinute: number };
+  /** The velocity rules (src/velocity/limits.ts); not from the environment yet. */
+  velocity: VelocityLimits;
   /** How often stale payment attempts are finished (jobs/reconciler.ts); 0 turns the reconciler off. */
   reconcileIntervalMs: number;
   /**
@@ -202,6 +206,7 @@ export function loadConfig(env: Env): Config {
     },
     checkout: { cardholderName: v.CHECKOUT_CARDHOLDER_NAME },
     rateLimits: { paymentsPerMinute: v.RATE_LIMIT_PAYMENTS_PER_MINUTE, accountsPerMinute: v.RATE_LIMIT_ACCOUNTS_PER_MINUTE },
+    velocity: DEFAULT_VELOCITY_LIMITS,
     reconcileIntervalMs: v.RECONCILE_INTERVAL_SECONDS * 1000,
     trustProxy,
     webDist: v.WEB_DIST ?? null,

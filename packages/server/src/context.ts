@@ -4,6 +4,7 @@ import type { Config } from './config.ts';
 import type { Db } from './db/connect.ts';
 import type { PaymentGateway } from './gateway/gateway.ts';
 import type { IdempotencyRepository } from './payments/idempotency.repository.ts';
+import type { Velocity } from './velocity/velocity.ts';
 
 /** What routes and plugins need, built once in buildApp and passed down explicitly. */
 export interface AppContext {
@@ -14,4 +15,5 @@ export interface AppContext {
   replays: ReplayStore;
   sessions: SessionsRepository;
   idempotency: IdempotencyRepository;
+  velocity: Velocity;
 }

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/connect.ts';
 import { UnknownCustomerError, type PaymentGateway } from '../gateway/gateway.ts';
@@ -15,6 +16,14 @@ export async function signUp(
   const email = normalizeEmail(input.email);
   const row = await insertAccount(db, { email, name: input.name.trim(), passwordHash: await hashPassword(input.password), role: input.role ?? 'shopper' });
   return row === undefined ? { kind: 'email_taken' } : { kind: 'created', account: toAccount(row) };
+}
+
+/**
+ * What the sign-in limits count an email as: keyed by the session secret (shared by every instance), so the table
+ * keeps no list of the addresses people typed (or the passwords typed into the email field).
+ */
+export function emailSubject(secret: string, email: string): string {
+  return createHmac('sha256', secret).update(`sign-in:${normalizeEmail(email)}`).digest('hex');
 }
 
 export async function signIn(db: Db, input: { email: string; password: string }): Promise<Account | undefined> {

@@ -150,4 +150,36 @@ export const migrations: Record<string, Migration> = {
       await db.schema.alterTable('orders').dropColumn('number').execute();
     },
   },
+  '0003_velocity': {
+    // Counted events for the velocity rules (src/velocity/): in the database, so that every server instance counts
+    // the same attempts. The index serves the one query the rules make: events of one action and subject since a time.
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('velocity_events')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('action', 'text', (c) => c.notNull())
+        .addColumn('dimension', 'text', (c) => c.notNull())
+        .addColumn('subject', 'text', (c) => c.notNull())
+        .addColumn('detail', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('velocity_events_lookup').on('velocity_events').columns(['action', 'dimension', 'subject', 'created_at']).execute();
+      await db.schema.createIndex('velocity_events_age').on('velocity_events').column('created_at').execute();
+      // What the merchant reviews: every refusal, with the rule and the subject it counted.
+      await db.schema
+        .createTable('velocity_refusals')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('rule', 'text', (c) => c.notNull())
+        .addColumn('action', 'text', (c) => c.notNull())
+        .addColumn('dimension', 'text', (c) => c.notNull())
+        .addColumn('subject', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('velocity_refusals_age').on('velocity_refusals').column('created_at').execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable('velocity_refusals').execute();
+      await db.schema.dropTable('velocity_events').execute();
+    },
+  },
 };

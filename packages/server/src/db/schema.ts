@@ -14,6 +14,8 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable;
   botcheck_uses: BotcheckUsesTable;
   counters: CountersTable;
+  velocity_events: VelocityEventsTable;
+  velocity_refusals: VelocityRefusalsTable;
 }
 
 export interface AccountsTable {
@@ -114,6 +116,27 @@ export interface BotcheckUsesTable {
 export interface CountersTable {
   name: 'order_number';
   value: number;
+}
+
+/** One counted event (src/velocity/): an action by one subject (an IP, an account, a card fingerprint, ...). */
+export interface VelocityEventsTable {
+  id: string;
+  action: string;
+  dimension: string;
+  subject: string;
+  /** What distinct counts count (the card fingerprint, for "distinct cards per account"); null otherwise. */
+  detail: string | null;
+  created_at: string;
+}
+
+/** A refusal by a velocity rule, kept for the merchant to review. */
+export interface VelocityRefusalsTable {
+  id: string;
+  rule: string;
+  action: string;
+  dimension: string;
+  subject: string;
+  created_at: string;
 }
 
 export type AccountRow = Selectable<AccountsTable>;

@@ -22,6 +22,7 @@ export const PROBLEMS = {
   unsupported_media_type: { status: 415, title: 'Send the request as application/json.' },
   idempotency_key_reused: { status: 422, title: 'This Idempotency-Key was used with a different request.' },
   rate_limited: { status: 429, title: 'Too many requests. Slow down and retry.' },
+  too_many_attempts: { status: 429, title: 'Too many attempts from here. Wait a while before trying again.' },
   internal_error: { status: 500, title: 'Something went wrong on our side.' },
   gateway_unavailable: { status: 502, title: 'The payment gateway did not answer. Retry with the same Idempotency-Key.' },
   gateway_not_configured: { status: 503, title: 'No payment gateway is configured.' },

@@ -57,6 +57,8 @@ const problemMessages: Record<string, string> = {
   payment_in_progress: 'Your payment is still being processed. Please wait a moment, then press Pay again.',
   gateway_unavailable: 'The payment service did not answer. Press Pay again: you will not be charged twice.',
   rate_limited: 'Too many attempts. Please wait a minute and try again.',
+  too_many_attempts: 'Too many attempts from here. Please wait a while before trying again.',
+  cross_site_request: 'This request came from another site and was refused. Reload the page and try again.',
 };
 
 /** A sentence for a declined payment, naming what the shopper can do next. */

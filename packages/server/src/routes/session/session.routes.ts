@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { accountSchema, toAccount } from '../../accounts/account.ts';
 import { findAccountById } from '../../accounts/accounts.repository.ts';
-import { signIn } from '../../accounts/accounts.service.ts';
+import { emailSubject, signIn } from '../../accounts/accounts.service.ts';
 import type { AppContext } from '../../context.ts';
 import { problemResponses } from '../../http/api-schemas.ts';
 import { ProblemError } from '../../http/problem.ts';
 import type { ApiInstance } from '../../plugins/openapi.ts';
+import { enforceLimits } from '../../velocity/guard.ts';
 import { clearSessionCookie, startAccountSession } from '../../plugins/sessions.ts';
 import { accountResponse, signInBody } from '../accounts/accounts.schemas.ts';
 
@@ -28,12 +29,16 @@ export function sessionRoutes(app: ApiInstance, ctx: AppContext): void {
         summary: 'Sign in (a guest\'s orders move to the account)',
         tags: ['session'],
         body: signInBody,
-        response: { 200: accountResponse, ...problemResponses('validation_failed', 'invalid_credentials', 'rate_limited') },
+        response: { 200: accountResponse, ...problemResponses('validation_failed', 'invalid_credentials', 'rate_limited', 'too_many_attempts') },
       },
     },
     async (request, reply) => {
+      // Counted before the password is checked (a throttled guess costs no hashing); a success is taken back.
+      const subjects = { email: emailSubject(ctx.config.sessionSecret, request.body.email), ip: request.ip };
+      const attempt = await enforceLimits(ctx.velocity, request, reply, 'sign_in', subjects, ctx.config.velocity.signIn);
       const account = await signIn(ctx.db, request.body);
       if (account === undefined) throw new ProblemError('invalid_credentials');
+      await ctx.velocity.forget(attempt);
       await startAccountSession(ctx, request, reply, account.id);
       return { account };
     },

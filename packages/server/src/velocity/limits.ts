@@ -1,0 +1,58 @@
+import type { Limit } from './velocity.ts';
+
+const MINUTE = 60 * 1000;
+const HOUR = 60 * MINUTE;
+
+/** The velocity rules of each guarded action (src/velocity/velocity.ts), checked in the order given. */
+export interface VelocityLimits {
+  /** Sign-in attempts that did not succeed, per email (whether or not it has an account) and per IP. */
+  signIn: Limit[];
+  /** Orders made, per session and per IP. */
+  orders: Limit[];
+  /** Client tokens handed out (checkout sessions), per session and per IP. */
+  checkoutSessions: Limit[];
+  /** Payment attempts and their outcomes, checked before the gateway is called. */
+  payments: Limit[];
+}
+
+const limit = (rule: string, action: Limit['action'], dimension: Limit['dimension'], max: number, windowMs: number, distinct = false): Limit => ({
+  rule,
+  action,
+  dimension,
+  max,
+  windowMs,
+  ...(distinct ? { distinct } : {}),
+});
+
+/**
+ * Defaults sized for people: a shopper mistypes a password a few times, pays a couple of orders with one or two
+ * cards, retries a declined card once or twice; a card tester needs hundreds of attempts. Per-IP limits are higher
+ * than per-account ones (several shoppers may share an address); none counts another IP's attempts, so an attack
+ * from elsewhere never blocks a real shopper.
+ */
+export const DEFAULT_VELOCITY_LIMITS: VelocityLimits = {
+  signIn: [
+    limit('sign_in_failures_per_email_per_15_minutes', 'sign_in', 'email', 10, 15 * MINUTE),
+    limit('sign_in_failures_per_ip_per_15_minutes', 'sign_in', 'ip', 30, 15 * MINUTE),
+  ],
+  orders: [
+    limit('orders_per_session_per_hour', 'order', 'session', 30, HOUR),
+    limit('orders_per_ip_per_hour', 'order', 'ip', 60, HOUR),
+  ],
+  checkoutSessions: [
+    limit('checkout_sessions_per_session_per_hour', 'checkout_session', 'session', 30, HOUR),
+    limit('checkout_sessions_per_ip_per_hour', 'checkout_session', 'ip', 60, HOUR),
+  ],
+  payments: [
+    limit('payments_per_order_per_hour', 'payment', 'order', 5, HOUR),
+    limit('payments_per_session_per_hour', 'payment', 'session', 10, HOUR),
+    limit('payments_per_account_per_hour', 'payment', 'account', 10, HOUR),
+    limit('payments_per_ip_per_hour', 'payment', 'ip', 20, HOUR),
+    limit('declines_per_session_per_hour', 'decline', 'session', 3, HOUR),
+    limit('declines_per_account_per_hour', 'decline', 'account', 3, HOUR),
+    limit('declines_per_ip_per_hour', 'decline', 'ip', 5, HOUR),
+    limit('distinct_cards_per_session_per_hour', 'card', 'session', 3, HOUR, true),
+    limit('distinct_cards_per_account_per_hour', 'card', 'account', 3, HOUR, true),
+    limit('distinct_cards_per_ip_per_hour', 'card', 'ip', 5, HOUR, true),
+  ],
+};

@@ -1,0 +1,112 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../db/connect.ts';
+import { newId, nowIso } from '../ids.ts';
+
+// Velocity rules: how many times one subject (an IP, an account, a card fingerprint, ...) did something within a
+// window. The events live in the database so that every server instance counts the same attempts; a rule is checked
+// before the action it limits (before any gateway call for payments) and a refusal is recorded for the merchant.
+
+/** Who or what an event is counted against. */
+export type Dimension = 'ip' | 'account' | 'email' | 'session' | 'order' | 'card' | 'bin';
+/** What is counted. */
+export type VelocityAction = 'sign_in' | 'order' | 'checkout_session' | 'payment' | 'decline' | 'card';
+
+export type Subjects = Partial<Record<Dimension, string>>;
+
+/** At most `max` events of `action` by one subject of `dimension` within `windowMs` (distinct details if `distinct`). */
+export interface Limit {
+  /** Stable name, in refusals and logs: `payments_per_ip_per_hour`. */
+  rule: string;
+  action: VelocityAction;
+  dimension: Dimension;
+  max: number;
+  windowMs: number;
+  /** Counts distinct details (distinct cards) rather than events. */
+  distinct?: boolean;
+}
+
+export interface Exceeded {
+  limit: Limit;
+  subject: string;
+  retryAfterSeconds: number;
+}
+
+/** Events older than this are of no rule's concern (the longest window is a day). */
+const KEEP_MS = 24 * 60 * 60 * 1000;
+const PRUNE_EVERY_MS = 10 * 60 * 1000;
+
+export class Velocity {
+  readonly #db: Db;
+  readonly #clock: () => Date;
+  #prunedAt = 0;
+
+  constructor(db: Db, clock: () => Date = () => new Date()) {
+    this.#db = db;
+    this.#clock = clock;
+  }
+
+  /** Counts one event of `action` against each subject given; returns the events' ids (see forget). */
+  async record(action: VelocityAction, subjects: Subjects, detail: string | null = null): Promise<string[]> {
+    const now = this.#clock();
+    const rows = Object.entries(subjects)
+      .filter((entry): entry is [Dimension, string] => entry[1] !== undefined)
+      .map(([dimension, subject]) => ({ id: newId('vel'), action, dimension, subject, detail, created_at: nowIso(now) }));
+    if (rows.length > 0) await this.#db.insertInto('velocity_events').values(rows).execute();
+    await this.#pruneNowAndThen(now);
+    return rows.map((row) => row.id);
+  }
+
+  /** Takes back events (a sign-in that succeeded is not a failure to count). */
+  async forget(ids: readonly string[]): Promise<void> {
+    if (ids.length > 0) await this.#db.deleteFrom('velocity_events').where('id', 'in', ids).execute();
+  }
+
+  /**
+   * The first limit a subject is past, or null. `recorded` is the action this request has just recorded: its own
+   * event is in the count, so that limit allows `max` and refuses the one after; the others (declines, distinct
+   * cards) count past outcomes, refused once `max` are reached.
+   * Recording before checking keeps concurrent requests honest: each one counts every event recorded before it.
+   */
+  async exceeded(limits: readonly Limit[], subjects: Subjects, recorded: VelocityAction | null): Promise<Exceeded | null> {
+    const now = this.#clock().getTime();
+    for (const limit of limits) {
+      const subject = subjects[limit.dimension];
+      if (subject === undefined) continue;
+      const since = nowIso(new Date(now - limit.windowMs));
+      const base = this.#db
+        .selectFrom('velocity_events')
+        .where('action', '=', limit.action)
+        .where('dimension', '=', limit.dimension)
+        .where('subject', '=', subject)
+        .where('created_at', '>', since);
+      const row = await base
+        .select((eb) => [
+          (limit.distinct === true ? eb.fn.count<string | number>('detail').distinct() : eb.fn.countAll<string | number>()).as('count'),
+          eb.fn.min<string>('created_at').as('oldest'),
+        ])
+        .executeTakeFirstOrThrow();
+      const allowed = limit.max + (limit.action === recorded && limit.distinct !== true ? 1 : 0);
+      if (Number(row.count) >= allowed) {
+        const oldest = row.oldest === null ? now : new Date(row.oldest).getTime();
+        return { limit, subject, retryAfterSeconds: Math.max(1, Math.ceil((oldest + limit.windowMs - now) / 1000)) };
+      }
+    }
+    return null;
+  }
+
+  /** Keeps the refusal for the merchant and logs it (never card data: subjects are IPs, ids and fingerprints). */
+  async noteRefusal(exceeded: Exceeded, log: FastifyBaseLogger): Promise<void> {
+    const { limit, subject } = exceeded;
+    await this.#db
+      .insertInto('velocity_refusals')
+      .values({ id: newId('vel'), rule: limit.rule, action: limit.action, dimension: limit.dimension, subject, created_at: nowIso(this.#clock()) })
+      .execute();
+    log.warn({ rule: limit.rule, dimension: limit.dimension, subject, retryAfterSeconds: exceeded.retryAfterSeconds }, 'velocity rule refused an action');
+  }
+
+  async #pruneNowAndThen(now: Date): Promise<void> {
+    if (now.getTime() - this.#prunedAt < PRUNE_EVERY_MS) return;
+    this.#prunedAt = now.getTime();
+    await this.#db.deleteFrom('velocity_events').where('created_at', '<', nowIso(new Date(now.getTime() - KEEP_MS))).execute();
+  }
+}
