@@ -1,0 +1,71 @@
+import { expect, type Page } from '@playwright/test';
+
+/** The drop-in checkout as a shopper and an integrator see it: its views, its message, focus, layout shifts. */
+export class CheckoutSheet {
+  constructor(readonly page: Page) {}
+
+  root() {
+    return this.page.locator('[data-kassa-checkout]');
+  }
+
+  /** The sheet-level message (role="alert" inside the checkout). */
+  message() {
+    return this.root().getByRole('alert');
+  }
+
+  toggle() {
+    return this.root().getByRole('button', { name: 'Choose another way to pay' });
+  }
+
+  async seesView(view: string): Promise<void> {
+    await expect(this.root()).toHaveAttribute('data-view', view);
+  }
+
+  async seesState(state: 'loading' | 'ready' | 'submitting' | 'error'): Promise<void> {
+    await expect(this.root()).toHaveAttribute('data-state', state);
+  }
+
+  /** Which card field has the keyboard: the frame's name without its prefix, or what else is focused. */
+  async focusedField(): Promise<string | null> {
+    return this.page.evaluate(() => {
+      const active = document.activeElement;
+      const name = active?.getAttribute('name') ?? '';
+      return name.startsWith('kassa-field-') ? name.slice('kassa-field-'.length) : (active?.getAttribute('role') ?? active?.tagName ?? null);
+    });
+  }
+
+  /**
+   * Starts recording layout shifts (Layout Instability API) before the page loads; `layoutShift()` returns the sum
+   * of the shifts not caused by the shopper's own input within 500 ms (what Cumulative Layout Shift counts).
+   */
+  static async recordLayoutShifts(page: Page): Promise<void> {
+    await page.addInitScript(() => {
+      const shifts: Array<{ value: number; hadRecentInput: boolean; sources: string[] }> = [];
+      Object.assign(window, { __kassaShifts: shifts });
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as Array<PerformanceEntry & { value: number; hadRecentInput: boolean; sources?: Array<{ node?: Node | null }> }>) {
+          const sources = (entry.sources ?? []).map((source) => {
+            const node = source.node;
+            return node instanceof Element ? `${node.tagName.toLowerCase()}.${node.className}` : String(node?.nodeName);
+          });
+          shifts.push({ value: entry.value, hadRecentInput: entry.hadRecentInput, sources });
+        }
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+  }
+
+  /** Forgets the shifts so far (e.g. those of the shop pages before the checkout). */
+  async forgetLayoutShifts(): Promise<void> {
+    await this.page.evaluate(() => {
+      (window as unknown as { __kassaShifts: unknown[] }).__kassaShifts.length = 0;
+    });
+  }
+
+  async layoutShift(): Promise<{ total: number; sources: string[] }> {
+    return this.page.evaluate(() => {
+      const shifts = (window as unknown as { __kassaShifts: Array<{ value: number; hadRecentInput: boolean; sources: string[] }> }).__kassaShifts;
+      const counted = shifts.filter((shift) => !shift.hadRecentInput);
+      return { total: counted.reduce((sum, shift) => sum + shift.value, 0), sources: counted.flatMap((shift) => shift.sources) };
+    });
+  }
+}

@@ -1,0 +1,105 @@
+import { expect, test } from '@playwright/test';
+import { catalogue } from '../support/catalogue.ts';
+import { CheckoutSheet } from '../support/checkout-sheet.ts';
+import { cards, Shopper } from '../support/shopper.ts';
+
+// The drop-in's frame as a shopper meets it in the shop: first view, focus, layout, messages.
+
+test('with the card as the only way to pay, the card form opens directly and there is no toggle', async ({ page }) => {
+  const shopper = new Shopper(page);
+  const sheet = new CheckoutSheet(page);
+  await shopper.startCheckout(catalogue.everyday);
+  await sheet.seesView('card');
+  await expect(sheet.toggle()).toHaveCount(0);
+  await expect(page.getByRole('group', { name: 'Pay with card' })).toBeVisible();
+});
+
+test('after a failed submit, focus goes to the first field to fix', async ({ page }) => {
+  const shopper = new Shopper(page);
+  const sheet = new CheckoutSheet(page);
+  await shopper.startCheckout(catalogue.everyday);
+  await shopper.typeInto('number', cards.visa.number);
+  await shopper.pay();
+  await expect(sheet.message()).toHaveText('Check your entries and try again.');
+  await expect.poll(() => sheet.focusedField()).toBe('expirationDate');
+});
+
+test('an empty field does not complain later because focus went somewhere unrelated first', async ({ page }) => {
+  const shopper = new Shopper(page);
+  await shopper.startCheckout(catalogue.everyday);
+  await shopper.field('number').click();
+  // Out of the form (the page's own heading), a pause, then into another card field.
+  await page.getByRole('heading', { name: 'Checkout', level: 1 }).click();
+  await page.waitForTimeout(600);
+  await shopper.field('cvv').click();
+  await page.waitForTimeout(300);
+  await expect(page.getByText('Enter a card number.')).toHaveCount(0);
+  // Moving straight from an empty field to another card field does complain.
+  await shopper.field('expirationDate').click();
+  await expect(page.getByText('Enter the security code.')).toBeVisible();
+});
+
+test('the detected brand is shown inside the number field', async ({ page }) => {
+  const shopper = new Shopper(page);
+  await shopper.startCheckout(catalogue.everyday);
+  await shopper.typeInto('number', cards.mastercard.number);
+  const numberBox = page.locator('.kassa-field[data-field="number"] .kassa-field__box');
+  await expect(numberBox).toHaveAttribute('data-brand', 'mastercard');
+  await expect(numberBox.getByRole('img', { name: 'Mastercard' })).toBeVisible();
+});
+
+test('a postal code written "12.345" is accepted and the card pays', async ({ page }) => {
+  const shopper = new Shopper(page);
+  await shopper.startCheckout(catalogue.everyday);
+  await shopper.enterCard({ ...cards.visa, postalCode: '12.345' });
+  await shopper.field('cardholderName').click();
+  await expect(page.getByText('This postal code is not valid.')).toHaveCount(0);
+  await shopper.pay();
+  await shopper.seesReceipt();
+});
+
+test('no layout shift while the form loads or when messages appear', async ({ page }) => {
+  await CheckoutSheet.recordLayoutShifts(page);
+  const shopper = new Shopper(page);
+  const sheet = new CheckoutSheet(page);
+  await shopper.visitShop();
+  await shopper.addToCart(catalogue.everyday);
+  await page.getByRole('link', { name: /^Cart/ }).click();
+  await expect(page.getByRole('button', { name: 'Go to checkout' })).toBeVisible();
+  await sheet.forgetLayoutShifts();
+  await page.getByRole('button', { name: 'Go to checkout' }).click();
+  await sheet.seesState('ready');
+  await page.waitForTimeout(500);
+  const loaded = await sheet.layoutShift();
+  expect(loaded.total, `shifted: ${loaded.sources.join(', ')}`).toBe(0);
+
+  // Field messages appear in reserved space; the sheet's message takes the header row.
+  await shopper.typeInto('number', '4111111111111112');
+  await shopper.field('expirationDate').click();
+  await expect(page.getByText('This card number is not valid.')).toBeVisible();
+  const postalCode = page.locator('.kassa-field[data-field="postalCode"]');
+  const top = () => postalCode.evaluate((element) => element.getBoundingClientRect().top + window.scrollY);
+  const before = await top();
+  await shopper.pay();
+  await expect(sheet.message()).toHaveText('Check your entries and try again.');
+  expect(await top()).toBe(before);
+  await page.waitForTimeout(700);
+  const withMessages = await sheet.layoutShift();
+  expect(withMessages.total, `shifted: ${withMessages.sources.join(', ')}`).toBe(0);
+});
+
+test.describe('on a 390 x 844 phone', () => {
+  test.use({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, hasTouch: true, isMobile: true });
+
+  test('Pay is visible without scrolling once the shopper reaches the card form', async ({ page }) => {
+    const shopper = new Shopper(page);
+    await shopper.startCheckout(catalogue.everyday);
+    await page.getByRole('group', { name: 'Pay with card' }).scrollIntoViewIfNeeded();
+    const form = await page.getByRole('group', { name: 'Pay with card' }).boundingBox();
+    const pay = await shopper.payButton().boundingBox();
+    if (form === null || pay === null) throw new Error('form or Pay button not laid out');
+    // The whole form and Pay fit on one screen: a shopper filling the card sees Pay without scrolling.
+    expect(pay.y + pay.height - form.y).toBeLessThanOrEqual(844);
+    await page.screenshot({ path: test.info().outputPath('checkout-phone.png'), fullPage: false });
+  });
+});

@@ -1,0 +1,145 @@
+import { expect, test } from '@playwright/test';
+import { catalogue } from '../../support/catalogue.ts';
+import { CheckoutSheet } from '../../support/checkout-sheet.ts';
+import { clearSandboxFaults, injectSandboxFault } from '../../support/sandbox-faults.ts';
+import { changeSandboxSettings, resetSandboxSettings } from '../../support/sandbox-settings.ts';
+import { cards, Shopper } from '../../support/shopper.ts';
+
+// Each provider failure the checkout can meet, through the real frames and the sandbox's fault injection: the shopper
+// reads a message that says what happened, and gets a retry where retrying helps.
+test.afterEach(async () => {
+  await clearSandboxFaults();
+  await resetSandboxSettings();
+});
+
+test.describe('loading the gateway configuration', () => {
+  const cases = [
+    { name: 'invalid authorization (401)', status: 401, message: 'This payment session is no longer valid. Reload the page to start again.', retry: false },
+    { name: 'insufficient privileges (403)', status: 403, message: 'This shop cannot take payments right now. Please contact the shop.', retry: false },
+    { name: 'a server error (503)', status: 503, message: 'The payment service is not available right now. Please try again.', retry: true },
+  ] as const;
+  for (const { name, status, message, retry } of cases) {
+    test(`${name}: "${message}"${retry ? ' and Try again loads the form' : ', no retry'}`, async ({ page }) => {
+      await injectSandboxFault({ target: 'configuration', fault: { type: 'status', status } });
+      const shopper = new Shopper(page);
+      const sheet = new CheckoutSheet(page);
+      await shopper.openCheckout(catalogue.everyday);
+      await sheet.seesState('error');
+      await expect(sheet.message()).toHaveText(message);
+      const tryAgain = sheet.root().getByRole('button', { name: 'Try again' });
+      if (!retry) {
+        await expect(tryAgain).toHaveCount(0);
+        return;
+      }
+      await tryAgain.click();
+      await sheet.seesState('ready');
+      await expect(sheet.message()).toHaveText('');
+    });
+  }
+
+  test('rate limited (429): says so and loads by itself once Retry-After has passed', async ({ page }) => {
+    await injectSandboxFault({ target: 'configuration', fault: { type: 'status', status: 429, retryAfter: 2 } });
+    const shopper = new Shopper(page);
+    const sheet = new CheckoutSheet(page);
+    await shopper.openCheckout(catalogue.everyday);
+    await expect(sheet.message()).toHaveText('The payment service is busy right now. Please wait a moment and try again.');
+    await expect(sheet.root().getByRole('button', { name: 'Try again' })).toHaveCount(0);
+    await sheet.seesState('ready');
+  });
+
+  test('cannot contact the gateway (dropped connection): "Network error. Please try again." and a retry', async ({ page }) => {
+    await injectSandboxFault({ target: 'configuration', fault: { type: 'drop' } });
+    const shopper = new Shopper(page);
+    const sheet = new CheckoutSheet(page);
+    await shopper.openCheckout(catalogue.everyday);
+    await expect(sheet.message()).toHaveText('Network error. Please try again.');
+    await sheet.root().getByRole('button', { name: 'Try again' }).click();
+    await sheet.seesState('ready');
+  });
+
+  test('a gateway that never answers: the form stops loading with "request timed out" and a retry', async ({ page }) => {
+    await injectSandboxFault({ target: 'configuration', fault: { type: 'timeout' } });
+    const shopper = new Shopper(page);
+    const sheet = new CheckoutSheet(page);
+    await shopper.openCheckout(catalogue.everyday);
+    await expect(sheet.message()).toHaveText('The payment service took too long to answer. Please try again.', { timeout: 25_000 });
+    await sheet.root().getByRole('button', { name: 'Try again' }).click();
+    await sheet.seesState('ready');
+  });
+
+  test('the card fields cannot load: "All payment options failed to load." and a retry', async ({ page }) => {
+    // Every frame request fails until the retry; the card was the only way to pay.
+    await injectSandboxFault({ target: 'pages', path: 'hosted-fields', fault: { type: 'status', status: 503 }, share: 1 });
+    const shopper = new Shopper(page);
+    const sheet = new CheckoutSheet(page);
+    await shopper.openCheckout(catalogue.everyday);
+    await expect(sheet.message()).toHaveText('All payment options failed to load.', { timeout: 30_000 });
+    await clearSandboxFaults();
+    await sheet.root().getByRole('button', { name: 'Try again' }).click();
+    await sheet.seesState('ready');
+  });
+});
+
+test.describe('sending the card', () => {
+  async function cardTyped(page: import('@playwright/test').Page) {
+    const shopper = new Shopper(page);
+    const sheet = new CheckoutSheet(page);
+    await shopper.startCheckout(catalogue.everyday);
+    await shopper.enterCard(cards.visa);
+    return { shopper, sheet };
+  }
+
+  test('cannot contact the gateway: the message takes focus, and Pay again pays without retyping the card', async ({ page }) => {
+    const { shopper, sheet } = await cardTyped(page);
+    // Every attempt dropped (Chromium resends a request once when a reused connection drops) until the network is back.
+    await injectSandboxFault({ target: 'tokenization', fault: { type: 'drop' }, share: 1 });
+    await shopper.pay();
+    await expect(sheet.message()).toHaveText('Network error. Please try again.');
+    await expect.poll(() => sheet.focusedField()).toBe('alert');
+    await expect(shopper.field('number')).toHaveValue('4111 1111 1111 1111');
+    await clearSandboxFaults();
+    await shopper.pay();
+    await shopper.seesReceipt();
+  });
+
+  test('rate limited (429): says so, and Pay again works once the wait is over', async ({ page }) => {
+    const { shopper, sheet } = await cardTyped(page);
+    await injectSandboxFault({ target: 'tokenization', fault: { type: 'status', status: 429, retryAfter: 1 } });
+    await shopper.pay();
+    await expect(sheet.message()).toHaveText('The payment service is busy right now. Please wait a moment and try again.');
+    await page.waitForTimeout(1000);
+    await shopper.pay();
+    await shopper.seesReceipt();
+  });
+
+  test('invalid authorization (401) and insufficient privileges (403) are told apart, without a retry that cannot help', async ({ page }) => {
+    const { shopper, sheet } = await cardTyped(page);
+    await injectSandboxFault({ target: 'tokenization', fault: { type: 'status', status: 401 } });
+    await shopper.pay();
+    await expect(sheet.message()).toHaveText('This payment session has expired. Reload the page to start again.');
+    await injectSandboxFault({ target: 'tokenization', fault: { type: 'status', status: 403 } });
+    await shopper.pay();
+    await expect(sheet.message()).toHaveText('This shop cannot take payments right now. Please contact the shop.');
+  });
+
+  test('a gateway that never answers: "request timed out", then Pay again pays', async ({ page }) => {
+    test.setTimeout(90_000);
+    const { shopper, sheet } = await cardTyped(page);
+    await injectSandboxFault({ target: 'tokenization', fault: { type: 'timeout' } });
+    await shopper.pay();
+    await expect(sheet.message()).toHaveText('The payment service took too long to answer. Please try again.', { timeout: 30_000 });
+    await shopper.pay();
+    await shopper.seesReceipt();
+  });
+});
+
+test.describe('the two readings of the postal code', () => {
+  test('asked when the gateway challenges it, absent when it does not', async ({ page }) => {
+    await changeSandboxSettings({ challenges: ['cvv'] });
+    const shopper = new Shopper(page);
+    await shopper.startCheckout(catalogue.everyday);
+    await expect(page.locator('iframe[name="kassa-field-cvv"]')).toHaveCount(1);
+    await expect(page.locator('iframe[name="kassa-field-postalCode"]')).toHaveCount(0);
+    await expect(page.getByText('Postal code')).toHaveCount(0);
+  });
+});
