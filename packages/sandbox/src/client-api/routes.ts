@@ -1,10 +1,20 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SandboxGateway } from '../core/gateway.ts';
 import type { Authorization } from '../core/fingerprint.ts';
-import { fieldErrors, tokenizedCreditCard } from './payloads.ts';
+import type { NonceRecord } from '../core/nonces.ts';
+import { isVerificationFailure } from '../core/vault-operations.ts';
+import type { VaultOutcome } from '../core/vault-operations.ts';
+import { fieldErrors, savedPaymentMethod, tokenizedCreditCard, verificationFailure } from './payloads.ts';
 import type { ClientApiError } from './payloads.ts';
 
 const INVALID_FINGERPRINT: ClientApiError = { error: { message: 'Authorization fingerprint is invalid' } };
+const CUSTOMER_REQUIRED: ClientApiError = {
+  error: { message: 'Saved payment methods need a client token generated for a customer.', code: 'customer_required' },
+};
+const NOT_FOUND: ClientApiError = { error: { message: 'Payment method not found.', code: 'not_found' } };
+const HAS_SUBSCRIPTION: ClientApiError = {
+  error: { message: 'Payment method has an active subscription; cancel it first.', code: 'payment_method_has_subscription' },
+};
 
 function objectOrEmpty(value: unknown): Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
@@ -26,7 +36,7 @@ export async function clientApiRoutes(app: FastifyInstance, options: { gateway: 
   app.options('/*', async (_request, reply) =>
     reply
       .code(204)
-      .header('access-control-allow-methods', 'GET, POST, OPTIONS')
+      .header('access-control-allow-methods', 'GET, POST, DELETE, OPTIONS')
       .header('access-control-allow-headers', 'Content-Type')
       .header('access-control-max-age', '600')
       .send(),
@@ -51,9 +61,28 @@ export async function clientApiRoutes(app: FastifyInstance, options: { gateway: 
 
   app.get('/v1/payment_methods', async (request, reply) => {
     const query = objectOrEmpty(request.query);
-    if (authorize(request, reply, query['authorizationFingerprint']) === null) return reply;
-    // Saved methods are not emulated yet: customers, like guests, have none.
-    return reply.send({ paymentMethods: [] });
+    const authorization = authorize(request, reply, query['authorizationFingerprint']);
+    if (authorization === null) return reply;
+    // Guests have no saved methods; a customer's come default first, each with a fresh single-use nonce.
+    const methods = authorization.customerId === null ? [] : gateway.vault.savedMethods(authorization.customerId);
+    return reply.send({ paymentMethods: methods.map(savedPaymentMethod) });
+  });
+
+  /** Deletes the saved method the nonce (from the list above) stands for: the token's own customer's only. */
+  app.delete('/v1/payment_methods/:nonce', async (request, reply) => {
+    const query = objectOrEmpty(request.query);
+    const authorization = authorize(request, reply, query['authorizationFingerprint']);
+    if (authorization === null) return reply;
+    if (authorization.customerId === null) return reply.code(403).send(CUSTOMER_REQUIRED);
+    const { nonce } = request.params as { nonce: string };
+    switch (gateway.vault.deleteSavedMethod(authorization.customerId, nonce)) {
+      case 'deleted':
+        return reply.code(204).send();
+      case 'not_found':
+        return reply.code(404).send(NOT_FOUND);
+      case 'has_subscription':
+        return reply.code(422).send(HAS_SUBSCRIPTION);
+    }
   });
 
   app.post('/v1/payment_methods/credit_cards', async (request, reply) => {
@@ -62,14 +91,23 @@ export async function clientApiRoutes(app: FastifyInstance, options: { gateway: 
     if (authorization === null) return reply;
     const card = objectOrEmpty(body['creditCard']);
     const billing = objectOrEmpty(card['billingAddress']);
-    const outcome = gateway.tokenizeCard(authorization, {
+    const input = {
       number: card['number'],
       expirationDate: card['expirationDate'],
       cvv: card['cvv'],
       cardholderName: card['cardholderName'],
       postalCode: billing['postalCode'],
-    });
+    };
+    // `validate` (braintree-web's `vault: true`, the checkout's "Save card"): save the card for the token's customer.
+    const save = objectOrEmpty(card['options'])['validate'] === true;
+    const { customerId } = authorization;
+    if (save && customerId === null) return reply.code(403).send(CUSTOMER_REQUIRED);
+    const outcome: VaultOutcome<NonceRecord> =
+      save && customerId !== null
+        ? gateway.tokenizeAndSaveCard({ ...authorization, customerId }, input)
+        : gateway.tokenizeCard(authorization, input);
     if (!outcome.ok) {
+      if (isVerificationFailure(outcome)) return reply.code(422).send(verificationFailure(outcome));
       const error: ClientApiError = { error: { message: outcome.message }, fieldErrors: fieldErrors(outcome.errors) };
       return reply.code(422).send(error);
     }

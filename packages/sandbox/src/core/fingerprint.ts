@@ -1,10 +1,22 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
+/** How the browser's saved cards are saved (clientToken.generate's options; customer-bound tokens only). */
+export interface SaveCardOptions {
+  verifyCard: boolean;
+  failOnDuplicatePaymentMethod: boolean;
+  failOnDuplicatePaymentMethodForCustomer: boolean;
+  makeDefault: boolean;
+}
+
+const SAVE_CARD_OPTIONS = ['verifyCard', 'failOnDuplicatePaymentMethod', 'failOnDuplicatePaymentMethodForCustomer', 'makeDefault'] as const;
+
 /** What an authorization fingerprint grants: one merchant, optionally one customer, until it expires. */
 export interface Authorization {
   merchantId: string;
   customerId: string | null;
   expiresAt: number;
+  /** Unset: a card the browser saves is saved without verification nor duplicate check. */
+  saveCard?: SaveCardOptions;
 }
 
 export const FINGERPRINT_LIFETIME_MS = 24 * 60 * 60 * 1000;
@@ -14,6 +26,7 @@ interface Claims {
   c: string | null;
   e: number;
   n: string;
+  o?: SaveCardOptions;
 }
 
 function sign(secret: Buffer, payload: string): string {
@@ -28,6 +41,7 @@ export function issueFingerprint(secret: Buffer, authorization: Authorization): 
     e: authorization.expiresAt,
     // A nonce so that two tokens issued in the same millisecond still differ.
     n: randomBytes(8).toString('base64url'),
+    ...(authorization.saveCard === undefined ? {} : { o: authorization.saveCard }),
   };
   const payload = Buffer.from(JSON.stringify(claims)).toString('base64url');
   return `${payload}.${sign(secret, payload)}`;
@@ -48,8 +62,11 @@ export function verifyFingerprint(secret: Buffer, fingerprint: unknown, now: num
     return null;
   }
   if (typeof claims !== 'object' || claims === null) return null;
-  const { m, c, e } = claims as Partial<Claims>;
+  const { m, c, e, o } = claims as Partial<Claims>;
   if (typeof m !== 'string' || typeof e !== 'number' || (c !== null && typeof c !== 'string')) return null;
   if (e <= now) return null;
-  return { merchantId: m, customerId: c, expiresAt: e };
+  if (o !== undefined && (typeof o !== 'object' || o === null || SAVE_CARD_OPTIONS.some((name) => typeof o[name] !== 'boolean'))) {
+    return null;
+  }
+  return { merchantId: m, customerId: c, expiresAt: e, ...(o === undefined ? {} : { saveCard: o }) };
 }

@@ -7,7 +7,7 @@ import type { Customer } from './customers.ts';
 import { invalid, validationError } from './errors.ts';
 import type { Outcome, ValidationError } from './errors.ts';
 import { FINGERPRINT_LIFETIME_MS, issueFingerprint, verifyFingerprint } from './fingerprint.ts';
-import type { Authorization } from './fingerprint.ts';
+import type { Authorization, SaveCardOptions } from './fingerprint.ts';
 import { IdempotencyKeys } from './idempotency.ts';
 import type { IdempotencyRecord } from './idempotency.ts';
 import { clientConfiguration, DEFAULT_MERCHANT_SETTINGS } from './merchant-settings.ts';
@@ -24,7 +24,8 @@ import { invalidResult, TRANSACTION, Transactions, validateAmount } from './tran
 import type { Transaction, TransactionResult } from './transactions.ts';
 import { PaymentMethods } from './vault.ts';
 import type { VaultedCard } from './vault.ts';
-import { VaultOperations } from './vault-operations.ts';
+import { saveRequest, VaultOperations } from './vault-operations.ts';
+import type { VaultOutcome } from './vault-operations.ts';
 import { NO_CARD_RULES, rulesRejection } from './verification.ts';
 import type { CardRules } from './verification.ts';
 import { SandboxClock } from './clock.ts';
@@ -202,7 +203,7 @@ export class SandboxGateway {
 
   // --- client tokens and the browser's authorization ---
 
-  generateClientToken(params: { customerId?: unknown }): Outcome<string> {
+  generateClientToken(params: { customerId?: unknown; options?: Record<string, unknown> }): Outcome<string> {
     let customerId: string | null = null;
     if (params.customerId !== undefined && params.customerId !== null && params.customerId !== '') {
       customerId = String(params.customerId);
@@ -212,8 +213,20 @@ export class SandboxGateway {
         ]);
       }
     }
+    const saveCard: SaveCardOptions = {
+      verifyCard: isTrue(params.options?.['verifyCard']),
+      failOnDuplicatePaymentMethod: isTrue(params.options?.['failOnDuplicatePaymentMethod']),
+      failOnDuplicatePaymentMethodForCustomer: isTrue(params.options?.['failOnDuplicatePaymentMethodForCustomer']),
+      makeDefault: isTrue(params.options?.['makeDefault']),
+    };
     const expiresAt = this.clock().getTime() + FINGERPRINT_LIFETIME_MS;
-    const fingerprint = issueFingerprint(this.fingerprintKey, { merchantId: this.credentials.merchantId, customerId, expiresAt });
+    const fingerprint = issueFingerprint(this.fingerprintKey, {
+      merchantId: this.credentials.merchantId,
+      customerId,
+      expiresAt,
+      // How the browser saves a card for the token's customer (the SDK refuses these options without a customer).
+      ...(customerId === null ? {} : { saveCard }),
+    });
     return { ok: true, value: encodeClientToken(buildClientToken(this.origin, this.credentials.merchantId, fingerprint)) };
   }
 
@@ -233,6 +246,23 @@ export class SandboxGateway {
     const card = validateCard(input, this.cardNumberKey, now);
     if (!card.ok) return card;
     return { ok: true, value: this.nonces.issue(card.value, authorization.customerId, now.getTime()) };
+  }
+
+  /**
+   * The client API's "save card" (`creditCard.options.validate`): tokenizes the card and saves it for the token's
+   * customer as the token's options say (verification, duplicate check, default). The nonce stands for the saved card.
+   */
+  tokenizeAndSaveCard(authorization: Authorization & { customerId: string }, input: CardInput): VaultOutcome<NonceRecord> {
+    const now = this.clock();
+    const card = validateCard(input, this.cardNumberKey, now);
+    if (!card.ok) return card;
+    const { customerId } = authorization;
+    if (this.customers.find(customerId) === undefined) {
+      return invalid([validationError(['credit_card'], 'customer_id', '91705', 'Customer ID is invalid.')]);
+    }
+    const saved = this.vault.saveCard(customerId, card.value, saveRequest(authorization.saveCard, null), ['credit_card']);
+    if (!saved.ok) return saved;
+    return { ok: true, value: this.nonces.issue(saved.value.card, customerId, now.getTime(), saved.value.token) };
   }
 
   // --- customers ---

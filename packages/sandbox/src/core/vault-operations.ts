@@ -40,6 +40,10 @@ export interface VerificationFailed {
 
 export type VaultOutcome<T> = Outcome<T> | VerificationFailed;
 
+export function isVerificationFailure<T>(outcome: VaultOutcome<T>): outcome is VerificationFailed {
+  return !outcome.ok && 'verification' in outcome;
+}
+
 export interface SubscriptionView {
   subscription: Subscription;
   transactions: Transaction[];

@@ -142,6 +142,56 @@ describe('restart with a data file', () => {
     expect(readFileSync(dataFile, 'utf8')).not.toContain('4111111111111111');
   });
 
+  it('still knows saved cards (default, verification, duplicates), subscriptions and their periods', async () => {
+    const first = await start();
+    const sdk = gatewayFor(first);
+    const guest = decodeClientToken((await sdk.clientToken.generate({})).clientToken);
+    const created = await sdk.customer.create({ id: 'shopper_1', paymentMethodNonce: (await tokenize(guest.authorizationFingerprint, guest.clientApiUrl)).nonce });
+    const card = created.customer.creditCards?.[0];
+    const other = await sdk.paymentMethod.create({ customerId: 'shopper_1', paymentMethodNonce: 'fake-valid-amex-nonce', options: { makeDefault: true, verifyCard: true } });
+    const amexToken = (other.paymentMethod as braintree.CreditCard).token;
+    const { subscription } = await sdk.subscription.create({ paymentMethodToken: card?.token ?? '', planId: 'coffee-monthly' });
+    await stop(first);
+
+    const second = await start();
+    const again = gatewayFor(second);
+    const found = await again.customer.find('shopper_1');
+    expect(found.creditCards?.map((saved) => [saved.token, saved.last4, saved.default])).toEqual([
+      [card?.token, '1111', false],
+      [amexToken, '0005', true],
+    ]);
+    const amex = (await again.paymentMethod.find(amexToken)) as braintree.CreditCard;
+    expect(amex.verification).toMatchObject({ status: 'verified' });
+    const visa = (await again.paymentMethod.find(card?.token ?? '')) as braintree.CreditCard & { subscriptions: braintree.Subscription[] };
+    expect(visa.uniqueNumberIdentifier).toBe(card?.uniqueNumberIdentifier);
+    expect(visa.subscriptions.map((saved) => [saved.id, saved.status])).toEqual([[subscription.id, 'Active']]);
+    expect(await again.subscription.find(subscription.id)).toMatchObject({
+      status: 'Active',
+      currentBillingCycle: 1,
+      nextBillingDate: subscription.nextBillingDate,
+      billingPeriodEndDate: subscription.billingPeriodEndDate,
+      transactions: [{ id: subscription.transactions?.[0]?.id }],
+    });
+
+    // The same number after the restart is a duplicate (the card identifier secret is the same).
+    const token = decodeClientToken((await again.clientToken.generate({})).clientToken);
+    const duplicate = await again.paymentMethod.create({
+      customerId: 'shopper_1',
+      paymentMethodNonce: (await tokenize(token.authorizationFingerprint, token.clientApiUrl)).nonce,
+      options: { failOnDuplicatePaymentMethod: true },
+    });
+    expect(duplicate.errors?.deepErrors().map((error) => error.code)).toEqual(['81724']);
+    // Sales by token, nonces of saved cards and cancelation carry on.
+    expect((await again.transaction.sale({ amount: '2.00', paymentMethodToken: amexToken })).transaction.customer).toMatchObject({ id: 'shopper_1' });
+    const { paymentMethodNonce } = await again.paymentMethodNonce.create(amexToken);
+    expect((await again.transaction.sale({ amount: '2.00', paymentMethodNonce: paymentMethodNonce.nonce })).success).toBe(true);
+    expect((await again.subscription.cancel(subscription.id)).subscription.status).toBe('Canceled');
+    await stop(second);
+    const third = await start();
+    expect((await gatewayFor(third).subscription.find(subscription.id)).status).toBe('Canceled');
+    expect(readFileSync(dataFile, 'utf8')).not.toContain('4111111111111111');
+  });
+
   it('keeps the merchant id of the file when none is given, and refuses another one', async () => {
     const first = await start();
     await stop(first);

@@ -3,6 +3,7 @@ import type { CustomerInput } from '../core/customers.ts';
 import type { SandboxGateway } from '../core/gateway.ts';
 import { PATH_ID } from '../core/ids.ts';
 import type { SubscriptionParams } from '../core/subscription-operations.ts';
+import { isVerificationFailure } from '../core/vault-operations.ts';
 import type { CustomerParams, PaymentMethodParams, PaymentMethodUpdateParams, VaultOutcome } from '../core/vault-operations.ts';
 import { errorResponseXml } from './serialize.ts';
 import type { XmlReply } from './serialize.ts';
@@ -34,7 +35,7 @@ function sendOutcome<T>(
 ): FastifyReply {
   if (outcome === null) return sendStatus(reply, 404);
   if (outcome.ok) return sendXml(request, reply, status, toXml(outcome.value));
-  if ('verification' in outcome) return sendXml(request, reply, 422, verificationFailedXml(outcome, request.body));
+  if (isVerificationFailure(outcome)) return sendXml(request, reply, 422, verificationFailedXml(outcome, request.body));
   return sendXml(request, reply, 422, errorResponseXml(outcome.errors, outcome.message, request.body));
 }
 

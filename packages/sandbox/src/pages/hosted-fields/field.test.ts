@@ -2,7 +2,7 @@ import type braintree from 'braintree';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../index.ts';
 import { FakeInput } from '../../testing/fake-input.ts';
-import { startSandboxWithClient } from '../../testing/sandbox.ts';
+import { decodeClientToken, startSandboxWithClient } from '../../testing/sandbox.ts';
 import { createHostedField } from './field.ts';
 import type { HostedField } from './field.ts';
 import { MESSAGE_SOURCE } from './protocol.ts';
@@ -70,10 +70,24 @@ function the(instance: Record<string, Mounted>, name: FieldName): Mounted {
   return mounted;
 }
 
-async function tokenizeResult(instance: Record<string, Mounted> & { channel: string }, fields: FieldName[], url = clientApiUrl) {
+async function tokenizeResult(
+  instance: Record<string, Mounted> & { channel: string },
+  fields: FieldName[],
+  url = clientApiUrl,
+  save: { vault: boolean; fingerprint: string } | null = null,
+) {
   const number = the(instance, 'number');
   const requestId = `req-${Math.random()}`;
-  number.field.receive({ source: MESSAGE_SOURCE, channel: instance.channel, type: 'tokenize', requestId, authorizationFingerprint, clientApiUrl: url, fields });
+  number.field.receive({
+    source: MESSAGE_SOURCE,
+    channel: instance.channel,
+    type: 'tokenize',
+    requestId,
+    authorizationFingerprint: save?.fingerprint ?? authorizationFingerprint,
+    clientApiUrl: url,
+    fields,
+    ...(save === null ? {} : { vault: save.vault }),
+  });
   for (let waited = 0; waited < 3000; waited += 20) {
     const answer = number.posted.find(
       (message) => (message.type === 'tokenized' || message.type === 'tokenizeFailed') && message.requestId === requestId,
@@ -209,6 +223,34 @@ describe('tokenize', () => {
     expect(everything).not.toContain('4111111111111111');
     expect(everything).not.toContain('4111 1111 1111 1111');
     expect(everything).not.toContain('"123"');
+  });
+
+  it('saves the card for the customer with vault: true; a duplicate or a failed verification has its own code', async () => {
+    const { customer } = await gateway.customer.create({});
+    const generated = await gateway.clientToken.generate({
+      customerId: customer.id,
+      options: { verifyCard: true, failOnDuplicatePaymentMethod: true },
+    });
+    const fingerprint = decodeClientToken(generated.clientToken).authorizationFingerprint;
+    const typed = (number: string) => {
+      const instance = mountInstance(['number', 'expirationDate']);
+      the(instance, 'number').input.type(number);
+      the(instance, 'expirationDate').input.type(`12${year % 100}`);
+      return instance;
+    };
+    const saved = await tokenizeResult(typed('5555 5555 5555 4444'), ['number', 'expirationDate'], clientApiUrl, { vault: true, fingerprint });
+    expect(saved).toMatchObject({ type: 'tokenized', result: { details: { lastFour: '4444' } } });
+    expect((await gateway.customer.find(customer.id)).creditCards?.map((card) => card.last4)).toEqual(['4444']);
+
+    const again = await tokenizeResult(typed('5555 5555 5555 4444'), ['number', 'expirationDate'], clientApiUrl, { vault: true, fingerprint });
+    expect(again).toMatchObject({ type: 'tokenizeFailed', error: { code: 'duplicate_payment_method', fields: ['number'] } });
+    const declined = await tokenizeResult(typed('4000 1111 1111 1115'), ['number', 'expirationDate'], clientApiUrl, { vault: true, fingerprint });
+    expect(declined).toMatchObject({ type: 'tokenizeFailed', error: { code: 'verification_failed' } });
+    // Without vault the same card only tokenizes: nothing more is saved.
+    expect(await tokenizeResult(typed('5555 5555 5555 4444'), ['number', 'expirationDate'], clientApiUrl, { vault: false, fingerprint })).toMatchObject({
+      type: 'tokenized',
+    });
+    expect((await gateway.customer.find(customer.id)).creditCards).toHaveLength(1);
   });
 
   it('fails with invalid_fields naming the bad fields, without calling the gateway', async () => {

@@ -235,6 +235,7 @@ export function createHostedField({ field, channel }: FrameParams, host: FieldHo
     if (cardholderName) creditCard['cardholderName'] = cardholderName;
     const postalCode = values.get('postalCode');
     if (postalCode) creditCard['billingAddress'] = { postalCode };
+    if (request.vault === true) creditCard['options'] = { validate: true };
 
     // Every request to the gateway has a time-out: a hung gateway must not leave the shopper waiting forever.
     const timeout = AbortSignal.timeout(host.requestTimeoutMs ?? 20_000);
@@ -267,8 +268,12 @@ export function createHostedField({ field, channel }: FrameParams, host: FieldHo
     } else if (response.status === 429) {
       fail('rate_limited', 'The gateway is rate limiting.', undefined, retryAfterMs(response.headers.get('Retry-After')));
     } else if (response.status === 422) {
-      const { codes, fields } = rejectedFields((body as { fieldErrors?: unknown } | null)?.fieldErrors);
-      if (codes.includes('81703')) fail('unsupported_card_type', 'This card type is not supported.', ['number']);
+      const rejected = body as { fieldErrors?: unknown; verification?: unknown } | null;
+      const { codes, fields } = rejectedFields(rejected?.fieldErrors);
+      if (rejected?.verification !== undefined) fail('verification_failed', 'The card failed verification.');
+      else if (codes.includes('81724') || codes.includes('81763')) {
+        fail('duplicate_payment_method', 'The card is already saved.', ['number']);
+      } else if (codes.includes('81703')) fail('unsupported_card_type', 'This card type is not supported.', ['number']);
       else fail('invalid_fields', 'The gateway refused some card fields.', fields);
     } else {
       fail('gateway', `The gateway answered ${response.status}.`);

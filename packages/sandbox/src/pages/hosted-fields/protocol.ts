@@ -41,7 +41,15 @@ export type ParentMessage =
   | { type: 'setCvvSize'; size: 3 | 4 | null }
   | { type: 'focus' }
   | { type: 'clear' }
-  | { type: 'tokenize'; requestId: string; authorizationFingerprint: string; clientApiUrl: string; fields: FieldName[] };
+  | {
+      type: 'tokenize';
+      requestId: string;
+      authorizationFingerprint: string;
+      clientApiUrl: string;
+      fields: FieldName[];
+      /** "Save card": save the card for the client token's customer (the client API's `creditCard.options.validate`). */
+      vault?: boolean;
+    };
 
 export type TokenizeErrorCode =
   | 'invalid_fields'
@@ -51,6 +59,10 @@ export type TokenizeErrorCode =
   | 'authorization'
   | 'forbidden'
   | 'rate_limited'
+  /** vault: the card is already saved (81724 in the vault, 81763 for this customer). */
+  | 'duplicate_payment_method'
+  /** vault: the card failed verification (declined, or the CVV / postal code rejected by the merchant's rules). */
+  | 'verification_failed'
   | 'gateway';
 
 export type FrameMessage =
