@@ -291,6 +291,11 @@ describe('CheckoutRuntime with several ways to pay', () => {
     h.runtime.showOptions();
     expect(changes).toHaveLength(1);
     expect(h.runtime.getState().view).toBe('options');
+    // The option list is imported on demand: focus waits until it registers.
+    await h.settle();
+    const focusList = vi.fn();
+    h.runtime.registerFocus('options', focusList);
+    expect(focusList).toHaveBeenCalledTimes(1);
   });
 
   it('shows a wallet that failed to initialise as failed and says why in the console', async () => {
