@@ -78,9 +78,7 @@ export class Customers {
     const errors: ValidationError[] = [];
     let id: string;
     if (input.id === undefined || input.id === null || input.id === '') {
-      // The provider generates numeric-looking ids; any id matching the path rule works the same.
-      do id = randomId(9);
-      while (this.records.has(id));
+      id = this.freshId();
     } else {
       id = String(input.id);
       if (!CUSTOMER_ID.test(id)) {
@@ -92,6 +90,19 @@ export class Customers {
     const contact = contactFields(input, NO_CONTACT, errors);
     if (errors.length > 0) return invalid(errors);
     return { ok: true, value: { id, ...contact, createdAt: now, updatedAt: now } };
+  }
+
+  /** A customer with no details and a fresh id (storeInVaultOnSuccess without a customer), not stored yet. */
+  blank(now: Date): Customer {
+    return { id: this.freshId(), ...NO_CONTACT, createdAt: now, updatedAt: now };
+  }
+
+  private freshId(): string {
+    // The provider generates numeric-looking ids; any id matching the path rule works the same.
+    let id: string;
+    do id = randomId(9);
+    while (this.records.has(id));
+    return id;
   }
 
   save(customer: Customer): void {

@@ -316,11 +316,10 @@ export class SandboxGateway {
     this.nonces.consume(source.record);
     customerId ??= source.saved?.customerId ?? null;
     // storeInVaultOnSuccess: the card is saved (for a new customer when none is given) only if the sale goes through.
-    const newCustomer = customerId === null ? this.customers.build({}, now) : null;
-    const vaultOnSuccess =
-      source.saved === null && isTrue(params.options?.storeInVaultOnSuccess)
-        ? { token: this.paymentMethods.freshToken(), customerId: customerId ?? (newCustomer?.ok ? newCustomer.value.id : '') }
-        : null;
+    const storing = source.saved === null && isTrue(params.options?.storeInVaultOnSuccess);
+    const newCustomer = storing && customerId === null ? this.customers.blank(now) : null;
+    const owner = customerId ?? newCustomer?.id ?? null;
+    const vaultOnSuccess = storing && owner !== null ? { token: this.paymentMethods.freshToken(), customerId: owner } : null;
     const result = this.transactions.sale(
       {
         amount,
@@ -338,7 +337,7 @@ export class SandboxGateway {
       now,
     );
     if (result.kind === 'success' && vaultOnSuccess !== null) {
-      if (customerId === null && newCustomer?.ok) this.customers.save(newCustomer.value);
+      if (newCustomer !== null) this.customers.save(newCustomer);
       this.paymentMethods.add(vaultOnSuccess.customerId, source.card, vaultOnSuccess.token, { makeDefault: false, verification: null }, now);
     }
     return this.submitted(result, now);

@@ -1,4 +1,4 @@
-import { formatAmount, parseAmount } from './transactions.ts';
+import { formatAmount } from './transactions.ts';
 
 // Recurring billing plans. On the provider they are made in its Control Panel, not through the API; here they come
 // from configuration (`startSandbox({ plans })`, `SANDBOX_PLANS`), with one demo plan when none is given.
@@ -98,9 +98,4 @@ export function buildPlan(config: PlanConfig, currencyIsoCode: string): Plan {
     trialDuration: config.trial?.duration ?? null,
     trialDurationUnit: config.trial?.unit ?? null,
   };
-}
-
-/** Minor units of a plan's price (its decimal string is the wire form). */
-export function planPriceMinorUnits(plan: Plan): number {
-  return parseAmount(plan.price) ?? 0;
 }
