@@ -11,6 +11,8 @@ import {
 } from '../rules/card-fields.ts';
 import type { CardCandidate, ExpiryProblem } from '../rules/card-fields.ts';
 import { invalid, validationError } from './errors.ts';
+import { THREE_D_SECURE_TEST_CARDS } from './three-d-secure.ts';
+import type { ThreeDSecureScenario } from './three-d-secure.ts';
 import type { Outcome, ValidationError } from './errors.ts';
 
 /** Card brands as the provider names them (configuration, transaction details). */
@@ -82,6 +84,8 @@ export interface Card {
   uniqueNumberIdentifier: string;
   binData: BinData;
   behaviour: CardBehaviour;
+  /** What the issuer does in a 3-D Secure lookup (the provider's 3DS2 test cards); absent: not enrolled. */
+  threeDSecureScenario?: ThreeDSecureScenario;
   /**
    * What the issuer said of the CVV and the postal code, decided at tokenization from the test values (CVV 200 ->
    * 'N', 301 -> 'S', postal code 20000 -> 'N', given -> 'M', absent -> 'I'), so neither value need be kept. Absent
@@ -226,6 +230,7 @@ export function validateCard(input: CardInput, identifierKey: Buffer, now: Date)
       uniqueNumberIdentifier: createHmac('sha256', identifierKey).update(digits).digest('hex').slice(0, 32),
       binData: UNKNOWN_BIN_DATA,
       behaviour: BEHAVIOUR_BY_NUMBER[digits] ?? 'normal',
+      ...(THREE_D_SECURE_TEST_CARDS[digits] === undefined ? {} : { threeDSecureScenario: THREE_D_SECURE_TEST_CARDS[digits] }),
       securityCodeResponseCode: typeof input.cvv !== 'string' || input.cvv === '' ? 'I' : (CVV_RESPONSE_BY_TEST_CVV[input.cvv] ?? 'M'),
       postalCodeResponseCode: postalCode === null ? 'I' : postalCode === '20000' ? 'N' : 'M',
     },

@@ -1,12 +1,14 @@
 import { createHash } from 'node:crypto';
 import { UNKNOWN_BIN_DATA } from './cards.ts';
 import type { BinData, Card, CardBehaviour, CardType } from './cards.ts';
+import { threeDSecureInfo } from './three-d-secure.ts';
+import type { ThreeDSecureInfo, ThreeDSecureOutcome } from './three-d-secure.ts';
 
 // The provider's fixed test nonces (gateway.md). Each stands for an already tokenized test card and can be used
 // any number of times, as on the real sandbox. Kept as a table so adding one is one line.
 
 export type FakeNonce =
-  | { kind: 'card'; card: Card }
+  | { kind: 'card'; card: Card; threeDSecureInfo?: ThreeDSecureInfo }
   | { kind: 'consumed' }
   | { kind: 'luhn_invalid' };
 
@@ -15,6 +17,8 @@ interface FakeCardSpec {
   cardType: CardType;
   behaviour?: CardBehaviour;
   binData?: Partial<BinData>;
+  /** The 3-D Secure result the nonce carries, and whether a challenge led to it. */
+  threeDSecure?: { outcome: ThreeDSecureOutcome; challenged?: boolean };
 }
 
 const VISA: FakeCardSpec = { number: '4012888888881881', cardType: 'Visa' };
@@ -52,6 +56,31 @@ const FAKE_CARDS: Readonly<Record<string, FakeCardSpec>> = {
   },
   'fake-processor-failure-jcb-nonce': { number: '3566002020360505', cardType: 'JCB', behaviour: 'processor_failure' },
   'fake-gateway-rejected-fraud-nonce': { number: '4000111111111511', cardType: 'Visa', behaviour: 'fraud' },
+  'fake-three-d-secure-visa-full-authentication-nonce': {
+    number: '4000000000001000',
+    cardType: 'Visa',
+    threeDSecure: { outcome: 'authenticated', challenged: true },
+  },
+  'fake-three-d-secure-two-visa-successful-frictionless-authentication-nonce': {
+    number: '4000000000002701',
+    cardType: 'Visa',
+    threeDSecure: { outcome: 'authenticated' },
+  },
+  'fake-three-d-secure-two-visa-successful-step-up-authentication-nonce': {
+    number: '4000000000001091',
+    cardType: 'Visa',
+    threeDSecure: { outcome: 'authenticated', challenged: true },
+  },
+  'fake-three-d-secure-two-visa-error-on-lookup-nonce': {
+    number: '4000000000001125',
+    cardType: 'Visa',
+    threeDSecure: { outcome: 'lookup_error' },
+  },
+  'fake-three-d-secure-two-visa-timeout-on-lookup-nonce': {
+    number: '4000000000001075',
+    cardType: 'Visa',
+    threeDSecure: { outcome: 'lookup_error' },
+  },
 };
 
 function cardFromSpec(spec: FakeCardSpec, now: Date): Card {
@@ -75,5 +104,8 @@ export function lookUpFakeNonce(nonce: string, now: Date): FakeNonce | null {
   if (nonce === 'fake-consumed-nonce') return { kind: 'consumed' };
   if (nonce === 'fake-luhn-invalid-nonce') return { kind: 'luhn_invalid' };
   const spec = Object.hasOwn(FAKE_CARDS, nonce) ? FAKE_CARDS[nonce] : undefined;
-  return spec === undefined ? null : { kind: 'card', card: cardFromSpec(spec, now) };
+  if (spec === undefined) return null;
+  const card = cardFromSpec(spec, now);
+  if (spec.threeDSecure === undefined) return { kind: 'card', card };
+  return { kind: 'card', card, threeDSecureInfo: threeDSecureInfo(spec.threeDSecure.outcome, card.cardType, spec.threeDSecure.challenged) };
 }

@@ -14,6 +14,7 @@ import { clientConfiguration, DEFAULT_MERCHANT_SETTINGS } from './merchant-setti
 import type { ClientConfiguration, MerchantSettings } from './merchant-settings.ts';
 import { Nonces } from './nonces.ts';
 import type { NonceRecord } from './nonces.ts';
+import type { ThreeDSecureInfo } from './three-d-secure.ts';
 import { givenText, isTrue } from './params.ts';
 import { buildPlan, DEMO_PLANS } from './plans.ts';
 import type { PlanConfig } from './plans.ts';
@@ -82,6 +83,14 @@ export interface SaleParams {
         threeDSecure?: { required?: unknown } | undefined;
       }
     | undefined;
+}
+
+/** What a sale charges: the card, the nonce used (if any), the saved card (if any), its 3-D Secure result. */
+interface PaymentSource {
+  card: Card;
+  record: NonceRecord | null;
+  saved: VaultedCard | null;
+  threeDSecureInfo: ThreeDSecureInfo | null;
 }
 
 /**
@@ -329,6 +338,7 @@ export class SandboxGateway {
         deviceData: typeof params.deviceData === 'string' && params.deviceData !== '',
         submitForSettlement: isTrue(params.options?.submitForSettlement),
         threeDSecureRequired: isTrue(params.options?.threeDSecure?.required),
+        threeDSecureInfo: source.threeDSecureInfo,
         paymentMethodToken: source.saved?.token ?? null,
         vaultOnSuccess,
         subscription: null,
@@ -347,7 +357,7 @@ export class SandboxGateway {
   private paymentSource(
     params: SaleParams,
     now: Date,
-  ): { card: Card; record: NonceRecord | null; saved: VaultedCard | null } | ValidationError {
+  ): PaymentSource | ValidationError {
     const nonce = givenText(params.paymentMethodNonce);
     if (nonce !== null) {
       const resolved = this.nonces.resolve(nonce, TRANSACTION, now);
@@ -357,13 +367,13 @@ export class SandboxGateway {
       const saved = this.paymentMethods.find(token);
       // The saved card was deleted since the nonce was made: the nonce is as good as unknown.
       if (saved === undefined) return validationError(TRANSACTION, 'payment_method_nonce', '91565', 'Unknown or expired payment_method_nonce.');
-      return { card: saved.card, record: resolved.record, saved };
+      return { card: saved.card, record: resolved.record, saved, threeDSecureInfo: resolved.threeDSecureInfo };
     }
     const token = givenText(params.paymentMethodToken);
     if (token === null) return validationError(TRANSACTION, 'base', '91508', 'Cannot determine payment method.');
     const saved = this.paymentMethods.find(token);
     if (saved === undefined) return validationError(TRANSACTION, 'payment_method_token', '91518', 'Payment method token is invalid.');
-    return { card: saved.card, record: null, saved };
+    return { card: saved.card, record: null, saved, threeDSecureInfo: null };
   }
 
   /** A transaction that reached submitted_for_settlement goes into its settlement batch. */

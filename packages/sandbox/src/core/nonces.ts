@@ -3,6 +3,7 @@ import { validationError } from './errors.ts';
 import type { ValidationError } from './errors.ts';
 import type { Card } from './cards.ts';
 import { lookUpFakeNonce } from './fake-nonces.ts';
+import type { ThreeDSecureInfo } from './three-d-secure.ts';
 import type { Collection } from '../store/store.ts';
 
 /** The provider's nonces expire 3 hours after they are created. */
@@ -16,6 +17,8 @@ export interface NonceRecord {
   customerId: string | null;
   /** Set when the nonce stands for a saved card (paymentMethodNonce.create, the saved-methods list, vaulting). */
   paymentMethodToken?: string | null;
+  /** The result of a 3-D Secure lookup or challenge: set on the new nonce those hand out. */
+  threeDSecureInfo?: ThreeDSecureInfo | null;
   createdAt: number;
 }
 
@@ -23,12 +26,33 @@ function expired(record: NonceRecord, now: number): boolean {
   return now - record.createdAt >= NONCE_LIFETIME_MS;
 }
 
+export interface ResolvedNonce {
+  card: Card;
+  /** null for the provider's fixed test nonces. */
+  record: NonceRecord | null;
+  threeDSecureInfo: ThreeDSecureInfo | null;
+}
+
 export class Nonces {
   constructor(private readonly records: Collection<NonceRecord>) {}
 
-  issue(card: Card, customerId: string | null, now: number, paymentMethodToken: string | null = null): NonceRecord {
+  issue(
+    card: Card,
+    customerId: string | null,
+    now: number,
+    paymentMethodToken: string | null = null,
+    threeDSecureInfo: ThreeDSecureInfo | null = null,
+  ): NonceRecord {
     this.sweep(now);
-    const record: NonceRecord = { nonce: randomUUID(), card, consumed: false, customerId, paymentMethodToken, createdAt: now };
+    const record: NonceRecord = {
+      nonce: randomUUID(),
+      card,
+      consumed: false,
+      customerId,
+      paymentMethodToken,
+      ...(threeDSecureInfo === null ? {} : { threeDSecureInfo }),
+      createdAt: now,
+    };
     this.records.set(record.nonce, record);
     return record;
   }
@@ -49,9 +73,9 @@ export class Nonces {
    * The card behind a nonce, checked for use, without consuming it (a sale that fails validation leaves the
    * nonce usable). `path` places the error where the calling operation reports it (e.g. ['transaction']).
    */
-  resolve(nonce: string, path: readonly string[], now: Date): { card: Card; record: NonceRecord | null } | ValidationError {
+  resolve(nonce: string, path: readonly string[], now: Date): ResolvedNonce | ValidationError {
     const fake = lookUpFakeNonce(nonce, now);
-    if (fake?.kind === 'card') return { card: fake.card, record: null };
+    if (fake?.kind === 'card') return { card: fake.card, record: null, threeDSecureInfo: fake.threeDSecureInfo ?? null };
     if (fake?.kind === 'consumed') return consumedError(path);
     if (fake?.kind === 'luhn_invalid') {
       return validationError([...path, 'credit_card'], 'number', '81715', 'Credit card number is invalid.');
@@ -63,7 +87,7 @@ export class Nonces {
       return validationError(path, 'payment_method_nonce', '91565', 'Unknown or expired payment_method_nonce.');
     }
     if (record.consumed) return consumedError(path);
-    return { card: record.card, record };
+    return { card: record.card, record, threeDSecureInfo: record.threeDSecureInfo ?? null };
   }
 
   consume(record: NonceRecord | null): void {

@@ -2,6 +2,7 @@ import { randomId } from './ids.ts';
 import { validationError } from './errors.ts';
 import type { ValidationError } from './errors.ts';
 import type { Card } from './cards.ts';
+import type { ThreeDSecureInfo } from './three-d-secure.ts';
 import { APPROVED, NETWORK_UNAVAILABLE, processorDecline } from './processor-responses.ts';
 import type { ProcessorResponse } from './processor-responses.ts';
 import type { Collection } from '../store/store.ts';
@@ -75,6 +76,8 @@ export interface Transaction {
   processorAuthorizationCode: string | null;
   gatewayRejectionReason: GatewayRejectionReason | null;
   deviceDataCaptured: boolean;
+  /** The 3-D Secure result of the nonce charged; unset before 3-D Secure existed. */
+  threeDSecureInfo?: ThreeDSecureInfo | null;
   /** The saved card charged (by token, by a saved card's nonce, or saved by storeInVaultOnSuccess); unset before the vault existed. */
   paymentMethodToken?: string | null;
   /** Set on a subscription's charges. */
@@ -119,6 +122,8 @@ export interface SaleRequest {
   deviceData: boolean;
   submitForSettlement: boolean;
   threeDSecureRequired: boolean;
+  /** The 3-D Secure result the nonce carries (none for tokens and subscriptions). */
+  threeDSecureInfo?: ThreeDSecureInfo | null;
   paymentMethodToken: string | null;
   /** storeInVaultOnSuccess: the token (and customer) the card will be saved under if the sale is authorized. */
   vaultOnSuccess: { token: string; customerId: string } | null;
@@ -168,7 +173,7 @@ export function decideSale(
 ): Decision {
   if (card.behaviour === 'fraud') return { status: 'gateway_rejected', reason: 'fraud' };
   if (rulesRejection !== null) return { status: 'gateway_rejected', reason: rulesRejection };
-  // No nonce carries a 3-D Secure result yet, so a required check always rejects.
+  // `threeDSecureRequired` is the merchant's demand not yet met: 3-D Secure asked for, no liability shift.
   if (threeDSecureRequired) return { status: 'gateway_rejected', reason: 'three_d_secure' };
   if (card.behaviour === 'processor_declined') return { status: 'processor_declined', response: processorDecline(2000) };
   if (card.behaviour === 'processor_failure') return { status: 'failed', response: NETWORK_UNAVAILABLE };
@@ -226,7 +231,8 @@ export class Transactions {
 
   sale(request: SaleRequest, now: Date): TransactionResult {
     const minorUnits = request.amount;
-    const decision = decideSale(minorUnits, request.card, request.threeDSecureRequired, request.rulesRejection);
+    const unshifted = request.threeDSecureRequired && request.threeDSecureInfo?.liabilityShifted !== true;
+    const decision = decideSale(minorUnits, request.card, unshifted, request.rulesRejection);
     const vaulted = decision.status === 'authorized' ? request.vaultOnSuccess : null;
     const id = this.newId();
     const transaction: Transaction = {
@@ -243,6 +249,7 @@ export class Transactions {
       processorAuthorizationCode: decision.status === 'authorized' ? randomId(6).toUpperCase() : null,
       gatewayRejectionReason: decision.status === 'gateway_rejected' ? decision.reason : null,
       deviceDataCaptured: request.deviceData,
+      threeDSecureInfo: request.threeDSecureInfo ?? null,
       paymentMethodToken: vaulted?.token ?? request.paymentMethodToken,
       subscriptionId: request.subscription?.id ?? null,
       planId: request.subscription?.planId ?? null,

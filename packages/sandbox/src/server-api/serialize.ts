@@ -3,6 +3,7 @@ import type { Customer } from '../core/customers.ts';
 import type { ValidationError } from '../core/errors.ts';
 import type { Transaction, TransactionResult } from '../core/transactions.ts';
 import { postalCodeResponseCode, securityCodeResponseCode } from '../core/verification.ts';
+import { threeDSecureInfoXml } from './serialize-three-d-secure.ts';
 import { dasherize, XmlList, XmlSymbol } from './xml.ts';
 import type { XmlElement, XmlValue } from './xml.ts';
 
@@ -83,7 +84,7 @@ export function transactionXml(transaction: Transaction): XmlElement {
     recurring: transaction.recurring ?? false,
     'tax-exempt': false,
     'processed-with-network-token': false,
-    'three-d-secure-info': null,
+    'three-d-secure-info': threeDSecureInfoXml(transaction.threeDSecureInfo ?? null),
   };
 }
 
