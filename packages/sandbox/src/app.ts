@@ -4,6 +4,7 @@ import type { Faults } from './core/faults.ts';
 import type { SandboxGateway } from './core/gateway.ts';
 import { clientApiRoutes } from './client-api/routes.ts';
 import { hostedFieldRoutes } from './pages/hosted-fields/routes.ts';
+import { threeDSecurePageRoutes } from './pages/three-d-secure/routes.ts';
 import { serverApiRoutes } from './server-api/routes.ts';
 import { clockRoutes } from './test-controls/clock-routes.ts';
 import { injectFaults } from './test-controls/inject-faults.ts';
@@ -72,5 +73,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(clientApiRoutes, { prefix: '/merchants/:merchantId/client_api', gateway: options.gateway });
   await app.register(serverApiRoutes, { prefix: '/merchants/:merchantId', gateway: options.gateway });
   await app.register(hostedFieldRoutes);
+  await app.register(threeDSecurePageRoutes, { gateway: options.gateway });
   return app;
 }

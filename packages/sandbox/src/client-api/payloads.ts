@@ -3,6 +3,7 @@ import { validationError } from '../core/errors.ts';
 import type { ValidationError } from '../core/errors.ts';
 import type { NonceRecord } from '../core/nonces.ts';
 import type { SavedMethod, VerificationFailed } from '../core/vault-operations.ts';
+import type { ThreeDSecureInfo } from '../core/three-d-secure.ts';
 import { camelCase } from '../core/case.ts';
 
 // The browser-facing JSON shapes of contracts section 1 (camelCase, as the provider's client API answers).
@@ -22,7 +23,8 @@ export interface TokenizedCreditCard {
     cardholderName: string | null;
   };
   binData: BinData;
-  threeDSecureInfo: null;
+  /** Set on the nonces a 3-D Secure lookup or challenge hands out. */
+  threeDSecureInfo: ThreeDSecureInfo | null;
 }
 
 export interface FieldError {
@@ -73,7 +75,7 @@ export function tokenizedCreditCard(record: NonceRecord): TokenizedCreditCard {
       cardholderName: card.cardholderName,
     },
     binData: card.binData,
-    threeDSecureInfo: null,
+    threeDSecureInfo: record.threeDSecureInfo ?? null,
   };
 }
 

@@ -1,13 +1,13 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { SandboxGateway } from '../core/gateway.ts';
-import type { Authorization } from '../core/fingerprint.ts';
 import type { NonceRecord } from '../core/nonces.ts';
 import { isVerificationFailure } from '../core/vault-operations.ts';
 import type { VaultOutcome } from '../core/vault-operations.ts';
+import { fingerprintAuthorizer, objectOrEmpty } from './authorize.ts';
 import { fieldErrors, savedPaymentMethod, tokenizedCreditCard, verificationFailure } from './payloads.ts';
 import type { ClientApiError } from './payloads.ts';
+import { threeDSecureRoutes } from './three-d-secure-routes.ts';
 
-const INVALID_FINGERPRINT: ClientApiError = { error: { message: 'Authorization fingerprint is invalid' } };
 const CUSTOMER_REQUIRED: ClientApiError = {
   error: { message: 'Saved payment methods need a client token generated for a customer.', code: 'customer_required' },
 };
@@ -15,10 +15,6 @@ const NOT_FOUND: ClientApiError = { error: { message: 'Payment method not found.
 const HAS_SUBSCRIPTION: ClientApiError = {
   error: { message: 'Payment method has an active subscription; cancel it first.', code: 'payment_method_has_subscription' },
 };
-
-function objectOrEmpty(value: unknown): Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-}
 
 /**
  * The browser's API (`/merchants/{merchantId}/client_api/v1/...`): authorized by the client token's fingerprint,
@@ -42,16 +38,8 @@ export async function clientApiRoutes(app: FastifyInstance, options: { gateway: 
       .send(),
   );
 
-  /** The fingerprint's authorization for this merchant, or a 401 already sent. */
-  const authorize = (request: FastifyRequest, reply: FastifyReply, fingerprint: unknown): Authorization | null => {
-    const { merchantId } = request.params as { merchantId?: string };
-    const authorization = gateway.authorize(fingerprint);
-    if (authorization === null || authorization.merchantId !== merchantId) {
-      void reply.code(401).send(INVALID_FINGERPRINT);
-      return null;
-    }
-    return authorization;
-  };
+  const authorize = fingerprintAuthorizer(gateway);
+  await app.register(threeDSecureRoutes, { gateway, authorize });
 
   app.get('/v1/configuration', async (request, reply) => {
     const query = objectOrEmpty(request.query);

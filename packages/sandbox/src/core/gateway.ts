@@ -15,6 +15,7 @@ import type { ClientConfiguration, MerchantSettings } from './merchant-settings.
 import { Nonces } from './nonces.ts';
 import type { NonceRecord } from './nonces.ts';
 import type { ThreeDSecureInfo } from './three-d-secure.ts';
+import { ThreeDSecureOperations } from './three-d-secure-operations.ts';
 import { givenText, isTrue } from './params.ts';
 import { buildPlan, DEMO_PLANS } from './plans.ts';
 import type { PlanConfig } from './plans.ts';
@@ -143,6 +144,8 @@ export class SandboxGateway {
   readonly vault: VaultOperations;
   /** plan.all, subscription.*. */
   readonly subscriptions: SubscriptionOperations;
+  /** The browser's 3-D Secure 2 lookup and challenge. */
+  readonly threeDSecure: ThreeDSecureOperations;
   private readonly settlement: Settlement;
 
   constructor(options: GatewayOptions) {
@@ -175,6 +178,7 @@ export class SandboxGateway {
       rules: this.cardRules,
     };
     this.vault = new VaultOperations(context);
+    this.threeDSecure = new ThreeDSecureOperations({ nonces: this.nonces, clock: this.clock, settings: () => this.settings, currencyIsoCode });
     const plans = (options.plans ?? DEMO_PLANS).map((plan) => buildPlan(plan, currencyIsoCode));
     this.subscriptions = new SubscriptionOperations(context, this.vault, new Map(plans.map((plan) => [plan.id, plan])));
     this.settlement = new Settlement(

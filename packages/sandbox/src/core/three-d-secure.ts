@@ -60,6 +60,8 @@ export interface ThreeDSecureInfo {
 
 /** A result: the end of a frictionless flow or of a challenge. */
 export type ThreeDSecureOutcome =
+  /** Not an end: the lookup's answer when the issuer wants a challenge. */
+  | 'challenge_required'
   | 'authenticated'
   | 'attempted'
   | 'frictionless_failed'
@@ -80,6 +82,7 @@ interface OutcomeSpec {
 }
 
 const OUTCOMES: Readonly<Record<ThreeDSecureOutcome, OutcomeSpec>> = {
+  challenge_required: { status: 'challenge_required', liabilityShifted: false, liabilityShiftPossible: true, enrolled: 'Y', transStatus: 'C', authenticated: false },
   authenticated: { status: 'authenticate_successful', liabilityShifted: true, liabilityShiftPossible: true, enrolled: 'Y', transStatus: 'Y', authenticated: true },
   attempted: { status: 'authenticate_attempt_successful', liabilityShifted: true, liabilityShiftPossible: true, enrolled: 'Y', transStatus: 'A', authenticated: true },
   frictionless_failed: { status: 'authenticate_frictionless_failed', liabilityShifted: false, liabilityShiftPossible: true, enrolled: 'Y', transStatus: 'N', authenticated: false },

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../index.ts';
 import type { Sandbox } from '../../index.ts';
 import { bundleFrameScript } from './bundle.ts';
-import { FRAME_CSP } from './routes.ts';
+import { FRAME_CSP } from '../page-security.ts';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
