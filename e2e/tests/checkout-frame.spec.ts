@@ -58,35 +58,43 @@ test('a postal code written "12.345" is accepted and the card pays', async ({ pa
   await shopper.seesReceipt();
 });
 
-test('no layout shift while the form loads or when messages appear', async ({ page }) => {
-  await CheckoutSheet.recordLayoutShifts(page);
-  const shopper = new Shopper(page);
-  const sheet = new CheckoutSheet(page);
-  await shopper.visitShop();
-  await shopper.addToCart(catalogue.everyday);
-  await page.getByRole('link', { name: /^Cart/ }).click();
-  await expect(page.getByRole('button', { name: 'Go to checkout' })).toBeVisible();
-  await sheet.forgetLayoutShifts();
-  await page.getByRole('button', { name: 'Go to checkout' }).click();
-  await sheet.seesState('ready');
-  await page.waitForTimeout(500);
-  const loaded = await sheet.layoutShift();
-  expect(loaded.total, `shifted: ${loaded.sources.join(', ')}`).toBe(0);
+for (const [device, viewport] of [
+  ['desktop', { width: 1280, height: 900 }],
+  ['phone', { width: 390, height: 844 }],
+] as const) {
+  test(`no layout shift while the form loads or when messages appear (${device})`, async ({ browser }) => {
+    const context = await browser.newContext({ viewport });
+    const page = await context.newPage();
+    await CheckoutSheet.recordLayoutShifts(page);
+    const shopper = new Shopper(page);
+    const sheet = new CheckoutSheet(page);
+    await shopper.visitShop();
+    await shopper.addToCart(catalogue.everyday);
+    await page.getByRole('link', { name: /^Cart/ }).click();
+    await expect(page.getByRole('button', { name: 'Go to checkout' })).toBeVisible();
+    await sheet.forgetLayoutShifts();
+    await page.getByRole('button', { name: 'Go to checkout' }).click();
+    await sheet.seesState('ready');
+    await page.waitForTimeout(500);
+    const loaded = await sheet.layoutShift();
+    expect(loaded.total, `shifted: ${loaded.sources.join(', ')}`).toBe(0);
 
-  // Field messages appear in reserved space; the sheet's message takes the header row.
-  await shopper.typeInto('number', '4111111111111112');
-  await shopper.field('expirationDate').click();
-  await expect(page.getByText('This card number is not valid.')).toBeVisible();
-  const postalCode = page.locator('.kassa-field[data-field="postalCode"]');
-  const top = () => postalCode.evaluate((element) => element.getBoundingClientRect().top + window.scrollY);
-  const before = await top();
-  await shopper.pay();
-  await expect(sheet.message()).toHaveText('Check your entries and try again.');
-  expect(await top()).toBe(before);
-  await page.waitForTimeout(700);
-  const withMessages = await sheet.layoutShift();
-  expect(withMessages.total, `shifted: ${withMessages.sources.join(', ')}`).toBe(0);
-});
+    // Field messages appear in reserved space; the sheet's message takes the header row.
+    await shopper.typeInto('number', '4111111111111112');
+    await shopper.field('expirationDate').click();
+    await expect(page.getByText('This card number is not valid.')).toBeVisible();
+    const postalCode = page.locator('.kassa-field[data-field="postalCode"]');
+    const top = () => postalCode.evaluate((element) => element.getBoundingClientRect().top + window.scrollY);
+    const before = await top();
+    await shopper.pay();
+    await expect(sheet.message()).toHaveText('Check your entries and try again.');
+    expect(await top()).toBe(before);
+    await page.waitForTimeout(700);
+    const withMessages = await sheet.layoutShift();
+    expect(withMessages.total, `shifted: ${withMessages.sources.join(', ')}`).toBe(0);
+    await context.close();
+  });
+}
 
 test.describe('on a 390 x 844 phone', () => {
   test.use({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, hasTouch: true, isMobile: true });

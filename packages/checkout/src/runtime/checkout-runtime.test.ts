@@ -165,6 +165,23 @@ describe('CheckoutRuntime', () => {
     expect(h.runtime.getState().phase).toBe('ready');
   });
 
+  it('honours a Retry-After on tokenization: no request reaches the gateway before it has passed', async () => {
+    const h = await readyHarness();
+    h.frame('number', { type: 'cardTypeChange', cards: [{ type: 'visa', niceType: 'Visa', code: { name: 'CVV', size: 3 } }] });
+    for (const field of ['number', 'expirationDate', 'cvv'] as const) h.frame(field, { type: 'state', field, event: 'input', state: VALID });
+    const first = h.runtime.instance.requestPaymentMethod();
+    h.answerTokenize({ ok: false, error: { code: 'rate_limited', message: '429', retryAfterMs: 40 } });
+    await expect(first).rejects.toMatchObject({ code: 'rate_limited' });
+    const tokenizations = () => h.log.filter((line) => line.startsWith('tokenize')).length;
+    await expect(h.runtime.instance.requestPaymentMethod()).rejects.toMatchObject({ code: 'rate_limited' });
+    expect(tokenizations()).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const later = h.runtime.instance.requestPaymentMethod();
+    expect(tokenizations()).toBe(2);
+    h.answerTokenize({ ok: true, result });
+    await expect(later).resolves.toEqual(result);
+  });
+
   it('reports a bad client token to onError with a fix-it message', async () => {
     const onError = vi.fn();
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});

@@ -97,6 +97,8 @@ export class CheckoutRuntime {
   private readonly walletViews = new Map<PaymentOptionId, ComponentType>();
   private readonly focusHandlers = new Map<FocusTarget, () => void>();
   private pendingFocus: FocusTarget | null = null;
+  /** A card request before this time (ms since the epoch) is refused without calling the gateway. */
+  private rateLimitedUntil = 0;
   private provider: ProviderClient | null = null;
   private fields: HostedFields | null = null;
   private readonly readyFrames = new Set<FieldName>();
@@ -261,6 +263,11 @@ export class CheckoutRuntime {
         reject(new CheckoutError('not_ready', this.options.translate('error.notReady')));
         return;
       }
+      // The gateway said when to come back (429 Retry-After): until then a request would only be refused again.
+      if (Date.now() < this.rateLimitedUntil && this.machine.getState().selected === null) {
+        reject(new CheckoutError('rate_limited', this.options.translate('error.rateLimited')));
+        return;
+      }
       this.send({ type: 'SUBMIT' }, { resolve, reject });
     });
   }
@@ -388,6 +395,7 @@ export class CheckoutRuntime {
         this.settle(request)?.resolve(effect.result);
         return;
       case 'rejectRequest':
+        if (effect.error.retryAfterMs !== undefined) this.rateLimitedUntil = Date.now() + effect.error.retryAfterMs;
         this.settle(request)?.reject(new CheckoutError(effect.error.code, t(effect.error.messageKey)));
         return;
       case 'paymentMethodRequestable':
