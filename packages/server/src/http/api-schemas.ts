@@ -4,13 +4,15 @@ import { productSchema } from '../catalogue/catalogue.repository.ts';
 import { moneySchema } from '../money.ts';
 import { orderItemSchema, orderSchema } from '../orders/order.ts';
 import { declineSchema, paymentSummarySchema } from '../payments/payment.ts';
+import { shopConfigSchema } from '../routes/config/config.routes.ts';
+import { botcheckSettingsSchema, checkoutSessionSchema } from '../routes/orders/orders.schemas.ts';
 import { paymentDeclinedSchema } from '../routes/payments/payments.schemas.ts';
 import { PROBLEMS, fieldErrorSchema, problemSchema } from './problem.ts';
 import type { ProblemCode } from './problem.ts';
 
 /**
  * The API's named shapes: each is a component of the OpenAPI document (referenced, not repeated) and a type of the web
- * app's generated `packages/web/src/api/types.gen.ts` (scripts/generate-api-types.ts). Add a shape here to name it.
+ * app's generated `packages/web/src/api/types.gen.ts` (scripts/generate-web-contract.ts). Add a shape here to name it.
  */
 export const API_SCHEMAS = {
   Money: moneySchema,
@@ -20,6 +22,9 @@ export const API_SCHEMAS = {
   Decline: declineSchema,
   Payment: paymentSummarySchema,
   Order: orderSchema,
+  BotcheckSettings: botcheckSettingsSchema,
+  CheckoutSession: checkoutSessionSchema,
+  ShopConfig: shopConfigSchema,
   FieldError: fieldErrorSchema,
   Problem: problemSchema,
   PaymentDeclined: paymentDeclinedSchema,

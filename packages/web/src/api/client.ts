@@ -1,4 +1,4 @@
-import type { Account, CheckoutSession, Order, Payment, Problem, Product } from './types.ts';
+import type { Account, CheckoutSession, CreateOrderRequest, Order, Payment, PayRequest, Problem, Product, SignInRequest, SignUpRequest } from './types.ts';
 
 /** A failed call, carrying the server's problem document (or a synthetic one for network failures). */
 export class ApiError extends Error {
@@ -33,16 +33,16 @@ async function call<T>(method: string, path: string, body?: unknown, headers: Re
 export const api = {
   catalogue: () => call<{ products: Product[] }>('GET', '/api/catalogue'),
   session: () => call<{ account: Account | null }>('GET', '/api/session'),
-  signUp: (input: { email: string; password: string; name: string }) =>
+  signUp: (input: SignUpRequest) =>
     call<{ account: Account }>('POST', '/api/accounts', input),
-  signIn: (input: { email: string; password: string }) => call<{ account: Account }>('POST', '/api/session', input),
+  signIn: (input: SignInRequest) => call<{ account: Account }>('POST', '/api/session', input),
   signOut: () => call<void>('DELETE', '/api/session'),
-  createOrder: (items: Array<{ productId: string; quantity: number }>) =>
+  createOrder: (items: CreateOrderRequest['items']) =>
     call<{ order: Order }>('POST', '/api/orders', { items }),
   order: (id: string) => call<{ order: Order }>('GET', `/api/orders/${encodeURIComponent(id)}`),
   checkoutSession: (orderId: string) =>
     call<CheckoutSession>('POST', `/api/orders/${encodeURIComponent(orderId)}/checkout-session`, {}),
-  pay: (orderId: string, idempotencyKey: string, body: { nonce: string; deviceData?: string; botcheck: string }) =>
+  pay: (orderId: string, idempotencyKey: string, body: PayRequest) =>
     call<{ payment: Payment; order: Order }>('POST', `/api/orders/${encodeURIComponent(orderId)}/payments`, body, {
       'idempotency-key': idempotencyKey,
     }),

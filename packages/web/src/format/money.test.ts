@@ -9,5 +9,11 @@ describe('formatMoney', () => {
 
   it('respects currencies without minor units', () => {
     expect(formatMoney({ amount: 1500, currency: 'JPY' })).toBe('¥1,500');
+    expect(formatMoney({ amount: 1500, currency: 'XOF' })).toMatch(/^F\s?CFA\s?1,500$/);
+  });
+
+  it('reads amounts in ISO 4217 minor units where display conventions drop them (HUF, IDR)', () => {
+    expect(formatMoney({ amount: 123456, currency: 'HUF' })).toMatch(/^HUF\s1,234\.56$/);
+    expect(formatMoney({ amount: 123456, currency: 'IDR' })).toMatch(/^IDR\s1,234\.56$/);
   });
 });

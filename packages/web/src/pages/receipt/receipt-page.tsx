@@ -15,8 +15,8 @@ export function ReceiptPage({ orderId }: { orderId: string }) {
       <h1 id="receipt-title">{messages.receiptTitle}</h1>
       <p>{messages.receiptOrder(order.id)}</p>
       <OrderLines order={order} />
-      {payment?.card && <p>{messages.receiptPaidWith(payment.card.brand, payment.card.lastFour)}</p>}
-      {payment?.transactionId && <p className="muted">{messages.receiptTransaction(payment.transactionId)}</p>}
+      {payment?.status === 'succeeded' && <p>{messages.receiptPaidWith(payment.card.brand, payment.card.lastFour)}</p>}
+      {payment?.status === 'succeeded' && <p className="muted">{messages.receiptTransaction(payment.transactionId)}</p>}
       <Link to="/">{messages.continueShopping}</Link>
     </section>
   );
