@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { DEFAULT_VELOCITY_LIMITS } from './velocity/limits.ts';
+import { DEFAULT_VELOCITY_LIMITS, scaleLimits } from './velocity/limits.ts';
 import type { VelocityLimits } from './velocity/limits.ts';
 
 /** Why the server refused to start: one line per bad variable, each naming it. */
@@ -51,7 +51,7 @@ export interface Config {
   };
   checkout: { cardholderName: 'optional' | 'required' };
   rateLimits: { paymentsPerMinute: number; accountsPerMinute: number };
-  /** The velocity rules (src/velocity/limits.ts); not from the environment yet. */
+  /** The velocity rules (src/velocity/limits.ts), scaled by VELOCITY_LIMIT_FACTOR. */
   velocity: VelocityLimits;
   /** How often stale payment attempts are finished (jobs/reconciler.ts); 0 turns the reconciler off. */
   reconcileIntervalMs: number;
@@ -123,6 +123,7 @@ const fields = {
   CHECKOUT_CARDHOLDER_NAME: z.enum(['optional', 'required'], { error: 'CHECKOUT_CARDHOLDER_NAME must be optional or required' }).default('optional'),
   RATE_LIMIT_PAYMENTS_PER_MINUTE: positiveInt('RATE_LIMIT_PAYMENTS_PER_MINUTE').default(120),
   RATE_LIMIT_ACCOUNTS_PER_MINUTE: positiveInt('RATE_LIMIT_ACCOUNTS_PER_MINUTE').default(120),
+  VELOCITY_LIMIT_FACTOR: positiveInt('VELOCITY_LIMIT_FACTOR').default(1),
   RECONCILE_INTERVAL_SECONDS: z.coerce
     .number({ error: 'RECONCILE_INTERVAL_SECONDS must be a number' })
     .int('RECONCILE_INTERVAL_SECONDS must be a whole number')
@@ -206,7 +207,7 @@ export function loadConfig(env: Env): Config {
     },
     checkout: { cardholderName: v.CHECKOUT_CARDHOLDER_NAME },
     rateLimits: { paymentsPerMinute: v.RATE_LIMIT_PAYMENTS_PER_MINUTE, accountsPerMinute: v.RATE_LIMIT_ACCOUNTS_PER_MINUTE },
-    velocity: DEFAULT_VELOCITY_LIMITS,
+    velocity: scaleLimits(DEFAULT_VELOCITY_LIMITS, v.VELOCITY_LIMIT_FACTOR),
     reconcileIntervalMs: v.RECONCILE_INTERVAL_SECONDS * 1000,
     trustProxy,
     webDist: v.WEB_DIST ?? null,

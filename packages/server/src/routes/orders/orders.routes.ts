@@ -8,6 +8,7 @@ import { createOrder } from '../../orders/create-order.ts';
 import { findOwnedOrder, findOwnedOrderRow } from '../../orders/orders.repository.ts';
 import type { ApiInstance } from '../../plugins/openapi.ts';
 import { ensureSession, ownerOf } from '../../plugins/sessions.ts';
+import { enforceLimits } from '../../velocity/guard.ts';
 import { checkoutSessionSchema, createOrderBody, orderIdParams, orderResponse } from './orders.schemas.ts';
 
 export function ordersRoutes(app: ApiInstance, ctx: AppContext): void {
@@ -18,11 +19,12 @@ export function ordersRoutes(app: ApiInstance, ctx: AppContext): void {
         summary: 'Create an order priced from the catalogue (the visitor gets a guest session if they have none)',
         tags: ['orders'],
         body: createOrderBody,
-        response: { 201: orderResponse, ...problemResponses('validation_failed') },
+        response: { 201: orderResponse, ...problemResponses('validation_failed', 'too_many_attempts') },
       },
     },
     async (request, reply) => {
       const session = await ensureSession(ctx, request, reply);
+      await enforceLimits(ctx.velocity, request, reply, 'order', { session: session.id, ip: request.ip }, ctx.config.velocity.orders);
       const result = await createOrder(ctx.db, { accountId: session.account_id, sessionId: session.id }, request.body);
       if (result.kind === 'invalid') throw validationFailed(result.errors);
       return reply.status(201).send({ order: result.order });
@@ -56,17 +58,19 @@ export function ordersRoutes(app: ApiInstance, ctx: AppContext): void {
         params: orderIdParams,
         response: {
           200: checkoutSessionSchema,
-          ...problemResponses('validation_failed', 'order_not_found', 'order_already_paid', 'gateway_unavailable', 'gateway_not_configured'),
+          ...problemResponses('validation_failed', 'order_not_found', 'order_already_paid', 'gateway_unavailable', 'gateway_not_configured', 'too_many_attempts'),
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const owner = ownerOf(request);
       const order = owner === null ? undefined : await findOwnedOrderRow(ctx.db, request.params.id, owner);
       if (order === undefined || owner === null) throw new ProblemError('order_not_found');
       if (order.status === 'paid') throw new ProblemError('order_already_paid');
       const gateway = ctx.gateway;
       if (gateway === null) throw new ProblemError('gateway_not_configured');
+      // Each client token opens the gateway's tokenization to the browser: counted before one is asked for.
+      await enforceLimits(ctx.velocity, request, reply, 'checkout_session', { session: owner.sessionId, ip: request.ip }, ctx.config.velocity.checkoutSessions);
       try {
         // Signed in: a customer-bound token, so the checkout can list and save the shopper's cards.
         const clientToken =
