@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseClientToken } from './client-token.ts';
 import { ProviderError } from './provider.ts';
-import { createSandboxProvider } from './sandbox-provider.ts';
+import { createSandboxProvider, parseConfiguration } from './sandbox-provider.ts';
 import { gatewayConfiguration } from '../testing/fixtures.ts';
 
 const token = {
@@ -45,6 +45,18 @@ describe('sandbox provider configuration', () => {
     assetsUrl: 'http://elsewhere.example',
     challenges: ['cvv', 'postal_code'],
     supportedCardTypes: ['Visa', 'MasterCard'],
+  });
+
+  it("reads the wallets from the provider's configuration blocks", () => {
+    const token = parseClientToken(encoded);
+    const off = parseConfiguration({ paypalEnabled: false, applePayWeb: null, androidPay: null, payWithVenmo: null }, token);
+    expect(off).toMatchObject({ paypalEnabled: false, applePayWeb: false, androidPay: false, payWithVenmo: false });
+    const on = parseConfiguration(
+      { paypalEnabled: true, applePayWeb: { countryCode: 'US' }, androidPay: { enabled: true }, payWithVenmo: { merchantId: 'v' } },
+      token,
+    );
+    expect(on).toMatchObject({ paypalEnabled: true, applePayWeb: true, androidPay: true, payWithVenmo: true });
+    expect(parseConfiguration({ androidPay: { enabled: false } }, token).androidPay).toBe(false);
   });
 
   it('fetches with the fingerprint and keeps the URLs the token vouched for', async () => {
