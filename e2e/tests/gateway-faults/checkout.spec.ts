@@ -107,7 +107,8 @@ test.describe('sending the card', () => {
     await injectSandboxFault({ target: 'tokenization', fault: { type: 'status', status: 429, retryAfter: 1 } });
     await shopper.pay();
     await expect(sheet.message()).toHaveText('The payment service is busy right now. Please wait a moment and try again.');
-    await page.waitForTimeout(1000);
+    // Before the gateway's Retry-After (1 s) has passed, Pay is refused without calling the gateway.
+    await page.waitForTimeout(1300);
     await shopper.pay();
     await shopper.seesReceipt();
   });
