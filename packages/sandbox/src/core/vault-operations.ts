@@ -1,3 +1,4 @@
+import { hasExpired } from '../rules/card-fields.ts';
 import { parseExpirationDate } from './cards.ts';
 import type { Card } from './cards.ts';
 import type { Customer, CustomerInput, Customers } from './customers.ts';
@@ -53,6 +54,8 @@ export interface SubscriptionView {
 export interface CardView {
   saved: VaultedCard;
   subscriptions: SubscriptionView[];
+  /** Its expiry month has ended (everywhere on Earth, as the card fields judge it). */
+  expired: boolean;
 }
 
 export interface CustomerView {
@@ -142,7 +145,8 @@ export class VaultOperations {
 
   cardView(saved: VaultedCard): CardView {
     const subscriptions = this.context.subscriptions.forPaymentMethod(saved.token).map((subscription) => this.subscriptionView(subscription));
-    return { saved, subscriptions };
+    const expired = hasExpired(Number(saved.card.expirationMonth), Number(saved.card.expirationYear), this.context.clock());
+    return { saved, subscriptions, expired };
   }
 
   subscriptionView(subscription: Subscription): SubscriptionView {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  hasExpired,
   checkExpirationDate,
   validateCardholderName,
   validateCvv,
@@ -126,6 +127,16 @@ describe('expiration date', () => {
     expect(validateExpirationDate('12 / 26', new Date('2027-01-01T12:00:00Z'))).toEqual(wrong);
     expect(validateExpirationDate('01/2046', new Date('2027-01-01T06:00:00Z'))).toEqual(wrong);
     expect(validateExpirationDate('01/2046', new Date('2027-01-01T12:00:00Z'))).toEqual(valid);
+  });
+});
+
+describe('hasExpired (saved cards)', () => {
+  it('says a card has expired once its month has ended in the last time zone on Earth', () => {
+    // 1 December 2026, 11:00 UTC is still 30 November in UTC-12: an 11/2026 card has not expired yet.
+    expect(hasExpired(11, 2026, new Date('2026-12-01T11:00:00Z'))).toBe(false);
+    expect(hasExpired(11, 2026, new Date('2026-12-01T12:00:00Z'))).toBe(true);
+    expect(hasExpired(12, 2025, new Date('2026-06-01T00:00:00Z'))).toBe(true);
+    expect(hasExpired(1, 2027, new Date('2026-12-31T23:00:00Z'))).toBe(false);
   });
 });
 

@@ -84,6 +84,12 @@ export type ExpiryCheck =
  * the last time zone on Earth: a card stays valid until its month has ended everywhere, so the answer depends on
  * the instant only, never on the time zone of whoever asks (the shopper's browser or the sandbox process).
  */
+/** Whether a card expiring at the end of `month`/`year` has expired at `now` (its month has ended everywhere). */
+export function hasExpired(month: number, year: number, now: Date): boolean {
+  const earth = new Date(now.getTime() - EARTH_LAST_TIME_ZONE_MS);
+  return year * 12 + month < earth.getUTCFullYear() * 12 + earth.getUTCMonth() + 1;
+}
+
 export function checkExpirationDate(value: string, now: Date): ExpiryCheck {
   const fail = (problem: ExpiryProblem, isPotentiallyValid: boolean): ExpiryCheck => ({
     ok: false,

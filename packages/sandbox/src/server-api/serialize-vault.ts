@@ -83,11 +83,12 @@ export function subscriptionXml({ subscription, transactions }: SubscriptionView
 }
 
 /** A saved card: its details, owner, default flag, subscriptions and latest verification. */
-export function vaultedCardXml({ saved, subscriptions }: CardView): XmlElement {
+export function vaultedCardXml({ saved, subscriptions, expired }: CardView): XmlElement {
   return {
     ...cardDetailsXml(saved.card, saved.token),
     'customer-id': saved.customerId,
     default: saved.isDefault,
+    expired,
     'venmo-sdk': false,
     'created-at': saved.createdAt,
     'updated-at': saved.updatedAt,

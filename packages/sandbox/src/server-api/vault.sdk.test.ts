@@ -110,7 +110,14 @@ describe('paymentMethod.create, find, update, delete', () => {
     const created = await saveCard(customerId, nonce);
     expect(created.success).toBe(true);
     const card = created.paymentMethod as braintree.CreditCard;
-    expect(card).toMatchObject({ cardType: 'MasterCard', last4: '4444', customerId, default: true, maskedNumber: '555555******4444' });
+    expect(card).toMatchObject({
+      cardType: 'MasterCard',
+      last4: '4444',
+      customerId,
+      default: true,
+      expired: false,
+      maskedNumber: '555555******4444',
+    });
 
     const found = (await gateway.paymentMethod.find(card.token)) as braintree.CreditCard;
     expect(found).toMatchObject({ token: card.token, last4: '4444', uniqueNumberIdentifier: card.uniqueNumberIdentifier });
@@ -191,6 +198,22 @@ describe('paymentMethod.create, find, update, delete', () => {
     expect(((await gateway.paymentMethod.find(second.token)) as braintree.CreditCard).default).toBe(false);
     const bad = await gateway.paymentMethod.update(first.token, { expirationDate: '13/2020' } as braintree.PaymentMethodUpdateRequest);
     expect(codes(bad)).toEqual(['81712']);
+  });
+
+  it('reports a saved card expired once its expiry month has ended (the sandbox clock moved on)', async () => {
+    const later = await startSandbox();
+    try {
+      const sdk = gatewayFor(later);
+      const { customer } = await sdk.customer.create({});
+      const saved = await sdk.paymentMethod.create({ customerId: customer.id, paymentMethodNonce: 'fake-valid-visa-nonce' });
+      const card = saved.paymentMethod as braintree.CreditCard;
+      expect(card.expired).toBe(false);
+      // Fake nonces' cards expire in December, three years on: four years later they have.
+      later.advanceClock(4 * 366 * 24 * 60 * 60 * 1000);
+      expect(((await sdk.paymentMethod.find(card.token)) as braintree.CreditCard).expired).toBe(true);
+    } finally {
+      await later.close();
+    }
   });
 
   it('deletes a card (then not found); the next card becomes the default', async () => {
