@@ -85,8 +85,7 @@ interface Deferred {
   reject(error: CheckoutError): void;
 }
 
-const OPTION_FAILED_NOTE =
-  'failed to initialise and is shown disabled; the other ways to pay still work. See the error above for the cause.';
+const OPTION_FAILED_NOTE = 'failed to initialise and is shown disabled; the other ways to pay still work.';
 
 export class CheckoutRuntime {
   readonly instance: CheckoutInstance;
