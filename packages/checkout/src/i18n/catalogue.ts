@@ -72,7 +72,6 @@ export const en = {
   'error.choosePaymentOption': 'Choose a way to pay first.',
   'error.gateway': 'The payment service could not process the card. Please try again.',
   'error.noPaymentOptions': 'No way to pay is available for this shop.',
-  'error.fieldsFailed': 'The card form could not load. Please try again.',
   'error.notReady': 'The payment form is not ready yet.',
   'error.requestInProgress': 'The card is already being processed.',
 } as const satisfies Record<string, string>;

@@ -86,7 +86,6 @@ export type CheckoutErrorCode =
   | 'network'
   | 'no_payment_options'
   | 'all_options_failed'
-  | 'fields_failed'
   | 'rate_limited'
   | 'timeout'
   | 'insufficient_privileges'
