@@ -38,6 +38,8 @@ afterEach(() => {
 function mountInstance(
   fields: FieldName[],
   gatewayFetch: typeof fetch = (resource, init) => fetch(resource, init),
+  // Generous by default: a loaded machine must not turn a real tokenization into a time-out.
+  requestTimeoutMs = 10_000,
 ): Record<string, Mounted> & { channel: string } {
   channelCount += 1;
   const channel = `test-${channelCount}`;
@@ -56,7 +58,7 @@ function mountInstance(
         origin: sandbox.origin,
         fetch: gatewayFetch,
         collectTimeoutMs: 300,
-        requestTimeoutMs: 200,
+        requestTimeoutMs,
       },
     );
     mounted[name] = { input, field, posted };
@@ -304,8 +306,8 @@ describe('tokenize', () => {
 });
 
 describe('gateway failures during tokenization', () => {
-  function filledNumber(gatewayFetch: typeof fetch) {
-    const instance = mountInstance(['number'], gatewayFetch);
+  function filledNumber(gatewayFetch: typeof fetch, requestTimeoutMs?: number) {
+    const instance = mountInstance(['number'], gatewayFetch, requestTimeoutMs);
     the(instance, 'number').input.type('4111111111111111');
     return instance;
   }
@@ -325,7 +327,7 @@ describe('gateway failures during tokenization', () => {
   it('reports a gateway that does not answer in time as a time-out, and a refused connection as a network error', async () => {
     const hung: typeof fetch = (_, init) =>
       new Promise((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal?.reason)));
-    expect(await tokenizeResult(filledNumber(hung), [])).toMatchObject({ error: { code: 'timeout' } });
+    expect(await tokenizeResult(filledNumber(hung, 200), [])).toMatchObject({ error: { code: 'timeout' } });
     const refused: typeof fetch = async () => {
       throw new TypeError('fetch failed');
     };
