@@ -23,7 +23,7 @@ export class Shopper {
 
   async visitShop(): Promise<void> {
     await this.page.goto('/');
-    await expect(this.page.getByRole('heading', { name: 'Shop', level: 1 })).toBeVisible();
+    await expect(this.page.getByRole('heading', { name: 'Good coffee, made at home', level: 1 })).toBeVisible();
   }
 
   async addToCart(productName: string): Promise<void> {
@@ -66,8 +66,38 @@ export class Shopper {
     await this.typeInto('postalCode', card.postalCode);
   }
 
+  /** Enters the card and presses Pay: what a shopper does on the checkout page. */
+  async payWithCard(card: TestCard): Promise<void> {
+    await this.enterCard(card);
+    await this.pay();
+  }
+
+  /** The checkout's own way to sign in, which brings the shopper back to the order. */
+  async signInFromCheckout(email: string, password: string): Promise<void> {
+    await this.page.getByRole('region', { name: 'Pay with card' }).getByRole('link', { name: 'Sign in' }).click();
+    await this.fillSignIn(email, password);
+  }
+
+  /** The "Order 1001" line of the receipt, as a number. */
+  async receiptOrderNumber(): Promise<number> {
+    const text = await this.page.getByText(/^Order \d+$/).textContent();
+    return Number(/\d+/.exec(text ?? '')?.[0]);
+  }
+
+  sandboxBanner() {
+    return this.page.getByRole('complementary', { name: 'Test mode' });
+  }
+
+  themeToggle() {
+    return this.page.getByRole('button', { name: 'Dark theme' });
+  }
+
   async signIn(email: string, password: string): Promise<void> {
     await this.page.goto('/sign-in');
+    await this.fillSignIn(email, password);
+  }
+
+  private async fillSignIn(email: string, password: string): Promise<void> {
     await this.page.getByLabel('Email').fill(email);
     await this.page.getByLabel('Password').fill(password);
     await this.page.getByRole('button', { name: 'Sign in' }).click();

@@ -5,12 +5,12 @@ import { cards, Shopper } from '../support/shopper.ts';
 test('each page has its own title, and navigating moves focus to the new page', async ({ page }) => {
   const shopper = new Shopper(page);
   await shopper.visitShop();
-  await expect(page).toHaveTitle('Shop · Kassa shop');
+  await expect(page).toHaveTitle('Shop · Kassa Coffee');
   await page.getByRole('link', { name: /^Cart/ }).click();
-  await expect(page).toHaveTitle('Your cart · Kassa shop');
+  await expect(page).toHaveTitle('Your cart · Kassa Coffee');
   await expect(page.getByRole('main')).toBeFocused();
   await page.goto('/no-such-page');
-  await expect(page).toHaveTitle('This page does not exist. · Kassa shop');
+  await expect(page).toHaveTitle('This page does not exist. · Kassa Coffee');
 });
 
 test('a keyboard user can skip straight to the content', async ({ page }) => {

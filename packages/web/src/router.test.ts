@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchRoute } from './router.tsx';
+import { matchRoute, returnPath } from './router.tsx';
 
 describe('matchRoute', () => {
   it('matches the root with or without a trailing slash', () => {
@@ -16,5 +16,17 @@ describe('matchRoute', () => {
     expect(matchRoute('/checkout/:orderId', '/checkout')).toBeNull();
     expect(matchRoute('/cart', '/carts')).toBeNull();
     expect(matchRoute('/', '/cart')).toBeNull();
+  });
+});
+
+describe('returnPath', () => {
+  it('returns to a path of this site', () => {
+    expect(returnPath('?return=%2Fcheckout%2Ford_1')).toBe('/checkout/ord_1');
+  });
+
+  it('goes to the shop for anything that could leave the site, or nothing at all', () => {
+    for (const search of ['', '?return=', '?return=https%3A%2F%2Fevil.example', '?return=%2F%2Fevil.example', '?return=%2F%5Cevil.example', '?return=javascript%3Aalert(1)']) {
+      expect(returnPath(search), search).toBe('/');
+    }
   });
 });

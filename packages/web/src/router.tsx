@@ -23,7 +23,21 @@ export function usePath(): string {
   return useSyncExternalStore(subscribe, () => window.location.pathname, () => '/');
 }
 
-export function Link({ to, children, className }: { to: string; children: ReactNode; className?: string }) {
+export function Link({
+  to,
+  children,
+  className,
+  label,
+  current,
+}: {
+  to: string;
+  children: ReactNode;
+  className?: string;
+  /** An accessible name when the visible content does not say it (a logo). */
+  label?: string;
+  /** `page` on the navigation link of the page being shown. */
+  current?: 'page';
+}) {
   function onClick(event: MouseEvent<HTMLAnchorElement>): void {
     // Let the browser handle new-tab and modified clicks.
     if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
@@ -31,10 +45,25 @@ export function Link({ to, children, className }: { to: string; children: ReactN
     navigate(to);
   }
   return (
-    <a href={to} onClick={onClick} className={className}>
+    <a href={to} onClick={onClick} className={className} aria-label={label} aria-current={current}>
       {children}
     </a>
   );
+}
+
+/** The sign-in page, bringing the shopper back to `returnTo` afterwards (the checkout of an order, above all). */
+export function signInPath(returnTo: string): string {
+  return returnTo === '/' || returnTo.startsWith('/sign-') ? '/sign-in' : `/sign-in?return=${encodeURIComponent(returnTo)}`;
+}
+
+/**
+ * Where to go back to after signing in: a path of this site from `?return=`, else the shop. Anything that could
+ * leave the site (`//host`, `/\host`, a scheme) is ignored, so the link cannot send a shopper elsewhere.
+ */
+export function returnPath(search: string): string {
+  const wanted = new URLSearchParams(search).get('return');
+  if (wanted === null || !wanted.startsWith('/') || wanted.startsWith('//') || wanted.startsWith('/\\')) return '/';
+  return wanted;
 }
 
 /** Matches `path` against a pattern such as `/checkout/:orderId`; returns the parameters or null. */

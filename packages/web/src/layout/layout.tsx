@@ -3,12 +3,11 @@ import { api } from '../api/client.ts';
 import { refreshSession, setSignedIn, useSession } from '../account/session.ts';
 import { useCart } from '../cart/cart.ts';
 import { messages } from '../i18n/messages.ts';
-import { Link, navigate, usePath } from '../router.tsx';
+import { Link, navigate, signInPath, usePath } from '../router.tsx';
+import { SandboxBanner } from './sandbox-banner.tsx';
+import { ThemeToggle } from './theme-toggle.tsx';
 
 export function Layout({ children }: { children: ReactNode }) {
-  const session = useSession();
-  const itemCount = useCart().reduce((sum, line) => sum + line.quantity, 0);
-  const account = session.status === 'ready' ? session.account : null;
   const path = usePath();
   const main = useRef<HTMLElement>(null);
   const firstPath = useRef(path);
@@ -16,6 +15,71 @@ export function Layout({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (path !== firstPath.current) main.current?.focus();
   }, [path]);
+
+  return (
+    <div className="app">
+      <a className="skip-link" href="#main">
+        {messages.skipToContent}
+      </a>
+      <SandboxBanner />
+      <header className="app-header">
+        <div className="app-header-inner">
+          <Link to="/" className="brand" label={messages.homeLink}>
+            <img className="brand-logo" src="/logo.svg" alt="" width="32" height="32" />
+            <span className="brand-name">{messages.shopName}</span>
+          </Link>
+          <nav aria-label="Main" className="app-nav">
+            <NavLinks />
+          </nav>
+          <div className="header-tools">
+            <ThemeToggle />
+            <AccountArea />
+          </div>
+        </div>
+      </header>
+      <main id="main" className="app-main" ref={main} tabIndex={-1}>
+        {children}
+      </main>
+    </div>
+  );
+}
+
+function NavLinks() {
+  const session = useSession();
+  const itemCount = useCart().reduce((sum, line) => sum + line.quantity, 0);
+  const path = usePath();
+  const current = (to: string) => (path === to ? 'page' : undefined);
+  return (
+    <>
+      <Link to="/" className="nav-link nav-shop" current={current('/')}>
+        {messages.shopTitle}
+      </Link>
+      <Link to="/cart" className="nav-link" current={current('/cart')}>
+        {messages.cartLink}
+        {itemCount > 0 && (
+          <>
+            <span className="cart-count" aria-hidden="true">
+              {itemCount}
+            </span>
+            <span className="visually-hidden">{`, ${messages.cartItems(itemCount)}`}</span>
+          </>
+        )}
+      </Link>
+      {session.status === 'ready' && session.account?.role === 'admin' && (
+        <Link to="/admin" className="nav-link" current={current('/admin')}>
+          {messages.adminTitle}
+        </Link>
+      )}
+    </>
+  );
+}
+
+/** Who is signed in, and the way in or out. The account menu (orders, saved cards) will open from here. */
+function AccountArea() {
+  const session = useSession();
+  const path = usePath();
+  if (session.status === 'loading') return <div className="account-area" />;
+  const account = session.account;
 
   async function signOut(): Promise<void> {
     try {
@@ -29,33 +93,19 @@ export function Layout({ children }: { children: ReactNode }) {
   }
 
   return (
-    <div className="app">
-      <a className="skip-link" href="#main">
-        {messages.skipToContent}
-      </a>
-      <header className="app-header">
-        <Link to="/" className="brand">
-          Kassa shop
+    <div className="account-area">
+      {account ? (
+        <>
+          <span className="signed-in">{messages.signedInAs(account.name)}</span>
+          <button type="button" className="link-button" onClick={signOut}>
+            {messages.signOut}
+          </button>
+        </>
+      ) : (
+        <Link to={signInPath(path)} className="nav-link">
+          {messages.signIn}
         </Link>
-        <nav aria-label="Main" className="app-nav">
-          <Link to="/">{messages.shopTitle}</Link>
-          <Link to="/cart">{`Cart (${itemCount})`}</Link>
-          {account?.role === 'admin' && <Link to="/admin">{messages.adminTitle}</Link>}
-          {account ? (
-            <>
-              <span className="signed-in">{messages.signedInAs(account.name)}</span>
-              <button type="button" className="link-button" onClick={signOut}>
-                {messages.signOut}
-              </button>
-            </>
-          ) : (
-            session.status === 'ready' && <Link to="/sign-in">{messages.signIn}</Link>
-          )}
-        </nav>
-      </header>
-      <main id="main" className="app-main" ref={main} tabIndex={-1}>
-        {children}
-      </main>
+      )}
     </div>
   );
 }

@@ -1,4 +1,5 @@
-import type { Order } from '../api/types.ts';
+import type { Money, Order } from '../api/types.ts';
+import { productImage } from '../catalogue/product-image.ts';
 import { formatMoney } from '../format/money.ts';
 import { messages } from '../i18n/messages.ts';
 
@@ -6,17 +7,39 @@ import { messages } from '../i18n/messages.ts';
 export function OrderLines({ order }: { order: Order }) {
   return (
     <>
-      <ul className="order-lines">
+      <ul className="line-items">
         {order.items.map((item) => (
-          <li key={item.productId}>
-            <span>{`${item.quantity} × ${item.name}`}</span>
-            <span>{formatMoney(item.total)}</span>
+          <li key={item.productId} className="line-item">
+            <img className="line-item-image" src={productImage(item.productId)} alt="" width="56" height="42" />
+            <span className="line-item-name">
+              {item.name}
+              <span className="line-item-detail">{`${item.quantity} × ${formatMoney(item.unitPrice)}`}</span>
+            </span>
+            <span className="line-item-amount">{formatMoney(item.total)}</span>
           </li>
         ))}
       </ul>
-      <p className="cart-total">
-        {messages.total}: <strong>{formatMoney(order.total)}</strong>
-      </p>
+      <Totals total={order.total} />
     </>
+  );
+}
+
+/** Subtotal, shipping (the demo shop ships for free) and the total, as the cart and the orders show them. */
+export function Totals({ total }: { total: Money }) {
+  return (
+    <dl className="totals">
+      <div>
+        <dt>{messages.subtotal}</dt>
+        <dd>{formatMoney(total)}</dd>
+      </div>
+      <div>
+        <dt>{messages.shipping}</dt>
+        <dd>{messages.shippingFree}</dd>
+      </div>
+      <div className="totals-total">
+        <dt>{messages.total}</dt>
+        <dd>{formatMoney(total)}</dd>
+      </div>
+    </dl>
   );
 }

@@ -3,7 +3,7 @@ import { api, ApiError } from '../../api/client.ts';
 import type { Account } from '../../api/types.ts';
 import { setSignedIn } from '../../account/session.ts';
 import { messages, problemMessage } from '../../i18n/messages.ts';
-import { Link, navigate } from '../../router.tsx';
+import { Link, navigate, returnPath } from '../../router.tsx';
 
 type Field = 'name' | 'email' | 'password';
 
@@ -32,7 +32,9 @@ function AccountForm({
     try {
       const { account } = await submit(values);
       setSignedIn(account);
-      navigate(account.role === 'admin' ? '/admin' : '/');
+      // Back where the shopper came from (an order's checkout), else the shop or, for an admin, the admin page.
+      const back = returnPath(window.location.search);
+      navigate(back !== '/' ? back : account.role === 'admin' ? '/admin' : '/');
     } catch (caught) {
       setError(problemMessage(caught instanceof ApiError ? caught.problem : { status: 0, code: 'unexpected_error' }));
       setBusy(false);
@@ -46,7 +48,7 @@ function AccountForm({
   };
 
   return (
-    <section aria-labelledby="account-title" className="account-form">
+    <section aria-labelledby="account-title" className="account-form card">
       <h1 id="account-title">{title}</h1>
       <form onSubmit={onSubmit}>
         {fields.map((field) => (
@@ -58,11 +60,11 @@ function AccountForm({
         <div role="alert" className="form-error">
           {error}
         </div>
-        <button type="submit" className="primary" disabled={busy}>
+        <button type="submit" className="primary wide" disabled={busy}>
           {submitLabel}
         </button>
       </form>
-      <p>{footer}</p>
+      <p className="account-switch">{footer}</p>
     </section>
   );
 }
@@ -76,7 +78,7 @@ export function SignInPage() {
       submit={({ email, password }) => api.signIn({ email, password })}
       footer={
         <>
-          {messages.noAccount} <Link to="/sign-up">{messages.signUp}</Link>
+          {messages.noAccount} <Link to={`/sign-up${window.location.search}`}>{messages.signUp}</Link>
         </>
       }
     />
@@ -92,7 +94,7 @@ export function SignUpPage() {
       submit={(values) => api.signUp(values)}
       footer={
         <>
-          {messages.haveAccount} <Link to="/sign-in">{messages.signIn}</Link>
+          {messages.haveAccount} <Link to={`/sign-in${window.location.search}`}>{messages.signIn}</Link>
         </>
       }
     />

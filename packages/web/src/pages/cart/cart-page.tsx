@@ -2,9 +2,11 @@ import { useState } from 'react';
 import { api, ApiError } from '../../api/client.ts';
 import { useLoad } from '../../api/use-load.ts';
 import { cart, useCart } from '../../cart/cart.ts';
+import { productImage } from '../../catalogue/product-image.ts';
 import { formatMoney } from '../../format/money.ts';
 import { messages, problemMessage } from '../../i18n/messages.ts';
-import { navigate } from '../../router.tsx';
+import { Totals } from '../../orders/order-lines.tsx';
+import { Link, navigate } from '../../router.tsx';
 
 export function CartPage() {
   const lines = useCart();
@@ -38,42 +40,64 @@ export function CartPage() {
   }
 
   return (
-    <section aria-labelledby="cart-title">
+    <section aria-labelledby="cart-title" className="cart-page">
       <h1 id="cart-title">{messages.cartTitle}</h1>
       {rows.length === 0 ? (
-        <p>{messages.cartEmpty}</p>
+        <div className="empty-state card">
+          <p className="empty-state-title">{messages.cartEmpty}</p>
+          <p className="muted">{messages.cartEmptyHint}</p>
+          <Link to="/" className="button primary">
+            {messages.browseShop}
+          </Link>
+        </div>
       ) : (
-        <>
-          <ul className="cart-lines">
+        <div className="cart-layout">
+          <ul className="cart-lines card">
             {rows.map((row) => (
               <li key={row.productId} className="cart-line">
-                <span className="cart-line-name">{row.product.name}</span>
-                <label className="visually-hidden" htmlFor={`quantity-${row.productId}`}>
-                  {messages.quantityOf(row.product.name)}
-                </label>
-                <input
-                  id={`quantity-${row.productId}`}
-                  type="number"
-                  min={0}
-                  max={99}
-                  value={row.quantity}
-                  onChange={(event) => cart.setQuantity(row.productId, Math.min(99, Number(event.target.value) || 0))}
-                />
-                <span>{formatMoney({ amount: row.product.price.amount * row.quantity, currency })}</span>
-                <button type="button" className="link-button" onClick={() => cart.setQuantity(row.productId, 0)}>
-                  {messages.remove}
-                </button>
+                <img className="cart-line-image" src={productImage(row.productId)} alt="" width="96" height="72" />
+                <div className="cart-line-name">
+                  <span className="cart-line-title">{row.product.name}</span>
+                  <span className="muted">{messages.eachPrice(formatMoney(row.product.price))}</span>
+                </div>
+                <div className="cart-line-quantity">
+                  <label className="visually-hidden" htmlFor={`quantity-${row.productId}`}>
+                    {messages.quantityOf(row.product.name)}
+                  </label>
+                  <input
+                    id={`quantity-${row.productId}`}
+                    type="number"
+                    inputMode="numeric"
+                    min={0}
+                    max={99}
+                    value={row.quantity}
+                    onChange={(event) => cart.setQuantity(row.productId, Math.min(99, Number(event.target.value) || 0))}
+                  />
+                  <button
+                    type="button"
+                    className="link-button"
+                    aria-label={messages.removeItem(row.product.name)}
+                    onClick={() => cart.setQuantity(row.productId, 0)}
+                  >
+                    {messages.remove}
+                  </button>
+                </div>
+                <span className="cart-line-amount">
+                  {formatMoney({ amount: row.product.price.amount * row.quantity, currency })}
+                </span>
               </li>
             ))}
           </ul>
-          <p className="cart-total">
-            {messages.total}: <strong>{formatMoney({ amount: estimate, currency })}</strong>
-          </p>
-          {error && <p role="alert">{error}</p>}
-          <button type="button" className="primary" onClick={checkout} disabled={busy}>
-            {messages.goToCheckout}
-          </button>
-        </>
+          <section className="cart-summary card" aria-labelledby="cart-summary-title">
+            <h2 id="cart-summary-title">{messages.orderSummary}</h2>
+            <Totals total={{ amount: estimate, currency }} />
+            {error && <p role="alert">{error}</p>}
+            <button type="button" className="primary wide" onClick={checkout} disabled={busy}>
+              {messages.goToCheckout}
+            </button>
+            <p className="fine-print">{messages.pricesConfirmed}</p>
+          </section>
+        </div>
       )}
     </section>
   );

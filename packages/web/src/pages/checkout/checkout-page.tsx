@@ -1,12 +1,14 @@
 import { useEffect, useState } from 'react';
 import { Checkout, type CheckoutInstance } from '@kassa/checkout';
+import { useSession } from '../../account/session.ts';
 import { api } from '../../api/client.ts';
 import { useLoad } from '../../api/use-load.ts';
 import type { Order } from '../../api/types.ts';
 import { formatMoney } from '../../format/money.ts';
 import { messages, problemMessage } from '../../i18n/messages.ts';
 import { OrderLines } from '../../orders/order-lines.tsx';
-import { Link, navigate } from '../../router.tsx';
+import { Link, navigate, signInPath } from '../../router.tsx';
+import { useTheme } from '../../theme/theme.ts';
 import { usePayment } from './use-payment.ts';
 
 async function loadCheckout(orderId: string) {
@@ -16,10 +18,13 @@ async function loadCheckout(orderId: string) {
 }
 
 export function CheckoutPage({ orderId }: { orderId: string }) {
+  const account = useSession();
   const loaded = useLoad(() => loadCheckout(orderId), orderId);
   const [instance, setInstance] = useState<CheckoutInstance | null>(null);
   const session = loaded.status === 'ready' ? loaded.data.session : undefined;
   const payment = usePayment(orderId, session?.botcheck);
+  // The card frames take the page's colours when they load: a new theme loads them again.
+  const theme = useTheme();
 
   useEffect(() => {
     if (payment.state.step === 'paid') navigate(`/orders/${orderId}/receipt`, { replace: true });
@@ -40,11 +45,16 @@ export function CheckoutPage({ orderId }: { orderId: string }) {
   const error = payment.state.step === 'idle' ? payment.state.error : undefined;
   return (
     <div className="checkout-page">
-      <h1>{messages.checkoutTitle}</h1>
       <OrderSummary order={order} />
       <section aria-labelledby="payment-title" className="payment-panel">
+        {account.status === 'ready' && account.account === null && (
+          <p className="checkout-sign-in">
+            {messages.haveAccountAtCheckout} <Link to={signInPath(`/checkout/${orderId}`)}>{messages.signInAtCheckout}</Link>
+          </p>
+        )}
         <h2 id="payment-title">{messages.paymentTitle}</h2>
         <Checkout
+          key={theme}
           authorization={session.clientToken}
           // The card stays in the form until the payment's outcome is known: after a network error or a failed
           // bot-check Pay again works as it is; after a decline the payment flow clears it.
@@ -67,16 +77,41 @@ export function CheckoutPage({ orderId }: { orderId: string }) {
         >
           {busy ? messages.paying : messages.pay(formatMoney(session.amount))}
         </button>
+        <p className="fine-print secure-note">
+          <svg viewBox="0 0 16 16" width="14" height="14" aria-hidden="true" focusable="false">
+            <path d="M4.5 7V5a3.5 3.5 0 0 1 7 0v2h.5a1 1 0 0 1 1 1v6a1 1 0 0 1-1 1H4a1 1 0 0 1-1-1V8a1 1 0 0 1 1-1zm1.5 0h4V5a2 2 0 0 0-4 0z" fill="currentColor" />
+          </svg>
+          {messages.cardDataNote}
+        </p>
       </section>
     </div>
   );
 }
 
+/** The order beside the payment form; on a phone it folds to its total so Pay stays in view. */
 function OrderSummary({ order }: { order: Order }) {
+  const [open, setOpen] = useState(false);
+  const count = order.items.reduce((sum, item) => sum + item.quantity, 0);
   return (
-    <section aria-labelledby="summary-title" className="order-summary">
-      <h2 id="summary-title">{messages.orderSummary}</h2>
-      <OrderLines order={order} />
+    <section aria-labelledby="checkout-title" className="order-summary">
+      <h1 id="checkout-title" className="checkout-heading">
+        {messages.checkoutTitle}
+      </h1>
+      <p className="summary-pay-to">{messages.payTo(messages.shopName)}</p>
+      <p className="summary-amount">{formatMoney(order.total)}</p>
+      <button
+        type="button"
+        className="summary-toggle link-button"
+        aria-expanded={open}
+        aria-controls="summary-details"
+        onClick={() => setOpen(!open)}
+      >
+        {`${open ? messages.hideOrderSummary : messages.showOrderSummary} (${messages.cartItems(count)})`}
+      </button>
+      <div id="summary-details" className="summary-details" data-open={open}>
+        <h2 className="visually-hidden">{messages.orderSummary}</h2>
+        <OrderLines order={order} />
+      </div>
     </section>
   );
 }

@@ -1,0 +1,155 @@
+import { AxeBuilder } from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { catalogue } from '../support/catalogue.ts';
+import { cards, Shopper } from '../support/shopper.ts';
+
+const axeViolations = async (page: Page, state: string) =>
+  (await new AxeBuilder({ page }).analyze()).violations.map((violation) => `${state}: ${violation.id}: ${violation.help}`);
+
+test('the sandbox banner gives the test card and the declining amount; product descriptions do not', async ({ page }) => {
+  const shopper = new Shopper(page);
+  await shopper.visitShop();
+  // npm start runs against the sandbox gateway, so the server says so and the banner shows on every page.
+  await expect(shopper.sandboxBanner()).toContainText('4111 1111 1111 1111');
+  await expect(shopper.sandboxBanner()).toContainText('2,000.00 is declined');
+  await expect(page.locator('.product-description')).toHaveCount(4);
+  for (const description of await page.locator('.product-description').allTextContents()) {
+    expect(description).not.toMatch(/sandbox|declin|test card/i);
+  }
+  await shopper.startCheckout(catalogue.everyday);
+  await expect(shopper.sandboxBanner()).toBeVisible();
+});
+
+test('no sandbox banner when the server says payments are real', async ({ page }) => {
+  // A production gateway cannot run here: the server's answer is replaced, the rest of the shop is real.
+  await page.route('**/api/config', (route) => route.fulfill({ json: { sandbox: false } }));
+  const shopper = new Shopper(page);
+  await shopper.visitShop();
+  await expect(page.locator('.product-card')).toHaveCount(4);
+  await expect(shopper.sandboxBanner()).toHaveCount(0);
+});
+
+test('every product has its picture, and the logo loads', async ({ page }) => {
+  const shopper = new Shopper(page);
+  await shopper.visitShop();
+  const pictures = page.locator('.product-image, .brand-logo');
+  await expect(pictures).toHaveCount(5);
+  for (const picture of await pictures.all()) {
+    await expect.poll(() => picture.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0)).toBe(true);
+    expect(await picture.getAttribute('src')).toMatch(/^\/(products\/[a-z-]+|logo)\.svg$/);
+  }
+});
+
+test('the receipt names the order by its human number, not its id', async ({ page }) => {
+  const shopper = new Shopper(page);
+  await shopper.startCheckout(catalogue.everyday);
+  await shopper.payWithCard(cards.visa);
+  const orderId = await shopper.seesReceipt();
+  const number = await shopper.receiptOrderNumber();
+  const { order } = await (await page.request.get(`/api/orders/${orderId}`)).json();
+  expect(number).toBe(order.number);
+  expect(number).toBeGreaterThanOrEqual(1001);
+  await expect(page.getByRole('main')).not.toContainText(orderId);
+});
+
+test('signing in from the checkout comes back to the same order, which the shopper then pays', async ({ page }) => {
+  const shopper = new Shopper(page);
+  await shopper.startCheckout(catalogue.everyday);
+  const checkoutUrl = page.url();
+  await shopper.signInFromCheckout('shopper@kassa.test', 'kassa-demo-shopper');
+  await expect(page).toHaveURL(checkoutUrl);
+  await expect(page.locator('[data-kassa-checkout]')).toHaveAttribute('data-state', 'ready');
+  // Signed in, the checkout no longer offers to sign in.
+  await expect(page.getByRole('region', { name: 'Pay with card' }).getByRole('link', { name: 'Sign in' })).toHaveCount(0);
+  await shopper.payWithCard(cards.mastercard);
+  const orderId = await shopper.seesReceipt();
+  expect(checkoutUrl).toContain(orderId);
+});
+
+test.describe('on a 390 x 844 phone', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test('Pay is in view without scrolling, the summary folds to its total, and no page scrolls sideways', async ({ page }) => {
+    const shopper = new Shopper(page);
+    await shopper.visitShop();
+    const noSidewaysScroll = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+    expect(await noSidewaysScroll()).toBe(true);
+    await shopper.startCheckout(catalogue.declinedByAmount);
+    expect(await noSidewaysScroll()).toBe(true);
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    const pay = await shopper.payButton().boundingBox();
+    expect(pay).not.toBeNull();
+    expect((pay?.y ?? 0) + (pay?.height ?? 0)).toBeLessThanOrEqual(844);
+
+    // The order lines are one tap away.
+    const lines = page.locator('#summary-details');
+    await expect(lines).toBeHidden();
+    await page.getByRole('button', { name: /^Show order summary/ }).click();
+    await expect(lines).toBeVisible();
+    await expect(lines).toContainText(catalogue.declinedByAmount);
+    expect(await axeViolations(page, 'phone checkout')).toEqual([]);
+
+    await shopper.payWithCard(cards.visa);
+    await shopper.seesPaymentError('Your card was declined (Do Not Honor). Please try another card.');
+    expect(await noSidewaysScroll()).toBe(true);
+  });
+});
+
+test.describe('in the dark', () => {
+  test.use({ colorScheme: 'dark' });
+
+  test("the shop follows the system's dark theme, the checkout follows the shop, and a choice is remembered", async ({ page }) => {
+    const shopper = new Shopper(page);
+    await shopper.visitShop();
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+    await expect(shopper.themeToggle()).toHaveAttribute('aria-pressed', 'true');
+    expect(await axeViolations(page, 'dark shop')).toEqual([]);
+
+    await shopper.startCheckout(catalogue.everyday);
+    const checkoutColours = async () => ({
+      text: await page.locator('.kassa-checkout').evaluate((element) => getComputedStyle(element).color),
+      field: await page.locator('.kassa-field__control').first().evaluate((element) => getComputedStyle(element).backgroundColor),
+    });
+    expect(await checkoutColours()).toEqual({ text: 'rgb(236, 238, 241)', field: 'rgb(28, 31, 37)' });
+    // The card frames stay transparent over the dark form (a frame whose colour scheme differs is painted opaque).
+    expect(await page.locator('iframe[name="kassa-field-number"]').evaluate((frame) => getComputedStyle(frame).colorScheme)).toBe('light');
+    await shopper.pay();
+    await expect(page.getByText('Check your entries and try again.')).toBeVisible();
+    expect(await axeViolations(page, 'dark checkout with errors')).toEqual([]);
+
+    // Choosing light: the checkout loads again in the light colours, and the choice outlives a reload.
+    await shopper.themeToggle().click();
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
+    await expect(page.locator('[data-kassa-checkout]')).toHaveAttribute('data-state', 'ready');
+    expect(await checkoutColours()).toEqual({ text: 'rgb(31, 35, 40)', field: 'rgb(255, 255, 255)' });
+    await page.reload();
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
+    await expect(shopper.themeToggle()).toHaveAttribute('aria-pressed', 'false');
+  });
+
+  test('a dark payment goes through to a dark receipt without an accessibility violation', async ({ page }) => {
+    const shopper = new Shopper(page);
+    await shopper.startCheckout(catalogue.everyday);
+    await shopper.payWithCard(cards.visa);
+    await shopper.seesReceipt();
+    expect(await axeViolations(page, 'dark receipt')).toEqual([]);
+  });
+});
+
+test('the cart, an empty cart, sign-in and sign-up have no accessibility violations', async ({ page }) => {
+  const shopper = new Shopper(page);
+  await page.goto('/cart');
+  await expect(page.getByText('Your cart is empty.')).toBeVisible();
+  expect(await axeViolations(page, 'empty cart')).toEqual([]);
+  await shopper.visitShop();
+  await shopper.addToCart(catalogue.everyday);
+  await page.getByRole('link', { name: /^Cart/ }).click();
+  await expect(page.getByRole('button', { name: 'Go to checkout' })).toBeVisible();
+  expect(await axeViolations(page, 'cart')).toEqual([]);
+  await page.goto('/sign-in');
+  await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+  expect(await axeViolations(page, 'sign-in')).toEqual([]);
+  await page.getByRole('link', { name: 'Create an account' }).click();
+  await expect(page.getByRole('heading', { name: 'Create an account' })).toBeVisible();
+  expect(await axeViolations(page, 'sign-up')).toEqual([]);
+});
