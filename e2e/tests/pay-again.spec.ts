@@ -1,0 +1,43 @@
+import { expect, test } from '@playwright/test';
+import { catalogue } from '../support/catalogue.ts';
+import { cards, Shopper } from '../support/shopper.ts';
+
+// The connection between the browser and the shop is cut once with Playwright's routing: a dropped connection
+// cannot be caused otherwise from a test; the shop, the server, the frames and the gateway are the real ones.
+
+test('after a network error, Pay again pays with the card as typed, under the same Idempotency-Key', async ({ page }) => {
+  const shopper = new Shopper(page);
+  const keys = shopper.recordPaymentRequests();
+  let cut = false;
+  await page.route('**/api/orders/*/payments', (route) => {
+    if (cut) return route.continue();
+    cut = true;
+    return route.abort('connectionreset');
+  });
+  await shopper.startCheckout(catalogue.everyday);
+  await shopper.payWithCard(cards.visa);
+  await shopper.seesPaymentError('Network error. Please try again.');
+  // Nothing to retype: the card is still in the form.
+  await expect(shopper.field('number')).not.toHaveValue('');
+  await expect(shopper.field('cvv')).not.toHaveValue('');
+  await shopper.pay();
+  await shopper.seesReceipt();
+  expect(keys).toHaveLength(2);
+  expect(keys[1]).toBe(keys[0]);
+});
+
+test('after the bot-check could not load, Pay again pays without retyping the card', async ({ page }) => {
+  const shopper = new Shopper(page);
+  let cut = false;
+  await page.route('**/api/botcheck/challenge', (route) => {
+    if (cut) return route.continue();
+    cut = true;
+    return route.abort('connectionreset');
+  });
+  await shopper.startCheckout(catalogue.everyday);
+  await shopper.payWithCard(cards.mastercard);
+  await shopper.seesPaymentError('The bot-check is unavailable right now. Please try again.');
+  await shopper.pay();
+  await shopper.seesReceipt();
+  await expect(page.getByText('Paid with MasterCard ending in 4444')).toBeVisible();
+});
