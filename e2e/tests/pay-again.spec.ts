@@ -1,19 +1,22 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { catalogue } from '../support/catalogue.ts';
 import { cards, Shopper } from '../support/shopper.ts';
 
 // The connection between the browser and the shop is cut once with Playwright's routing: a dropped connection
 // cannot be caused otherwise from a test; the shop, the server, the frames and the gateway are the real ones.
-
-test('after a network error, Pay again pays with the card as typed, under the same Idempotency-Key', async ({ page }) => {
-  const shopper = new Shopper(page);
-  const keys = shopper.recordPaymentRequests();
+async function cutOnce(page: Page, url: string): Promise<void> {
   let cut = false;
-  await page.route('**/api/orders/*/payments', (route) => {
+  await page.route(url, (route) => {
     if (cut) return route.continue();
     cut = true;
     return route.abort('connectionreset');
   });
+}
+
+test('after a network error, Pay again pays with the card as typed, under the same Idempotency-Key', async ({ page }) => {
+  const shopper = new Shopper(page);
+  const keys = shopper.recordPaymentRequests();
+  await cutOnce(page, '**/api/orders/*/payments');
   await shopper.startCheckout(catalogue.everyday);
   await shopper.payWithCard(cards.visa);
   await shopper.seesPaymentError('Network error. Please try again.');
@@ -28,12 +31,7 @@ test('after a network error, Pay again pays with the card as typed, under the sa
 
 test('after the bot-check could not load, Pay again pays without retyping the card', async ({ page }) => {
   const shopper = new Shopper(page);
-  let cut = false;
-  await page.route('**/api/botcheck/challenge', (route) => {
-    if (cut) return route.continue();
-    cut = true;
-    return route.abort('connectionreset');
-  });
+  await cutOnce(page, '**/api/botcheck/challenge');
   await shopper.startCheckout(catalogue.everyday);
   await shopper.payWithCard(cards.mastercard);
   await shopper.seesPaymentError('The bot-check is unavailable right now. Please try again.');

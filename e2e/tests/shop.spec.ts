@@ -108,7 +108,14 @@ test.describe('in the dark', () => {
     await shopper.startCheckout(catalogue.everyday);
     const checkoutColours = async () => ({
       text: await page.locator('.kassa-checkout').evaluate((element) => getComputedStyle(element).color),
-      field: await page.locator('.kassa-field__control').first().evaluate((element) => getComputedStyle(element).backgroundColor),
+      // The field background the checkout's own rules resolve (a probe, so the test does not depend on its markup).
+      field: await page.locator('.kassa-checkout').evaluate((element) => {
+        const probe = element.appendChild(document.createElement('span'));
+        probe.style.backgroundColor = 'var(--kassa-color-background)';
+        const colour = getComputedStyle(probe).backgroundColor;
+        probe.remove();
+        return colour;
+      }),
     });
     expect(await checkoutColours()).toEqual({ text: 'rgb(236, 238, 241)', field: 'rgb(28, 31, 37)' });
     // The card frames stay transparent over the dark form (a frame whose colour scheme differs is painted opaque).
