@@ -66,7 +66,14 @@ export const UNKNOWN_BIN_DATA: BinData = {
 };
 
 /** What a test card does when charged, decided once at tokenization (so the full number need not be kept). */
-export type CardBehaviour = 'normal' | 'processor_declined' | 'processor_failure' | 'fraud' | 'verification_declined';
+export type CardBehaviour =
+  | 'normal'
+  | 'processor_declined'
+  | 'processor_failure'
+  | 'fraud'
+  | 'verification_declined'
+  /** The provider's dispute test card: the sale settles at once with an open chargeback (core/disputes.ts). */
+  | 'chargeback';
 
 /**
  * A tokenized card as the core keeps it. Never the full number nor the CVV: a hash of the number, keyed by a key
@@ -110,6 +117,7 @@ const BEHAVIOUR_BY_NUMBER: Readonly<Record<string, CardBehaviour>> = {
   '378734493671000': 'verification_declined',
   '6011000990139424': 'verification_declined',
   '4000111111111511': 'fraud',
+  '4023898493988028': 'chargeback',
 };
 
 /** Test CVVs with a special issuer answer: 200 does not match, 301 is not verified by the issuer. */

@@ -33,3 +33,12 @@ describe('DueQueue', () => {
     expect(due).toHaveLength(100);
   });
 });
+
+describe('DueQueue ties', () => {
+  it('hands out records due at the same instant in the order they were scheduled', () => {
+    const queue = new DueQueue(createMemoryStore().collection<DueRecord>('due'));
+    const ids = Array.from({ length: 20 }, (_, index) => `r${index}`);
+    for (const id of ids) queue.schedule({ id, dueAt: 5 });
+    expect(queue.takeDue(5).map((record) => record.id)).toEqual(ids);
+  });
+});

@@ -13,20 +13,23 @@ export interface DueRecord {
 
 interface HeapEntry {
   dueAt: number;
+  /** Ties (same dueAt) come out in the order they were scheduled: webhooks of one instant keep their order. */
+  seq: number;
   id: string;
 }
 
 export class DueQueue<T extends DueRecord> {
   private readonly heap: HeapEntry[] = [];
+  private seq = 0;
 
   constructor(private readonly records: Collection<T>) {
-    for (const record of records.values()) this.push({ dueAt: record.dueAt, id: record.id });
+    for (const record of records.values()) this.push({ dueAt: record.dueAt, seq: this.seq++, id: record.id });
   }
 
   /** Adds the record, or moves it to its new `dueAt`. */
   schedule(record: T): void {
     this.records.set(record.id, record);
-    this.push({ dueAt: record.dueAt, id: record.id });
+    this.push({ dueAt: record.dueAt, seq: this.seq++, id: record.id });
   }
 
   cancel(id: string): void {
@@ -98,5 +101,5 @@ export class DueQueue<T extends DueRecord> {
 }
 
 function before(a: HeapEntry, b: HeapEntry): boolean {
-  return a.dueAt < b.dueAt;
+  return a.dueAt < b.dueAt || (a.dueAt === b.dueAt && a.seq < b.seq);
 }

@@ -1,5 +1,6 @@
 import type { Transaction } from './transactions.ts';
 import type { SubscriptionView } from './vault-operations.ts';
+import type { Dispute } from './disputes.ts';
 
 // What happened in the gateway that a merchant hears of by webhook. core/ only reports the facts; webhooks/ turns
 // them into signed notifications (and does nothing when no webhook URL is configured).
@@ -15,7 +16,8 @@ export type GatewayEvent =
         | 'subscription_canceled'
         | 'subscription_expired';
       subscription: SubscriptionView;
-    };
+    }
+  | { kind: 'dispute_opened' | 'dispute_accepted' | 'dispute_won' | 'dispute_lost'; dispute: Dispute };
 
 export type GatewayEventKind = GatewayEvent['kind'];
 

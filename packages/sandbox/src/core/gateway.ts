@@ -32,13 +32,20 @@ import { NO_CARD_RULES, rulesRejection } from './verification.ts';
 import type { CardRules } from './verification.ts';
 import { SandboxClock } from './clock.ts';
 import { DueQueue } from './due-queue.ts';
+import { watchCollection } from './watched-collection.ts';
+import { Billing } from './billing.ts';
+import { Disputes } from './disputes.ts';
+import type { Dispute, DisputeEvidence, TextEvidenceParams } from './disputes.ts';
+import { compileSearch, runSearch } from './search.ts';
+import type { SearchFields } from './search.ts';
+import { DISPUTE_SEARCH_FIELDS, SUBSCRIPTION_SEARCH_FIELDS, transactionSearchFields } from './search-fields.ts';
 import type { DueRecord } from './due-queue.ts';
 import type { EventSink } from './events.ts';
 import { refund } from './refunds.ts';
 import type { RefundParams } from './refunds.ts';
 import { DAILY_BATCH, Settlement } from './settlement.ts';
 import type { SettlementSimulation, SettlementTiming } from './settlement.ts';
-import type { Store } from '../store/store.ts';
+import type { Collection, Store } from '../store/store.ts';
 
 export interface Credentials {
   merchantId: string;
@@ -147,6 +154,11 @@ export class SandboxGateway {
   /** The browser's 3-D Secure 2 lookup and challenge. */
   readonly threeDSecure: ThreeDSecureOperations;
   private readonly settlement: Settlement;
+  private readonly billing: Billing;
+  private readonly disputes: Disputes;
+  private readonly transactionRecords: Collection<Transaction>;
+  private readonly subscriptionRecords: Collection<Subscription>;
+  private readonly disputeRecords: Collection<Dispute>;
 
   constructor(options: GatewayOptions) {
     this.credentials = { merchantId: options.merchantId, publicKey: options.publicKey, privateKey: options.privateKey };
@@ -159,7 +171,11 @@ export class SandboxGateway {
     this.cardNumberKey = cardIdentifierKey(options.cardIdentifierSecret);
     this.nonces = new Nonces(options.store.collection<NonceRecord>('nonces'));
     this.customers = new Customers(options.store.collection<Customer>('customers'));
-    this.transactions = new Transactions(options.store.collection<Transaction>('transactions'), {
+    // Searches read the collections directly (a scan; with the SDK's `ids` step, a look-up per id).
+    this.transactionRecords = options.store.collection<Transaction>('transactions');
+    this.subscriptionRecords = options.store.collection<Subscription>('subscriptions');
+    this.disputeRecords = options.store.collection<Dispute>('disputes');
+    this.transactions = new Transactions(watchCollection(this.transactionRecords, (record) => this.settlement.observe(record)), {
       merchantAccountId: options.merchantId,
       currencyIsoCode,
     });
@@ -171,7 +187,9 @@ export class SandboxGateway {
       customers: this.customers,
       nonces: this.nonces,
       paymentMethods: this.paymentMethods,
-      subscriptions: new Subscriptions(options.store.collection<Subscription>('subscriptions')),
+      subscriptions: new Subscriptions(
+        watchCollection(this.subscriptionRecords, (record) => this.billing.observe(record)),
+      ),
       transactions: this.transactions,
       currencyIsoCode,
       merchantAccountId: options.merchantId,
@@ -181,11 +199,18 @@ export class SandboxGateway {
     this.threeDSecure = new ThreeDSecureOperations({ nonces: this.nonces, clock: this.clock, settings: () => this.settings, currencyIsoCode });
     const plans = (options.plans ?? DEMO_PLANS).map((plan) => buildPlan(plan, currencyIsoCode));
     this.subscriptions = new SubscriptionOperations(context, this.vault, new Map(plans.map((plan) => [plan.id, plan])));
+    const events = options.events ?? (() => {});
     this.settlement = new Settlement(
       this.transactions,
       new DueQueue(options.store.collection<DueRecord>('settlement-queue')),
       options.settlement ?? DAILY_BATCH,
-      options.events ?? (() => {}),
+      events,
+    );
+    this.disputes = new Disputes(this.disputeRecords, events);
+    this.billing = new Billing(
+      { ...context, view: (subscription) => this.vault.subscriptionView(subscription), events },
+      new DueQueue(options.store.collection<DueRecord>('billing-queue')),
+      options.store.collection('subscription-status-seen'),
     );
   }
 
@@ -202,9 +227,11 @@ export class SandboxGateway {
     return this.clock();
   }
 
-  /** Runs what is due at the sandbox's time (settlement batches); called by a timer and after `advanceClock`. */
+  /** Runs what is due at the sandbox's time (billing, then settlement batches); by a timer and after `advanceClock`. */
   runDueWork(): void {
-    this.settlement.runDue(this.clock());
+    const now = this.clock();
+    this.billing.runDue(now);
+    this.settlement.runDue(now);
   }
 
   authenticate(publicKey: string, privateKey: string): boolean {
@@ -354,7 +381,17 @@ export class SandboxGateway {
       if (newCustomer !== null) this.customers.save(newCustomer);
       this.paymentMethods.add(vaultOnSuccess.customerId, source.card, vaultOnSuccess.token, { makeDefault: false, verification: null }, now);
     }
-    return this.submitted(result, now);
+    if (result.kind === 'success' && source.card.behaviour === 'chargeback') this.chargeback(result.transaction, now);
+    return result;
+  }
+
+  /** The dispute test card: the sale is settled at once and gets an open chargeback, as on the provider's sandbox. */
+  private chargeback(sale: Transaction, now: Date): void {
+    if (sale.status === 'authorized') this.transactions.submitForSettlement(sale, undefined, now);
+    this.settlement.simulate(sale, 'settle', now);
+    const dispute = this.disputes.openChargeback(sale, now);
+    sale.disputeIds.push(dispute.id);
+    this.transactions.save(sale);
   }
 
   /** The card a sale charges: a nonce (perhaps of a saved card), or a saved card's token. */
@@ -380,20 +417,13 @@ export class SandboxGateway {
     return { card: saved.card, record: null, saved, threeDSecureInfo: null };
   }
 
-  /** A transaction that reached submitted_for_settlement goes into its settlement batch. */
-  private submitted(result: TransactionResult, now: Date): TransactionResult {
-    if (result.kind === 'success') this.settlement.schedule(result.transaction, now);
-    return result;
-  }
-
   /** null when there is no such transaction (the wire answers 404). */
   submitForSettlement(id: string, amount: unknown, apiRequestKey: string | null): TransactionResult | null {
     const transaction = this.transactions.find(id);
     if (transaction === undefined) return null;
-    const outcome = this.idempotency.run(apiRequestKey, { operation: 'submit_for_settlement', id, amount }, TRANSACTION, () => {
-      const now = this.clock();
-      return this.submitted(this.transactions.submitForSettlement(transaction, amount, now), now);
-    });
+    const outcome = this.idempotency.run(apiRequestKey, { operation: 'submit_for_settlement', id, amount }, TRANSACTION, () =>
+      this.transactions.submitForSettlement(transaction, amount, this.clock()),
+    );
     return outcome.kind === 'conflict' ? invalidResult([outcome.error]) : outcome.result;
   }
 
@@ -411,10 +441,9 @@ export class SandboxGateway {
     const sale = this.transactions.find(id);
     if (sale === undefined) return null;
     const request = { operation: 'refund', id, amount: params.amount ?? null, orderId: params.orderId ?? null };
-    const outcome = this.idempotency.run(apiRequestKey, request, TRANSACTION, () => {
-      const now = this.clock();
-      return this.submitted(refund(sale, params, this.transactions, now), now);
-    });
+    const outcome = this.idempotency.run(apiRequestKey, request, TRANSACTION, () =>
+      refund(sale, params, this.transactions, this.clock()),
+    );
     return outcome.kind === 'conflict' ? invalidResult([outcome.error]) : outcome.result;
   }
 
@@ -424,4 +453,59 @@ export class SandboxGateway {
     if (transaction === undefined) return null;
     return this.settlement.simulate(transaction, simulation, this.clock());
   }
+
+  // --- disputes ---
+
+  findDispute(id: string): Dispute | undefined {
+    return this.disputes.find(id);
+  }
+
+  /** null: no such dispute. */
+  acceptDispute(id: string): Outcome<Dispute> | null {
+    const dispute = this.disputes.find(id);
+    return dispute === undefined ? null : this.disputes.accept(dispute, this.clock());
+  }
+
+  addDisputeEvidence(id: string, params: TextEvidenceParams): Outcome<DisputeEvidence> | null {
+    const dispute = this.disputes.find(id);
+    return dispute === undefined ? null : this.disputes.addTextEvidence(dispute, params, this.clock());
+  }
+
+  removeDisputeEvidence(id: string, evidenceId: string): Outcome<boolean> | null {
+    const dispute = this.disputes.find(id);
+    return dispute === undefined ? null : this.disputes.removeEvidence(dispute, evidenceId, this.clock());
+  }
+
+  finalizeDispute(id: string): Outcome<Dispute> | null {
+    const dispute = this.disputes.find(id);
+    return dispute === undefined ? null : this.disputes.finalize(dispute, this.clock());
+  }
+
+  // --- searches (transaction.search, subscription.search, dispute.search) ---
+
+  searchTransactions(criteria: unknown): SearchOutcome<Transaction> {
+    const fields = transactionSearchFields((customerId) => this.customers.find(customerId));
+    return this.search(fields, criteria, this.transactionRecords, (id) => this.transactions.find(id));
+  }
+
+  searchSubscriptions(criteria: unknown): SearchOutcome<Subscription> {
+    return this.search(SUBSCRIPTION_SEARCH_FIELDS, criteria, this.subscriptionRecords, (id) => this.subscriptionRecords.get(id));
+  }
+
+  searchDisputes(criteria: unknown): SearchOutcome<Dispute> {
+    return this.search(DISPUTE_SEARCH_FIELDS, criteria, this.disputeRecords, (id) => this.disputes.find(id));
+  }
+
+  private search<T extends { createdAt: Date }>(
+    fields: SearchFields<T>,
+    criteria: unknown,
+    records: Collection<T>,
+    byId: (id: string) => T | undefined,
+  ): SearchOutcome<T> {
+    const search = compileSearch(fields, criteria);
+    if (!search.ok) return search;
+    return { ok: true, records: runSearch(search, () => records.values(), byId) };
+  }
 }
+
+export type SearchOutcome<T> = { ok: true; records: T[] } | { ok: false; problem: string };

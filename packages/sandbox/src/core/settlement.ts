@@ -46,10 +46,10 @@ export class Settlement {
     private readonly events: EventSink,
   ) {}
 
-  /** Call after a transaction reaches submitted_for_settlement: its batch settles it. */
-  schedule(transaction: Transaction, now: Date): void {
-    if (transaction.status !== 'submitted_for_settlement') return;
-    this.queue.schedule({ id: transaction.id, dueAt: settlementDueAt(this.timing, now) });
+  /** Sees every transaction stored: one that has just been submitted for settlement goes into its batch. */
+  observe(transaction: Transaction): void {
+    if (transaction.status !== 'submitted_for_settlement' || this.queue.get(transaction.id) !== undefined) return;
+    this.queue.schedule({ id: transaction.id, dueAt: settlementDueAt(this.timing, transaction.updatedAt) });
   }
 
   /** Runs the batches due at `now`: each transaction still submitted goes settling -> settled. */

@@ -16,7 +16,7 @@ export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 
 /** Which status may follow which; every change of status goes through `transition`. */
 const TRANSITIONS: Readonly<Record<SubscriptionStatus, readonly SubscriptionStatus[]>> = {
-  Pending: ['Active', 'Canceled'],
+  Pending: ['Active', 'Past Due', 'Canceled'],
   Active: ['Past Due', 'Canceled', 'Expired'],
   'Past Due': ['Active', 'Canceled', 'Expired'],
   Canceled: [],

@@ -3,6 +3,8 @@ import type { SandboxGateway, SaleParams } from '../core/gateway.ts';
 import { validationError } from '../core/errors.ts';
 import { PATH_ID } from '../core/ids.ts';
 import { requireMerchantKeys } from './auth.ts';
+import { disputeRoutes } from './dispute-routes.ts';
+import { searchRoutes } from './search-routes.ts';
 import { settlementRoutes } from './settlement-routes.ts';
 import { errorResponseXml, transactionXml } from './serialize.ts';
 import { vaultRoutes } from './vault-routes.ts';
@@ -21,6 +23,8 @@ export async function serverApiRoutes(app: FastifyInstance, options: { gateway: 
   app.addHook('onRequest', requireMerchantKeys(gateway));
   // Each capability in its own module; registered here so that they sit behind the same key check.
   await app.register(settlementRoutes, { gateway });
+  await app.register(searchRoutes, { gateway });
+  await app.register(disputeRoutes, { gateway });
 
   app.post('/client_token', async (request, reply) => {
     const params = camelizeKeys(section(request.body, 'client_token')) as { customerId?: unknown };

@@ -5,12 +5,12 @@ import type { Transaction, TransactionResult } from '../core/transactions.ts';
 import { postalCodeResponseCode, securityCodeResponseCode } from '../core/verification.ts';
 import { threeDSecureInfoXml } from './serialize-three-d-secure.ts';
 import { dasherize, XmlList, XmlSymbol } from './xml.ts';
-import type { XmlElement, XmlValue } from './xml.ts';
+import type { XmlCollection, XmlElement, XmlValue } from './xml.ts';
 
 // Domain records -> the provider's XML documents (as `[rootTag, value]` pairs for xmlDocument).
 
-/** A document's root: an element, or a list (plan.all answers `<plans type="array">`). */
-export type XmlReply = readonly [rootTag: string, value: XmlElement | XmlList];
+/** A document's root: an element, a list (plan.all answers `<plans type="array">`) or a search page (collection). */
+export type XmlReply = readonly [rootTag: string, value: XmlElement | XmlList | XmlCollection];
 
 /** A card's details as the provider writes them in a transaction and (with more fields) in the vault. */
 export function cardDetailsXml(card: Card, token: string | null): XmlElement {

@@ -1,7 +1,7 @@
 // The provider answers in XML with dasherized tags. Its SDK converts only type="integer|boolean|array|collection"
 // and nil="true"; everything else (amounts, dates) stays a string. This writer produces exactly those forms.
 
-export type XmlValue = string | number | boolean | null | Date | XmlSymbol | XmlList | XmlElement;
+export type XmlValue = string | number | boolean | null | Date | XmlSymbol | XmlList | XmlCollection | XmlElement;
 
 /** An element's children, tag -> value, in document order. Tags are written as given (already dasherized). */
 export interface XmlElement {
@@ -11,6 +11,15 @@ export interface XmlElement {
 /** `<tag type="array">` holding one `<itemTag>` per item. */
 export class XmlList {
   constructor(
+    readonly itemTag: string,
+    readonly items: readonly XmlValue[],
+  ) {}
+}
+
+/** `<tag type="collection">`: some fields, then one `<itemTag>` per item (search result pages). */
+export class XmlCollection {
+  constructor(
+    readonly fields: XmlElement,
     readonly itemTag: string,
     readonly items: readonly XmlValue[],
   ) {}
@@ -53,6 +62,11 @@ function element(tag: string, value: XmlValue): string {
   if (value instanceof XmlList) {
     if (value.items.length === 0) return `<${tag} type="array"/>`;
     return `<${tag} type="array">${value.items.map((item) => element(value.itemTag, item)).join('')}</${tag}>`;
+  }
+  if (value instanceof XmlCollection) {
+    const fields = Object.entries(value.fields).map(([childTag, child]) => element(childTag, child));
+    const items = value.items.map((item) => element(value.itemTag, item));
+    return `<${tag} type="collection">${[...fields, ...items].join('')}</${tag}>`;
   }
   const children = Object.entries(value)
     .map(([childTag, child]) => element(childTag, child))

@@ -44,6 +44,9 @@ describe('every record type of core/ through a real file', () => {
     'subscriptions',
     'settlement-queue',
     'clock',
+    'billing-queue',
+    'subscription-status-seen',
+    'disputes',
   ] as const;
 
   function populate(store: FileStore) {

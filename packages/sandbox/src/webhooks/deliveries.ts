@@ -42,6 +42,7 @@ export class WebhookDeliveries {
   private readonly queue: DueQueue<Delivery>;
   private readonly failures: Collection<Delivery>;
   private running: Promise<void> | null = null;
+  private again = false;
   private closed = false;
 
   constructor(private readonly options: DeliveryOptions) {
@@ -54,13 +55,26 @@ export class WebhookDeliveries {
     queueMicrotask(() => void this.pump());
   }
 
-  /** Delivers what is due; one run at a time (a call during a run returns that run). */
+  /**
+   * Delivers what is due; one run at a time. A call during a run returns that run and makes it look again before it
+   * ends, so what was enqueued just before the call is in what the returned promise waits for.
+   */
   pump(): Promise<void> {
     if (this.closed) return Promise.resolve();
-    this.running ??= this.deliverDue().finally(() => {
-      this.running = null;
-    });
+    if (this.running === null) this.running = this.drain();
+    else this.again = true;
     return this.running;
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      do {
+        this.again = false;
+        await this.deliverDue();
+      } while (this.again && !this.closed);
+    } finally {
+      this.running = null;
+    }
   }
 
   /** Stops sending; what is pending stays stored for the next start. */
@@ -73,23 +87,30 @@ export class WebhookDeliveries {
     for (;;) {
       if (this.closed) return;
       const now = this.options.now().getTime();
-      const [delivery] = this.queue.takeDue(now);
-      if (delivery === undefined) return;
-      // Leased: if the process dies during the attempt, the delivery comes back after the lease.
-      this.queue.schedule({ ...delivery, dueAt: now + ATTEMPT_TIMEOUT_MS });
-      const error = await this.attempt(delivery);
-      if (error === null) {
-        this.queue.cancel(delivery.id);
-        continue;
+      const due = this.queue.takeDue(now);
+      if (due.length === 0) return;
+      // Leased: if the process dies during an attempt, the delivery comes back once the lease is over.
+      for (const delivery of due) this.queue.schedule({ ...delivery, dueAt: now + ATTEMPT_TIMEOUT_MS });
+      for (const delivery of due) {
+        if (this.closed) return;
+        await this.deliver(delivery);
       }
-      const attempts = delivery.attempts + 1;
-      const failed = { ...delivery, attempts, lastError: error };
-      if (attempts >= MAX_ATTEMPTS) {
-        this.queue.cancel(delivery.id);
-        this.keepFailure(failed);
-      } else {
-        this.queue.schedule({ ...failed, dueAt: this.options.now().getTime() + retryDelay(attempts) });
-      }
+    }
+  }
+
+  private async deliver(delivery: Delivery): Promise<void> {
+    const error = await this.attempt(delivery);
+    if (error === null) {
+      this.queue.cancel(delivery.id);
+      return;
+    }
+    const attempts = delivery.attempts + 1;
+    const failed = { ...delivery, attempts, lastError: error };
+    if (attempts >= MAX_ATTEMPTS) {
+      this.queue.cancel(delivery.id);
+      this.keepFailure(failed);
+    } else {
+      this.queue.schedule({ ...failed, dueAt: this.options.now().getTime() + retryDelay(attempts) });
     }
   }
 

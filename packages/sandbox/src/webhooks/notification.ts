@@ -2,6 +2,7 @@ import { createHash, createHmac } from 'node:crypto';
 import type { Credentials } from '../core/gateway.ts';
 import type { GatewayEvent } from '../core/events.ts';
 import { transactionXml } from '../server-api/serialize.ts';
+import { disputeXml } from '../server-api/serialize-disputes.ts';
 import { subscriptionXml } from '../server-api/serialize-vault.ts';
 import { xmlDocument } from '../server-api/xml.ts';
 import type { XmlElement } from '../server-api/xml.ts';
@@ -19,6 +20,7 @@ export interface SignedNotification {
 
 function subject(event: GatewayEvent): XmlElement {
   if ('transaction' in event) return { transaction: transactionXml(event.transaction) };
+  if ('dispute' in event) return { dispute: disputeXml(event.dispute) };
   return { subscription: subscriptionXml(event.subscription) };
 }
 

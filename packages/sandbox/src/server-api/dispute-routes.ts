@@ -1,0 +1,54 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Outcome } from '../core/errors.ts';
+import type { SandboxGateway } from '../core/gateway.ts';
+import type { TextEvidenceParams } from '../core/disputes.ts';
+import { PATH_ID } from '../core/ids.ts';
+import { errorResponseXml } from './serialize.ts';
+import { disputeXml, evidenceXml } from './serialize-disputes.ts';
+import type { XmlElement } from './xml.ts';
+import { camelizeKeys, section, sendStatus, sendXml } from './wire.ts';
+
+// dispute.find, accept, addTextEvidence, removeEvidence, finalize (dispute.search is in search-routes.ts).
+
+type DisputeRequest = FastifyRequest<{ Params: { merchantId: string; id: string; evidenceId?: string } }>;
+
+function answer<T>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  outcome: Outcome<T> | null,
+  write: (value: T) => readonly [string, XmlElement],
+): FastifyReply {
+  if (outcome === null) return sendStatus(reply, 404);
+  if (!outcome.ok) return sendXml(request, reply, 422, errorResponseXml(outcome.errors, outcome.message, request.body));
+  return sendXml(request, reply, 200, write(outcome.value));
+}
+
+export async function disputeRoutes(app: FastifyInstance, options: { gateway: SandboxGateway }): Promise<void> {
+  const { gateway } = options;
+  const known = (request: DisputeRequest) => PATH_ID.test(request.params.id);
+
+  app.get('/disputes/:id', async (request: DisputeRequest, reply) => {
+    const dispute = known(request) ? gateway.findDispute(request.params.id) : undefined;
+    if (dispute === undefined) return sendStatus(reply, 404);
+    return sendXml(request, reply, 200, ['dispute', disputeXml(dispute)]);
+  });
+
+  app.put('/disputes/:id/accept', async (request: DisputeRequest, reply) =>
+    answer(request, reply, gateway.acceptDispute(request.params.id), (dispute) => ['dispute', disputeXml(dispute)]),
+  );
+
+  app.put('/disputes/:id/finalize', async (request: DisputeRequest, reply) =>
+    answer(request, reply, gateway.finalizeDispute(request.params.id), (dispute) => ['dispute', disputeXml(dispute)]),
+  );
+
+  app.post('/disputes/:id/evidence', async (request: DisputeRequest, reply) => {
+    const params = camelizeKeys(section(request.body, 'evidence')) as TextEvidenceParams;
+    return answer(request, reply, gateway.addDisputeEvidence(request.params.id, params), (evidence) => ['evidence', evidenceXml(evidence)]);
+  });
+
+  app.delete('/disputes/:id/evidence/:evidenceId', async (request: DisputeRequest, reply) => {
+    const outcome = gateway.removeDisputeEvidence(request.params.id, request.params.evidenceId ?? '');
+    if (outcome?.ok === true && !outcome.value) return sendStatus(reply, 404);
+    return answer(request, reply, outcome, () => ['success', { success: true }]);
+  });
+}
