@@ -23,7 +23,7 @@ import { SubscriptionOperations } from './subscription-operations.ts';
 import { Subscriptions } from './subscriptions.ts';
 import type { Subscription } from './subscriptions.ts';
 import { invalidResult, TRANSACTION, Transactions, validateAmount } from './transactions.ts';
-import type { Transaction, TransactionResult } from './transactions.ts';
+import type { SaleRequest, Transaction, TransactionResult } from './transactions.ts';
 import { PaymentMethods } from './vault.ts';
 import type { VaultedCard } from './vault.ts';
 import { saveRequest, VaultOperations } from './vault-operations.ts';
@@ -194,6 +194,8 @@ export class SandboxGateway {
       currencyIsoCode,
       merchantAccountId: options.merchantId,
       rules: this.cardRules,
+      // Subscription charges are sales like any other: submitted ones go into their settlement batch.
+      charge: (request: SaleRequest, now: Date) => this.submitted(this.transactions.sale(request, now), now),
     };
     this.vault = new VaultOperations(context);
     this.threeDSecure = new ThreeDSecureOperations({ nonces: this.nonces, clock: this.clock, settings: () => this.settings, currencyIsoCode });

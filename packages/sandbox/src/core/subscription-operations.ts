@@ -5,9 +5,9 @@ import type { Outcome, ValidationError } from './errors.ts';
 import { givenText, isTrue } from './params.ts';
 import type { Plan } from './plans.ts';
 import { SUBSCRIPTION } from './subscriptions.ts';
-import type { Subscription } from './subscriptions.ts';
-import { formatAmount, parseAmount } from './transactions.ts';
-import type { Transaction } from './transactions.ts';
+import type { Subscription, SubscriptionStatus } from './subscriptions.ts';
+import { formatAmount, invalidResult, parseAmount } from './transactions.ts';
+import type { Transaction, TransactionResult } from './transactions.ts';
 import type { VaultedCard } from './vault.ts';
 import type { SubscriptionView, VaultContext, VaultOperations } from './vault-operations.ts';
 
@@ -162,16 +162,39 @@ export class SubscriptionOperations {
       now,
     );
     if (chargeNow) {
-      const charged = this.chargeFirstPeriod(subscription, saved, today, now);
-      if (charged !== null) return charged;
+      // A declined first charge: no subscription, the declined transaction on the result.
+      const charged = this.chargePeriod(subscription, today, now);
+      if (charged.kind !== 'success') return charged;
+    } else {
+      this.context.subscriptions.save(subscription, now);
     }
-    this.context.subscriptions.save(subscription, now);
     return { kind: 'success', view: this.vault.subscriptionView(subscription) };
   }
 
-  /** Charges the first period; the declined transaction (and no subscription) when the charge fails. */
-  private chargeFirstPeriod(subscription: Subscription, saved: VaultedCard, today: CalendarDate, now: Date): SubscriptionResult | null {
-    const sale = this.context.transactions.sale(
+  /** For the recurring billing job: the live subscriptions due on or before `today`. */
+  dueOn(today: CalendarDate): Subscription[] {
+    return this.context.subscriptions.dueOn(today);
+  }
+
+  /** For the recurring billing job: a status change (Pending -> Active, Active -> Past Due, ... -> Expired), saved. */
+  moveTo(subscription: Subscription, status: SubscriptionStatus, now: Date): void {
+    this.context.subscriptions.transition(subscription, status, 'recurring', now);
+    this.context.subscriptions.save(subscription, now);
+  }
+
+  /**
+   * Charges the subscription's price with its saved card for the period beginning `start`. Authorized: the
+   * subscription moves to that period (cycle + 1, next billing date, paid through), records the charge and is saved.
+   * Otherwise nothing changes here: the recurring billing job (which calls this on each due date) decides what a
+   * declined charge means (failureCount, Past Due).
+   */
+  chargePeriod(subscription: Subscription, start: CalendarDate, now: Date): TransactionResult {
+    const saved = this.context.paymentMethods.find(subscription.paymentMethodToken);
+    if (saved === undefined) {
+      // Deleting a card cancels its subscriptions, so a billable subscription always has one.
+      return invalidResult([validationError(SUBSCRIPTION, 'payment_method_token', '91903', 'Payment method token is invalid.')]);
+    }
+    const sale = this.context.charge(
       {
         amount: parseAmount(subscription.price) ?? 0,
         card: saved.card,
@@ -189,7 +212,8 @@ export class SubscriptionOperations {
     );
     if (sale.kind !== 'success') return sale;
     this.context.subscriptions.recordTransaction(subscription, sale.transaction.id);
-    this.context.subscriptions.beginPeriod(subscription, today);
-    return null;
+    this.context.subscriptions.beginPeriod(subscription, start);
+    this.context.subscriptions.save(subscription, now);
+    return sale;
   }
 }

@@ -181,6 +181,21 @@ describe('subscription.create, find, cancel', () => {
     expect(result.subscription.paymentMethodToken).toBe(token);
   });
 
+  it('settles the first charge with the other sales (its settlement batch)', async () => {
+    const settling = await startSandbox({ settlementDelayMs: 60_000 });
+    try {
+      const sdk = gatewayFor(settling);
+      const { customer } = await sdk.customer.create({ paymentMethodNonce: 'fake-valid-visa-nonce' });
+      const token = customer.creditCards?.[0]?.token ?? '';
+      const { subscription } = await sdk.subscription.create({ paymentMethodToken: token, planId: 'coffee-monthly' });
+      const chargeId = subscription.transactions?.[0]?.id ?? '';
+      settling.advanceClock(60_000);
+      expect((await sdk.transaction.find(chargeId)).status).toBe('settled');
+    } finally {
+      await settling.close();
+    }
+  });
+
   it('does not subscribe when the first charge is declined, and answers with the declined transaction', async () => {
     const { token } = await savedCard();
     const result = await gateway.subscription.create({ paymentMethodToken: token, planId: 'coffee-monthly', price: '2001.00' });
