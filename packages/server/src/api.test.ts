@@ -70,7 +70,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('HTTP API on 
 
   it('signs up, reads the session, signs out and back in', async () => {
     const client = new TestClient(app);
-    expect((await client.get('/api/session')).json()).toEqual({ account: null });
+    expect((await client.get('/api/session')).json()).toEqual({ account: null, guestOrders: [] });
     const created = await client.post('/api/accounts', { email: 'Ada@Example.com', password: 'correct horse', name: 'Ada' });
     expect(created.statusCode).toBe(201);
     const { account } = created.json<{ account: { id: string; email: string; role: string } }>();
@@ -78,13 +78,13 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('HTTP API on 
     expect(account.id).toMatch(/^acc_/);
     const cookie = created.headers['set-cookie'];
     expect(String(cookie)).toMatch(/kassa_session=.+; Max-Age=\d+; Path=\/; HttpOnly; SameSite=Lax/);
-    expect((await client.get('/api/session')).json()).toEqual({ account });
+    expect((await client.get('/api/session')).json()).toEqual({ account, guestOrders: [] });
 
     expect((await client.post('/api/accounts', { email: 'ada@example.com', password: 'another pass', name: 'Ada 2' })).json()).toMatchObject({ status: 409, code: 'email_taken' });
 
     const out = await client.request('DELETE', '/api/session');
     expect(out.statusCode).toBe(204);
-    expect((await client.get('/api/session')).json()).toEqual({ account: null });
+    expect((await client.get('/api/session')).json()).toEqual({ account: null, guestOrders: [] });
 
     const wrong = await client.post('/api/session', { email: 'ada@example.com', password: 'wrong password' });
     expect(wrong.statusCode).toBe(401);
@@ -126,8 +126,8 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('HTTP API on 
       expect(response.statusCode).toBe(404);
       expect(response.json()).toMatchObject({ code: 'order_not_found' });
     }
-    // Signing up keeps the guest's orders.
-    await guest.post('/api/accounts', { email: 'guest@example.com', password: 'guest password', name: 'Guest' });
+    // Signing up keeps the guest's orders when the shopper says so (security/guest-orders.test.ts: not otherwise).
+    await guest.post('/api/accounts', { email: 'guest@example.com', password: 'guest password', name: 'Guest', keepGuestOrders: true });
     expect((await guest.get(`/api/orders/${order.id}`)).statusCode).toBe(200);
     expect((await new TestClient(app).get(`/api/orders/${order.id}`)).statusCode).toBe(404);
   });

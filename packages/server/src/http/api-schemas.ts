@@ -4,6 +4,7 @@ import { productSchema } from '../catalogue/catalogue.repository.ts';
 import { moneySchema } from '../money.ts';
 import { orderItemSchema, orderSchema } from '../orders/order.ts';
 import { declineSchema, paymentSummarySchema } from '../payments/payment.ts';
+import { guestOrderSchema, sessionStateSchema } from '../routes/accounts/accounts.schemas.ts';
 import { shopConfigSchema } from '../routes/config/config.routes.ts';
 import { botcheckSettingsSchema, checkoutSessionSchema } from '../routes/orders/orders.schemas.ts';
 import { paymentDeclinedSchema } from '../routes/payments/payments.schemas.ts';
@@ -28,6 +29,8 @@ export const API_SCHEMAS = {
   FieldError: fieldErrorSchema,
   Problem: problemSchema,
   PaymentDeclined: paymentDeclinedSchema,
+  GuestOrder: guestOrderSchema,
+  SessionState: sessionStateSchema,
 } as const satisfies Record<string, z.ZodType>;
 
 /** The registry the OpenAPI document takes its components from. */

@@ -91,7 +91,19 @@ export async function updateOrderStatus(db: Db, orderId: string, from: OrderStat
   return Number(result.numUpdatedRows) === 1;
 }
 
-/** A guest who signs in keeps the orders made in the guest session. */
+/** The orders of a guest session, newest first: what the shopper is asked about before keeping them at sign-in. */
+export async function listGuestOrders(db: Db, sessionId: string): Promise<Array<{ number: number; total: Money; createdAt: string }>> {
+  const rows = await db
+    .selectFrom('orders')
+    .select(['number', 'total_amount', 'currency', 'created_at'])
+    .where('owner_session_id', '=', sessionId)
+    .where('owner_account_id', 'is', null)
+    .orderBy('created_at', 'desc')
+    .execute();
+  return rows.map((row) => ({ number: row.number, total: { amount: row.total_amount, currency: row.currency }, createdAt: row.created_at }));
+}
+
+/** A guest who signs in and says so keeps the orders made in the guest session. */
 export async function adoptGuestOrders(db: Db, sessionId: string, accountId: string): Promise<void> {
   await db
     .updateTable('orders')

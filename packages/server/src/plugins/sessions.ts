@@ -46,13 +46,19 @@ export async function ensureSession(ctx: AppContext, request: FastifyRequest, re
 }
 
 /**
- * Signs the visitor in as `accountId`: a guest's orders move to the account, the previous session ends, and a
- * fresh session (a new token defeats session fixation) is set.
+ * Signs the visitor in as `accountId`: the previous session ends and a fresh session (a new token defeats session
+ * fixation) is set. A guest's orders move to the account only with the shopper's consent (`keepGuestOrders`).
  */
-export async function startAccountSession(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, accountId: string): Promise<SessionRow> {
+export async function startAccountSession(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  accountId: string,
+  consent: { keepGuestOrders?: boolean | undefined },
+): Promise<SessionRow> {
   const previous = request.kassaSession;
   if (previous !== null) {
-    if (previous.account_id === null) await adoptGuestOrders(ctx.db, previous.id, accountId);
+    if (previous.account_id === null && consent.keepGuestOrders === true) await adoptGuestOrders(ctx.db, previous.id, accountId);
     await ctx.sessions.delete(previous.id);
   }
   const { session, token } = await ctx.sessions.create(accountId);

@@ -49,13 +49,13 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('sign-in on %
     expect(signedIn.statusCode).toBe(200);
     expect(client.cookie).not.toBe(guestCookie);
     const withOld = (url: string) => app.inject({ method: 'GET', url, headers: { cookie: guestCookie } });
-    expect((await withOld('/api/session')).json()).toEqual({ account: null });
+    expect((await withOld('/api/session')).json()).toEqual({ account: null, guestOrders: [] });
     expect((await withOld(`/api/orders/${order.id}`)).statusCode).toBe(404);
 
     // Signing in again (same browser) ends the signed-in session too.
     const firstSignedIn = client.cookie ?? '';
     expect((await client.post('/api/session', SHOPPER)).statusCode).toBe(200);
-    expect((await app.inject({ method: 'GET', url: '/api/session', headers: { cookie: firstSignedIn } })).json()).toEqual({ account: null });
+    expect((await app.inject({ method: 'GET', url: '/api/session', headers: { cookie: firstSignedIn } })).json()).toEqual({ account: null, guestOrders: [] });
     expect((await client.get('/api/session')).json()).toMatchObject({ account: { email: SHOPPER.email } });
   });
 

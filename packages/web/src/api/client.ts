@@ -1,4 +1,4 @@
-import type { Account, CheckoutSession, CreateOrderRequest, Order, Payment, PayRequest, Problem, Product, ShopConfig, SignInRequest, SignUpRequest } from './types.ts';
+import type { Account, CheckoutSession, SessionState, CreateOrderRequest, Order, Payment, PayRequest, Problem, Product, ShopConfig, SignInRequest, SignUpRequest } from './types.ts';
 
 /** A failed call, carrying the server's problem document (or a synthetic one for network failures). */
 export class ApiError extends Error {
@@ -33,7 +33,7 @@ async function call<T>(method: string, path: string, body?: unknown, headers: Re
 export const api = {
   config: () => call<ShopConfig>('GET', '/api/config'),
   catalogue: () => call<{ products: Product[] }>('GET', '/api/catalogue'),
-  session: () => call<{ account: Account | null }>('GET', '/api/session'),
+  session: () => call<SessionState>('GET', '/api/session'),
   signUp: (input: SignUpRequest) =>
     call<{ account: Account }>('POST', '/api/accounts', input),
   signIn: (input: SignInRequest) => call<{ account: Account }>('POST', '/api/session', input),

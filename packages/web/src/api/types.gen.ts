@@ -125,16 +125,31 @@ export type PaymentDeclined = {
   [x: string]: unknown;
 };
 
+export type GuestOrder = {
+  number: number;
+  total: Money;
+  createdAt: string;
+};
+
+export type SessionState = {
+  account: Account | null;
+  guestOrders: GuestOrder[];
+};
+
 // What the web app sends.
 export type SignUpRequest = {
   email: string;
   password: string;
   name: string;
+  /** Move the guest session's orders into the account (default: no) */
+  keepGuestOrders?: boolean | undefined;
 };
 
 export type SignInRequest = {
   email: string;
   password: string;
+  /** Move the guest session's orders into the account (default: no) */
+  keepGuestOrders?: boolean | undefined;
 };
 
 export type CreateOrderRequest = {

@@ -12,7 +12,7 @@ export function accountsRoutes(app: ApiInstance, ctx: AppContext): void {
     {
       config: { rateLimit: { max: ctx.config.rateLimits.accountsPerMinute, timeWindow: '1 minute' } },
       schema: {
-        summary: 'Sign up (a guest\'s orders move to the new account) and sign in',
+        summary: 'Sign up and sign in (a guest\'s orders move to the new account only with keepGuestOrders)',
         tags: ['accounts'],
         body: signUpBody,
         response: { 201: accountResponse, ...problemResponses('validation_failed', 'email_taken', 'rate_limited') },
@@ -21,7 +21,7 @@ export function accountsRoutes(app: ApiInstance, ctx: AppContext): void {
     async (request, reply) => {
       const result = await signUp(ctx.db, request.body);
       if (result.kind === 'email_taken') throw new ProblemError('email_taken');
-      await startAccountSession(ctx, request, reply, result.account.id);
+      await startAccountSession(ctx, request, reply, result.account.id, request.body);
       await tryEnsureGatewayCustomer(ctx.db, ctx.gateway, result.account.id, request.log);
       return reply.status(201).send({ account: result.account });
     },

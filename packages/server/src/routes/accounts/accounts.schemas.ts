@@ -1,18 +1,35 @@
 import { z } from 'zod';
 import { accountSchema } from '../../accounts/account.ts';
+import { moneySchema } from '../../money.ts';
 
 export const emailSchema = z.string().trim().max(254, 'Use at most 254 characters.').pipe(z.email('Enter a valid email address.'));
+
+/**
+ * The shopper's consent to move the orders of this browser's guest session into the account. Never assumed: orders
+ * someone else made in this browser (a shared computer, a planted cookie) must not land in the shopper's account.
+ */
+function keepGuestOrdersSchema() {
+  return z.boolean().optional().describe('Move the guest session\'s orders into the account (default: no)');
+}
+
+/** Orders of the visitor's guest session, listed so they can tell whether they are theirs before keeping them. */
+export const guestOrderSchema = z.object({ number: z.number().int(), total: moneySchema, createdAt: z.string() });
+
+/** What GET /api/session answers. */
+export const sessionStateSchema = z.object({ account: accountSchema.nullable(), guestOrders: z.array(guestOrderSchema) });
 
 export const signUpBody = z.object({
   email: emailSchema,
   // 8+ characters (NIST SP 800-63B); an upper bound keeps hashing cheap to refuse.
   password: z.string().min(8, 'Use at least 8 characters.').max(256, 'Use at most 256 characters.'),
   name: z.string().trim().min(1, 'Enter your name.').max(200, 'Use at most 200 characters.'),
+  keepGuestOrders: keepGuestOrdersSchema(),
 });
 
 export const signInBody = z.object({
   email: z.string().trim().min(1, 'Enter your email address.').max(254),
   password: z.string().min(1, 'Enter your password.').max(256),
+  keepGuestOrders: keepGuestOrdersSchema(),
 });
 
 export const accountResponse = z.object({ account: accountSchema });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { accountSchema, toAccount } from '../../accounts/account.ts';
+import { toAccount } from '../../accounts/account.ts';
 import { findAccountById } from '../../accounts/accounts.repository.ts';
 import { emailSubject, signIn } from '../../accounts/accounts.service.ts';
 import type { AppContext } from '../../context.ts';
@@ -8,16 +8,24 @@ import { ProblemError } from '../../http/problem.ts';
 import type { ApiInstance } from '../../plugins/openapi.ts';
 import { enforceLimits } from '../../velocity/guard.ts';
 import { clearSessionCookie, startAccountSession } from '../../plugins/sessions.ts';
-import { accountResponse, signInBody } from '../accounts/accounts.schemas.ts';
+import { accountResponse, sessionStateSchema, signInBody } from '../accounts/accounts.schemas.ts';
+import { listGuestOrders } from '../../orders/orders.repository.ts';
 
 export function sessionRoutes(app: ApiInstance, ctx: AppContext): void {
   app.get(
     '/api/session',
-    { schema: { summary: 'Who the visitor is signed in as', tags: ['session'], response: { 200: z.object({ account: accountSchema.nullable() }) } } },
+    {
+      schema: {
+        summary: 'Who the visitor is signed in as, and the orders of a guest session (offered to keep at sign-in)',
+        tags: ['session'],
+        response: { 200: sessionStateSchema },
+      },
+    },
     async (request) => {
-      const accountId = request.kassaSession?.account_id ?? null;
-      const row = accountId === null ? undefined : await findAccountById(ctx.db, accountId);
-      return { account: row === undefined ? null : toAccount(row) };
+      const session = request.kassaSession;
+      const row = session?.account_id == null ? undefined : await findAccountById(ctx.db, session.account_id);
+      const guestOrders = session !== null && session.account_id === null ? await listGuestOrders(ctx.db, session.id) : [];
+      return { account: row === undefined ? null : toAccount(row), guestOrders };
     },
   );
 
@@ -26,7 +34,7 @@ export function sessionRoutes(app: ApiInstance, ctx: AppContext): void {
     {
       config: { rateLimit: { max: ctx.config.rateLimits.accountsPerMinute, timeWindow: '1 minute' } },
       schema: {
-        summary: 'Sign in (a guest\'s orders move to the account)',
+        summary: 'Sign in (a guest\'s orders move to the account only with keepGuestOrders)',
         tags: ['session'],
         body: signInBody,
         response: { 200: accountResponse, ...problemResponses('validation_failed', 'invalid_credentials', 'rate_limited', 'too_many_attempts') },
@@ -39,7 +47,7 @@ export function sessionRoutes(app: ApiInstance, ctx: AppContext): void {
       const account = await signIn(ctx.db, request.body);
       if (account === undefined) throw new ProblemError('invalid_credentials');
       await ctx.velocity.forget(attempt);
-      await startAccountSession(ctx, request, reply, account.id);
+      await startAccountSession(ctx, request, reply, account.id, request.body);
       return { account };
     },
   );

@@ -1,6 +1,8 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { api, ApiError } from '../../api/client.ts';
-import type { Account } from '../../api/types.ts';
+import type { Account, GuestOrder } from '../../api/types.ts';
+import { useLoad } from '../../api/use-load.ts';
+import { formatMoney } from '../../format/money.ts';
 import { setSignedIn } from '../../account/session.ts';
 import { messages, problemMessage } from '../../i18n/messages.ts';
 import { Link, navigate, returnPath } from '../../router.tsx';
@@ -17,7 +19,7 @@ function AccountForm({
   title: string;
   fields: Field[];
   submitLabel: string;
-  submit: (values: Record<Field, string>) => Promise<{ account: Account }>;
+  submit: (values: Record<Field, string> & { keepGuestOrders: boolean }) => Promise<{ account: Account }>;
   footer: ReactNode;
 }) {
   const [error, setError] = useState<string | null>(null);
@@ -26,7 +28,12 @@ function AccountForm({
   async function onSubmit(event: FormEvent<HTMLFormElement>): Promise<void> {
     event.preventDefault();
     const data = new FormData(event.currentTarget);
-    const values = { name: String(data.get('name') ?? ''), email: String(data.get('email') ?? ''), password: String(data.get('password') ?? '') };
+    const values = {
+      name: String(data.get('name') ?? ''),
+      email: String(data.get('email') ?? ''),
+      password: String(data.get('password') ?? ''),
+      keepGuestOrders: data.get('keepGuestOrders') === 'yes',
+    };
     setBusy(true);
     setError(null);
     try {
@@ -57,6 +64,7 @@ function AccountForm({
             <input id={`account-${field}`} name={field} required type={inputs[field].type} autoComplete={inputs[field].autoComplete} />
           </p>
         ))}
+        <GuestOrdersConsent />
         <div role="alert" className="form-error">
           {error}
         </div>
@@ -69,13 +77,38 @@ function AccountForm({
   );
 }
 
+/**
+ * Orders made in this browser before signing in join the account only if the shopper says so: someone else may have
+ * made them (a shared computer, or an attacker who planted their session here). Unticked by default; the orders are
+ * listed so the shopper can recognise them.
+ */
+function GuestOrdersConsent() {
+  const session = useLoad(() => api.session(), 'session');
+  const orders: GuestOrder[] = session.status === 'ready' ? session.data.guestOrders : [];
+  if (orders.length === 0) return null;
+  return (
+    <fieldset className="guest-orders">
+      <legend>{messages.guestOrdersTitle}</legend>
+      <ul>
+        {orders.map((order) => (
+          <li key={order.number}>{messages.guestOrderLine(order.number, formatMoney(order.total), new Date(order.createdAt).toLocaleString('en'))}</li>
+        ))}
+      </ul>
+      <label className="checkbox-row">
+        <input type="checkbox" name="keepGuestOrders" value="yes" />
+        {messages.keepGuestOrders}
+      </label>
+    </fieldset>
+  );
+}
+
 export function SignInPage() {
   return (
     <AccountForm
       title={messages.signIn}
       fields={['email', 'password']}
       submitLabel={messages.signIn}
-      submit={({ email, password }) => api.signIn({ email, password })}
+      submit={({ email, password, keepGuestOrders }) => api.signIn({ email, password, keepGuestOrders })}
       footer={
         <>
           {messages.noAccount} <Link to={`/sign-up${window.location.search}`}>{messages.signUp}</Link>
