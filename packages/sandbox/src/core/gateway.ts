@@ -194,8 +194,8 @@ export class SandboxGateway {
       currencyIsoCode,
       merchantAccountId: options.merchantId,
       rules: this.cardRules,
-      // Subscription charges are sales like any other: submitted ones go into their settlement batch.
-      charge: (request: SaleRequest, now: Date) => this.submitted(this.transactions.sale(request, now), now),
+      // Subscription charges are sales like any other: the settlement watch puts submitted ones into their batch.
+      charge: (request: SaleRequest, now: Date) => this.transactions.sale(request, now),
     };
     this.vault = new VaultOperations(context);
     this.threeDSecure = new ThreeDSecureOperations({ nonces: this.nonces, clock: this.clock, settings: () => this.settings, currencyIsoCode });
