@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Faults } from './core/faults.ts';
 import type { SandboxGateway } from './core/gateway.ts';
 import { clientApiRoutes } from './client-api/routes.ts';
+import { deviceDataPageRoutes } from './pages/device-data/routes.ts';
 import { hostedFieldRoutes } from './pages/hosted-fields/routes.ts';
 import { threeDSecurePageRoutes } from './pages/three-d-secure/routes.ts';
 import { serverApiRoutes } from './server-api/routes.ts';
@@ -66,7 +67,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (options.faults !== undefined) {
     injectFaults(app, options.faults);
     if (options.testControls === true) {
-      await app.register(testControlRoutes, { faults: options.faults, settings: settingsControl(options.gateway) });
+      await app.register(testControlRoutes, {
+        faults: options.faults,
+        settings: settingsControl(options.gateway),
+        gateway: options.gateway,
+      });
     }
   }
   if (options.testControls === true) await app.register(clockRoutes, { gateway: options.gateway });
@@ -74,5 +79,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(serverApiRoutes, { prefix: '/merchants/:merchantId', gateway: options.gateway });
   await app.register(hostedFieldRoutes);
   await app.register(threeDSecurePageRoutes, { gateway: options.gateway });
+  await app.register(deviceDataPageRoutes, { gateway: options.gateway });
   return app;
 }

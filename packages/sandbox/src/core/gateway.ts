@@ -3,6 +3,8 @@ import { validateCard } from './cards.ts';
 import type { Card, CardInput } from './cards.ts';
 import { buildClientToken, encodeClientToken } from './client-token.ts';
 import { Customers } from './customers.ts';
+import { DeviceData } from './device-data.ts';
+import type { DeviceSession, TransactionDeviceData } from './device-data.ts';
 import type { Customer } from './customers.ts';
 import { invalid, validationError } from './errors.ts';
 import type { Outcome, ValidationError } from './errors.ts';
@@ -153,6 +155,8 @@ export class SandboxGateway {
   readonly subscriptions: SubscriptionOperations;
   /** The browser's 3-D Secure 2 lookup and challenge. */
   readonly threeDSecure: ThreeDSecureOperations;
+  /** Device sessions from the collector page, and the device data each sale carried. */
+  readonly deviceData: DeviceData;
   private readonly settlement: Settlement;
   private readonly billing: Billing;
   private readonly disputes: Disputes;
@@ -198,6 +202,7 @@ export class SandboxGateway {
       charge: (request: SaleRequest, now: Date) => this.transactions.sale(request, now),
     };
     this.vault = new VaultOperations(context);
+    this.deviceData = new DeviceData(options.store.collection<DeviceSession>('device-sessions'), options.store.collection<TransactionDeviceData>('transaction-device-data'));
     this.threeDSecure = new ThreeDSecureOperations({ nonces: this.nonces, clock: this.clock, settings: () => this.settings, currencyIsoCode });
     const plans = (options.plans ?? DEMO_PLANS).map((plan) => buildPlan(plan, currencyIsoCode));
     this.subscriptions = new SubscriptionOperations(context, this.vault, new Map(plans.map((plan) => [plan.id, plan])));
@@ -379,6 +384,9 @@ export class SandboxGateway {
       },
       now,
     );
+    if (result.kind !== 'invalid' && typeof params.deviceData === 'string' && params.deviceData !== '') {
+      this.deviceData.recordSale(result.transaction.id, params.deviceData);
+    }
     if (result.kind === 'success' && vaultOnSuccess !== null) {
       if (newCustomer !== null) this.customers.save(newCustomer);
       this.paymentMethods.add(vaultOnSuccess.customerId, source.card, vaultOnSuccess.token, { makeDefault: false, verification: null }, now);

@@ -85,6 +85,13 @@ export function transactionXml(transaction: Transaction): XmlElement {
     'tax-exempt': false,
     'processed-with-network-token': false,
     'three-d-secure-info': threeDSecureInfoXml(transaction.threeDSecureInfo ?? null),
+    // The provider's fraud tools: whether the sale carried device data (the data itself is not echoed).
+    'risk-data': {
+      id: `risk_${transaction.id}`,
+      decision: 'Not Evaluated',
+      'device-data-captured': transaction.deviceDataCaptured,
+      'fraud-service-provider': 'kount',
+    },
   };
 }
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { parseFaultSpec } from '../core/faults.ts';
 import type { Faults } from '../core/faults.ts';
+import type { SandboxGateway } from '../core/gateway.ts';
 import { parseMerchantSettings } from '../core/merchant-settings.ts';
 import { TEST_CONTROL_PREFIX } from './inject-faults.ts';
 import type { SandboxSettings } from './settings.ts';
@@ -12,9 +13,9 @@ import type { SandboxSettings } from './settings.ts';
  */
 export async function testControlRoutes(
   app: FastifyInstance,
-  options: { faults: Faults; settings: SandboxSettings },
+  options: { faults: Faults; settings: SandboxSettings; gateway: SandboxGateway },
 ): Promise<void> {
-  const { faults, settings } = options;
+  const { faults, settings, gateway } = options;
   const base = `${TEST_CONTROL_PREFIX}/faults`;
 
   app.get(base, async () => ({ faults: faults.list() }));
@@ -42,4 +43,13 @@ export async function testControlRoutes(
     return { settings: settings.update(parsed.settings) };
   });
   app.delete(settingsUrl, async () => ({ settings: settings.reset() }));
+
+  // What a sale's device data was (the provider shows it in its control panel; the SDK only says it was captured).
+  app.get(`${TEST_CONTROL_PREFIX}/transactions/:id/device-data`, async (request: FastifyRequest<{ Params: { id: string } }>, reply) => {
+    if (gateway.findTransaction(request.params.id) === undefined) return reply.code(404).send({ error: { message: 'No such transaction' } });
+    const recorded = gateway.deviceData.ofTransaction(request.params.id);
+    const sessionId = recorded?.deviceSessionId ?? null;
+    const session = sessionId === null ? undefined : gateway.deviceData.session(sessionId);
+    return { deviceData: recorded?.deviceData ?? null, deviceSession: session ?? null };
+  });
 }

@@ -24,7 +24,7 @@ export async function startMerchantPage(): Promise<MerchantPage> {
     const escaped = frame.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     response.end(`<!doctype html><html lang="en"><title>Shop</title><button id="before">Before</button>
-<iframe id="challenge" title="3-D Secure" src="${escaped}" width="420" height="560"></iframe>
+<iframe id="sandbox-page" title="Sandbox page" src="${escaped}" width="420" height="560"></iframe>
 <script>window.received = []; addEventListener('message', (event) => received.push({ origin: event.origin, data: event.data }));</script>`);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
