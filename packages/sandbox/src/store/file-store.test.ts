@@ -47,6 +47,8 @@ describe('every record type of core/ through a real file', () => {
     'billing-queue',
     'subscription-status-seen',
     'disputes',
+    'device-sessions',
+    'transaction-device-data',
   ] as const;
 
   function populate(store: FileStore) {
@@ -71,6 +73,10 @@ describe('every record type of core/ through a real file', () => {
     const used = tokenize();
     const unused = tokenize();
     tick();
+    const deviceSessionId = 'a'.repeat(32);
+    gateway.deviceData.recordSession(deviceSessionId, { screenWidth: 390, language: 'en' }, new Date(now));
+    const deviceData = JSON.stringify({ device_session_id: deviceSessionId });
+    gateway.sale({ amount: '4.00', paymentMethodNonce: 'fake-valid-nonce', deviceData }, null);
     const sale = gateway.sale({ amount: '10.00', paymentMethodNonce: used, customerId: '42', orderId: 'o-1' }, 'key-sale');
     if (sale.kind !== 'success') throw new Error('sale failed');
     tick();
@@ -110,10 +116,12 @@ describe('every record type of core/ through a real file', () => {
     expect(after).toStrictEqual(before);
     expect(after['nonces']?.length).toBe(3);
     expect(after['customers']?.length).toBe(2);
-    expect(after['transactions']?.length).toBe(5);
+    expect(after['transactions']?.length).toBe(6);
     expect(after['payment-methods']?.length).toBe(1);
     expect(after['subscriptions']?.length).toBe(1);
     expect(after['api-request-keys']?.length).toBe(5);
+    expect(after['device-sessions']?.length).toBe(1);
+    expect(after['transaction-device-data']?.length).toBe(1);
     const transaction = second.collection<{ createdAt: unknown; statusHistory: Array<{ timestamp: unknown }> }>('transactions').get(saleId);
     expect(transaction?.createdAt).toBeInstanceOf(Date);
     expect(transaction?.statusHistory.map((event) => event.timestamp)).toEqual([
