@@ -5,9 +5,7 @@ import type { DueRecord } from './due-queue.ts';
 import type { EventSink, GatewayEvent } from './events.ts';
 import { LIVE_STATUSES } from './subscriptions.ts';
 import type { Subscription, Subscriptions, SubscriptionStatus } from './subscriptions.ts';
-import { parseAmount } from './transactions.ts';
-import type { Transactions } from './transactions.ts';
-import type { PaymentMethods } from './vault.ts';
+import type { TransactionResult } from './transactions.ts';
 import type { SubscriptionView } from './vault-operations.ts';
 import type { Collection } from '../store/store.ts';
 
@@ -42,8 +40,8 @@ function startOfDay(date: CalendarDate): number {
 
 export interface BillingContext {
   subscriptions: Subscriptions;
-  transactions: Transactions;
-  paymentMethods: PaymentMethods;
+  /** SubscriptionOperations.chargePeriod: the period's charge; when it goes through, the subscription moves on. */
+  chargePeriod: (subscription: Subscription, start: CalendarDate, now: Date) => TransactionResult;
   view: (subscription: Subscription) => SubscriptionView;
   events: EventSink;
 }
@@ -92,10 +90,8 @@ export class Billing {
       subscriptions.save(subscription, now);
       return;
     }
-    const charge = this.charge(subscription, now);
-    if (charge.transactionId !== null) subscriptions.recordTransaction(subscription, charge.transactionId);
-    if (charge.ok) {
-      subscriptions.beginPeriod(subscription, subscription.nextBillingDate);
+    const charge = this.context.chargePeriod(subscription, subscription.nextBillingDate, now);
+    if (charge.kind === 'success') {
       subscription.failureCount = 0;
       subscription.daysPastDue = null;
       subscription.balance = '0.00';
@@ -104,6 +100,8 @@ export class Billing {
       this.tell('subscription_charged_successfully', subscription);
       return;
     }
+    // The provider lists declined charges among the subscription's transactions too.
+    if (charge.kind === 'unsuccessful') subscriptions.recordTransaction(subscription, charge.transaction.id);
     subscription.failureCount += 1;
     subscription.balance = subscription.price;
     subscription.daysPastDue = Math.max(0, Math.floor((now.getTime() - startOfDay(subscription.nextBillingDate)) / DAY_MS));
@@ -114,30 +112,6 @@ export class Billing {
       const retry = addDays(calendarDate(now), RETRY_INTERVAL_DAYS);
       this.queue.schedule({ id: subscription.id, dueAt: startOfDay(retry) });
     }
-  }
-
-  /** The period's charge on the saved card (amount-driven outcomes as any sale); null id: the card is gone. */
-  private charge(subscription: Subscription, now: Date): { ok: boolean; transactionId: string | null } {
-    const saved = this.context.paymentMethods.find(subscription.paymentMethodToken);
-    if (saved === undefined) return { ok: false, transactionId: null };
-    const result = this.context.transactions.sale(
-      {
-        amount: parseAmount(subscription.price) ?? 0,
-        card: saved.card,
-        orderId: null,
-        customerId: subscription.customerId,
-        deviceData: false,
-        submitForSettlement: true,
-        threeDSecureRequired: false,
-        paymentMethodToken: saved.token,
-        vaultOnSuccess: null,
-        subscription: { id: subscription.id, planId: subscription.planId },
-        rulesRejection: null,
-      },
-      now,
-    );
-    const transaction = 'transaction' in result ? result.transaction : null;
-    return { ok: result.kind === 'success', transactionId: transaction?.id ?? null };
   }
 
   private tell(kind: SubscriptionEventKind, subscription: Subscription): void {

@@ -215,7 +215,12 @@ export class SandboxGateway {
     );
     this.disputes = new Disputes(this.disputeRecords, events);
     this.billing = new Billing(
-      { ...context, view: (subscription) => this.vault.subscriptionView(subscription), events },
+      {
+        subscriptions: context.subscriptions,
+        chargePeriod: (subscription, start, now) => this.subscriptions.chargePeriod(subscription, start, now),
+        view: (subscription) => this.vault.subscriptionView(subscription),
+        events,
+      },
       new DueQueue(options.store.collection<DueRecord>('billing-queue')),
       options.store.collection('subscription-status-seen'),
     );
