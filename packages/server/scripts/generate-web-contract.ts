@@ -12,7 +12,9 @@ import { MINOR_UNITS } from '../src/currencies.ts';
 import { API_SCHEMAS } from '../src/http/api-schemas.ts';
 import { signInBody, signUpBody } from '../src/routes/accounts/accounts.schemas.ts';
 import { createOrderBody } from '../src/routes/orders/orders.schemas.ts';
+import { addPaymentMethodBody } from '../src/routes/payment-methods/payment-methods.schemas.ts';
 import { payBody } from '../src/routes/payments/payments.schemas.ts';
+import { subscribeBody } from '../src/routes/subscriptions/subscriptions.schemas.ts';
 
 /** What the web app sends: the request bodies' input types. */
 const REQUEST_SCHEMAS = {
@@ -20,6 +22,8 @@ const REQUEST_SCHEMAS = {
   SignInRequest: signInBody,
   CreateOrderRequest: createOrderBody,
   PayRequest: payBody,
+  AddPaymentMethodRequest: addPaymentMethodBody,
+  SubscribeRequest: subscribeBody,
 } as const satisfies Record<string, z.ZodType>;
 
 const HEADER = (source: string) =>

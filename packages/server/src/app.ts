@@ -14,6 +14,8 @@ import { openDatabase } from './db/connect.ts';
 import type { DatabaseHandle } from './db/connect.ts';
 import { BraintreeGatewayAdapter, createBraintreeClient } from './gateway/braintree.ts';
 import type { PaymentGateway } from './gateway/gateway.ts';
+import { BraintreeVaultAdapter } from './gateway/braintree-vault.ts';
+import type { VaultGateway } from './gateway/vault-gateway.ts';
 import { createLogger, RequestLinesAtDebug } from './logger.ts';
 import { IdempotencyRepository } from './payments/idempotency.repository.ts';
 import { registerDatabaseLifecycle } from './plugins/db.ts';
@@ -31,17 +33,24 @@ import { catalogueRoutes } from './routes/catalogue/catalogue.routes.ts';
 import { configRoutes } from './routes/config/config.routes.ts';
 import { healthRoutes } from './routes/health/health.routes.ts';
 import { ordersRoutes } from './routes/orders/orders.routes.ts';
+import { paymentMethodsRoutes } from './routes/payment-methods/payment-methods.routes.ts';
 import { paymentsRoutes } from './routes/payments/payments.routes.ts';
 import { sessionRoutes } from './routes/session/session.routes.ts';
+import { subscriptionsRoutes } from './routes/subscriptions/subscriptions.routes.ts';
 import { startReconciler } from './jobs/reconciler.ts';
 import { Velocity } from './velocity/velocity.ts';
+import { seedDemoVault } from './vault/demo-vault.ts';
 
 export interface AppDeps {
   /** An open database; otherwise the configured one is opened (and closed with the app). */
   database?: DatabaseHandle;
   /** A gateway; otherwise the configured braintree SDK client (or none when not configured). */
   gateway?: PaymentGateway | null;
+  /** The gateway's vault; otherwise the configured braintree SDK client's (or none when not configured). */
+  vault?: VaultGateway | null;
   logger?: Logger;
+  /** Give the demo shopper a saved card and a subscription at the gateway (DEMO_SEED); the running product does. */
+  seedDemoVault?: boolean;
 }
 
 export interface KassaApp {
@@ -59,7 +68,9 @@ function trustProxyOption(trust: TrustProxy): false | string[] | ((address: stri
 export async function buildKassaApp(config: Config, deps: AppDeps = {}): Promise<KassaApp> {
   const logger = deps.logger ?? createLogger(config);
   const database = deps.database ?? (await openDatabase(config.database));
-  const gateway = deps.gateway !== undefined ? deps.gateway : config.gateway === null ? null : new BraintreeGatewayAdapter(createBraintreeClient(config.gateway));
+  const client = config.gateway === null ? null : createBraintreeClient(config.gateway);
+  const gateway = deps.gateway !== undefined ? deps.gateway : client === null ? null : new BraintreeGatewayAdapter(client);
+  const vault = deps.vault !== undefined ? deps.vault : client === null || gateway === null ? null : new BraintreeVaultAdapter(client);
 
   let demo: DemoCredentials | null = null;
   if (config.demo.seed) {
@@ -71,6 +82,7 @@ export async function buildKassaApp(config: Config, deps: AppDeps = {}): Promise
     config,
     db: database.db,
     gateway,
+    vault,
     botcheck: new AltchaVerifier({ secret: config.botcheck.secret, maxCounter: config.botcheck.maxCounter, challengeTtlSeconds: config.botcheck.challengeTtlSeconds }),
     replays: new DbReplayStore(database.db),
     sessions: new SessionsRepository(database.db, config.sessionSecret),
@@ -107,6 +119,11 @@ export async function buildKassaApp(config: Config, deps: AppDeps = {}): Promise
   ordersRoutes(api, ctx);
   botcheckRoutes(api, ctx);
   paymentsRoutes(api, ctx);
+  paymentMethodsRoutes(api, ctx);
+  subscriptionsRoutes(api, ctx);
+  if (demo !== null && deps.seedDemoVault === true && gateway !== null && vault !== null) {
+    await seedDemoVault({ db: database.db, gateway, vault }, demo.shopper.email, app.log);
+  }
   // Jobs.
   if (gateway !== null && config.reconcileIntervalMs > 0) {
     const stop = startReconciler({ db: database.db, gateway, log: app.log }, config.reconcileIntervalMs);

@@ -24,7 +24,7 @@ export interface RunningServer {
 }
 
 export async function startServer(config: Config, deps?: AppDeps): Promise<RunningServer> {
-  const { app, demo } = await buildKassaApp(config, deps);
+  const { app, demo } = await buildKassaApp(config, { seedDemoVault: true, ...deps });
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {

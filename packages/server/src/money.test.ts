@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toDecimalString } from './money.ts';
+import { fromDecimalString, toDecimalString } from './money.ts';
 
 describe('toDecimalString', () => {
   it('turns minor units into the gateway decimal string', () => {
@@ -25,5 +25,21 @@ describe('toDecimalString', () => {
   it('refuses fractions and negatives', () => {
     expect(() => toDecimalString({ amount: 1.5, currency: 'EUR' })).toThrow(RangeError);
     expect(() => toDecimalString({ amount: -1, currency: 'EUR' })).toThrow(RangeError);
+  });
+});
+
+describe('fromDecimalString', () => {
+  it('turns the gateway decimal string into minor units, per the currency\'s digits', () => {
+    expect(fromDecimalString('24.50', 'EUR')).toEqual({ amount: 2450, currency: 'EUR' });
+    expect(fromDecimalString('2000', 'EUR')).toEqual({ amount: 200000, currency: 'EUR' });
+    expect(fromDecimalString('0.5', 'EUR')).toEqual({ amount: 50, currency: 'EUR' });
+    expect(fromDecimalString('1500', 'JPY')).toEqual({ amount: 1500, currency: 'JPY' });
+    expect(fromDecimalString('1.234', 'KWD')).toEqual({ amount: 1234, currency: 'KWD' });
+  });
+
+  it('refuses what is not a decimal amount or has too many decimals', () => {
+    expect(() => fromDecimalString('24.505', 'EUR')).toThrow(RangeError);
+    expect(() => fromDecimalString('-1.00', 'EUR')).toThrow(RangeError);
+    expect(() => fromDecimalString('abc', 'EUR')).toThrow(RangeError);
   });
 });

@@ -13,3 +13,13 @@ export function toDecimalString(money: Money): string {
   const text = String(money.amount).padStart(digits + 1, '0');
   return `${text.slice(0, -digits)}.${text.slice(-digits)}`;
 }
+
+/** The gateway's decimal string ("24.50") -> Money. Only at the gateway edge. */
+export function fromDecimalString(text: string, currency: string): Money {
+  const digits = minorUnits(currency);
+  const match = /^(\d+)(?:\.(\d+))?$/.exec(text.trim());
+  if (match === null) throw new RangeError(`not a decimal amount: ${text}`);
+  const [, whole = '0', fraction = ''] = match;
+  if (fraction.length > digits) throw new RangeError(`${text} has more than ${digits} decimals for ${currency}`);
+  return { amount: Number(whole) * 10 ** digits + Number(fraction.padEnd(digits, '0') || '0'), currency };
+}

@@ -1,5 +1,5 @@
 import type { Db } from '../db/connect.ts';
-import type { ProductRow } from '../db/schema.ts';
+import type { PlanRow, ProductRow } from '../db/schema.ts';
 
 /**
  * The demo shop. Fixed ids so links and tests stay stable across restarts. The espresso machine costs exactly
@@ -13,6 +13,19 @@ export const DEMO_PRODUCTS: readonly ProductRow[] = [
   { id: 'prd_espressomachine', name: 'Espresso machine', description: 'Dual boiler with PID temperature control, for café-quality espresso at home.', price_amount: 200000, currency: 'EUR', position: 4 },
 ];
 
+/** The sandbox gateway's seeded plan (`coffee-monthly`, packages/sandbox README "Plans and subscriptions"), same price. */
+export const DEMO_PLANS: readonly PlanRow[] = [
+  {
+    id: 'coffee-monthly',
+    name: 'Coffee beans, 1 kg, every month',
+    description: 'Freshly roasted single-origin beans at your door each month. Cancel any time.',
+    price_amount: 2450,
+    currency: 'EUR',
+    billing_frequency_months: 1,
+    position: 1,
+  },
+];
+
 /** Descriptions earlier versions seeded; replaced where still unchanged (one of them spoke of the sandbox). */
 const EARLIER_DESCRIPTIONS: Readonly<Record<string, string>> = {
   prd_coffeebeans: 'Single-origin beans, medium roast.',
@@ -21,9 +34,10 @@ const EARLIER_DESCRIPTIONS: Readonly<Record<string, string>> = {
   prd_espressomachine: 'Dual boiler, PID control. Priced at 2000.00 EUR: the sandbox declines it.',
 };
 
-/** Inserts missing demo products; leaves edited ones as they are (a merchant may have changed them). */
+/** Inserts missing demo products and plans; leaves edited ones as they are (a merchant may have changed them). */
 export async function seedDemoCatalogue(db: Db): Promise<void> {
   await db.insertInto('products').values([...DEMO_PRODUCTS]).onConflict((oc) => oc.doNothing()).execute();
+  await db.insertInto('plans').values([...DEMO_PLANS]).onConflict((oc) => oc.doNothing()).execute();
   for (const product of DEMO_PRODUCTS) {
     const earlier = EARLIER_DESCRIPTIONS[product.id];
     if (earlier === undefined) continue;

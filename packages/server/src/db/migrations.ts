@@ -182,4 +182,26 @@ export const migrations: Record<string, Migration> = {
       await db.schema.dropTable('velocity_events').execute();
     },
   },
+  '0004_plans_and_saved_cards': {
+    // Subscription plans are part of the catalogue (the gateway bills them; the catalogue names and prices them for
+    // the shop). A payment attempt that saves its card keeps the gateway customer it saves it for, so a resent sale
+    // is the same request.
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('plans')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('description', 'text', (c) => c.notNull())
+        .addColumn('price_amount', 'integer', (c) => c.notNull().check(sql`price_amount > 0`))
+        .addColumn('currency', 'text', (c) => c.notNull())
+        .addColumn('billing_frequency_months', 'integer', (c) => c.notNull())
+        .addColumn('position', 'integer', (c) => c.notNull())
+        .execute();
+      await db.schema.alterTable('payments').addColumn('vault_customer_id', 'text').execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.alterTable('payments').dropColumn('vault_customer_id').execute();
+      await db.schema.dropTable('plans').execute();
+    },
+  },
 };

@@ -8,6 +8,7 @@ export interface Database {
   accounts: AccountsTable;
   sessions: SessionsTable;
   products: ProductsTable;
+  plans: PlansTable;
   orders: OrdersTable;
   order_items: OrderItemsTable;
   payments: PaymentsTable;
@@ -43,6 +44,17 @@ export interface ProductsTable {
   description: string;
   price_amount: number;
   currency: string;
+  position: number;
+}
+
+/** A subscription plan: the gateway bills it (same id at the gateway); the catalogue names and prices it. */
+export interface PlansTable {
+  id: string;
+  name: string;
+  description: string;
+  price_amount: number;
+  currency: string;
+  billing_frequency_months: number;
   position: number;
 }
 
@@ -85,6 +97,8 @@ export interface PaymentsTable {
   device_data: string | null;
   /** The merchant account the attempt is charged to, fixed at creation so a resend is the same request. */
   merchant_account_id: string | null;
+  /** "Save card": the gateway customer the card is saved for on success (signed-in shoppers only); null: not saved. */
+  vault_customer_id: string | null;
   transaction_id: string | null;
   card_brand: string | null;
   card_last_four: string | null;
@@ -142,6 +156,7 @@ export interface VelocityRefusalsTable {
 export type AccountRow = Selectable<AccountsTable>;
 export type SessionRow = Selectable<SessionsTable>;
 export type ProductRow = Selectable<ProductsTable>;
+export type PlanRow = Selectable<PlansTable>;
 export type OrderRow = Selectable<OrdersTable>;
 export type OrderItemRow = Selectable<OrderItemsTable>;
 export type PaymentRow = Selectable<PaymentsTable>;

@@ -21,6 +21,8 @@ export interface SaleInput {
   deviceData?: string;
   /** The merchant account to charge (each charges one currency); unset, the gateway's default. */
   merchantAccountId?: string;
+  /** "Save card": on success the card is saved for this gateway customer (`storeInVaultOnSuccess`). */
+  vaultCustomerId?: string;
   orderId: string;
   /** Makes the gateway call idempotent: a retry with the same key returns the first result. */
   requestKey: string;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { accountSchema } from '../accounts/account.ts';
 import { productSchema } from '../catalogue/catalogue.repository.ts';
+import { planSchema } from '../catalogue/plans.repository.ts';
 import { moneySchema } from '../money.ts';
 import { orderItemSchema, orderSchema } from '../orders/order.ts';
 import { declineSchema, paymentSummarySchema } from '../payments/payment.ts';
@@ -8,6 +9,8 @@ import { guestOrderSchema, sessionStateSchema } from '../routes/accounts/account
 import { shopConfigSchema } from '../routes/config/config.routes.ts';
 import { botcheckSettingsSchema, checkoutSessionSchema } from '../routes/orders/orders.schemas.ts';
 import { paymentDeclinedSchema } from '../routes/payments/payments.schemas.ts';
+import { subscriptionSchema } from '../subscriptions/subscriptions.ts';
+import { savedMethodSchema } from '../vault/saved-methods.ts';
 import { PROBLEMS, fieldErrorSchema, problemSchema } from './problem.ts';
 import type { ProblemCode } from './problem.ts';
 
@@ -31,6 +34,9 @@ export const API_SCHEMAS = {
   PaymentDeclined: paymentDeclinedSchema,
   GuestOrder: guestOrderSchema,
   SessionState: sessionStateSchema,
+  Plan: planSchema,
+  SavedPaymentMethod: savedMethodSchema,
+  Subscription: subscriptionSchema,
 } as const satisfies Record<string, z.ZodType>;
 
 /** The registry the OpenAPI document takes its components from. */

@@ -8,6 +8,7 @@ import { toDecimalString } from '../money.ts';
 import type { Order, Owner } from '../orders/order.ts';
 import { findOwnedOrder, findOwnedOrderRow } from '../orders/orders.repository.ts';
 import type { AttemptOutcome } from './payment.ts';
+import { ensureGatewayCustomer } from '../accounts/accounts.service.ts';
 import { findAttemptByRef, findLivePayment, insertPendingPayment, leaseAttempt, recordOutcome } from './payments.repository.ts';
 
 export interface PayOrderDeps {
@@ -25,6 +26,8 @@ export interface PayOrderInput {
   nonce: string;
   deviceData?: string;
   botcheckToken: string;
+  /** "Save card" (signed-in shoppers only; a guest's request to save is ignored: guests never save). */
+  saveCard?: boolean;
   /** Scope+key of the request's Idempotency-Key: a retry with it resumes an unfinished attempt. */
   idempotencyRef: string;
 }
@@ -87,6 +90,7 @@ export async function payOrder(deps: PayOrderDeps, input: PayOrderInput, now: Da
     nonce: input.nonce,
     deviceData: input.deviceData ?? null,
     merchantAccountId: deps.merchantAccountId,
+    vaultCustomerId: input.saveCard === true && input.owner.accountId !== null ? await ensureGatewayCustomer(deps.db, deps.gateway, input.owner.accountId) : null,
   });
   if (payment === undefined) {
     const winner = await findLivePayment(deps.db, orderRow.id);
@@ -106,6 +110,7 @@ export async function sendAttempt(deps: Pick<PayOrderDeps, 'db' | 'gateway'>, pa
     nonce: payment.nonce,
     ...(payment.device_data !== null ? { deviceData: payment.device_data } : {}),
     ...(payment.merchant_account_id !== null ? { merchantAccountId: payment.merchant_account_id } : {}),
+    ...(payment.vault_customer_id !== null ? { vaultCustomerId: payment.vault_customer_id } : {}),
     orderId: payment.order_id,
     requestKey: gatewayRequestKey(payment),
   });

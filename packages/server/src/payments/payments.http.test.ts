@@ -96,7 +96,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('payments on 
     expect(response.statusCode).toBe(200);
     const session = response.json<{ clientToken: string; amount: unknown; checkout: unknown; botcheck: unknown }>();
     expect(session.amount).toEqual({ amount: 2400, currency: 'EUR' });
-    expect(session.checkout).toEqual({ cardholderName: 'optional', vaultCard: false });
+    expect(session.checkout).toEqual({ cardholderName: 'optional', vaultCard: false, vaultManager: false });
     expect(session.botcheck).toEqual({ provider: 'altcha', challengeUrl: '/api/botcheck/challenge', anchorTimeoutMs: 20000, executeTimeoutMs: 15000 });
     const token = JSON.parse(Buffer.from(session.clientToken, 'base64').toString()) as Record<string, unknown>;
     expect(token).toMatchObject({ version: 2, merchantId: sandbox.gateway.merchantId, assetsUrl: sandbox.origin });
@@ -108,7 +108,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('payments on 
     const row = await db.selectFrom('accounts').select('gateway_customer_id').where('id', '=', accountId).executeTakeFirstOrThrow();
     expect(row.gateway_customer_id).toMatch(/^[A-Za-z0-9_-]+$/);
     const own = await shopper.post(`/api/orders/${await orderOf(shopper)}/checkout-session`);
-    expect(own.json()).toMatchObject({ checkout: { vaultCard: true } });
+    expect(own.json()).toMatchObject({ checkout: { vaultCard: true, vaultManager: true } });
 
     // The seeded shopper gets one at first use.
     const demo = new TestClient(app);

@@ -12,7 +12,16 @@ import type { AttemptOutcome } from './payment.ts';
  */
 export async function insertPendingPayment(
   db: Db,
-  input: { orderId: string; amount: Money; idempotencyRef: string | null; nonce: string; deviceData: string | null; merchantAccountId: string | null },
+  input: {
+    orderId: string;
+    amount: Money;
+    idempotencyRef: string | null;
+    nonce: string;
+    deviceData: string | null;
+    merchantAccountId: string | null;
+    /** "Save card": the gateway customer to save the card for; unset or null, nothing is saved. */
+    vaultCustomerId?: string | null;
+  },
 ): Promise<PaymentRow | undefined> {
   const now = nowIso();
   const row: PaymentRow = {
@@ -25,6 +34,7 @@ export async function insertPendingPayment(
     nonce: input.nonce,
     device_data: input.deviceData,
     merchant_account_id: input.merchantAccountId,
+    vault_customer_id: input.vaultCustomerId ?? null,
     transaction_id: null,
     card_brand: null,
     card_last_four: null,

@@ -85,7 +85,7 @@ async function claim(keys: IdempotencyRepository, options: IdempotencyOptions, r
       .status(claimed.status)
       .header('idempotent-replayed', 'true')
       .type(claimed.status >= 400 ? PROBLEM_CONTENT_TYPE : 'application/json; charset=utf-8')
-      .send(claimed.body);
+      .send(claimed.body === null ? undefined : claimed.body);
     return;
   }
   request.idempotencyKey = { scope, key, ref: `${scope}:${key}`, released: false };
@@ -110,7 +110,9 @@ async function release(keys: IdempotencyRepository, request: FastifyRequest): Pr
 async function save(keys: IdempotencyRepository, request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
   const held = request.idempotencyKey;
   if (held === null || held.released) return payload;
-  await keys.complete(held.scope, held.key, reply.statusCode, typeof payload === 'string' ? (JSON.parse(payload) as unknown) : null);
+  // A bodyless answer (204) is saved as null and replayed bodyless.
+  const body = typeof payload === 'string' && payload !== '' ? (JSON.parse(payload) as unknown) : null;
+  await keys.complete(held.scope, held.key, reply.statusCode, body);
   return payload;
 }
 

@@ -84,6 +84,7 @@ export type CheckoutSession = {
   checkout: {
     cardholderName: "optional" | "required";
     vaultCard: boolean;
+    vaultManager: boolean;
   };
   botcheck: BotcheckSettings;
 };
@@ -104,7 +105,7 @@ export type Problem = {
   type: string;
   title: string;
   status: number;
-  code: "validation_failed" | "invalid_credentials" | "not_signed_in" | "payment_declined" | "botcheck_failed" | "forbidden" | "cross_site_request" | "not_found" | "order_not_found" | "email_taken" | "order_already_paid" | "payment_in_progress" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "too_many_attempts" | "internal_error" | "gateway_unavailable" | "gateway_not_configured";
+  code: "validation_failed" | "invalid_credentials" | "not_signed_in" | "payment_declined" | "subscription_declined" | "botcheck_failed" | "forbidden" | "cross_site_request" | "not_found" | "order_not_found" | "payment_method_not_found" | "plan_not_found" | "subscription_not_found" | "email_taken" | "order_already_paid" | "payment_in_progress" | "payment_method_duplicate" | "payment_method_has_subscription" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "card_verification_failed" | "payment_method_invalid" | "rate_limited" | "too_many_attempts" | "internal_error" | "gateway_unavailable" | "gateway_not_configured";
   detail: string;
   errors?: FieldError[] | undefined;
   [x: string]: unknown;
@@ -114,7 +115,7 @@ export type PaymentDeclined = {
   type: string;
   title: string;
   status: number;
-  code: "validation_failed" | "invalid_credentials" | "not_signed_in" | "payment_declined" | "botcheck_failed" | "forbidden" | "cross_site_request" | "not_found" | "order_not_found" | "email_taken" | "order_already_paid" | "payment_in_progress" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "too_many_attempts" | "internal_error" | "gateway_unavailable" | "gateway_not_configured";
+  code: "validation_failed" | "invalid_credentials" | "not_signed_in" | "payment_declined" | "subscription_declined" | "botcheck_failed" | "forbidden" | "cross_site_request" | "not_found" | "order_not_found" | "payment_method_not_found" | "plan_not_found" | "subscription_not_found" | "email_taken" | "order_already_paid" | "payment_in_progress" | "payment_method_duplicate" | "payment_method_has_subscription" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "card_verification_failed" | "payment_method_invalid" | "rate_limited" | "too_many_attempts" | "internal_error" | "gateway_unavailable" | "gateway_not_configured";
   detail: string;
   errors?: FieldError[] | undefined;
   decline: Decline;
@@ -134,6 +135,48 @@ export type GuestOrder = {
 export type SessionState = {
   account: Account | null;
   guestOrders: GuestOrder[];
+};
+
+export type Plan = {
+  /** The plan's id, the same at the gateway. */
+  id: string;
+  name: string;
+  description: string;
+  price: Money;
+  billingFrequencyMonths: number;
+};
+
+export type SavedPaymentMethod = {
+  /** The saved card's token at the gateway. */
+  id: string;
+  type: "CreditCard";
+  /** As the gateway names it: `Visa`, `MasterCard`, `American Express`, ... */
+  brand: string;
+  bin: string;
+  lastFour: string;
+  expirationMonth: string;
+  expirationYear: string;
+  cardholderName: string | null;
+  default: boolean;
+  /** A subscription still charges it: it cannot be deleted. */
+  hasSubscription: boolean;
+};
+
+export type Subscription = {
+  id: string;
+  planId: string;
+  planName: string;
+  /** The gateway's status, as the provider names it. */
+  status: "Active" | "Canceled" | "Expired" | "Past Due" | "Pending";
+  price: Money;
+  /** YYYY-MM-DD; null once canceled. */
+  nextBillingDate: string | null;
+  createdAt: string;
+  paymentMethod: {
+    id: string;
+    brand: string;
+    lastFour: string;
+  };
 };
 
 // What the web app sends.
@@ -162,6 +205,20 @@ export type CreateOrderRequest = {
 export type PayRequest = {
   nonce: string;
   deviceData?: string | undefined;
+  /** Save the card for the signed-in shopper when the payment succeeds; ignored for guests. */
+  saveCard?: boolean | undefined;
   /** The ALTCHA v2 payload: base64 of JSON `{ challenge, solution }`. */
   botcheck: string;
+};
+
+export type AddPaymentMethodRequest = {
+  /** A card tokenized by the checkout's card view. */
+  nonce: string;
+  makeDefault?: boolean | undefined;
+};
+
+export type SubscribeRequest = {
+  planId: string;
+  paymentMethodId?: string | undefined;
+  nonce?: string | undefined;
 };

@@ -78,7 +78,12 @@ export function ordersRoutes(app: ApiInstance, ctx: AppContext): void {
         return {
           clientToken,
           amount: { amount: order.total_amount, currency: order.currency },
-          checkout: { cardholderName: ctx.config.checkout.cardholderName, vaultCard: owner.accountId !== null },
+          checkout: {
+            cardholderName: ctx.config.checkout.cardholderName,
+            // Signed in: "Save card" is offered and saved cards can be managed (edited, deleted) in the checkout.
+            vaultCard: owner.accountId !== null,
+            vaultManager: owner.accountId !== null,
+          },
           botcheck: {
             provider: ctx.botcheck.provider,
             challengeUrl: '/api/botcheck/challenge',

@@ -28,6 +28,6 @@ export const botcheckSettingsSchema = z.object({
 export const checkoutSessionSchema = z.object({
   clientToken: z.string().describe('For the gateway\'s client SDK; customer-bound when signed in.'),
   amount: moneySchema,
-  checkout: z.object({ cardholderName: z.enum(['optional', 'required']), vaultCard: z.boolean() }),
+  checkout: z.object({ cardholderName: z.enum(['optional', 'required']), vaultCard: z.boolean(), vaultManager: z.boolean() }),
   botcheck: botcheckSettingsSchema,
 });

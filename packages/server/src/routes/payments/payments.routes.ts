@@ -62,12 +62,20 @@ export function paymentsRoutes(app: ApiInstance, ctx: AppContext): void {
       const owner = ownerOf(request);
       if (owner === null) throw new ProblemError('order_not_found');
       const { id } = request.params;
-      const { nonce, deviceData, botcheck } = request.body;
+      const { nonce, deviceData, botcheck, saveCard } = request.body;
       let result: PayOrderResult;
       try {
         result = await payOrder(
           { db: ctx.db, gateway, botcheck: ctx.botcheck, replays: ctx.replays, merchantAccountId: ctx.config.gateway?.merchantAccountId ?? null },
-          { orderId: id, owner, nonce, ...(deviceData !== undefined ? { deviceData } : {}), botcheckToken: botcheck, idempotencyRef: heldKeyRef(request) },
+          {
+            orderId: id,
+            owner,
+            nonce,
+            ...(deviceData !== undefined ? { deviceData } : {}),
+            botcheckToken: botcheck,
+            saveCard: saveCard === true,
+            idempotencyRef: heldKeyRef(request),
+          },
         );
       } catch (error) {
         // Outcome unknown: thrown, so nothing is saved and a retry with the same key resumes the same attempt.

@@ -1,0 +1,163 @@
+import type braintree from 'braintree';
+import { callGateway, errorCodes } from './braintree.ts';
+import { GatewayUnavailableError } from './gateway.ts';
+import { SUBSCRIPTION_STATUSES } from './vault-gateway.ts';
+import type { AddCardOutcome, GatewaySubscription, SavedCard, SubscribeOutcome, SubscriptionStatus, VaultGateway, VerificationFailure } from './vault-gateway.ts';
+
+/**
+ * gateway.md: 81724 the card is already in the vault, 81763 already saved for this customer. Cards are refused per
+ * customer (`failOnDuplicatePaymentMethodForCustomer`, which @types/braintree does not declare yet): two accounts may
+ * share a card (a household), one account never holds it twice.
+ */
+const DUPLICATE_CARD = new Set(['81724', '81763']);
+/** 93105 customer unknown (paymentMethod.create). */
+const UNKNOWN_CUSTOMER = '93105';
+/** 81902 subscription id taken: our id is derived from the request, so a retry finds the first one. */
+const SUBSCRIPTION_ID_TAKEN = '81902';
+
+/** The SDK's "not found" is an answer (the token or id is unknown), not an outage. */
+function isNotFound(error: unknown): boolean {
+  return error instanceof Error && (error as { type?: string }).type === 'notFoundError';
+}
+
+function orNull<T>(run: () => Promise<T>): Promise<T | null> {
+  return callGateway(() => run().catch((error: unknown) => (isNotFound(error) ? null : Promise.reject(error))));
+}
+
+function toStatus(status: string): SubscriptionStatus {
+  const known = SUBSCRIPTION_STATUSES.find((s) => s === status);
+  if (known === undefined) throw new GatewayUnavailableError(`unknown subscription status ${status}`);
+  return known;
+}
+
+function toSubscription(subscription: braintree.Subscription): GatewaySubscription {
+  return {
+    id: subscription.id,
+    planId: subscription.planId,
+    status: toStatus(subscription.status),
+    price: subscription.price ?? subscription.nextBillAmount,
+    paymentMethodToken: subscription.paymentMethodToken,
+    nextBillingDate: subscription.nextBillingDate === '' ? null : (subscription.nextBillingDate ?? null),
+    createdAt: subscription.createdAt,
+  };
+}
+
+function toCard(card: braintree.CreditCard): SavedCard {
+  return {
+    token: card.token,
+    customerId: card.customerId,
+    brand: card.cardType,
+    bin: card.bin,
+    lastFour: card.last4,
+    expirationMonth: card.expirationMonth ?? '',
+    expirationYear: card.expirationYear ?? '',
+    cardholderName: card.cardholderName ?? null,
+    isDefault: card.default,
+    subscriptions: (card.subscriptions ?? []).map(toSubscription),
+  };
+}
+
+/** Only saved cards are offered; a vault entry of another kind (a wallet account) is not a card. */
+function asCard(method: braintree.PaymentMethod): braintree.CreditCard | null {
+  return 'last4' in method && 'bin' in method ? (method as braintree.CreditCard) : null;
+}
+
+function verificationOf(result: unknown): VerificationFailure | null {
+  const verification = (result as { verification?: Record<string, unknown> }).verification;
+  if (verification === undefined || verification === null) return null;
+  const text = (key: string): string | null => (typeof verification[key] === 'string' && verification[key] !== '' ? (verification[key] as string) : null);
+  return {
+    status: text('status') ?? 'failed',
+    processorResponseCode: text('processorResponseCode'),
+    processorResponseText: text('processorResponseText'),
+    gatewayRejectionReason: text('gatewayRejectionReason'),
+  };
+}
+
+/** The vault and recurring billing through the official SDK. */
+export class BraintreeVaultAdapter implements VaultGateway {
+  readonly #client: braintree.BraintreeGateway;
+
+  constructor(client: braintree.BraintreeGateway) {
+    this.#client = client;
+  }
+
+  async listCards(customerId: string): Promise<SavedCard[] | null> {
+    const customer = await orNull(() => this.#client.customer.find(customerId));
+    if (customer === null) return null;
+    const cards = (customer.creditCards ?? []).map(toCard);
+    return [...cards.filter((c) => c.isDefault), ...cards.filter((c) => !c.isDefault)];
+  }
+
+  async findCard(token: string): Promise<SavedCard | null> {
+    const method = await orNull(() => this.#client.paymentMethod.find(token));
+    const card = method === null ? null : asCard(method);
+    return card === null ? null : toCard(card);
+  }
+
+  async addCard(input: { customerId: string; nonce: string; makeDefault: boolean }): Promise<AddCardOutcome> {
+    const result = await callGateway(() =>
+      this.#client.paymentMethod.create({
+        customerId: input.customerId,
+        paymentMethodNonce: input.nonce,
+        options: { verifyCard: true, failOnDuplicatePaymentMethodForCustomer: true, makeDefault: input.makeDefault },
+      } as braintree.PaymentMethodCreateRequest),
+    );
+    if (result.success) {
+      const card = asCard(result.paymentMethod);
+      if (card === null) return { kind: 'invalid_nonce', message: 'Only cards can be saved.' };
+      return { kind: 'saved', card: toCard(card) };
+    }
+    const codes = errorCodes(result);
+    if (codes.some((code) => DUPLICATE_CARD.has(code))) return { kind: 'duplicate' };
+    if (codes.includes(UNKNOWN_CUSTOMER)) return { kind: 'unknown_customer' };
+    const verification = verificationOf(result);
+    if (verification !== null && codes.length === 0) return { kind: 'verification_failed', verification };
+    return { kind: 'invalid_nonce', message: result.message };
+  }
+
+  async makeDefault(token: string): Promise<SavedCard> {
+    const result = await callGateway(() => this.#client.paymentMethod.update(token, { options: { makeDefault: true } }));
+    const card = result.success ? asCard(result.paymentMethod) : null;
+    if (card === null) throw new GatewayUnavailableError(`paymentMethod.update failed: ${result.success ? 'not a card' : result.message}`);
+    return toCard(card);
+  }
+
+  async deleteCard(token: string): Promise<void> {
+    await callGateway(() => this.#client.paymentMethod.delete(token));
+  }
+
+  async createNonce(token: string): Promise<string> {
+    const result = await callGateway(() => this.#client.paymentMethodNonce.create(token));
+    if (!result.success) throw new GatewayUnavailableError(`paymentMethodNonce.create failed: ${result.message}`);
+    return result.paymentMethodNonce.nonce;
+  }
+
+  async subscribe(input: { id: string; planId: string; paymentMethodToken: string; price: string }): Promise<SubscribeOutcome> {
+    const result = await callGateway(() =>
+      this.#client.subscription.create({ id: input.id, planId: input.planId, paymentMethodToken: input.paymentMethodToken, price: input.price }),
+    );
+    if (result.success) return { kind: 'created', subscription: toSubscription(result.subscription) };
+    if (errorCodes(result).includes(SUBSCRIPTION_ID_TAKEN)) {
+      const existing = await this.findSubscription(input.id);
+      if (existing !== null) return { kind: 'created', subscription: existing };
+    }
+    const transaction = (result as { transaction?: braintree.Transaction }).transaction;
+    if (transaction === undefined) throw new GatewayUnavailableError(`subscription.create failed: ${result.message}`);
+    return { kind: 'declined', processorResponseCode: transaction.processorResponseCode || null, processorResponseText: transaction.processorResponseText || null };
+  }
+
+  async findSubscription(id: string): Promise<GatewaySubscription | null> {
+    const subscription = await orNull(() => this.#client.subscription.find(id));
+    return subscription === null ? null : toSubscription(subscription);
+  }
+
+  async cancelSubscription(id: string): Promise<GatewaySubscription> {
+    const result = await callGateway(() => this.#client.subscription.cancel(id));
+    if (result.success) return toSubscription(result.subscription);
+    // Already canceled (81905): cancelling is idempotent for the shopper.
+    const current = await this.findSubscription(id);
+    if (current !== null && current.status === 'Canceled') return current;
+    throw new GatewayUnavailableError(`subscription.cancel failed: ${result.message}`);
+  }
+}

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { problemSchema } from '../../http/problem.ts';
+import { savedMethodSchema } from '../../vault/saved-methods.ts';
+
+/** A gateway token goes into the SDK's URL paths: only the characters the gateway allows in ids (gateway.md). */
+export const paymentMethodIdParams = z.object({
+  id: z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'Not a payment method id.'),
+});
+
+export const nonceSchema = z.string('Send the payment method nonce.').min(1, 'Send the payment method nonce.').max(4096);
+
+export const addPaymentMethodBody = z.object({
+  nonce: nonceSchema.describe('A card tokenized by the checkout\'s card view.'),
+  makeDefault: z.boolean().optional(),
+});
+
+export const paymentMethodsResponse = z.object({ paymentMethods: z.array(savedMethodSchema) });
+export const paymentMethodResponse = z.object({ paymentMethod: savedMethodSchema });
+export const savedMethodNonceResponse = z.object({ nonce: z.string().describe('Single-use; pay an order with it.') });
+
+/** 422 `card_verification_failed`: what the gateway's verification answered. */
+export const verificationFailedSchema = problemSchema.extend({
+  verification: z.object({
+    status: z.string(),
+    processorResponseCode: z.string().nullable(),
+    processorResponseText: z.string().nullable(),
+    gatewayRejectionReason: z.string().nullable(),
+  }),
+});

@@ -1,0 +1,50 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context.ts';
+import { GatewayUnavailableError } from '../../gateway/gateway.ts';
+import { PROBLEM_CONTENT_TYPE, ProblemError } from '../../http/problem.ts';
+import type { AddSavedMethodResult, VaultDeps } from '../../vault/saved-methods.ts';
+
+// What the saved-method and subscription routes share: who may act, the gateway they act through, how refusals answer.
+
+/** The signed-in shopper's account id; saved cards belong to accounts, never to guest sessions. */
+export function signedInAccount(request: FastifyRequest): string {
+  const accountId = request.kassaSession?.account_id ?? null;
+  if (accountId === null) throw new ProblemError('not_signed_in');
+  return accountId;
+}
+
+export function vaultDeps(ctx: AppContext): VaultDeps {
+  if (ctx.gateway === null || ctx.vault === null) throw new ProblemError('gateway_not_configured');
+  return { db: ctx.db, gateway: ctx.gateway, vault: ctx.vault };
+}
+
+/** A card the gateway would not save -> its problem (final answers: the Idempotency-Key replays them). */
+export function refusedCardProblem(result: Exclude<AddSavedMethodResult, { kind: 'saved' }>): ProblemError {
+  switch (result.kind) {
+    case 'duplicate':
+      return new ProblemError('payment_method_duplicate');
+    case 'verification_failed':
+      return new ProblemError('card_verification_failed', { extensions: { verification: result.verification } });
+    case 'invalid_nonce':
+      return new ProblemError('payment_method_invalid', { detail: result.message });
+  }
+}
+
+/** A refusal that is the request's final answer: sent (so the Idempotency-Key replays it), not thrown. */
+export function sendFinal(reply: FastifyReply, problem: ProblemError): FastifyReply {
+  return reply.status(problem.status).type(PROBLEM_CONTENT_TYPE).send(problem.toBody());
+}
+
+/**
+ * Runs a gateway use-case; an unreachable gateway is thrown as 502 `gateway_unavailable`, which releases the
+ * Idempotency-Key so the same request may run again.
+ */
+export async function withGateway<T>(request: FastifyRequest, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (!(error instanceof GatewayUnavailableError)) throw error;
+    request.log.warn({ err: error, route: request.routeOptions.url }, 'gateway unavailable');
+    throw new ProblemError('gateway_unavailable', { detail: 'The payment gateway did not answer. Try again.' });
+  }
+}

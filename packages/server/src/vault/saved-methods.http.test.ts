@@ -1,0 +1,267 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { buildApp } from '../index.ts';
+import { TestClient } from '../testing/client.ts';
+import { testConfig } from '../testing/config.ts';
+import { ENGINES } from '../testing/engines.ts';
+import { startSandboxProcess } from '../testing/sandbox.ts';
+import type { RunningSandbox } from '../testing/sandbox.ts';
+
+interface Method {
+  id: string;
+  brand: string;
+  lastFour: string;
+  expirationMonth: string;
+  expirationYear: string;
+  default: boolean;
+  hasSubscription: boolean;
+}
+interface Subscription {
+  id: string;
+  planId: string;
+  planName: string;
+  status: string;
+  price: { amount: number; currency: string };
+  paymentMethod: { id: string; lastFour: string };
+}
+
+// The gateway's test nonces (gateway.md): each stands for one test card, so the same nonce twice is the same card.
+const MASTERCARD = 'fake-valid-mastercard-nonce';
+const AMEX = 'fake-valid-amex-nonce';
+const FAILS_VERIFICATION = 'fake-processor-declined-visa-nonce';
+
+let keys = 0;
+const key = (): Record<string, string> => ({ 'idempotency-key': `k-${++keys}` });
+
+describe.each(ENGINES.map((make) => [make().name, make] as const))('saved payment methods and subscriptions on %s against the sandbox gateway', (_name, make) => {
+  const engine = make();
+  let sandbox: RunningSandbox;
+  let app: FastifyInstance;
+  let cleanup: () => Promise<void>;
+
+  beforeAll(async () => {
+    [sandbox] = await Promise.all([startSandboxProcess(), engine.setup()]);
+  });
+  afterAll(async () => {
+    await Promise.all([sandbox?.stop(), engine.teardown()]);
+  });
+  beforeEach(async () => {
+    const opened = await engine.open();
+    app = await buildApp(testConfig(opened.config, sandbox.gateway), { database: opened.handle });
+    cleanup = async () => {
+      await app.close();
+      await opened.cleanup();
+    };
+  });
+  afterEach(() => cleanup());
+
+  async function shopper(name: string): Promise<TestClient> {
+    const client = new TestClient(app);
+    const response = await client.post('/api/accounts', { email: `${name}-${++keys}@example.com`, password: `${name} password`, name });
+    expect(response.statusCode).toBe(201);
+    return client;
+  }
+
+  async function addCard(client: TestClient, nonce: string, extra: Record<string, unknown> = {}) {
+    return client.post('/api/payment-methods', { nonce, ...extra }, key());
+  }
+
+  async function methods(client: TestClient): Promise<Method[]> {
+    const response = await client.get('/api/payment-methods');
+    expect(response.statusCode).toBe(200);
+    return response.json<{ paymentMethods: Method[] }>().paymentMethods;
+  }
+
+  it('lists, adds, makes default and deletes a shopper\'s cards; a duplicate and a failed verification are refused with their messages', async () => {
+    const bea = await shopper('Bea');
+    expect(await methods(bea)).toEqual([]);
+
+    const first = await addCard(bea, MASTERCARD);
+    expect(first.statusCode).toBe(201);
+    const mastercard = first.json<{ paymentMethod: Method }>().paymentMethod;
+    expect(mastercard).toMatchObject({ brand: 'MasterCard', lastFour: '4444', default: true, hasSubscription: false });
+    expect(mastercard.expirationYear).toMatch(/^\d{4}$/);
+
+    const second = await addCard(bea, AMEX);
+    expect(second.statusCode).toBe(201);
+    const amex = second.json<{ paymentMethod: Method }>().paymentMethod;
+    expect(amex.default).toBe(false);
+    expect((await methods(bea)).map((m) => [m.lastFour, m.default])).toEqual([['4444', true], ['0005', false]]);
+
+    const duplicate = await addCard(bea, MASTERCARD);
+    expect(duplicate.statusCode).toBe(409);
+    expect(duplicate.headers['content-type']).toContain('application/problem+json');
+    expect(duplicate.json()).toMatchObject({ code: 'payment_method_duplicate', title: 'This credit card already exists as a saved payment method.' });
+
+    const failed = await addCard(bea, FAILS_VERIFICATION);
+    expect(failed.statusCode).toBe(422);
+    expect(failed.json()).toMatchObject({
+      code: 'card_verification_failed',
+      title: 'Credit card verification failed.',
+      verification: { status: 'processor_declined', processorResponseCode: '2000' },
+    });
+    expect(await methods(bea)).toHaveLength(2);
+
+    const made = await bea.post(`/api/payment-methods/${amex.id}/default`, undefined, key());
+    expect(made.statusCode).toBe(200);
+    expect(made.json()).toMatchObject({ paymentMethod: { id: amex.id, default: true } });
+    expect((await methods(bea)).map((m) => [m.lastFour, m.default])).toEqual([['0005', true], ['4444', false]]);
+
+    const deleteKey = key();
+    const deleted = await bea.request('DELETE', `/api/payment-methods/${mastercard.id}`, undefined, deleteKey);
+    expect(deleted.statusCode).toBe(204);
+    // The same key again replays the deletion's answer instead of a 404.
+    const replayed = await bea.request('DELETE', `/api/payment-methods/${mastercard.id}`, undefined, deleteKey);
+    expect(replayed.statusCode, replayed.body).toBe(204);
+    expect(replayed.headers['idempotent-replayed']).toBe('true');
+    expect((await methods(bea)).map((m) => m.id)).toEqual([amex.id]);
+    expect((await bea.request('DELETE', `/api/payment-methods/${mastercard.id}`, undefined, key())).json()).toMatchObject({
+      status: 404,
+      code: 'payment_method_not_found',
+    });
+  });
+
+  it('keeps every shopper to their own cards: another shopper\'s card is 404 for default, delete, nonce and subscribe; guests are 401', async () => {
+    const bea = await shopper('Bea');
+    const cal = await shopper('Cal');
+    const beas = (await addCard(bea, MASTERCARD)).json<{ paymentMethod: Method }>().paymentMethod;
+
+    expect(await methods(cal)).toEqual([]);
+    for (const response of [
+      await cal.post(`/api/payment-methods/${beas.id}/default`, undefined, key()),
+      await cal.request('DELETE', `/api/payment-methods/${beas.id}`, undefined, key()),
+      await cal.post(`/api/payment-methods/${beas.id}/nonces`, undefined, key()),
+      await cal.post('/api/subscriptions', { planId: 'coffee-monthly', paymentMethodId: beas.id }, key()),
+    ]) {
+      expect(response.statusCode).toBe(404);
+      expect(response.json()).toMatchObject({ code: 'payment_method_not_found' });
+    }
+    expect((await methods(bea)).map((m) => m.id)).toEqual([beas.id]);
+
+    const guest = new TestClient(app);
+    expect((await guest.get('/api/payment-methods')).json()).toMatchObject({ status: 401, code: 'not_signed_in' });
+    expect((await guest.post('/api/payment-methods', { nonce: AMEX }, key())).json()).toMatchObject({ status: 401, code: 'not_signed_in' });
+    // A guest with a session (an order in the cart) is no shopper either.
+    await guest.post('/api/orders', { items: [{ productId: 'prd_mug', quantity: 1 }] });
+    expect((await guest.post('/api/payment-methods', { nonce: AMEX }, key())).json()).toMatchObject({ status: 401, code: 'not_signed_in' });
+    // A token that is not an id never reaches the gateway's URL paths.
+    expect((await bea.request('DELETE', '/api/payment-methods/..%2Fcustomers', undefined, key())).json()).toMatchObject({ status: 400, code: 'validation_failed' });
+  });
+
+  it('subscribes with a saved card, locks that card against deletion on the server, and unlocks it once canceled', async () => {
+    const bea = await shopper('Bea');
+    const card = (await addCard(bea, MASTERCARD)).json<{ paymentMethod: Method }>().paymentMethod;
+
+    const plans = (await bea.get('/api/catalogue')).json<{ plans: Array<{ id: string; price: unknown }> }>().plans;
+    expect(plans).toEqual([expect.objectContaining({ id: 'coffee-monthly', price: { amount: 2450, currency: 'EUR' }, billingFrequencyMonths: 1 })]);
+
+    const subscribeKey = key();
+    const created = await bea.post('/api/subscriptions', { planId: 'coffee-monthly', paymentMethodId: card.id }, subscribeKey);
+    expect(created.statusCode).toBe(201);
+    const subscription = created.json<{ subscription: Subscription }>().subscription;
+    expect(subscription).toMatchObject({
+      planId: 'coffee-monthly',
+      planName: 'Coffee beans, 1 kg, every month',
+      status: 'Active',
+      price: { amount: 2450, currency: 'EUR' },
+      paymentMethod: { id: card.id, lastFour: '4444' },
+    });
+    // A retry with the same key is the same subscription, not a second one.
+    expect((await bea.post('/api/subscriptions', { planId: 'coffee-monthly', paymentMethodId: card.id }, subscribeKey)).json()).toEqual(created.json());
+
+    expect((await methods(bea))[0]).toMatchObject({ id: card.id, hasSubscription: true });
+    const refused = await bea.request('DELETE', `/api/payment-methods/${card.id}`, undefined, key());
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({ code: 'payment_method_has_subscription' });
+    expect((await methods(bea)).map((m) => m.id)).toEqual([card.id]);
+
+    const cal = await shopper('Cal');
+    expect((await cal.post(`/api/subscriptions/${subscription.id}/cancel`, undefined, key())).json()).toMatchObject({ status: 404, code: 'subscription_not_found' });
+
+    const canceled = await bea.post(`/api/subscriptions/${subscription.id}/cancel`, undefined, key());
+    expect(canceled.statusCode).toBe(200);
+    expect(canceled.json()).toMatchObject({ subscription: { id: subscription.id, status: 'Canceled', nextBillingDate: null } });
+    expect((await bea.get('/api/subscriptions')).json<{ subscriptions: Subscription[] }>().subscriptions.map((s) => s.status)).toEqual(['Canceled']);
+    expect((await methods(bea))[0]).toMatchObject({ hasSubscription: false });
+    expect((await bea.request('DELETE', `/api/payment-methods/${card.id}`, undefined, key())).statusCode).toBe(204);
+  });
+
+  it('subscribes with a new card saved on the way, refusing a duplicate and an unknown plan', async () => {
+    const bea = await shopper('Bea');
+    const created = await bea.post('/api/subscriptions', { planId: 'coffee-monthly', nonce: AMEX }, key());
+    expect(created.statusCode).toBe(201);
+    expect(created.json()).toMatchObject({ subscription: { status: 'Active', paymentMethod: { lastFour: '0005' } } });
+    expect(await methods(bea)).toEqual([expect.objectContaining({ lastFour: '0005', hasSubscription: true })]);
+
+    expect((await bea.post('/api/subscriptions', { planId: 'coffee-monthly', nonce: AMEX }, key())).json()).toMatchObject({ code: 'payment_method_duplicate' });
+    expect((await bea.post('/api/subscriptions', { planId: 'tea-weekly', nonce: MASTERCARD }, key())).json()).toMatchObject({ status: 404, code: 'plan_not_found' });
+    const both = await bea.post('/api/subscriptions', { planId: 'coffee-monthly' }, key());
+    expect(both.json()).toMatchObject({ status: 400, code: 'validation_failed', errors: [{ field: 'paymentMethodId' }] });
+  });
+
+  it('pays an order with a saved card through a nonce the server makes, and saves a card while paying only for a signed-in shopper', async () => {
+    const bea = await shopper('Bea');
+    const card = (await addCard(bea, MASTERCARD)).json<{ paymentMethod: Method }>().paymentMethod;
+
+    async function payOrder(client: TestClient, body: Record<string, unknown>) {
+      const order = (await client.post('/api/orders', { items: [{ productId: 'prd_mug', quantity: 1 }] })).json<{ order: { id: string } }>().order;
+      return client.post(`/api/orders/${order.id}/payments`, { botcheck: await client.botcheckToken(), ...body }, key());
+    }
+
+    const nonce = await bea.post(`/api/payment-methods/${card.id}/nonces`, undefined, key());
+    expect(nonce.statusCode).toBe(201);
+    const paid = await payOrder(bea, { nonce: nonce.json<{ nonce: string }>().nonce });
+    expect(paid.statusCode).toBe(201);
+    expect(paid.json()).toMatchObject({ payment: { status: 'succeeded', card: { brand: 'MasterCard', lastFour: '4444' } }, order: { status: 'paid' } });
+
+    const saved = await payOrder(bea, { nonce: AMEX, saveCard: true });
+    expect(saved.statusCode).toBe(201);
+    expect((await methods(bea)).map((m) => m.lastFour)).toEqual(['4444', '0005']);
+
+    const guest = new TestClient(app);
+    const guestPaid = await payOrder(guest, { nonce: 'fake-valid-discover-nonce', saveCard: true });
+    expect(guestPaid.statusCode).toBe(201);
+    // The guest's card went nowhere: signing up afterwards shows no saved card.
+    await guest.post('/api/accounts', { email: `guest-${++keys}@example.com`, password: 'guest password', name: 'Gus' });
+    expect(await methods(guest)).toEqual([]);
+  });
+
+  it('gives the demo shopper a saved card locked by an active coffee subscription at start, once', async () => {
+    const opened = await engine.open();
+    try {
+      for (let start = 0; start < 2; start++) {
+        const started = await buildApp(testConfig(opened.config, sandbox.gateway), { database: opened.handle, seedDemoVault: true });
+        await started.close();
+      }
+      const demoApp = await buildApp(testConfig(opened.config, sandbox.gateway), { database: opened.handle });
+      try {
+        const demo = new TestClient(demoApp);
+        await demo.post('/api/session', { email: 'shopper@kassa.test', password: 'kassa-demo-shopper' });
+        const saved = (await demo.get('/api/payment-methods')).json<{ paymentMethods: Method[] }>().paymentMethods;
+        expect(saved).toEqual([expect.objectContaining({ brand: 'Visa', lastFour: '1881', default: true, hasSubscription: true })]);
+        const subscriptions = (await demo.get('/api/subscriptions')).json<{ subscriptions: Subscription[] }>().subscriptions;
+        expect(subscriptions).toEqual([expect.objectContaining({ planId: 'coffee-monthly', status: 'Active' })]);
+      } finally {
+        await demoApp.close();
+      }
+    } finally {
+      await opened.cleanup();
+    }
+  });
+
+  it('documents the new routes in the OpenAPI document, with the Idempotency-Key on each that changes state', async () => {
+    const document = (await new TestClient(app).get('/api/openapi.json')).json<{ paths: Record<string, Record<string, { parameters?: Array<{ name: string }> }>> }>();
+    for (const [path, method] of [
+      ['/api/payment-methods', 'post'],
+      ['/api/payment-methods/{id}/default', 'post'],
+      ['/api/payment-methods/{id}', 'delete'],
+      ['/api/payment-methods/{id}/nonces', 'post'],
+      ['/api/subscriptions', 'post'],
+      ['/api/subscriptions/{id}/cancel', 'post'],
+    ] as const) {
+      expect(document.paths[path]?.[method]?.parameters?.map((p) => p.name), `${method} ${path}`).toContain('idempotency-key');
+    }
+    expect(document.paths['/api/payment-methods']?.['get']).toBeDefined();
+    expect(document.paths['/api/subscriptions']?.['get']).toBeDefined();
+  });
+});
