@@ -1,11 +1,10 @@
 import braintree from 'braintree';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_CHARGE_ATTEMPTS, RETRY_INTERVAL_DAYS } from '../core/billing.ts';
-import { startSandbox } from '../index.ts';
 import type { Sandbox } from '../index.ts';
 import { gatewayFor } from '../testing/sandbox.ts';
-import { startWebhookReceiver } from '../testing/webhook-receiver.ts';
-import type { WebhookReceiver } from '../testing/webhook-receiver.ts';
+import { startSandboxWithReceiver } from '../testing/webhook-receiver.ts';
+import type { SandboxWithReceiver, WebhookReceiver } from '../testing/webhook-receiver.ts';
 
 // Recurring billing through the OFFICIAL SDK: the sandbox's clock is moved month by month, subscriptions are charged
 // on their billing dates, a failing charge makes them Past Due and is retried, and each step is told by a webhook
@@ -21,19 +20,15 @@ const PLANS = [
   { id: 'two-months', name: 'Two months only', price: 1000, numberOfBillingCycles: 2 },
 ];
 
+let started: SandboxWithReceiver;
+
 beforeAll(async () => {
-  receiver = await startWebhookReceiver();
-  sandbox = await startSandbox({ plans: PLANS, webhookUrl: receiver.url });
+  started = await startSandboxWithReceiver({ plans: PLANS });
+  ({ sandbox, receiver } = started);
   gateway = gatewayFor(sandbox);
 });
-afterAll(async () => {
-  await sandbox.close();
-  await receiver.close();
-});
-beforeEach(async () => {
-  await sandbox.deliverWebhooks();
-  receiver.received.length = 0;
-});
+afterAll(() => started.close());
+beforeEach(() => started.forget());
 
 async function savedCard(): Promise<string> {
   const result = await gateway.customer.create({ firstName: 'Ada', paymentMethodNonce: 'fake-valid-visa-nonce' });

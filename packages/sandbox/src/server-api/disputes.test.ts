@@ -1,10 +1,9 @@
 import braintree from 'braintree';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox } from '../index.ts';
 import type { Sandbox } from '../index.ts';
 import { decodeClientToken, gatewayFor, tokenizeCard } from '../testing/sandbox.ts';
-import { startWebhookReceiver } from '../testing/webhook-receiver.ts';
-import type { WebhookReceiver } from '../testing/webhook-receiver.ts';
+import { startSandboxWithReceiver } from '../testing/webhook-receiver.ts';
+import type { SandboxWithReceiver, WebhookReceiver } from '../testing/webhook-receiver.ts';
 
 // Disputes through the OFFICIAL SDK: the provider's dispute test card opens a chargeback on a sale; the merchant
 // finds, accepts, or answers it with evidence; each outcome is told by a webhook to a real local receiver.
@@ -13,19 +12,15 @@ let receiver: WebhookReceiver;
 let sandbox: Sandbox;
 let gateway: braintree.BraintreeGateway;
 
+let started: SandboxWithReceiver;
+
 beforeAll(async () => {
-  receiver = await startWebhookReceiver();
-  sandbox = await startSandbox({ webhookUrl: receiver.url });
+  started = await startSandboxWithReceiver();
+  ({ sandbox, receiver } = started);
   gateway = gatewayFor(sandbox);
 });
-afterAll(async () => {
-  await sandbox.close();
-  await receiver.close();
-});
-beforeEach(async () => {
-  await sandbox.deliverWebhooks();
-  receiver.received.length = 0;
-});
+afterAll(() => started.close());
+beforeEach(() => started.forget());
 
 /** A sale with the dispute test card 4023898493988028, tokenized as the hosted fields do. */
 async function disputedSale(amount = '10.00'): Promise<{ transaction: braintree.Transaction; disputeId: string }> {

@@ -2,6 +2,8 @@
 // src/index.ts; its name does not match the test include pattern.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { startSandbox } from '../index.ts';
+import type { Sandbox, SandboxOptions } from '../index.ts';
 
 export interface ReceivedWebhook {
   contentType: string | undefined;
@@ -57,5 +59,30 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
       return received.slice(0, count);
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** A sandbox posting its webhooks to a fresh receiver; `forget()` sends what is pending, then empties the receiver. */
+export interface SandboxWithReceiver {
+  sandbox: Sandbox;
+  receiver: WebhookReceiver;
+  forget(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startSandboxWithReceiver(options: SandboxOptions = {}): Promise<SandboxWithReceiver> {
+  const receiver = await startWebhookReceiver();
+  const sandbox = await startSandbox({ ...options, webhookUrl: receiver.url });
+  return {
+    sandbox,
+    receiver,
+    forget: async () => {
+      await sandbox.deliverWebhooks();
+      receiver.received.length = 0;
+    },
+    close: async () => {
+      await sandbox.close();
+      await receiver.close();
+    },
   };
 }
