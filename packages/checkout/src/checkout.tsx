@@ -1,7 +1,8 @@
 // <Checkout>: the root component. React only mounts: the runtime (created in an effect, so never during a server
 // render) owns the machine, the frames and the listeners, and is destroyed on unmount.
 import { useEffect, useId, useMemo, useRef, useState, useSyncExternalStore, type ReactElement } from 'react';
-import { createTranslator, resolveLocale } from './i18n/i18n.ts';
+import { createTranslator, directionOf, resolveLocale, validTranslations, type Translate, type Translations } from './i18n/i18n.ts';
+import { useCatalogue } from './i18n/use-catalogue.ts';
 import { initialState } from './machine/checkout.machine.ts';
 import type { CheckoutSettings } from './machine/checkout.types.ts';
 import { CheckoutRuntime } from './runtime/checkout-runtime.ts';
@@ -17,6 +18,8 @@ export interface CheckoutProps extends CheckoutCallbacks {
 }
 
 const noSubscription = (): (() => void) => () => {};
+/** While a locale's messages are on their way: the loading state, without words in the wrong language. */
+const wordless: Translate = () => '';
 
 export function Checkout(props: CheckoutProps): ReactElement {
   const { authorization, options } = props;
@@ -29,8 +32,15 @@ export function Checkout(props: CheckoutProps): ReactElement {
     latestOptions.current = options;
   });
 
-  const locale = resolveLocale(options?.locale);
-  const t = useMemo(() => createTranslator(locale), [locale]);
+  const loaded = useCatalogue(resolveLocale(options?.locale));
+  // Overrides are compared by value too: an inline `translations={{...}}` object does not restart the checkout.
+  const overridesKey = JSON.stringify(validTranslations(options?.translations));
+  const catalogue = loaded?.catalogue ?? null;
+  const t = useMemo<Translate | null>(
+    () => (catalogue === null ? null : createTranslator(catalogue, JSON.parse(overridesKey) as Translations)),
+    [catalogue, overridesKey],
+  );
+  const locale = loaded?.locale ?? 'en';
   // Settings are compared by value: an inline `options={{...}}` object does not restart the checkout.
   const settingsKey = JSON.stringify(settingsFrom(options));
   const settings = useMemo<CheckoutSettings>(() => JSON.parse(settingsKey) as CheckoutSettings, [settingsKey]);
@@ -38,7 +48,8 @@ export function Checkout(props: CheckoutProps): ReactElement {
 
   const [runtime, setRuntime] = useState<CheckoutRuntime | null>(null);
   useEffect(() => {
-    // A new token or new settings start over cleanly (StrictMode's double effect included).
+    if (t === null) return undefined;
+    // A new token, new settings or new messages start over cleanly (StrictMode's double effect included).
     const created = new CheckoutRuntime({
       authorization,
       settings,
@@ -61,7 +72,10 @@ export function Checkout(props: CheckoutProps): ReactElement {
   );
 
   const headingId = useId();
-  const context = useMemo(() => ({ runtime, state, t, headingId }), [runtime, state, t, headingId]);
+  const context = useMemo(
+    () => ({ runtime, state, t: t ?? wordless, headingId, locale, direction: directionOf(locale) }),
+    [runtime, state, t, headingId, locale],
+  );
 
   return (
     <CheckoutContext.Provider value={context}>

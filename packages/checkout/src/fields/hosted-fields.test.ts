@@ -7,7 +7,7 @@ const assetsUrl = 'http://127.0.0.1:8090';
 const parentOrigin = 'http://shop.example';
 
 /** Just enough DOM for the factory: a window that records listeners, frames that record what they receive. */
-function fakeDom() {
+function fakeDom(page: { lang: string; direction: 'ltr' | 'rtl' } = { lang: 'en', direction: 'ltr' }) {
   const listeners = new Set<(event: MessageEvent) => void>();
   const frames: FakeFrame[] = [];
   class FakeFrame {
@@ -28,7 +28,14 @@ function fakeDom() {
   }
   const view = {
     location: { origin: parentOrigin },
-    getComputedStyle: () => ({ color: 'rgb(0, 0, 0)', fontFamily: 'Inter', fontSize: '16px', fontWeight: '400', lineHeight: '24px' }),
+    getComputedStyle: () => ({
+      color: 'rgb(0, 0, 0)',
+      fontFamily: 'Inter',
+      fontSize: '16px',
+      fontWeight: '400',
+      lineHeight: '24px',
+      direction: page.direction,
+    }),
     addEventListener: (_: string, listener: (event: MessageEvent) => void) => listeners.add(listener),
     removeEventListener: (_: string, listener: (event: MessageEvent) => void) => listeners.delete(listener),
   };
@@ -40,19 +47,21 @@ function fakeDom() {
       return frame;
     },
   };
-  const container = (): HTMLElement => ({ ownerDocument: doc, replaceChildren: () => {} }) as unknown as HTMLElement;
+  const sheet = { getAttribute: (name: string) => (name === 'lang' ? page.lang : null) };
+  const container = (): HTMLElement =>
+    ({ ownerDocument: doc, replaceChildren: () => {}, closest: (selector: string) => (selector === '[lang]' ? sheet : null) }) as unknown as HTMLElement;
   const post = (frame: FakeFrame | undefined, data: Record<string, unknown>, origin = new URL(assetsUrl).origin): void => {
     for (const listener of [...listeners]) listener({ origin, source: frame?.contentWindow, data } as unknown as MessageEvent);
   };
   return { frames, container, post, listeners };
 }
 
-function setup() {
-  const dom = fakeDom();
+function setup(page?: Parameters<typeof fakeDom>[0], names: readonly FieldName[] = ['number', 'cvv']) {
+  const dom = fakeDom(page);
   const received: Array<[FieldName, FrameMessage]> = [];
   const fields = createHostedFields({
     assetsUrl,
-    mounts: (['number', 'cvv'] as const).map((field) => ({ field, container: dom.container(), title: field, describedBy: `${field}-error` })),
+    mounts: names.map((field) => ({ field, container: dom.container(), title: field, describedBy: `${field}-error` })),
     onMessage: (field, message) => received.push([field, message]),
     tokenizeTimeoutMs: 50,
   });
@@ -82,6 +91,22 @@ describe('hosted fields', () => {
       origin: 'http://127.0.0.1:8090',
       data: { source: 'kassa-hosted-fields', type: 'configure', label: 'Card number', style: { fontFamily: 'Inter' } },
     });
+  });
+
+  it("gives each frame the page's language; on a right-to-left page the name follows it, digits stay left-to-right", () => {
+    const { fields, dom, from } = setup({ lang: 'ar', direction: 'rtl' }, ['cardholderName', 'number']);
+    const [name, number] = dom.frames;
+    for (const [field, frame] of [['cardholderName', name], ['number', number]] as const) {
+      dom.post(frame, from({ type: 'ready', field }));
+      fields.configure(field, { label: field, required: true, invalid: false });
+    }
+    expect(name?.received[0]).toMatchObject({ data: { lang: 'ar', dir: 'rtl', style: { textAlign: 'right' } } });
+    expect(number?.received[0]).toMatchObject({ data: { lang: 'ar', dir: 'ltr', style: { textAlign: 'right' } } });
+
+    const english = setup();
+    english.dom.post(english.number, english.from({ type: 'ready', field: 'number' }));
+    english.fields.configure('number', { label: 'Card number', required: true, invalid: false });
+    expect(english.number?.received[0]).toMatchObject({ data: { lang: 'en', dir: 'ltr', style: { textAlign: 'left' } } });
   });
 
   it('ignores a sibling frame speaking for the number field and another origin', () => {

@@ -51,17 +51,40 @@ export function randomId(): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-/** The container's font and colour, so the text typed inside the frame matches the merchant page. */
-function inheritedStyle(container: HTMLElement): FieldStyle {
+/** Fields typed in digits (postal codes: Latin letters and digits): left-to-right on any page ("4111 1111", "12/30"). */
+const DIGIT_FIELDS: ReadonlySet<FieldName> = new Set<FieldName>(['number', 'expirationDate', 'cvv', 'postalCode']);
+
+interface Presentation {
+  readonly style: FieldStyle;
+  readonly lang?: string;
+  readonly dir: 'ltr' | 'rtl';
+}
+
+/**
+ * What the frame's input takes from where it is mounted: the container's font and colour (so the typed text matches
+ * the merchant page, dark theme included), its language and direction.
+ */
+function presentationOf(field: FieldName, container: HTMLElement): Presentation {
   const view = container.ownerDocument.defaultView;
-  if (view === null) return {};
+  const lang = container.closest('[lang]')?.getAttribute('lang') ?? undefined;
+  if (view === null) return { style: {}, dir: 'ltr', ...(lang ? { lang } : {}) };
   const s = view.getComputedStyle(container);
-  return { color: s.color, fontFamily: s.fontFamily, fontSize: s.fontSize, fontWeight: s.fontWeight, lineHeight: s.lineHeight };
+  const pageDir = s.direction === 'rtl' ? 'rtl' : 'ltr';
+  const dir = DIGIT_FIELDS.has(field) ? 'ltr' : pageDir;
+  const style: FieldStyle = {
+    color: s.color,
+    fontFamily: s.fontFamily,
+    fontSize: s.fontSize,
+    fontWeight: s.fontWeight,
+    lineHeight: s.lineHeight,
+    textAlign: pageDir === 'rtl' ? 'right' : 'left',
+  };
+  return { style, dir, ...(lang ? { lang } : {}) };
 }
 
 interface MountedFrame {
   readonly iframe: HTMLIFrameElement;
-  readonly style: FieldStyle;
+  readonly presentation: Presentation;
   ready: boolean;
   /** Messages sent before the frame announced `ready`, delivered on `ready`. */
   queue: ParentMessage[];
@@ -85,7 +108,13 @@ export function createHostedFields(options: HostedFieldsOptions): HostedFields {
     iframe.className = 'kassa-field__iframe';
     iframe.setAttribute('aria-describedby', mount.describedBy);
     mount.container.replaceChildren(iframe);
-    frames.set(mount.field, { iframe, style: inheritedStyle(mount.container), ready: false, queue: [], lastConfigure: null });
+    frames.set(mount.field, {
+      iframe,
+      presentation: presentationOf(mount.field, mount.container),
+      ready: false,
+      queue: [],
+      lastConfigure: null,
+    });
   }
 
   function deliver(frame: MountedFrame, message: ParentMessage): void {
@@ -135,7 +164,8 @@ export function createHostedFields(options: HostedFieldsOptions): HostedFields {
     configure(field, payload) {
       const frame = frames.get(field);
       if (frame === undefined) return;
-      const message: ParentMessage = { type: 'configure', ...payload, style: frame.style };
+      const { style, lang, dir } = frame.presentation;
+      const message: ParentMessage = { type: 'configure', ...payload, ...(lang ? { lang } : {}), dir, style };
       const key = JSON.stringify(message);
       if (key === frame.lastConfigure) return;
       frame.lastConfigure = key;

@@ -12,6 +12,8 @@ export interface FieldStyle {
   readonly fontSize?: string;
   readonly fontWeight?: string;
   readonly lineHeight?: string;
+  /** `right` for a digit field (kept left-to-right) on a right-to-left page, so it lines up with its label. */
+  readonly textAlign?: 'left' | 'right';
 }
 
 export interface ConfigurePayload {
@@ -20,6 +22,10 @@ export interface ConfigurePayload {
   readonly required: boolean;
   readonly invalid: boolean;
   readonly errorMessage?: string;
+  /** The language of the label and messages (BCP 47), so assistive technology reads them right. */
+  readonly lang?: string;
+  /** The input's writing direction: the page's for the name, always `ltr` for digits. */
+  readonly dir?: 'ltr' | 'rtl';
   readonly style?: FieldStyle;
 }
 

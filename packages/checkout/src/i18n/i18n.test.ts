@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
-import { en } from './catalogue.ts';
-import { createTranslator, resolveLocale, SUPPORTED_LOCALES } from './i18n.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { en, type MessageKey } from './catalogue.ts';
+import { createTranslator, directionOf, loadCatalogue, loadedCatalogue, resolveLocale, SUPPORTED_LOCALES, validTranslations } from './i18n.ts';
 import { FIELD_ORDER } from '../machine/checkout.types.ts';
 
 describe('message catalogue', () => {
@@ -40,15 +40,97 @@ describe('message catalogue', () => {
     }
   });
 
-  it('claims English only and falls back to it', () => {
-    expect(SUPPORTED_LOCALES).toEqual(['en']);
-    expect(resolveLocale('en-GB')).toBe('en');
-    expect(resolveLocale('fr')).toBe('en');
+  it('fills named parameters', () => {
+    const t = createTranslator();
+    expect(t('sheet.cardSelected', { brand: 'Visa', lastFour: '1111' })).toBe('Visa ending in 1111 is ready to pay.');
+  });
+});
+
+/** Names that are the same in every language: the wallets' trademarks and the digits-only hints. */
+const SAME_IN_EVERY_LANGUAGE = new Set<MessageKey>([
+  'option.paypal',
+  'option.paypalCredit',
+  'option.venmo',
+  'option.applePay',
+  'option.googlePay',
+  'field.number.placeholder',
+  'field.cvv.placeholder',
+  'field.cvv.placeholder4',
+  'field.postalCode.placeholder',
+]);
+
+/** Words a language borrows from English as they are (checked by hand, listed so that nothing else slips through). */
+const BORROWED: Readonly<Record<string, readonly MessageKey[]>> = {
+  de: ['field.optional'],
+  es: ['field.cvv.label'],
+  ja: ['field.expirationDate.placeholder'],
+  ar: ['field.expirationDate.placeholder'],
+};
+
+describe('locales', () => {
+  it('offers English and five translations, one of them right-to-left', () => {
+    expect(SUPPORTED_LOCALES).toEqual(['en', 'de', 'fr', 'es', 'ja', 'ar']);
+    expect(SUPPORTED_LOCALES.filter((locale) => directionOf(locale) === 'rtl')).toEqual(['ar']);
+  });
+
+  it('picks a locale by the whole BCP 47 tag, then by its language, then English', () => {
+    expect(resolveLocale('de')).toBe('de');
+    expect(resolveLocale('de-CH')).toBe('de');
+    expect(resolveLocale('fr_CA')).toBe('fr');
+    expect(resolveLocale('AR-eg')).toBe('ar');
+    expect(resolveLocale(' ja-JP ')).toBe('ja');
+    expect(resolveLocale('es-419')).toBe('es');
+    expect(resolveLocale('zh-Hans-CN')).toBe('en');
+    expect(resolveLocale('pt-BR')).toBe('en');
+    expect(resolveLocale('')).toBe('en');
     expect(resolveLocale(undefined)).toBe('en');
   });
 
-  it('fills named parameters', () => {
-    const t = createTranslator('en');
-    expect(t('sheet.cardSelected', { brand: 'Visa', lastFour: '1111' })).toBe('Visa ending in 1111 is ready to pay.');
+  it('bundles English only: every other catalogue is imported when first asked for', async () => {
+    expect(loadedCatalogue('en')).toBe(en);
+    expect(loadedCatalogue('ja')).toBeUndefined();
+    const ja = await loadCatalogue('ja');
+    expect(ja['field.number.label']).toBe('カード番号');
+    expect(loadedCatalogue('ja')).toBe(ja);
+  });
+
+  for (const locale of SUPPORTED_LOCALES.filter((l) => l !== 'en')) {
+    it(`translates every message into '${locale}', keeping the placeholders`, async () => {
+      const catalogue = await loadCatalogue(locale);
+      expect(Object.keys(catalogue).sort()).toEqual(Object.keys(en).sort());
+      for (const key of Object.keys(en) as MessageKey[]) {
+        const [english, translated] = [en[key], catalogue[key]];
+        if (english !== '') expect(translated.trim(), key).not.toBe('');
+        if (!SAME_IN_EVERY_LANGUAGE.has(key) && !BORROWED[locale]?.includes(key)) expect(translated, `${locale} ${key}`).not.toBe(english);
+        const params = (text: string): string[] => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1] ?? '').sort();
+        expect(params(translated), key).toEqual(params(english));
+      }
+    });
+  }
+});
+
+describe('merchant overrides', () => {
+  it('win over the locale for the keys given, and fill parameters the same way', async () => {
+    const t = createTranslator(await loadCatalogue('fr'), {
+      'error.checkEntries': 'Merci de vérifier la carte.',
+      'sheet.cardSelected': '{brand} ···· {lastFour}',
+    });
+    expect(t('error.checkEntries')).toBe('Merci de vérifier la carte.');
+    expect(t('sheet.cardSelected', { brand: 'Visa', lastFour: '1111' })).toBe('Visa ···· 1111');
+    expect(t('error.network')).toBe('Erreur réseau. Veuillez réessayer.');
+  });
+
+  it('drop unknown keys and values that are not text, and say so once', () => {
+    const log = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const given: unknown = { 'error.network': 'Offline?', 'error.nope': 'x', 'field.number.label': 42 };
+    expect(validTranslations(given)).toEqual({ 'error.network': 'Offline?' });
+    expect(validTranslations(given)).toEqual({ 'error.network': 'Offline?' });
+    expect(validTranslations('Hello')).toEqual({});
+    expect(log.mock.calls.map(([line]) => String(line))).toEqual([
+      "[kassa/checkout] options.translations has an unknown key 'error.nope'; the keys are those of the English catalogue.",
+      "[kassa/checkout] options.translations['field.number.label'] must be a string, not 42.",
+      '[kassa/checkout] options.translations must be an object of message keys to text, not "Hello".',
+    ]);
+    log.mockRestore();
   });
 });

@@ -1,29 +1,97 @@
+// Locale resolution, on-demand catalogues and the translator. English is bundled (it is the fallback and the
+// reference for the MessageKey union); every other catalogue is a chunk of its own, imported only when asked for,
+// so the card view's entry chunk carries English alone.
 import { en, type Catalogue, type MessageKey } from './catalogue.ts';
 
 /** Locales with a complete catalogue. Claim only what is translated (integrators complained of half-English sheets). */
-const catalogues = { en } as const satisfies Record<string, Catalogue>;
+export const SUPPORTED_LOCALES = ['en', 'de', 'fr', 'es', 'ja', 'ar'] as const;
+export type Locale = (typeof SUPPORTED_LOCALES)[number];
 
-export type Locale = keyof typeof catalogues;
-export const SUPPORTED_LOCALES: readonly Locale[] = Object.keys(catalogues) as Locale[];
+/** The writing direction of each locale: the sheet is laid out right-to-left for these. */
+const RIGHT_TO_LEFT: ReadonlySet<Locale> = new Set<Locale>(['ar']);
+
+const loaders: Readonly<Record<Exclude<Locale, 'en'>, () => Promise<Catalogue>>> = {
+  de: () => import('./locales/de.ts').then((module) => module.de),
+  fr: () => import('./locales/fr.ts').then((module) => module.fr),
+  es: () => import('./locales/es.ts').then((module) => module.es),
+  ja: () => import('./locales/ja.ts').then((module) => module.ja),
+  ar: () => import('./locales/ar.ts').then((module) => module.ar),
+};
+
+/** The merchant's own wording for any message, by key (the provider's drop-in calls this option `translations`). */
+export type Translations = Readonly<Partial<Record<MessageKey, string>>>;
 
 export type Translate = (key: MessageKey, params?: Readonly<Record<string, string>>) => string;
 
+export type Direction = 'ltr' | 'rtl';
+
 function isLocale(value: string): value is Locale {
-  return Object.hasOwn(catalogues, value);
+  return (SUPPORTED_LOCALES as readonly string[]).includes(value);
 }
 
-/** Picks the catalogue for `locale` ("en", "en-GB" -> en); unknown locales fall back to English. */
-export function resolveLocale(locale: string | undefined): Locale {
-  if (locale === undefined) return 'en';
-  if (isLocale(locale)) return locale;
-  const language = locale.split(/[-_]/)[0] ?? '';
+/**
+ * Picks the catalogue for a BCP 47 tag: the whole tag, then its language subtag ("ar-EG" -> ar, "de-CH" -> de),
+ * else English. Tags are case-insensitive and "_" is read as "-" (a common slip: "fr_CA").
+ */
+export function resolveLocale(tag: string | undefined): Locale {
+  if (tag === undefined) return 'en';
+  const normalised = tag.trim().replace(/_/g, '-').toLowerCase();
+  if (isLocale(normalised)) return normalised;
+  const language = normalised.split('-')[0] ?? '';
   return isLocale(language) ? language : 'en';
 }
 
-export function createTranslator(locale: Locale): Translate {
-  const catalogue: Catalogue = catalogues[locale];
+export function directionOf(locale: Locale): Direction {
+  return RIGHT_TO_LEFT.has(locale) ? 'rtl' : 'ltr';
+}
+
+const loaded = new Map<Locale, Catalogue>([['en', en]]);
+
+/** The catalogue if it is already here (English always is), so a remount or a server render needs no wait. */
+export function loadedCatalogue(locale: Locale): Catalogue | undefined {
+  return loaded.get(locale);
+}
+
+/** Imports a catalogue's chunk once; later calls reuse it. */
+export async function loadCatalogue(locale: Locale): Promise<Catalogue> {
+  const known = loaded.get(locale);
+  if (known !== undefined) return known;
+  const catalogue = await loaders[locale as Exclude<Locale, 'en'>]();
+  loaded.set(locale, catalogue);
+  return catalogue;
+}
+
+const warned = new Set<string>();
+
+/**
+ * The merchant's overrides come from JavaScript callers too: an unknown key or a value that is not text is reported
+ * once (with the fix) and ignored, so a typo cannot blank a message.
+ */
+export function validTranslations(overrides: unknown): Translations {
+  if (overrides === undefined || overrides === null) return {};
+  if (typeof overrides !== 'object' || Array.isArray(overrides)) {
+    warnOnce(`options.translations must be an object of message keys to text, not ${JSON.stringify(overrides)}.`);
+    return {};
+  }
+  const valid: Partial<Record<MessageKey, string>> = {};
+  for (const [key, value] of Object.entries(overrides)) {
+    if (!Object.hasOwn(en, key)) warnOnce(`options.translations has an unknown key '${key}'; the keys are those of the English catalogue.`);
+    else if (typeof value !== 'string') warnOnce(`options.translations['${key}'] must be a string, not ${JSON.stringify(value)}.`);
+    else valid[key as MessageKey] = value;
+  }
+  return valid;
+}
+
+function warnOnce(message: string): void {
+  if (warned.has(message)) return;
+  warned.add(message);
+  console.error(`[kassa/checkout] ${message}`);
+}
+
+/** A translator over a catalogue, the merchant's overrides winning; `{name}` placeholders are filled from params. */
+export function createTranslator(catalogue: Catalogue = en, overrides: Translations = {}): Translate {
   return (key, params) => {
-    const template = catalogue[key];
+    const template = overrides[key] ?? catalogue[key];
     if (params === undefined) return template;
     return template.replace(/\{(\w+)\}/g, (whole, name: string) => params[name] ?? whole);
   };

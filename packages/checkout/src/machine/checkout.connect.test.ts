@@ -5,7 +5,7 @@ import { initialState, transition } from './checkout.machine.ts';
 import type { CheckoutEvent, CheckoutState } from './checkout.types.ts';
 import { amex, checkoutSettings, gatewayConfiguration, paymentMethodResult } from '../testing/fixtures.ts';
 
-const t = createTranslator('en');
+const t = createTranslator();
 const config = gatewayConfiguration({ challenges: ['cvv'], supportedCardTypes: ['Visa', 'MasterCard', 'American Express'] });
 const cardOnly: CheckoutEvent = { type: 'CONFIG_LOADED', config, options: ['card'] };
 const cardReady: CheckoutEvent = { type: 'OPTION_READY', option: 'card' };

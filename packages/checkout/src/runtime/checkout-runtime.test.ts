@@ -47,7 +47,7 @@ function harness(callbacks: CheckoutCallbacks = {}, extra: Partial<RuntimeOption
   const runtime = new CheckoutRuntime({
     authorization: 'unused with an injected provider',
     settings: checkoutSettings({ cardholderName: false, clearFieldsAfterTokenization: true }),
-    translate: createTranslator('en'),
+    translate: createTranslator(),
     callbacks: () => callbacks,
     provider,
     blurSettleMs: 5,
@@ -188,7 +188,7 @@ describe('CheckoutRuntime', () => {
     const runtime = new CheckoutRuntime({
       authorization: 'definitely not a token',
       settings: checkoutSettings(),
-      translate: createTranslator('en'),
+      translate: createTranslator(),
       callbacks: () => ({ onError }),
     });
     runtime.start();

@@ -1,6 +1,7 @@
 // Merchant options arrive from JavaScript callers too: unknown values are reported with the fix and replaced by
 // the default, never allowed to reach the machine half-valid. Both Kassa's shapes and the provider's drop-in shapes
 // are accepted, so an integrator can switch without rewriting the options.
+import type { Translations } from '../i18n/i18n.ts';
 import type { CardholderNameOption, CheckoutSettings, PostalCodeOption } from '../machine/checkout.types.ts';
 import { PAYMENT_OPTIONS, isPaymentOptionId, type PaymentOptionId, type WalletOptionId } from '../machine/payment-options.ts';
 
@@ -23,8 +24,10 @@ export interface CheckoutOptions {
   readonly cardholderName?: CardholderNameInput;
   /** `'gateway'` (default): required when the gateway's configuration challenges it; `'required'`: always. */
   readonly postalCode?: PostalCodeOption;
-  /** BCP 47 tag; locales without a catalogue fall back to English. */
+  /** BCP 47 tag ("de", "fr-CA", "ar-EG"): the whole tag, then its language, else English. */
   readonly locale?: string;
+  /** Your own wording for any message, by key of the English catalogue; it wins over every locale. */
+  readonly translations?: Translations;
   /** Empty the card fields after a successful tokenization. Default false: they stay until the payment is done. */
   readonly clearFieldsAfterTokenization?: boolean;
   /** The order of the ways to pay. Default: card, paypal, paypalCredit, venmo, applePay, googlePay. */

@@ -1,7 +1,7 @@
 // What every view reads: the machine's state, the runtime to forward shopper gestures to (null while rendering on
 // the server or before the runtime exists), and the translator.
 import { createContext, useContext, useEffect } from 'react';
-import type { Translate } from '../i18n/i18n.ts';
+import type { Direction, Locale, Translate } from '../i18n/i18n.ts';
 import type { CheckoutState } from '../machine/checkout.types.ts';
 import type { CheckoutRuntime, FocusTarget } from '../runtime/checkout-runtime.ts';
 
@@ -11,6 +11,9 @@ export interface CheckoutContextValue {
   readonly t: Translate;
   /** Id of the sheet's heading (the option list is labelled by it). */
   readonly headingId: string;
+  /** The locale the messages are in, and its writing direction (the sheet's `lang` and `dir`). */
+  readonly locale: Locale;
+  readonly direction: Direction;
 }
 
 export const CheckoutContext = createContext<CheckoutContextValue | null>(null);

@@ -24,13 +24,13 @@ describe('option list markup', () => {
     expect(list).toMatch(/^<ul class="kassa-options" aria-labelledby="sheet-heading">/);
     expect(list).toMatch(/<button type="button" class="kassa-option" data-option="card"><svg[^>]*aria-hidden="true"[^>]*>.*<\/svg><span class="kassa-option__label">Card<\/span><\/button>/);
     expect(list).toMatch(/data-option="venmo" disabled="" aria-describedby="sheet-heading-venmo-note">.*Venmo.*<span id="sheet-heading-venmo-note" class="kassa-option__note">Not available right now<\/span>/);
-    const header = renderWith(state, <SheetHeader root={connectRoot(state, createTranslator('en'))} />);
+    const header = renderWith(state, <SheetHeader root={connectRoot(state, createTranslator())} />);
     expect(header).toContain('<p id="sheet-heading" class="kassa-heading" role="heading" aria-level="3">Choose a way to pay</p>');
   });
 
   it('is headed "Other ways to pay" under saved methods', () => {
     const state = { ...stateAfter(settled), view: 'options' as const, savedMethods: [paymentMethodResult] };
-    const header = renderWith(state, <SheetHeader root={connectRoot(state, createTranslator('en'))} />);
+    const header = renderWith(state, <SheetHeader root={connectRoot(state, createTranslator())} />);
     expect(header).toContain('>Other ways to pay</p>');
   });
 

@@ -11,11 +11,19 @@ import { WalletView } from './wallet-view.tsx';
 const OptionsView = lazy(() => import('../options/options-view.tsx'));
 
 export function Sheet(): ReactElement {
-  const { runtime, state, t } = useCheckoutContext();
+  const { runtime, state, t, locale, direction } = useCheckoutContext();
   const root = connectRoot(state, t);
   const { view } = root;
   return (
-    <div className="kassa-checkout" data-kassa-checkout="" data-state={root.dataState} data-view={view ?? undefined} aria-busy={root.busy}>
+    <div
+      className="kassa-checkout"
+      lang={locale}
+      dir={direction}
+      data-kassa-checkout=""
+      data-state={root.dataState}
+      data-view={view ?? undefined}
+      aria-busy={root.busy}
+    >
       <SheetHeader root={root} />
       {root.cardMounted && <CardView active={view === 'card'} />}
       {view === 'options' && (

@@ -171,16 +171,23 @@ describe('hosted field messages', () => {
       required: true,
       invalid: true,
       errorMessage: 'Enter the 3 digits on the back',
-      style: { color: 'rgb(1, 2, 3)', fontSize: '16px', background: 'url(x)' },
+      lang: 'ar',
+      dir: 'ltr',
+      style: { color: 'rgb(1, 2, 3)', fontSize: '16px', textAlign: 'right', background: 'url(x)' },
     });
     expect(Object.fromEntries(cvv.input.attributes)).toMatchObject({
       'aria-label': 'Security code',
       'aria-required': 'true',
       'aria-invalid': 'true',
       'aria-description': 'Enter the 3 digits on the back',
+      lang: 'ar',
+      dir: 'ltr',
     });
     expect(cvv.input.placeholder).toBe('123');
-    expect(Object.fromEntries(cvv.input.styles)).toEqual({ color: 'rgb(1, 2, 3)', 'font-size': '16px' });
+    expect(Object.fromEntries(cvv.input.styles)).toEqual({ color: 'rgb(1, 2, 3)', 'font-size': '16px', 'text-align': 'right' });
+    // Only a language tag and a direction pass: anything else is not written into the frame.
+    cvv.field.receive({ ...envelope, type: 'configure', label: 'CVV', required: true, invalid: false, lang: 'x" onload', dir: 'auto' });
+    expect(Object.fromEntries(cvv.input.attributes)).toMatchObject({ lang: 'ar', dir: 'ltr' });
 
     cvv.input.type('1234');
     expect(cvv.posted.at(-1)).toMatchObject({ type: 'state', state: { isValid: true } });

@@ -68,7 +68,11 @@ const STYLE_PROPERTIES = {
   fontSize: 'font-size',
   fontWeight: 'font-weight',
   lineHeight: 'line-height',
+  textAlign: 'text-align',
 } as const;
+
+/** A plausible BCP 47 tag: the frame sets it as the input's `lang`, so nothing else may pass. */
+const LANGUAGE_TAG = /^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/;
 
 export function isEnvelope(data: unknown, channel: string): data is Envelope<{ type: string }> {
   if (data === null || typeof data !== 'object') return false;
@@ -291,6 +295,8 @@ export function createHostedField({ field, channel }: FrameParams, host: FieldHo
     } else {
       input.removeAttribute('aria-description');
     }
+    if (typeof message.lang === 'string' && LANGUAGE_TAG.test(message.lang)) input.setAttribute('lang', message.lang);
+    if (message.dir === 'ltr' || message.dir === 'rtl') input.setAttribute('dir', message.dir);
     const style: unknown = message.style;
     if (style === null || typeof style !== 'object') return;
     for (const [key, property] of Object.entries(STYLE_PROPERTIES)) {

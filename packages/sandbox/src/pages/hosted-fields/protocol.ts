@@ -26,6 +26,7 @@ export interface FieldStyle {
   fontSize?: string;
   fontWeight?: string;
   lineHeight?: string;
+  textAlign?: 'left' | 'right';
 }
 
 export type ParentMessage =
@@ -36,6 +37,9 @@ export type ParentMessage =
       required: boolean;
       invalid: boolean;
       errorMessage?: string;
+      /** The language of label and messages (BCP 47), and the input's direction (the parent keeps digits `ltr`). */
+      lang?: string;
+      dir?: 'ltr' | 'rtl';
       style?: FieldStyle;
     }
   | { type: 'setCvvSize'; size: 3 | 4 | null }
