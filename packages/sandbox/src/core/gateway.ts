@@ -18,6 +18,7 @@ import { Nonces } from './nonces.ts';
 import type { NonceRecord } from './nonces.ts';
 import type { ThreeDSecureInfo } from './three-d-secure.ts';
 import { ThreeDSecureOperations } from './three-d-secure-operations.ts';
+import type { WalletAccount } from './wallets.ts';
 import { givenText, isTrue } from './params.ts';
 import { buildPlan, DEMO_PLANS } from './plans.ts';
 import type { PlanConfig } from './plans.ts';
@@ -101,6 +102,7 @@ interface PaymentSource {
   record: NonceRecord | null;
   saved: VaultedCard | null;
   threeDSecureInfo: ThreeDSecureInfo | null;
+  wallet: WalletAccount | null;
 }
 
 /**
@@ -382,6 +384,7 @@ export class SandboxGateway {
         submitForSettlement: isTrue(params.options?.submitForSettlement),
         threeDSecureRequired: isTrue(params.options?.threeDSecure?.required),
         threeDSecureInfo: source.threeDSecureInfo,
+        wallet: source.wallet,
         paymentMethodToken: source.saved?.token ?? null,
         vaultOnSuccess,
         subscription: null,
@@ -423,13 +426,13 @@ export class SandboxGateway {
       const saved = this.paymentMethods.find(token);
       // The saved card was deleted since the nonce was made: the nonce is as good as unknown.
       if (saved === undefined) return validationError(TRANSACTION, 'payment_method_nonce', '91565', 'Unknown or expired payment_method_nonce.');
-      return { card: saved.card, record: resolved.record, saved, threeDSecureInfo: resolved.threeDSecureInfo };
+      return { card: saved.card, record: resolved.record, saved, threeDSecureInfo: resolved.threeDSecureInfo, wallet: null };
     }
     const token = givenText(params.paymentMethodToken);
     if (token === null) return validationError(TRANSACTION, 'base', '91508', 'Cannot determine payment method.');
     const saved = this.paymentMethods.find(token);
     if (saved === undefined) return validationError(TRANSACTION, 'payment_method_token', '91518', 'Payment method token is invalid.');
-    return { card: saved.card, record: null, saved, threeDSecureInfo: null };
+    return { card: saved.card, record: null, saved, threeDSecureInfo: null, wallet: null };
   }
 
   /** null when there is no such transaction (the wire answers 404). */

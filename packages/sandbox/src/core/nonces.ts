@@ -4,6 +4,7 @@ import type { ValidationError } from './errors.ts';
 import type { Card } from './cards.ts';
 import { lookUpFakeNonce } from './fake-nonces.ts';
 import type { ThreeDSecureInfo } from './three-d-secure.ts';
+import type { WalletAccount } from './wallets.ts';
 import type { Collection } from '../store/store.ts';
 
 /** The provider's nonces expire 3 hours after they are created. */
@@ -19,6 +20,8 @@ export interface NonceRecord {
   paymentMethodToken?: string | null;
   /** The result of a 3-D Secure lookup or challenge: set on the new nonce those hand out. */
   threeDSecureInfo?: ThreeDSecureInfo | null;
+  /** Set on the nonces the wallet approval pages hand out. */
+  wallet?: WalletAccount | null;
   createdAt: number;
 }
 
@@ -31,6 +34,7 @@ export interface ResolvedNonce {
   /** null for the provider's fixed test nonces. */
   record: NonceRecord | null;
   threeDSecureInfo: ThreeDSecureInfo | null;
+  wallet: WalletAccount | null;
 }
 
 export class Nonces {
@@ -75,7 +79,9 @@ export class Nonces {
    */
   resolve(nonce: string, path: readonly string[], now: Date): ResolvedNonce | ValidationError {
     const fake = lookUpFakeNonce(nonce, now);
-    if (fake?.kind === 'card') return { card: fake.card, record: null, threeDSecureInfo: fake.threeDSecureInfo ?? null };
+    if (fake?.kind === 'card') {
+      return { card: fake.card, record: null, threeDSecureInfo: fake.threeDSecureInfo ?? null, wallet: fake.wallet ?? null };
+    }
     if (fake?.kind === 'consumed') return consumedError(path);
     if (fake?.kind === 'luhn_invalid') {
       return validationError([...path, 'credit_card'], 'number', '81715', 'Credit card number is invalid.');
@@ -87,7 +93,7 @@ export class Nonces {
       return validationError(path, 'payment_method_nonce', '91565', 'Unknown or expired payment_method_nonce.');
     }
     if (record.consumed) return consumedError(path);
-    return { card: record.card, record, threeDSecureInfo: record.threeDSecureInfo ?? null };
+    return { card: record.card, record, threeDSecureInfo: record.threeDSecureInfo ?? null, wallet: record.wallet ?? null };
   }
 
   consume(record: NonceRecord | null): void {

@@ -3,6 +3,7 @@ import { validationError } from './errors.ts';
 import type { ValidationError } from './errors.ts';
 import type { Card } from './cards.ts';
 import type { ThreeDSecureInfo } from './three-d-secure.ts';
+import type { WalletAccount } from './wallets.ts';
 import { APPROVED, NETWORK_UNAVAILABLE, processorDecline } from './processor-responses.ts';
 import type { ProcessorResponse } from './processor-responses.ts';
 import type { Collection } from '../store/store.ts';
@@ -78,6 +79,8 @@ export interface Transaction {
   deviceDataCaptured: boolean;
   /** The 3-D Secure result of the nonce charged; unset before 3-D Secure existed. */
   threeDSecureInfo?: ThreeDSecureInfo | null;
+  /** The wallet account paid with (PayPal, Venmo, Apple Pay, Google Pay); unset or null for a card. */
+  wallet?: WalletAccount | null;
   /** The saved card charged (by token, by a saved card's nonce, or saved by storeInVaultOnSuccess); unset before the vault existed. */
   paymentMethodToken?: string | null;
   /** Set on a subscription's charges. */
@@ -124,6 +127,7 @@ export interface SaleRequest {
   threeDSecureRequired: boolean;
   /** The 3-D Secure result the nonce carries (none for tokens and subscriptions). */
   threeDSecureInfo?: ThreeDSecureInfo | null;
+  wallet?: WalletAccount | null;
   paymentMethodToken: string | null;
   /** storeInVaultOnSuccess: the token (and customer) the card will be saved under if the sale is authorized. */
   vaultOnSuccess: { token: string; customerId: string } | null;
@@ -250,6 +254,7 @@ export class Transactions {
       gatewayRejectionReason: decision.status === 'gateway_rejected' ? decision.reason : null,
       deviceDataCaptured: request.deviceData,
       threeDSecureInfo: request.threeDSecureInfo ?? null,
+      wallet: request.wallet ?? null,
       paymentMethodToken: vaulted?.token ?? request.paymentMethodToken,
       subscriptionId: request.subscription?.id ?? null,
       planId: request.subscription?.planId ?? null,

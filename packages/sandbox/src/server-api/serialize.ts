@@ -4,6 +4,7 @@ import type { ValidationError } from '../core/errors.ts';
 import type { Transaction, TransactionResult } from '../core/transactions.ts';
 import { postalCodeResponseCode, securityCodeResponseCode } from '../core/verification.ts';
 import { threeDSecureInfoXml } from './serialize-three-d-secure.ts';
+import { paymentInstrumentXml } from './serialize-wallets.ts';
 import { dasherize, XmlList, XmlSymbol } from './xml.ts';
 import type { XmlCollection, XmlElement, XmlValue } from './xml.ts';
 
@@ -61,8 +62,7 @@ export function transactionXml(transaction: Transaction): XmlElement {
     'avs-postal-code-response-code': postalCodeResponseCode(transaction.card),
     'avs-street-address-response-code': 'I',
     'cvv-response-code': securityCodeResponseCode(transaction.card),
-    'payment-instrument-type': 'credit_card',
-    'credit-card': cardDetailsXml(transaction.card, transaction.paymentMethodToken ?? null),
+    ...paymentInstrumentXml(transaction, () => cardDetailsXml(transaction.card, transaction.paymentMethodToken ?? null)),
     'status-history': new XmlList(
       'status-event',
       transaction.statusHistory.map((event) => ({

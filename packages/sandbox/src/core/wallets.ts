@@ -1,0 +1,96 @@
+import { createHash } from 'node:crypto';
+
+// The payment methods besides cards (gateway.md fake nonces; spec section 1's wallets): what a wallet nonce stands
+// for and what the provider reports of it on a transaction. Apple Pay and Google Pay pay with a card (the
+// transaction keeps it), PayPal and Venmo with an account.
+
+export type WalletAccount =
+  | {
+      kind: 'paypal_account';
+      payerEmail: string;
+      payerId: string;
+      payerFirstName: string;
+      payerLastName: string;
+      /** Set for a one-time payment; a billing agreement (vaultable PayPal) has a billingAgreementId instead. */
+      paymentId: string | null;
+      billingAgreementId: string | null;
+    }
+  | { kind: 'venmo_account'; username: string; venmoUserId: string }
+  | {
+      kind: 'apple_pay_card';
+      /** The provider's names: 'Apple Pay - Visa', 'Apple Pay - MasterCard', 'Apple Pay - American Express'. */
+      cardType: string;
+      paymentInstrumentName: string;
+      sourceDescription: string;
+    }
+  | {
+      kind: 'android_pay_card';
+      sourceCardType: string;
+      sourceCardLast4: string;
+      sourceDescription: string;
+      virtualCardType: string;
+      virtualCardLast4: string;
+    };
+
+export type WalletKind = WalletAccount['kind'];
+
+/** The client API's `type` of a wallet nonce, as the provider's client answers it. */
+export const NONCE_TYPE: Readonly<Record<WalletKind, string>> = {
+  paypal_account: 'PayPalAccount',
+  venmo_account: 'VenmoAccount',
+  apple_pay_card: 'ApplePayCard',
+  android_pay_card: 'AndroidPayCard',
+};
+
+/** A stable, made-up id (payer ids, Venmo user ids) from a seed. */
+export function walletId(seed: string, length = 13): string {
+  return createHash('sha256').update(seed).digest('hex').slice(0, length).toUpperCase();
+}
+
+export const SANDBOX_PAYPAL_PAYER = { payerEmail: 'shopper@paypal.example', payerFirstName: 'Pat', payerLastName: 'Payer' } as const;
+export const SANDBOX_VENMO_USERNAME = 'venmojoe';
+
+export function paypalAccount(billingAgreement: boolean, seed: string): WalletAccount {
+  return {
+    kind: 'paypal_account',
+    ...SANDBOX_PAYPAL_PAYER,
+    payerId: walletId(`payer:${SANDBOX_PAYPAL_PAYER.payerEmail}`),
+    paymentId: billingAgreement ? null : `PAYID-${walletId(`payment:${seed}`, 24)}`,
+    billingAgreementId: billingAgreement ? `B-${walletId(`agreement:${seed}`, 17)}` : null,
+  };
+}
+
+export function venmoAccount(): WalletAccount {
+  return { kind: 'venmo_account', username: SANDBOX_VENMO_USERNAME, venmoUserId: walletId(`venmo:${SANDBOX_VENMO_USERNAME}`, 19) };
+}
+
+/** Apple Pay and Google Pay name the card's brand their own way. */
+const BRAND_NAMES: Readonly<Record<string, { applePay: string; googlePay: string }>> = {
+  Visa: { applePay: 'Visa', googlePay: 'Visa' },
+  MasterCard: { applePay: 'MasterCard', googlePay: 'MasterCard' },
+  'American Express': { applePay: 'American Express', googlePay: 'American Express' },
+  Discover: { applePay: 'Discover', googlePay: 'Discover' },
+};
+
+export function applePayCard(cardType: string, last4: string): WalletAccount {
+  const brand = BRAND_NAMES[cardType]?.applePay ?? cardType;
+  return {
+    kind: 'apple_pay_card',
+    cardType: `Apple Pay - ${brand}`,
+    paymentInstrumentName: `${brand} ${last4}`,
+    sourceDescription: `${brand} ${last4}`,
+  };
+}
+
+export function androidPayCard(cardType: string, last4: string): WalletAccount {
+  const brand = BRAND_NAMES[cardType]?.googlePay ?? cardType;
+  return {
+    kind: 'android_pay_card',
+    sourceCardType: brand,
+    sourceCardLast4: last4,
+    sourceDescription: `${brand} ${last4}`,
+    // The card the phone pays with is a device token (a different number, the same brand).
+    virtualCardType: brand,
+    virtualCardLast4: '1881',
+  };
+}
