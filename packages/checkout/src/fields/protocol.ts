@@ -125,6 +125,7 @@ export function parseTokenizeResult(value: unknown): PaymentMethodResult | null 
         }
       : undefined,
     vaulted: false,
+    hasSubscription: false,
     liabilityShifted: undefined,
     liabilityShiftPossible: undefined,
     threeDSecureInfo: undefined,

@@ -163,7 +163,7 @@ describe('cardholder name', () => {
     let state = run(start, { type: 'CARD_TYPE_CHANGED', cards: [visa] }, ...['number', 'expirationDate', 'cvv', 'postalCode'].map((f) => input(f as FieldName, VALID))).state;
     const submitted = run(state, { type: 'SUBMIT' });
     expect(submitted.state.phase).toBe('submitting');
-    expect(submitted.effects).toContainEqual({ type: 'tokenize', fields: ['number', 'expirationDate', 'cvv', 'postalCode'] });
+    expect(submitted.effects).toContainEqual({ type: 'tokenize', fields: ['number', 'expirationDate', 'cvv', 'postalCode'], vault: false });
     state = run(state, input('cardholderName', VALID), { type: 'SUBMIT' }).state;
     expect(state.phase).toBe('submitting');
   });

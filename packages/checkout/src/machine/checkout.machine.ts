@@ -16,6 +16,7 @@ import {
   type FieldName,
   type GuardName,
   type MachineStep,
+  type PaymentMethodResult,
   type Requestability,
   type TokenizeFailure,
   type TransitionTable,
@@ -70,13 +71,23 @@ export const transitions: TransitionTable = {
     SHOW_OPTIONS: [{ guard: 'hasOtherWays', actions: ['openOptionList'] }],
     SUBMIT: [
       { guard: 'onWalletView', actions: ['rejectUseWalletButton'] },
-      { guard: 'onListView', actions: ['rejectNoPaymentMethod'] },
+      { guard: 'onOptionsView', actions: ['rejectNoPaymentMethod'] },
+      // The saved methods: the chosen one, unless in edit mode (nothing can be chosen there) or none is chosen.
+      { guard: 'hasActiveMethod', actions: ['resolveActiveMethod'] },
+      { guard: 'onMethodsView', actions: ['rejectNoPaymentMethod'] },
       { guard: 'hasSelection', actions: ['resolveSelected'] },
       { guard: 'formValid', target: 'submitting', actions: ['startTokenize'] },
       { actions: ['showAllErrors', 'focusFirstInvalid', 'rejectInvalid'] },
     ],
     CLEAR_SELECTION: [{ actions: ['clearSelection'] }],
     UPDATE_SETTINGS: [{ actions: ['updateSettings'] }],
+    SELECT_METHOD: [{ guard: 'choosingMethod', actions: ['selectMethod'] }],
+    EDIT_METHODS: [{ guard: 'vaultManagerOn', actions: ['startEditing'] }],
+    DONE_EDITING: [{ actions: ['stopEditing'] }],
+    ASK_DELETE: [{ guard: 'methodDeletable', actions: ['askDelete'] }],
+    CANCEL_DELETE: [{ actions: ['cancelDelete'] }],
+    CONFIRM_DELETE: [{ guard: 'hasPendingDelete', target: 'submitting', actions: ['startDelete'] }],
+    SET_SAVE_CARD: [{ actions: ['setSaveCard'] }],
   },
   submitting: {
     ...closing,
@@ -84,6 +95,8 @@ export const transitions: TransitionTable = {
     SUBMIT: [{ actions: ['rejectBusy'] }],
     TOKENIZED: [{ target: 'ready', actions: ['selectResult', 'resolveRequest'] }],
     TOKENIZE_FAILED: [{ target: 'ready', actions: ['applyTokenizeFailure'] }],
+    METHOD_DELETED: [{ target: 'ready', actions: ['applyDeleted'] }],
+    DELETE_FAILED: [{ target: 'ready', actions: ['applyDeleteFailed'] }],
     UPDATE_SETTINGS: [{ actions: ['updateSettings'] }],
   },
   error: {
@@ -118,7 +131,15 @@ const guards: Record<GuardName, Guard> = {
     event.type === 'SELECT_OPTION' && state.options.some((entry) => entry.id === event.option && entry.status === 'ready'),
   hasOtherWays: (state) => state.view !== 'options' && hasOtherWays(state),
   onWalletView: (state) => state.view !== null && WALLET_VIEWS.has(state.view),
-  onListView: (state) => state.view === 'options' || state.view === 'methods',
+  onOptionsView: (state) => state.view === 'options',
+  onMethodsView: (state) => state.view === 'methods',
+  choosingMethod: (state) => state.view === 'methods' && !state.editing,
+  hasActiveMethod: (state) => state.view === 'methods' && !state.editing && state.activeMethod !== null,
+  vaultManagerOn: (state) => state.settings.vaultManager && state.view === 'methods' && state.savedMethods.length > 0,
+  // A method with a subscription is never deleted (the provider only greys it: we refuse it here and on the server).
+  methodDeletable: (state, event) =>
+    event.type === 'ASK_DELETE' && state.editing && state.savedMethods.some((m) => m.nonce === event.nonce && !m.hasSubscription),
+  hasPendingDelete: (state) => state.view === 'delete-confirmation' && state.pendingDelete !== null,
   hasSelection: (state) => state.selected !== null,
   formValid: (state) => isFormValid(state),
   isRetriable: (state) => state.loadError?.retriable === true,
@@ -156,6 +177,7 @@ export function tokenizeFailureInfo(failure: TokenizeFailure): CheckoutErrorInfo
     case 'verification_failed':
       return { code: 'invalid_fields', messageKey: 'error.cardVerificationFailed', retriable: true };
     case 'duplicate_card':
+    case 'duplicate_payment_method':
       return { code: 'duplicate_payment_method', messageKey: 'error.cardAlreadySaved', retriable: false };
     case 'network':
       return { code: 'network', messageKey: 'error.network', retriable: true };
@@ -192,6 +214,12 @@ export function firstView(state: CheckoutState): ViewId | null {
   if (only === undefined) return null;
   if (others.length === 0) return only.status === 'failed' ? null : only.id;
   return 'options';
+}
+
+/** The method the saved list opens with: the default (or the first), when the merchant preselects. */
+export function preselectedMethod(methods: readonly PaymentMethodResult[], settings: CheckoutSettings): PaymentMethodResult | null {
+  if (!settings.preselectVaultedPaymentMethod) return null;
+  return methods.find((m) => m.default === true) ?? methods[0] ?? null;
 }
 
 /** Every view change: the events, the sheet error cleared, focus to the new view's first control. */
@@ -251,6 +279,8 @@ const actions: Record<ActionName, Action> = {
       visibleFields: visibleFieldsFor(event.config, state.settings),
       fields: emptyFields(),
       cards: [],
+      savedMethods: event.savedMethods ?? state.savedMethods,
+      activeMethod: preselectedMethod(event.savedMethods ?? state.savedMethods, state.settings),
     };
     return { ...next, view: firstView(next) };
   },
@@ -269,7 +299,7 @@ const actions: Record<ActionName, Action> = {
     emit({ type: 'paymentOptionSelected', paymentOption: event.option });
     return changeView(state, event.option, emit);
   },
-  openOptionList: (state, _, emit) => changeView(state, state.savedMethods.length > 0 ? 'methods' : 'options', emit),
+  openOptionList: (state, _, emit) => changeView({ ...state, editing: false }, state.savedMethods.length > 0 ? 'methods' : 'options', emit),
   updateSettings: (state, event) =>
     event.type === 'UPDATE_SETTINGS' ? { ...state, settings: { ...state.settings, ...event.settings } } : state,
   close: (state) => ({ ...state, view: null, sheetError: null, selected: null }),
@@ -320,7 +350,7 @@ const actions: Record<ActionName, Action> = {
   startTokenize: (state, _, emit) => {
     // Optional fields left empty are not sent: an empty cardholder name is "no name", not an invalid one.
     const fields = state.visibleFields.filter((f) => isFieldRequired(f, state.settings) || !state.fields[f].state.isEmpty);
-    emit({ type: 'tokenize', fields });
+    emit({ type: 'tokenize', fields, vault: state.settings.vaultCard && state.saveCard });
     return { ...state, sheetError: null };
   },
   showAllErrors: (state) => {
@@ -342,6 +372,12 @@ const actions: Record<ActionName, Action> = {
   },
   selectResult: (state, event, emit) => {
     if (event.type !== 'TOKENIZED') return state;
+    if (event.result.vaulted) {
+      // Saved on the way: it goes on top of the saved list, chosen, and the list shows (the form is emptied).
+      const savedMethods = [event.result, ...state.savedMethods.filter((m) => m.nonce !== event.result.nonce)];
+      const listed = changeView({ ...state, savedMethods, activeMethod: event.result, selected: null, editing: false }, 'methods', emit);
+      return resetFields(listed, emit);
+    }
     const next = { ...state, selected: event.result, sheetError: null };
     return state.settings.clearFieldsAfterTokenization ? resetFields(next, emit) : next;
   },
@@ -363,11 +399,59 @@ const actions: Record<ActionName, Action> = {
     emit({ type: 'rejectRequest', error: info });
     return next;
   },
-  clearSelection: (state, _, emit) => resetFields({ ...state, selected: null, sheetError: null }, emit),
+  clearSelection: (state, _, emit) => resetFields({ ...state, selected: null, activeMethod: null, sheetError: null }, emit),
+  selectMethod: (state, event) => {
+    if (event.type !== 'SELECT_METHOD') return state;
+    const method = state.savedMethods.find((m) => m.nonce === event.nonce);
+    return method === undefined ? state : { ...state, activeMethod: method, sheetError: null };
+  },
+  resolveActiveMethod: (state, _, emit) => {
+    if (state.activeMethod !== null) emit({ type: 'resolveRequest', result: state.activeMethod });
+    return state;
+  },
+  startEditing: (state, _, emit) => {
+    emit({ type: 'focusView', view: 'methods' });
+    return { ...state, editing: true, sheetError: null };
+  },
+  stopEditing: (state, _, emit) => {
+    if (!state.editing) return state;
+    emit({ type: 'focusView', view: 'methods' });
+    return { ...state, editing: false, sheetError: null };
+  },
+  askDelete: (state, event, emit) => {
+    if (event.type !== 'ASK_DELETE') return state;
+    const pendingDelete = state.savedMethods.find((m) => m.nonce === event.nonce) ?? null;
+    return changeView({ ...state, pendingDelete }, 'delete-confirmation', emit);
+  },
+  // Back to edit mode; focus returns to the method the shopper asked about (the view's focus target knows it).
+  cancelDelete: (state, _, emit) => (state.view === 'delete-confirmation' ? changeView(state, 'methods', emit) : state),
+  startDelete: (state, _, emit) => {
+    if (state.pendingDelete !== null) emit({ type: 'deleteMethod', nonce: state.pendingDelete.nonce });
+    return { ...state, sheetError: null };
+  },
+  applyDeleted: (state, event, emit) => {
+    if (event.type !== 'METHOD_DELETED') return state;
+    const stillActive = state.activeMethod !== null && event.methods.find((m) => m.nonce === state.activeMethod?.nonce);
+    const next: CheckoutState = {
+      ...state,
+      savedMethods: event.methods,
+      activeMethod: stillActive === undefined || stillActive === false ? preselectedMethod(event.methods, state.settings) : stillActive,
+      pendingDelete: null,
+      editing: false,
+    };
+    return changeView(next, event.methods.length > 0 ? 'methods' : (firstView(next) ?? 'options'), emit);
+  },
+  // The method stays listed; the shopper is back in edit mode with the message.
+  applyDeleteFailed: (state, _, emit) => ({ ...changeView(state, 'methods', emit), pendingDelete: null, editing: true, sheetError: 'error.deleteFailed' }),
+  setSaveCard: (state, event) => (event.type === 'SET_SAVE_CARD' ? { ...state, saveCard: event.save } : state),
 };
 
 function requestabilityOf(state: CheckoutState): Requestability {
-  if (state.view !== 'card' || state.phase === 'closed') return { requestable: false };
+  if (state.phase === 'closed') return { requestable: false };
+  if (state.view === 'methods') {
+    return !state.editing && state.activeMethod !== null ? { requestable: true, paymentMethodIsSelected: true } : { requestable: false };
+  }
+  if (state.view !== 'card') return { requestable: false };
   if (state.selected !== null) return { requestable: true, paymentMethodIsSelected: true };
   if ((state.phase === 'ready' || state.phase === 'submitting') && isFormValid(state)) {
     return { requestable: true, paymentMethodIsSelected: false };
@@ -386,6 +470,10 @@ export function initialState(settings: CheckoutSettings): CheckoutState {
     view: null,
     options: [],
     savedMethods: [],
+    activeMethod: null,
+    editing: false,
+    pendingDelete: null,
+    saveCard: true,
     settings,
     config: null,
     visibleFields: predictedFields(settings),

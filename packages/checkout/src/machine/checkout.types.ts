@@ -69,7 +69,12 @@ export interface PaymentMethodResult {
   readonly details: CardDetails;
   readonly description: string;
   readonly binData: BinData | undefined;
-  readonly vaulted: false;
+  /** A saved method (listed for the customer, or saved by "Save card" on the way). */
+  readonly vaulted: boolean;
+  /** A saved method a subscription still charges: shown disabled in edit mode, never deleted. */
+  readonly hasSubscription: boolean;
+  /** The customer's default saved method (saved methods only). */
+  readonly default?: boolean;
   /** 3-D Secure is not part of this slice: always undefined for now. */
   readonly liabilityShifted: boolean | undefined;
   readonly liabilityShiftPossible: boolean | undefined;
@@ -133,7 +138,7 @@ export interface TokenizeFailure {
  * Views: the option list, the saved methods (built on this frame by the saved-methods work) and one view per way to
  * pay. A loading overlay is a phase, not a view.
  */
-export type ViewId = 'options' | 'methods' | PaymentOptionId;
+export type ViewId = 'options' | 'methods' | 'delete-confirmation' | PaymentOptionId;
 
 /**
  * Lifecycle of the sheet: `loading` the configuration, `mounting` while the offered options initialise (the card's
@@ -156,6 +161,12 @@ export interface CheckoutSettings {
   readonly paymentOptionPriority: readonly PaymentOptionId[];
   /** Options the merchant enabled (the card unless `card: false`; a wallet when its options are given). */
   readonly merchantEnabled: Readonly<Record<PaymentOptionId, boolean>>;
+  /** Offer the "Save card" checkbox (the merchant allows it and the shopper is signed in: a customer-bound token). */
+  readonly vaultCard: boolean;
+  /** The vault manager: an "Edit" button lets the shopper delete saved methods. */
+  readonly vaultManager: boolean;
+  /** Open the saved methods with the default (or first) one already chosen. Default true. */
+  readonly preselectVaultedPaymentMethod: boolean;
 }
 
 /** An offered option and how its initialisation went; a failed one is shown disabled when others loaded. */
@@ -184,6 +195,14 @@ export interface CheckoutState {
   readonly options: readonly OptionEntry[];
   /** The customer's saved methods; filled by the saved-methods work, empty until then and for guests. */
   readonly savedMethods: readonly PaymentMethodResult[];
+  /** The saved method chosen in the `methods` view (requestPaymentMethod() there returns it). */
+  readonly activeMethod: PaymentMethodResult | null;
+  /** Edit mode of the saved methods (vault manager): methods can be deleted, none can be chosen. */
+  readonly editing: boolean;
+  /** The method the delete confirmation asks about (and, once confirmed, the one being deleted). */
+  readonly pendingDelete: PaymentMethodResult | null;
+  /** The "Save card" checkbox (checked by default; only shown when settings.vaultCard). */
+  readonly saveCard: boolean;
   readonly settings: CheckoutSettings;
   readonly config: GatewayConfiguration | null;
   /** Fields shown for this configuration and these settings, in display order. */
@@ -201,7 +220,13 @@ export interface CheckoutState {
 
 export type CheckoutEvent =
   /** `options`: what offeredOptions() kept for this configuration, settings and browser. */
-  | { readonly type: 'CONFIG_LOADED'; readonly config: GatewayConfiguration; readonly options: readonly PaymentOptionId[] }
+  | {
+      readonly type: 'CONFIG_LOADED';
+      readonly config: GatewayConfiguration;
+      readonly options: readonly PaymentOptionId[];
+      /** The customer's saved methods (none for guests, or when they could not be listed). */
+      readonly savedMethods?: readonly PaymentMethodResult[];
+    }
   | { readonly type: 'CONFIG_FAILED'; readonly error: CheckoutErrorInfo }
   | { readonly type: 'OPTION_READY'; readonly option: PaymentOptionId }
   | { readonly type: 'OPTION_FAILED'; readonly option: PaymentOptionId }
@@ -222,7 +247,18 @@ export type CheckoutEvent =
   | { readonly type: 'SUBMIT' }
   | { readonly type: 'TOKENIZED'; readonly result: PaymentMethodResult }
   | { readonly type: 'TOKENIZE_FAILED'; readonly failure: TokenizeFailure }
-  | { readonly type: 'CLEAR_SELECTION' };
+  | { readonly type: 'CLEAR_SELECTION' }
+  /** The shopper chose a saved method (by its nonce). */
+  | { readonly type: 'SELECT_METHOD'; readonly nonce: string }
+  | { readonly type: 'EDIT_METHODS' }
+  | { readonly type: 'DONE_EDITING' }
+  | { readonly type: 'ASK_DELETE'; readonly nonce: string }
+  | { readonly type: 'CANCEL_DELETE' }
+  | { readonly type: 'CONFIRM_DELETE' }
+  /** Deleted; `methods` is the list fetched again afterwards. */
+  | { readonly type: 'METHOD_DELETED'; readonly methods: readonly PaymentMethodResult[] }
+  | { readonly type: 'DELETE_FAILED' }
+  | { readonly type: 'SET_SAVE_CARD'; readonly save: boolean };
 
 export type CheckoutEventType = CheckoutEvent['type'];
 
@@ -241,7 +277,8 @@ export type CheckoutEffect =
   | { readonly type: 'focusAlert' }
   | { readonly type: 'cardFieldEvent'; readonly name: CardFieldEventName; readonly field: FieldName }
   | { readonly type: 'scheduleBlurSettle'; readonly field: FieldName }
-  | { readonly type: 'tokenize'; readonly fields: readonly FieldName[] }
+  | { readonly type: 'tokenize'; readonly fields: readonly FieldName[]; readonly vault: boolean }
+  | { readonly type: 'deleteMethod'; readonly nonce: string }
   | { readonly type: 'clearFields' }
   | { readonly type: 'resolveRequest'; readonly result: PaymentMethodResult }
   | { readonly type: 'rejectRequest'; readonly error: CheckoutErrorInfo }
@@ -258,7 +295,13 @@ export type GuardName =
   | 'allOptionsFailed'
   | 'optionUsable'
   | 'hasOtherWays'
-  | 'onListView'
+  | 'onOptionsView'
+  | 'onMethodsView'
+  | 'choosingMethod'
+  | 'hasActiveMethod'
+  | 'vaultManagerOn'
+  | 'methodDeletable'
+  | 'hasPendingDelete'
   | 'onWalletView'
   | 'hasSelection'
   | 'formValid'
@@ -295,7 +338,17 @@ export type ActionName =
   | 'selectResult'
   | 'resolveRequest'
   | 'applyTokenizeFailure'
-  | 'clearSelection';
+  | 'clearSelection'
+  | 'selectMethod'
+  | 'resolveActiveMethod'
+  | 'startEditing'
+  | 'stopEditing'
+  | 'askDelete'
+  | 'cancelDelete'
+  | 'startDelete'
+  | 'applyDeleted'
+  | 'applyDeleteFailed'
+  | 'setSaveCard';
 
 export interface Transition {
   readonly guard?: GuardName;

@@ -78,7 +78,7 @@ export interface FieldContainer {
 }
 
 /** Where focus goes when the shopper opens a view, or when the sheet's message must be read first. */
-export type FocusTarget = PaymentOptionId | 'options' | 'methods' | 'alert';
+export type FocusTarget = PaymentOptionId | 'options' | 'methods' | 'delete-confirmation' | 'alert';
 
 interface Deferred {
   resolve(result: PaymentMethodResult): void;

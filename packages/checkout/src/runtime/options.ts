@@ -39,6 +39,15 @@ export interface CheckoutOptions {
   readonly venmo?: WalletOptions;
   readonly applePay?: WalletOptions;
   readonly googlePay?: WalletOptions;
+  /**
+   * Offer the "Save card" checkbox (checked by default) to a signed-in shopper: pass true only with a client token
+   * generated for a customer. Guests never save. Default false.
+   */
+  readonly vaultCard?: boolean;
+  /** Let the shopper delete saved methods ("Edit"); a method a subscription charges cannot be deleted. Default false. */
+  readonly vaultManager?: boolean;
+  /** Open the saved methods with the default one chosen. Default true. */
+  readonly preselectVaultedPaymentMethod?: boolean;
 }
 
 const warned = new Set<string>();
@@ -75,6 +84,13 @@ function priorityFrom(value: unknown): readonly PaymentOptionId[] {
   return known.length > 0 ? known : PAYMENT_OPTIONS;
 }
 
+function booleanFrom(value: unknown, where: string, fallback: boolean): boolean {
+  if (value === undefined) return fallback;
+  if (typeof value === 'boolean') return value;
+  warnOnce(`${where} must be a boolean, not ${JSON.stringify(value)}; using ${String(fallback)}.`);
+  return fallback;
+}
+
 const WALLETS: readonly WalletOptionId[] = ['paypal', 'paypalCredit', 'venmo', 'applePay', 'googlePay'];
 
 export function settingsFrom(options: CheckoutOptions | undefined): CheckoutSettings {
@@ -106,6 +122,9 @@ export function settingsFrom(options: CheckoutOptions | undefined): CheckoutSett
     clearFieldsAfterTokenization: clear === true,
     paymentOptionPriority: priorityFrom(options?.paymentOptionPriority),
     merchantEnabled,
+    vaultCard: booleanFrom(options?.vaultCard, 'options.vaultCard', false),
+    vaultManager: booleanFrom(options?.vaultManager, 'options.vaultManager', false),
+    preselectVaultedPaymentMethod: booleanFrom(options?.preselectVaultedPaymentMethod, 'options.preselectVaultedPaymentMethod', true),
   };
 }
 

@@ -45,6 +45,7 @@ export const paymentMethodResult: PaymentMethodResult = {
   description: 'ending in 11',
   binData: undefined,
   vaulted: false,
+  hasSubscription: false,
   liabilityShifted: undefined,
   liabilityShiftPossible: undefined,
   threeDSecureInfo: undefined,
@@ -69,6 +70,14 @@ export function checkoutSettings(overrides: Partial<CheckoutSettings> = {}): Che
     clearFieldsAfterTokenization: false,
     paymentOptionPriority: PAYMENT_OPTIONS,
     merchantEnabled: { card: true, paypal: false, paypalCredit: false, venmo: false, applePay: false, googlePay: false },
+    vaultCard: false,
+    vaultManager: false,
+    preselectVaultedPaymentMethod: true,
     ...overrides,
   };
+}
+
+/** A saved card as the client API lists it, with overrides. */
+export function savedMethod(overrides: Partial<PaymentMethodResult> & { nonce: string }): PaymentMethodResult {
+  return { ...paymentMethodResult, vaulted: true, hasSubscription: false, default: false, ...overrides };
 }

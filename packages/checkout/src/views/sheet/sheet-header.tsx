@@ -30,7 +30,7 @@ export function SheetHeader({ root }: { readonly root: RootProps }): ReactElemen
         {connectOptions(state, t).heading}
       </p>
     );
-  } else if (root.view !== null && root.view !== 'methods') {
+  } else if (root.view !== null && root.view !== 'methods' && root.view !== 'delete-confirmation') {
     content = (
       <p id={headingId} className="kassa-heading" role="heading" aria-level={3}>
         {t(`option.${root.view}`)}

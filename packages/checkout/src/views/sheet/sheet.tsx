@@ -31,7 +31,9 @@ export function Sheet(): ReactElement {
           <OptionsView />
         </Suspense>
       )}
-      {view !== null && view !== 'card' && view !== 'options' && view !== 'methods' && <WalletView option={view} />}
+      {view !== null && view !== 'card' && view !== 'options' && view !== 'methods' && view !== 'delete-confirmation' && (
+        <WalletView option={view} />
+      )}
       {root.toggleText !== null && (
         <button type="button" className="kassa-checkout__toggle" onClick={() => runtime?.showOptions()}>
           {root.toggleText}
