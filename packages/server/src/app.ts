@@ -21,6 +21,7 @@ import { IdempotencyRepository } from './payments/idempotency.repository.ts';
 import { registerDatabaseLifecycle } from './plugins/db.ts';
 import { registerCrossSiteRefusal } from './plugins/cross-site.ts';
 import { registerErrorMapping } from './plugins/errors.ts';
+import { registerAdminRoutesGuard } from './plugins/admin.ts';
 import { registerIdempotency } from './plugins/idempotency.ts';
 import { openApiRoutes, registerOpenApi } from './plugins/openapi.ts';
 import { registerRateLimits } from './plugins/rate-limits.ts';
@@ -28,6 +29,7 @@ import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { registerSessions } from './plugins/sessions.ts';
 import { registerStaticWeb } from './plugins/static-web.ts';
 import { accountsRoutes } from './routes/accounts/accounts.routes.ts';
+import { adminRoutes } from './routes/admin/admin.routes.ts';
 import { botcheckRoutes } from './routes/botcheck/botcheck.routes.ts';
 import { catalogueRoutes } from './routes/catalogue/catalogue.routes.ts';
 import { configRoutes } from './routes/config/config.routes.ts';
@@ -104,6 +106,7 @@ export async function buildKassaApp(config: Config, deps: AppDeps = {}): Promise
   registerCrossSiteRefusal(app);
   await registerSessions(app, ctx);
   registerIdempotency(app, ctx.idempotency);
+  registerAdminRoutesGuard(app, ctx.db);
   app.addHook('onSend', async (request, reply) => {
     if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) void reply.header('cache-control', 'no-store');
   });
@@ -124,6 +127,7 @@ export async function buildKassaApp(config: Config, deps: AppDeps = {}): Promise
   if (demo !== null && deps.seedDemoVault === true && gateway !== null && vault !== null) {
     await seedDemoVault({ db: database.db, gateway, vault }, demo.shopper.email, app.log);
   }
+  adminRoutes(api, ctx);
   // Jobs.
   if (gateway !== null && config.reconcileIntervalMs > 0) {
     const stop = startReconciler({ db: database.db, gateway, log: app.log }, config.reconcileIntervalMs);

@@ -204,4 +204,35 @@ export const migrations: Record<string, Migration> = {
       await db.schema.dropTable('plans').execute();
     },
   },
+  '0005_admin': {
+    // The merchant's side. Every admin request leaves a row in admin_audit_log (who, what, on what, when, answer).
+    // The payments list filters and pages on indexed columns, newest first: (created_at, id) is the cursor.
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('admin_audit_log')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('actor_account_id', 'text', (c) => c.notNull().references('accounts.id'))
+        .addColumn('action', 'text', (c) => c.notNull())
+        .addColumn('target_id', 'text')
+        .addColumn('detail', 'text')
+        .addColumn('status', 'integer', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('admin_audit_log_created').on('admin_audit_log').columns(['created_at', 'id']).execute();
+      await db.schema.createIndex('admin_audit_log_target').on('admin_audit_log').columns(['target_id', 'created_at']).execute();
+      // What kind of payment method paid (the gateway's paymentInstrumentType: credit_card, paypal_account, ...).
+      await db.schema.alterTable('payments').addColumn('payment_method_type', 'text').execute();
+      await db.schema.createIndex('payments_created').on('payments').columns(['created_at', 'id']).execute();
+      await db.schema.createIndex('payments_status_created').on('payments').columns(['status', 'created_at', 'id']).execute();
+      await db.schema.createIndex('payments_last_four_created').on('payments').columns(['card_last_four', 'created_at', 'id']).execute();
+      await db.schema.createIndex('orders_owner_account').on('orders').column('owner_account_id').execute();
+    },
+    async down(db: Kysely<unknown>) {
+      for (const index of ['orders_owner_account', 'payments_last_four_created', 'payments_status_created', 'payments_created']) {
+        await db.schema.dropIndex(index).execute();
+      }
+      await db.schema.alterTable('payments').dropColumn('payment_method_type').execute();
+      await db.schema.dropTable('admin_audit_log').execute();
+    },
+  },
 };

@@ -15,6 +15,7 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable;
   botcheck_uses: BotcheckUsesTable;
   counters: CountersTable;
+  admin_audit_log: AdminAuditLogTable;
   velocity_events: VelocityEventsTable;
   velocity_refusals: VelocityRefusalsTable;
 }
@@ -106,8 +107,24 @@ export interface PaymentsTable {
   processor_response_code: string | null;
   processor_response_text: string | null;
   gateway_rejection_reason: string | null;
+  /** The gateway's paymentInstrumentType (`credit_card`, ...), once it answered; since 0005. */
+  payment_method_type: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/** One row per admin request: who did what, on what, when, and what they were answered. */
+export interface AdminAuditLogTable {
+  id: string;
+  actor_account_id: string;
+  /** The route's action name, e.g. `payments.list`. */
+  action: string;
+  /** The resource acted on (a payment id), when the route names one. */
+  target_id: string | null;
+  /** JSON of the request's query (the filters a list was read with). */
+  detail: string | null;
+  status: number;
+  created_at: string;
 }
 
 export interface IdempotencyKeysTable {
@@ -162,3 +179,4 @@ export type OrderItemRow = Selectable<OrderItemsTable>;
 export type PaymentRow = Selectable<PaymentsTable>;
 export type NewPayment = Insertable<PaymentsTable>;
 export type IdempotencyKeyRow = Selectable<IdempotencyKeysTable>;
+export type AdminAuditRow = Selectable<AdminAuditLogTable>;

@@ -87,6 +87,7 @@ export class BraintreeGatewayAdapter implements PaymentGateway {
         transactionId: transaction.id,
         status: transaction.status,
         currency: transaction.currencyIsoCode,
+        paymentMethodType: transaction.paymentInstrumentType,
         card: { brand: transaction.creditCard?.cardType ?? 'Unknown', lastFour: transaction.creditCard?.last4 ?? '' },
       };
     }
@@ -96,6 +97,7 @@ export class BraintreeGatewayAdapter implements PaymentGateway {
       kind: 'declined',
       reason,
       transactionId: transaction.id,
+      paymentMethodType: transaction.paymentInstrumentType,
       ...optional('processorResponseCode', transaction.processorResponseCode),
       ...optional('processorResponseText', transaction.processorResponseText),
       ...(reason === 'gateway_rejected' ? optional('gatewayRejectionReason', transaction.gatewayRejectionReason) : {}),

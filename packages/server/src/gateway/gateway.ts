@@ -35,12 +35,14 @@ export type GatewayDeclineReason = (typeof GATEWAY_DECLINE_REASONS)[number];
 /** What the gateway answered to a sale. */
 export type SaleResult =
   /** A transaction whose status means the money will move; `currency` is the one it was charged in. */
-  | { kind: 'charged'; transactionId: string; status: string; currency: string; card: { brand: string; lastFour: string } }
+  | { kind: 'charged'; transactionId: string; status: string; currency: string; paymentMethodType: string; card: { brand: string; lastFour: string } }
   /** A transaction the gateway or the processor declined. */
   | {
       kind: 'declined';
       reason: GatewayDeclineReason;
       transactionId: string;
+      /** The gateway's paymentInstrumentType: `credit_card`, `paypal_account`, ... */
+      paymentMethodType: string;
       processorResponseCode?: string;
       processorResponseText?: string;
       gatewayRejectionReason?: string;

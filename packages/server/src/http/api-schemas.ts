@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { accountSchema } from '../accounts/account.ts';
+import { adminPaymentSchema } from '../admin/payments.query.ts';
 import { productSchema } from '../catalogue/catalogue.repository.ts';
 import { planSchema } from '../catalogue/plans.repository.ts';
 import { moneySchema } from '../money.ts';
 import { orderItemSchema, orderSchema } from '../orders/order.ts';
 import { declineSchema, paymentSummarySchema } from '../payments/payment.ts';
 import { guestOrderSchema, sessionStateSchema } from '../routes/accounts/accounts.schemas.ts';
+import { adminActionSchema, paymentDetail, paymentsPage } from '../routes/admin/admin.schemas.ts';
 import { shopConfigSchema } from '../routes/config/config.routes.ts';
 import { botcheckSettingsSchema, checkoutSessionSchema } from '../routes/orders/orders.schemas.ts';
 import { paymentDeclinedSchema } from '../routes/payments/payments.schemas.ts';
@@ -37,6 +39,10 @@ export const API_SCHEMAS = {
   Plan: planSchema,
   SavedPaymentMethod: savedMethodSchema,
   Subscription: subscriptionSchema,
+  AdminPayment: adminPaymentSchema,
+  AdminAction: adminActionSchema,
+  PaymentsPage: paymentsPage,
+  PaymentDetail: paymentDetail,
 } as const satisfies Record<string, z.ZodType>;
 
 /** The registry the OpenAPI document takes its components from. */

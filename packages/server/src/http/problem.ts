@@ -18,6 +18,7 @@ export const PROBLEMS = {
   payment_method_not_found: { status: 404, title: 'The saved payment method does not exist.' },
   plan_not_found: { status: 404, title: 'The plan does not exist.' },
   subscription_not_found: { status: 404, title: 'The subscription does not exist.' },
+  payment_not_found: { status: 404, title: 'The payment does not exist.' },
   email_taken: { status: 409, title: 'An account with this email already exists.' },
   order_already_paid: { status: 409, title: 'The order is already paid.' },
   payment_in_progress: { status: 409, title: 'Another payment for this order is in progress.' },

@@ -123,7 +123,7 @@ export async function outcomeOf(gateway: PaymentGateway, payment: PaymentRow, re
     case 'charged':
       // The amount means nothing in another currency: take the charge back before anyone is billed.
       if (result.currency !== payment.currency) return voidCurrencyMismatch(gateway, payment, result);
-      return { kind: 'succeeded', transactionId: result.transactionId, card: result.card };
+      return { kind: 'succeeded', transactionId: result.transactionId, paymentMethodType: result.paymentMethodType, card: result.card };
     case 'declined':
       return result;
     case 'refused':
@@ -155,7 +155,7 @@ async function voidCurrencyMismatch(gateway: PaymentGateway, payment: PaymentRow
     }
   }
   const text = `charged in ${charge.currency} for an order in ${payment.currency}; voided`;
-  return { kind: 'declined', reason: 'currency_mismatch', transactionId: charge.transactionId, processorResponseText: text };
+  return { kind: 'declined', reason: 'currency_mismatch', transactionId: charge.transactionId, paymentMethodType: charge.paymentMethodType, processorResponseText: text };
 }
 
 async function finished(deps: PayOrderDeps, payment: PaymentRow, owner: Owner): Promise<Finished> {

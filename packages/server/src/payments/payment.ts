@@ -38,11 +38,12 @@ export type DeclineReason = (typeof DECLINE_REASONS)[number];
 
 /** What the use-case recorded of an attempt sent to the gateway. */
 export type AttemptOutcome =
-  | { kind: 'succeeded'; transactionId: string; card: { brand: string; lastFour: string } }
+  | { kind: 'succeeded'; transactionId: string; paymentMethodType: string; card: { brand: string; lastFour: string } }
   | {
       kind: 'declined';
       reason: DeclineReason;
       transactionId?: string;
+      paymentMethodType?: string;
       processorResponseCode?: string;
       processorResponseText?: string;
       gatewayRejectionReason?: string;

@@ -42,6 +42,7 @@ export async function insertPendingPayment(
     processor_response_code: null,
     processor_response_text: null,
     gateway_rejection_reason: null,
+    payment_method_type: null,
     created_at: now,
     updated_at: now,
   };
@@ -95,10 +96,11 @@ export async function recordOutcome(db: Db, payment: PaymentRow, outcome: Attemp
   assertPaymentTransition('pending', status);
   const changes =
     outcome.kind === 'succeeded'
-      ? { status, transaction_id: outcome.transactionId, card_brand: outcome.card.brand, card_last_four: outcome.card.lastFour }
+      ? { status, transaction_id: outcome.transactionId, payment_method_type: outcome.paymentMethodType, card_brand: outcome.card.brand, card_last_four: outcome.card.lastFour }
       : {
           status,
           transaction_id: outcome.transactionId ?? null,
+          payment_method_type: outcome.paymentMethodType ?? null,
           decline_reason: outcome.reason,
           processor_response_code: outcome.processorResponseCode ?? null,
           processor_response_text: outcome.processorResponseText ?? null,

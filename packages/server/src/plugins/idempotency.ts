@@ -5,6 +5,7 @@ import { problemResponses } from '../http/api-schemas.ts';
 import { PROBLEM_CONTENT_TYPE, ProblemError } from '../http/problem.ts';
 import type { ProblemCode } from '../http/problem.ts';
 import type { IdempotencyRepository } from '../payments/idempotency.repository.ts';
+import { hookList } from './route-hooks.ts';
 
 /** A mutating route opts in with `config: { idempotency: { ... } }`. */
 export interface IdempotencyOptions {
@@ -60,15 +61,10 @@ export function registerIdempotency(app: FastifyInstance, keys: IdempotencyRepos
       headers: headers instanceof z.ZodObject ? headers.extend(keyHeader) : z.object(keyHeader),
       response: Object.assign(problemResponses('idempotency_key_in_use', 'idempotency_key_reused'), route.schema?.response),
     };
-    route.preHandler = [...toArray(route.preHandler), (request, reply) => claim(keys, options, request, reply)];
-    route.onError = [...toArray(route.onError), async (request) => release(keys, request)];
-    route.onSend = [...toArray(route.onSend), async (request, reply, payload) => save(keys, request, reply, payload)];
+    route.preHandler = [...hookList(route.preHandler), (request, reply) => claim(keys, options, request, reply)];
+    route.onError = [...hookList(route.onError), async (request) => release(keys, request)];
+    route.onSend = [...hookList(route.onSend), async (request, reply, payload) => save(keys, request, reply, payload)];
   });
-}
-
-function toArray<T>(hooks: T | T[] | undefined): T[] {
-  if (hooks === undefined) return [];
-  return Array.isArray(hooks) ? hooks : [hooks];
 }
 
 async function claim(keys: IdempotencyRepository, options: IdempotencyOptions, request: FastifyRequest, reply: FastifyReply): Promise<void> {

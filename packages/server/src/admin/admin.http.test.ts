@@ -1,0 +1,148 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Db } from '../db/connect.ts';
+import { buildApp } from '../index.ts';
+import { insertPendingPayment } from '../payments/payments.repository.ts';
+import { TestClient } from '../testing/client.ts';
+import { testConfig } from '../testing/config.ts';
+import { ENGINES } from '../testing/engines.ts';
+
+interface Page {
+  payments: { id: string; status: string; amount: { amount: number }; customer: { email: string } | null; card: { lastFour: string } | null }[];
+  nextCursor: string | null;
+}
+
+describe.each(ENGINES.map((make) => [make().name, make] as const))('the admin API on %s', (_name, make) => {
+  const engine = make();
+  let app: FastifyInstance;
+  let db: Db;
+  let cleanup: () => Promise<void>;
+  beforeAll(() => engine.setup());
+  afterAll(() => engine.teardown());
+  beforeEach(async () => {
+    const opened = await engine.open();
+    db = opened.handle.db;
+    app = await buildApp(testConfig(opened.config), { database: opened.handle, gateway: null });
+    cleanup = async () => {
+      await app.close();
+      await opened.cleanup();
+    };
+  });
+  afterEach(() => cleanup());
+
+  async function signedIn(email: string, password: string): Promise<TestClient> {
+    const client = new TestClient(app);
+    expect((await client.post('/api/session', { email, password })).statusCode).toBe(200);
+    return client;
+  }
+  const admin = () => signedIn('admin@kassa.test', 'kassa-demo-admin');
+
+  /** An order by `client` and a finished attempt on it, created `minutesAgo`. */
+  async function payment(client: TestClient, options: { status: 'succeeded' | 'declined' | 'pending'; lastFour?: string; minutesAgo: number; quantity?: number }): Promise<string> {
+    const order = (await client.post('/api/orders', { items: [{ productId: 'prd_mug', quantity: options.quantity ?? 1 }] })).json<{ order: { id: string; total: { amount: number } } }>().order;
+    const row = await insertPendingPayment(db, { orderId: order.id, amount: { amount: order.total.amount, currency: 'EUR' }, idempotencyRef: null, nonce: 'n', deviceData: null, merchantAccountId: null });
+    if (row === undefined) throw new Error('attempt not inserted');
+    const at = new Date(Date.now() - options.minutesAgo * 60_000).toISOString();
+    await db
+      .updateTable('payments')
+      .set({
+        status: options.status,
+        created_at: at,
+        updated_at: at,
+        ...(options.status === 'succeeded' ? { card_brand: 'Visa', card_last_four: options.lastFour ?? '1111', payment_method_type: 'credit_card', transaction_id: `t_${row.id}` } : {}),
+        ...(options.status === 'declined' ? { decline_reason: 'processor_declined', payment_method_type: 'credit_card' } : {}),
+      })
+      .where('id', '=', row.id)
+      .execute();
+    return row.id;
+  }
+
+  it('answers 401 to a visitor and 403 to a shopper on every admin route, and audits neither', async () => {
+    const paymentId = await payment(await signedIn('shopper@kassa.test', 'kassa-demo-shopper'), { status: 'succeeded', minutesAgo: 1 });
+    const document = (await app.inject({ method: 'GET', url: '/api/openapi.json' })).json<{ paths: Record<string, Record<string, unknown>> }>();
+    const routes = Object.entries(document.paths)
+      .filter(([path]) => path.startsWith('/api/admin/'))
+      .flatMap(([path, methods]) => Object.keys(methods).map((method) => [method.toUpperCase(), path.replace('{id}', paymentId)] as const));
+    expect(routes.length).toBeGreaterThanOrEqual(2);
+    const shopper = await signedIn('shopper@kassa.test', 'kassa-demo-shopper');
+    const visitor = new TestClient(app);
+    for (const [method, url] of routes) {
+      expect(method).toBe('GET'); // mutating admin routes will need the JSON body these requests do not send
+      expect((await shopper.get(url)).json(), url).toMatchObject({ status: 403, code: 'forbidden' });
+      expect((await visitor.get(url)).json(), url).toMatchObject({ status: 401, code: 'not_signed_in' });
+    }
+    expect(await db.selectFrom('admin_audit_log').selectAll().execute()).toEqual([]);
+  });
+
+  it('lists payments newest first with each filter, paged by cursor', async () => {
+    const ada = new TestClient(app);
+    await ada.post('/api/accounts', { email: 'ada@example.com', password: 'ada password', name: 'Ada' });
+    const guest = new TestClient(app);
+    const ids = {
+      adaOld: await payment(ada, { status: 'succeeded', lastFour: '4242', minutesAgo: 50 }),
+      adaDeclined: await payment(ada, { status: 'declined', minutesAgo: 40 }),
+      guestBig: await payment(guest, { status: 'succeeded', lastFour: '1111', minutesAgo: 30, quantity: 5 }),
+      guestNew: await payment(guest, { status: 'succeeded', lastFour: '4242', minutesAgo: 10 }),
+    };
+    const client = await admin();
+    const list = async (query: string) => {
+      const response = await client.get(`/api/admin/payments${query}`);
+      expect(response.statusCode, query).toBe(200);
+      return response.json<Page>();
+    };
+    const idsOf = (page: Page) => page.payments.map((p) => p.id);
+
+    expect(idsOf(await list(''))).toEqual([ids.guestNew, ids.guestBig, ids.adaDeclined, ids.adaOld]);
+    expect(idsOf(await list('?status=declined'))).toEqual([ids.adaDeclined]);
+    expect(idsOf(await list('?cardLastFour=4242'))).toEqual([ids.guestNew, ids.adaOld]);
+    expect(idsOf(await list('?customerEmail=ADA@example.com'))).toEqual([ids.adaDeclined, ids.adaOld]);
+    expect(idsOf(await list('?minAmount=2000'))).toEqual([ids.guestBig]);
+    expect(idsOf(await list('?maxAmount=1200&paymentMethodType=credit_card'))).toEqual([ids.guestNew, ids.adaDeclined, ids.adaOld]);
+    const from = new Date(Date.now() - 45 * 60_000).toISOString();
+    const to = new Date(Date.now() - 20 * 60_000).toISOString();
+    expect(idsOf(await list(`?from=${from}&to=${to}`))).toEqual([ids.guestBig, ids.adaDeclined]);
+    expect((await list('?customerEmail=ada@example.com')).payments[0]?.customer).toEqual({ email: 'ada@example.com' });
+
+    // Pages of two: every payment once, in order, then no cursor.
+    const first = await list('?limit=2');
+    expect(idsOf(first)).toEqual([ids.guestNew, ids.guestBig]);
+    const second = await list(`?limit=2&cursor=${first.nextCursor}`);
+    expect(idsOf(second)).toEqual([ids.adaDeclined, ids.adaOld]);
+    expect(second.nextCursor).toBeNull();
+  });
+
+  it('names the bad filter of a malformed list request', async () => {
+    const client = await admin();
+    for (const [query, field] of [['?cursor=not-ours', 'cursor'], ['?cardLastFour=12', 'cardLastFour'], ['?from=yesterday', 'from'], ['?limit=1000', 'limit'], ['?status=lost', 'status']]) {
+      const response = await client.get(`/api/admin/payments${query}`);
+      expect(response.json(), query).toMatchObject({ status: 400, code: 'validation_failed', errors: [{ field }] });
+    }
+  });
+
+  it('shows a payment with its order\'s attempts and what admins did with it, and audits every admin request', async () => {
+    const shopper = await signedIn('shopper@kassa.test', 'kassa-demo-shopper');
+    const paymentId = await payment(shopper, { status: 'succeeded', lastFour: '4242', minutesAgo: 5 });
+    const client = await admin();
+    await client.get('/api/admin/payments?cardLastFour=4242');
+    const first = await client.get(`/api/admin/payments/${paymentId}`);
+    expect(first.json()).toMatchObject({
+      payment: { id: paymentId, status: 'succeeded', card: { brand: 'Visa', lastFour: '4242' }, customer: { email: 'shopper@kassa.test' }, paymentMethodType: 'credit_card' },
+      attempts: [{ id: paymentId }],
+      adminActions: [],
+    });
+    const again = await client.get(`/api/admin/payments/${paymentId}`);
+    expect(again.json()).toMatchObject({ adminActions: [{ action: 'payments.read', status: 200 }] });
+    expect((await client.get('/api/admin/payments/pay_nope')).json()).toMatchObject({ status: 404, code: 'payment_not_found' });
+
+    const adminId = (await db.selectFrom('accounts').select('id').where('email', '=', 'admin@kassa.test').executeTakeFirstOrThrow()).id;
+    const log = await db.selectFrom('admin_audit_log').selectAll().orderBy('created_at').orderBy('id').execute();
+    expect(log.map((entry) => [entry.actor_account_id, entry.action, entry.target_id, entry.status])).toEqual([
+      [adminId, 'payments.list', null, 200],
+      [adminId, 'payments.read', paymentId, 200],
+      [adminId, 'payments.read', paymentId, 200],
+      [adminId, 'payments.read', 'pay_nope', 404],
+    ]);
+    // The filters as the route read them, defaults included.
+    expect(JSON.parse(log[0]?.detail ?? 'null')).toEqual({ cardLastFour: '4242', limit: 25 });
+  });
+});

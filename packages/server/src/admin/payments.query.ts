@@ -1,0 +1,124 @@
+import { z } from 'zod';
+import { normalizeEmail } from '../accounts/account.ts';
+import type { Db } from '../db/connect.ts';
+import { moneySchema } from '../money.ts';
+import { declineSchema, paymentStatusSchema, toDecline } from '../payments/payment.ts';
+import type { PaymentRow } from '../db/schema.ts';
+
+/** A payment as the merchant sees it: with its order and, for an account's order, the customer's email. */
+export const adminPaymentSchema = z.object({
+  id: z.string(),
+  status: paymentStatusSchema,
+  amount: moneySchema,
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  order: z.object({ id: z.string(), number: z.number().int() }),
+  customer: z.object({ email: z.string() }).nullable().describe('Null for a guest\'s order.'),
+  paymentMethodType: z.string().nullable().describe('The gateway\'s paymentInstrumentType (`credit_card`, ...); null until it answered.'),
+  card: z.object({ brand: z.string(), lastFour: z.string() }).nullable(),
+  transactionId: z.string().nullable(),
+  decline: declineSchema.nullable(),
+});
+export type AdminPayment = z.infer<typeof adminPaymentSchema>;
+
+/** Where a page of the list ends: the last payment's (created_at, id), newest first. */
+export interface PaymentsCursor {
+  createdAt: string;
+  id: string;
+}
+
+export function encodeCursor(cursor: PaymentsCursor): string {
+  return Buffer.from(JSON.stringify([cursor.createdAt, cursor.id])).toString('base64url');
+}
+
+const cursorShape = z.tuple([z.string(), z.string()]);
+
+/** The cursor a client sends back, or null when it is not one we made. */
+export function decodeCursor(text: string): PaymentsCursor | null {
+  try {
+    const parsed = cursorShape.safeParse(JSON.parse(Buffer.from(text, 'base64url').toString('utf8')));
+    return parsed.success ? { createdAt: parsed.data[0], id: parsed.data[1] } : null;
+  } catch {
+    return null;
+  }
+}
+
+export interface PaymentsFilter {
+  status?: z.infer<typeof paymentStatusSchema>;
+  /** created_at bounds, ISO 8601: `from` inclusive, `to` exclusive. */
+  from?: string;
+  to?: string;
+  /** Minor units, inclusive. */
+  minAmount?: number;
+  maxAmount?: number;
+  customerEmail?: string;
+  cardLastFour?: string;
+  paymentMethodType?: string;
+  after?: PaymentsCursor;
+  limit: number;
+}
+
+function baseQuery(db: Db) {
+  return db
+    .selectFrom('payments as p')
+    .innerJoin('orders as o', 'o.id', 'p.order_id')
+    .leftJoin('accounts as a', 'a.id', 'o.owner_account_id')
+    .selectAll('p')
+    .select(['o.number as order_number', 'a.email as customer_email']);
+}
+
+type ListedRow = PaymentRow & { order_number: number; customer_email: string | null };
+
+function toAdminPayment(row: ListedRow): AdminPayment {
+  const status = paymentStatusSchema.parse(row.status);
+  return {
+    id: row.id,
+    status,
+    amount: { amount: row.amount, currency: row.currency },
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    order: { id: row.order_id, number: row.order_number },
+    customer: row.customer_email === null ? null : { email: row.customer_email },
+    paymentMethodType: row.payment_method_type,
+    card: row.card_brand === null || row.card_last_four === null ? null : { brand: row.card_brand, lastFour: row.card_last_four },
+    transactionId: row.transaction_id,
+    decline: status === 'declined' ? toDecline(row) : null,
+  };
+}
+
+/**
+ * One page of payments, newest first, filtered in the database: every filter is a column comparison the 0005_admin indexes
+ * serve ((created_at, id), (status, created_at, id), (card_last_four, created_at, id), accounts.email), and the page
+ * continues after a cursor instead of an offset, so page 1000 costs what page 1 does.
+ */
+export async function listPayments(db: Db, filter: PaymentsFilter): Promise<{ payments: AdminPayment[]; nextCursor: string | null }> {
+  let query = baseQuery(db);
+  if (filter.status !== undefined) query = query.where('p.status', '=', filter.status);
+  if (filter.from !== undefined) query = query.where('p.created_at', '>=', filter.from);
+  if (filter.to !== undefined) query = query.where('p.created_at', '<', filter.to);
+  if (filter.minAmount !== undefined) query = query.where('p.amount', '>=', filter.minAmount);
+  if (filter.maxAmount !== undefined) query = query.where('p.amount', '<=', filter.maxAmount);
+  if (filter.customerEmail !== undefined) query = query.where('a.email', '=', normalizeEmail(filter.customerEmail));
+  if (filter.cardLastFour !== undefined) query = query.where('p.card_last_four', '=', filter.cardLastFour);
+  if (filter.paymentMethodType !== undefined) query = query.where('p.payment_method_type', '=', filter.paymentMethodType);
+  const after = filter.after;
+  if (after !== undefined) {
+    query = query.where((eb) => eb.or([eb('p.created_at', '<', after.createdAt), eb.and([eb('p.created_at', '=', after.createdAt), eb('p.id', '<', after.id)])]));
+  }
+  const rows = await query.orderBy('p.created_at', 'desc').orderBy('p.id', 'desc').limit(filter.limit + 1).execute();
+  const page = rows.slice(0, filter.limit);
+  const last = page.at(-1);
+  const nextCursor = rows.length > filter.limit && last !== undefined ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null;
+  return { payments: page.map(toAdminPayment), nextCursor };
+}
+
+export async function findAdminPayment(db: Db, id: string): Promise<AdminPayment | undefined> {
+  const row = await baseQuery(db).where('p.id', '=', id).executeTakeFirst();
+  return row === undefined ? undefined : toAdminPayment(row);
+}
+
+/** Every attempt to pay the payment's order, oldest first. */
+export async function attemptsOfOrder(db: Db, orderId: string): Promise<AdminPayment[]> {
+  const rows = await baseQuery(db).where('p.order_id', '=', orderId).orderBy('p.created_at').orderBy('p.id').execute();
+  return rows.map(toAdminPayment);
+}

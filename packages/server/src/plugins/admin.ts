@@ -1,0 +1,67 @@
+import type { FastifyInstance, FastifyRequest, onRequestHookHandler, onSendHookHandler } from 'fastify';
+import { findAccountById } from '../accounts/accounts.repository.ts';
+import { recordAdminAction } from '../admin/audit-log.repository.ts';
+import type { Db } from '../db/connect.ts';
+import { problemResponses } from '../http/api-schemas.ts';
+import { ProblemError } from '../http/problem.ts';
+import { hookList } from './route-hooks.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** An admin route, by the action name its audit entries carry (`payments.list`). */
+    adminAction?: string;
+  }
+  interface FastifyRequest {
+    /** The admin account an admin route acts as (set by the guard). */
+    adminAccountId: string | null;
+  }
+}
+
+export const ADMIN_PREFIX = '/api/admin/';
+
+/**
+ * The merchant's routes: every route under /api/admin/ must name its action (`config: { adminAction }`), or the app does
+ * not start. Each such route answers 401 `not_signed_in` without an account and 403 `forbidden` to any account that is
+ * not an admin, before its input is even read; and every request an admin makes leaves an audit entry (who, the action,
+ * the resource named by `:id`, the query, the answer's status, when) written before the answer leaves.
+ */
+export function registerAdminRoutesGuard(app: FastifyInstance, db: Db): void {
+  app.decorateRequest('adminAccountId', null);
+
+  const requireAdmin: onRequestHookHandler = async (request) => {
+    const accountId = request.kassaSession?.account_id ?? null;
+    if (accountId === null) throw new ProblemError('not_signed_in');
+    const account = await findAccountById(db, accountId);
+    if (account?.role !== 'admin') throw new ProblemError('forbidden');
+    request.adminAccountId = account.id;
+  };
+
+  const audit: onSendHookHandler = async (request, reply, payload) => {
+    const actorAccountId = request.adminAccountId;
+    const action = request.routeOptions.config.adminAction;
+    if (actorAccountId === null || action === undefined) return payload;
+    await recordAdminAction(db, { actorAccountId, action, targetId: targetOf(request), detail: queryOf(request), status: reply.statusCode });
+    return payload;
+  };
+
+  app.addHook('onRoute', (route) => {
+    const action = route.config?.adminAction;
+    if (action === undefined) {
+      if (route.url.startsWith(ADMIN_PREFIX)) throw new Error(`${route.url} is under ${ADMIN_PREFIX} but names no adminAction`);
+      return;
+    }
+    route.onRequest = [...hookList(route.onRequest), requireAdmin];
+    route.onSend = [...hookList(route.onSend), audit];
+    route.schema = { ...route.schema, response: Object.assign(problemResponses('not_signed_in', 'forbidden'), route.schema?.response) };
+  });
+}
+
+function targetOf(request: FastifyRequest): string | null {
+  const params = request.params;
+  return typeof params === 'object' && params !== null && 'id' in params && typeof params.id === 'string' ? params.id : null;
+}
+
+function queryOf(request: FastifyRequest): Record<string, unknown> | null {
+  const query = request.query;
+  return typeof query === 'object' && query !== null && Object.keys(query).length > 0 ? { ...query } : null;
+}
