@@ -26,7 +26,7 @@ import { SubscriptionOperations } from './subscription-operations.ts';
 import { Subscriptions } from './subscriptions.ts';
 import type { Subscription } from './subscriptions.ts';
 import { invalidResult, TRANSACTION, Transactions, validateAmount } from './transactions.ts';
-import type { SaleRequest, Transaction, TransactionResult } from './transactions.ts';
+import type { Transaction, TransactionResult } from './transactions.ts';
 import { PaymentMethods } from './vault.ts';
 import type { VaultedCard } from './vault.ts';
 import { saveRequest, VaultOperations } from './vault-operations.ts';
@@ -200,8 +200,6 @@ export class SandboxGateway {
       currencyIsoCode,
       merchantAccountId: options.merchantId,
       rules: this.cardRules,
-      // Subscription charges are sales like any other: the settlement watch puts submitted ones into their batch.
-      charge: (request: SaleRequest, now: Date) => this.transactions.sale(request, now),
     };
     this.vault = new VaultOperations(context);
     this.deviceData = new DeviceData(options.store.collection<DeviceSession>('device-sessions'), options.store.collection<TransactionDeviceData>('transaction-device-data'));

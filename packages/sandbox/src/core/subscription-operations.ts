@@ -5,7 +5,7 @@ import type { Outcome, ValidationError } from './errors.ts';
 import { givenText, isTrue } from './params.ts';
 import type { Plan } from './plans.ts';
 import { SUBSCRIPTION } from './subscriptions.ts';
-import type { Subscription, SubscriptionStatus } from './subscriptions.ts';
+import type { Subscription } from './subscriptions.ts';
 import { formatAmount, invalidResult, parseAmount } from './transactions.ts';
 import type { Transaction, TransactionResult } from './transactions.ts';
 import type { VaultedCard } from './vault.ts';
@@ -171,17 +171,6 @@ export class SubscriptionOperations {
     return { kind: 'success', view: this.vault.subscriptionView(subscription) };
   }
 
-  /** For the recurring billing job: the live subscriptions due on or before `today`. */
-  dueOn(today: CalendarDate): Subscription[] {
-    return this.context.subscriptions.dueOn(today);
-  }
-
-  /** For the recurring billing job: a status change (Pending -> Active, Active -> Past Due, ... -> Expired), saved. */
-  moveTo(subscription: Subscription, status: SubscriptionStatus, now: Date): void {
-    this.context.subscriptions.transition(subscription, status, 'recurring', now);
-    this.context.subscriptions.save(subscription, now);
-  }
-
   /**
    * Charges the subscription's price with its saved card for the period beginning `start`. Authorized: the
    * subscription moves to that period (cycle + 1, next billing date, paid through), records the charge and is saved.
@@ -194,7 +183,7 @@ export class SubscriptionOperations {
       // Deleting a card cancels its subscriptions, so a billable subscription always has one.
       return invalidResult([validationError(SUBSCRIPTION, 'payment_method_token', '91903', 'Payment method token is invalid.')]);
     }
-    const sale = this.context.charge(
+    const sale = this.context.transactions.sale(
       {
         amount: parseAmount(subscription.price) ?? 0,
         card: saved.card,

@@ -99,13 +99,6 @@ export class Subscriptions {
     return [...this.records.values()].filter((subscription) => subscription.paymentMethodToken === token);
   }
 
-  /** Live subscriptions whose next billing date has come (on or before `today`), for the recurring billing job. */
-  dueOn(today: CalendarDate): Subscription[] {
-    return [...this.records.values()].filter(
-      (subscription) => LIVE_STATUSES.includes(subscription.status) && subscription.nextBillingDate <= today,
-    );
-  }
-
   forCustomer(customerId: string): Subscription[] {
     return [...this.records.values()].filter((subscription) => subscription.customerId === customerId);
   }

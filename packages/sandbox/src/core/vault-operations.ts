@@ -9,7 +9,7 @@ import { givenText, isTrue } from './params.ts';
 import { LIVE_STATUSES } from './subscriptions.ts';
 import type { Subscription, Subscriptions } from './subscriptions.ts';
 import { formatAmount, parseAmount } from './transactions.ts';
-import type { SaleRequest, Transaction, TransactionResult, Transactions } from './transactions.ts';
+import type { Transaction, Transactions } from './transactions.ts';
 import { PaymentMethods } from './vault.ts';
 import type { DuplicateCheck, VaultedCard } from './vault.ts';
 import { verificationMessage, verifyCard } from './verification.ts';
@@ -26,8 +26,6 @@ export interface VaultContext {
   paymentMethods: PaymentMethods;
   subscriptions: Subscriptions;
   transactions: Transactions;
-  /** Makes a sale the way the gateway does (a submitted one is scheduled for settlement). */
-  charge: (request: SaleRequest, now: Date) => TransactionResult;
   currencyIsoCode: string;
   merchantAccountId: string;
   rules: CardRules;
