@@ -6,6 +6,7 @@ import { clientApiRoutes } from './client-api/routes.ts';
 import { deviceDataPageRoutes } from './pages/device-data/routes.ts';
 import { hostedFieldRoutes } from './pages/hosted-fields/routes.ts';
 import { threeDSecurePageRoutes } from './pages/three-d-secure/routes.ts';
+import { walletPageRoutes } from './pages/wallets/routes.ts';
 import { serverApiRoutes } from './server-api/routes.ts';
 import { clockRoutes } from './test-controls/clock-routes.ts';
 import { injectFaults } from './test-controls/inject-faults.ts';
@@ -80,5 +81,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(hostedFieldRoutes);
   await app.register(threeDSecurePageRoutes, { gateway: options.gateway });
   await app.register(deviceDataPageRoutes, { gateway: options.gateway });
+  await app.register(walletPageRoutes, { gateway: options.gateway });
   return app;
 }

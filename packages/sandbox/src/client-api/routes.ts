@@ -7,6 +7,7 @@ import { fingerprintAuthorizer, objectOrEmpty } from './authorize.ts';
 import { fieldErrors, savedPaymentMethod, tokenizedCreditCard, verificationFailure } from './payloads.ts';
 import type { ClientApiError } from './payloads.ts';
 import { threeDSecureRoutes } from './three-d-secure-routes.ts';
+import { walletRoutes } from './wallet-routes.ts';
 
 const CUSTOMER_REQUIRED: ClientApiError = {
   error: { message: 'Saved payment methods need a client token generated for a customer.', code: 'customer_required' },
@@ -40,6 +41,7 @@ export async function clientApiRoutes(app: FastifyInstance, options: { gateway: 
 
   const authorize = fingerprintAuthorizer(gateway);
   await app.register(threeDSecureRoutes, { gateway, authorize });
+  await app.register(walletRoutes, { gateway, authorize });
 
   app.get('/v1/configuration', async (request, reply) => {
     const query = objectOrEmpty(request.query);

@@ -18,6 +18,7 @@ import { Nonces } from './nonces.ts';
 import type { NonceRecord } from './nonces.ts';
 import type { ThreeDSecureInfo } from './three-d-secure.ts';
 import { ThreeDSecureOperations } from './three-d-secure-operations.ts';
+import { WalletApprovals } from './wallet-approvals.ts';
 import type { WalletAccount } from './wallets.ts';
 import { givenText, isTrue } from './params.ts';
 import { buildPlan, DEMO_PLANS } from './plans.ts';
@@ -157,6 +158,8 @@ export class SandboxGateway {
   readonly subscriptions: SubscriptionOperations;
   /** The browser's 3-D Secure 2 lookup and challenge. */
   readonly threeDSecure: ThreeDSecureOperations;
+  /** The wallets' approval pages and the nonces they hand out. */
+  readonly walletApprovals: WalletApprovals;
   /** Device sessions from the collector page, and the device data each sale carried. */
   readonly deviceData: DeviceData;
   private readonly settlement: Settlement;
@@ -203,7 +206,9 @@ export class SandboxGateway {
     };
     this.vault = new VaultOperations(context);
     this.deviceData = new DeviceData(options.store.collection<DeviceSession>('device-sessions'), options.store.collection<TransactionDeviceData>('transaction-device-data'));
-    this.threeDSecure = new ThreeDSecureOperations({ nonces: this.nonces, clock: this.clock, settings: () => this.settings, currencyIsoCode });
+    const browserFlows = { nonces: this.nonces, clock: this.clock, settings: () => this.settings, currencyIsoCode };
+    this.threeDSecure = new ThreeDSecureOperations(browserFlows);
+    this.walletApprovals = new WalletApprovals(browserFlows);
     const plans = (options.plans ?? DEMO_PLANS).map((plan) => buildPlan(plan, currencyIsoCode));
     this.subscriptions = new SubscriptionOperations(context, this.vault, new Map(plans.map((plan) => [plan.id, plan])));
     const events = options.events ?? (() => {});

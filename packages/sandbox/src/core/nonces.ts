@@ -46,6 +46,7 @@ export class Nonces {
     now: number,
     paymentMethodToken: string | null = null,
     threeDSecureInfo: ThreeDSecureInfo | null = null,
+    wallet: WalletAccount | null = null,
   ): NonceRecord {
     this.sweep(now);
     const record: NonceRecord = {
@@ -55,6 +56,7 @@ export class Nonces {
       customerId,
       paymentMethodToken,
       ...(threeDSecureInfo === null ? {} : { threeDSecureInfo }),
+      ...(wallet === null ? {} : { wallet }),
       createdAt: now,
     };
     this.records.set(record.nonce, record);

@@ -1,0 +1,76 @@
+import { WALLET_MESSAGE_SOURCE } from './protocol.ts';
+import type { ApprovalFragment, WalletMessage } from './protocol.ts';
+
+// The wallet approval page (entry of approve.js): shows the wallet and the amount; Approve, Cancel (Escape too) or
+// Simulate a failure; tells the checkout that opened it (opener window or parent frame, only at its origin).
+
+const WALLET_NAMES: Readonly<Record<string, string>> = { paypal: 'PayPal', venmo: 'Venmo', apple_pay: 'Apple Pay', google_pay: 'Google Pay' };
+
+function readFragment(hash: string): ApprovalFragment | null {
+  try {
+    const value = JSON.parse(decodeURIComponent(hash.replace(/^#/, ''))) as Partial<ApprovalFragment>;
+    if (typeof value.approvalId === 'string' && typeof value.parentOrigin === 'string') {
+      return { approvalId: value.approvalId, parentOrigin: value.parentOrigin };
+    }
+  } catch {
+    // Falls through: shown as unavailable.
+  }
+  return null;
+}
+
+function button(id: string): HTMLButtonElement {
+  const found = document.getElementById(id);
+  if (!(found instanceof HTMLButtonElement)) throw new Error(`approval page: #${id} is missing`);
+  return found;
+}
+
+const fragment = readFragment(location.hash);
+const base = fragment === null ? '' : `/wallets/approvals/${encodeURIComponent(fragment.approvalId)}`;
+const buttons = { approve: button('approve'), cancel: button('cancel'), fail: button('fail') };
+const summary = document.getElementById('summary');
+const status = document.getElementById('status');
+let done = false;
+
+function tell(type: WalletMessage['type']): void {
+  if (fragment === null) return;
+  const message: WalletMessage = { source: WALLET_MESSAGE_SOURCE, approvalId: fragment.approvalId, type };
+  const checkout: Window | null = window.opener ?? (window.parent === window ? null : window.parent);
+  checkout?.postMessage(message, fragment.parentOrigin);
+}
+
+async function decide(decision: 'approve' | 'cancel' | 'fail'): Promise<void> {
+  if (done) return;
+  done = true;
+  for (const control of Object.values(buttons)) control.disabled = true;
+  const response = await fetch(`${base}/${decision}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }).catch(() => null);
+  if (decision === 'cancel') tell('cancelled');
+  else tell(decision === 'approve' && response?.ok === true ? 'approved' : 'failed');
+}
+
+async function load(): Promise<void> {
+  const response = fragment === null ? null : await fetch(base).catch(() => null);
+  const details = response?.ok === true ? ((await response.json()) as { wallet: string; amount: string; currencyIsoCode: string; state: string }) : null;
+  if (details === null || details.state !== 'pending') {
+    if (status !== null) status.textContent = 'This payment has expired or does not exist. Close it and try again.';
+    buttons.approve.disabled = true;
+    buttons.fail.disabled = true;
+    done = true;
+    tell('failed');
+    return;
+  }
+  const amount = new Intl.NumberFormat('en', { style: 'currency', currency: details.currencyIsoCode }).format(Number(details.amount));
+  document.title = `${WALLET_NAMES[details.wallet] ?? details.wallet}: approve the payment`;
+  if (summary !== null) summary.textContent = `Pay ${amount} with ${WALLET_NAMES[details.wallet] ?? details.wallet}.`;
+  buttons.approve.focus();
+}
+
+buttons.approve.addEventListener('click', () => void decide('approve'));
+buttons.cancel.addEventListener('click', () => (done ? tell('cancelled') : void decide('cancel')));
+buttons.fail.addEventListener('click', () => void decide('fail'));
+document.addEventListener('keydown', (event) => {
+  if (event.key !== 'Escape') return;
+  event.preventDefault();
+  if (done) tell('cancelled');
+  else void decide('cancel');
+});
+void load();
