@@ -74,6 +74,10 @@ export const en = {
   'error.noPaymentOptions': 'No way to pay is available for this shop.',
   'error.notReady': 'The payment form is not ready yet.',
   'error.requestInProgress': 'The card is already being processed.',
+  'error.threeDSecureCanceled': 'The card check was cancelled. Press Pay to try again.',
+
+  'threeDSecure.title': 'Confirm your card',
+  'threeDSecure.frameTitle': 'Card issuer check',
 } as const satisfies Record<string, string>;
 
 export type MessageKey = keyof typeof en;

@@ -69,7 +69,9 @@ export interface CardProps {
 }
 
 function publicState(phase: Phase): PublicState {
-  return phase === 'mounting' ? 'loading' : phase;
+  if (phase === 'mounting') return 'loading';
+  // 3-D Secure is part of handing the card over.
+  return phase === 'authenticating' ? 'submitting' : phase;
 }
 
 export function connectRoot(state: CheckoutState, t: Translate): RootProps {
@@ -79,7 +81,7 @@ export function connectRoot(state: CheckoutState, t: Translate): RootProps {
   const card = state.options.find((entry) => entry.id === 'card');
   return {
     dataState: publicState(state.phase),
-    busy: loading || state.phase === 'submitting',
+    busy: loading || state.phase === 'submitting' || state.phase === 'authenticating',
     loadingText: loading ? t('sheet.loading') : null,
     alert: loadError !== null ? t(loadError.messageKey) : sheetError !== null ? t(sheetError) : '',
     selectedText:

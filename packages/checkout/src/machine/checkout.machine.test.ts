@@ -498,3 +498,102 @@ describe('settings and teardown', () => {
     ]);
   });
 });
+
+describe('3-D Secure', () => {
+  const secure = { ...defaults, clearFieldsAfterTokenization: false, threeDSecure: { amount: '12.00' } } as const;
+  const enabled = { ...config, threeDSecureEnabled: true };
+  const info = (status: string, liabilityShifted: boolean, liabilityShiftPossible: boolean) => ({
+    ...result,
+    nonce: 'tokencc_3ds',
+    liabilityShifted,
+    liabilityShiftPossible,
+    threeDSecureInfo: { status, liabilityShifted, liabilityShiftPossible },
+  });
+  const authenticating = () => run(filled(ready(secure, enabled)), { type: 'SUBMIT' }, { type: 'TOKENIZED', result });
+
+  it('runs for a tokenized card before the request resolves, only when the merchant AND the gateway turn it on', () => {
+    const { state, effects } = authenticating();
+    expect(state.phase).toBe('authenticating');
+    expect(state.selected).toBeNull();
+    expect(quiet(effects)).toContainEqual({ type: 'verifyThreeDSecure', card: result });
+    expect(quiet(effects)).not.toContainEqual(expect.objectContaining({ type: 'resolveRequest' }));
+    for (const [settings, gateway] of [
+      [secure, config],
+      [defaults, enabled],
+    ] as const) {
+      const plain = run(filled(ready(settings, gateway)), { type: 'SUBMIT' }, { type: 'TOKENIZED', result });
+      expect(plain.state.phase).toBe('ready');
+      expect(plain.effects).toContainEqual({ type: 'resolveRequest', result });
+    }
+  });
+
+  it('hands over the verified card when the liability shifted or 3-D Secure does not apply to the card', () => {
+    for (const verified of [
+      info('authenticate_successful', true, true),
+      info('authenticate_attempt_successful', true, true),
+      info('authentication_unavailable', false, false),
+      info('lookup_not_enrolled', false, false),
+    ]) {
+      const done = run(authenticating().state, { type: 'THREE_D_SECURE_RESULT', result: verified });
+      expect(done.state.phase).toBe('ready');
+      expect(done.state.selected).toEqual(verified);
+      expect(done.effects).toContainEqual({ type: 'resolveRequest', result: verified });
+      // Asked again, the verified card is returned without a second 3-D Secure.
+      expect(run(done.state, { type: 'SUBMIT' }).effects).toEqual([{ type: 'resolveRequest', result: verified }]);
+    }
+  });
+
+  it('clears the card, shows the message, moves focus to it, rejects and says nothing is requestable after a failure', () => {
+    const failures: CheckoutEvent[] = [
+      { type: 'THREE_D_SECURE_RESULT', result: info('authenticate_frictionless_failed', false, true) },
+      { type: 'THREE_D_SECURE_RESULT', result: info('authenticate_failed', false, true) },
+      { type: 'THREE_D_SECURE_RESULT', result: info('lookup_error', false, false) },
+      { type: 'THREE_D_SECURE_FAILED' },
+    ];
+    for (const failure of failures) {
+      const before = authenticating().state;
+      expect(before.requestability).toEqual({ requestable: true, paymentMethodIsSelected: false });
+      const { state, effects } = run(before, failure);
+      expect(state.phase).toBe('ready');
+      expect(state.selected).toBeNull();
+      expect(state.sheetError).toBe('error.threeDSecureFailed');
+      expect(state.fields.number.state.isEmpty).toBe(true);
+      expect(quiet(effects)).toEqual([
+        { type: 'focusAlert' },
+        { type: 'rejectRequest', error: expect.objectContaining({ code: 'three_d_secure_failed' }) },
+        { type: 'clearFields' },
+        { type: 'noPaymentMethodRequestable' },
+      ]);
+    }
+  });
+
+  it('shows a challenge in the modal frame, closes it with its events, and treats a cancel as the shopper\'s choice', () => {
+    const challenged = run(authenticating().state, { type: 'THREE_D_SECURE_CHALLENGE', url: 'http://127.0.0.1:8090/three-d-secure/challenge.html#x' });
+    expect(challenged.state.challengeUrl).toBe('http://127.0.0.1:8090/three-d-secure/challenge.html#x');
+    expect(challenged.effects).toEqual([{ type: 'threeDSecureEvent', name: 'authentication-modal-render' }]);
+    expect(run(challenged.state, { type: 'SUBMIT' }).effects).toEqual([
+      { type: 'rejectRequest', error: expect.objectContaining({ code: 'request_in_progress' }) },
+    ]);
+
+    const passed = run(challenged.state, { type: 'THREE_D_SECURE_RESULT', result: info('authenticate_successful', true, true) });
+    expect(passed.state.challengeUrl).toBeNull();
+    expect(passed.effects[0]).toEqual({ type: 'threeDSecureEvent', name: 'authentication-modal-close' });
+
+    const canceled = run(challenged.state, { type: 'THREE_D_SECURE_CANCELED' });
+    expect(canceled.state).toMatchObject({ phase: 'ready', challengeUrl: null, selected: null, sheetError: null });
+    expect(canceled.state.fields.number.state.isValid).toBe(true);
+    expect(canceled.effects).toEqual([
+      { type: 'threeDSecureEvent', name: 'authentication-modal-close' },
+      { type: 'threeDSecureEvent', name: 'customer-canceled' },
+      { type: 'rejectRequest', error: expect.objectContaining({ code: 'three_d_secure_canceled' }) },
+    ]);
+    // Pay again runs 3-D Secure again.
+    const again = run(canceled.state, { type: 'SUBMIT' }, { type: 'TOKENIZED', result });
+    expect(again.state.phase).toBe('authenticating');
+  });
+
+  it('closes the challenge on teardown', () => {
+    const challenged = run(authenticating().state, { type: 'THREE_D_SECURE_CHALLENGE', url: 'http://127.0.0.1:8090/c' }).state;
+    expect(run(challenged, { type: 'TEARDOWN' }).state).toMatchObject({ phase: 'closed', challengeUrl: null });
+  });
+});

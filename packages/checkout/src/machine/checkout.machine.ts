@@ -72,7 +72,8 @@ export const transitions: TransitionTable = {
     SUBMIT: [
       { guard: 'onWalletView', actions: ['rejectUseWalletButton'] },
       { guard: 'onOptionsView', actions: ['rejectNoPaymentMethod'] },
-      // The saved methods: the chosen one, unless in edit mode (nothing can be chosen there) or none is chosen.
+      // The saved methods: the chosen one (3-D Secure first, when on), unless in edit mode or none is chosen.
+      { guard: 'needsThreeDSecure', target: 'authenticating', actions: ['startThreeDSecure'] },
       { guard: 'hasActiveMethod', actions: ['resolveActiveMethod'] },
       { guard: 'onMethodsView', actions: ['rejectNoPaymentMethod'] },
       { guard: 'hasSelection', actions: ['resolveSelected'] },
@@ -93,10 +94,27 @@ export const transitions: TransitionTable = {
     ...closing,
     ...fieldEditing,
     SUBMIT: [{ actions: ['rejectBusy'] }],
-    TOKENIZED: [{ target: 'ready', actions: ['selectResult', 'resolveRequest'] }],
+    TOKENIZED: [
+      { guard: 'needsThreeDSecure', target: 'authenticating', actions: ['startThreeDSecure'] },
+      { target: 'ready', actions: ['selectResult', 'resolveRequest'] },
+    ],
     TOKENIZE_FAILED: [{ target: 'ready', actions: ['applyTokenizeFailure'] }],
     METHOD_DELETED: [{ target: 'ready', actions: ['applyDeleted'] }],
     DELETE_FAILED: [{ target: 'ready', actions: ['applyDeleteFailed'] }],
+    UPDATE_SETTINGS: [{ actions: ['updateSettings'] }],
+  },
+  // The card is handed over only once 3-D Secure has run; a failure clears it and the shopper starts again.
+  authenticating: {
+    ...closing,
+    ...fieldEditing,
+    SUBMIT: [{ actions: ['rejectBusy'] }],
+    THREE_D_SECURE_CHALLENGE: [{ actions: ['showChallenge'] }],
+    THREE_D_SECURE_RESULT: [
+      { guard: 'liabilityAcceptable', target: 'ready', actions: ['closeChallenge', 'selectResult', 'resolveRequest'] },
+      { target: 'ready', actions: ['closeChallenge', 'failThreeDSecure'] },
+    ],
+    THREE_D_SECURE_FAILED: [{ target: 'ready', actions: ['closeChallenge', 'failThreeDSecure'] }],
+    THREE_D_SECURE_CANCELED: [{ target: 'ready', actions: ['closeChallenge', 'cancelThreeDSecure'] }],
     UPDATE_SETTINGS: [{ actions: ['updateSettings'] }],
   },
   error: {
@@ -118,6 +136,19 @@ function optionsAfter(state: CheckoutState, event: CheckoutEvent): readonly Opti
   if (event.type !== 'OPTION_READY' && event.type !== 'OPTION_FAILED') return state.options;
   const status = event.type === 'OPTION_READY' ? 'ready' : 'failed';
   return state.options.map((entry) => (entry.id === event.option ? { ...entry, status } : entry));
+}
+
+/**
+ * 3-D Secure results that let the card through: the liability shifted, or 3-D Secure does not apply to this card
+ * (not enrolled, unavailable, bypassed), where the merchant's server decides whether it accepts no shift. Any other
+ * status (frictionless or challenge failed, lookup error) fails the request.
+ */
+const THREE_D_SECURE_PASSES: ReadonlySet<unknown> = new Set(['lookup_not_enrolled', 'authentication_unavailable', 'lookup_bypassed']);
+
+/** The card an event hands over (the one 3-D Secure must verify first): tokenized, verified, or the chosen saved one. */
+function deliveredCard(state: CheckoutState, event: CheckoutEvent): PaymentMethodResult | null {
+  if (event.type === 'TOKENIZED' || event.type === 'THREE_D_SECURE_RESULT') return event.result;
+  return event.type === 'SUBMIT' && state.view === 'methods' && !state.editing ? state.activeMethod : null;
 }
 
 const WALLET_VIEWS: ReadonlySet<ViewId> = new Set<ViewId>(['paypal', 'paypalCredit', 'venmo', 'applePay', 'googlePay']);
@@ -143,6 +174,15 @@ const guards: Record<GuardName, Guard> = {
   hasSelection: (state) => state.selected !== null,
   formValid: (state) => isFormValid(state),
   isRetriable: (state) => state.loadError?.retriable === true,
+  // Merchant option AND gateway configuration; a card that carries a 3-D Secure result already is not verified twice.
+  needsThreeDSecure: (state, event) =>
+    state.settings.threeDSecure !== false &&
+    state.config?.threeDSecureEnabled === true &&
+    deliveredCard(state, event)?.type === 'CreditCard' &&
+    deliveredCard(state, event)?.threeDSecureInfo === undefined,
+  liabilityAcceptable: (_, event) =>
+    event.type === 'THREE_D_SECURE_RESULT' &&
+    (event.result.liabilityShifted === true || THREE_D_SECURE_PASSES.has(event.result.threeDSecureInfo?.status)),
 };
 
 function emptyFields(): FieldMap {
@@ -166,6 +206,8 @@ const NOT_READY: CheckoutErrorInfo = { code: 'not_ready', messageKey: 'error.not
 const BUSY: CheckoutErrorInfo = { code: 'request_in_progress', messageKey: 'error.requestInProgress', retriable: true };
 const INVALID: CheckoutErrorInfo = { code: 'invalid_fields', messageKey: 'error.checkEntries', retriable: true };
 const NO_OPTIONS: CheckoutErrorInfo = { code: 'no_payment_options', messageKey: 'error.noPaymentOptions', retriable: false };
+const THREE_D_SECURE_FAILED: CheckoutErrorInfo = { code: 'three_d_secure_failed', messageKey: 'error.threeDSecureFailed', retriable: true };
+const THREE_D_SECURE_CANCELED: CheckoutErrorInfo = { code: 'three_d_secure_canceled', messageKey: 'error.threeDSecureCanceled', retriable: true };
 
 /** Maps a frame's tokenization failure to the stable code and catalogue message shown on the sheet. */
 export function tokenizeFailureInfo(failure: TokenizeFailure): CheckoutErrorInfo {
@@ -302,7 +344,7 @@ const actions: Record<ActionName, Action> = {
   openOptionList: (state, _, emit) => changeView({ ...state, editing: false }, state.savedMethods.length > 0 ? 'methods' : 'options', emit),
   updateSettings: (state, event) =>
     event.type === 'UPDATE_SETTINGS' ? { ...state, settings: { ...state.settings, ...event.settings } } : state,
-  close: (state) => ({ ...state, view: null, sheetError: null, selected: null }),
+  close: (state) => ({ ...state, view: null, sheetError: null, selected: null, challengeUrl: null }),
   rejectNoPaymentMethod: (state, _, emit) => {
     emit({ type: 'rejectRequest', error: NO_METHOD });
     return { ...state, sheetError: NO_METHOD.messageKey };
@@ -371,18 +413,25 @@ const actions: Record<ActionName, Action> = {
     return state;
   },
   selectResult: (state, event, emit) => {
-    if (event.type !== 'TOKENIZED') return state;
-    if (event.result.vaulted) {
+    const result = deliveredCard(state, event);
+    if (result === null) return state;
+    if (state.view === 'methods') {
+      // A saved method 3-D Secure verified: it stays chosen, with its new nonce, in its place in the list.
+      const savedMethods = state.savedMethods.map((m) => (m.nonce === state.activeMethod?.nonce ? result : m));
+      return { ...state, savedMethods, activeMethod: result, sheetError: null };
+    }
+    if (result.vaulted) {
       // Saved on the way: it goes on top of the saved list, chosen, and the list shows (the form is emptied).
-      const savedMethods = [event.result, ...state.savedMethods.filter((m) => m.nonce !== event.result.nonce)];
-      const listed = changeView({ ...state, savedMethods, activeMethod: event.result, selected: null, editing: false }, 'methods', emit);
+      const savedMethods = [result, ...state.savedMethods.filter((m) => m.nonce !== result.nonce)];
+      const listed = changeView({ ...state, savedMethods, activeMethod: result, selected: null, editing: false }, 'methods', emit);
       return resetFields(listed, emit);
     }
-    const next = { ...state, selected: event.result, sheetError: null };
+    const next = { ...state, selected: result, sheetError: null };
     return state.settings.clearFieldsAfterTokenization ? resetFields(next, emit) : next;
   },
   resolveRequest: (state, event, emit) => {
-    if (event.type === 'TOKENIZED') emit({ type: 'resolveRequest', result: event.result });
+    const result = deliveredCard(state, event);
+    if (result !== null) emit({ type: 'resolveRequest', result });
     return state;
   },
   applyTokenizeFailure: (state, event, emit) => {
@@ -444,6 +493,33 @@ const actions: Record<ActionName, Action> = {
   // The method stays listed; the shopper is back in edit mode with the message.
   applyDeleteFailed: (state, _, emit) => ({ ...changeView(state, 'methods', emit), pendingDelete: null, editing: true, sheetError: 'error.deleteFailed' }),
   setSaveCard: (state, event) => (event.type === 'SET_SAVE_CARD' ? { ...state, saveCard: event.save } : state),
+  startThreeDSecure: (state, event, emit) => {
+    const card = deliveredCard(state, event);
+    if (card !== null) emit({ type: 'verifyThreeDSecure', card });
+    return { ...state, sheetError: null };
+  },
+  showChallenge: (state, event, emit) => {
+    if (event.type !== 'THREE_D_SECURE_CHALLENGE') return state;
+    emit({ type: 'threeDSecureEvent', name: 'authentication-modal-render' });
+    return { ...state, challengeUrl: event.url };
+  },
+  closeChallenge: (state, _, emit) => {
+    if (state.challengeUrl === null) return state;
+    emit({ type: 'threeDSecureEvent', name: 'authentication-modal-close' });
+    return { ...state, challengeUrl: null };
+  },
+  // The card is forgotten (its fields emptied): the shopper starts again, with this card or another.
+  failThreeDSecure: (state, _, emit) => {
+    emit({ type: 'focusAlert' });
+    emit({ type: 'rejectRequest', error: THREE_D_SECURE_FAILED });
+    return resetFields({ ...state, selected: null, activeMethod: null, sheetError: THREE_D_SECURE_FAILED.messageKey }, emit);
+  },
+  // The shopper's own choice: nothing to announce; the typed card stays, and Pay starts 3-D Secure again.
+  cancelThreeDSecure: (state, _, emit) => {
+    emit({ type: 'threeDSecureEvent', name: 'customer-canceled' });
+    emit({ type: 'rejectRequest', error: THREE_D_SECURE_CANCELED });
+    return { ...state, selected: null };
+  },
 };
 
 function requestabilityOf(state: CheckoutState): Requestability {
@@ -453,7 +529,7 @@ function requestabilityOf(state: CheckoutState): Requestability {
   }
   if (state.view !== 'card') return { requestable: false };
   if (state.selected !== null) return { requestable: true, paymentMethodIsSelected: true };
-  if ((state.phase === 'ready' || state.phase === 'submitting') && isFormValid(state)) {
+  if ((state.phase === 'ready' || state.phase === 'submitting' || state.phase === 'authenticating') && isFormValid(state)) {
     return { requestable: true, paymentMethodIsSelected: false };
   }
   return { requestable: false };
@@ -483,6 +559,7 @@ export function initialState(settings: CheckoutSettings): CheckoutState {
     sheetError: null,
     loadError: null,
     selected: null,
+    challengeUrl: null,
     requestability: { requestable: false },
   };
 }

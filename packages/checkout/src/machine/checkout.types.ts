@@ -75,7 +75,7 @@ export interface PaymentMethodResult {
   readonly hasSubscription: boolean;
   /** The customer's default saved method (saved methods only). */
   readonly default?: boolean;
-  /** 3-D Secure is not part of this slice: always undefined for now. */
+  /** 3-D Secure's outcome (undefined when 3-D Secure did not run): see ThreeDSecureOption. */
   readonly liabilityShifted: boolean | undefined;
   readonly liabilityShiftPossible: boolean | undefined;
   readonly threeDSecureInfo: Readonly<Record<string, unknown>> | undefined;
@@ -102,7 +102,9 @@ export type CheckoutErrorCode =
   | 'invalid_fields'
   | 'unsupported_card_type'
   | 'authorization'
-  | 'gateway';
+  | 'gateway'
+  | 'three_d_secure_failed'
+  | 'three_d_secure_canceled';
 
 export interface CheckoutErrorInfo {
   readonly code: CheckoutErrorCode;
@@ -142,9 +144,17 @@ export type ViewId = 'options' | 'methods' | 'delete-confirmation' | PaymentOpti
 
 /**
  * Lifecycle of the sheet: `loading` the configuration, `mounting` while the offered options initialise (the card's
- * frames load), `ready`, `submitting` a card, `error` (load failed), `closed` after teardown().
+ * frames load), `ready`, `submitting` a card, `authenticating` it with 3-D Secure, `error` (load failed), `closed`
+ * after teardown().
  */
-export type Phase = 'loading' | 'mounting' | 'ready' | 'submitting' | 'error' | 'closed';
+export type Phase = 'loading' | 'mounting' | 'ready' | 'submitting' | 'authenticating' | 'error' | 'closed';
+
+/**
+ * 3-D Secure, normalised from the merchant option: off (`false`), or on with the amount to authenticate (a decimal
+ * string such as '12.00', the provider's form; `null`: given to each requestPaymentMethod() call). It runs only when
+ * the gateway configuration enables it too.
+ */
+export type ThreeDSecureOption = false | { readonly amount: string | null };
 
 /** Cardholder name, normalised from the merchant option: hidden (false), optional or required. */
 export type CardholderNameOption = 'optional' | 'required' | false;
@@ -167,6 +177,7 @@ export interface CheckoutSettings {
   readonly vaultManager: boolean;
   /** Open the saved methods with the default (or first) one already chosen. Default true. */
   readonly preselectVaultedPaymentMethod: boolean;
+  readonly threeDSecure: ThreeDSecureOption;
 }
 
 /** An offered option and how its initialisation went; a failed one is shown disabled when others loaded. */
@@ -215,6 +226,8 @@ export interface CheckoutState {
   readonly loadError: CheckoutErrorInfo | null;
   /** The card tokenized last; requestPaymentMethod() returns it until the shopper types a new card or clears it. */
   readonly selected: PaymentMethodResult | null;
+  /** The 3-D Secure challenge page (on the gateway's origin) shown in the modal frame, while one is open. */
+  readonly challengeUrl: string | null;
   readonly requestability: Requestability;
 }
 
@@ -258,7 +271,12 @@ export type CheckoutEvent =
   /** Deleted; `methods` is the list fetched again afterwards. */
   | { readonly type: 'METHOD_DELETED'; readonly methods: readonly PaymentMethodResult[] }
   | { readonly type: 'DELETE_FAILED' }
-  | { readonly type: 'SET_SAVE_CARD'; readonly save: boolean };
+  | { readonly type: 'SET_SAVE_CARD'; readonly save: boolean }
+  /** 3-D Secure: the issuer asks for a challenge (its page's URL), the verified card, a failure, the shopper's cancel. */
+  | { readonly type: 'THREE_D_SECURE_CHALLENGE'; readonly url: string }
+  | { readonly type: 'THREE_D_SECURE_RESULT'; readonly result: PaymentMethodResult }
+  | { readonly type: 'THREE_D_SECURE_FAILED' }
+  | { readonly type: 'THREE_D_SECURE_CANCELED' };
 
 export type CheckoutEventType = CheckoutEvent['type'];
 
@@ -283,7 +301,13 @@ export type CheckoutEffect =
   | { readonly type: 'resolveRequest'; readonly result: PaymentMethodResult }
   | { readonly type: 'rejectRequest'; readonly error: CheckoutErrorInfo }
   | { readonly type: 'paymentMethodRequestable'; readonly paymentMethodIsSelected: boolean }
-  | { readonly type: 'noPaymentMethodRequestable' };
+  | { readonly type: 'noPaymentMethodRequestable' }
+  /** Run 3-D Secure for this card (lookup, then a challenge if the issuer asks). */
+  | { readonly type: 'verifyThreeDSecure'; readonly card: PaymentMethodResult }
+  | { readonly type: 'threeDSecureEvent'; readonly name: ThreeDSecureEventName };
+
+/** The 3-D Secure events, passed on as `threeDSecure:<name>`. */
+export type ThreeDSecureEventName = 'customer-canceled' | 'authentication-modal-render' | 'authentication-modal-close';
 
 /** The hosted-field events the provider's drop-in passes on as `card:<name>`. */
 export type CardFieldEventName = 'focus' | 'blur' | 'empty' | 'notEmpty' | 'validityChange' | 'cardTypeChange';
@@ -305,7 +329,9 @@ export type GuardName =
   | 'onWalletView'
   | 'hasSelection'
   | 'formValid'
-  | 'isRetriable';
+  | 'isRetriable'
+  | 'needsThreeDSecure'
+  | 'liabilityAcceptable';
 
 export type ActionName =
   | 'storeConfig'
@@ -348,7 +374,12 @@ export type ActionName =
   | 'startDelete'
   | 'applyDeleted'
   | 'applyDeleteFailed'
-  | 'setSaveCard';
+  | 'setSaveCard'
+  | 'startThreeDSecure'
+  | 'showChallenge'
+  | 'closeChallenge'
+  | 'failThreeDSecure'
+  | 'cancelThreeDSecure';
 
 export interface Transition {
   readonly guard?: GuardName;

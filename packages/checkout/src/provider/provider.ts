@@ -1,6 +1,6 @@
 // What the checkout needs from a card payment provider. The sandbox implementation talks to Kassa's embedded
 // gateway; a braintree-web implementation (real provider, loaded only when used) will implement the same interface.
-import type { CheckoutErrorInfo, FieldName, GatewayConfiguration } from '../machine/checkout.types.ts';
+import type { CheckoutErrorInfo, FieldName, GatewayConfiguration, PaymentMethodResult } from '../machine/checkout.types.ts';
 import type { HostedFields, HostedFieldsOptions, TokenizeOutcome } from '../fields/hosted-fields.ts';
 
 export interface ProviderClient {
@@ -10,7 +10,30 @@ export interface ProviderClient {
   createHostedFields(config: GatewayConfiguration, options: Omit<HostedFieldsOptions, 'assetsUrl'>): HostedFields;
   /** Asks the fields to send the card to the gateway; never rejects, failures are outcomes. */
   tokenize(fields: HostedFields, config: GatewayConfiguration, fieldNames: readonly FieldName[]): Promise<TokenizeOutcome>;
+  /** Runs 3-D Secure for a card (its code is imported on demand); never rejects, failures are outcomes. */
+  verifyThreeDSecure(request: ThreeDSecureRequest): Promise<ThreeDSecureOutcome>;
 }
+
+export interface ThreeDSecureRequest {
+  readonly card: PaymentMethodResult;
+  /** Decimal string, the provider's form ('12.00'). */
+  readonly amount: string;
+  readonly config: GatewayConfiguration;
+  /** The issuer asks for a challenge: show this page (on the gateway's origin) in the checkout's modal frame. */
+  readonly showChallenge: (url: string) => void;
+  /** Aborted when the shopper cancels the challenge or the checkout is torn down. */
+  readonly signal: AbortSignal;
+}
+
+/**
+ * `result`: the card with its 3-D Secure outcome (a new nonce, liabilityShifted, liabilityShiftPossible,
+ * threeDSecureInfo), to be judged by the machine; `failed`: no result (lookup refused, network, the challenge page
+ * failed), `detail` for the developer; `canceled`: the shopper cancelled the challenge.
+ */
+export type ThreeDSecureOutcome =
+  | { readonly kind: 'result'; readonly result: PaymentMethodResult }
+  | { readonly kind: 'failed'; readonly detail: string }
+  | { readonly kind: 'canceled' };
 
 /** A load failure with its stable code and catalogue message. */
 export class ProviderError extends Error {

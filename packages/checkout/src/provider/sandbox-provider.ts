@@ -63,5 +63,13 @@ export function createSandboxProvider(
         fields: fieldNames,
       });
     },
+    async verifyThreeDSecure(request) {
+      try {
+        const { verifyWithSandbox } = await import('./sandbox-three-d-secure.ts');
+        return await verifyWithSandbox(token, request, (url, init, what) => fetchFromGateway(fetchImpl, url, init, what, timeoutMs));
+      } catch (error) {
+        return { kind: 'failed', detail: `3-D Secure could not load: ${String(error)}` };
+      }
+    },
   };
 }

@@ -2,8 +2,8 @@ import { describe, expect, it, vi } from 'vitest';
 import type { HostedFields, HostedFieldsOptions, TokenizeOutcome } from '../fields/hosted-fields.ts';
 import type { ConfigurePayload } from '../fields/protocol.ts';
 import { createTranslator } from '../i18n/i18n.ts';
-import type { FieldName, GatewayConfiguration } from '../machine/checkout.types.ts';
-import { ProviderError, type ProviderClient } from '../provider/provider.ts';
+import type { CheckoutSettings, FieldName, GatewayConfiguration } from '../machine/checkout.types.ts';
+import { ProviderError, type ProviderClient, type ThreeDSecureOutcome, type ThreeDSecureRequest } from '../provider/provider.ts';
 import type { WalletPlugin } from '../wallets/registry.ts';
 import { CheckoutError } from './checkout-error.ts';
 import { CheckoutRuntime, type RuntimeOptions } from './checkout-runtime.ts';
@@ -16,6 +16,8 @@ const config = gatewayConfiguration({ challenges: ['cvv'], supportedCardTypes: [
 function harness(callbacks: CheckoutCallbacks = {}, extra: Partial<RuntimeOptions> = {}) {
   let answerConfig: (outcome: GatewayConfiguration | Error) => void = () => {};
   let answerTokenize: (outcome: TokenizeOutcome) => void = () => {};
+  let threeDSecure: ThreeDSecureRequest | null = null;
+  let answerThreeDSecure: (outcome: ThreeDSecureOutcome) => void = () => {};
   let frameOptions: Omit<HostedFieldsOptions, 'assetsUrl'> | null = null;
   const configures = new Map<FieldName, ConfigurePayload>();
   const log: string[] = [];
@@ -41,6 +43,12 @@ function harness(callbacks: CheckoutCallbacks = {}, extra: Partial<RuntimeOption
       log.push(`tokenize ${names.join(',')}`);
       return new Promise((resolve) => {
         answerTokenize = resolve;
+      });
+    },
+    verifyThreeDSecure: (request) => {
+      threeDSecure = request;
+      return new Promise((resolve) => {
+        answerThreeDSecure = resolve;
       });
     },
   };
@@ -71,14 +79,16 @@ function harness(callbacks: CheckoutCallbacks = {}, extra: Partial<RuntimeOption
     settle,
     answerConfig: (outcome: GatewayConfiguration | Error) => answerConfig(outcome),
     answerTokenize: (outcome: TokenizeOutcome) => answerTokenize(outcome),
+    threeDSecure: () => threeDSecure,
+    answerThreeDSecure: (outcome: ThreeDSecureOutcome) => answerThreeDSecure(outcome),
   };
 }
 
-async function readyHarness(callbacks: CheckoutCallbacks = {}) {
-  const h = harness(callbacks);
+async function readyHarness(callbacks: CheckoutCallbacks = {}, extra: Partial<RuntimeOptions> = {}, gateway = config) {
+  const h = harness(callbacks, extra);
   h.runtime.start();
   await h.settle();
-  h.answerConfig(config);
+  h.answerConfig(gateway);
   await h.settle();
   h.mount();
   for (const field of h.runtime.getState().visibleFields) h.frame(field, { type: 'ready', field });
@@ -407,5 +417,75 @@ describe('CheckoutRuntime instance', () => {
     h.answerConfig(config);
     await h.settle();
     expect(h.runtime.getState().phase).toBe('mounting');
+  });
+});
+
+describe('CheckoutRuntime with 3-D Secure', () => {
+  const secureGateway = { ...config, threeDSecureEnabled: true };
+  const verified = { ...result, nonce: 'tokencc_3ds', liabilityShifted: true, liabilityShiftPossible: true, threeDSecureInfo: { status: 'authenticate_successful' } };
+
+  async function typedCard(callbacks: CheckoutCallbacks, threeDSecure: CheckoutSettings['threeDSecure']) {
+    const settings = checkoutSettings({ cardholderName: false, threeDSecure });
+    const h = await readyHarness(callbacks, { settings }, secureGateway);
+    h.frame('number', { type: 'cardTypeChange', cards: [{ type: 'visa', niceType: 'Visa', code: { name: 'CVV', size: 3 } }] });
+    for (const field of ['number', 'expirationDate', 'cvv'] as const) h.frame(field, { type: 'state', field, event: 'input', state: VALID });
+    return h;
+  }
+
+  it("verifies the tokenized card for the request's amount and resolves with the verified card", async () => {
+    const h = await typedCard({}, { amount: null });
+    const request = h.runtime.instance.requestPaymentMethod({ threeDSecure: { amount: '20.00' } });
+    h.answerTokenize({ ok: true, result });
+    await h.settle();
+    expect(h.threeDSecure()).toMatchObject({ card: result, amount: '20.00', config: secureGateway });
+    h.answerThreeDSecure({ kind: 'result', result: verified });
+    await expect(request).resolves.toEqual(verified);
+  });
+
+  it('shows the challenge with its events, and a cancel aborts it, fires customer-canceled and rejects', async () => {
+    const events: string[] = [];
+    const h = await typedCard({}, { amount: '12.00' });
+    for (const name of ['threeDSecure:authentication-modal-render', 'threeDSecure:authentication-modal-close', 'threeDSecure:customer-canceled'] as const) {
+      h.runtime.instance.on(name, () => events.push(name));
+    }
+    const request = h.runtime.instance.requestPaymentMethod();
+    h.answerTokenize({ ok: true, result });
+    await h.settle();
+    const asked = h.threeDSecure();
+    expect(asked?.amount).toBe('12.00');
+    asked?.showChallenge('http://127.0.0.1:8090/three-d-secure/challenge.html#c');
+    expect(h.runtime.getState().challengeUrl).toBe('http://127.0.0.1:8090/three-d-secure/challenge.html#c');
+    h.runtime.cancelThreeDSecure();
+    expect(asked?.signal.aborted).toBe(true);
+    h.answerThreeDSecure({ kind: 'canceled' });
+    await expect(request).rejects.toMatchObject({ code: 'three_d_secure_canceled' });
+    expect(events).toEqual([
+      'threeDSecure:authentication-modal-render',
+      'threeDSecure:authentication-modal-close',
+      'threeDSecure:customer-canceled',
+    ]);
+  });
+
+  it('rejects with the 3-D Secure message and says nothing is requestable when it fails or no amount was given', async () => {
+    const onNoPaymentMethodRequestable = vi.fn();
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const h = await typedCard({ onNoPaymentMethodRequestable }, { amount: null });
+    const request = h.runtime.instance.requestPaymentMethod();
+    h.answerTokenize({ ok: true, result });
+    const expected = { code: 'three_d_secure_failed', message: 'Something went wrong during 3D Secure authentication. Please try again.' };
+    await expect(request).rejects.toMatchObject(expected);
+    expect(h.threeDSecure()).toBeNull();
+    expect(errors).toHaveBeenCalledWith(expect.stringContaining('3-D Secure needs the amount'));
+    expect(onNoPaymentMethodRequestable).toHaveBeenCalledTimes(1);
+    expect(h.log).toContain('clear');
+
+    const failing = await typedCard({}, { amount: '12.00' });
+    const second = failing.runtime.instance.requestPaymentMethod();
+    failing.answerTokenize({ ok: true, result });
+    await failing.settle();
+    failing.answerThreeDSecure({ kind: 'failed', detail: 'HTTP 422' });
+    await expect(second).rejects.toMatchObject(expected);
+    expect(errors).toHaveBeenCalledWith('[kassa/checkout] 3-D Secure failed: HTTP 422');
+    errors.mockRestore();
   });
 });

@@ -25,7 +25,7 @@ import { createSandboxProvider } from '../provider/sandbox-provider.ts';
 import { WALLETS, type WalletRegistry } from '../wallets/registry.ts';
 import { CheckoutError } from './checkout-error.ts';
 import { CheckoutEmitter, type CheckoutCallbacks, type CheckoutEventMap, type CheckoutEventName } from './events.ts';
-import type { WalletOptions } from './options.ts';
+import { isThreeDSecureAmount, type WalletOptions } from './options.ts';
 
 export type { PaymentOptionId as PaymentOption } from '../machine/payment-options.ts';
 
@@ -34,9 +34,17 @@ export interface UpdatableConfiguration {
   readonly card: { readonly clearFieldsAfterTokenization: boolean };
 }
 
+/** What one requestPaymentMethod() call may add: the amount 3-D Secure authenticates, when the option left it open. */
+export interface RequestPaymentMethodOptions {
+  readonly threeDSecure?: { readonly amount: string };
+}
+
 export interface CheckoutInstance {
-  /** Validates and tokenizes the card (or returns the card already tokenized); rejects with a CheckoutError. */
-  requestPaymentMethod(): Promise<PaymentMethodResult>;
+  /**
+   * Validates and tokenizes the card (or returns the card already tokenized), then runs 3-D Secure when it is on;
+   * rejects with a CheckoutError.
+   */
+  requestPaymentMethod(options?: RequestPaymentMethodOptions): Promise<PaymentMethodResult>;
   isPaymentMethodRequestable(): boolean;
   /** Forgets the tokenized card and empties the form: call it once the payment is done, or after a decline. */
   clearSelectedPaymentMethod(): void;
@@ -103,6 +111,9 @@ export class CheckoutRuntime {
   private readonly readyFrames = new Set<FieldName>();
   private loadAbort: AbortController | null = null;
   private tokenizing: Deferred | null = null;
+  /** The amount the current request asked 3-D Secure to authenticate (else the option's). */
+  private requestedAmount: string | null = null;
+  private threeDSecureAbort: AbortController | null = null;
   private readonly timers = new Set<ReturnType<typeof setTimeout>>();
   private destroyed = false;
 
@@ -113,7 +124,7 @@ export class CheckoutRuntime {
     this.emitter = new CheckoutEmitter(options.callbacks);
     this.wallets = options.wallets ?? WALLETS;
     this.instance = {
-      requestPaymentMethod: () => this.requestPaymentMethod(),
+      requestPaymentMethod: (options) => this.requestPaymentMethod(options),
       isPaymentMethodRequestable: () => this.machine.getState().requestability.requestable,
       clearSelectedPaymentMethod: () => this.send({ type: 'CLEAR_SELECTION' }),
       getAvailablePaymentOptions: () =>
@@ -217,6 +228,11 @@ export class CheckoutRuntime {
     );
   }
 
+  /** The shopper cancelled the 3-D Secure challenge (Escape on the modal frame). */
+  cancelThreeDSecure(): void {
+    this.threeDSecureAbort?.abort();
+  }
+
   /** Mounts the frames into the card view's containers; returns the clean-up for the view's effect. */
   mountFields(containers: readonly FieldContainer[]): () => void {
     const config = this.machine.getState().config;
@@ -248,6 +264,7 @@ export class CheckoutRuntime {
     this.emitter.clear();
     this.focusHandlers.clear();
     this.loadAbort?.abort();
+    this.threeDSecureAbort?.abort();
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
     this.fields?.teardown();
@@ -256,8 +273,9 @@ export class CheckoutRuntime {
     this.tokenizing = null;
   }
 
-  private requestPaymentMethod(): Promise<PaymentMethodResult> {
+  private requestPaymentMethod(options?: RequestPaymentMethodOptions): Promise<PaymentMethodResult> {
     return new Promise<PaymentMethodResult>((resolve, reject) => {
+      if (this.machine.getState().phase === 'ready') this.requestedAmount = options?.threeDSecure?.amount ?? null;
       if (this.destroyed) {
         reject(new CheckoutError('not_ready', this.options.translate('error.notReady')));
         return;
@@ -418,6 +436,12 @@ export class CheckoutRuntime {
       case 'focusField':
         this.later(0, () => this.fields?.focus(effect.field));
         return;
+      case 'verifyThreeDSecure':
+        this.verifyThreeDSecure(effect.card);
+        return;
+      case 'threeDSecureEvent':
+        this.emitter.emit(`threeDSecure:${effect.name}`, undefined);
+        return;
       case 'cardFieldEvent': {
         const state = this.machine.getState();
         const fields = Object.fromEntries(state.visibleFields.map((field) => [field, state.fields[field].state]));
@@ -444,6 +468,34 @@ export class CheckoutRuntime {
     }
     void provider.tokenize(fields, config, fieldNames).then((outcome) => {
       this.send(outcome.ok ? { type: 'TOKENIZED', result: outcome.result } : { type: 'TOKENIZE_FAILED', failure: outcome.error });
+    });
+  }
+
+  /** 3-D Secure for a card about to be handed over: its outcome goes back to the machine, which judges it. */
+  private verifyThreeDSecure(card: PaymentMethodResult): void {
+    const { provider } = this;
+    const { config, settings } = this.machine.getState();
+    const amount = this.requestedAmount ?? (settings.threeDSecure === false ? null : settings.threeDSecure.amount);
+    if (provider === null || config === null || amount === null || !isThreeDSecureAmount(amount)) {
+      console.error(`[kassa/checkout] 3-D Secure needs the amount (options.threeDSecure or requestPaymentMethod's), not ${JSON.stringify(amount)}.`);
+      this.send({ type: 'THREE_D_SECURE_FAILED' });
+      return;
+    }
+    const abort = new AbortController();
+    this.threeDSecureAbort = abort;
+    const showChallenge = (url: string): void => {
+      if (!abort.signal.aborted) this.send({ type: 'THREE_D_SECURE_CHALLENGE', url });
+    };
+    void provider.verifyThreeDSecure({ card, amount, config, showChallenge, signal: abort.signal }).then((outcome) => {
+      if (this.threeDSecureAbort === abort) this.threeDSecureAbort = null;
+      if (outcome.kind === 'failed') console.error(`[kassa/checkout] 3-D Secure failed: ${outcome.detail}`);
+      this.send(
+        outcome.kind === 'result'
+          ? { type: 'THREE_D_SECURE_RESULT', result: outcome.result }
+          : outcome.kind === 'canceled'
+            ? { type: 'THREE_D_SECURE_CANCELED' }
+            : { type: 'THREE_D_SECURE_FAILED' },
+      );
     });
   }
 

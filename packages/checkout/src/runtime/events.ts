@@ -35,6 +35,11 @@ export interface CheckoutEventMap {
   readonly 'card:binAvailable': { readonly bin: string };
   /** Enter was pressed in a card field: the shopper wants to pay, as Enter in a form submits it. */
   readonly 'card:inputSubmitRequest': { readonly field: FieldName };
+  /** The shopper cancelled the 3-D Secure challenge (requestPaymentMethod() rejects with three_d_secure_canceled). */
+  readonly 'threeDSecure:customer-canceled': undefined;
+  /** The issuer's challenge is shown in the checkout's modal frame. */
+  readonly 'threeDSecure:authentication-modal-render': undefined;
+  readonly 'threeDSecure:authentication-modal-close': undefined;
 }
 
 export type CheckoutEventName = keyof CheckoutEventMap;

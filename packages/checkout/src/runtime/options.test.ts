@@ -45,3 +45,19 @@ describe('merchant options', () => {
     errors.mockRestore();
   });
 });
+
+describe('the 3-D Secure option', () => {
+  it("reads the provider's shapes: off by default, an amount, or true (the amount comes with each request)", () => {
+    expect(settingsFrom({}).threeDSecure).toBe(false);
+    expect(settingsFrom({ threeDSecure: { amount: '12.00' } }).threeDSecure).toEqual({ amount: '12.00' });
+    expect(settingsFrom({ threeDSecure: true }).threeDSecure).toEqual({ amount: null });
+  });
+
+  it('names the fix for an amount that is not a decimal string and waits for the amount of each request', () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const fromJs = JSON.parse('{"threeDSecure": {"amount": 1200}}') as CheckoutOptions;
+    expect(settingsFrom(fromJs).threeDSecure).toEqual({ amount: null });
+    expect(errors).toHaveBeenCalledWith(expect.stringContaining("options.threeDSecure must be true or { amount: '12.00' }"));
+    errors.mockRestore();
+  });
+});

@@ -2,7 +2,7 @@
 // the default, never allowed to reach the machine half-valid. Both Kassa's shapes and the provider's drop-in shapes
 // are accepted, so an integrator can switch without rewriting the options.
 import type { Translations } from '../i18n/i18n.ts';
-import type { CardholderNameOption, CheckoutSettings, PostalCodeOption } from '../machine/checkout.types.ts';
+import type { CardholderNameOption, CheckoutSettings, PostalCodeOption, ThreeDSecureOption } from '../machine/checkout.types.ts';
 import { PAYMENT_OPTIONS, isPaymentOptionId, type PaymentOptionId, type WalletOptionId } from '../machine/payment-options.ts';
 
 /**
@@ -48,6 +48,16 @@ export interface CheckoutOptions {
   readonly vaultManager?: boolean;
   /** Open the saved methods with the default one chosen. Default true. */
   readonly preselectVaultedPaymentMethod?: boolean;
+  /**
+   * 3-D Secure 2 for cards (saved ones too), when the gateway configuration enables it: `{ amount: '12.00' }` (the
+   * provider's decimal string), or `true` and the amount given to each `requestPaymentMethod({ threeDSecure: { amount } })`.
+   */
+  readonly threeDSecure?: true | { readonly amount: string };
+}
+
+/** The provider's amount form: a decimal string with at most two decimals ('12', '12.5', '12.00'). */
+export function isThreeDSecureAmount(value: unknown): value is string {
+  return typeof value === 'string' && /^\d{1,15}(\.\d{1,2})?$/.test(value);
 }
 
 const warned = new Set<string>();
@@ -69,6 +79,18 @@ function cardholderNameFrom(value: unknown, where: string): CardholderNameOption
     `${where} must be 'optional', 'required', true, false or { required: boolean }, not ${JSON.stringify(value)}; using 'optional'.`,
   );
   return 'optional';
+}
+
+function threeDSecureFrom(value: unknown): ThreeDSecureOption {
+  if (value === undefined || value === false) return false;
+  if (value === true) return { amount: null };
+  const amount: unknown = typeof value === 'object' && value !== null ? (value as { amount?: unknown }).amount : undefined;
+  if (isThreeDSecureAmount(amount)) return { amount };
+  warnOnce(
+    `options.threeDSecure must be true or { amount: '12.00' } (a decimal string), not ${JSON.stringify(value)}; ` +
+      'using true: pass the amount to requestPaymentMethod({ threeDSecure: { amount } }).',
+  );
+  return { amount: null };
 }
 
 function priorityFrom(value: unknown): readonly PaymentOptionId[] {
@@ -125,6 +147,7 @@ export function settingsFrom(options: CheckoutOptions | undefined): CheckoutSett
     vaultCard: booleanFrom(options?.vaultCard, 'options.vaultCard', false),
     vaultManager: booleanFrom(options?.vaultManager, 'options.vaultManager', false),
     preselectVaultedPaymentMethod: booleanFrom(options?.preselectVaultedPaymentMethod, 'options.preselectVaultedPaymentMethod', true),
+    threeDSecure: threeDSecureFrom(options?.threeDSecure),
   };
 }
 

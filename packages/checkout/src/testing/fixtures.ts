@@ -73,6 +73,7 @@ export function checkoutSettings(overrides: Partial<CheckoutSettings> = {}): Che
     vaultCard: false,
     vaultManager: false,
     preselectVaultedPaymentMethod: true,
+    threeDSecure: false,
     ...overrides,
   };
 }

@@ -9,6 +9,7 @@ import { SheetHeader } from './sheet-header.tsx';
 import { WalletView } from './wallet-view.tsx';
 
 const OptionsView = lazy(() => import('../options/options-view.tsx'));
+const ChallengeModal = lazy(() => import('../three-d-secure/challenge-modal.tsx'));
 
 export function Sheet(): ReactElement {
   const { runtime, state, t, locale, direction } = useCheckoutContext();
@@ -43,6 +44,16 @@ export function Sheet(): ReactElement {
         <button type="button" className="kassa-checkout__retry" onClick={() => runtime?.retry()}>
           {root.retryText}
         </button>
+      )}
+      {state.challengeUrl !== null && (
+        <Suspense fallback={null}>
+          <ChallengeModal
+            url={state.challengeUrl}
+            title={t('threeDSecure.title')}
+            frameTitle={t('threeDSecure.frameTitle')}
+            onCancel={() => runtime?.cancelThreeDSecure()}
+          />
+        </Suspense>
       )}
       {root.loadingText !== null && (
         <div className="kassa-checkout__loading" role="status">

@@ -1,0 +1,99 @@
+// 3-D Secure 2 against Kassa's sandbox gateway (docs/contracts.md section 1, "3-D Secure 2"): the lookup, the
+// challenge page on the gateway's origin (shown by the checkout's modal frame), and the challenge's result.
+// Imported on demand by the sandbox provider, so a checkout without 3-D Secure never downloads it.
+import type { PaymentMethodResult } from '../machine/checkout.types.ts';
+import type { ClientToken } from './client-token.ts';
+import type { ThreeDSecureOutcome, ThreeDSecureRequest } from './provider.ts';
+
+/** fetchFromGateway with the provider's fetch and time-out (passed in: this module imports nothing at run time). */
+export type GatewayFetch = (url: URL, init: RequestInit & { signal: AbortSignal }, what: string) => Promise<{ response: Response; body: unknown }>;
+
+/** What the challenge page posts to its parent (the sandbox's pages/three-d-secure/protocol.ts). */
+const CHALLENGE_SOURCE = 'kassa-three-d-secure';
+
+type Json = Readonly<Record<string, unknown>>;
+
+function isRecord(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The card with the gateway's 3-D Secure result: the new nonce and the outcome; the card's details stay. */
+export function withThreeDSecure(card: PaymentMethodResult, paymentMethod: unknown): PaymentMethodResult | null {
+  if (!isRecord(paymentMethod) || typeof paymentMethod.nonce !== 'string' || !isRecord(paymentMethod.threeDSecureInfo)) return null;
+  const info = paymentMethod.threeDSecureInfo;
+  return {
+    ...card,
+    nonce: paymentMethod.nonce,
+    liabilityShifted: info.liabilityShifted === true,
+    liabilityShiftPossible: info.liabilityShiftPossible === true,
+    threeDSecureInfo: info,
+  };
+}
+
+type ChallengeEnd = 'complete' | 'cancelled' | 'failed' | 'aborted';
+
+/** Waits for the challenge page's last word, from the gateway's origin and about this challenge only. */
+function challengeEnd(challengeId: string, gatewayOrigin: string, signal: AbortSignal): Promise<ChallengeEnd> {
+  return new Promise((resolve) => {
+    const finish = (end: ChallengeEnd): void => {
+      window.removeEventListener('message', onMessage);
+      signal.removeEventListener('abort', onAbort);
+      resolve(end);
+    };
+    const onAbort = (): void => finish('aborted');
+    const onMessage = (event: MessageEvent<unknown>): void => {
+      const data = event.data;
+      if (event.origin !== gatewayOrigin || !isRecord(data) || data.source !== CHALLENGE_SOURCE || data.challengeId !== challengeId) return;
+      if (data.type === 'complete' || data.type === 'cancelled' || data.type === 'failed') finish(data.type);
+    };
+    window.addEventListener('message', onMessage);
+    signal.addEventListener('abort', onAbort);
+    if (signal.aborted) finish('aborted');
+  });
+}
+
+export async function verifyWithSandbox(
+  token: ClientToken,
+  request: ThreeDSecureRequest,
+  fetchFromGateway: GatewayFetch,
+): Promise<ThreeDSecureOutcome> {
+  const { card, amount, config, signal } = request;
+  const post = async (path: string, body: Json, what: string): Promise<Json> => {
+    const init = {
+      method: 'POST',
+      signal,
+      credentials: 'omit',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: JSON.stringify({ authorizationFingerprint: token.authorizationFingerprint, ...body }),
+    } as const;
+    const { response, body: answer } = await fetchFromGateway(new URL(`${config.clientApiUrl}${path}`), init, what);
+    if (!response.ok || !isRecord(answer)) throw new Error(`The gateway answered ${what} with HTTP ${response.status}.`);
+    return answer;
+  };
+
+  try {
+    const lookup = await post(`/v1/payment_methods/${encodeURIComponent(card.nonce)}/three_d_secure/lookup`, { amount }, 'the 3-D Secure lookup');
+    const verified = withThreeDSecure(card, lookup.paymentMethod);
+    if (verified !== null) return { kind: 'result', result: verified };
+
+    const challenge = isRecord(lookup.lookup) ? lookup.lookup : {};
+    const { challengeId, acsUrl } = challenge;
+    const gatewayOrigin = new URL(config.assetsUrl).origin;
+    // The challenge page must be the gateway's own: never frame a page another origin named.
+    if (typeof challengeId !== 'string' || typeof acsUrl !== 'string' || new URL(acsUrl).origin !== gatewayOrigin) {
+      return { kind: 'failed', detail: 'The 3-D Secure lookup gave neither a result nor a challenge on the gateway origin.' };
+    }
+    const ended = challengeEnd(challengeId, gatewayOrigin, signal);
+    request.showChallenge(`${acsUrl}#${encodeURIComponent(JSON.stringify({ challengeId, parentOrigin: window.location.origin }))}`);
+    const end = await ended;
+    if (end === 'aborted' || end === 'cancelled') return { kind: 'canceled' };
+    if (end === 'failed') return { kind: 'failed', detail: 'The 3-D Secure challenge page could not show the challenge.' };
+
+    const answer = await post(`/v1/three_d_secure/challenges/${encodeURIComponent(challengeId)}/result`, {}, 'the 3-D Secure challenge result');
+    const result = withThreeDSecure(card, answer.paymentMethod);
+    return result !== null ? { kind: 'result', result } : { kind: 'failed', detail: 'The 3-D Secure challenge result has no payment method.' };
+  } catch (error) {
+    if (signal.aborted) return { kind: 'canceled' };
+    return { kind: 'failed', detail: error instanceof Error ? error.message : String(error) };
+  }
+}
