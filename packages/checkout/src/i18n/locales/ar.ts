@@ -72,4 +72,8 @@ export const ar: Catalogue = {
   'error.noPaymentOptions': 'لا تتوفر أي طريقة دفع لهذا المتجر.',
   'error.notReady': 'نموذج الدفع غير جاهز بعد.',
   'error.requestInProgress': 'تجري معالجة البطاقة بالفعل.',
+  'error.threeDSecureCanceled': 'أُلغي التحقق من البطاقة. اضغط على ادفع للمحاولة مرة أخرى.',
+
+  'threeDSecure.title': 'تأكيد بطاقتك',
+  'threeDSecure.frameTitle': 'تحقق مُصدر البطاقة',
 };

@@ -73,4 +73,8 @@ export const de: Catalogue = {
   'error.noPaymentOptions': 'Für diesen Shop ist keine Zahlungsart verfügbar.',
   'error.notReady': 'Das Zahlungsformular ist noch nicht bereit.',
   'error.requestInProgress': 'Die Karte wird bereits verarbeitet.',
+  'error.threeDSecureCanceled': 'Die Kartenprüfung wurde abgebrochen. Tippen Sie auf Bezahlen, um es erneut zu versuchen.',
+
+  'threeDSecure.title': 'Karte bestätigen',
+  'threeDSecure.frameTitle': 'Prüfung durch die kartenausgebende Bank',
 };

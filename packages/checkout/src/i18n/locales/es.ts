@@ -73,4 +73,8 @@ export const es: Catalogue = {
   'error.noPaymentOptions': 'Esta tienda no tiene ninguna forma de pago disponible.',
   'error.notReady': 'El formulario de pago todavía no está listo.',
   'error.requestInProgress': 'La tarjeta ya se está procesando.',
+  'error.threeDSecureCanceled': 'Se canceló la comprobación de la tarjeta. Pulse Pagar para volver a intentarlo.',
+
+  'threeDSecure.title': 'Confirme su tarjeta',
+  'threeDSecure.frameTitle': 'Comprobación del emisor de la tarjeta',
 };

@@ -73,4 +73,8 @@ export const fr: Catalogue = {
   'error.noPaymentOptions': "Aucun moyen de paiement n'est disponible pour cette boutique.",
   'error.notReady': "Le formulaire de paiement n'est pas encore prêt.",
   'error.requestInProgress': 'La carte est déjà en cours de traitement.',
+  'error.threeDSecureCanceled': 'La vérification de la carte a été annulée. Appuyez sur Payer pour réessayer.',
+
+  'threeDSecure.title': 'Confirmez votre carte',
+  'threeDSecure.frameTitle': "Vérification par l'émetteur de la carte",
 };

@@ -73,4 +73,8 @@ export const ja: Catalogue = {
   'error.noPaymentOptions': 'このショップでご利用いただけるお支払い方法はありません。',
   'error.notReady': 'お支払いフォームの準備がまだできていません。',
   'error.requestInProgress': 'カードはすでに処理中です。',
+  'error.threeDSecureCanceled': 'カードの確認がキャンセルされました。もう一度お支払いを押してください。',
+
+  'threeDSecure.title': 'カードの確認',
+  'threeDSecure.frameTitle': 'カード発行会社による確認',
 };
