@@ -592,6 +592,24 @@ describe('3-D Secure', () => {
     expect(again.state.phase).toBe('authenticating');
   });
 
+  it('verifies a chosen saved card too: it stays chosen with its new nonce, and a failure unchooses it', () => {
+    const saved = { ...result, nonce: 'saved-1', vaulted: true };
+    const loadedSaved: CheckoutEvent = { type: 'CONFIG_LOADED', config: enabled, options: ['card'], savedMethods: [saved] };
+    const listed = run(initialState(secure), loadedSaved, { type: 'OPTION_READY', option: 'card' }).state;
+    const asked = run(listed, { type: 'SUBMIT' });
+    expect(asked.state.phase).toBe('authenticating');
+    expect(asked.effects).toContainEqual({ type: 'verifyThreeDSecure', card: saved });
+
+    const verified = { ...info('authenticate_successful', true, true), vaulted: true };
+    const done = run(asked.state, { type: 'THREE_D_SECURE_RESULT', result: verified });
+    expect(done.state).toMatchObject({ phase: 'ready', view: 'methods', activeMethod: verified, savedMethods: [verified] });
+    expect(done.effects).toContainEqual({ type: 'resolveRequest', result: verified });
+
+    const failed = run(asked.state, { type: 'THREE_D_SECURE_FAILED' });
+    expect(failed.state).toMatchObject({ activeMethod: null, sheetError: 'error.threeDSecureFailed' });
+    expect(failed.effects).toContainEqual({ type: 'noPaymentMethodRequestable' });
+  });
+
   it('closes the challenge on teardown', () => {
     const challenged = run(authenticating().state, { type: 'THREE_D_SECURE_CHALLENGE', url: 'http://127.0.0.1:8090/c' }).state;
     expect(run(challenged, { type: 'TEARDOWN' }).state).toMatchObject({ phase: 'closed', challengeUrl: null });
