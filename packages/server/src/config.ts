@@ -117,7 +117,7 @@ const fields = {
   BOTCHECK_PROVIDER: z.enum(['altcha'], { error: 'BOTCHECK_PROVIDER must be altcha (the only provider built so far)' }).default('altcha'),
   BOTCHECK_SECRET: z.string().min(32, 'BOTCHECK_SECRET must be at least 32 characters').optional(),
   BOTCHECK_MAX_COUNTER: positiveInt('BOTCHECK_MAX_COUNTER').default(20_000),
-  BOTCHECK_CHALLENGE_TTL_SECONDS: positiveInt('BOTCHECK_CHALLENGE_TTL_SECONDS').default(600),
+  BOTCHECK_CHALLENGE_TTL_SECONDS: positiveInt('BOTCHECK_CHALLENGE_TTL_SECONDS').default(120),
   BOTCHECK_ANCHOR_TIMEOUT_MS: positiveInt('BOTCHECK_ANCHOR_TIMEOUT_MS').default(20_000),
   BOTCHECK_EXECUTE_TIMEOUT_MS: positiveInt('BOTCHECK_EXECUTE_TIMEOUT_MS').default(15_000),
   CHECKOUT_CARDHOLDER_NAME: z.enum(['optional', 'required'], { error: 'CHECKOUT_CARDHOLDER_NAME must be optional or required' }).default('optional'),

@@ -6,12 +6,13 @@ import type { DatabaseHandle } from '../db/connect.ts';
 import { tempSqliteFile } from '../testing/sqlite.ts';
 import { AltchaVerifier } from './altcha.ts';
 import { DbReplayStore } from './replay-store.ts';
-import { checkBotcheck } from './verifier.ts';
+import { botcheckBinding, checkBotcheck } from './verifier.ts';
 
 const verifier = new AltchaVerifier({ secret: 'x'.repeat(32), maxCounter: 2000, challengeTtlSeconds: 60 });
+const BINDING = botcheckBinding('x'.repeat(32), 'ses_shopper', 'payment');
 
 async function solvedToken(v: AltchaVerifier = verifier): Promise<string> {
-  const challenge = await v.createChallenge();
+  const challenge = await v.createChallenge(BINDING);
   const solution = await solveChallenge({ challenge, deriveKey });
   return Buffer.from(JSON.stringify({ challenge, solution })).toString('base64');
 }
@@ -28,18 +29,25 @@ describe('AltchaVerifier', () => {
     const started = performance.now();
     const token = await solvedToken();
     expect(performance.now() - started).toBeLessThan(1000);
-    expect(await verifier.verify(token)).toMatchObject({ ok: true });
+    expect(await verifier.verify(token, BINDING)).toMatchObject({ ok: true });
   });
 
   it('refuses garbage, a wrong solution and another secret', async () => {
-    expect(await verifier.verify('not-base64-json')).toEqual({ ok: false, reason: 'malformed token' });
+    expect(await verifier.verify('not-base64-json', BINDING)).toEqual({ ok: false, reason: 'malformed token' });
     const token = await solvedToken();
     const payload = JSON.parse(Buffer.from(token, 'base64').toString()) as { solution: { derivedKey: string } };
     // The signed derived key is the proof of work: any other key fails.
     payload.solution.derivedKey = payload.solution.derivedKey.replace(/^./, (c) => (c === '0' ? '1' : '0'));
-    expect((await verifier.verify(Buffer.from(JSON.stringify(payload)).toString('base64'))).ok).toBe(false);
+    expect((await verifier.verify(Buffer.from(JSON.stringify(payload)).toString('base64'), BINDING)).ok).toBe(false);
     const other = new AltchaVerifier({ secret: 'y'.repeat(32), maxCounter: 2000, challengeTtlSeconds: 60 });
-    expect(await other.verify(token)).toMatchObject({ ok: false, reason: 'invalid signature' });
+    expect(await other.verify(token, BINDING)).toMatchObject({ ok: false, reason: 'invalid signature' });
+  });
+
+  it('refuses a solution issued to another session or for another action', async () => {
+    const token = await solvedToken();
+    expect(await verifier.verify(token, botcheckBinding('x'.repeat(32), 'ses_attacker', 'payment'))).toEqual({ ok: false, reason: 'issued to another session' });
+    const otherAction = { ...BINDING, action: 'sign_in' } as unknown as typeof BINDING;
+    expect(await verifier.verify(token, otherAction)).toEqual({ ok: false, reason: 'issued for another action' });
   });
 
   it('counts a token once, even when two checks race', async () => {
@@ -48,8 +56,8 @@ describe('AltchaVerifier', () => {
     handle = await openDatabase({ engine: 'sqlite', file: temp.file });
     const replays = new DbReplayStore(handle.db);
     const token = await solvedToken();
-    const results = await Promise.all([checkBotcheck(verifier, replays, token), checkBotcheck(verifier, replays, token)]);
+    const results = await Promise.all([checkBotcheck(verifier, replays, token, BINDING), checkBotcheck(verifier, replays, token, BINDING)]);
     expect(results.filter((r) => r.ok)).toHaveLength(1);
-    expect(await checkBotcheck(verifier, replays, token)).toEqual({ ok: false, reason: 'already used' });
+    expect(await checkBotcheck(verifier, replays, token, BINDING)).toEqual({ ok: false, reason: 'already used' });
   });
 });

@@ -3,7 +3,7 @@ import { createChallenge, randomInt, verifySolution } from 'altcha-lib';
 import type { Challenge, Solution } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
 import { z } from 'zod';
-import type { BotcheckVerifier } from './verifier.ts';
+import type { BotcheckBinding, BotcheckVerifier } from './verifier.ts';
 
 export interface AltchaOptions {
   secret: string;
@@ -42,8 +42,10 @@ export class AltchaVerifier implements BotcheckVerifier {
     this.#options = options;
   }
 
-  createChallenge(): Promise<Challenge> {
+  createChallenge(binding: BotcheckBinding): Promise<Challenge> {
     return createChallenge({
+      // Signed with the rest of the parameters: the binding cannot be edited.
+      data: { session: binding.session, action: binding.action },
       algorithm: 'SHA-256',
       cost: 1,
       counter: randomInt(this.#options.maxCounter),
@@ -55,7 +57,7 @@ export class AltchaVerifier implements BotcheckVerifier {
     });
   }
 
-  async verify(token: string): Promise<{ ok: true; fingerprint: string; expiresAt: Date } | { ok: false; reason: string }> {
+  async verify(token: string, binding: BotcheckBinding): Promise<{ ok: true; fingerprint: string; expiresAt: Date } | { ok: false; reason: string }> {
     let decoded: unknown;
     try {
       decoded = JSON.parse(Buffer.from(token, 'base64').toString('utf8'));
@@ -80,6 +82,9 @@ export class AltchaVerifier implements BotcheckVerifier {
       return { ok: false, reason: 'malformed token' };
     }
     if (!result.verified) return { ok: false, reason: result.expired ? 'expired' : result.invalidSignature ? 'invalid signature' : 'invalid solution' };
+    const data = challenge.parameters.data;
+    if (data?.['session'] !== binding.session) return { ok: false, reason: 'issued to another session' };
+    if (data['action'] !== binding.action) return { ok: false, reason: 'issued for another action' };
     // The signed challenge is unique (random nonce and salt): spending it once spends every solution of it.
     return {
       ok: true,

@@ -1,4 +1,5 @@
 import { checkBotcheck } from '../botcheck/verifier.ts';
+import { botcheckBinding } from '../botcheck/verifier.ts';
 import type { BotcheckVerifier, ReplayStore } from '../botcheck/verifier.ts';
 import type { Db } from '../db/connect.ts';
 import type { PaymentRow } from '../db/schema.ts';
@@ -16,8 +17,12 @@ export interface PayOrderDeps {
   gateway: PaymentGateway;
   botcheck: BotcheckVerifier;
   replays: ReplayStore;
+  /** Keys the session part of bot-check bindings (the bot-check secret). */
+  botcheckSecret: string;
   /** The merchant account new attempts are charged to (unset: the gateway's default); stored on each attempt. */
   merchantAccountId: string | null;
+  /** Called before a NEW attempt (never for a retry of one already made): throws to refuse it (velocity rules). */
+  admitNewAttempt?: () => Promise<void>;
 }
 
 export interface PayOrderInput {
@@ -81,7 +86,8 @@ export async function payOrder(deps: PayOrderDeps, input: PayOrderInput, now: Da
     if (outcome.kind === 'succeeded') return { kind: 'order_already_paid' };
   }
 
-  const verdict = await checkBotcheck(deps.botcheck, deps.replays, input.botcheckToken);
+  await deps.admitNewAttempt?.();
+  const verdict = await checkBotcheck(deps.botcheck, deps.replays, input.botcheckToken, botcheckBinding(deps.botcheckSecret, input.owner.sessionId, 'payment'));
   if (!verdict.ok) return { kind: 'botcheck_failed', reason: verdict.reason };
   const payment = await insertPendingPayment(deps.db, {
     orderId: orderRow.id,

@@ -97,7 +97,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('payments on 
     const session = response.json<{ clientToken: string; amount: unknown; checkout: unknown; botcheck: unknown }>();
     expect(session.amount).toEqual({ amount: 2400, currency: 'EUR' });
     expect(session.checkout).toEqual({ cardholderName: 'optional', vaultCard: false, vaultManager: false });
-    expect(session.botcheck).toEqual({ provider: 'altcha', challengeUrl: '/api/botcheck/challenge', anchorTimeoutMs: 20000, executeTimeoutMs: 15000 });
+    expect(session.botcheck).toEqual({ provider: 'altcha', challengeUrl: '/api/botcheck/challenge?action=payment', anchorTimeoutMs: 20000, executeTimeoutMs: 15000 });
     const token = JSON.parse(Buffer.from(session.clientToken, 'base64').toString()) as Record<string, unknown>;
     expect(token).toMatchObject({ version: 2, merchantId: sandbox.gateway.merchantId, assetsUrl: sandbox.origin });
 
@@ -238,8 +238,9 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('payments on 
 
   it('refuses a reused bot-check token with 403', async () => {
     const client = new TestClient(app);
+    const firstOrder = await orderOf(client); // the session the bot-check solution is bound to
     const botcheck = await client.botcheckToken();
-    const first = await client.post(`/api/orders/${await orderOf(client)}/payments`, { nonce: 'fake-valid-visa-nonce', botcheck }, { 'idempotency-key': 'bc-1' });
+    const first = await client.post(`/api/orders/${firstOrder}/payments`, { nonce: 'fake-valid-visa-nonce', botcheck }, { 'idempotency-key': 'bc-1' });
     expect(first.statusCode).toBe(201);
     const second = await client.post(`/api/orders/${await orderOf(client)}/payments`, { nonce: 'fake-valid-visa-nonce', botcheck }, { 'idempotency-key': 'bc-2' });
     expect(second.statusCode).toBe(403);

@@ -6,10 +6,13 @@ import { deriveKey } from 'altcha-lib/algorithms/sha';
 /** A browser-like client over `inject`: keeps the session cookie, sends JSON the way the web app does. */
 export class TestClient {
   readonly #app: FastifyInstance;
+  readonly #remoteAddress: string | undefined;
   #cookie: string | undefined;
 
-  constructor(app: FastifyInstance) {
+  /** `remoteAddress`: the client's IP as the server sees it (inject's default is 127.0.0.1). */
+  constructor(app: FastifyInstance, remoteAddress?: string) {
     this.#app = app;
+    this.#remoteAddress = remoteAddress;
   }
 
   get cookie(): string | undefined {
@@ -20,6 +23,7 @@ export class TestClient {
     const response = await this.#app.inject({
       method,
       url,
+      ...(this.#remoteAddress === undefined ? {} : { remoteAddress: this.#remoteAddress }),
       headers: {
         ...(method === 'GET' ? {} : { 'content-type': 'application/json' }),
         ...(this.#cookie !== undefined ? { cookie: this.#cookie } : {}),

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ProblemError } from '../http/problem.ts';
+import type { Owner } from '../orders/order.ts';
 import type { Limit, Subjects, Velocity, VelocityAction } from './velocity.ts';
 
 /**
@@ -22,4 +23,9 @@ export async function enforceLimits(
     throw new ProblemError('too_many_attempts', { extensions: { rule: exceeded.limit.rule, retryAfterSeconds: exceeded.retryAfterSeconds } });
   }
   return ids;
+}
+
+/** What a payment attempt is counted against: its order, the session, the account when signed in, the client IP. */
+export function paymentSubjects(request: FastifyRequest, owner: Owner, orderId: string): Subjects {
+  return { order: orderId, session: owner.sessionId, ip: request.ip, ...(owner.accountId === null ? {} : { account: owner.accountId }) };
 }

@@ -15,14 +15,7 @@ export interface VelocityLimits {
   payments: Limit[];
 }
 
-const limit = (rule: string, action: Limit['action'], dimension: Limit['dimension'], max: number, windowMs: number, distinct = false): Limit => ({
-  rule,
-  action,
-  dimension,
-  max,
-  windowMs,
-  ...(distinct ? { distinct } : {}),
-});
+const limit = (rule: string, action: Limit['action'], dimension: Limit['dimension'], max: number, windowMs: number): Limit => ({ rule, action, dimension, max, windowMs });
 
 /**
  * Defaults sized for people: a shopper mistypes a password a few times, pays a couple of orders with one or two
@@ -51,9 +44,6 @@ export const DEFAULT_VELOCITY_LIMITS: VelocityLimits = {
     limit('declines_per_session_per_hour', 'decline', 'session', 3, HOUR),
     limit('declines_per_account_per_hour', 'decline', 'account', 3, HOUR),
     limit('declines_per_ip_per_hour', 'decline', 'ip', 5, HOUR),
-    limit('distinct_cards_per_session_per_hour', 'card', 'session', 3, HOUR, true),
-    limit('distinct_cards_per_account_per_hour', 'card', 'account', 3, HOUR, true),
-    limit('distinct_cards_per_ip_per_hour', 'card', 'ip', 5, HOUR, true),
   ],
 };
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BOTCHECK_ACTIONS, botcheckBinding } from '../../botcheck/verifier.ts';
 import type { AppContext } from '../../context.ts';
 import type { ApiInstance } from '../../plugins/openapi.ts';
 
@@ -8,11 +9,19 @@ const challengeSchema = z.looseObject({ parameters: z.looseObject({}), signature
 export function botcheckRoutes(app: ApiInstance, ctx: AppContext): void {
   app.get(
     '/api/botcheck/challenge',
-    { schema: { summary: 'A fresh ALTCHA challenge (single use)', tags: ['botcheck'], response: { 200: challengeSchema } } },
-    async (_request, reply) => {
+    {
+      schema: {
+        summary: 'A fresh ALTCHA challenge (single use), bound to the visitor\'s session and to one action',
+        tags: ['botcheck'],
+        querystring: z.object({ action: z.enum(BOTCHECK_ACTIONS).default('payment') }),
+        response: { 200: challengeSchema },
+      },
+    },
+    async (request, reply) => {
       // A challenge is single use: never from a cache.
       void reply.header('cache-control', 'no-store');
-      return challengeSchema.parse(await ctx.botcheck.createChallenge());
+      const binding = botcheckBinding(ctx.config.botcheck.secret, request.kassaSession?.id ?? null, request.query.action);
+      return challengeSchema.parse(await ctx.botcheck.createChallenge(binding));
     },
   );
 }

@@ -86,7 +86,7 @@ export function ordersRoutes(app: ApiInstance, ctx: AppContext): void {
           },
           botcheck: {
             provider: ctx.botcheck.provider,
-            challengeUrl: '/api/botcheck/challenge',
+            challengeUrl: '/api/botcheck/challenge?action=payment',
             anchorTimeoutMs: ctx.config.botcheck.anchorTimeoutMs,
             executeTimeoutMs: ctx.config.botcheck.executeTimeoutMs,
           },

@@ -9,6 +9,7 @@ import { toDecline, toPaymentSummary } from '../../payments/payment.ts';
 import { heldKeyRef } from '../../plugins/idempotency.ts';
 import type { ApiInstance } from '../../plugins/openapi.ts';
 import { ownerOf } from '../../plugins/sessions.ts';
+import { enforceLimits, paymentSubjects } from '../../velocity/guard.ts';
 import { orderIdParams } from '../orders/orders.schemas.ts';
 import { paidResponse, payBody, paymentDeclinedSchema } from './payments.schemas.ts';
 
@@ -52,7 +53,7 @@ export function paymentsRoutes(app: ApiInstance, ctx: AppContext): void {
         response: {
           201: paidResponse,
           402: { description: '`payment_declined`', content: { 'application/problem+json': { schema: paymentDeclinedSchema } } },
-          ...problemResponses('validation_failed', 'botcheck_failed', 'order_not_found', 'order_already_paid', 'payment_in_progress', 'rate_limited', 'gateway_unavailable', 'gateway_not_configured'),
+          ...problemResponses('validation_failed', 'botcheck_failed', 'order_not_found', 'order_already_paid', 'payment_in_progress', 'rate_limited', 'too_many_attempts', 'gateway_unavailable', 'gateway_not_configured'),
         },
       },
     },
@@ -63,10 +64,22 @@ export function paymentsRoutes(app: ApiInstance, ctx: AppContext): void {
       if (owner === null) throw new ProblemError('order_not_found');
       const { id } = request.params;
       const { nonce, deviceData, botcheck, saveCard } = request.body;
+      const subjects = paymentSubjects(request, owner, id);
+      const admitNewAttempt = async () => {
+        await enforceLimits(ctx.velocity, request, reply, 'payment', subjects, ctx.config.velocity.payments);
+      };
       let result: PayOrderResult;
       try {
         result = await payOrder(
-          { db: ctx.db, gateway, botcheck: ctx.botcheck, replays: ctx.replays, merchantAccountId: ctx.config.gateway?.merchantAccountId ?? null },
+          {
+            db: ctx.db,
+            gateway,
+            botcheck: ctx.botcheck,
+            replays: ctx.replays,
+            botcheckSecret: ctx.config.botcheck.secret,
+            merchantAccountId: ctx.config.gateway?.merchantAccountId ?? null,
+            admitNewAttempt,
+          },
           {
             orderId: id,
             owner,
@@ -85,6 +98,7 @@ export function paymentsRoutes(app: ApiInstance, ctx: AppContext): void {
         }
         throw error;
       }
+      if (result.kind === 'declined') await ctx.velocity.record('decline', subjects);
       logOutcome(request.log, id, result);
       return answer(reply, result);
     },

@@ -1,0 +1,154 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { BraintreeGatewayAdapter, createBraintreeClient } from '../gateway/braintree.ts';
+import type { SaleInput, SaleResult } from '../gateway/gateway.ts';
+import { buildApp } from '../index.ts';
+import { TestClient } from '../testing/client.ts';
+import { testConfig } from '../testing/config.ts';
+import { ENGINES } from '../testing/engines.ts';
+import { startSandboxProcess } from '../testing/sandbox.ts';
+import type { RunningSandbox } from '../testing/sandbox.ts';
+
+// Issue 9's card tester, run against the payment endpoint: it tokenizes a new card for every attempt at the
+// sandbox's client API, solves the proof-of-work like the browser does, and pays as fast as it can. The espresso
+// machine costs 2,000.00, an amount the sandbox declines (2000 Do Not Honor): every attempt that reaches the gateway
+// is a card tested. The figures are printed; the limits are the defaults (src/velocity/limits.ts).
+
+/** The real SDK adapter against the sandbox, counting the sales that reach the gateway. */
+class CountingGateway extends BraintreeGatewayAdapter {
+  sales = 0;
+  override async sale(input: SaleInput): Promise<SaleResult> {
+    this.sales += 1;
+    return super.sale(input);
+  }
+}
+
+/** A Luhn-valid Visa number, different for every `n`. */
+function cardNumber(n: number): string {
+  const body = `411111${String(n).padStart(9, '0')}`;
+  let sum = 0;
+  for (let i = 0; i < body.length; i += 1) {
+    let digit = Number(body[body.length - 1 - i]);
+    if (i % 2 === 0) digit = digit * 2 > 9 ? digit * 2 - 9 : digit * 2;
+    sum += digit;
+  }
+  return `${body}${(10 - (sum % 10)) % 10}`;
+}
+
+interface Figures {
+  attempts: number;
+  gatewayCalls: number;
+  refusedByVelocity: number;
+  cpuMsPerAttempt: number;
+}
+
+describe.each(ENGINES.map((make) => [make().name, make] as const))('a card-testing script on %s', (name, make) => {
+  const engine = make();
+  let sandbox: RunningSandbox;
+  let app: FastifyInstance;
+  let gateway: CountingGateway;
+  let cleanup: () => Promise<void>;
+  let cardCounter = 0;
+  beforeAll(async () => {
+    [sandbox] = await Promise.all([startSandboxProcess(), engine.setup()]);
+  });
+  afterAll(async () => {
+    await Promise.all([sandbox?.stop(), engine.teardown()]);
+  });
+  beforeEach(async () => {
+    const opened = await engine.open();
+    gateway = new CountingGateway(createBraintreeClient(sandbox.gateway));
+    app = await buildApp(testConfig(opened.config, sandbox.gateway), { database: opened.handle, gateway });
+    cleanup = async () => {
+      await app.close();
+      await opened.cleanup();
+    };
+  });
+  afterEach(() => cleanup());
+
+  /** A guest session with an order of `productId` and, from its checkout session, the client API to tokenize at. */
+  async function shopper(ip: string, productId = 'prd_espressomachine'): Promise<{ client: TestClient; orderId: string; tokenize(): Promise<string> }> {
+    const client = new TestClient(app, ip);
+    const made = await client.post('/api/orders', { items: [{ productId, quantity: 1 }] });
+    const orderId = made.json<{ order: { id: string } }>().order.id;
+    const session = (await client.post(`/api/orders/${orderId}/checkout-session`)).json<{ clientToken: string }>();
+    const token = JSON.parse(Buffer.from(session.clientToken, 'base64').toString('utf8')) as { authorizationFingerprint: string; clientApiUrl: string };
+    const tokenize = async () => {
+      cardCounter += 1;
+      const response = await fetch(`${token.clientApiUrl}/v1/payment_methods/credit_cards`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          authorizationFingerprint: token.authorizationFingerprint,
+          creditCard: { number: cardNumber(cardCounter), expirationDate: `12/${new Date().getUTCFullYear() + 2}`, cvv: '123' },
+        }),
+      });
+      return (await response.json() as { creditCards: Array<{ nonce: string }> }).creditCards[0]?.nonce ?? '';
+    };
+    return { client, orderId, tokenize };
+  }
+
+  /** `attempts` payments, each with a fresh card and a freshly solved bot-check; `next` picks who makes each. */
+  async function attack(attempts: number, next: (attempt: number) => Promise<{ client: TestClient; orderId: string; tokenize(): Promise<string> }>, botcheck: 'solved' | 'none' | 'replayed' = 'solved'): Promise<Figures> {
+    const before = gateway.sales;
+    let refusedByVelocity = 0;
+    let cpu = 0;
+    let replayed: string | null = null;
+    for (let attempt = 0; attempt < attempts; attempt += 1) {
+      const { client, orderId, tokenize } = await next(attempt);
+      const nonce = await tokenize();
+      const started = process.cpuUsage();
+      let token = 'bm8gdG9rZW4=';
+      if (botcheck === 'solved' || (botcheck === 'replayed' && replayed === null)) token = await client.botcheckToken();
+      if (botcheck === 'replayed') token = replayed ??= token;
+      const used = process.cpuUsage(started);
+      cpu += (used.user + used.system) / 1000;
+      const response = await client.post(`/api/orders/${orderId}/payments`, { nonce, botcheck: token }, { 'idempotency-key': `attack-${attempt}` });
+      if (response.statusCode === 429) refusedByVelocity += 1;
+    }
+    return { attempts, gatewayCalls: gateway.sales - before, refusedByVelocity, cpuMsPerAttempt: Math.round((cpu / attempts) * 10) / 10 };
+  }
+
+  function print(scenario: string, figures: Figures): void {
+    console.log(`[${name}] ${scenario}: ${figures.attempts} attempts, ${figures.gatewayCalls} reached the gateway, ${figures.refusedByVelocity} refused by velocity rules, ${figures.cpuMsPerAttempt} ms attacker CPU per attempt (bot-check)`);
+  }
+
+  it('without a token or with a replayed one, nothing (or one attempt) reaches the gateway', async () => {
+    const one = await shopper('203.0.113.10');
+    const none = await attack(20, async () => one, 'none');
+    print('no bot-check token', none);
+    expect(none.gatewayCalls).toBe(0);
+    const other = await shopper('203.0.113.11');
+    const replayed = await attack(20, async () => other, 'replayed');
+    print('one solved token replayed', replayed);
+    expect(replayed.gatewayCalls).toBe(1);
+  }, 120_000);
+
+  it('one session, one order, one IP: at most 3 cards reach the gateway, and a real shopper elsewhere pays', async () => {
+    const one = await shopper('203.0.113.20');
+    const figures = await attack(40, async () => one);
+    print('one session, one order, one IP, solved tokens', figures);
+    expect(figures.gatewayCalls).toBe(3); // declines_per_session_per_hour
+    expect(figures.refusedByVelocity).toBe(37);
+
+    const real = await shopper('198.51.100.77', 'prd_mug');
+    const paid = await real.client.post(`/api/orders/${real.orderId}/payments`, { nonce: await real.tokenize(), botcheck: await real.client.botcheckToken() }, { 'idempotency-key': 'real-shopper' });
+    expect(paid.statusCode).toBe(201);
+  }, 180_000);
+
+  it('a fresh session and order for every card from one IP: at most 5 cards reach the gateway', async () => {
+    const figures = await attack(40, () => shopper('203.0.113.30'));
+    print('new session and order per attempt, one IP', figures);
+    expect(figures.gatewayCalls).toBe(5); // declines_per_ip_per_hour
+  }, 180_000);
+
+  it('a solution from another session is refused before the gateway', async () => {
+    const attacker = await shopper('203.0.113.40');
+    const victim = await shopper('203.0.113.41');
+    const farmed = await attacker.client.botcheckToken();
+    const spent = await victim.client.post(`/api/orders/${victim.orderId}/payments`, { nonce: await victim.tokenize(), botcheck: farmed }, { 'idempotency-key': 'farmed' });
+    expect(spent.statusCode).toBe(403);
+    expect(spent.json()).toMatchObject({ code: 'botcheck_failed' });
+    expect(gateway.sales).toBe(0);
+  }, 60_000);
+});
