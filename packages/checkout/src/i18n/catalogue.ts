@@ -77,7 +77,6 @@ export const en = {
   'error.threeDSecureCanceled': 'The card check was cancelled. Press Pay to try again.',
 
   'threeDSecure.title': 'Confirm your card',
-  'threeDSecure.frameTitle': 'Card issuer check',
 } as const satisfies Record<string, string>;
 
 export type MessageKey = keyof typeof en;

@@ -25,7 +25,7 @@ import { createSandboxProvider } from '../provider/sandbox-provider.ts';
 import { WALLETS, type WalletRegistry } from '../wallets/registry.ts';
 import { CheckoutError } from './checkout-error.ts';
 import { CheckoutEmitter, type CheckoutCallbacks, type CheckoutEventMap, type CheckoutEventName } from './events.ts';
-import { isThreeDSecureAmount, type WalletOptions } from './options.ts';
+import type { WalletOptions } from './options.ts';
 
 export type { PaymentOptionId as PaymentOption } from '../machine/payment-options.ts';
 
@@ -476,8 +476,9 @@ export class CheckoutRuntime {
     const { provider } = this;
     const { config, settings } = this.machine.getState();
     const amount = this.requestedAmount ?? (settings.threeDSecure === false ? null : settings.threeDSecure.amount);
-    if (provider === null || config === null || amount === null || !isThreeDSecureAmount(amount)) {
-      console.error(`[kassa/checkout] 3-D Secure needs the amount (options.threeDSecure or requestPaymentMethod's), not ${JSON.stringify(amount)}.`);
+    // A malformed amount is the gateway's to refuse (its answer reaches the console).
+    if (provider === null || config === null || amount === null) {
+      console.error('[kassa/checkout] 3-D Secure needs the amount: options.threeDSecure or requestPaymentMethod({ threeDSecure }).');
       this.send({ type: 'THREE_D_SECURE_FAILED' });
       return;
     }
@@ -489,13 +490,8 @@ export class CheckoutRuntime {
     void provider.verifyThreeDSecure({ card, amount, config, showChallenge, signal: abort.signal }).then((outcome) => {
       if (this.threeDSecureAbort === abort) this.threeDSecureAbort = null;
       if (outcome.kind === 'failed') console.error(`[kassa/checkout] 3-D Secure failed: ${outcome.detail}`);
-      this.send(
-        outcome.kind === 'result'
-          ? { type: 'THREE_D_SECURE_RESULT', result: outcome.result }
-          : outcome.kind === 'canceled'
-            ? { type: 'THREE_D_SECURE_CANCELED' }
-            : { type: 'THREE_D_SECURE_FAILED' },
-      );
+      if (outcome.kind === 'result') this.send({ type: 'THREE_D_SECURE_RESULT', result: outcome.result });
+      else this.send({ type: outcome.kind === 'canceled' ? 'THREE_D_SECURE_CANCELED' : 'THREE_D_SECURE_FAILED' });
     });
   }
 

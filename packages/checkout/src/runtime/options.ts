@@ -86,10 +86,7 @@ function threeDSecureFrom(value: unknown): ThreeDSecureOption {
   if (value === true) return { amount: null };
   const amount: unknown = typeof value === 'object' && value !== null ? (value as { amount?: unknown }).amount : undefined;
   if (isThreeDSecureAmount(amount)) return { amount };
-  warnOnce(
-    `options.threeDSecure must be true or { amount: '12.00' } (a decimal string), not ${JSON.stringify(value)}; ` +
-      'using true: pass the amount to requestPaymentMethod({ threeDSecure: { amount } }).',
-  );
+  warnOnce(`options.threeDSecure must be true or { amount: '12.00' }, not ${JSON.stringify(value)}; using true.`);
   return { amount: null };
 }
 

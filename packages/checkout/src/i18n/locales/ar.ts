@@ -75,5 +75,4 @@ export const ar: Catalogue = {
   'error.threeDSecureCanceled': 'أُلغي التحقق من البطاقة. اضغط على ادفع للمحاولة مرة أخرى.',
 
   'threeDSecure.title': 'تأكيد بطاقتك',
-  'threeDSecure.frameTitle': 'تحقق مُصدر البطاقة',
 };

@@ -76,5 +76,4 @@ export const de: Catalogue = {
   'error.threeDSecureCanceled': 'Die Kartenprüfung wurde abgebrochen. Tippen Sie auf Bezahlen, um es erneut zu versuchen.',
 
   'threeDSecure.title': 'Karte bestätigen',
-  'threeDSecure.frameTitle': 'Prüfung durch die kartenausgebende Bank',
 };

@@ -76,5 +76,4 @@ export const es: Catalogue = {
   'error.threeDSecureCanceled': 'Se canceló la comprobación de la tarjeta. Pulse Pagar para volver a intentarlo.',
 
   'threeDSecure.title': 'Confirme su tarjeta',
-  'threeDSecure.frameTitle': 'Comprobación del emisor de la tarjeta',
 };

@@ -76,5 +76,4 @@ export const fr: Catalogue = {
   'error.threeDSecureCanceled': 'La vérification de la carte a été annulée. Appuyez sur Payer pour réessayer.',
 
   'threeDSecure.title': 'Confirmez votre carte',
-  'threeDSecure.frameTitle': "Vérification par l'émetteur de la carte",
 };

@@ -76,5 +76,4 @@ export const ja: Catalogue = {
   'error.threeDSecureCanceled': 'カードの確認がキャンセルされました。もう一度お支払いを押してください。',
 
   'threeDSecure.title': 'カードの確認',
-  'threeDSecure.frameTitle': 'カード発行会社による確認',
 };

@@ -50,7 +50,6 @@ export function Sheet(): ReactElement {
           <ChallengeModal
             url={state.challengeUrl}
             title={t('threeDSecure.title')}
-            frameTitle={t('threeDSecure.frameTitle')}
             onCancel={() => runtime?.cancelThreeDSecure()}
           />
         </Suspense>

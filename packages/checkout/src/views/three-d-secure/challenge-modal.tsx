@@ -6,12 +6,12 @@ import { useEffect, useId, useRef, type ReactElement } from 'react';
 
 export interface ChallengeModalProps {
   readonly url: string;
+  /** The dialog's heading, also the frame's title. */
   readonly title: string;
-  readonly frameTitle: string;
   readonly onCancel: () => void;
 }
 
-export function ChallengeModal({ url, title, frameTitle, onCancel }: ChallengeModalProps): ReactElement {
+export function ChallengeModal({ url, title, onCancel }: ChallengeModalProps): ReactElement {
   const dialog = useRef<HTMLDialogElement>(null);
   const titleId = useId();
 
@@ -45,7 +45,7 @@ export function ChallengeModal({ url, title, frameTitle, onCancel }: ChallengeMo
       <p id={titleId} className="kassa-challenge__title">
         {title}
       </p>
-      <iframe className="kassa-challenge__frame" src={url} title={frameTitle} name="kassa-three-d-secure" />
+      <iframe className="kassa-challenge__frame" src={url} title={title} name="kassa-three-d-secure" />
     </dialog>
   );
 }
