@@ -34,6 +34,8 @@ export interface TokenizeRequest {
   readonly authorizationFingerprint: string;
   readonly clientApiUrl: string;
   readonly fields: readonly FieldName[];
+  /** "Save card": the gateway saves the card for the client token's customer (verified, duplicates refused). */
+  readonly vault?: boolean;
 }
 
 /** Parent -> frame. */

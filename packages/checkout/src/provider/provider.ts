@@ -9,9 +9,13 @@ export interface ProviderClient {
   /** Mounts the hosted card fields for a loaded configuration. */
   createHostedFields(config: GatewayConfiguration, options: Omit<HostedFieldsOptions, 'assetsUrl'>): HostedFields;
   /** Asks the fields to send the card to the gateway; never rejects, failures are outcomes. */
-  tokenize(fields: HostedFields, config: GatewayConfiguration, fieldNames: readonly FieldName[]): Promise<TokenizeOutcome>;
   /** Runs 3-D Secure for a card (its code is imported on demand); never rejects, failures are outcomes. */
   verifyThreeDSecure(request: ThreeDSecureRequest): Promise<ThreeDSecureOutcome>;
+  tokenize(fields: HostedFields, config: GatewayConfiguration, fieldNames: readonly FieldName[], vault: boolean): Promise<TokenizeOutcome>;
+  /** The client token's customer's saved methods, each with a fresh single-use nonce (none for a guest's token). */
+  listPaymentMethods(config: GatewayConfiguration, signal: AbortSignal): Promise<readonly PaymentMethodResult[]>;
+  /** Deletes the saved method a listed nonce stands for; rejects with a ProviderError. */
+  deletePaymentMethod(config: GatewayConfiguration, nonce: string): Promise<void>;
 }
 
 export interface ThreeDSecureRequest {

@@ -1,6 +1,7 @@
 // The provider client for Kassa's sandbox gateway: configuration over its client API, card fields from its origin.
 import { createHostedFields } from '../fields/hosted-fields.ts';
-import type { GatewayConfiguration } from '../machine/checkout.types.ts';
+import { parseTokenizeResult } from '../fields/protocol.ts';
+import type { GatewayConfiguration, PaymentMethodResult } from '../machine/checkout.types.ts';
 import type { ClientToken } from './client-token.ts';
 import { fetchFromGateway, GATEWAY_TIMEOUT_MS, httpFailure } from './gateway-failures.ts';
 import { ProviderError, type ProviderClient } from './provider.ts';
@@ -37,6 +38,18 @@ export function parseConfiguration(body: unknown, token: ClientToken): GatewayCo
   };
 }
 
+/** The client API's saved-methods list: tokenized cards plus `default` and `hasSubscription`; bad entries skipped. */
+export function parseSavedMethods(body: unknown): readonly PaymentMethodResult[] {
+  const list = typeof body === 'object' && body !== null ? (body as { paymentMethods?: unknown }).paymentMethods : undefined;
+  if (!Array.isArray(list)) return [];
+  return list.flatMap((entry: unknown) => {
+    const card = parseTokenizeResult(entry);
+    if (card === null) return [];
+    const flags = entry as { default?: unknown; hasSubscription?: unknown };
+    return [{ ...card, vaulted: true, default: flags.default === true, hasSubscription: flags.hasSubscription === true }];
+  });
+}
+
 export function createSandboxProvider(
   token: ClientToken,
   fetchImpl: typeof fetch = (input, init) => fetch(input, init),
@@ -56,12 +69,32 @@ export function createSandboxProvider(
     createHostedFields(config, options) {
       return createHostedFields({ ...options, assetsUrl: config.assetsUrl });
     },
-    tokenize(fields, config, fieldNames) {
-      return fields.tokenize({
+    async tokenize(fields, config, fieldNames, vault) {
+      const outcome = await fields.tokenize({
         authorizationFingerprint: token.authorizationFingerprint,
         clientApiUrl: config.clientApiUrl,
         fields: fieldNames,
+        ...(vault ? { vault: true } : {}),
       });
+      // A card saved on the way is a saved method from now on (the gateway's answer does not say so itself).
+      return outcome.ok && vault ? { ok: true, result: { ...outcome.result, vaulted: true, hasSubscription: false } } : outcome;
+    },
+    async listPaymentMethods(config, signal) {
+      const url = new URL(`${config.clientApiUrl}/v1/payment_methods`);
+      url.searchParams.set('authorizationFingerprint', token.authorizationFingerprint);
+      const what = 'the saved payment methods request';
+      const init = { signal, credentials: 'omit', headers: { Accept: 'application/json' } } as const;
+      const { response, body } = await fetchFromGateway(fetchImpl, url, init, what, timeoutMs);
+      if (!response.ok) throw httpFailure(response, what);
+      return parseSavedMethods(body);
+    },
+    async deletePaymentMethod(config, nonce) {
+      const url = new URL(`${config.clientApiUrl}/v1/payment_methods/${encodeURIComponent(nonce)}`);
+      url.searchParams.set('authorizationFingerprint', token.authorizationFingerprint);
+      const what = 'the delete request';
+      const init = { method: 'DELETE', signal: new AbortController().signal, credentials: 'omit' } as const;
+      const { response } = await fetchFromGateway(fetchImpl, url, init, what, timeoutMs);
+      if (!response.ok) throw httpFailure(response, what);
     },
     async verifyThreeDSecure(request) {
       try {

@@ -186,6 +186,27 @@ export class CheckoutRuntime {
     this.send({ type: 'SHOW_OPTIONS' });
   }
 
+  /** Shopper gestures on the saved methods (views forward them; the machine decides what they do). */
+  selectMethod(nonce: string): void {
+    this.send({ type: 'SELECT_METHOD', nonce });
+  }
+
+  editMethods(editing: boolean): void {
+    this.send({ type: editing ? 'EDIT_METHODS' : 'DONE_EDITING' });
+  }
+
+  askDelete(nonce: string): void {
+    this.send({ type: 'ASK_DELETE', nonce });
+  }
+
+  answerDelete(confirmed: boolean): void {
+    this.send({ type: confirmed ? 'CONFIRM_DELETE' : 'CANCEL_DELETE' });
+  }
+
+  setSaveCard(save: boolean): void {
+    this.send({ type: 'SET_SAVE_CARD', save });
+  }
+
   /** A wallet's view, once its module has loaded (null before, and for the card). */
   walletView(option: PaymentOptionId): ComponentType | null {
     return this.walletViews.get(option) ?? null;
@@ -317,7 +338,26 @@ export class CheckoutRuntime {
           'the wallet options against the gateway configuration (supported card types, wallets enabled).',
       );
     }
-    this.send({ type: 'CONFIG_LOADED', config, options });
+    // Saved methods come before the first view; a list that cannot be had leaves the shopper the other ways to pay.
+    const provider = this.provider;
+    const listed = provider === null ? Promise.resolve([]) : provider.listPaymentMethods(config, signal);
+    void listed
+      .catch((error: unknown) => {
+        console.error('[kassa/checkout] the saved payment methods could not be listed', error);
+        return [];
+      })
+      .then((savedMethods) => {
+        if (!signal.aborted) this.optionsOffered(config, options, savedMethods, signal);
+      });
+  }
+
+  private optionsOffered(
+    config: GatewayConfiguration,
+    options: readonly PaymentOptionId[],
+    savedMethods: readonly PaymentMethodResult[],
+    signal: AbortSignal,
+  ): void {
+    this.send({ type: 'CONFIG_LOADED', config, options, savedMethods });
     for (const option of options) {
       if (option !== 'card') this.loadWallet(option, config, signal);
     }
@@ -403,7 +443,10 @@ export class CheckoutRuntime {
         return;
       case 'tokenize':
         this.tokenizing = request ?? null;
-        this.tokenize(effect.fields);
+        this.tokenize(effect.fields, effect.vault);
+        return;
+      case 'deleteMethod':
+        this.deleteMethod(effect.nonce);
         return;
       case 'clearFields':
         this.fields?.clear();
@@ -459,14 +502,32 @@ export class CheckoutRuntime {
     return waiting;
   }
 
-  private tokenize(fieldNames: readonly FieldName[]): void {
+  /** Deletes, then lists again (the other nonces were single-use too); any failure keeps the method listed. */
+  private deleteMethod(nonce: string): void {
+    const { provider } = this;
+    const config = this.machine.getState().config;
+    if (provider === null || config === null) return;
+    const signal = new AbortController().signal;
+    provider
+      .deletePaymentMethod(config, nonce)
+      .then(() => provider.listPaymentMethods(config, signal))
+      .then(
+        (methods) => this.send({ type: 'METHOD_DELETED', methods }),
+        (error: unknown) => {
+          console.error('[kassa/checkout] the saved payment method was not deleted', error);
+          this.send({ type: 'DELETE_FAILED' });
+        },
+      );
+  }
+
+  private tokenize(fieldNames: readonly FieldName[], vault: boolean): void {
     const { provider, fields } = this;
     const config = this.machine.getState().config;
     if (provider === null || fields === null || config === null) {
       this.send({ type: 'TOKENIZE_FAILED', failure: { code: 'gateway', message: 'The card fields are not mounted.' } });
       return;
     }
-    void provider.tokenize(fields, config, fieldNames).then((outcome) => {
+    void provider.tokenize(fields, config, fieldNames, vault).then((outcome) => {
       this.send(outcome.ok ? { type: 'TOKENIZED', result: outcome.result } : { type: 'TOKENIZE_FAILED', failure: outcome.error });
     });
   }

@@ -5,7 +5,8 @@ import { connectOptions } from '../../machine/checkout.connect.ts';
 import { useCheckoutContext, useFocusTarget } from '../checkout-context.ts';
 import { OptionIcon } from './option-icons.tsx';
 
-export function OptionList(): ReactElement {
+/** `labelledBy`: the heading above the list (the sheet's heading, or "Other ways to pay" under the saved methods). */
+export function OptionList({ labelledBy }: { readonly labelledBy?: string }): ReactElement {
   const { state, runtime, t, headingId } = useCheckoutContext();
   const list = useRef<HTMLUListElement>(null);
   useFocusTarget(
@@ -14,7 +15,7 @@ export function OptionList(): ReactElement {
   );
   const view = connectOptions(state, t);
   return (
-    <ul ref={list} className="kassa-options" aria-labelledby={headingId}>
+    <ul ref={list} className="kassa-options" aria-labelledby={labelledBy ?? headingId}>
       {view.items.map((item) => {
         const noteId = `${headingId}-${item.id}-note`;
         return (

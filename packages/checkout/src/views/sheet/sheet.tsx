@@ -10,6 +10,8 @@ import { WalletView } from './wallet-view.tsx';
 
 const OptionsView = lazy(() => import('../options/options-view.tsx'));
 const ChallengeModal = lazy(() => import('../three-d-secure/challenge-modal.tsx'));
+const MethodsView = lazy(() => import('../methods/methods-view.tsx'));
+const DeleteConfirmation = lazy(() => import('../delete-confirmation/delete-confirmation.tsx'));
 
 export function Sheet(): ReactElement {
   const { runtime, state, t, locale, direction } = useCheckoutContext();
@@ -30,6 +32,16 @@ export function Sheet(): ReactElement {
       {view === 'options' && (
         <Suspense fallback={null}>
           <OptionsView />
+        </Suspense>
+      )}
+      {view === 'methods' && (
+        <Suspense fallback={null}>
+          <MethodsView />
+        </Suspense>
+      )}
+      {view === 'delete-confirmation' && (
+        <Suspense fallback={null}>
+          <DeleteConfirmation />
         </Suspense>
       )}
       {view !== null && view !== 'card' && view !== 'options' && view !== 'methods' && view !== 'delete-confirmation' && (

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import type { CheckoutEvent } from '../../machine/checkout.types.ts';
+import { checkoutSettings, gatewayConfiguration, paymentMethodResult, savedMethod } from '../../testing/fixtures.ts';
+import { renderWith, stateAfter } from '../../testing/render.tsx';
+import { DeleteConfirmation } from '../delete-confirmation/delete-confirmation.tsx';
+import { MethodsView } from './methods-view.tsx';
+
+const details = paymentMethodResult.details;
+const visa = savedMethod({ nonce: 'n-visa', default: true, details: { ...details, cardType: 'Visa', lastFour: '1881', expirationMonth: '12', expirationYear: '2029' } });
+const amex = savedMethod({ nonce: 'n-amex', hasSubscription: true, details: { ...details, cardType: 'American Express', lastFour: '0005' } });
+const loaded: CheckoutEvent[] = [
+  { type: 'CONFIG_LOADED', config: gatewayConfiguration(), options: ['card'], savedMethods: [visa, amex] },
+  { type: 'OPTION_READY', option: 'card' },
+];
+const settings = checkoutSettings({ vaultManager: true });
+
+describe('saved methods markup', () => {
+  it('is a radio group headed "Paying with Card", the default checked, with Edit and the other ways to pay under it', () => {
+    const html = renderWith(stateAfter(loaded, settings), <MethodsView />);
+    expect(html).toContain('role="heading" aria-level="3">Paying with Card</p>');
+    expect(html).toMatch(/<div class="kassa-methods__list" role="radiogroup" aria-labelledby="sheet-heading">/);
+    const radio = (nonce: string): string => html.match(new RegExp(`<input type="radio"[^>]*value="${nonce}"[^>]*/?>`))?.[0] ?? '';
+    expect(radio('n-visa')).toContain('checked=""');
+    expect(radio('n-amex')).not.toBe('');
+    expect(radio('n-amex')).not.toContain('checked=""');
+    expect(html).toContain('Visa ending in 1881');
+    expect(html).toContain('Expires 12/29');
+    expect(html).toContain('>Edit</button>');
+    expect(html).toContain('>Other ways to pay</p>');
+  });
+
+  it('reads "Choose a saved card" with nothing chosen, and has no Edit button without the vault manager', () => {
+    const html = renderWith(stateAfter(loaded, checkoutSettings({ preselectVaultedPaymentMethod: false })), <MethodsView />);
+    expect(html).toContain('>Choose a saved card</p>');
+    expect(html).not.toContain('checked=""');
+    expect(html).not.toContain('>Edit</button>');
+  });
+
+  it('in edit mode, offers a named delete button per method and disables the one a subscription charges, saying why', () => {
+    const html = renderWith(stateAfter([...loaded, { type: 'EDIT_METHODS' }], settings), <MethodsView />);
+    expect(html).toContain('>Edit payment methods</p>');
+    expect(html).toContain('>Done</button>');
+    expect(html).toMatch(/aria-label="Delete Visa card ending in 1881"(?![^>]*disabled)/);
+    expect(html).toMatch(/aria-label="Delete American Express card ending in 0005" aria-describedby="sheet-heading-n-amex-locked" disabled=""/);
+    expect(html).toContain('id="sheet-heading-n-amex-locked" class="kassa-method__locked">Pays for a subscription. Cancel the subscription to delete this card.</p>');
+    expect(html).not.toContain('Other ways to pay');
+  });
+
+  it('asks "Delete Visa card ending in 1881?" in a modal dialog with Cancel before Delete', () => {
+    const state = stateAfter([...loaded, { type: 'EDIT_METHODS' }, { type: 'ASK_DELETE', nonce: 'n-visa' }], settings);
+    const html = renderWith(state, <DeleteConfirmation />);
+    expect(html).toMatch(/^<div class="kassa-delete" role="dialog" aria-modal="true" aria-labelledby="([^"]+)"/);
+    expect(html).toMatch(/<p id="[^"]+" class="kassa-delete__question">Delete Visa card ending in 1881\?<\/p>/);
+    expect(html.indexOf('>Cancel</button>')).toBeLessThan(html.indexOf('>Delete</button>'));
+  });
+});
