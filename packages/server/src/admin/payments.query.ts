@@ -86,12 +86,8 @@ function toAdminPayment(row: ListedRow): AdminPayment {
   };
 }
 
-/**
- * One page of payments, newest first, filtered in the database: every filter is a column comparison the 0005_admin indexes
- * serve ((created_at, id), (status, created_at, id), (card_last_four, created_at, id), accounts.email), and the page
- * continues after a cursor instead of an offset, so page 1000 costs what page 1 does.
- */
-export async function listPayments(db: Db, filter: PaymentsFilter): Promise<{ payments: AdminPayment[]; nextCursor: string | null }> {
+/** The query behind a page of the list (exported so a test can read the database's plan for it). */
+export function paymentsPageQuery(db: Db, filter: PaymentsFilter) {
   let query = baseQuery(db);
   if (filter.status !== undefined) query = query.where('p.status', '=', filter.status);
   if (filter.from !== undefined) query = query.where('p.created_at', '>=', filter.from);
@@ -105,7 +101,16 @@ export async function listPayments(db: Db, filter: PaymentsFilter): Promise<{ pa
   if (after !== undefined) {
     query = query.where((eb) => eb.or([eb('p.created_at', '<', after.createdAt), eb.and([eb('p.created_at', '=', after.createdAt), eb('p.id', '<', after.id)])]));
   }
-  const rows = await query.orderBy('p.created_at', 'desc').orderBy('p.id', 'desc').limit(filter.limit + 1).execute();
+  return query.orderBy('p.created_at', 'desc').orderBy('p.id', 'desc').limit(filter.limit + 1);
+}
+
+/**
+ * One page of payments, newest first, filtered in the database: the 0005_admin indexes ((created_at, id),
+ * (status, created_at, id), (card_last_four, created_at, id)) serve the order and the filters, and the page continues
+ * after a cursor instead of an offset, so page 1000 costs what page 1 does.
+ */
+export async function listPayments(db: Db, filter: PaymentsFilter): Promise<{ payments: AdminPayment[]; nextCursor: string | null }> {
+  const rows = await paymentsPageQuery(db, filter).execute();
   const page = rows.slice(0, filter.limit);
   const last = page.at(-1);
   const nextCursor = rows.length > filter.limit && last !== undefined ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null;
