@@ -155,7 +155,7 @@ export interface VelocityEventsTable {
   action: string;
   dimension: string;
   subject: string;
-  /** What distinct counts count (the card fingerprint, for "distinct cards per account"); null otherwise. */
+  /** Reserved for distinct counts (distinct card fingerprints per account, not built yet); always null today. */
   detail: string | null;
   created_at: string;
 }

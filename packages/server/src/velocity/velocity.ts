@@ -7,13 +7,13 @@ import { newId, nowIso } from '../ids.ts';
 // before the action it limits (before any gateway call for payments) and a refusal is recorded for the merchant.
 
 /** Who or what an event is counted against. */
-export type Dimension = 'ip' | 'account' | 'email' | 'session' | 'order' | 'card' | 'bin';
+export type Dimension = 'ip' | 'account' | 'email' | 'session' | 'order';
 /** What is counted. */
-export type VelocityAction = 'sign_in' | 'order' | 'checkout_session' | 'payment' | 'decline' | 'card';
+export type VelocityAction = 'sign_in' | 'order' | 'checkout_session' | 'payment' | 'decline';
 
 export type Subjects = Partial<Record<Dimension, string>>;
 
-/** At most `max` events of `action` by one subject of `dimension` within `windowMs` (distinct details if `distinct`). */
+/** At most `max` events of `action` by one subject of `dimension` within `windowMs`. */
 export interface Limit {
   /** Stable name, in refusals and logs: `payments_per_ip_per_hour`. */
   rule: string;
@@ -21,8 +21,6 @@ export interface Limit {
   dimension: Dimension;
   max: number;
   windowMs: number;
-  /** Counts distinct details (distinct cards) rather than events. */
-  distinct?: boolean;
 }
 
 export interface Exceeded {
@@ -46,11 +44,11 @@ export class Velocity {
   }
 
   /** Counts one event of `action` against each subject given; returns the events' ids (see forget). */
-  async record(action: VelocityAction, subjects: Subjects, detail: string | null = null): Promise<string[]> {
+  async record(action: VelocityAction, subjects: Subjects): Promise<string[]> {
     const now = this.#clock();
     const rows = Object.entries(subjects)
       .filter((entry): entry is [Dimension, string] => entry[1] !== undefined)
-      .map(([dimension, subject]) => ({ id: newId('vel'), action, dimension, subject, detail, created_at: nowIso(now) }));
+      .map(([dimension, subject]) => ({ id: newId('vel'), action, dimension, subject, detail: null, created_at: nowIso(now) }));
     if (rows.length > 0) await this.#db.insertInto('velocity_events').values(rows).execute();
     await this.#pruneNowAndThen(now);
     return rows.map((row) => row.id);
@@ -63,8 +61,8 @@ export class Velocity {
 
   /**
    * The first limit a subject is past, or null. `recorded` is the action this request has just recorded: its own
-   * event is in the count, so that limit allows `max` and refuses the one after; the others (declines, distinct
-   * cards) count past outcomes, refused once `max` are reached.
+   * event is in the count, so that limit allows `max` and refuses the one after; the others (declines) count past
+   * outcomes, refused once `max` are reached.
    * Recording before checking keeps concurrent requests honest: each one counts every event recorded before it.
    */
   async exceeded(limits: readonly Limit[], subjects: Subjects, recorded: VelocityAction | null): Promise<Exceeded | null> {
@@ -81,11 +79,11 @@ export class Velocity {
         .where('created_at', '>', since);
       const row = await base
         .select((eb) => [
-          (limit.distinct === true ? eb.fn.count<string | number>('detail').distinct() : eb.fn.countAll<string | number>()).as('count'),
+          eb.fn.countAll<string | number>().as('count'),
           eb.fn.min<string>('created_at').as('oldest'),
         ])
         .executeTakeFirstOrThrow();
-      const allowed = limit.max + (limit.action === recorded && limit.distinct !== true ? 1 : 0);
+      const allowed = limit.max + (limit.action === recorded ? 1 : 0);
       if (Number(row.count) >= allowed) {
         const oldest = row.oldest === null ? now : new Date(row.oldest).getTime();
         return { limit, subject, retryAfterSeconds: Math.max(1, Math.ceil((oldest + limit.windowMs - now) / 1000)) };
@@ -94,7 +92,7 @@ export class Velocity {
     return null;
   }
 
-  /** Keeps the refusal for the merchant and logs it (never card data: subjects are IPs, ids and fingerprints). */
+  /** Keeps the refusal for the merchant and logs it (never card data: subjects are IPs, ids and HMACs of emails). */
   async noteRefusal(exceeded: Exceeded, log: FastifyBaseLogger): Promise<void> {
     const { limit, subject } = exceeded;
     await this.#db
