@@ -1,7 +1,7 @@
 // "Delete Visa card ending in 1881?": an in-sheet dialog (the drop-in's view, made accessible). Focus starts on
 // Cancel (the safe answer), Tab stays between its two buttons, Escape cancels; focus then returns to the method.
 import { useCallback, useId, useRef, type KeyboardEvent, type ReactElement } from 'react';
-import { connectDeleteConfirmation } from '../../machine/checkout.connect.ts';
+import { connectDeleteConfirmation } from '../../machine/methods.connect.ts';
 import { useCheckoutContext, useFocusTarget } from '../checkout-context.ts';
 
 export function DeleteConfirmation(): ReactElement | null {

@@ -2,7 +2,7 @@
 // "Paying with Card" once one is chosen, the vault manager's Edit / Done, and the other ways to pay under the list.
 // In edit mode each method is a delete button; one a subscription charges is disabled and says why.
 import { useCallback, useId, useRef, type ReactElement } from 'react';
-import { connectMethods } from '../../machine/checkout.connect.ts';
+import { connectMethods } from '../../machine/methods.connect.ts';
 import { useCheckoutContext, useFocusTarget } from '../checkout-context.ts';
 import { OptionList } from '../options/options-view.tsx';
 
