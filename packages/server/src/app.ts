@@ -15,6 +15,7 @@ import type { DatabaseHandle } from './db/connect.ts';
 import { BraintreeGatewayAdapter, createBraintreeClient } from './gateway/braintree.ts';
 import type { PaymentGateway } from './gateway/gateway.ts';
 import { BraintreeVaultAdapter } from './gateway/braintree-vault.ts';
+import { BraintreeWebhookVerifier } from './gateway/braintree-webhooks.ts';
 import type { VaultGateway } from './gateway/vault-gateway.ts';
 import { createLogger, RequestLinesAtDebug } from './logger.ts';
 import { IdempotencyRepository } from './payments/idempotency.repository.ts';
@@ -32,6 +33,7 @@ import { accountsRoutes } from './routes/accounts/accounts.routes.ts';
 import { adminRoutes } from './routes/admin/admin.routes.ts';
 import { botcheckRoutes } from './routes/botcheck/botcheck.routes.ts';
 import { catalogueRoutes } from './routes/catalogue/catalogue.routes.ts';
+import { gatewayWebhookRoutes } from './routes/gateway-webhooks/gateway-webhooks.routes.ts';
 import { configRoutes } from './routes/config/config.routes.ts';
 import { healthRoutes } from './routes/health/health.routes.ts';
 import { ordersRoutes } from './routes/orders/orders.routes.ts';
@@ -85,6 +87,7 @@ export async function buildKassaApp(config: Config, deps: AppDeps = {}): Promise
     db: database.db,
     gateway,
     vault,
+    webhooks: client === null ? null : new BraintreeWebhookVerifier(client),
     botcheck: new AltchaVerifier({ secret: config.botcheck.secret, maxCounter: config.botcheck.maxCounter, challengeTtlSeconds: config.botcheck.challengeTtlSeconds }),
     replays: new DbReplayStore(database.db),
     sessions: new SessionsRepository(database.db, config.sessionSecret),
@@ -124,6 +127,7 @@ export async function buildKassaApp(config: Config, deps: AppDeps = {}): Promise
   paymentsRoutes(api, ctx);
   paymentMethodsRoutes(api, ctx);
   subscriptionsRoutes(api, ctx);
+  await gatewayWebhookRoutes(api, ctx);
   if (demo !== null && deps.seedDemoVault === true && gateway !== null && vault !== null) {
     await seedDemoVault({ db: database.db, gateway, vault }, demo.shopper.email, app.log);
   }

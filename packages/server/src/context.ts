@@ -3,6 +3,7 @@ import type { SessionsRepository } from './accounts/sessions.repository.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/connect.ts';
 import type { PaymentGateway } from './gateway/gateway.ts';
+import type { WebhookVerifier } from './gateway/gateway-webhooks.ts';
 import type { VaultGateway } from './gateway/vault-gateway.ts';
 import type { IdempotencyRepository } from './payments/idempotency.repository.ts';
 import type { Velocity } from './velocity/velocity.ts';
@@ -14,6 +15,8 @@ export interface AppContext {
   gateway: PaymentGateway | null;
   /** Saved cards and subscriptions at the same gateway (null exactly when `gateway` is). */
   vault: VaultGateway | null;
+  /** Verifies the gateway's webhook notifications (null exactly when `gateway` is not configured). */
+  webhooks: WebhookVerifier | null;
   botcheck: BotcheckVerifier;
   replays: ReplayStore;
   sessions: SessionsRepository;

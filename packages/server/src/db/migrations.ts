@@ -233,6 +233,57 @@ export const migrations: Record<string, Migration> = {
       }
       await db.schema.alterTable('payments').dropColumn('payment_method_type').execute();
       await db.schema.dropTable('admin_audit_log').execute();
+      },
+    },
+  '0006_gateway_webhooks': {
+    // The gateway's webhook notifications, each recorded once under an id derived from what it says (kind, subject,
+    // the gateway's timestamp): the insert that claims a notification is the replay guard on both engines, so a
+    // notification delivered twice, or twice at once, is acted on once. What they report is kept beside the payment
+    // (its settlement), per subscription (its last reported status) and per dispute.
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('webhook_notifications')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('subject_id', 'text', (c) => c.notNull())
+        .addColumn('notified_at', 'text', (c) => c.notNull())
+        .addColumn('received_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('webhook_notifications_subject').on('webhook_notifications').column('subject_id').execute();
+      await db.schema.alterTable('payments').addColumn('settlement_status', 'text').execute();
+      await db.schema.alterTable('payments').addColumn('settlement_status_at', 'text').execute();
+      await db.schema.createIndex('payments_transaction').on('payments').column('transaction_id').execute();
+      await db.schema
+        .createTable('subscription_states')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('plan_id', 'text')
+        .addColumn('status', 'text')
+        .addColumn('next_billing_date', 'text')
+        .addColumn('failure_count', 'integer')
+        .addColumn('last_event', 'text', (c) => c.notNull())
+        .addColumn('notified_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('disputes')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('transaction_id', 'text', (c) => c.notNull())
+        .addColumn('payment_id', 'text')
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('reason', 'text', (c) => c.notNull())
+        .addColumn('amount', 'integer', (c) => c.notNull())
+        .addColumn('currency', 'text', (c) => c.notNull())
+        .addColumn('notified_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('disputes_payment').on('disputes').column('payment_id').execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable('disputes').execute();
+      await db.schema.dropTable('subscription_states').execute();
+      await db.schema.dropIndex('payments_transaction').execute();
+      await db.schema.alterTable('payments').dropColumn('settlement_status_at').execute();
+      await db.schema.alterTable('payments').dropColumn('settlement_status').execute();
+      await db.schema.dropTable('webhook_notifications').execute();
     },
   },
 };

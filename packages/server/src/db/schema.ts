@@ -18,6 +18,9 @@ export interface Database {
   admin_audit_log: AdminAuditLogTable;
   velocity_events: VelocityEventsTable;
   velocity_refusals: VelocityRefusalsTable;
+  webhook_notifications: WebhookNotificationsTable;
+  subscription_states: SubscriptionStatesTable;
+  disputes: DisputesTable;
 }
 
 export interface AccountsTable {
@@ -109,6 +112,10 @@ export interface PaymentsTable {
   gateway_rejection_reason: string | null;
   /** The gateway's paymentInstrumentType (`credit_card`, ...), once it answered; since 0005. */
   payment_method_type: string | null;
+  /** What the gateway's webhooks last reported of the money's movement: `settled`, `settlement_declined`; null: not yet. */
+  settlement_status: string | null;
+  /** The gateway's time of that report: an older notification delivered late does not overwrite a newer one. */
+  settlement_status_at: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -168,6 +175,44 @@ export interface VelocityRefusalsTable {
   dimension: string;
   subject: string;
   created_at: string;
+}
+
+/** A gateway webhook notification, recorded once (the id is derived from kind, subject and the gateway's timestamp). */
+export interface WebhookNotificationsTable {
+  id: string;
+  kind: string;
+  /** The transaction, subscription or dispute it is about. */
+  subject_id: string;
+  notified_at: string;
+  received_at: string;
+}
+
+/** A subscription's status as the gateway's webhooks last reported it (the gateway stays the source of truth). */
+export interface SubscriptionStatesTable {
+  id: string;
+  /** Null until a notification reports them (some carry only the id). */
+  plan_id: string | null;
+  /** The provider's status (`Active`, `Past Due`, `Canceled`, `Expired`, `Pending`). */
+  status: string | null;
+  next_billing_date: string | null;
+  failure_count: number | null;
+  /** The notification kind that reported it (`subscription_went_past_due`, ...). */
+  last_event: string;
+  notified_at: string;
+}
+
+/** A dispute (chargeback) the gateway reported, against the payment whose transaction it disputes. */
+export interface DisputesTable {
+  id: string;
+  transaction_id: string;
+  /** Null when the transaction is not one of the product's payments (e.g. made in the gateway's control panel). */
+  payment_id: string | null;
+  status: string;
+  kind: string;
+  reason: string;
+  amount: number;
+  currency: string;
+  notified_at: string;
 }
 
 export type AccountRow = Selectable<AccountsTable>;

@@ -8,6 +8,7 @@ export const PROBLEMS = {
   validation_failed: { status: 400, title: 'The request is not valid.' },
   invalid_credentials: { status: 401, title: 'The email or password is not correct.' },
   not_signed_in: { status: 401, title: 'Sign in first.' },
+  webhook_signature_invalid: { status: 401, title: 'The webhook notification\'s signature does not verify.' },
   payment_declined: { status: 402, title: 'The payment was declined.' },
   subscription_declined: { status: 402, title: 'The subscription\'s first payment was declined. Try another card.' },
   botcheck_failed: { status: 403, title: 'The bot check did not pass. Try again.' },

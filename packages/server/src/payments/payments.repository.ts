@@ -43,6 +43,8 @@ export async function insertPendingPayment(
     processor_response_text: null,
     gateway_rejection_reason: null,
     payment_method_type: null,
+    settlement_status: null,
+    settlement_status_at: null,
     created_at: now,
     updated_at: now,
   };

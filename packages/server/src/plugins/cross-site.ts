@@ -3,6 +3,20 @@ import { ProblemError } from '../http/problem.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * `signed-server-post`: the route is a server-to-server form post that authenticates itself by a signature over
+     * its body (the gateway's webhooks), so it takes `application/x-www-form-urlencoded` instead of JSON. The
+     * browser checks still apply: no browser has reason to send it, so a browser's cross-site request is refused.
+     */
+    crossSite?: 'signed-server-post';
+  }
+}
+
+const JSON_TYPE = /^application\/json\s*(;|$)/i;
+const FORM_TYPE = /^application\/x-www-form-urlencoded\s*(;|$)/i;
+
 /** The methods a route answers: a string or a list, as Fastify's onRoute gives them. */
 function changesState(method: string | string[]): boolean {
   return (Array.isArray(method) ? method : [method]).some((m) => !SAFE_METHODS.has(m.toUpperCase()));
@@ -32,7 +46,8 @@ const refuseCrossSite: onRequestHookHandler = async (request) => {
   const origin = request.headers.origin;
   if (site === undefined && origin !== undefined && !sameOrigin(request, origin)) throw new ProblemError('cross_site_request');
   const type = request.headers['content-type'] ?? '';
-  if (!/^application\/json\s*(;|$)/i.test(type)) throw new ProblemError('unsupported_media_type');
+  const accepted = request.routeOptions.config.crossSite === 'signed-server-post' ? FORM_TYPE : JSON_TYPE;
+  if (!accepted.test(type)) throw new ProblemError('unsupported_media_type');
 };
 
 /**

@@ -16,9 +16,13 @@ const READY = 'KASSA_SANDBOX_READY ';
  * The real sandbox gateway in its own process, as a real gateway runs apart from the server (the server never
  * imports it). It prints `KASSA_SANDBOX_READY {json}` once listening.
  */
-export async function startSandboxProcess({ currency = 'EUR', timeoutMs = 20_000 } = {}): Promise<RunningSandbox> {
+export async function startSandboxProcess({
+  currency = 'EUR',
+  timeoutMs = 20_000,
+  env = {},
+}: { currency?: string; timeoutMs?: number; /** More of the sandbox's variables (`SANDBOX_WEBHOOK_URL`, ...). */ env?: Record<string, string> } = {}): Promise<RunningSandbox> {
   const child = spawn(process.execPath, ['--import', 'tsx', SANDBOX_MAIN], {
-    env: { ...process.env, SANDBOX_PORT: '0', SANDBOX_READY_JSON: '1', SANDBOX_CURRENCY: currency },
+    env: { ...process.env, SANDBOX_PORT: '0', SANDBOX_READY_JSON: '1', SANDBOX_CURRENCY: currency, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const ready = await new Promise<{ origin: string; host: string; port: number; merchantId: string; publicKey: string; privateKey: string }>((resolve, reject) => {

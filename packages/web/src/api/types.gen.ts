@@ -105,7 +105,7 @@ export type Problem = {
   type: string;
   title: string;
   status: number;
-  code: "validation_failed" | "invalid_credentials" | "not_signed_in" | "payment_declined" | "subscription_declined" | "botcheck_failed" | "forbidden" | "cross_site_request" | "not_found" | "order_not_found" | "payment_method_not_found" | "plan_not_found" | "subscription_not_found" | "payment_not_found" | "email_taken" | "order_already_paid" | "payment_in_progress" | "payment_method_duplicate" | "payment_method_has_subscription" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "card_verification_failed" | "payment_method_invalid" | "rate_limited" | "too_many_attempts" | "internal_error" | "gateway_unavailable" | "gateway_not_configured";
+  code: "validation_failed" | "invalid_credentials" | "not_signed_in" | "webhook_signature_invalid" | "payment_declined" | "subscription_declined" | "botcheck_failed" | "forbidden" | "cross_site_request" | "not_found" | "order_not_found" | "payment_method_not_found" | "plan_not_found" | "subscription_not_found" | "payment_not_found" | "email_taken" | "order_already_paid" | "payment_in_progress" | "payment_method_duplicate" | "payment_method_has_subscription" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "card_verification_failed" | "payment_method_invalid" | "rate_limited" | "too_many_attempts" | "internal_error" | "gateway_unavailable" | "gateway_not_configured";
   detail: string;
   errors?: FieldError[] | undefined;
   [x: string]: unknown;
@@ -115,7 +115,7 @@ export type PaymentDeclined = {
   type: string;
   title: string;
   status: number;
-  code: "validation_failed" | "invalid_credentials" | "not_signed_in" | "payment_declined" | "subscription_declined" | "botcheck_failed" | "forbidden" | "cross_site_request" | "not_found" | "order_not_found" | "payment_method_not_found" | "plan_not_found" | "subscription_not_found" | "payment_not_found" | "email_taken" | "order_already_paid" | "payment_in_progress" | "payment_method_duplicate" | "payment_method_has_subscription" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "card_verification_failed" | "payment_method_invalid" | "rate_limited" | "too_many_attempts" | "internal_error" | "gateway_unavailable" | "gateway_not_configured";
+  code: "validation_failed" | "invalid_credentials" | "not_signed_in" | "webhook_signature_invalid" | "payment_declined" | "subscription_declined" | "botcheck_failed" | "forbidden" | "cross_site_request" | "not_found" | "order_not_found" | "payment_method_not_found" | "plan_not_found" | "subscription_not_found" | "payment_not_found" | "email_taken" | "order_already_paid" | "payment_in_progress" | "payment_method_duplicate" | "payment_method_has_subscription" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "card_verification_failed" | "payment_method_invalid" | "rate_limited" | "too_many_attempts" | "internal_error" | "gateway_unavailable" | "gateway_not_configured";
   detail: string;
   errors?: FieldError[] | undefined;
   decline: Decline;

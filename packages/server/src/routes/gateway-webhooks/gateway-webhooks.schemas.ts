@@ -1,0 +1,11 @@
+import { z } from 'zod';
+
+/** What the gateway posts (form-encoded): the signature and the base64 notification it signs. */
+export const webhookBody = z.object({
+  bt_signature: z.string('The notification is not signed.').min(1, 'The notification is not signed.').max(2048),
+  bt_payload: z.string('The notification has no payload.').min(1, 'The notification has no payload.').max(48 * 1024),
+});
+
+export const webhookResponse = z.object({
+  status: z.enum(['processed', 'duplicate']).describe('`duplicate`: this notification was received before and is not acted on again.'),
+});
