@@ -1,9 +1,11 @@
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defaultClientConditions, defineConfig } from 'vite';
 
 // The built app is served by the server under a strict Content-Security-Policy: no inline scripts or styles, so
 // the module preload polyfill (an inline-free import in Vite 8) and external CSS are all it emits.
 export default defineConfig({
   plugins: [react()],
+  // The workspace's @kassa/checkout from its sources (its `@kassa/source` export condition): no build of it first.
+  resolve: { conditions: ['@kassa/source', ...defaultClientConditions] },
   build: { target: 'es2022', sourcemap: false, assetsInlineLimit: 0 },
 });

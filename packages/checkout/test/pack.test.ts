@@ -1,0 +1,97 @@
+// The published package, as another React app gets it: `npm pack` (which builds dist/ first), installed offline into
+// a scratch app, type-checked against its declarations and imported as an ES module by Node. React comes linked from
+// this workspace's node_modules (no registry here); everything of @kassa/checkout comes from the tarball alone.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const packageRoot = join(import.meta.dirname, '..');
+const workspaceModules = join(packageRoot, '..', '..', 'node_modules');
+const tsc = join(workspaceModules, '.bin', 'tsc');
+const scratch = mkdtempSync(join(tmpdir(), 'kassa-consumer-'));
+
+// NODE_ENV is vitest's 'test' here: the build must see a production environment, as `npm pack` anywhere else does.
+const run = (command: string, args: readonly string[], cwd: string): string =>
+  execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_ENV: 'production' } });
+
+const consumer = `
+import { useState } from 'react';
+import { Checkout, CheckoutError, type CheckoutInstance, type PaymentMethodResult } from '@kassa/checkout';
+import { create } from '@kassa/checkout/dropin';
+
+export function Pay({ token }: { token: string }) {
+  const [instance, setInstance] = useState<CheckoutInstance | null>(null);
+  const pay = async (): Promise<string> => {
+    const method: PaymentMethodResult = await instance!.requestPaymentMethod();
+    return method.nonce;
+  };
+  return (
+    <Checkout
+      authorization={token}
+      options={{ locale: 'ar-EG', translations: { 'error.checkEntries': 'Please check the card.' }, card: { cardholderName: { required: true } } }}
+      onReady={setInstance}
+      onError={(error: CheckoutError) => console.log(error.code, pay)}
+    />
+  );
+}
+
+export const plain: Promise<CheckoutInstance> = create({ authorization: 'token', container: '#pay', locale: 'de' });
+// @ts-expect-error a misspelled message key does not compile
+export const typo = <Checkout authorization="token" options={{ translations: { 'error.chekEntries': 'x' } }} />;
+`;
+
+const nodeImport = `
+import { createElement } from 'react';
+import { renderToString } from 'react-dom/server';
+import { Checkout } from '@kassa/checkout';
+const html = renderToString(createElement(Checkout, { authorization: 'token', options: { locale: 'en' } }));
+console.log(JSON.stringify({
+  html,
+  dropin: import.meta.resolve('@kassa/checkout/dropin'),
+  styles: import.meta.resolve('@kassa/checkout/styles.css'),
+}));
+`;
+
+describe('the packed @kassa/checkout in a scratch React app', () => {
+  beforeAll(() => {
+    const tarball = run('npm', ['pack', '--silent', '--pack-destination', scratch], packageRoot).trim().split('\n').at(-1) ?? '';
+    writeFileSync(join(scratch, 'package.json'), JSON.stringify({ name: 'scratch-app', private: true, type: 'module' }));
+    const linked = ['react', 'react-dom', '@types/react'].map((name) => join(workspaceModules, name));
+    run('npm', ['install', '--offline', '--no-audit', '--no-fund', join(scratch, tarball), ...linked], scratch);
+  }, 240_000);
+
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+  it('ships dist/ only: ES modules, type declarations and the stylesheet, no sources', () => {
+    const installed = join(scratch, 'node_modules', '@kassa', 'checkout');
+    expect(readdirSync(installed).sort()).toEqual(['README.md', 'dist', 'package.json']);
+    const dist = readdirSync(join(installed, 'dist'));
+    expect(dist).toEqual(expect.arrayContaining(['index.js', 'dropin.js', 'styles.css', 'types']));
+    expect(dist.filter((file) => file.endsWith('.map'))).toEqual([]);
+    // React is the app's (a peer dependency), never a copy inside the library, development runtime included.
+    expect(readFileSync(join(installed, 'dist', 'index.js'), 'utf8')).not.toMatch(/jsxDEV|react\.development/);
+  });
+
+  it('type-checks a consumer against the declarations (strict, library checks on)', () => {
+    writeFileSync(join(scratch, 'consumer.tsx'), consumer);
+    writeFileSync(
+      join(scratch, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: { strict: true, module: 'esnext', moduleResolution: 'bundler', jsx: 'react-jsx', noEmit: true, skipLibCheck: false, lib: ['ES2022', 'DOM'], types: [] },
+        files: ['consumer.tsx'],
+      }),
+    );
+    expect(() => run(tsc, ['-p', '.'], scratch)).not.toThrow();
+  }, 60_000);
+
+  it('imports as an ES module in Node and renders its loading state on the server', () => {
+    writeFileSync(join(scratch, 'import.mjs'), nodeImport);
+    const result = JSON.parse(run(process.execPath, ['import.mjs'], scratch)) as { html: string; dropin: string; styles: string };
+    expect(result.html).toContain('data-kassa-checkout=""');
+    expect(result.html).toContain('Loading the payment form');
+    expect(result.dropin).toMatch(/node_modules\/@kassa\/checkout\/dist\/dropin\.js$/);
+    expect(result.styles).toMatch(/node_modules\/@kassa\/checkout\/dist\/styles\.css$/);
+  });
+});
