@@ -1,6 +1,7 @@
 // `npm start`: composes the parts on their embedded defaults. With no provider credentials configured it starts the
-// sandbox gateway on its own port (its own origin, as a real gateway is) and points the server at it; with
-// credentials it leaves the sandbox out. The server itself never imports the sandbox.
+// sandbox gateway on its own port (its own origin, as a real gateway is), points the server at it and the sandbox's
+// webhooks at the server; with credentials it leaves the sandbox out. The server itself never imports the sandbox.
+import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { sandboxOptionsFromEnv, startSandbox, type Sandbox } from '@kassa/sandbox';
 import { createLogger, loadConfig, startServer, type Config } from '@kassa/server';
@@ -13,18 +14,24 @@ const env: NodeJS.ProcessEnv = { ...process.env };
 
 // Check the server's configuration before starting anything; its database location also decides where the
 // sandbox keeps its state.
-const database = configOrExit(env).database;
+const initial = configOrExit(env);
+const database = initial.database;
 const dataDir = database.engine === 'sqlite' ? dirname(database.file) : join(root, 'data');
 
 let sandbox: Sandbox | undefined;
 if (!env.GATEWAY_MERCHANT_ID) {
   try {
     const options = sandboxOptionsFromEnv(env);
+    // The sandbox starts first and posts its webhooks to the server: the server's port is fixed now (a free one
+    // for PORT=0) so that the URL is known. SANDBOX_WEBHOOK_URL, when set, still wins.
+    if (initial.port === 0) env.PORT = String(await freePort(initial.host));
+    const webhookUrl = options.webhookUrl ?? `http://${reachableHost(initial.host)}:${env.PORT ?? initial.port}/api/gateway/webhooks`;
     sandbox = await startSandbox({
       // Like a real gateway, the sandbox remembers customers and transactions across restarts.
       dataFile: join(dataDir, 'sandbox.json'),
       ...rememberedSandboxCredentials(join(dataDir, 'sandbox-credentials.json')),
       ...options,
+      webhookUrl,
     });
   } catch (error) {
     console.error(error instanceof Error ? error.message : error);
@@ -97,4 +104,23 @@ function configOrExit(environment: NodeJS.ProcessEnv, running?: Sandbox): Config
     console.error(error instanceof Error ? error.message : error);
     process.exit(1);
   }
+}
+
+/** A port free on `host` right now (the server takes it moments later). */
+function freePort(host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, host, () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/** The address the sandbox (on this machine) reaches the server at: a wildcard listen is reached on loopback. */
+function reachableHost(host: string): string {
+  if (host === '0.0.0.0' || host === '') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
 }
