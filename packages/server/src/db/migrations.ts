@@ -286,4 +286,26 @@ export const migrations: Record<string, Migration> = {
       await db.schema.dropTable('webhook_notifications').execute();
     },
   },
+  '0007_refunds': {
+    // What the merchant gave back of a payment: one row per refund (a credit transaction at the gateway) or void. The
+    // Idempotency-Key that asked for it is unique per payment, so a retry finds its refund instead of making another.
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('refunds')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('payment_id', 'text', (c) => c.notNull().references('payments.id'))
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('amount', 'integer', (c) => c.notNull().check(sql`amount > 0`))
+        .addColumn('currency', 'text', (c) => c.notNull())
+        .addColumn('transaction_id', 'text')
+        .addColumn('idempotency_ref', 'text', (c) => c.notNull())
+        .addColumn('actor_account_id', 'text', (c) => c.notNull().references('accounts.id'))
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('refunds_payment_request').on('refunds').columns(['payment_id', 'idempotency_ref']).unique().execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable('refunds').execute();
+    },
+  },
 };

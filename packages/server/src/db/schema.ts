@@ -16,6 +16,7 @@ export interface Database {
   botcheck_uses: BotcheckUsesTable;
   counters: CountersTable;
   admin_audit_log: AdminAuditLogTable;
+  refunds: RefundsTable;
   velocity_events: VelocityEventsTable;
   velocity_refusals: VelocityRefusalsTable;
   webhook_notifications: WebhookNotificationsTable;
@@ -134,6 +135,22 @@ export interface AdminAuditLogTable {
   created_at: string;
 }
 
+/** What the merchant gave back of a payment (since 0007): a refund (a credit transaction) or the void of the charge. */
+export interface RefundsTable {
+  id: string;
+  payment_id: string;
+  kind: 'refund' | 'void';
+  /** Minor units given back (a void: the whole payment). */
+  amount: number;
+  currency: string;
+  /** The refund's credit transaction at the gateway; null for a void (the sale itself is voided). */
+  transaction_id: string | null;
+  /** The Idempotency-Key scope+key that asked for it: one refund per key and payment. */
+  idempotency_ref: string;
+  actor_account_id: string;
+  created_at: string;
+}
+
 export interface IdempotencyKeysTable {
   scope: string;
   key: string;
@@ -225,3 +242,4 @@ export type PaymentRow = Selectable<PaymentsTable>;
 export type NewPayment = Insertable<PaymentsTable>;
 export type IdempotencyKeyRow = Selectable<IdempotencyKeysTable>;
 export type AdminAuditRow = Selectable<AdminAuditLogTable>;
+export type RefundRow = Selectable<RefundsTable>;

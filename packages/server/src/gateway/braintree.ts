@@ -1,7 +1,7 @@
 import braintree from 'braintree';
 import type { GatewayConfig } from '../config.ts';
 import { GatewayUnavailableError, UnknownCustomerError } from './gateway.ts';
-import type { GatewayDeclineReason, PaymentGateway, SaleInput, SaleResult, VoidResult } from './gateway.ts';
+import type { GatewayDeclineReason, PaymentGateway, RefundResult, SaleInput, SaleResult, VoidResult } from './gateway.ts';
 
 /** Builds the SDK client for either a local gateway (the sandbox) or Braintree itself. */
 export function createBraintreeClient(config: GatewayConfig): braintree.BraintreeGateway {
@@ -26,6 +26,11 @@ const DECLINE_STATUSES: Partial<Record<string, GatewayDeclineReason>> = {
 
 /** The SDK's void takes options such as apiRequestKey (its source, gateway.md); @types/braintree declares only the id. */
 type VoidWithOptions = (transactionId: string, options: { apiRequestKey: string }) => Promise<braintree.ValidatedResponse<braintree.Transaction>>;
+/** Likewise refund(id, { amount, apiRequestKey }) (the SDK's source, gateway.md); @types/braintree declares (id, amount). */
+type RefundWithOptions = (
+  transactionId: string,
+  options: { amount: string; apiRequestKey: string },
+) => Promise<braintree.ValidatedResponse<braintree.Transaction>>;
 
 /** "Customer specified by customer_id does not exist", answered to clientToken.generate. */
 const UNKNOWN_CUSTOMER = '92804';
@@ -107,7 +112,13 @@ export class BraintreeGatewayAdapter implements PaymentGateway {
   async voidTransaction(transactionId: string, input: { requestKey: string }): Promise<VoidResult> {
     const voidTransaction = this.#client.transaction.void.bind(this.#client.transaction) as unknown as VoidWithOptions;
     const voided = await this.#call(() => voidTransaction(transactionId, { apiRequestKey: input.requestKey }));
-    return voided.success ? { kind: 'voided' } : { kind: 'refused', message: voided.message };
+    return voided.success ? { kind: 'voided' } : { kind: 'refused', codes: errorCodes(voided), message: voided.message };
+  }
+
+  async refundTransaction(transactionId: string, input: { amount: string; requestKey: string }): Promise<RefundResult> {
+    const refund = this.#client.transaction.refund.bind(this.#client.transaction) as unknown as RefundWithOptions;
+    const result = await this.#call(() => refund(transactionId, { amount: input.amount, apiRequestKey: input.requestKey }));
+    return result.success ? { kind: 'refunded', transactionId: result.transaction.id } : { kind: 'refused', codes: errorCodes(result), message: result.message };
   }
 
   async transactionStatus(transactionId: string): Promise<string> {

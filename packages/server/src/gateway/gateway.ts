@@ -10,6 +10,8 @@ export interface PaymentGateway {
   sale(input: SaleInput): Promise<SaleResult>;
   /** Voids an authorized or submitted sale, deduplicated on `requestKey` like a sale. */
   voidTransaction(transactionId: string, input: { requestKey: string }): Promise<VoidResult>;
+  /** Refunds a settled sale, fully or in part (a credit transaction), deduplicated on `requestKey` like a sale. */
+  refundTransaction(transactionId: string, input: { amount: string; requestKey: string }): Promise<RefundResult>;
   /** A transaction's current status, as the gateway names it (`voided`, `settling`, ...). */
   transactionStatus(transactionId: string): Promise<string>;
 }
@@ -55,7 +57,11 @@ export type SaleResult =
   /** A transaction in a status that is neither a charge nor a decline yet (`authorizing`, ...). */
   | { kind: 'undecided'; transactionId: string; status: string };
 
-export type VoidResult = { kind: 'voided' } | { kind: 'refused'; message: string };
+/** `codes`: the gateway's validation error codes of a refusal (91504: not voidable in its status). */
+export type VoidResult = { kind: 'voided' } | { kind: 'refused'; codes: readonly string[]; message: string };
+
+/** A refund is a credit transaction of its own; a refusal carries the gateway's codes (91506, 91521, ...). */
+export type RefundResult = { kind: 'refunded'; transactionId: string } | { kind: 'refused'; codes: readonly string[]; message: string };
 
 /** The gateway does not know this customer (deleted in its control panel, or a sandbox that started afresh). */
 export class UnknownCustomerError extends Error {

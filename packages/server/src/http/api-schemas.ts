@@ -7,7 +7,8 @@ import { moneySchema } from '../money.ts';
 import { orderItemSchema, orderSchema } from '../orders/order.ts';
 import { declineSchema, paymentSummarySchema } from '../payments/payment.ts';
 import { guestOrderSchema, sessionStateSchema } from '../routes/accounts/accounts.schemas.ts';
-import { adminActionSchema, paymentDetail, paymentsPage } from '../routes/admin/admin.schemas.ts';
+import { refundSchema } from '../refunds/refund.ts';
+import { adminActionSchema, paymentDetail, paymentsPage, refundDone } from '../routes/admin/admin.schemas.ts';
 import { shopConfigSchema } from '../routes/config/config.routes.ts';
 import { botcheckSettingsSchema, checkoutSessionSchema } from '../routes/orders/orders.schemas.ts';
 import { paymentDeclinedSchema } from '../routes/payments/payments.schemas.ts';
@@ -43,6 +44,8 @@ export const API_SCHEMAS = {
   AdminAction: adminActionSchema,
   PaymentsPage: paymentsPage,
   PaymentDetail: paymentDetail,
+  Refund: refundSchema,
+  RefundDone: refundDone,
 } as const satisfies Record<string, z.ZodType>;
 
 /** The registry the OpenAPI document takes its components from. */

@@ -5,7 +5,10 @@ import { paymentSummarySchema } from '../payments/payment.ts';
 /** Order statuses and their allowed moves, from one constant: the union and the schema derive from it. */
 export const ORDER_TRANSITIONS = {
   pending: ['paid'],
-  paid: [],
+  // The whole payment given back by the merchant (src/refunds/): voided before settlement, refunded after.
+  paid: ['refunded', 'voided'],
+  refunded: [],
+  voided: [],
 } as const satisfies Record<string, readonly string[]>;
 
 export type OrderStatus = keyof typeof ORDER_TRANSITIONS;

@@ -2,7 +2,7 @@ import type { Db } from '../db/connect.ts';
 import type { OrderItemRow, OrderRow } from '../db/schema.ts';
 import { newId, nowIso } from '../ids.ts';
 import type { Money } from '../money.ts';
-import { toPaymentSummary } from '../payments/payment.ts';
+import { isCharged, paymentStatusSchema, toPaymentSummary } from '../payments/payment.ts';
 import { canTransitionOrder, orderStatusSchema } from './order.ts';
 import type { Order, OrderItem, OrderStatus, Owner } from './order.ts';
 
@@ -60,8 +60,8 @@ async function loadOrder(db: Db, row: OrderRow): Promise<Order> {
     db.selectFrom('order_items').selectAll().where('order_id', '=', row.id).orderBy('position').execute(),
     db.selectFrom('payments').selectAll().where('order_id', '=', row.id).orderBy('created_at').orderBy('id').execute(),
   ]);
-  // The attempt that says most about the order: the successful one, else the latest.
-  const payment = paymentRows.find((r) => r.status === 'succeeded') ?? paymentRows.at(-1);
+  // The attempt that says most about the order: the one that charged, else the latest.
+  const payment = paymentRows.find((r) => isCharged(paymentStatusSchema.parse(r.status))) ?? paymentRows.at(-1);
   return {
     id: row.id,
     number: row.number,

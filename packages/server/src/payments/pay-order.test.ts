@@ -14,6 +14,7 @@ const untouched: PaymentGateway = {
   generateClientToken: () => expect.fail('no gateway call expected'),
   sale: () => expect.fail('no gateway call expected'),
   voidTransaction: () => expect.fail('no gateway call expected'),
+  refundTransaction: () => expect.fail('no gateway call expected'),
   transactionStatus: () => expect.fail('no gateway call expected'),
 };
 

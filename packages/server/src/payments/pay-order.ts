@@ -72,7 +72,8 @@ export async function payOrder(deps: PayOrderDeps, input: PayOrderInput, now: Da
   // This key's own attempt, finished by another request before this one's answer was saved: its answer is that one.
   const own = await findAttemptByRef(deps.db, orderRow.id, input.idempotencyRef);
   if (own !== undefined && own.status !== 'pending') return finished(deps, own, input.owner);
-  if (orderRow.status === 'paid') return { kind: 'order_already_paid' };
+  // Paid, or paid and given back (refunded, voided): never charged again.
+  if (orderRow.status !== 'pending') return { kind: 'order_already_paid' };
 
   const live = await findLivePayment(deps.db, orderRow.id);
   if (live?.status === 'pending') {

@@ -10,7 +10,11 @@ import { moneySchema } from '../money.ts';
  */
 export const PAYMENT_TRANSITIONS = {
   pending: ['succeeded', 'declined'],
-  succeeded: [],
+  // The merchant's moves after a charge (src/refunds/): a void before settlement, refunds after it.
+  succeeded: ['voided', 'partially_refunded', 'refunded'],
+  partially_refunded: ['refunded'],
+  refunded: [],
+  voided: [],
   declined: [],
 } as const satisfies Record<string, readonly string[]>;
 
@@ -19,6 +23,9 @@ export const PAYMENT_STATUSES = Object.keys(PAYMENT_TRANSITIONS) as [PaymentStat
 export const paymentStatusSchema = z.enum(PAYMENT_STATUSES);
 
 /** Statuses the partial unique index `payments_one_live_per_order` allows once per order (see migrations). */
+/** Statuses of an attempt that charged the card (whatever the merchant gave back since). */
+export const CHARGED_PAYMENT_STATUSES = ['succeeded', 'partially_refunded', 'refunded', 'voided'] as const satisfies readonly PaymentStatus[];
+
 export const LIVE_PAYMENT_STATUSES = ['pending', 'succeeded'] as const satisfies readonly PaymentStatus[];
 
 export function canTransitionPayment(from: PaymentStatus, to: PaymentStatus): boolean {
@@ -61,7 +68,7 @@ export type Decline = z.infer<typeof declineSchema>;
 export const paymentSummarySchema = z.discriminatedUnion('status', [
   z.object({
     id: z.string(),
-    status: z.literal('succeeded'),
+    status: z.enum(CHARGED_PAYMENT_STATUSES).describe('`succeeded`, or what the merchant gave back since.'),
     amount: moneySchema,
     transactionId: z.string(),
     card: z.object({ brand: z.string(), lastFour: z.string() }),
@@ -74,11 +81,15 @@ export type PaymentSummary = z.infer<typeof paymentSummarySchema>;
 export function toPaymentSummary(row: PaymentRow): PaymentSummary {
   const status = paymentStatusSchema.parse(row.status);
   const amount = { amount: row.amount, currency: row.currency };
-  if (status === 'succeeded') {
+  if (isCharged(status)) {
     return { id: row.id, status, amount, transactionId: row.transaction_id ?? '', card: { brand: row.card_brand ?? '', lastFour: row.card_last_four ?? '' } };
   }
   if (status === 'declined') return { id: row.id, status, amount, decline: toDecline(row) };
   return { id: row.id, status, amount };
+}
+
+export function isCharged(status: PaymentStatus): status is (typeof CHARGED_PAYMENT_STATUSES)[number] {
+  return (CHARGED_PAYMENT_STATUSES as readonly PaymentStatus[]).includes(status);
 }
 
 export function toDecline(row: PaymentRow): Decline {

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { Db } from '../db/connect.ts';
 import { BraintreeGatewayAdapter, createBraintreeClient } from '../gateway/braintree.ts';
 import { GatewayUnavailableError } from '../gateway/gateway.ts';
-import type { PaymentGateway, SaleInput, SaleResult, VoidResult } from '../gateway/gateway.ts';
+import type { PaymentGateway, RefundResult, SaleInput, SaleResult, VoidResult } from '../gateway/gateway.ts';
 import { buildApp } from '../index.ts';
 import { reconcileStaleAttempts } from '../jobs/reconciler.ts';
 import { gatewayRequestKey, sendAttempt } from './pay-order.ts';
@@ -31,6 +31,9 @@ class ObservedGateway implements PaymentGateway {
   }
   voidTransaction(transactionId: string, input: { requestKey: string }): Promise<VoidResult> {
     return this.#inner.voidTransaction(transactionId, input);
+  }
+  refundTransaction(transactionId: string, input: { amount: string; requestKey: string }): Promise<RefundResult> {
+    return this.#inner.refundTransaction(transactionId, input);
   }
   transactionStatus(transactionId: string): Promise<string> {
     return this.#inner.transactionStatus(transactionId);

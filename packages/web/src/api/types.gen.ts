@@ -38,7 +38,8 @@ export type Decline = {
 
 export type Payment = {
   id: string;
-  status: "succeeded";
+  /** `succeeded`, or what the merchant gave back since. */
+  status: "succeeded" | "partially_refunded" | "refunded" | "voided";
   amount: Money;
   transactionId: string;
   card: {
@@ -60,7 +61,7 @@ export type Order = {
   id: string;
   /** What the shopper reads on the receipt; `id` stays the key. */
   number: number;
-  status: "pending" | "paid";
+  status: "pending" | "paid" | "refunded" | "voided";
   items: OrderItem[];
   total: Money;
   createdAt: string;
@@ -105,7 +106,7 @@ export type Problem = {
   type: string;
   title: string;
   status: number;
-  code: "validation_failed" | "invalid_credentials" | "not_signed_in" | "webhook_signature_invalid" | "payment_declined" | "subscription_declined" | "botcheck_failed" | "forbidden" | "cross_site_request" | "not_found" | "order_not_found" | "payment_method_not_found" | "plan_not_found" | "subscription_not_found" | "payment_not_found" | "email_taken" | "order_already_paid" | "payment_in_progress" | "payment_method_duplicate" | "payment_method_has_subscription" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "card_verification_failed" | "payment_method_invalid" | "rate_limited" | "too_many_attempts" | "internal_error" | "gateway_unavailable" | "gateway_not_configured";
+  code: "validation_failed" | "invalid_credentials" | "not_signed_in" | "webhook_signature_invalid" | "payment_declined" | "subscription_declined" | "botcheck_failed" | "forbidden" | "cross_site_request" | "not_found" | "order_not_found" | "payment_method_not_found" | "plan_not_found" | "subscription_not_found" | "payment_not_found" | "email_taken" | "order_already_paid" | "payment_in_progress" | "payment_method_duplicate" | "payment_method_has_subscription" | "payment_not_refundable" | "refund_not_settled" | "already_refunded" | "void_not_allowed" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "refund_exceeds_amount" | "gateway_refused" | "card_verification_failed" | "payment_method_invalid" | "rate_limited" | "too_many_attempts" | "internal_error" | "gateway_unavailable" | "gateway_not_configured";
   detail: string;
   errors?: FieldError[] | undefined;
   [x: string]: unknown;
@@ -115,7 +116,7 @@ export type PaymentDeclined = {
   type: string;
   title: string;
   status: number;
-  code: "validation_failed" | "invalid_credentials" | "not_signed_in" | "webhook_signature_invalid" | "payment_declined" | "subscription_declined" | "botcheck_failed" | "forbidden" | "cross_site_request" | "not_found" | "order_not_found" | "payment_method_not_found" | "plan_not_found" | "subscription_not_found" | "payment_not_found" | "email_taken" | "order_already_paid" | "payment_in_progress" | "payment_method_duplicate" | "payment_method_has_subscription" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "card_verification_failed" | "payment_method_invalid" | "rate_limited" | "too_many_attempts" | "internal_error" | "gateway_unavailable" | "gateway_not_configured";
+  code: "validation_failed" | "invalid_credentials" | "not_signed_in" | "webhook_signature_invalid" | "payment_declined" | "subscription_declined" | "botcheck_failed" | "forbidden" | "cross_site_request" | "not_found" | "order_not_found" | "payment_method_not_found" | "plan_not_found" | "subscription_not_found" | "payment_not_found" | "email_taken" | "order_already_paid" | "payment_in_progress" | "payment_method_duplicate" | "payment_method_has_subscription" | "payment_not_refundable" | "refund_not_settled" | "already_refunded" | "void_not_allowed" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "refund_exceeds_amount" | "gateway_refused" | "card_verification_failed" | "payment_method_invalid" | "rate_limited" | "too_many_attempts" | "internal_error" | "gateway_unavailable" | "gateway_not_configured";
   detail: string;
   errors?: FieldError[] | undefined;
   decline: Decline;
@@ -181,7 +182,7 @@ export type Subscription = {
 
 export type AdminPayment = {
   id: string;
-  status: "pending" | "succeeded" | "declined";
+  status: "pending" | "succeeded" | "partially_refunded" | "refunded" | "voided" | "declined";
   amount: Money;
   createdAt: string;
   updatedAt: string;
@@ -220,8 +221,29 @@ export type PaymentDetail = {
   payment: AdminPayment;
   /** Every attempt to pay the same order, oldest first (this one included). */
   attempts: AdminPayment[];
+  /** Its refunds and void, oldest first. */
+  refunds: Refund[];
   /** What admins did with this payment, oldest first. */
   adminActions: AdminAction[];
+};
+
+export type Refund = {
+  id: string;
+  kind: "refund" | "void";
+  /** What was given back; a void gives back the whole payment. */
+  amount: {
+    amount: number;
+    currency: string;
+  };
+  /** The refund's credit transaction at the gateway; null for a void. */
+  transactionId: string | null;
+  actorAccountId: string;
+  createdAt: string;
+};
+
+export type RefundDone = {
+  refund: Refund;
+  payment: AdminPayment;
 };
 
 // What the web app sends.

@@ -1,10 +1,62 @@
+import type { FastifyRequest } from 'fastify';
 import { auditEntriesFor } from '../../admin/audit-log.repository.ts';
 import { attemptsOfOrder, findAdminPayment, listPayments } from '../../admin/payments.query.ts';
 import type { AppContext } from '../../context.ts';
 import { problemResponses } from '../../http/api-schemas.ts';
+import { GatewayUnavailableError } from '../../gateway/gateway.ts';
 import { ProblemError } from '../../http/problem.ts';
+import { heldKeyRef } from '../../plugins/idempotency.ts';
 import type { ApiInstance } from '../../plugins/openapi.ts';
-import { listPaymentsQuery, paymentDetail, paymentIdParams, paymentsPage } from './admin.schemas.ts';
+import { toRefund } from '../../refunds/refund.ts';
+import { refundPayment, voidPayment } from '../../refunds/refund-payment.ts';
+import type { RefundDeps, RefundOutcome, RefundRequest } from '../../refunds/refund-payment.ts';
+import { refundsOf } from '../../refunds/refunds.repository.ts';
+import { listPaymentsQuery, paymentDetail, paymentIdParams, paymentsPage, refundBody, refundDone } from './admin.schemas.ts';
+
+/** What refunds and voids may answer besides their success. */
+const REFUND_PROBLEMS = [
+  'validation_failed',
+  'payment_not_found',
+  'payment_not_refundable',
+  'refund_not_settled',
+  'refund_exceeds_amount',
+  'already_refunded',
+  'void_not_allowed',
+  'gateway_refused',
+  'gateway_unavailable',
+  'gateway_not_configured',
+] as const;
+
+/**
+ * Runs a refund or void use-case and maps its outcome. Only a done refund is sent (and saved for the Idempotency-Key);
+ * refusals are thrown, so the key is released: a refund refused before settlement may be asked again once it settled.
+ */
+async function giveBack(
+  ctx: AppContext,
+  request: FastifyRequest<{ Params: { id: string } }>,
+  run: (deps: RefundDeps, input: RefundRequest) => Promise<RefundOutcome>,
+) {
+  const gateway = ctx.gateway;
+  if (gateway === null) throw new ProblemError('gateway_not_configured');
+  const actorAccountId = request.adminAccountId;
+  if (actorAccountId === null) throw new ProblemError('forbidden');
+  let outcome: RefundOutcome;
+  try {
+    outcome = await run({ db: ctx.db, gateway }, { paymentId: request.params.id, actorAccountId, idempotencyRef: heldKeyRef(request) });
+  } catch (error) {
+    // Outcome unknown: a retry with the same key sends the same gateway request key, which cannot give back twice.
+    if (error instanceof GatewayUnavailableError) {
+      request.log.warn({ err: error, paymentId: request.params.id }, 'gateway unavailable during a refund or void');
+      throw new ProblemError('gateway_unavailable');
+    }
+    throw error;
+  }
+  if (outcome.kind === 'payment_not_found') throw new ProblemError('payment_not_found');
+  if (outcome.kind === 'refused') throw new ProblemError(outcome.reason);
+  const payment = await findAdminPayment(ctx.db, outcome.payment.id);
+  if (payment === undefined) throw new Error(`payment ${outcome.payment.id} vanished during a refund`);
+  return { refund: toRefund(outcome.refund), payment };
+}
 
 /** The merchant's API: admin accounts only, every request audited (plugins/admin.ts). */
 export function adminRoutes(app: ApiInstance, ctx: AppContext): void {
@@ -39,12 +91,46 @@ export function adminRoutes(app: ApiInstance, ctx: AppContext): void {
     async (request) => {
       const payment = await findAdminPayment(ctx.db, request.params.id);
       if (payment === undefined) throw new ProblemError('payment_not_found');
-      const [attempts, actions] = await Promise.all([attemptsOfOrder(ctx.db, payment.order.id), auditEntriesFor(ctx.db, payment.id)]);
+      const [attempts, refunds, actions] = await Promise.all([attemptsOfOrder(ctx.db, payment.order.id), refundsOf(ctx.db, payment.id), auditEntriesFor(ctx.db, payment.id)]);
       return {
         payment,
         attempts,
+        refunds: refunds.map(toRefund),
         adminActions: actions.map((entry) => ({ at: entry.created_at, action: entry.action, actorAccountId: entry.actor_account_id, status: entry.status })),
       };
     },
+  );
+
+  app.post(
+    '/api/admin/payments/:id/refund',
+    {
+      config: { adminAction: 'payments.refund', idempotency: { withoutVisitor: 'not_signed_in' } },
+      schema: {
+        summary: 'Refund a settled payment, in full or in part (once per Idempotency-Key)',
+        tags: ['admin'],
+        params: paymentIdParams,
+        body: refundBody,
+        response: { 201: refundDone, ...problemResponses(...REFUND_PROBLEMS) },
+      },
+    },
+    async (request, reply) => {
+      const { amount } = request.body;
+      const done = await giveBack(ctx, request, (deps, input) => refundPayment(deps, { ...input, ...(amount !== undefined ? { amount } : {}) }));
+      return reply.status(201).send(done);
+    },
+  );
+
+  app.post(
+    '/api/admin/payments/:id/void',
+    {
+      config: { adminAction: 'payments.void', idempotency: { withoutVisitor: 'not_signed_in' } },
+      schema: {
+        summary: 'Void a payment that has not settled (once per Idempotency-Key)',
+        tags: ['admin'],
+        params: paymentIdParams,
+        response: { 201: refundDone, ...problemResponses(...REFUND_PROBLEMS) },
+      },
+    },
+    async (request, reply) => reply.status(201).send(await giveBack(ctx, request, voidPayment)),
   );
 }
