@@ -101,6 +101,17 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('refunds and 
     expect(await orderStatus(payment.orderId)).toBe('refunded');
   });
 
+  it('maps the gateway\'s refusal when more was refunded at the gateway than Kassa knows (91521 refund_exceeds_amount)', async () => {
+    const payment = await paid({ settled: true });
+    // A refund made in the gateway's own control panel: Kassa has no row of it, the gateway refuses what overlaps it.
+    expect((await sdk.transaction.refund(payment.transactionId, '1.00')).success).toBe(true);
+    const client = await admin();
+    const response = await client.post(`/api/admin/payments/${payment.id}/refund`, {}, { 'idempotency-key': 'all' });
+    expect(response.json()).toMatchObject({ status: 422, code: 'refund_exceeds_amount' });
+    expect(await db.selectFrom('refunds').selectAll().execute()).toEqual([]);
+    expect(await refundIdsAtGateway(payment.transactionId)).toHaveLength(1);
+  });
+
   it('refuses to refund a payment that has not settled, with the gateway\'s reason, and records nothing', async () => {
     const payment = await paid({ settled: false });
     const client = await admin();
