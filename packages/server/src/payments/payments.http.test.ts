@@ -415,7 +415,12 @@ describe('payments when the merchant account charges another currency than the o
     // Mocked: the sandbox voids any authorized sale, so its SDK client is wrapped to refuse the void, as the real
     // gateway does once a transaction is settling.
     const client = createBraintreeClient(sandbox.gateway);
-    const refuseVoid = (async () => ({ success: false, message: 'Transaction can only be voided if status is authorized or submitted_for_settlement.' })) as unknown as typeof client.transaction.void;
+    // Shaped as the SDK's failed result: its validation errors carry the gateway's code (91504).
+    const refuseVoid = (async () => ({
+      success: false,
+      message: 'Transaction can only be voided if status is authorized or submitted_for_settlement.',
+      errors: { deepErrors: () => [{ code: '91504' }] },
+    })) as unknown as typeof client.transaction.void;
     const transactions = new Proxy(client.transaction, { get: (target, property, receiver) => (property === 'void' ? refuseVoid : Reflect.get(target, property, receiver)) });
     const refusing = new Proxy(client, { get: (target, property, receiver) => (property === 'transaction' ? transactions : Reflect.get(target, property, receiver)) });
     const opened = await engine.open();
