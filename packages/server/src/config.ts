@@ -50,6 +50,8 @@ export interface Config {
     executeTimeoutMs: number;
   };
   checkout: { cardholderName: 'optional' | 'required' };
+  /** Orders above this total (minor units of the order's currency) need a 3-D Secure liability shift; null: none do. */
+  threeDSecureRequiredAbove: number | null;
   rateLimits: { paymentsPerMinute: number; accountsPerMinute: number };
   /** The velocity rules (src/velocity/limits.ts), scaled by VELOCITY_LIMIT_FACTOR. */
   velocity: VelocityLimits;
@@ -120,6 +122,11 @@ const fields = {
   BOTCHECK_CHALLENGE_TTL_SECONDS: positiveInt('BOTCHECK_CHALLENGE_TTL_SECONDS').default(120),
   BOTCHECK_ANCHOR_TIMEOUT_MS: positiveInt('BOTCHECK_ANCHOR_TIMEOUT_MS').default(20_000),
   BOTCHECK_EXECUTE_TIMEOUT_MS: positiveInt('BOTCHECK_EXECUTE_TIMEOUT_MS').default(15_000),
+  THREE_D_SECURE_REQUIRED_ABOVE: z.coerce
+    .number({ error: 'THREE_D_SECURE_REQUIRED_ABOVE must be a number' })
+    .int('THREE_D_SECURE_REQUIRED_ABOVE must be a whole number of minor units (2000 = 20.00)')
+    .min(0, 'THREE_D_SECURE_REQUIRED_ABOVE must be 0 or more')
+    .optional(),
   CHECKOUT_CARDHOLDER_NAME: z.enum(['optional', 'required'], { error: 'CHECKOUT_CARDHOLDER_NAME must be optional or required' }).default('optional'),
   RATE_LIMIT_PAYMENTS_PER_MINUTE: positiveInt('RATE_LIMIT_PAYMENTS_PER_MINUTE').default(120),
   RATE_LIMIT_ACCOUNTS_PER_MINUTE: positiveInt('RATE_LIMIT_ACCOUNTS_PER_MINUTE').default(120),
@@ -206,6 +213,7 @@ export function loadConfig(env: Env): Config {
       executeTimeoutMs: v.BOTCHECK_EXECUTE_TIMEOUT_MS,
     },
     checkout: { cardholderName: v.CHECKOUT_CARDHOLDER_NAME },
+    threeDSecureRequiredAbove: v.THREE_D_SECURE_REQUIRED_ABOVE ?? null,
     rateLimits: { paymentsPerMinute: v.RATE_LIMIT_PAYMENTS_PER_MINUTE, accountsPerMinute: v.RATE_LIMIT_ACCOUNTS_PER_MINUTE },
     velocity: scaleLimits(DEFAULT_VELOCITY_LIMITS, v.VELOCITY_LIMIT_FACTOR),
     reconcileIntervalMs: v.RECONCILE_INTERVAL_SECONDS * 1000,

@@ -306,6 +306,21 @@ export const migrations: Record<string, Migration> = {
     },
     async down(db: Kysely<unknown>) {
       await db.schema.dropTable('refunds').execute();
+      },
+    },
+  '0008_three_d_secure': {
+    // The 3-D Secure outcome each attempt's transaction recorded, and whether the sale required a liability shift
+    // (kept on the attempt so a resend is the same request). Flags are integers 0/1 on both databases.
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('payments').addColumn('three_d_secure_required', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema.alterTable('payments').addColumn('three_d_secure_status', 'text').execute();
+      await db.schema.alterTable('payments').addColumn('liability_shifted', 'integer').execute();
+      await db.schema.alterTable('payments').addColumn('liability_shift_possible', 'integer').execute();
+    },
+    async down(db: Kysely<unknown>) {
+      for (const column of ['liability_shift_possible', 'liability_shifted', 'three_d_secure_status', 'three_d_secure_required']) {
+        await db.schema.alterTable('payments').dropColumn(column).execute();
+      }
     },
   },
 };

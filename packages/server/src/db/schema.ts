@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from 'kysely';
+import type { Generated, Insertable, Selectable } from 'kysely';
 
 /**
  * The database as Kysely sees it. Timestamps are ISO-8601 UTC strings on both engines (they sort as text and
@@ -117,6 +117,12 @@ export interface PaymentsTable {
   settlement_status: string | null;
   /** The gateway's time of that report: an older notification delivered late does not overwrite a newer one. */
   settlement_status_at: string | null;
+  /** 1: the sale was sent with `threeDSecure.required` (THREE_D_SECURE_REQUIRED_ABOVE), fixed at creation; since 0008. */
+  three_d_secure_required: Generated<number>;
+  /** The transaction's 3-D Secure outcome (null: none); the flags are 0/1 (portable across SQLite and PostgreSQL). */
+  three_d_secure_status: string | null;
+  liability_shifted: number | null;
+  liability_shift_possible: number | null;
   created_at: string;
   updated_at: string;
 }

@@ -1,7 +1,7 @@
 import braintree from 'braintree';
 import type { GatewayConfig } from '../config.ts';
 import { GatewayUnavailableError, UnknownCustomerError } from './gateway.ts';
-import type { GatewayDeclineReason, PaymentGateway, RefundResult, SaleInput, SaleResult, VoidResult } from './gateway.ts';
+import type { GatewayDeclineReason, PaymentGateway, RefundResult, SaleInput, SaleResult, ThreeDSecureOutcome, VoidResult } from './gateway.ts';
 
 /** Builds the SDK client for either a local gateway (the sandbox) or Braintree itself. */
 export function createBraintreeClient(config: GatewayConfig): braintree.BraintreeGateway {
@@ -73,7 +73,11 @@ export class BraintreeGatewayAdapter implements PaymentGateway {
       amount: input.amount,
       paymentMethodNonce: input.nonce,
       orderId: input.orderId,
-      options: { submitForSettlement: true, ...(input.vaultCustomerId !== undefined ? { storeInVaultOnSuccess: true } : {}) },
+      options: {
+        submitForSettlement: true,
+        ...(input.vaultCustomerId !== undefined ? { storeInVaultOnSuccess: true } : {}),
+        ...(input.threeDSecureRequired === true ? { threeDSecure: { required: true } } : {}),
+      },
       apiRequestKey: input.requestKey,
       ...(input.deviceData !== undefined ? { deviceData: input.deviceData } : {}),
       ...(input.merchantAccountId !== undefined ? { merchantAccountId: input.merchantAccountId } : {}),
@@ -93,6 +97,7 @@ export class BraintreeGatewayAdapter implements PaymentGateway {
         status: transaction.status,
         currency: transaction.currencyIsoCode,
         paymentMethodType: transaction.paymentInstrumentType,
+        threeDSecure: threeDSecureOf(transaction),
         card: { brand: transaction.creditCard?.cardType ?? 'Unknown', lastFour: transaction.creditCard?.last4 ?? '' },
       };
     }
@@ -103,6 +108,7 @@ export class BraintreeGatewayAdapter implements PaymentGateway {
       reason,
       transactionId: transaction.id,
       paymentMethodType: transaction.paymentInstrumentType,
+      threeDSecure: threeDSecureOf(transaction),
       ...optional('processorResponseCode', transaction.processorResponseCode),
       ...optional('processorResponseText', transaction.processorResponseText),
       ...(reason === 'gateway_rejected' ? optional('gatewayRejectionReason', transaction.gatewayRejectionReason) : {}),
@@ -142,6 +148,13 @@ export async function callGateway<T>(run: () => Promise<T>): Promise<T> {
 /** The gateway's validation error codes of a failed result (none for a success). */
 export function errorCodes<T>(result: braintree.ValidatedResponse<T>): string[] {
   return result.success ? [] : result.errors.deepErrors().map((error) => String(error.code));
+}
+
+/** The transaction's threeDSecureInfo (null when the nonce carried no 3-D Secure result). */
+function threeDSecureOf(transaction: braintree.Transaction): ThreeDSecureOutcome | null {
+  const info = transaction.threeDSecureInfo;
+  if (info === undefined || info === null) return null;
+  return { status: info.status, liabilityShifted: info.liabilityShifted === true, liabilityShiftPossible: info.liabilityShiftPossible === true };
 }
 
 function optional<K extends string>(key: K, value: string | null | undefined): Partial<Record<K, string>> {

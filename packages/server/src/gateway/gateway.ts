@@ -25,9 +25,19 @@ export interface SaleInput {
   merchantAccountId?: string;
   /** "Save card": on success the card is saved for this gateway customer (`storeInVaultOnSuccess`). */
   vaultCustomerId?: string;
+  /** `options.threeDSecure.required`: the gateway rejects the sale (`three_d_secure`) unless the liability shifted. */
+  threeDSecureRequired?: boolean;
   orderId: string;
   /** Makes the gateway call idempotent: a retry with the same key returns the first result. */
   requestKey: string;
+}
+
+/** A transaction's 3-D Secure outcome, as the gateway recorded it (null: the nonce carried none). */
+export interface ThreeDSecureOutcome {
+  /** The gateway's status: `authenticate_successful`, `lookup_error`, ... */
+  status: string;
+  liabilityShifted: boolean;
+  liabilityShiftPossible: boolean;
 }
 
 /** Why the gateway declined a sale it recorded. */
@@ -37,7 +47,15 @@ export type GatewayDeclineReason = (typeof GATEWAY_DECLINE_REASONS)[number];
 /** What the gateway answered to a sale. */
 export type SaleResult =
   /** A transaction whose status means the money will move; `currency` is the one it was charged in. */
-  | { kind: 'charged'; transactionId: string; status: string; currency: string; paymentMethodType: string; card: { brand: string; lastFour: string } }
+  | {
+      kind: 'charged';
+      transactionId: string;
+      status: string;
+      currency: string;
+      paymentMethodType: string;
+      card: { brand: string; lastFour: string };
+      threeDSecure: ThreeDSecureOutcome | null;
+    }
   /** A transaction the gateway or the processor declined. */
   | {
       kind: 'declined';
@@ -45,6 +63,7 @@ export type SaleResult =
       transactionId: string;
       /** The gateway's paymentInstrumentType: `credit_card`, `paypal_account`, ... */
       paymentMethodType: string;
+      threeDSecure: ThreeDSecureOutcome | null;
       processorResponseCode?: string;
       processorResponseText?: string;
       gatewayRejectionReason?: string;

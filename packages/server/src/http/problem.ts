@@ -10,6 +10,10 @@ export const PROBLEMS = {
   not_signed_in: { status: 401, title: 'Sign in first.' },
   webhook_signature_invalid: { status: 401, title: 'The webhook notification\'s signature does not verify.' },
   payment_declined: { status: 402, title: 'The payment was declined.' },
+  three_d_secure_required: {
+    status: 402,
+    title: 'This payment needs the card to pass 3-D Secure with a liability shift. Pay again to authenticate it, or use another card.',
+  },
   subscription_declined: { status: 402, title: 'The subscription\'s first payment was declined. Try another card.' },
   botcheck_failed: { status: 403, title: 'The bot check did not pass. Try again.' },
   forbidden: { status: 403, title: 'You may not do that.' },

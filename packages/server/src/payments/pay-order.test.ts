@@ -22,12 +22,13 @@ const attempt = { id: 'pay_1', currency: 'EUR' } as PaymentRow;
 
 describe('outcomeOf: what a sale\'s answer means for the attempt', () => {
   it('records a charge in the order\'s currency as a success with its card', async () => {
-    const charged = { kind: 'charged', transactionId: 't1', status: 'submitted_for_settlement', currency: 'EUR', paymentMethodType: 'credit_card', card: { brand: 'Visa', lastFour: '1111' } } as const;
-    expect(await outcomeOf(untouched, attempt, charged, false)).toEqual({ kind: 'succeeded', transactionId: 't1', paymentMethodType: 'credit_card', card: { brand: 'Visa', lastFour: '1111' } });
+    const threeDSecure = { status: 'authenticate_successful', liabilityShifted: true, liabilityShiftPossible: true };
+    const charged = { kind: 'charged', transactionId: 't1', status: 'submitted_for_settlement', currency: 'EUR', paymentMethodType: 'credit_card', card: { brand: 'Visa', lastFour: '1111' }, threeDSecure } as const;
+    expect(await outcomeOf(untouched, attempt, charged, false)).toEqual({ kind: 'succeeded', transactionId: 't1', paymentMethodType: 'credit_card', card: { brand: 'Visa', lastFour: '1111' }, threeDSecure });
   });
 
   it('records the gateway\'s declines with their reason and processor response', async () => {
-    const declined = { kind: 'declined', reason: 'processor_declined', transactionId: 't2', paymentMethodType: 'credit_card', processorResponseCode: '2000', processorResponseText: 'Do Not Honor' } as const;
+    const declined = { kind: 'declined', reason: 'processor_declined', transactionId: 't2', paymentMethodType: 'credit_card', threeDSecure: null, processorResponseCode: '2000', processorResponseText: 'Do Not Honor' } as const;
     expect(await outcomeOf(untouched, attempt, declined, true)).toEqual(declined);
   });
 

@@ -21,6 +21,8 @@ export interface PayOrderDeps {
   botcheckSecret: string;
   /** The merchant account new attempts are charged to (unset: the gateway's default); stored on each attempt. */
   merchantAccountId: string | null;
+  /** Orders above this total (minor units) are charged with `threeDSecure.required`; null: never. */
+  threeDSecureRequiredAbove: number | null;
   /** Called before a NEW attempt (never for a retry of one already made): throws to refuse it (velocity rules). */
   admitNewAttempt?: () => Promise<void>;
 }
@@ -97,6 +99,7 @@ export async function payOrder(deps: PayOrderDeps, input: PayOrderInput, now: Da
     nonce: input.nonce,
     deviceData: input.deviceData ?? null,
     merchantAccountId: deps.merchantAccountId,
+    threeDSecureRequired: deps.threeDSecureRequiredAbove !== null && orderRow.total_amount > deps.threeDSecureRequiredAbove,
     vaultCustomerId: input.saveCard === true && input.owner.accountId !== null ? await ensureGatewayCustomer(deps.db, deps.gateway, input.owner.accountId) : null,
   });
   if (payment === undefined) {
@@ -118,6 +121,7 @@ export async function sendAttempt(deps: Pick<PayOrderDeps, 'db' | 'gateway'>, pa
     ...(payment.device_data !== null ? { deviceData: payment.device_data } : {}),
     ...(payment.merchant_account_id !== null ? { merchantAccountId: payment.merchant_account_id } : {}),
     ...(payment.vault_customer_id !== null ? { vaultCustomerId: payment.vault_customer_id } : {}),
+    ...(payment.three_d_secure_required === 1 ? { threeDSecureRequired: true } : {}),
     orderId: payment.order_id,
     requestKey: gatewayRequestKey(payment),
   });
@@ -130,7 +134,13 @@ export async function outcomeOf(gateway: PaymentGateway, payment: PaymentRow, re
     case 'charged':
       // The amount means nothing in another currency: take the charge back before anyone is billed.
       if (result.currency !== payment.currency) return voidCurrencyMismatch(gateway, payment, result);
-      return { kind: 'succeeded', transactionId: result.transactionId, paymentMethodType: result.paymentMethodType, card: result.card };
+      return {
+        kind: 'succeeded',
+        transactionId: result.transactionId,
+        paymentMethodType: result.paymentMethodType,
+        card: result.card,
+        threeDSecure: result.threeDSecure,
+      };
     case 'declined':
       return result;
     case 'refused':

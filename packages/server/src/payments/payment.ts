@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { PaymentRow } from '../db/schema.ts';
-import { GATEWAY_DECLINE_REASONS } from '../gateway/gateway.ts';
+import { GATEWAY_DECLINE_REASONS, type ThreeDSecureOutcome } from '../gateway/gateway.ts';
 import { moneySchema } from '../money.ts';
 
 /**
@@ -45,12 +45,19 @@ export type DeclineReason = (typeof DECLINE_REASONS)[number];
 
 /** What the use-case recorded of an attempt sent to the gateway. */
 export type AttemptOutcome =
-  | { kind: 'succeeded'; transactionId: string; paymentMethodType: string; card: { brand: string; lastFour: string } }
+  | {
+      kind: 'succeeded';
+      transactionId: string;
+      paymentMethodType: string;
+      card: { brand: string; lastFour: string };
+      threeDSecure: ThreeDSecureOutcome | null;
+    }
   | {
       kind: 'declined';
       reason: DeclineReason;
       transactionId?: string;
       paymentMethodType?: string;
+      threeDSecure?: ThreeDSecureOutcome | null;
       processorResponseCode?: string;
       processorResponseText?: string;
       gatewayRejectionReason?: string;

@@ -21,6 +21,8 @@ export async function insertPendingPayment(
     merchantAccountId: string | null;
     /** "Save card": the gateway customer to save the card for; unset or null, nothing is saved. */
     vaultCustomerId?: string | null;
+    /** Send the sale with `threeDSecure.required` (the amount is above the merchant's threshold). */
+    threeDSecureRequired?: boolean;
   },
 ): Promise<PaymentRow | undefined> {
   const now = nowIso();
@@ -45,6 +47,10 @@ export async function insertPendingPayment(
     payment_method_type: null,
     settlement_status: null,
     settlement_status_at: null,
+    three_d_secure_required: input.threeDSecureRequired === true ? 1 : 0,
+    three_d_secure_status: null,
+    liability_shifted: null,
+    liability_shift_possible: null,
     created_at: now,
     updated_at: now,
   };
@@ -96,6 +102,12 @@ export function findLivePayment(db: Db, orderId: string): Promise<PaymentRow | u
 export async function recordOutcome(db: Db, payment: PaymentRow, outcome: AttemptOutcome): Promise<PaymentRow> {
   const status = outcome.kind === 'succeeded' ? 'succeeded' : 'declined';
   assertPaymentTransition('pending', status);
+  const threeDSecure = outcome.threeDSecure ?? null;
+  const secure = {
+    three_d_secure_status: threeDSecure?.status ?? null,
+    liability_shifted: threeDSecure === null ? null : Number(threeDSecure.liabilityShifted),
+    liability_shift_possible: threeDSecure === null ? null : Number(threeDSecure.liabilityShiftPossible),
+  };
   const changes =
     outcome.kind === 'succeeded'
       ? { status, transaction_id: outcome.transactionId, payment_method_type: outcome.paymentMethodType, card_brand: outcome.card.brand, card_last_four: outcome.card.lastFour }
@@ -109,7 +121,7 @@ export async function recordOutcome(db: Db, payment: PaymentRow, outcome: Attemp
           gateway_rejection_reason: outcome.gatewayRejectionReason ?? null,
         };
   return db.transaction().execute(async (trx) => {
-    await trx.updateTable('payments').set({ ...changes, updated_at: nowIso() }).where('id', '=', payment.id).where('status', '=', 'pending').execute();
+    await trx.updateTable('payments').set({ ...changes, ...secure, updated_at: nowIso() }).where('id', '=', payment.id).where('status', '=', 'pending').execute();
     const saved = await trx.selectFrom('payments').selectAll().where('id', '=', payment.id).executeTakeFirstOrThrow();
     if (saved.status === 'succeeded') await updateOrderStatus(trx, payment.order_id, 'pending', 'paid');
     return saved;

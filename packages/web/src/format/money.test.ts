@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatMoney } from './money.ts';
+import { formatMoney, toDecimalString } from './money.ts';
 
 describe('formatMoney', () => {
   it('turns minor units into the currency format', () => {
@@ -15,5 +15,13 @@ describe('formatMoney', () => {
   it('reads amounts in ISO 4217 minor units where display conventions drop them (HUF, IDR)', () => {
     expect(formatMoney({ amount: 123456, currency: 'HUF' })).toMatch(/^HUF\s1,234\.56$/);
     expect(formatMoney({ amount: 123456, currency: 'IDR' })).toMatch(/^IDR\s1,234\.56$/);
+  });
+});
+
+describe('toDecimalString', () => {
+  it("writes minor units in the provider's decimal form, with the currency's digits", () => {
+    expect(toDecimalString({ amount: 2400, currency: 'EUR' })).toBe('24.00');
+    expect(toDecimalString({ amount: 5, currency: 'EUR' })).toBe('0.05');
+    expect(toDecimalString({ amount: 1500, currency: 'JPY' })).toBe('1500');
   });
 });

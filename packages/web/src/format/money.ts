@@ -1,6 +1,13 @@
 import type { Money } from '../api/types.ts';
 import { MINOR_UNITS } from './currencies.gen.ts';
 
+/** The provider's decimal form of an amount ('20.00'), as the checkout's 3-D Secure option takes it. */
+export function toDecimalString({ amount, currency }: Money): string {
+  const digits = MINOR_UNITS[currency] ?? 2;
+  const text = String(amount).padStart(digits + 1, '0');
+  return digits === 0 ? text : `${text.slice(0, -digits)}.${text.slice(-digits)}`;
+}
+
 /**
  * Formats integer minor units in their currency, e.g. `{ amount: 2000, currency: 'EUR' }` -> "€20.00". The digits are
  * ISO 4217's, as the server stores amounts (HUF 1234 is 12.34 Ft, though Intl would show forints without decimals).

@@ -93,6 +93,7 @@ const problemMessages: Record<string, string> = {
   rate_limited: 'Too many attempts. Please wait a minute and try again.',
   too_many_attempts: 'Too many attempts from here. Please wait a while before trying again.',
   cross_site_request: 'This request came from another site and was refused. Reload the page and try again.',
+  three_d_secure_required: 'Your bank has to confirm this payment (3-D Secure). Please enter your card again, or use another card.',
 };
 
 /** A sentence for a declined payment, naming what the shopper can do next. */

@@ -22,7 +22,9 @@ function answer(reply: FastifyReply, result: PayOrderResult): FastifyReply {
     case 'succeeded':
       return reply.status(201).send({ payment: toPaymentSummary(result.payment), order: result.order });
     case 'declined': {
-      const body = problemBody('payment_declined', {
+      // The merchant requires a liability shift above THREE_D_SECURE_REQUIRED_ABOVE and the card had none.
+      const code = result.payment.gateway_rejection_reason === 'three_d_secure' ? 'three_d_secure_required' : 'payment_declined';
+      const body = problemBody(code, {
         extensions: { decline: toDecline(result.payment), payment: { id: result.payment.id, status: 'declined' } },
       });
       return reply.status(body.status).type(PROBLEM_CONTENT_TYPE).send(body);
@@ -52,7 +54,7 @@ export function paymentsRoutes(app: ApiInstance, ctx: AppContext): void {
         body: payBody,
         response: {
           201: paidResponse,
-          402: { description: '`payment_declined`', content: { 'application/problem+json': { schema: paymentDeclinedSchema } } },
+          402: { description: '`payment_declined`, or `three_d_secure_required` (a decline for want of a 3-D Secure liability shift)', content: { 'application/problem+json': { schema: paymentDeclinedSchema } } },
           ...problemResponses('validation_failed', 'botcheck_failed', 'order_not_found', 'order_already_paid', 'payment_in_progress', 'rate_limited', 'too_many_attempts', 'gateway_unavailable', 'gateway_not_configured'),
         },
       },
@@ -78,6 +80,7 @@ export function paymentsRoutes(app: ApiInstance, ctx: AppContext): void {
             replays: ctx.replays,
             botcheckSecret: ctx.config.botcheck.secret,
             merchantAccountId: ctx.config.gateway?.merchantAccountId ?? null,
+            threeDSecureRequiredAbove: ctx.config.threeDSecureRequiredAbove,
             admitNewAttempt,
           },
           {

@@ -12,7 +12,7 @@ export const payBody = z.object({
 
 export const paidResponse = z.object({ payment: paymentSummarySchema, order: orderSchema });
 
-/** 402 `payment_declined`: why, and the declined attempt. */
+/** 402 `payment_declined` or `three_d_secure_required`: why, and the declined attempt. */
 export const paymentDeclinedSchema = problemSchema.extend({
   decline: declineSchema,
   payment: z.object({ id: z.string(), status: z.literal('declined') }),

@@ -4,7 +4,7 @@ import { useSession } from '../../account/session.ts';
 import { api } from '../../api/client.ts';
 import { useLoad } from '../../api/use-load.ts';
 import type { Order } from '../../api/types.ts';
-import { formatMoney } from '../../format/money.ts';
+import { formatMoney, toDecimalString } from '../../format/money.ts';
 import { messages, problemMessage } from '../../i18n/messages.ts';
 import { OrderLines } from '../../orders/order-lines.tsx';
 import { Link, navigate, signInPath } from '../../router.tsx';
@@ -58,7 +58,13 @@ export function CheckoutPage({ orderId }: { orderId: string }) {
           authorization={session.clientToken}
           // The card stays in the form until the payment's outcome is known: after a network error or a failed
           // bot-check Pay again works as it is; after a decline the payment flow clears it.
-          options={{ cardholderName: session.checkout.cardholderName, locale: 'en', clearFieldsAfterTokenization: false }}
+          // 3-D Secure runs when the gateway turns it on for the merchant; the server may require its liability shift.
+          options={{
+            cardholderName: session.checkout.cardholderName,
+            locale: 'en',
+            clearFieldsAfterTokenization: false,
+            threeDSecure: { amount: toDecimalString(session.amount) },
+          }}
           onReady={setInstance}
           onInputSubmitRequest={() => instance && payment.pay(instance)}
         />

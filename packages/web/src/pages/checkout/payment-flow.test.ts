@@ -125,6 +125,16 @@ describe('the payment flow', () => {
     expect(flow.last()).toEqual({ step: 'paid' });
   });
 
+  it('clears the card when the shop requires a 3-D Secure liability shift the card did not have, and says so', async () => {
+    const required: Problem = { status: 402, code: 'three_d_secure_required', decline: { reason: 'gateway_rejected', gatewayRejectionReason: 'three_d_secure' } };
+    const flow = setUp([required]);
+    flow.checkout.type('visa');
+    await flow.pay();
+    expect(flow.last()).toEqual({ step: 'idle', error: problemMessage(required) });
+    expect(problemMessage(required)).toContain('3-D Secure');
+    expect(flow.checkout.clears).toBe(1);
+  });
+
   it('charges nothing when the bot-check fails, keeps the card, and Pay again works without retyping', async () => {
     const flow = setUp(['botcheck-timeout', 'ok']);
     flow.checkout.type('visa');

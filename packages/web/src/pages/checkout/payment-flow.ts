@@ -53,10 +53,11 @@ export function createPaymentFlow(onState: (state: PaymentState) => void): Payme
       const problem = problemOf(error);
       // An earlier attempt (a lost answer the server finished since) already paid the order.
       if (problem.code === 'order_already_paid') return onState({ step: 'paid' });
-      // A decline consumed the nonce: the shopper enters a card again. Anything else (network failure, gateway
-      // unavailable, another attempt in progress, bot-check) keeps the card selected in the checkout and its key
-      // here, so Pay again resumes the same attempt without retyping, and the server answers it once.
-      if (problem.code === 'payment_declined') ports.checkout.clearSelectedPaymentMethod();
+      // A decline (for want of a 3-D Secure liability shift too) consumed the nonce: the shopper enters a card
+      // again. Anything else (network failure, gateway unavailable, another attempt in progress, bot-check) keeps the
+      // card selected in the checkout and its key here, so Pay again resumes the same attempt without retyping, and
+      // the server answers it once.
+      if (problem.code === 'payment_declined' || problem.code === 'three_d_secure_required') ports.checkout.clearSelectedPaymentMethod();
       // The key belongs to another request: never send it again.
       if (problem.code === 'idempotency_key_reused') keys.clear();
       onState({ step: 'idle', error: problemMessage(problem) });
