@@ -15,6 +15,9 @@ export const cards = {
   amex: { number: '378282246310005', expiry: `10/${nextYear}`, cvv: '1234', postalCode: '94107', name: 'Alan Turing' },
 } satisfies Record<string, TestCard>;
 
+/** The demo shopper's saved card (the server seeds it at start with the gateway's fake Visa nonce), locked by a subscription. */
+export const DEMO_SAVED_CARD = 'Visa ending in 1881';
+
 type CardField = 'number' | 'expirationDate' | 'cvv' | 'cardholderName' | 'postalCode';
 
 /** A shopper clicking through the shop, so specs read as what a person does. */
@@ -141,6 +144,19 @@ export class Shopper {
 
   async seesPaymentError(message: string | RegExp): Promise<void> {
     await expect(this.page.locator('.payment-feedback')).toHaveText(message);
+  }
+
+  /** The saved cards in the checkout (a radio per card, named "Visa ending in 1881"). */
+  savedCard(label: string) {
+    return this.page.locator('[data-kassa-checkout]').getByRole('radio', { name: label });
+  }
+
+  /** Pays with a saved card: it is chosen (preselected or clicked), and nothing is typed. */
+  async payWithSavedCard(label: string): Promise<void> {
+    await expect(this.page.locator('[data-kassa-checkout]')).toHaveAttribute('data-view', 'methods');
+    await this.savedCard(label).check();
+    await expect(this.page.locator('[data-kassa-checkout]').getByRole('heading', { name: 'Paying with Card' })).toBeVisible();
+    await this.pay();
   }
 
   fieldError(field: CardField) {

@@ -1,7 +1,7 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { catalogue } from '../support/catalogue.ts';
-import { cards, Shopper } from '../support/shopper.ts';
+import { cards, DEMO_SAVED_CARD, Shopper } from '../support/shopper.ts';
 
 const axeViolations = async (page: Page, state: string) =>
   (await new AxeBuilder({ page }).analyze()).violations.map((violation) => `${state}: ${violation.id}: ${violation.help}`);
@@ -61,7 +61,7 @@ test('signing in from the checkout comes back to the same order, which the shopp
   await expect(page.locator('[data-kassa-checkout]')).toHaveAttribute('data-state', 'ready');
   // Signed in, the checkout no longer offers to sign in.
   await expect(page.getByRole('region', { name: 'Pay with card' }).getByRole('link', { name: 'Sign in' })).toHaveCount(0);
-  await shopper.payWithCard(cards.mastercard);
+  await shopper.payWithSavedCard(DEMO_SAVED_CARD);
   const orderId = await shopper.seesReceipt();
   expect(checkoutUrl).toContain(orderId);
 });

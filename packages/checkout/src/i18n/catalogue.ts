@@ -19,7 +19,6 @@ export const en = {
   'methods.card': '{brand} ending in {lastFour}',
   'methods.expires': 'Expires {month}/{year}',
   'methods.default': 'Default',
-  'methods.delete': 'Delete {brand} card ending in {lastFour}',
   'methods.hasSubscription': 'Pays for a subscription. Cancel the subscription to delete this card.',
   'delete.question': 'Delete {brand} card ending in {lastFour}?',
   'delete.cancel': 'Cancel',

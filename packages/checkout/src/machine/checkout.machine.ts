@@ -458,15 +458,9 @@ const actions: Record<ActionName, Action> = {
     if (state.activeMethod !== null) emit({ type: 'resolveRequest', result: state.activeMethod });
     return state;
   },
-  startEditing: (state, _, emit) => {
-    emit({ type: 'focusView', view: 'methods' });
-    return { ...state, editing: true, sheetError: null };
-  },
-  stopEditing: (state, _, emit) => {
-    if (!state.editing) return state;
-    emit({ type: 'focusView', view: 'methods' });
-    return { ...state, editing: false, sheetError: null };
-  },
+  // Edit / Done is one button whose text changes: focus stays on it.
+  startEditing: (state) => ({ ...state, editing: true, sheetError: null }),
+  stopEditing: (state) => (state.editing ? { ...state, editing: false, sheetError: null } : state),
   askDelete: (state, event, emit) => {
     if (event.type !== 'ASK_DELETE') return state;
     const pendingDelete = state.savedMethods.find((m) => m.nonce === event.nonce) ?? null;

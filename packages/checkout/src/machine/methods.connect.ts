@@ -11,7 +11,7 @@ export interface SavedMethodProps {
   readonly expires: string;
   readonly isDefault: boolean;
   readonly active: boolean;
-  /** Edit mode: the delete button's name, and why it is disabled (a subscription charges the card), if it is. */
+  /** Edit mode: the delete button's action word (read before the card), and why it is disabled, if it is. */
   readonly deleteLabel: string;
   readonly lockedReason: string | null;
 }
@@ -37,7 +37,7 @@ function methodProps(method: PaymentMethodResult, state: CheckoutState, t: Trans
     expires: t('methods.expires', { month: expirationMonth.padStart(2, '0'), year: expirationYear.slice(-2) }),
     isDefault: method.default === true,
     active: state.activeMethod?.nonce === method.nonce,
-    deleteLabel: t('methods.delete', { brand, lastFour }),
+    deleteLabel: t('delete.confirm'),
     lockedReason: method.hasSubscription ? t('methods.hasSubscription') : null,
   };
 }

@@ -19,7 +19,6 @@ export const ar: Catalogue = {
   'methods.card': '{brand} تنتهي بـ {lastFour}',
   'methods.expires': 'تنتهي في {month}/{year}',
   'methods.default': 'الافتراضية',
-  'methods.delete': 'حذف بطاقة {brand} المنتهية بـ {lastFour}',
   'methods.hasSubscription': 'تُستخدم لدفع اشتراك. ألغِ الاشتراك لحذف هذه البطاقة.',
   'delete.question': 'حذف بطاقة {brand} المنتهية بـ {lastFour}؟',
   'delete.cancel': 'إلغاء',

@@ -19,7 +19,6 @@ export const de: Catalogue = {
   'methods.card': '{brand} mit Endziffern {lastFour}',
   'methods.expires': 'Gültig bis {month}/{year}',
   'methods.default': 'Standard',
-  'methods.delete': '{brand}-Karte mit Endziffern {lastFour} löschen',
   'methods.hasSubscription': 'Bezahlt ein Abonnement. Kündigen Sie das Abonnement, um diese Karte zu löschen.',
   'delete.question': '{brand}-Karte mit Endziffern {lastFour} löschen?',
   'delete.cancel': 'Abbrechen',

@@ -19,7 +19,6 @@ export const es: Catalogue = {
   'methods.card': '{brand} terminada en {lastFour}',
   'methods.expires': 'Caduca {month}/{year}',
   'methods.default': 'Predeterminada',
-  'methods.delete': 'Eliminar la tarjeta {brand} terminada en {lastFour}',
   'methods.hasSubscription': 'Paga una suscripción. Cancele la suscripción para eliminar esta tarjeta.',
   'delete.question': '¿Eliminar la tarjeta {brand} terminada en {lastFour}?',
   'delete.cancel': 'Cancelar',

@@ -19,7 +19,6 @@ export const fr: Catalogue = {
   'methods.card': '{brand} se terminant par {lastFour}',
   'methods.expires': 'Expire fin {month}/{year}',
   'methods.default': 'Par défaut',
-  'methods.delete': 'Supprimer la carte {brand} se terminant par {lastFour}',
   'methods.hasSubscription': 'Paie un abonnement. Résiliez l\'abonnement pour supprimer cette carte.',
   'delete.question': 'Supprimer la carte {brand} se terminant par {lastFour} ?',
   'delete.cancel': 'Annuler',

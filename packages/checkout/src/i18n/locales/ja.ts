@@ -19,7 +19,6 @@ export const ja: Catalogue = {
   'methods.card': '{brand}（末尾 {lastFour}）',
   'methods.expires': '有効期限 {month}/{year}',
   'methods.default': '既定',
-  'methods.delete': '{brand}カード（末尾 {lastFour}）を削除',
   'methods.hasSubscription': '定期購入の支払いに使われています。このカードを削除するには定期購入を解約してください。',
   'delete.question': '{brand}カード（末尾 {lastFour}）を削除しますか？',
   'delete.cancel': 'キャンセル',

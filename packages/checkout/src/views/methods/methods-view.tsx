@@ -50,13 +50,19 @@ export function MethodsView(): ReactElement {
                   type="button"
                   className="kassa-method__delete"
                   data-nonce={method.nonce}
-                  aria-label={method.deleteLabel}
                   aria-describedby={method.lockedReason !== null ? reasonId : undefined}
                   disabled={method.lockedReason !== null}
                   onClick={() => runtime?.askDelete(method.nonce)}
                 >
-                  <span className="kassa-method__label">{method.label}</span>
-                  <span className="kassa-method__meta">{method.expires}</span>
+                  {/* The name reads "Delete Visa ending in 1881, Expires 12/29": the visible text, after the action. */}
+                  <span className="kassa-method__label">
+                    <span className="kassa-visually-hidden">{method.deleteLabel} </span>
+                    {method.label}
+                  </span>
+                  <span className="kassa-method__meta">
+                    <span className="kassa-visually-hidden">, </span>
+                    {method.expires}
+                  </span>
                   <span className="kassa-method__delete-mark" aria-hidden="true">
                     ×
                   </span>

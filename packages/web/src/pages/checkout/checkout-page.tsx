@@ -59,11 +59,14 @@ export function CheckoutPage({ orderId }: { orderId: string }) {
           // The card stays in the form until the payment's outcome is known: after a network error or a failed
           // bot-check Pay again works as it is; after a decline the payment flow clears it.
           // 3-D Secure runs when the gateway turns it on for the merchant; the server may require its liability shift.
+          // Signed in: the shopper's saved cards are listed (and can be deleted), and "Save card" is offered.
           options={{
             cardholderName: session.checkout.cardholderName,
             locale: 'en',
             clearFieldsAfterTokenization: false,
             threeDSecure: { amount: toDecimalString(session.amount) },
+            vaultCard: session.checkout.vaultCard,
+            vaultManager: session.checkout.vaultManager,
           }}
           onReady={setInstance}
           onInputSubmitRequest={() => instance && payment.pay(instance)}

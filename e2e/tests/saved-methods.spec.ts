@@ -1,0 +1,112 @@
+import { AxeBuilder } from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { catalogue } from '../support/catalogue.ts';
+import { cards, DEMO_SAVED_CARD, Shopper } from '../support/shopper.ts';
+
+const checkout = (page: Page) => page.locator('[data-kassa-checkout]');
+
+async function axeViolations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).include('[data-kassa-checkout]').analyze();
+  return result.violations.map((violation) => violation.id);
+}
+
+/** A new shopper who saved a Visa while paying their first order, now at the checkout of a second one. */
+async function shopperWithSavedCard(page: Page): Promise<Shopper> {
+  const shopper = new Shopper(page);
+  await shopper.signUp('Katherine Johnson', `katherine-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@kassa.test`, 'trajectory-1962');
+  await shopper.startCheckout(catalogue.everyday);
+  await expect(checkout(page).getByRole('checkbox', { name: 'Save card' })).toBeChecked();
+  await shopper.enterCard(cards.visa);
+  await shopper.pay();
+  await shopper.seesReceipt();
+  await shopper.startCheckout(catalogue.everyday);
+  return shopper;
+}
+
+test('a card saved while paying pays the next order without typing', async ({ page }) => {
+  const shopper = await shopperWithSavedCard(page);
+  await expect(checkout(page)).toHaveAttribute('data-view', 'methods');
+  await expect(shopper.savedCard('Visa ending in 1111')).toBeChecked();
+  await expect(checkout(page).getByRole('heading', { name: 'Paying with Card' })).toBeVisible();
+  await expect(checkout(page).getByRole('heading', { name: 'Other ways to pay' })).toBeVisible();
+  expect(await axeViolations(page)).toEqual([]);
+  await page.screenshot({ path: test.info().outputPath('saved-methods.png'), fullPage: true });
+  await shopper.pay();
+  await shopper.seesReceipt();
+});
+
+test('deleting a saved card asks in a dialog: Cancel (focused first) and Escape keep it, Delete removes it', async ({ page }) => {
+  await shopperWithSavedCard(page);
+  await checkout(page).getByRole('button', { name: 'Edit' }).click();
+  await expect(checkout(page).getByRole('heading', { name: 'Edit payment methods' })).toBeVisible();
+  const deleteButton = checkout(page).getByRole('button', { name: /^Delete Visa ending in 1111/ });
+
+  await deleteButton.click();
+  const dialog = checkout(page).getByRole('dialog', { name: 'Delete Visa card ending in 1111?' });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  expect(await axeViolations(page)).toEqual([]);
+  await page.screenshot({ path: test.info().outputPath('delete-confirmation.png') });
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  await expect(deleteButton).toBeFocused();
+
+  await deleteButton.click();
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(deleteButton).toBeVisible();
+
+  await deleteButton.click();
+  await dialog.getByRole('button', { name: 'Delete' }).click();
+  // The last saved card gone: the card form opens.
+  await expect(checkout(page)).toHaveAttribute('data-view', 'card');
+});
+
+test('deleting with the keyboard only: Enter on Edit, Tab to the card, Enter, Tab to Delete, Enter', async ({ page }) => {
+  await shopperWithSavedCard(page);
+  const edit = checkout(page).getByRole('button', { name: 'Edit' });
+  await edit.focus();
+  await page.keyboard.press('Enter');
+  // Edit became Done and keeps focus; the card's delete button is next.
+  await expect(checkout(page).getByRole('button', { name: 'Done' })).toBeFocused();
+  await page.keyboard.press('Tab');
+  const deleteButton = checkout(page).getByRole('button', { name: /^Delete Visa ending in 1111/ });
+  await expect(deleteButton).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(checkout(page).getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(checkout(page).getByRole('button', { name: 'Delete' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(checkout(page)).toHaveAttribute('data-view', 'card');
+});
+
+test('the demo shopper\'s card that pays a subscription is shown disabled in edit mode, with the reason', async ({ page }) => {
+  const shopper = new Shopper(page);
+  await shopper.signIn('shopper@kassa.test', 'kassa-demo-shopper');
+  await shopper.startCheckout(catalogue.everyday);
+  await expect(shopper.savedCard(DEMO_SAVED_CARD)).toBeChecked();
+  await checkout(page).getByRole('button', { name: 'Edit' }).click();
+  const locked = checkout(page).getByRole('button', { name: /^Delete Visa ending in 1881/ });
+  await expect(locked).toBeDisabled();
+  await expect(locked).toHaveAccessibleDescription('Pays for a subscription. Cancel the subscription to delete this card.');
+  expect(await axeViolations(page)).toEqual([]);
+  await page.screenshot({ path: test.info().outputPath('edit-mode-locked.png') });
+  // The server refuses it too, whatever the browser does.
+  const methods = await page.request.get('/api/payment-methods');
+  const id = ((await methods.json()) as { paymentMethods: Array<{ id: string; lastFour: string }> }).paymentMethods.find((m) => m.lastFour === '1881')?.id;
+  const refused = await page.request.delete(`/api/payment-methods/${id}`, {
+    headers: { 'content-type': 'application/json', 'idempotency-key': `e2e-${Date.now()}` },
+  });
+  expect(refused.status()).toBe(409);
+  expect(((await refused.json()) as { code: string }).code).toBe('payment_method_has_subscription');
+});
+
+test.describe('on a 390 x 844 phone', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test('the saved methods fit the screen', async ({ page }) => {
+    await shopperWithSavedCard(page);
+    await expect(checkout(page)).toHaveAttribute('data-view', 'methods');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await page.screenshot({ path: test.info().outputPath('saved-methods-phone.png'), fullPage: true });
+  });
+});
