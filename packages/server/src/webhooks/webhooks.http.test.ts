@@ -146,6 +146,10 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('gateway webh
     const forgedKey = await post(form({ bt_signature: `${sandbox.gateway.publicKey}|${'0'.repeat(40)}`, bt_payload: sample.bt_payload }));
     expect(forgedKey.statusCode).toBe(401);
 
+    // Larger than the API's usual 64 KiB body (a subscription's subject lists all its charges): read, then refused.
+    const large = await post(form({ bt_signature: sample.bt_signature, bt_payload: 'A'.repeat(100 * 1024) }));
+    expect(large.statusCode).toBe(401);
+
     expect(await db.selectFrom('webhook_notifications').select('id').execute()).toEqual([]);
     expect((await settlementOf(payment.id)).settlement_status).toBeNull();
     const log = logLines.join('');

@@ -7,7 +7,7 @@ import { problemResponses } from '../../http/api-schemas.ts';
 import { ProblemError } from '../../http/problem.ts';
 import type { ApiInstance } from '../../plugins/openapi.ts';
 import { receiveNotification } from '../../webhooks/notifications.ts';
-import { webhookBody, webhookResponse } from './gateway-webhooks.schemas.ts';
+import { WEBHOOK_BODY_LIMIT, webhookBody, webhookResponse } from './gateway-webhooks.schemas.ts';
 
 /**
  * The gateway's webhook endpoint, in a scope of its own: only here does the server read form-encoded bodies (the
@@ -24,6 +24,7 @@ export async function gatewayWebhookRoutes(app: ApiInstance, ctx: AppContext): P
       '/api/gateway/webhooks',
       {
         config: { crossSite: 'signed-server-post' },
+        bodyLimit: WEBHOOK_BODY_LIMIT,
         schema: {
           summary: 'The gateway\'s signed webhook notifications (form-encoded bt_signature + bt_payload); each is acted on once',
           tags: ['gateway'],
@@ -31,7 +32,7 @@ export async function gatewayWebhookRoutes(app: ApiInstance, ctx: AppContext): P
           body: webhookBody,
           response: {
             200: webhookResponse,
-            ...problemResponses('validation_failed', 'webhook_signature_invalid', 'unsupported_media_type', 'gateway_not_configured'),
+            ...problemResponses('validation_failed', 'webhook_signature_invalid', 'payload_too_large', 'unsupported_media_type', 'gateway_not_configured'),
           },
         },
       },
