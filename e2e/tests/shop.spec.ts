@@ -52,7 +52,7 @@ test('the receipt names the order by its human number, not its id', async ({ pag
   await expect(page.getByRole('main')).not.toContainText(orderId);
 });
 
-test('signing in from the checkout comes back to the same order, which the shopper then pays', async ({ page }) => {
+test('signing in from the checkout, keeping the order, comes back to the same order, which the shopper then pays', async ({ page }) => {
   const shopper = new Shopper(page);
   await shopper.startCheckout(catalogue.everyday);
   const checkoutUrl = page.url();
