@@ -38,6 +38,7 @@ import { configRoutes } from './routes/config/config.routes.ts';
 import { healthRoutes } from './routes/health/health.routes.ts';
 import { ordersRoutes } from './routes/orders/orders.routes.ts';
 import { paymentMethodsRoutes } from './routes/payment-methods/payment-methods.routes.ts';
+import { formPaymentsRoutes } from './routes/payments/form-payments.routes.ts';
 import { paymentsRoutes } from './routes/payments/payments.routes.ts';
 import { sessionRoutes } from './routes/session/session.routes.ts';
 import { subscriptionsRoutes } from './routes/subscriptions/subscriptions.routes.ts';
@@ -125,6 +126,7 @@ export async function buildKassaApp(config: Config, deps: AppDeps = {}): Promise
   ordersRoutes(api, ctx);
   botcheckRoutes(api, ctx);
   paymentsRoutes(api, ctx);
+  await formPaymentsRoutes(api, ctx);
   paymentMethodsRoutes(api, ctx);
   subscriptionsRoutes(api, ctx);
   await gatewayWebhookRoutes(api, ctx);

@@ -9,8 +9,11 @@ declare module 'fastify' {
      * `signed-server-post`: the route is a server-to-server form post that authenticates itself by a signature over
      * its body (the gateway's webhooks), so it takes `application/x-www-form-urlencoded` instead of JSON. The
      * browser checks still apply: no browser has reason to send it, so a browser's cross-site request is refused.
+     * `same-origin-form`: an HTML form of this site posts here (the drop-in's form-post integration), so it takes
+     * `application/x-www-form-urlencoded`; in exchange the browser must PROVE the post is same-origin
+     * (`Sec-Fetch-Site: same-origin`, or an `Origin` of this server): a request with neither header is refused too.
      */
-    crossSite?: 'signed-server-post';
+    crossSite?: 'signed-server-post' | 'same-origin-form';
   }
 }
 
@@ -45,8 +48,10 @@ const refuseCrossSite: onRequestHookHandler = async (request) => {
   if (site !== undefined && site !== 'same-origin') throw new ProblemError('cross_site_request');
   const origin = request.headers.origin;
   if (site === undefined && origin !== undefined && !sameOrigin(request, origin)) throw new ProblemError('cross_site_request');
+  const mode = request.routeOptions.config.crossSite;
+  if (mode === 'same-origin-form' && site === undefined && origin === undefined) throw new ProblemError('cross_site_request');
   const type = request.headers['content-type'] ?? '';
-  const accepted = request.routeOptions.config.crossSite === 'signed-server-post' ? FORM_TYPE : JSON_TYPE;
+  const accepted = mode === undefined ? JSON_TYPE : FORM_TYPE;
   if (!accepted.test(type)) throw new ProblemError('unsupported_media_type');
 };
 

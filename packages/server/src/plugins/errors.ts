@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PROBLEM_CONTENT_TYPE, ProblemError, problemBody } from '../http/problem.ts';
 import type { ProblemBody, ProblemCode } from '../http/problem.ts';
 
@@ -24,6 +24,21 @@ function isFastifyError(error: unknown): error is FastifyError {
   return error instanceof Error && 'code' in error;
 }
 
+/** Any error -> the problem it answers with; anything unexpected is logged and says nothing of the internals. */
+export function problemOf(error: unknown, request: FastifyRequest): ProblemBody {
+  if (error instanceof ProblemError) return error.toBody();
+  if (error instanceof Error && 'problem' in error) return error.problem as ProblemBody;
+  if (isFastifyError(error)) {
+    if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return invalidJson().toBody();
+    const mapped = FASTIFY_CODES[error.code];
+    if (mapped !== undefined) return problemBody(mapped);
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) return problemBody(status === 404 ? 'not_found' : 'validation_failed', { detail: error.message });
+  }
+  request.log.error({ err: error }, 'unhandled error');
+  return problemBody('internal_error');
+}
+
 /**
  * Every error leaves as application/problem+json with a stable code. Client mistakes are 4xx naming the
  * problem; anything unexpected is a 500 that says nothing of the internals (the log has the details).
@@ -42,19 +57,5 @@ export function registerErrorMapping(app: FastifyInstance): void {
     }
   });
 
-  app.setErrorHandler((error, request, reply) => {
-    if (error instanceof ProblemError) return sendProblem(reply, error.toBody());
-    if (error instanceof Error && 'problem' in error) return sendProblem(reply, error.problem as ProblemBody);
-    if (isFastifyError(error)) {
-      if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return sendProblem(reply, invalidJson().toBody());
-      const mapped = FASTIFY_CODES[error.code];
-      if (mapped !== undefined) return sendProblem(reply, problemBody(mapped));
-      const status = error.statusCode ?? 500;
-      if (status >= 400 && status < 500) {
-        return sendProblem(reply, problemBody(status === 404 ? 'not_found' : 'validation_failed', { detail: error.message }));
-      }
-    }
-    request.log.error({ err: error }, 'unhandled error');
-    return sendProblem(reply, problemBody('internal_error'));
-  });
+  app.setErrorHandler((error, request, reply) => sendProblem(reply, problemOf(error, request)));
 }

@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.ts';
 import { InvalidWebhookError } from '../../gateway/gateway-webhooks.ts';
 import type { GatewayNotification, WebhookVerifier } from '../../gateway/gateway-webhooks.ts';
 import { problemResponses } from '../../http/api-schemas.ts';
+import { acceptFormBodies } from '../../http/form-body.ts';
 import { ProblemError } from '../../http/problem.ts';
 import type { ApiInstance } from '../../plugins/openapi.ts';
 import { receiveNotification } from '../../webhooks/notifications.ts';
@@ -16,9 +17,7 @@ import { WEBHOOK_BODY_LIMIT, webhookBody, webhookResponse } from './gateway-webh
 export async function gatewayWebhookRoutes(app: ApiInstance, ctx: AppContext): Promise<void> {
   await app.register(async (plain) => {
     const scope = plain.withTypeProvider<ZodTypeProvider>();
-    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
-      done(null, Object.fromEntries(new URLSearchParams(typeof body === 'string' ? body : body.toString('utf8'))));
-    });
+    acceptFormBodies(scope);
 
     scope.post(
       '/api/gateway/webhooks',

@@ -1,5 +1,6 @@
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
+import type { PaymentRow } from '../../db/schema.ts';
 import { GatewayUnavailableError } from '../../gateway/gateway.ts';
 import { problemResponses } from '../../http/api-schemas.ts';
 import { PROBLEM_CONTENT_TYPE, ProblemError, problemBody } from '../../http/problem.ts';
@@ -13,6 +14,11 @@ import { enforceLimits, paymentSubjects } from '../../velocity/guard.ts';
 import { orderIdParams } from '../orders/orders.schemas.ts';
 import { paidResponse, payBody, paymentDeclinedSchema } from './payments.schemas.ts';
 
+/** The problem code of a decline: the merchant requires a liability shift above THREE_D_SECURE_REQUIRED_ABOVE and the card had none, or any other. */
+export function declineCode(payment: Pick<PaymentRow, 'gateway_rejection_reason'>): 'three_d_secure_required' | 'payment_declined' {
+  return payment.gateway_rejection_reason === 'three_d_secure' ? 'three_d_secure_required' : 'payment_declined';
+}
+
 /**
  * A use-case result -> the answer. Sent answers are final (the Idempotency-Key replays them); refusals that pass
  * (another attempt running, a failed bot-check) are thrown, so the key is released and a retry runs again.
@@ -22,9 +28,7 @@ function answer(reply: FastifyReply, result: PayOrderResult): FastifyReply {
     case 'succeeded':
       return reply.status(201).send({ payment: toPaymentSummary(result.payment), order: result.order });
     case 'declined': {
-      // The merchant requires a liability shift above THREE_D_SECURE_REQUIRED_ABOVE and the card had none.
-      const code = result.payment.gateway_rejection_reason === 'three_d_secure' ? 'three_d_secure_required' : 'payment_declined';
-      const body = problemBody(code, {
+      const body = problemBody(declineCode(result.payment), {
         extensions: { decline: toDecline(result.payment), payment: { id: result.payment.id, status: 'declined' } },
       });
       return reply.status(body.status).type(PROBLEM_CONTENT_TYPE).send(body);
@@ -60,52 +64,79 @@ export function paymentsRoutes(app: ApiInstance, ctx: AppContext): void {
       },
     },
     async (request, reply) => {
-      const gateway = ctx.gateway;
-      if (gateway === null) throw new ProblemError('gateway_not_configured');
-      const owner = ownerOf(request);
-      if (owner === null) throw new ProblemError('order_not_found');
-      const { id } = request.params;
       const { nonce, deviceData, botcheck, saveCard } = request.body;
-      const subjects = paymentSubjects(request, owner, id);
-      const admitNewAttempt = async () => {
-        await enforceLimits(ctx.velocity, request, reply, 'payment', subjects, ctx.config.velocity.payments);
-      };
-      let result: PayOrderResult;
-      try {
-        result = await payOrder(
-          {
-            db: ctx.db,
-            gateway,
-            botcheck: ctx.botcheck,
-            replays: ctx.replays,
-            botcheckSecret: ctx.config.botcheck.secret,
-            merchantAccountId: ctx.config.gateway?.merchantAccountId ?? null,
-            threeDSecureRequiredAbove: ctx.config.threeDSecureRequiredAbove,
-            admitNewAttempt,
-          },
-          {
-            orderId: id,
-            owner,
-            nonce,
-            ...(deviceData !== undefined ? { deviceData } : {}),
-            botcheckToken: botcheck,
-            saveCard: saveCard === true,
-            idempotencyRef: heldKeyRef(request),
-          },
-        );
-      } catch (error) {
-        // Outcome unknown: thrown, so nothing is saved and a retry with the same key resumes the same attempt.
-        if (error instanceof GatewayUnavailableError) {
-          request.log.warn({ err: error, orderId: id }, 'gateway unavailable during sale');
-          throw new ProblemError('gateway_unavailable');
-        }
-        throw error;
-      }
-      if (result.kind === 'declined') await ctx.velocity.record('decline', subjects);
-      logOutcome(request.log, id, result);
+      const result = await takePayment(ctx, request, reply, {
+        orderId: request.params.id,
+        nonce,
+        ...(deviceData !== undefined ? { deviceData } : {}),
+        botcheck,
+        saveCard: saveCard === true,
+        idempotencyRef: heldKeyRef(request),
+      });
       return answer(reply, result);
     },
   );
+}
+
+/** What a payment request carries, whatever its form (the JSON API, a form post). */
+export interface PaymentRequest {
+  orderId: string;
+  nonce: string;
+  deviceData?: string;
+  botcheck: string;
+  saveCard: boolean;
+  /** Ties the attempt to the request, so the same request again resumes or answers the same attempt. */
+  idempotencyRef: string;
+}
+
+/**
+ * The payment use-case behind both payment routes: the visitor's order, the velocity rules before a new attempt, the
+ * outcome logged. An outcome the gateway left unknown is thrown as `gateway_unavailable` (a retry resumes it).
+ */
+export async function takePayment(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, input: PaymentRequest): Promise<PayOrderResult> {
+  const gateway = ctx.gateway;
+  if (gateway === null) throw new ProblemError('gateway_not_configured');
+  const owner = ownerOf(request);
+  if (owner === null) throw new ProblemError('order_not_found');
+  const { orderId: id } = input;
+  const subjects = paymentSubjects(request, owner, id);
+  const admitNewAttempt = async () => {
+    await enforceLimits(ctx.velocity, request, reply, 'payment', subjects, ctx.config.velocity.payments);
+  };
+  let result: PayOrderResult;
+  try {
+    result = await payOrder(
+      {
+        db: ctx.db,
+        gateway,
+        botcheck: ctx.botcheck,
+        replays: ctx.replays,
+        botcheckSecret: ctx.config.botcheck.secret,
+        merchantAccountId: ctx.config.gateway?.merchantAccountId ?? null,
+        threeDSecureRequiredAbove: ctx.config.threeDSecureRequiredAbove,
+        admitNewAttempt,
+      },
+      {
+        orderId: id,
+        owner,
+        nonce: input.nonce,
+        ...(input.deviceData !== undefined ? { deviceData: input.deviceData } : {}),
+        botcheckToken: input.botcheck,
+        saveCard: input.saveCard,
+        idempotencyRef: input.idempotencyRef,
+      },
+    );
+  } catch (error) {
+    // Outcome unknown: thrown, so nothing is saved and a retry with the same key resumes the same attempt.
+    if (error instanceof GatewayUnavailableError) {
+      request.log.warn({ err: error, orderId: id }, 'gateway unavailable during sale');
+      throw new ProblemError('gateway_unavailable');
+    }
+    throw error;
+  }
+  if (result.kind === 'declined') await ctx.velocity.record('decline', subjects);
+  logOutcome(request.log, id, result);
+  return result;
 }
 
 function logOutcome(log: FastifyReply['log'], orderId: string, result: PayOrderResult): void {
