@@ -1,0 +1,29 @@
+import { expect, test } from '@playwright/test';
+import { catalogue } from '../../support/catalogue.ts';
+import { CheckoutSheet } from '../../support/checkout-sheet.ts';
+import { clearSandboxFaults, injectSandboxFault } from '../../support/sandbox-faults.ts';
+import { cards, Shopper } from '../../support/shopper.ts';
+
+test.afterEach(clearSandboxFaults);
+
+test('a deletion the gateway refuses shows "Unable to delete payment method, try again." and keeps the card', async ({ page }) => {
+  const shopper = new Shopper(page);
+  const sheet = new CheckoutSheet(page);
+  await shopper.signUp('Dorothy Vaughan', `dorothy-${Date.now()}@kassa.test`, 'fortran-langley-1961');
+  await shopper.startCheckout(catalogue.everyday);
+  await shopper.enterCard(cards.mastercard);
+  await shopper.pay();
+  await shopper.seesReceipt();
+  await shopper.startCheckout(catalogue.everyday);
+  await sheet.seesView('methods');
+
+  await injectSandboxFault({ target: 'client_api', method: 'DELETE', fault: { type: 'status', status: 503 } });
+  await sheet.root().getByRole('button', { name: 'Edit' }).click();
+  await sheet.root().getByRole('button', { name: /^Delete Mastercard ending in 4444|^Delete MasterCard ending in 4444/ }).click();
+  await sheet.root().getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+
+  await expect(sheet.message()).toHaveText('Unable to delete payment method, try again.');
+  await expect(sheet.root().getByRole('heading', { name: 'Edit payment methods' })).toBeVisible();
+  await expect(sheet.root().getByRole('button', { name: /ending in 4444/ })).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath('delete-failed.png') });
+});
