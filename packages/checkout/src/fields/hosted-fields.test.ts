@@ -35,6 +35,7 @@ function fakeDom(page: { lang: string; direction: 'ltr' | 'rtl' } = { lang: 'en'
       fontWeight: '400',
       lineHeight: '24px',
       direction: page.direction,
+      backgroundColor: 'rgb(29, 33, 41)',
     }),
     addEventListener: (_: string, listener: (event: MessageEvent) => void) => listeners.add(listener),
     removeEventListener: (_: string, listener: (event: MessageEvent) => void) => listeners.delete(listener),
@@ -100,7 +101,7 @@ describe('hosted fields', () => {
       dom.post(frame, from({ type: 'ready', field }));
       fields.configure(field, { label: field, required: true, invalid: false });
     }
-    expect(name?.received[0]).toMatchObject({ data: { lang: 'ar', dir: 'rtl', style: { textAlign: 'right' } } });
+    expect(name?.received[0]).toMatchObject({ data: { lang: 'ar', dir: 'rtl', style: { textAlign: 'right', backgroundColor: 'rgb(29, 33, 41)' } } });
     expect(number?.received[0]).toMatchObject({ data: { lang: 'ar', dir: 'ltr', style: { textAlign: 'right' } } });
 
     const english = setup();

@@ -60,9 +60,20 @@ interface Presentation {
   readonly dir: 'ltr' | 'rtl';
 }
 
+const TRANSPARENT = new Set(['transparent', 'rgba(0, 0, 0, 0)']);
+
+/** The colour behind the container: the nearest ancestor that paints a background (the field box). */
+function backgroundBehind(container: HTMLElement, view: Window): string | undefined {
+  for (let element: Element | null = container; element; element = element.parentElement) {
+    const colour = view.getComputedStyle(element).backgroundColor;
+    if (colour && !TRANSPARENT.has(colour)) return colour;
+  }
+  return undefined;
+}
+
 /**
  * What the frame's input takes from where it is mounted: the container's font and colour (so the typed text matches
- * the merchant page, dark theme included), its language and direction.
+ * the merchant page, dark theme included) and the background behind it, its language and direction.
  */
 function presentationOf(field: FieldName, container: HTMLElement): Presentation {
   const view = container.ownerDocument.defaultView;
@@ -71,6 +82,7 @@ function presentationOf(field: FieldName, container: HTMLElement): Presentation 
   const s = view.getComputedStyle(container);
   const pageDir = s.direction === 'rtl' ? 'rtl' : 'ltr';
   const dir = DIGIT_FIELDS.has(field) ? 'ltr' : pageDir;
+  const background = backgroundBehind(container, view);
   const style: FieldStyle = {
     color: s.color,
     fontFamily: s.fontFamily,
@@ -78,6 +90,7 @@ function presentationOf(field: FieldName, container: HTMLElement): Presentation 
     fontWeight: s.fontWeight,
     lineHeight: s.lineHeight,
     textAlign: pageDir === 'rtl' ? 'right' : 'left',
+    ...(background !== undefined ? { backgroundColor: background } : {}),
   };
   return { style, dir, ...(lang ? { lang } : {}) };
 }

@@ -14,6 +14,8 @@ export interface FieldStyle {
   readonly lineHeight?: string;
   /** `right` for a digit field (kept left-to-right) on a right-to-left page, so it lines up with its label. */
   readonly textAlign?: 'left' | 'right';
+  /** The field's own background (the frame paints it, so the text's contrast is judged against what shows). */
+  readonly backgroundColor?: string;
 }
 
 export interface ConfigurePayload {

@@ -173,7 +173,7 @@ describe('hosted field messages', () => {
       errorMessage: 'Enter the 3 digits on the back',
       lang: 'ar',
       dir: 'ltr',
-      style: { color: 'rgb(1, 2, 3)', fontSize: '16px', textAlign: 'right', background: 'url(x)' },
+      style: { color: 'rgb(1, 2, 3)', fontSize: '16px', textAlign: 'right', backgroundColor: 'rgb(4, 5, 6)', background: 'url(x)' },
     });
     expect(Object.fromEntries(cvv.input.attributes)).toMatchObject({
       'aria-label': 'Security code',
@@ -184,7 +184,7 @@ describe('hosted field messages', () => {
       dir: 'ltr',
     });
     expect(cvv.input.placeholder).toBe('123');
-    expect(Object.fromEntries(cvv.input.styles)).toEqual({ color: 'rgb(1, 2, 3)', 'font-size': '16px', 'text-align': 'right' });
+    expect(Object.fromEntries(cvv.input.styles)).toEqual({ color: 'rgb(1, 2, 3)', 'font-size': '16px', 'text-align': 'right', 'background-color': 'rgb(4, 5, 6)' });
     // Only a language tag and a direction pass: anything else is not written into the frame.
     cvv.field.receive({ ...envelope, type: 'configure', label: 'CVV', required: true, invalid: false, lang: 'x" onload', dir: 'auto' });
     expect(Object.fromEntries(cvv.input.attributes)).toMatchObject({ lang: 'ar', dir: 'ltr' });

@@ -69,6 +69,7 @@ const STYLE_PROPERTIES = {
   fontWeight: 'font-weight',
   lineHeight: 'line-height',
   textAlign: 'text-align',
+  backgroundColor: 'background-color',
 } as const;
 
 /** A plausible BCP 47 tag: the frame sets it as the input's `lang`, so nothing else may pass. */

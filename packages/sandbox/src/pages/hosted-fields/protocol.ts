@@ -27,6 +27,7 @@ export interface FieldStyle {
   fontWeight?: string;
   lineHeight?: string;
   textAlign?: 'left' | 'right';
+  backgroundColor?: string;
 }
 
 export type ParentMessage =
