@@ -34,8 +34,9 @@ export function attachToForm(form: HTMLFormElement, checkout: FormCheckout): () 
       (method) => {
         input(NONCE_INPUT).value = method.nonce;
         input(DEVICE_DATA_INPUT).value = method.deviceData ?? '';
-        // The prototype's submit: a control named "submit" would shadow form.submit; no second submit event either.
-        HTMLFormElement.prototype.submit.call(form);
+        // The prototype's submit (of the form's own window): a control named "submit" would shadow form.submit, and
+        // it fires no second submit event.
+        form.ownerDocument.defaultView?.HTMLFormElement.prototype.submit.call(form);
       },
       () => {},
     );
