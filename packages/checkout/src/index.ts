@@ -26,3 +26,5 @@ export { PAYMENT_OPTIONS, type PaymentOptionId, type WalletOptionId } from './ma
 export { createCheckoutMachine, initialState, transition, type CheckoutMachine } from './machine/checkout.machine.ts';
 export type { ProviderClient } from './provider/provider.ts';
 export type { WalletPlugin, WalletRegistry } from './wallets/registry.ts';
+export { SUPPORTED_LOCALES, type Locale, type Translations } from './i18n/i18n.ts';
+export type { Catalogue, MessageKey } from './i18n/catalogue.ts';

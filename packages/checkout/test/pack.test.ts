@@ -18,8 +18,11 @@ const run = (command: string, args: readonly string[], cwd: string): string =>
 
 const consumer = `
 import { useState } from 'react';
-import { Checkout, CheckoutError, type CheckoutInstance, type PaymentMethodResult } from '@kassa/checkout';
+import { Checkout, CheckoutError, SUPPORTED_LOCALES, type CheckoutInstance, type PaymentMethodResult, type Translations } from '@kassa/checkout';
 import { create } from '@kassa/checkout/dropin';
+
+const wording: Translations = { 'error.checkEntries': 'Please check the card.' };
+export const rightToLeft = SUPPORTED_LOCALES.includes('ar');
 
 export function Pay({ token }: { token: string }) {
   const [instance, setInstance] = useState<CheckoutInstance | null>(null);
@@ -30,7 +33,7 @@ export function Pay({ token }: { token: string }) {
   return (
     <Checkout
       authorization={token}
-      options={{ locale: 'ar-EG', translations: { 'error.checkEntries': 'Please check the card.' }, card: { cardholderName: { required: true } } }}
+      options={{ locale: 'ar-EG', translations: wording, card: { cardholderName: { required: true } } }}
       onReady={setInstance}
       onError={(error: CheckoutError) => console.log(error.code, pay)}
     />
