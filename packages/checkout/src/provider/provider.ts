@@ -9,6 +9,11 @@ export interface ProviderClient {
   /** Mounts the hosted card fields for a loaded configuration. */
   createHostedFields(config: GatewayConfiguration, options: Omit<HostedFieldsOptions, 'assetsUrl'>): HostedFields;
   /** Asks the fields to send the card to the gateway; never rejects, failures are outcomes. */
+  /**
+   * Collects device data for the provider's fraud tools (its code is imported on demand); resolves with the string
+   * the payment carries (`deviceData`), or null when it could not be collected. Never rejects.
+   */
+  collectDeviceData(config: GatewayConfiguration, signal: AbortSignal): Promise<string | null>;
   /** Runs 3-D Secure for a card (its code is imported on demand); never rejects, failures are outcomes. */
   verifyThreeDSecure(request: ThreeDSecureRequest): Promise<ThreeDSecureOutcome>;
   tokenize(fields: HostedFields, config: GatewayConfiguration, fieldNames: readonly FieldName[], vault: boolean): Promise<TokenizeOutcome>;

@@ -96,6 +96,14 @@ export function createSandboxProvider(
       const { response } = await fetchFromGateway(fetchImpl, url, init, what, timeoutMs);
       if (!response.ok) throw httpFailure(response, what);
     },
+    async collectDeviceData(config, signal) {
+      try {
+        const { collectWithSandbox } = await import('./sandbox-device-data.ts');
+        return await collectWithSandbox(config.assetsUrl, signal);
+      } catch {
+        return null;
+      }
+    },
     async verifyThreeDSecure(request) {
       try {
         const { verifyWithSandbox } = await import('./sandbox-three-d-secure.ts');

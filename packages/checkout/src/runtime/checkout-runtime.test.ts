@@ -13,7 +13,8 @@ import { VALID, checkoutSettings, gatewayConfiguration, paymentMethodResult as r
 const config = gatewayConfiguration({ challenges: ['cvv'], supportedCardTypes: ['Visa', 'American Express'] });
 
 /** A provider whose answers the test releases by hand; the frames are a recorder. */
-function harness(callbacks: CheckoutCallbacks = {}, extra: Partial<RuntimeOptions> = {}) {
+/** `deviceData`: what the provider's collector gives (null: nothing collected). */
+function harness(callbacks: CheckoutCallbacks = {}, extra: Partial<RuntimeOptions> = {}, deviceData: string | null = null) {
   let answerConfig: (outcome: GatewayConfiguration | Error) => void = () => {};
   let answerTokenize: (outcome: TokenizeOutcome) => void = () => {};
   let threeDSecure: ThreeDSecureRequest | null = null;
@@ -45,6 +46,7 @@ function harness(callbacks: CheckoutCallbacks = {}, extra: Partial<RuntimeOption
         answerTokenize = resolve;
       });
     },
+    collectDeviceData: () => Promise.resolve(deviceData),
     verifyThreeDSecure: (request) => {
       threeDSecure = request;
       return new Promise((resolve) => {
@@ -87,8 +89,8 @@ function harness(callbacks: CheckoutCallbacks = {}, extra: Partial<RuntimeOption
   };
 }
 
-async function readyHarness(callbacks: CheckoutCallbacks = {}, extra: Partial<RuntimeOptions> = {}, gateway = config) {
-  const h = harness(callbacks, extra);
+async function readyHarness(callbacks: CheckoutCallbacks = {}, extra: Partial<RuntimeOptions> = {}, gateway = config, deviceData: string | null = null) {
+  const h = harness(callbacks, extra, deviceData);
   h.runtime.start();
   await h.settle();
   h.answerConfig(gateway);
@@ -490,5 +492,19 @@ describe('CheckoutRuntime with 3-D Secure', () => {
     await expect(second).rejects.toMatchObject(expected);
     expect(errors).toHaveBeenCalledWith('[kassa/checkout] 3-D Secure failed: HTTP 422');
     errors.mockRestore();
+  });
+});
+
+describe('CheckoutRuntime device data', () => {
+  it("puts the collector's device data on every payment method it hands over", async () => {
+    const deviceData = '{"device_session_id":"abc","fraud_merchant_id":"m1","correlation_id":"c1"}';
+    const h = await readyHarness({}, {}, config, deviceData);
+    h.frame('number', { type: 'cardTypeChange', cards: [{ type: 'visa', niceType: 'Visa', code: { name: 'CVV', size: 3 } }] });
+    for (const field of ['number', 'expirationDate', 'cvv'] as const) h.frame(field, { type: 'state', field, event: 'input', state: VALID });
+    const request = h.runtime.instance.requestPaymentMethod();
+    h.answerTokenize({ ok: true, result });
+    await expect(request).resolves.toEqual({ ...result, deviceData });
+    // The selected card asked again carries it too.
+    await expect(h.runtime.instance.requestPaymentMethod()).resolves.toEqual({ ...result, deviceData });
   });
 });

@@ -93,6 +93,9 @@ interface Deferred {
   reject(error: CheckoutError): void;
 }
 
+/** How long a payment method waits for device data still being collected before it goes without. */
+const DEVICE_DATA_WAIT_MS = 3_000;
+
 const OPTION_FAILED_NOTE = 'failed to initialise and is shown disabled; the other ways to pay still work.';
 
 export class CheckoutRuntime {
@@ -114,6 +117,8 @@ export class CheckoutRuntime {
   /** The amount the current request asked 3-D Secure to authenticate (else the option's). */
   private requestedAmount: string | null = null;
   private threeDSecureAbort: AbortController | null = null;
+  /** The device data collected for this checkout (null: none), started once the configuration is known. */
+  private deviceData: Promise<string | null> = Promise.resolve(null);
   private readonly timers = new Set<ReturnType<typeof setTimeout>>();
   private destroyed = false;
 
@@ -328,6 +333,7 @@ export class CheckoutRuntime {
 
   private configurationLoaded(config: GatewayConfiguration, signal: AbortSignal): void {
     const { settings } = this.options;
+    if (this.provider !== null) this.deviceData = this.provider.collectDeviceData(config, signal);
     const options = offeredOptions(config, settings.paymentOptionPriority, settings.merchantEnabled, (option) => {
       if (option === 'card') return true;
       return this.wallets[option]?.isSupported() ?? false;
@@ -451,9 +457,15 @@ export class CheckoutRuntime {
       case 'clearFields':
         this.fields?.clear();
         return;
-      case 'resolveRequest':
-        this.settle(request)?.resolve(effect.result);
+      case 'resolveRequest': {
+        const waiting = this.settle(request);
+        // Every result carries the device data; a collector that has not answered yet is waited for briefly only.
+        const late = new Promise<null>((resolve) => setTimeout(resolve, DEVICE_DATA_WAIT_MS, null));
+        void Promise.race([this.deviceData, late]).then((deviceData) =>
+          waiting?.resolve(deviceData === null ? effect.result : { ...effect.result, deviceData }),
+        );
         return;
+      }
       case 'rejectRequest':
         if (effect.error.retryAfterMs !== undefined) this.rateLimitedUntil = Date.now() + effect.error.retryAfterMs;
         this.settle(request)?.reject(new CheckoutError(effect.error.code, t(effect.error.messageKey)));

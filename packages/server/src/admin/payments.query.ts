@@ -18,6 +18,10 @@ export const adminPaymentSchema = z.object({
   card: z.object({ brand: z.string(), lastFour: z.string() }).nullable(),
   transactionId: z.string().nullable(),
   decline: declineSchema.nullable(),
+  threeDSecure: z
+    .object({ status: z.string(), liabilityShifted: z.boolean(), liabilityShiftPossible: z.boolean() })
+    .nullable()
+    .describe('The 3-D Secure outcome the transaction recorded; null without 3-D Secure (or before the gateway answered).'),
 });
 export type AdminPayment = z.infer<typeof adminPaymentSchema>;
 
@@ -83,6 +87,10 @@ function toAdminPayment(row: ListedRow): AdminPayment {
     card: row.card_brand === null || row.card_last_four === null ? null : { brand: row.card_brand, lastFour: row.card_last_four },
     transactionId: row.transaction_id,
     decline: status === 'declined' ? toDecline(row) : null,
+    threeDSecure:
+      row.three_d_secure_status === null
+        ? null
+        : { status: row.three_d_secure_status, liabilityShifted: row.liability_shifted === 1, liabilityShiftPossible: row.liability_shift_possible === 1 },
   };
 }
 

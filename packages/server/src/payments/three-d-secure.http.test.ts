@@ -62,6 +62,14 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('3-D Secure o
       liability_shift_possible: 1,
     });
 
+    // The merchant reads it in the admin API.
+    const admin = new TestClient(app);
+    await admin.post('/api/session', { email: 'admin@kassa.test', password: 'kassa-demo-admin' });
+    const detail = await admin.get(`/api/admin/payments/${shifted.row.id}`);
+    expect(detail.json()).toMatchObject({
+      payment: { paymentMethodType: 'credit_card', threeDSecure: { status: 'authenticate_successful', liabilityShifted: true, liabilityShiftPossible: true } },
+    });
+
     const plain = await payMugs(1, PLAIN);
     expect(plain.response.statusCode).toBe(201);
     expect(plain.row).toMatchObject({ three_d_secure_required: 0, three_d_secure_status: null, liability_shifted: null, liability_shift_possible: null });

@@ -202,6 +202,12 @@ export type AdminPayment = {
   } | null;
   transactionId: string | null;
   decline: Decline | null;
+  /** The 3-D Secure outcome the transaction recorded; null without 3-D Secure (or before the gateway answered). */
+  threeDSecure: {
+    status: string;
+    liabilityShifted: boolean;
+    liabilityShiftPossible: boolean;
+  } | null;
 };
 
 export type AdminAction = {

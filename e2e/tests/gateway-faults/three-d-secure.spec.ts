@@ -1,0 +1,123 @@
+import { AxeBuilder } from '@axe-core/playwright';
+import { expect, request, test, type Page } from '@playwright/test';
+import { catalogue } from '../../support/catalogue.ts';
+import { CheckoutSheet } from '../../support/checkout-sheet.ts';
+import { changeSandboxSettings, resetSandboxSettings } from '../../support/sandbox-settings.ts';
+import { cards, Shopper, type TestCard } from '../../support/shopper.ts';
+
+// 3-D Secure 2 with the provider's test cards (gateway.md) against the sandbox, the merchant setting turned on: the
+// checkout's lookup, the issuer's challenge in its dialog, and the outcome the server recorded on the payment (read
+// as the merchant reads it, through the admin API). Under gateway-faults/: merchant settings apply to the whole product.
+test.beforeEach(async () => {
+  await changeSandboxSettings({ threeDSecure: true });
+});
+test.afterEach(async () => {
+  await resetSandboxSettings();
+});
+
+const card = (number: string): TestCard => ({ ...cards.visa, number });
+const FAILED = 'Something went wrong during 3D Secure authentication. Please try again.';
+
+interface RecordedPayment {
+  paymentMethodType: string | null;
+  threeDSecure: { status: string; liabilityShifted: boolean; liabilityShiftPossible: boolean } | null;
+  transactionId: string | null;
+}
+
+/** The order's payment as the merchant sees it (admin API), signed in as the demo admin in a separate context. */
+async function recordedPayment(page: Page, orderId: string): Promise<RecordedPayment> {
+  const { order } = (await (await page.request.get(`/api/orders/${orderId}`)).json()) as { order: { payment?: { id: string } } };
+  const baseURL = process.env.KASSA_SHOP_URL ?? '';
+  const admin = await request.newContext({ baseURL, extraHTTPHeaders: { Origin: new URL(baseURL).origin } });
+  await admin.post('/api/session', { data: { email: 'admin@kassa.test', password: 'kassa-demo-admin' } });
+  const detail = (await (await admin.get(`/api/admin/payments/${order.payment?.id ?? 'none'}`)).json()) as { payment: RecordedPayment };
+  await admin.dispose();
+  return detail.payment;
+}
+
+function orderIdOf(page: Page): string {
+  return /\/checkout\/([^/?#]+)/.exec(page.url())?.[1] ?? '';
+}
+
+async function startPaying(page: Page, number: string): Promise<{ shopper: Shopper; sheet: CheckoutSheet; orderId: string }> {
+  const shopper = new Shopper(page);
+  await shopper.startCheckout(catalogue.everyday);
+  const orderId = orderIdOf(page);
+  await shopper.payWithCard(card(number));
+  return { shopper, sheet: new CheckoutSheet(page), orderId };
+}
+
+function challenge(page: Page) {
+  return page.frameLocator('iframe[name="kassa-three-d-secure"]');
+}
+
+const passes = [
+  { name: 'frictionless success', number: '4000000000002701', status: 'authenticate_successful', shifted: true, possible: true },
+  { name: 'attempted', number: '4000000000002719', status: 'authenticate_attempt_successful', shifted: true, possible: true },
+  { name: 'unavailable', number: '4000000000002313', status: 'authentication_unavailable', shifted: false, possible: false },
+] as const;
+for (const { name, number, status, shifted, possible } of passes) {
+  test(`${name} (${number}): paid without a challenge, the payment records ${status}, shifted ${shifted}, possible ${possible}`, async ({ page }) => {
+    const { shopper } = await startPaying(page, number);
+    const orderId = await shopper.seesReceipt();
+    const payment = await recordedPayment(page, orderId);
+    expect(payment).toMatchObject({ paymentMethodType: 'credit_card', threeDSecure: { status, liabilityShifted: shifted, liabilityShiftPossible: possible } });
+  });
+}
+
+const failures = [
+  { name: 'frictionless failure', number: '4000000000002925' },
+  { name: 'lookup error', number: '4000000000001125' },
+] as const;
+for (const { name, number } of failures) {
+  test(`${name} (${number}): the checkout says so, clears the card, and nothing is charged`, async ({ page }) => {
+    const { shopper, sheet, orderId } = await startPaying(page, number);
+    await expect(sheet.message()).toHaveText(FAILED);
+    await expect(sheet.message()).toBeFocused();
+    await expect(shopper.field('number')).toHaveValue('');
+    await expect(shopper.payButton()).toBeEnabled();
+    const { order } = (await (await page.request.get(`/api/orders/${orderId}`)).json()) as { order: { status: string; payments: unknown[] } };
+    expect(order).toMatchObject({ status: 'pending', payments: [] });
+  });
+}
+
+test('challenge passed with 1234 (4000000000001091): the dialog holds the issuer page, then the payment records the shift', async ({ page }) => {
+  const { shopper } = await startPaying(page, '4000000000001091');
+  const dialog = page.getByRole('dialog', { name: 'Confirm your card' });
+  await expect(dialog).toBeVisible();
+  const code = challenge(page).getByLabel('One-time code');
+  await expect(code).toBeFocused();
+  await page.screenshot({ path: test.info().outputPath('three-d-secure-challenge.png') });
+  const axe = await new AxeBuilder({ page }).include('[data-kassa-challenge]').analyze();
+  expect(axe.violations).toEqual([]);
+  await code.fill('1234');
+  await challenge(page).getByRole('button', { name: 'Submit' }).click();
+  await expect(dialog).toHaveCount(0);
+  const orderId = await shopper.seesReceipt();
+  const payment = await recordedPayment(page, orderId);
+  expect(payment.threeDSecure).toEqual({ status: 'authenticate_successful', liabilityShifted: true, liabilityShiftPossible: true });
+});
+
+test('challenge failed (4000000000001109): the dialog closes, the message shows and nothing is charged', async ({ page }) => {
+  const { sheet, orderId } = await startPaying(page, '4000000000001109');
+  await challenge(page).getByLabel('One-time code').fill('1234');
+  await challenge(page).getByRole('button', { name: 'Submit' }).click();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expect(sheet.message()).toHaveText(FAILED);
+  const { order } = (await (await page.request.get(`/api/orders/${orderId}`)).json()) as { order: { payments: unknown[] } };
+  expect(order.payments).toEqual([]);
+});
+
+test('challenge cancelled with Escape: nothing is shown, focus returns to Pay, the card stays and Pay asks again', async ({ page }) => {
+  const { shopper, sheet } = await startPaying(page, '4000000000001091');
+  const dialog = page.getByRole('dialog', { name: 'Confirm your card' });
+  await expect(challenge(page).getByLabel('One-time code')).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  await expect(sheet.message()).toHaveText('');
+  await expect(page.locator('.payment-feedback')).toHaveText('');
+  await expect(shopper.payButton()).toBeFocused();
+  await expect(shopper.field('number')).not.toHaveValue('');
+  await shopper.pay();
+  await expect(dialog).toBeVisible();
+});
