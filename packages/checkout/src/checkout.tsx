@@ -1,13 +1,13 @@
 // <Checkout>: the root component. React only mounts: the runtime (created in an effect, so never during a server
 // render) owns the machine, the frames and the listeners, and is destroyed on unmount.
 import { useEffect, useId, useMemo, useRef, useState, useSyncExternalStore, type ReactElement } from 'react';
-import { createTranslator, directionOf, resolveLocale, validTranslations, type Translate, type Translations } from './i18n/i18n.ts';
+import { createTranslator, directionOf, resolveLocale, type Translate, type Translations } from './i18n/i18n.ts';
 import { useCatalogue } from './i18n/use-catalogue.ts';
 import { initialState } from './machine/checkout.machine.ts';
 import type { CheckoutSettings } from './machine/checkout.types.ts';
 import { CheckoutRuntime } from './runtime/checkout-runtime.ts';
 import type { CheckoutCallbacks } from './runtime/events.ts';
-import { settingsFrom, walletOptionsFrom, type CheckoutOptions } from './runtime/options.ts';
+import { settingsFrom, translationsFrom, walletOptionsFrom, type CheckoutOptions } from './runtime/options.ts';
 import { CheckoutContext } from './views/checkout-context.ts';
 import { Sheet } from './views/sheet/sheet.tsx';
 
@@ -34,7 +34,7 @@ export function Checkout(props: CheckoutProps): ReactElement {
 
   const loaded = useCatalogue(resolveLocale(options?.locale));
   // Overrides are compared by value too: an inline `translations={{...}}` object does not restart the checkout.
-  const overridesKey = JSON.stringify(validTranslations(options?.translations));
+  const overridesKey = JSON.stringify(translationsFrom(options));
   const catalogue = loaded?.catalogue ?? null;
   const t = useMemo<Translate | null>(
     () => (catalogue === null ? null : createTranslator(catalogue, JSON.parse(overridesKey) as Translations)),

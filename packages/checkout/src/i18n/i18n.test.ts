@@ -1,6 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { en, type MessageKey } from './catalogue.ts';
-import { createTranslator, directionOf, loadCatalogue, loadedCatalogue, resolveLocale, SUPPORTED_LOCALES, validTranslations } from './i18n.ts';
+import { createTranslator, directionOf, loadCatalogue, loadedCatalogue, resolveLocale, SUPPORTED_LOCALES } from './i18n.ts';
+import { translationsFrom } from '../runtime/options.ts';
+import type { CheckoutOptions } from '../runtime/options.ts';
 import { FIELD_ORDER } from '../machine/checkout.types.ts';
 
 describe('message catalogue', () => {
@@ -122,10 +124,11 @@ describe('merchant overrides', () => {
 
   it('drop unknown keys and values that are not text, and say so once', () => {
     const log = vi.spyOn(console, 'error').mockImplementation(() => {});
-    const given: unknown = { 'error.network': 'Offline?', 'error.nope': 'x', 'field.number.label': 42 };
-    expect(validTranslations(given)).toEqual({ 'error.network': 'Offline?' });
-    expect(validTranslations(given)).toEqual({ 'error.network': 'Offline?' });
-    expect(validTranslations('Hello')).toEqual({});
+    // As a JavaScript caller could pass them, past the types.
+    const given = { translations: { 'error.network': 'Offline?', 'error.nope': 'x', 'field.number.label': 42 } } as unknown as CheckoutOptions;
+    expect(translationsFrom(given)).toEqual({ 'error.network': 'Offline?' });
+    expect(translationsFrom(given)).toEqual({ 'error.network': 'Offline?' });
+    expect(translationsFrom({ translations: 'Hello' } as unknown as CheckoutOptions)).toEqual({});
     expect(log.mock.calls.map(([line]) => String(line))).toEqual([
       "[kassa/checkout] options.translations has an unknown key 'error.nope'; the keys are those of the English catalogue.",
       "[kassa/checkout] options.translations['field.number.label'] must be a string, not 42.",

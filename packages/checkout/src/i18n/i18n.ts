@@ -61,33 +61,6 @@ export async function loadCatalogue(locale: Locale): Promise<Catalogue> {
   return catalogue;
 }
 
-const warned = new Set<string>();
-
-/**
- * The merchant's overrides come from JavaScript callers too: an unknown key or a value that is not text is reported
- * once (with the fix) and ignored, so a typo cannot blank a message.
- */
-export function validTranslations(overrides: unknown): Translations {
-  if (overrides === undefined || overrides === null) return {};
-  if (typeof overrides !== 'object' || Array.isArray(overrides)) {
-    warnOnce(`options.translations must be an object of message keys to text, not ${JSON.stringify(overrides)}.`);
-    return {};
-  }
-  const valid: Partial<Record<MessageKey, string>> = {};
-  for (const [key, value] of Object.entries(overrides)) {
-    if (!Object.hasOwn(en, key)) warnOnce(`options.translations has an unknown key '${key}'; the keys are those of the English catalogue.`);
-    else if (typeof value !== 'string') warnOnce(`options.translations['${key}'] must be a string, not ${JSON.stringify(value)}.`);
-    else valid[key as MessageKey] = value;
-  }
-  return valid;
-}
-
-function warnOnce(message: string): void {
-  if (warned.has(message)) return;
-  warned.add(message);
-  console.error(`[kassa/checkout] ${message}`);
-}
-
 /** A translator over a catalogue, the merchant's overrides winning; `{name}` placeholders are filled from params. */
 export function createTranslator(catalogue: Catalogue = en, overrides: Translations = {}): Translate {
   return (key, params) => {

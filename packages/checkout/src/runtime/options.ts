@@ -1,6 +1,7 @@
 // Merchant options arrive from JavaScript callers too: unknown values are reported with the fix and replaced by
 // the default, never allowed to reach the machine half-valid. Both Kassa's shapes and the provider's drop-in shapes
 // are accepted, so an integrator can switch without rewriting the options.
+import { en, type MessageKey } from '../i18n/catalogue.ts';
 import type { Translations } from '../i18n/i18n.ts';
 import type { CardholderNameOption, CheckoutSettings, PostalCodeOption, ThreeDSecureOption } from '../machine/checkout.types.ts';
 import { PAYMENT_OPTIONS, isPaymentOptionId, type PaymentOptionId, type WalletOptionId } from '../machine/payment-options.ts';
@@ -111,6 +112,26 @@ function booleanFrom(value: unknown, where: string, fallback: boolean): boolean 
 }
 
 const WALLETS: readonly WalletOptionId[] = ['paypal', 'paypalCredit', 'venmo', 'applePay', 'googlePay'];
+
+/**
+ * The merchant's message overrides: an unknown key or a value that is not text is reported once (with the fix) and
+ * ignored, so a typo cannot blank a message.
+ */
+export function translationsFrom(options: CheckoutOptions | undefined): Translations {
+  const overrides: unknown = options?.translations;
+  if (overrides === undefined || overrides === null) return {};
+  if (typeof overrides !== 'object' || Array.isArray(overrides)) {
+    warnOnce(`options.translations must be an object of message keys to text, not ${JSON.stringify(overrides)}.`);
+    return {};
+  }
+  const valid: Partial<Record<MessageKey, string>> = {};
+  for (const [key, value] of Object.entries(overrides)) {
+    if (!Object.hasOwn(en, key)) warnOnce(`options.translations has an unknown key '${key}'; the keys are those of the English catalogue.`);
+    else if (typeof value !== 'string') warnOnce(`options.translations['${key}'] must be a string, not ${JSON.stringify(value)}.`);
+    else valid[key as MessageKey] = value;
+  }
+  return valid;
+}
 
 export function settingsFrom(options: CheckoutOptions | undefined): CheckoutSettings {
   const card: unknown = options?.card;
