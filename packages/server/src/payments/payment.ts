@@ -22,10 +22,10 @@ export type PaymentStatus = keyof typeof PAYMENT_TRANSITIONS;
 export const PAYMENT_STATUSES = Object.keys(PAYMENT_TRANSITIONS) as [PaymentStatus, ...PaymentStatus[]];
 export const paymentStatusSchema = z.enum(PAYMENT_STATUSES);
 
-/** Statuses the partial unique index `payments_one_live_per_order` allows once per order (see migrations). */
 /** Statuses of an attempt that charged the card (whatever the merchant gave back since). */
 export const CHARGED_PAYMENT_STATUSES = ['succeeded', 'partially_refunded', 'refunded', 'voided'] as const satisfies readonly PaymentStatus[];
 
+/** Statuses the partial unique index `payments_one_live_per_order` allows once per order (see migrations). */
 export const LIVE_PAYMENT_STATUSES = ['pending', 'succeeded'] as const satisfies readonly PaymentStatus[];
 
 export function canTransitionPayment(from: PaymentStatus, to: PaymentStatus): boolean {
