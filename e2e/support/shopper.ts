@@ -106,7 +106,13 @@ export class Shopper {
     await this.page.getByLabel('Email').fill(email);
     await this.page.getByLabel('Password').fill(password);
     await this.page.getByRole('button', { name: 'Sign in' }).click();
-    await expect(this.page.getByText(/^Signed in as /)).toBeVisible();
+    await this.seesSignedIn(/^Signed in as /);
+  }
+
+  /** Signed in: Sign out is offered (the "Signed in as" line is in the header, hidden on a phone's narrow header). */
+  private async seesSignedIn(line: string | RegExp): Promise<void> {
+    await expect(this.page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+    await expect(this.page.getByText(line)).toBeAttached();
   }
 
   async signUp(name: string, email: string, password: string): Promise<void> {
@@ -115,7 +121,7 @@ export class Shopper {
     await this.page.getByLabel('Email').fill(email);
     await this.page.getByLabel('Password').fill(password);
     await this.page.getByRole('button', { name: 'Create an account' }).click();
-    await expect(this.page.getByText(`Signed in as ${name}`)).toBeVisible();
+    await this.seesSignedIn(`Signed in as ${name}`);
   }
 
   /** The Idempotency-Key of every payment the page posts from now on, in order. */
