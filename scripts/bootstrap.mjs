@@ -13,6 +13,7 @@ const tasks = {
   start: 'scripts/start.ts',
   test: 'scripts/test.ts',
   sandbox: 'packages/sandbox/src/main.ts',
+  bench: 'bench/src/main.ts',
 };
 
 const task = process.argv[2];

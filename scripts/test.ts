@@ -1,6 +1,7 @@
 // `npm test`: every check the project has, in order of cost: type checks, unit and integration tests (SQLite and a
-// real PostgreSQL), the checkout's bundle budget, then end-to-end tests in a real Chromium. Every step runs even when
-// an earlier one failed, so one run shows everything that is wrong; the exit code is non-zero if any step failed.
+// real PostgreSQL), a smoke run of the benchmark, the checkout's bundle budget, then end-to-end tests in a real
+// Chromium. Every step runs even when an earlier one failed, so one run shows everything that is wrong; the exit code
+// is non-zero if any step failed.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,7 +12,7 @@ rmSync(resultsDir, { recursive: true, force: true });
 mkdirSync(resultsDir, { recursive: true });
 
 const bin = (name: string) => join(root, 'node_modules', '.bin', name);
-const typecheckProjects = ['packages/sandbox', 'packages/server', 'packages/checkout', 'packages/web', 'e2e', 'scripts'];
+const typecheckProjects = ['packages/sandbox', 'packages/server', 'packages/checkout', 'packages/web', 'e2e', 'scripts', 'bench'];
 
 const steps: Array<{ name: string; command: string; args: string[] }> = [
   ...typecheckProjects.map((project) => ({
@@ -24,6 +25,8 @@ const steps: Array<{ name: string; command: string; args: string[] }> = [
     command: bin('vitest'),
     args: ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${join(resultsDir, 'vitest-results.json')}`],
   },
+  // Seconds-long, so the benchmark cannot rot: every payment of it must succeed (the full run is `npm run bench`).
+  { name: 'benchmark smoke', command: process.execPath, args: ['--import', 'tsx', 'bench/src/main.ts', '--smoke'] },
   { name: 'checkout bundle budget', command: process.execPath, args: ['--import', 'tsx', 'scripts/check-bundle-budget.ts'] },
   {
     name: 'end-to-end tests (Playwright, Chromium)',

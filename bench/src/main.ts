@@ -1,0 +1,109 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { startTestPostgres } from '../../packages/server/src/testing/postgres.ts';
+import type { TestPostgres } from '../../packages/server/src/testing/postgres.ts';
+import { ROOT } from './processes.ts';
+import { failuresOf, formatTable, machineAtStart, withGoalFigures } from './report.ts';
+import type { Report } from './report.ts';
+import { helloWorld, payments, sdkAlone } from './scenarios.ts';
+import type { Measurement, RunSize } from './scenarios.ts';
+import { startHelloWorld, startKassa, startSandbox } from './stack.ts';
+import type { RunningKassa, RunningSandbox } from './stack.ts';
+
+// `npm run bench`: Kassa's payments end to end on SQLite and PostgreSQL (one and two instances), with the baselines
+// measured in the same run on the same machine, since a shared machine's figures are only comparable side by side.
+// `--smoke` is the seconds-long run `npm test` makes so the benchmark cannot rot: few requests, every one must succeed.
+
+const ENGINES = ['sqlite', 'postgres', 'postgres-2'] as const;
+type Engine = (typeof ENGINES)[number];
+
+const { values } = parseArgs({
+  options: {
+    smoke: { type: 'boolean', default: false },
+    payments: { type: 'string' },
+    connections: { type: 'string' },
+    engines: { type: 'string' },
+    'sandbox-in-memory': { type: 'boolean', default: false },
+    out: { type: 'string' },
+  },
+});
+
+const smoke = values.smoke === true;
+const size: RunSize = smoke
+  ? { items: 48, warmup: 16, helloWorldMs: 300 }
+  : { items: Number(values.payments ?? 3000), warmup: 300, helloWorldMs: 5000 };
+const connectionCounts = (values.connections ?? (smoke ? '16' : '16,64')).split(',').map(Number);
+const engines = (values.engines ?? (smoke ? 'sqlite,postgres' : ENGINES.join(','))).split(',') as Engine[];
+for (const engine of engines) if (!ENGINES.includes(engine)) throw new Error(`unknown engine ${engine}: one of ${ENGINES.join(', ')}`);
+const out = resolve(values.out ?? join(ROOT, '.tmp', smoke ? 'bench-smoke.json' : 'bench.json'));
+
+// Fixed, test-only secrets: two instances must share them (sessions and bot-check solutions made by either).
+const SHARED_SECRETS = { SESSION_SECRET: 'bench-only-session-secret-0123456789abcdef', BOTCHECK_SECRET: 'bench-only-botcheck-secret-0123456789abcdef' };
+
+const report: Report = {
+  startedAt: new Date().toISOString(),
+  machine: machineAtStart(),
+  options: { smoke, ...size, connections: connectionCounts, engines, sandbox: values['sandbox-in-memory'] === true ? 'in memory' : 'data file' },
+  rows: [],
+};
+const rows: Measurement[] = [];
+const dir = mkdtempSync(join(tmpdir(), 'kassa-bench-'));
+let sandbox: RunningSandbox | undefined;
+let postgres: TestPostgres | undefined;
+const log = (line: string): void => {
+  process.stdout.write(`${line}\n`);
+};
+
+try {
+  sandbox = await startSandbox(dir, { inMemory: values['sandbox-in-memory'] === true });
+  const hello = await startHelloWorld(dir);
+  try {
+    for (const connections of connectionCounts) {
+      rows.push(await helloWorld(hello, connections, size));
+      log(`measured the Fastify hello-world at ${connections} connections`);
+    }
+  } finally {
+    await hello.process.stop();
+  }
+  for (const connections of connectionCounts) {
+    rows.push(await sdkAlone(sandbox, connections, size));
+    log(`measured the SDK alone at ${connections} connections`);
+  }
+  for (const engine of engines) {
+    let databaseUrl = join(dir, `${engine}.sqlite`);
+    if (engine !== 'sqlite') {
+      postgres ??= await startTestPostgres();
+      databaseUrl = await postgres.createDatabase();
+    }
+    const count = engine === 'postgres-2' ? 2 : 1;
+    const instances: RunningKassa[] = [];
+    try {
+      for (let i = 0; i < count; i += 1) instances.push(await startKassa(dir, count === 1 ? 'kassa' : `kassa-${i + 1}`, sandbox, databaseUrl, SHARED_SECRETS));
+      const scenario = `Kassa on ${engine === 'sqlite' ? 'SQLite' : count === 1 ? 'PostgreSQL' : 'PostgreSQL, 2 instances'}`;
+      for (const connections of connectionCounts) {
+        rows.push(await payments(scenario, instances, sandbox, connections, size));
+        log(`measured ${scenario} at ${connections} connections`);
+      }
+    } finally {
+      await Promise.all(instances.map((instance) => instance.process.stop()));
+    }
+  }
+} finally {
+  await sandbox?.process.stop();
+  await postgres?.stop();
+}
+
+report.machine.loadAverageAtEnd = loadavg();
+report.rows = withGoalFigures(rows);
+mkdirSync(dirname(out), { recursive: true });
+writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
+log(`\n${formatTable(report)}\n\nJSON: ${out}`);
+const failures = failuresOf(report);
+if (failures.length > 0) {
+  log(`FAILED requests (logs kept in ${dir}):\n${failures.join('\n')}`);
+  process.exitCode = 1;
+} else {
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,103 @@
+import braintree from 'braintree';
+import { Pool } from 'undici';
+import { closedLoop, withCpu } from './load.ts';
+import type { LoadResult } from './load.ts';
+import { cardTokenizer, preparePayments } from './prepare.ts';
+import type { RunningHelloWorld, RunningKassa, RunningSandbox } from './stack.ts';
+
+/** One measured row of the report. */
+export interface Measurement extends LoadResult {
+  scenario: string;
+  /** CPU milliseconds each process used per completed request (`bench` is this process: the load and the SDK). */
+  cpuMsPerItem: Record<string, number>;
+}
+
+export interface RunSize {
+  /** Requests measured per row (after the warm-up). */
+  items: number;
+  warmup: number;
+  /** The hello-world runs by time instead. */
+  helloWorldMs: number;
+}
+
+const benchCpuMs = (): number => {
+  const used = process.cpuUsage();
+  return (used.user + used.system) / 1000;
+};
+
+/** The ceiling of the HTTP stack: GET / of a Fastify hello-world. */
+export async function helloWorld(server: RunningHelloWorld, connections: number, size: RunSize): Promise<Measurement> {
+  const pool = new Pool(server.url, { connections });
+  const send = async (): Promise<string | null> => {
+    const response = await pool.request({ method: 'GET', path: '/' });
+    await response.body.text();
+    return response.statusCode === 200 ? null : `status ${response.statusCode}`;
+  };
+  try {
+    await closedLoop({ connections, total: Number.POSITIVE_INFINITY, maxMs: Math.min(1000, size.helloWorldMs), send });
+    const result = await withCpu({ 'hello-world': server.process.cpuMs, bench: benchCpuMs }, () =>
+      closedLoop({ connections, total: Number.POSITIVE_INFINITY, maxMs: size.helloWorldMs, send }),
+    );
+    return { scenario: 'Fastify hello-world', ...result };
+  } finally {
+    await pool.close();
+  }
+}
+
+/** The ceiling of any server that charges through the SDK here: `transaction.sale` straight to the sandbox. */
+export async function sdkAlone(sandbox: RunningSandbox, connections: number, size: RunSize): Promise<Measurement> {
+  const { host, port, merchantId, publicKey, privateKey } = sandbox.gateway;
+  const gateway = new braintree.BraintreeGateway({
+    environment: new braintree.Environment(host, String(port), `http://${host}`, false, host, String(port)),
+    merchantId,
+    publicKey,
+    privateKey,
+  });
+  const pool = new Pool(sandbox.origin, { connections: 8 });
+  const tokenize = cardTokenizer(pool, await gateway.clientToken.generate({}).then((r) => r.clientToken));
+  const nonces: string[] = [];
+  for (let n = 0; n < size.warmup + size.items; n += 1) nonces.push(await tokenize(n));
+  await pool.close();
+  const sale = (offset: number) => async (index: number): Promise<string | null> => {
+    const result = await gateway.transaction.sale({ amount: '12.00', paymentMethodNonce: nonces[offset + index] ?? '', options: { submitForSettlement: true } });
+    return result.success ? null : `sale refused: ${result.message}`;
+  };
+  await closedLoop({ connections, total: size.warmup, send: sale(0) });
+  const result = await withCpu({ sandbox: sandbox.process.cpuMs, bench: benchCpuMs }, () =>
+    closedLoop({ connections, total: size.items, send: sale(size.warmup) }),
+  );
+  return { scenario: 'SDK transaction.sale alone', ...result };
+}
+
+/**
+ * Payments end to end: orders, nonces and bot-check solutions prepared first, then each sent as the web app does
+ * (`POST /api/orders/:id/payments` with its session cookie and an Idempotency-Key), spread over the instances.
+ */
+export async function payments(scenario: string, instances: RunningKassa[], sandbox: RunningSandbox, connections: number, size: RunSize): Promise<Measurement> {
+  const first = instances[0];
+  if (first === undefined) throw new Error('no Kassa instance');
+  const prepared = await preparePayments(first.url, sandbox.origin, size.warmup + size.items, `${scenario}-${connections}`.replace(/\W+/g, '-'));
+  const pools = instances.map((instance) => new Pool(instance.url, { connections: Math.ceil(connections / instances.length) }));
+  const pay = (offset: number) => async (index: number): Promise<string | null> => {
+    const payment = prepared[offset + index];
+    const pool = pools[index % pools.length];
+    if (payment === undefined || pool === undefined) return 'nothing prepared';
+    const response = await pool.request({
+      method: 'POST',
+      path: `/api/orders/${payment.orderId}/payments`,
+      headers: { 'content-type': 'application/json', cookie: payment.cookie, 'idempotency-key': payment.idempotencyKey },
+      body: JSON.stringify({ nonce: payment.nonce, botcheck: payment.botcheck }),
+    });
+    const text = await response.body.text();
+    return response.statusCode === 201 ? null : `status ${response.statusCode} ${text.slice(0, 120)}`;
+  };
+  try {
+    await closedLoop({ connections, total: size.warmup, send: pay(0) });
+    const cpu: Record<string, () => number> = { sandbox: sandbox.process.cpuMs, bench: benchCpuMs };
+    for (const instance of instances) cpu[instance.process.name] = instance.process.cpuMs;
+    const result = await withCpu(cpu, () => closedLoop({ connections, total: size.items, send: pay(size.warmup) }));
+    return { scenario, ...result };
+  } finally {
+    await Promise.all(pools.map((pool) => pool.close()));
+  }
+}

@@ -1,0 +1,89 @@
+import { join } from 'node:path';
+import { ROOT, startNodeProcess } from './processes.ts';
+import type { BenchProcess } from './processes.ts';
+
+export interface GatewayCredentials {
+  host: string;
+  port: number;
+  merchantId: string;
+  publicKey: string;
+  privateKey: string;
+}
+
+export interface RunningSandbox {
+  process: BenchProcess;
+  origin: string;
+  gateway: GatewayCredentials;
+}
+
+/** The sandbox gateway in its own process, keeping its state in a file as `npm start` runs it (unless `inMemory`). */
+export async function startSandbox(dir: string, options: { inMemory?: boolean } = {}): Promise<RunningSandbox> {
+  const child = await startNodeProcess({
+    name: 'sandbox',
+    entry: join(ROOT, 'packages/sandbox/src/main.ts'),
+    env: {
+      SANDBOX_PORT: '0',
+      SANDBOX_READY_JSON: '1',
+      SANDBOX_CURRENCY: 'EUR',
+      ...(options.inMemory === true ? {} : { SANDBOX_DATA_FILE: join(dir, 'sandbox.json') }),
+    },
+    logFile: join(dir, 'sandbox.log'),
+    readyPrefix: 'KASSA_SANDBOX_READY ',
+  });
+  const ready = JSON.parse(child.ready) as GatewayCredentials & { origin: string };
+  const { origin, ...gateway } = ready;
+  return { process: child, origin, gateway };
+}
+
+export interface RunningKassa {
+  process: BenchProcess;
+  url: string;
+}
+
+/**
+ * Kassa's server as `npm start` runs it (its own process, default logging to a file), except for the limits a
+ * benchmark from one address would hit: the rate limit and velocity rules are raised, and the proof of work is made
+ * cheap to solve (its verification costs the server the same whatever the difficulty) and long-lived, because the
+ * solutions are prepared before the run.
+ */
+export async function startKassa(dir: string, name: string, sandbox: RunningSandbox, databaseUrl: string, env: Record<string, string> = {}): Promise<RunningKassa> {
+  const child = await startNodeProcess({
+    name,
+    entry: join(ROOT, 'packages/server/src/main.ts'),
+    env: {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATABASE_URL: databaseUrl,
+      GATEWAY_HOST: sandbox.gateway.host,
+      GATEWAY_PORT: String(sandbox.gateway.port),
+      GATEWAY_MERCHANT_ID: sandbox.gateway.merchantId,
+      GATEWAY_PUBLIC_KEY: sandbox.gateway.publicKey,
+      GATEWAY_PRIVATE_KEY: sandbox.gateway.privateKey,
+      BOTCHECK_MAX_COUNTER: '50',
+      BOTCHECK_CHALLENGE_TTL_SECONDS: '3600',
+      RATE_LIMIT_PAYMENTS_PER_MINUTE: '100000000',
+      VELOCITY_LIMIT_FACTOR: '100000000',
+      ...env,
+    },
+    logFile: join(dir, `${name}.log`),
+    readyPrefix: 'Kassa server listening on ',
+    timeoutMs: 60_000,
+  });
+  return { process: child, url: child.ready };
+}
+
+export interface RunningHelloWorld {
+  process: BenchProcess;
+  url: string;
+}
+
+export async function startHelloWorld(dir: string): Promise<RunningHelloWorld> {
+  const child = await startNodeProcess({
+    name: 'hello-world',
+    entry: join(ROOT, 'bench/src/hello-world.ts'),
+    env: {},
+    logFile: join(dir, 'hello-world.log'),
+    readyPrefix: 'BENCH_HELLO_READY ',
+  });
+  return { process: child, url: child.ready };
+}
