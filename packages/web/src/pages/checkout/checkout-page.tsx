@@ -80,9 +80,12 @@ export function CheckoutPage({ orderId }: { orderId: string }) {
         <button
           type="button"
           className="primary pay-button"
-          disabled={!instance || busy}
+          // While paying the button stays focusable (aria-disabled, not disabled): a disabled button drops focus to
+          // the page, and focus must come back to Pay when a 3-D Secure challenge is cancelled.
+          disabled={!instance}
+          aria-disabled={busy}
           aria-busy={busy}
-          onClick={() => instance && payment.pay(instance)}
+          onClick={() => instance && !busy && payment.pay(instance)}
         >
           {busy ? messages.paying : messages.pay(formatMoney(session.amount))}
         </button>
