@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../db/connect.ts';
 import { buildApp } from '../index.ts';
-import { insertPendingPayment } from '../payments/payments.repository.ts';
+import { recordPayment } from '../testing/admin.ts';
+import type { RecordedPayment } from '../testing/admin.ts';
 import { TestClient } from '../testing/client.ts';
 import { testConfig } from '../testing/config.ts';
 import { ENGINES } from '../testing/engines.ts';
@@ -37,25 +38,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('the admin AP
   }
   const admin = () => signedIn('admin@kassa.test', 'kassa-demo-admin');
 
-  /** An order by `client` and a finished attempt on it, created `minutesAgo`. */
-  async function payment(client: TestClient, options: { status: 'succeeded' | 'declined' | 'pending'; lastFour?: string; minutesAgo: number; quantity?: number }): Promise<string> {
-    const order = (await client.post('/api/orders', { items: [{ productId: 'prd_mug', quantity: options.quantity ?? 1 }] })).json<{ order: { id: string; total: { amount: number } } }>().order;
-    const row = await insertPendingPayment(db, { orderId: order.id, amount: { amount: order.total.amount, currency: 'EUR' }, idempotencyRef: null, nonce: 'n', deviceData: null, merchantAccountId: null });
-    if (row === undefined) throw new Error('attempt not inserted');
-    const at = new Date(Date.now() - options.minutesAgo * 60_000).toISOString();
-    await db
-      .updateTable('payments')
-      .set({
-        status: options.status,
-        created_at: at,
-        updated_at: at,
-        ...(options.status === 'succeeded' ? { card_brand: 'Visa', card_last_four: options.lastFour ?? '1111', payment_method_type: 'credit_card', transaction_id: `t_${row.id}` } : {}),
-        ...(options.status === 'declined' ? { decline_reason: 'processor_declined', payment_method_type: 'credit_card' } : {}),
-      })
-      .where('id', '=', row.id)
-      .execute();
-    return row.id;
-  }
+  const payment = (client: TestClient, options: RecordedPayment) => recordPayment(db, client, options);
 
   it('answers 401 to a visitor and 403 to a shopper on every admin route, and audits neither', async () => {
     const paymentId = await payment(await signedIn('shopper@kassa.test', 'kassa-demo-shopper'), { status: 'succeeded', minutesAgo: 1 });
@@ -144,6 +127,6 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('the admin AP
       [adminId, 'payments.read', 'pay_nope', 404],
     ]);
     // The filters as the route read them, defaults included.
-    expect(JSON.parse(log[0]?.detail ?? 'null')).toEqual({ cardLastFour: '4242', limit: 25 });
+    expect(JSON.parse(log[0]?.detail ?? 'null')).toEqual({ cardLastFour: '4242', limit: 25, sort: 'newest' });
   });
 });

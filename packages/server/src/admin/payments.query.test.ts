@@ -31,8 +31,11 @@ describe('the payments list\'s query plans on SQLite', () => {
     [{}, 'payments_created'],
     [{ status: 'declined' as const }, 'payments_status_created'],
     [{ cardLastFour: '4242' }, 'payments_last_four_created'],
-    [{ after: { createdAt: '2026-11-23T10:00:00.000Z', id: 'pay_x' } }, 'payments_created'],
-  ])('%j walks %s, newest first, without sorting the table', async (filter, index) => {
+    [{ after: { amount: 1200, createdAt: '2026-11-23T10:00:00.000Z', id: 'pay_x' } }, 'payments_created'],
+    [{ sort: 'amount_desc' as const }, 'payments_amount_created'],
+    [{ sort: 'amount_asc' as const, after: { amount: 1200, createdAt: '2026-11-23T10:00:00.000Z', id: 'pay_x' } }, 'payments_amount_created'],
+    [{ sort: 'oldest' as const }, 'payments_created'],
+  ])('%j walks %s in the sort\'s order, without sorting the table', async (filter, index) => {
     const text = await plan(filter);
     expect(text, text).toContain(index);
     expect(text).not.toContain('USE TEMP B-TREE FOR ORDER BY');

@@ -3,6 +3,7 @@ import { normalizeEmail } from '../accounts/account.ts';
 import type { Db } from '../db/connect.ts';
 import { moneySchema } from '../money.ts';
 import { declineSchema, paymentStatusSchema, toDecline } from '../payments/payment.ts';
+import { SETTLEMENT_STATUSES, settlementStatusSchema } from '../webhooks/notifications.ts';
 import type { PaymentRow } from '../db/schema.ts';
 
 /** A payment as the merchant sees it: with its order and, for an account's order, the customer's email. */
@@ -18,6 +19,10 @@ export const adminPaymentSchema = z.object({
   card: z.object({ brand: z.string(), lastFour: z.string() }).nullable(),
   transactionId: z.string().nullable(),
   decline: declineSchema.nullable(),
+  settlementStatus: z
+    .enum(SETTLEMENT_STATUSES)
+    .nullable()
+    .describe('What the gateway\'s webhooks last reported of the money\'s movement; null: not reported yet (a charge is submitted for settlement at once).'),
   threeDSecure: z
     .object({ status: z.string(), liabilityShifted: z.boolean(), liabilityShiftPossible: z.boolean() })
     .nullable()
@@ -25,23 +30,28 @@ export const adminPaymentSchema = z.object({
 });
 export type AdminPayment = z.infer<typeof adminPaymentSchema>;
 
-/** Where a page of the list ends: the last payment's (created_at, id), newest first. */
+/** The list's orders: by date or by amount, each way; ties broken by date then id, so the order is total. */
+export const PAYMENT_SORTS = ['newest', 'oldest', 'amount_desc', 'amount_asc'] as const;
+export type PaymentSort = (typeof PAYMENT_SORTS)[number];
+
+/** Where a page of the list ends: the last payment's sort key (amount, created_at, id). */
 export interface PaymentsCursor {
+  amount: number;
   createdAt: string;
   id: string;
 }
 
 export function encodeCursor(cursor: PaymentsCursor): string {
-  return Buffer.from(JSON.stringify([cursor.createdAt, cursor.id])).toString('base64url');
+  return Buffer.from(JSON.stringify([cursor.amount, cursor.createdAt, cursor.id])).toString('base64url');
 }
 
-const cursorShape = z.tuple([z.string(), z.string()]);
+const cursorShape = z.tuple([z.number().int(), z.string(), z.string()]);
 
 /** The cursor a client sends back, or null when it is not one we made. */
 export function decodeCursor(text: string): PaymentsCursor | null {
   try {
     const parsed = cursorShape.safeParse(JSON.parse(Buffer.from(text, 'base64url').toString('utf8')));
-    return parsed.success ? { createdAt: parsed.data[0], id: parsed.data[1] } : null;
+    return parsed.success ? { amount: parsed.data[0], createdAt: parsed.data[1], id: parsed.data[2] } : null;
   } catch {
     return null;
   }
@@ -58,6 +68,8 @@ export interface PaymentsFilter {
   customerEmail?: string;
   cardLastFour?: string;
   paymentMethodType?: string;
+  /** Newest first unless told. */
+  sort?: PaymentSort;
   after?: PaymentsCursor;
   limit: number;
 }
@@ -87,6 +99,7 @@ function toAdminPayment(row: ListedRow): AdminPayment {
     card: row.card_brand === null || row.card_last_four === null ? null : { brand: row.card_brand, lastFour: row.card_last_four },
     transactionId: row.transaction_id,
     decline: status === 'declined' ? toDecline(row) : null,
+    settlementStatus: settlementStatusSchema.nullable().catch(null).parse(row.settlement_status),
     threeDSecure:
       row.three_d_secure_status === null
         ? null
@@ -105,23 +118,32 @@ export function paymentsPageQuery(db: Db, filter: PaymentsFilter) {
   if (filter.customerEmail !== undefined) query = query.where('a.email', '=', normalizeEmail(filter.customerEmail));
   if (filter.cardLastFour !== undefined) query = query.where('p.card_last_four', '=', filter.cardLastFour);
   if (filter.paymentMethodType !== undefined) query = query.where('p.payment_method_type', '=', filter.paymentMethodType);
+  const sort = filter.sort ?? 'newest';
+  const direction = sort === 'newest' || sort === 'amount_desc' ? 'desc' : 'asc';
+  const past = direction === 'desc' ? '<' : '>';
+  const byAmount = sort === 'amount_desc' || sort === 'amount_asc';
   const after = filter.after;
   if (after !== undefined) {
-    query = query.where((eb) => eb.or([eb('p.created_at', '<', after.createdAt), eb.and([eb('p.created_at', '=', after.createdAt), eb('p.id', '<', after.id)])]));
+    // Keyset pagination: rows strictly past the last one shown, in the sort's order (an index range, not an offset).
+    query = query.where((eb) => {
+      const byDate = eb.or([eb('p.created_at', past, after.createdAt), eb.and([eb('p.created_at', '=', after.createdAt), eb('p.id', past, after.id)])]);
+      return byAmount ? eb.or([eb('p.amount', past, after.amount), eb.and([eb('p.amount', '=', after.amount), byDate])]) : byDate;
+    });
   }
-  return query.orderBy('p.created_at', 'desc').orderBy('p.id', 'desc').limit(filter.limit + 1);
+  if (byAmount) query = query.orderBy('p.amount', direction);
+  return query.orderBy('p.created_at', direction).orderBy('p.id', direction).limit(filter.limit + 1);
 }
 
 /**
- * One page of payments, newest first, filtered in the database: the 0005_admin indexes ((created_at, id),
- * (status, created_at, id), (card_last_four, created_at, id)) serve the order and the filters, and the page continues
- * after a cursor instead of an offset, so page 1000 costs what page 1 does.
+ * One page of payments in the sort's order, filtered in the database: the 0005_admin indexes ((created_at, id),
+ * (status, created_at, id), (card_last_four, created_at, id)) and 0009_dashboard's (amount, created_at, id) serve the
+ * orders and the filters, and the page continues after a cursor instead of an offset, so page 1000 costs what page 1 does.
  */
 export async function listPayments(db: Db, filter: PaymentsFilter): Promise<{ payments: AdminPayment[]; nextCursor: string | null }> {
   const rows = await paymentsPageQuery(db, filter).execute();
   const page = rows.slice(0, filter.limit);
   const last = page.at(-1);
-  const nextCursor = rows.length > filter.limit && last !== undefined ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null;
+  const nextCursor = rows.length > filter.limit && last !== undefined ? encodeCursor({ amount: last.amount, createdAt: last.created_at, id: last.id }) : null;
   return { payments: page.map(toAdminPayment), nextCursor };
 }
 

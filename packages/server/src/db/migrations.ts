@@ -323,4 +323,16 @@ export const migrations: Record<string, Migration> = {
       }
     },
   },
+  '0009_dashboard': {
+    // The dashboard's lists: payments sorted by amount (keyset over (amount, created_at, id), like the date order of
+    // 0005_admin), customers and disputes newest first.
+    async up(db: Kysely<unknown>) {
+      await db.schema.createIndex('payments_amount_created').on('payments').columns(['amount', 'created_at', 'id']).execute();
+      await db.schema.createIndex('accounts_created').on('accounts').columns(['created_at', 'id']).execute();
+      await db.schema.createIndex('disputes_notified').on('disputes').columns(['notified_at', 'id']).execute();
+    },
+    async down(db: Kysely<unknown>) {
+      for (const index of ['disputes_notified', 'accounts_created', 'payments_amount_created']) await db.schema.dropIndex(index).execute();
+    },
+  },
 };

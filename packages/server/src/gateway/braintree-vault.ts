@@ -2,7 +2,7 @@ import type braintree from 'braintree';
 import { callGateway, errorCodes } from './braintree.ts';
 import { GatewayUnavailableError } from './gateway.ts';
 import { SUBSCRIPTION_STATUSES } from './vault-gateway.ts';
-import type { AddCardOutcome, GatewaySubscription, SavedCard, SubscribeOutcome, SubscriptionStatus, VaultGateway, VerificationFailure } from './vault-gateway.ts';
+import type { AddCardOutcome, BilledSubscription, GatewaySubscription, SavedCard, SubscribeOutcome, SubscriptionStatus, VaultGateway, VerificationFailure } from './vault-gateway.ts';
 
 /**
  * gateway.md: 81724 the card is already in the vault, 81763 already saved for this customer. Cards are refused per
@@ -14,6 +14,11 @@ const DUPLICATE_CARD = new Set(['81724', '81763']);
 const UNKNOWN_CUSTOMER = '93105';
 /** 81902 subscription id taken: our id is derived from the request, so a retry finds the first one. */
 const SUBSCRIPTION_ID_TAKEN = '81902';
+
+/** What the SDK's search callback is given (@types/braintree leaves it untyped): the one criterion used here. */
+interface SubscriptionSearch {
+  status(): { in(statuses: string[]): void };
+}
 
 /** The SDK's "not found" is an answer (the token or id is unknown), not an outage. */
 function isNotFound(error: unknown): boolean {
@@ -150,6 +155,26 @@ export class BraintreeVaultAdapter implements VaultGateway {
   async findSubscription(id: string): Promise<GatewaySubscription | null> {
     const subscription = await orNull(() => this.#client.subscription.find(id));
     return subscription === null ? null : toSubscription(subscription);
+  }
+
+  async searchSubscriptions(filter: { status?: SubscriptionStatus; limit: number }): Promise<BilledSubscription[]> {
+    const found: BilledSubscription[] = [];
+    await callGateway(async () => {
+      // The SDK's search streams the matches page by page; stop reading once the list is full.
+      const results = this.#client.subscription.search((search: SubscriptionSearch) => {
+        search.status().in(filter.status === undefined ? [...SUBSCRIPTION_STATUSES] : [filter.status]);
+      });
+      for await (const subscription of results as AsyncIterable<braintree.Subscription>) {
+        found.push({
+          ...toSubscription(subscription),
+          failureCount: subscription.failureCount ?? 0,
+          balance: subscription.balance,
+          customerId: subscription.transactions?.find((transaction) => transaction.customer?.id)?.customer?.id ?? null,
+        });
+        if (found.length >= filter.limit) break;
+      }
+    });
+    return found;
   }
 
   async cancelSubscription(id: string): Promise<GatewaySubscription> {

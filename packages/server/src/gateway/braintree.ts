@@ -1,7 +1,7 @@
 import braintree from 'braintree';
 import type { GatewayConfig } from '../config.ts';
 import { GatewayUnavailableError, UnknownCustomerError } from './gateway.ts';
-import type { GatewayDeclineReason, PaymentGateway, RefundResult, SaleInput, SaleResult, ThreeDSecureOutcome, VoidResult } from './gateway.ts';
+import type { GatewayDeclineReason, PaymentGateway, RefundResult, SaleInput, SaleResult, ThreeDSecureOutcome, TransactionHistory, VoidResult } from './gateway.ts';
 
 /** Builds the SDK client for either a local gateway (the sandbox) or Braintree itself. */
 export function createBraintreeClient(config: GatewayConfig): braintree.BraintreeGateway {
@@ -129,6 +129,12 @@ export class BraintreeGatewayAdapter implements PaymentGateway {
 
   async transactionStatus(transactionId: string): Promise<string> {
     return (await this.#call(() => this.#client.transaction.find(transactionId))).status;
+  }
+
+  async transactionHistory(transactionId: string): Promise<TransactionHistory> {
+    const transaction = await this.#call(() => this.#client.transaction.find(transactionId));
+    const history = (transaction.statusHistory ?? []).map((entry) => ({ status: entry.status, at: new Date(entry.timestamp).toISOString(), amount: entry.amount ?? null }));
+    return { status: transaction.status, history };
   }
 
   #call<T>(run: () => Promise<T>): Promise<T> {

@@ -14,6 +14,14 @@ export interface PaymentGateway {
   refundTransaction(transactionId: string, input: { amount: string; requestKey: string }): Promise<RefundResult>;
   /** A transaction's current status, as the gateway names it (`voided`, `settling`, ...). */
   transactionStatus(transactionId: string): Promise<string>;
+  /** A transaction's status and every status it went through, oldest first (the merchant's timeline of a payment). */
+  transactionHistory(transactionId: string): Promise<TransactionHistory>;
+}
+
+export interface TransactionHistory {
+  status: string;
+  /** `authorized`, `submitted_for_settlement`, `settling`, `settled`, `voided`, ... with when and for how much. */
+  history: { status: string; at: string; amount: string | null }[];
 }
 
 export interface SaleInput {

@@ -18,6 +18,17 @@ export interface VaultGateway {
   subscribe(input: { id: string; planId: string; paymentMethodToken: string; price: string }): Promise<SubscribeOutcome>;
   findSubscription(id: string): Promise<GatewaySubscription | null>;
   cancelSubscription(id: string): Promise<GatewaySubscription>;
+  /** The merchant's subscriptions (`subscription.search`), newest first, at most `limit` (the dashboard's list). */
+  searchSubscriptions(filter: { status?: SubscriptionStatus; limit: number }): Promise<BilledSubscription[]>;
+}
+
+/** A subscription with what the merchant follows up on: who pays it and how many charges failed in a row. */
+export interface BilledSubscription extends GatewaySubscription {
+  failureCount: number;
+  /** What is owed after failed charges (decimal string). */
+  balance: string;
+  /** The gateway customer its charges bill; null before its first charge. */
+  customerId: string | null;
 }
 
 /** The provider's subscription statuses. */

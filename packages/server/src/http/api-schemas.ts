@@ -8,7 +8,12 @@ import { orderItemSchema, orderSchema } from '../orders/order.ts';
 import { declineSchema, paymentSummarySchema } from '../payments/payment.ts';
 import { guestOrderSchema, sessionStateSchema } from '../routes/accounts/accounts.schemas.ts';
 import { refundSchema } from '../refunds/refund.ts';
-import { adminActionSchema, paymentDetail, paymentsPage, refundDone } from '../routes/admin/admin.schemas.ts';
+import { adminCustomerSchema } from '../admin/customers.query.ts';
+import { adminDisputeSchema } from '../admin/disputes.query.ts';
+import { overviewSchema } from '../admin/overview.query.ts';
+import { adminSubscriptionSchema } from '../admin/subscriptions.query.ts';
+import { paymentTimelineSchema, timelineEventSchema } from '../admin/timeline.ts';
+import { adminActionSchema, customersPage, disputesPage, paymentDetail, paymentsPage, refundDone, subscriptionsList } from '../routes/admin/admin.schemas.ts';
 import { shopConfigSchema } from '../routes/config/config.routes.ts';
 import { botcheckSettingsSchema, checkoutSessionSchema } from '../routes/orders/orders.schemas.ts';
 import { paymentDeclinedSchema } from '../routes/payments/payments.schemas.ts';
@@ -46,6 +51,15 @@ export const API_SCHEMAS = {
   PaymentDetail: paymentDetail,
   Refund: refundSchema,
   RefundDone: refundDone,
+  TimelineEvent: timelineEventSchema,
+  PaymentTimeline: paymentTimelineSchema,
+  Overview: overviewSchema,
+  AdminSubscription: adminSubscriptionSchema,
+  SubscriptionsList: subscriptionsList,
+  AdminDispute: adminDisputeSchema,
+  DisputesPage: disputesPage,
+  AdminCustomer: adminCustomerSchema,
+  CustomersPage: customersPage,
 } as const satisfies Record<string, z.ZodType>;
 
 /** The registry the OpenAPI document takes its components from. */

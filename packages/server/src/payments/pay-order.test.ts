@@ -16,6 +16,7 @@ const untouched: PaymentGateway = {
   voidTransaction: () => expect.fail('no gateway call expected'),
   refundTransaction: () => expect.fail('no gateway call expected'),
   transactionStatus: () => expect.fail('no gateway call expected'),
+  transactionHistory: () => expect.fail('no gateway call expected'),
 };
 
 const attempt = { id: 'pay_1', currency: 'EUR' } as PaymentRow;

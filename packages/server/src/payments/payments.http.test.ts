@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { Db } from '../db/connect.ts';
 import { BraintreeGatewayAdapter, createBraintreeClient } from '../gateway/braintree.ts';
 import { GatewayUnavailableError } from '../gateway/gateway.ts';
-import type { PaymentGateway, RefundResult, SaleInput, SaleResult, VoidResult } from '../gateway/gateway.ts';
+import type { PaymentGateway, RefundResult, SaleInput, SaleResult, TransactionHistory, VoidResult } from '../gateway/gateway.ts';
 import { buildApp } from '../index.ts';
 import { reconcileStaleAttempts } from '../jobs/reconciler.ts';
 import { gatewayRequestKey, sendAttempt } from './pay-order.ts';
@@ -37,6 +37,9 @@ class ObservedGateway implements PaymentGateway {
   }
   transactionStatus(transactionId: string): Promise<string> {
     return this.#inner.transactionStatus(transactionId);
+  }
+  transactionHistory(transactionId: string): Promise<TransactionHistory> {
+    return this.#inner.transactionHistory(transactionId);
   }
   async sale(input: SaleInput): Promise<SaleResult> {
     this.sales.push(input);

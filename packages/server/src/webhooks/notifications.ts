@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Transaction } from 'kysely';
+import { z } from 'zod';
 import type { Db } from '../db/connect.ts';
 import type { Database } from '../db/schema.ts';
 import { subjectId } from '../gateway/gateway-webhooks.ts';
@@ -7,8 +8,12 @@ import type { GatewayNotification } from '../gateway/gateway-webhooks.ts';
 import { nowIso } from '../ids.ts';
 import { fromDecimalString } from '../money.ts';
 
+/** What the gateway's settlement notifications can report of a payment (`payments.settlement_status`). */
+export const SETTLEMENT_STATUSES = ['settled', 'settlement_declined'] as const;
+export const settlementStatusSchema = z.enum(SETTLEMENT_STATUSES);
+
 /** The settlement each transaction notification reports. */
-const SETTLEMENT_BY_KIND: Readonly<Record<string, string>> = {
+const SETTLEMENT_BY_KIND: Readonly<Record<string, (typeof SETTLEMENT_STATUSES)[number]>> = {
   transaction_settled: 'settled',
   transaction_settlement_declined: 'settlement_declined',
 };

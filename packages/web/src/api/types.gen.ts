@@ -202,6 +202,8 @@ export type AdminPayment = {
   } | null;
   transactionId: string | null;
   decline: Decline | null;
+  /** What the gateway's webhooks last reported of the money's movement; null: not reported yet (a charge is submitted for settlement at once). */
+  settlementStatus: ("settled" | "settlement_declined") | null;
   /** The 3-D Secure outcome the transaction recorded; null without 3-D Secure (or before the gateway answered). */
   threeDSecure: {
     status: string;
@@ -225,6 +227,9 @@ export type PaymentsPage = {
 
 export type PaymentDetail = {
   payment: AdminPayment;
+  timeline: PaymentTimeline;
+  /** Chargebacks against it, last reported first. */
+  disputes: AdminDispute[];
   /** Every attempt to pay the same order, oldest first (this one included). */
   attempts: AdminPayment[];
   /** Its refunds and void, oldest first. */
@@ -250,6 +255,142 @@ export type Refund = {
 export type RefundDone = {
   refund: Refund;
   payment: AdminPayment;
+};
+
+export type TimelineEvent = {
+  type: "attempt";
+  at: string;
+  paymentId: string;
+  status: "pending" | "succeeded" | "partially_refunded" | "refunded" | "voided" | "declined";
+} | {
+  type: "gateway_status";
+  at: string;
+  status: string;
+  amount: Money | null;
+} | {
+  type: "refund" | "void";
+  at: string;
+  refundId: string;
+  amount: Money;
+  actorAccountId: string;
+} | {
+  type: "webhook";
+  at: string;
+  kind: string;
+  notifiedAt: string;
+};
+
+export type PaymentTimeline = {
+  /** The transaction's status at the gateway now; null without a transaction or when the gateway did not answer. */
+  gatewayStatus: string | null;
+  /** False when the gateway could not be asked: the timeline lacks its statuses. */
+  gatewayAnswered: boolean;
+  events: TimelineEvent[];
+};
+
+export type Overview = {
+  /** The days covered, oldest first (YYYY-MM-DD, UTC), today last. */
+  days: string[];
+  /** What charges took per currency (voided ones left out: no money moved), largest first. */
+  volume: {
+    currency: string;
+    /** Minor units, one per day of `days`. */
+    amounts: number[];
+    total: number;
+  }[];
+  /** What refunds gave back per currency. */
+  refunds: {
+    currency: string;
+    /** Minor units, one per day of `days`. */
+    amounts: number[];
+    total: number;
+  }[];
+  /** Attempts that charged, per day. */
+  succeeded: number[];
+  /** Declined attempts, per day. */
+  declined: number[];
+  /** Declines per reason (the processor's text, else the gateway's rejection or the decline's kind), most frequent first. */
+  declineReasons: {
+    reason: string;
+    /** One value per day of `days`. */
+    counts: number[];
+    total: number;
+  }[];
+  /** Charged / (charged + declined) over the period; null with no finished attempt. */
+  approvalRate: number | null;
+};
+
+export type AdminSubscription = {
+  id: string;
+  planId: string;
+  planName: string;
+  status: "Active" | "Canceled" | "Expired" | "Past Due" | "Pending";
+  price: Money;
+  nextBillingDate: string | null;
+  createdAt: string;
+  /** Charges failed in a row (a `Past Due` subscription is retried). */
+  failureCount: number;
+  /** What is owed after failed charges. */
+  balance: {
+    amount: number;
+    currency: string;
+  };
+  /** Null when the gateway customer is not one of the shop's accounts. */
+  customer: {
+    email: string;
+  } | null;
+  /** The last webhook the gateway sent about it (`subscription_went_past_due`, ...). */
+  lastEvent: string | null;
+};
+
+export type SubscriptionsList = {
+  subscriptions: AdminSubscription[];
+};
+
+export type AdminDispute = {
+  id: string;
+  /** The gateway's status: `open`, `accepted`, `won`, `lost`, ... */
+  status: string;
+  /** `chargeback`, `retrieval`, `pre_arbitration`. */
+  kind: string;
+  /** The card network's reason, e.g. `fraud`, `product_not_received`. */
+  reason: string;
+  amount: Money;
+  transactionId: string;
+  /** Null when the transaction is not one of the shop's payments. */
+  payment: {
+    id: string;
+    orderNumber: number;
+  } | null;
+  customer: {
+    email: string;
+  } | null;
+  /** When the gateway last reported on it. */
+  updatedAt: string;
+};
+
+export type DisputesPage = {
+  disputes: AdminDispute[];
+  nextCursor: string | null;
+};
+
+export type AdminCustomer = {
+  id: string;
+  email: string;
+  name: string;
+  createdAt: string;
+  /** Orders placed with the account. */
+  orders: number;
+  /** Attempts that charged a card (refunded ones included). */
+  payments: number;
+  /** What those attempts charged, per currency, before refunds. */
+  spent: Money[];
+  lastPaymentAt: string | null;
+};
+
+export type CustomersPage = {
+  customers: AdminCustomer[];
+  nextCursor: string | null;
 };
 
 // What the web app sends.

@@ -1,6 +1,14 @@
+import { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { auditEntriesFor } from '../../admin/audit-log.repository.ts';
+import { listCustomers } from '../../admin/customers.query.ts';
+import { disputesOfPayment, listDisputes } from '../../admin/disputes.query.ts';
+import { overview, overviewSchema } from '../../admin/overview.query.ts';
+import { paymentsCsv } from '../../admin/payments.csv.ts';
 import { attemptsOfOrder, findAdminPayment, listPayments } from '../../admin/payments.query.ts';
+import { listAdminSubscriptions } from '../../admin/subscriptions.query.ts';
+import { paymentTimeline } from '../../admin/timeline.ts';
 import type { AppContext } from '../../context.ts';
 import { problemResponses } from '../../http/api-schemas.ts';
 import { GatewayUnavailableError } from '../../gateway/gateway.ts';
@@ -11,7 +19,22 @@ import { toRefund } from '../../refunds/refund.ts';
 import { refundPayment, voidPayment } from '../../refunds/refund-payment.ts';
 import type { RefundDeps, RefundOutcome, RefundRequest } from '../../refunds/refund-payment.ts';
 import { refundsOf } from '../../refunds/refunds.repository.ts';
-import { listPaymentsQuery, paymentDetail, paymentIdParams, paymentsPage, refundBody, refundDone } from './admin.schemas.ts';
+import {
+  customersPage,
+  disputesPage,
+  exportPaymentsQuery,
+  listCustomersQuery,
+  listDisputesQuery,
+  listPaymentsQuery,
+  listSubscriptionsQuery,
+  overviewQuery,
+  paymentDetail,
+  paymentIdParams,
+  paymentsPage,
+  refundBody,
+  refundDone,
+  subscriptionsList,
+} from './admin.schemas.ts';
 
 /** What refunds and voids may answer besides their success. */
 const REFUND_PROBLEMS = [
@@ -78,11 +101,105 @@ export function adminRoutes(app: ApiInstance, ctx: AppContext): void {
   );
 
   app.get(
+    '/api/admin/payments/export',
+    {
+      config: { adminAction: 'payments.export' },
+      schema: {
+        summary: 'Every payment the filters match, as CSV (text/csv), in the list\'s order',
+        tags: ['admin'],
+        querystring: exportPaymentsQuery,
+        produces: ['text/csv'],
+        response: { 200: z.string().describe('CSV with a header row; amounts as decimal strings in their currency\'s digits.'), ...problemResponses('validation_failed') },
+      },
+    },
+    async (request, reply) => {
+      const day = new Date().toISOString().slice(0, 10);
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="payments-${day}.csv"`)
+        .header('cache-control', 'no-store')
+        // A stream goes out as it is (Fastify serializes objects only); the schema above documents what it carries.
+        .send(Readable.from(paymentsCsv(ctx.db, request.query)) as unknown as string);
+    },
+  );
+
+  app.get(
+    '/api/admin/overview',
+    {
+      config: { adminAction: 'overview.read' },
+      schema: {
+        summary: 'Volume, approvals, declines by reason and refunds per day over the last 7, 30 or 90 days',
+        tags: ['admin'],
+        querystring: overviewQuery,
+        response: { 200: overviewSchema, ...problemResponses('validation_failed') },
+      },
+    },
+    async (request) => overview(ctx.db, request.query.days),
+  );
+
+  app.get(
+    '/api/admin/subscriptions',
+    {
+      config: { adminAction: 'subscriptions.list' },
+      schema: {
+        summary: 'Subscriptions as the gateway bills them, newest first, with their customers',
+        tags: ['admin'],
+        querystring: listSubscriptionsQuery,
+        response: { 200: subscriptionsList, ...problemResponses('validation_failed', 'gateway_unavailable', 'gateway_not_configured') },
+      },
+    },
+    async (request) => {
+      const vault = ctx.vault;
+      if (vault === null) throw new ProblemError('gateway_not_configured');
+      try {
+        return { subscriptions: await listAdminSubscriptions({ db: ctx.db, vault }, request.query) };
+      } catch (error) {
+        if (error instanceof GatewayUnavailableError) throw new ProblemError('gateway_unavailable');
+        throw error;
+      }
+    },
+  );
+
+  app.get(
+    '/api/admin/disputes',
+    {
+      config: { adminAction: 'disputes.list' },
+      schema: {
+        summary: 'Disputes (chargebacks) as the gateway last reported them, newest report first',
+        tags: ['admin'],
+        querystring: listDisputesQuery,
+        response: { 200: disputesPage, ...problemResponses('validation_failed') },
+      },
+    },
+    async (request) => {
+      const { cursor, ...filter } = request.query;
+      return listDisputes(ctx.db, { ...filter, ...(cursor !== undefined ? { after: cursor } : {}) });
+    },
+  );
+
+  app.get(
+    '/api/admin/customers',
+    {
+      config: { adminAction: 'customers.list' },
+      schema: {
+        summary: 'Shoppers\' accounts, newest first, with their orders and what they paid',
+        tags: ['admin'],
+        querystring: listCustomersQuery,
+        response: { 200: customersPage, ...problemResponses('validation_failed') },
+      },
+    },
+    async (request) => {
+      const { cursor, ...filter } = request.query;
+      return listCustomers(ctx.db, { ...filter, ...(cursor !== undefined ? { after: cursor } : {}) });
+    },
+  );
+
+  app.get(
     '/api/admin/payments/:id',
     {
       config: { adminAction: 'payments.read' },
       schema: {
-        summary: 'A payment with the other attempts on its order and what admins did with it',
+        summary: 'A payment with its timeline (attempts, the gateway\'s statuses, refunds, webhooks), disputes and what admins did with it',
         tags: ['admin'],
         params: paymentIdParams,
         response: { 200: paymentDetail, ...problemResponses('validation_failed', 'payment_not_found') },
@@ -91,9 +208,16 @@ export function adminRoutes(app: ApiInstance, ctx: AppContext): void {
     async (request) => {
       const payment = await findAdminPayment(ctx.db, request.params.id);
       if (payment === undefined) throw new ProblemError('payment_not_found');
-      const [attempts, refunds, actions] = await Promise.all([attemptsOfOrder(ctx.db, payment.order.id), refundsOf(ctx.db, payment.id), auditEntriesFor(ctx.db, payment.id)]);
+      const [attempts, refunds, actions, disputes] = await Promise.all([
+        attemptsOfOrder(ctx.db, payment.order.id),
+        refundsOf(ctx.db, payment.id),
+        auditEntriesFor(ctx.db, payment.id),
+        disputesOfPayment(ctx.db, payment.id),
+      ]);
       return {
         payment,
+        timeline: await paymentTimeline(ctx, payment, attempts, refunds),
+        disputes,
         attempts,
         refunds: refunds.map(toRefund),
         adminActions: actions.map((entry) => ({ at: entry.created_at, action: entry.action, actorAccountId: entry.actor_account_id, status: entry.status })),

@@ -1,12 +1,20 @@
 import { z } from 'zod';
-import { adminPaymentSchema, decodeCursor } from '../../admin/payments.query.ts';
+import { adminCustomerSchema } from '../../admin/customers.query.ts';
+import { adminDisputeSchema } from '../../admin/disputes.query.ts';
+import { OVERVIEW_PERIODS } from '../../admin/overview.query.ts';
+import { decodePageCursor } from '../../admin/page-cursor.ts';
+import { PAYMENT_SORTS, adminPaymentSchema, decodeCursor } from '../../admin/payments.query.ts';
+import { adminSubscriptionSchema } from '../../admin/subscriptions.query.ts';
+import { paymentTimelineSchema } from '../../admin/timeline.ts';
+import { SUBSCRIPTION_STATUSES } from '../../gateway/vault-gateway.ts';
 import { paymentStatusSchema } from '../../payments/payment.ts';
 import { refundSchema } from '../../refunds/refund.ts';
 
 const isoDateTime = z.iso.datetime({ offset: true, error: 'Use an ISO 8601 date and time, e.g. 2026-11-01T00:00:00Z.' });
 const minorUnits = z.coerce.number('Use an amount in minor units.').int('Use an amount in minor units.').min(0).max(Number.MAX_SAFE_INTEGER);
 
-export const listPaymentsQuery = z.object({
+/** The payments list's filters (the list, its CSV export). */
+const paymentFilters = {
   status: paymentStatusSchema.optional(),
   from: isoDateTime.optional().describe('Created at or after (inclusive).'),
   to: isoDateTime.optional().describe('Created before (exclusive).'),
@@ -15,18 +23,28 @@ export const listPaymentsQuery = z.object({
   customerEmail: z.string().trim().max(254).optional(),
   cardLastFour: z.string().regex(/^\d{4}$/, 'Use the card\'s last four digits.').optional(),
   paymentMethodType: z.string().max(64).optional().describe('The gateway\'s paymentInstrumentType, e.g. `credit_card`.'),
-  cursor: z
+  sort: z.enum(PAYMENT_SORTS).default('newest').describe('Newest or oldest first, or by amount (largest or smallest first).'),
+};
+
+/** A `cursor` query member: the previous page's `nextCursor`, decoded by `decode` (a cursor we did not make is refused). */
+function cursorParam<T>(decode: (text: string) => T | null) {
+  return z
     .string()
     .max(512)
     .transform((text, context) => {
-      const cursor = decodeCursor(text);
+      const cursor = decode(text);
       if (cursor === null) context.addIssue({ code: 'custom', message: 'Use the nextCursor of the previous page.' });
       return cursor ?? undefined;
     })
     .optional()
-    .describe('The previous page\'s `nextCursor`.'),
-  limit: z.coerce.number().int().min(1).max(100).default(25),
-});
+    .describe('The previous page\'s `nextCursor`.');
+}
+
+const limit = z.coerce.number().int().min(1).max(100).default(25);
+
+export const listPaymentsQuery = z.object({ ...paymentFilters, cursor: cursorParam(decodeCursor), limit });
+
+export const exportPaymentsQuery = z.object(paymentFilters);
 
 export const paymentsPage = z.object({
   payments: z.array(adminPaymentSchema),
@@ -37,6 +55,8 @@ export const adminActionSchema = z.object({ at: z.string(), action: z.string(), 
 
 export const paymentDetail = z.object({
   payment: adminPaymentSchema,
+  timeline: paymentTimelineSchema,
+  disputes: z.array(adminDisputeSchema).describe('Chargebacks against it, last reported first.'),
   attempts: z.array(adminPaymentSchema).describe('Every attempt to pay the same order, oldest first (this one included).'),
   refunds: z.array(refundSchema).describe('Its refunds and void, oldest first.'),
   adminActions: z.array(adminActionSchema).describe('What admins did with this payment, oldest first.'),
@@ -56,3 +76,23 @@ export const refundBody = z.object({
 export const refundDone = z.object({ refund: refundSchema, payment: adminPaymentSchema });
 
 export const paymentIdParams = z.object({ id: z.string().min(1).max(64) });
+
+export const overviewQuery = z.object({
+  days: z.enum(OVERVIEW_PERIODS).default('30').transform(Number).describe('The period: the last 7, 30 or 90 days (UTC), today included.'),
+});
+
+export const listSubscriptionsQuery = z.object({
+  status: z.enum(SUBSCRIPTION_STATUSES).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(100),
+});
+export const subscriptionsList = z.object({ subscriptions: z.array(adminSubscriptionSchema) });
+
+export const listDisputesQuery = z.object({ status: z.string().max(64).optional(), cursor: cursorParam(decodePageCursor), limit });
+export const disputesPage = z.object({ disputes: z.array(adminDisputeSchema), nextCursor: z.string().nullable() });
+
+export const listCustomersQuery = z.object({
+  email: z.string().trim().max(254).optional().describe('The email\'s beginning (case does not matter).'),
+  cursor: cursorParam(decodePageCursor),
+  limit,
+});
+export const customersPage = z.object({ customers: z.array(adminCustomerSchema), nextCursor: z.string().nullable() });

@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import type { Db } from '../db/connect.ts';
+import { moneySchema } from '../money.ts';
+import { encodePageCursor, type PageCursor } from './page-cursor.ts';
+
+/** A chargeback as the gateway's webhooks last reported it, with the payment it disputes. */
+export const adminDisputeSchema = z.object({
+  id: z.string(),
+  status: z.string().describe('The gateway\'s status: `open`, `accepted`, `won`, `lost`, ...'),
+  kind: z.string().describe('`chargeback`, `retrieval`, `pre_arbitration`.'),
+  reason: z.string().describe('The card network\'s reason, e.g. `fraud`, `product_not_received`.'),
+  amount: moneySchema,
+  transactionId: z.string(),
+  payment: z.object({ id: z.string(), orderNumber: z.number().int() }).nullable().describe('Null when the transaction is not one of the shop\'s payments.'),
+  customer: z.object({ email: z.string() }).nullable(),
+  updatedAt: z.string().describe('When the gateway last reported on it.'),
+});
+export type AdminDispute = z.infer<typeof adminDisputeSchema>;
+
+function disputesQuery(db: Db) {
+  return db
+    .selectFrom('disputes as d')
+    .leftJoin('payments as p', 'p.id', 'd.payment_id')
+    .leftJoin('orders as o', 'o.id', 'p.order_id')
+    .leftJoin('accounts as a', 'a.id', 'o.owner_account_id')
+    .selectAll('d')
+    .select(['o.number as order_number', 'a.email as customer_email']);
+}
+
+type DisputeListRow = Awaited<ReturnType<ReturnType<typeof disputesQuery>['executeTakeFirstOrThrow']>>;
+
+function toAdminDispute(row: DisputeListRow): AdminDispute {
+  return {
+    id: row.id,
+    status: row.status,
+    kind: row.kind,
+    reason: row.reason,
+    amount: { amount: row.amount, currency: row.currency },
+    transactionId: row.transaction_id,
+    payment: row.payment_id === null || row.order_number === null ? null : { id: row.payment_id, orderNumber: row.order_number },
+    customer: row.customer_email === null ? null : { email: row.customer_email },
+    updatedAt: row.notified_at,
+  };
+}
+
+/** A page of disputes, last reported first (index `disputes_notified`). */
+export async function listDisputes(db: Db, filter: { status?: string; after?: PageCursor; limit: number }): Promise<{ disputes: AdminDispute[]; nextCursor: string | null }> {
+  let query = disputesQuery(db);
+  if (filter.status !== undefined) query = query.where('d.status', '=', filter.status);
+  const after = filter.after;
+  if (after !== undefined) {
+    query = query.where((eb) => eb.or([eb('d.notified_at', '<', after.at), eb.and([eb('d.notified_at', '=', after.at), eb('d.id', '<', after.id)])]));
+  }
+  const rows = await query.orderBy('d.notified_at', 'desc').orderBy('d.id', 'desc').limit(filter.limit + 1).execute();
+  const page = rows.slice(0, filter.limit);
+  const last = page.at(-1);
+  return { disputes: page.map(toAdminDispute), nextCursor: rows.length > filter.limit && last !== undefined ? encodePageCursor({ at: last.notified_at, id: last.id }) : null };
+}
+
+/** The disputes against one payment, last reported first. */
+export async function disputesOfPayment(db: Db, paymentId: string): Promise<AdminDispute[]> {
+  const rows = await disputesQuery(db).where('d.payment_id', '=', paymentId).orderBy('d.notified_at', 'desc').execute();
+  return rows.map(toAdminDispute);
+}

@@ -1,0 +1,40 @@
+import { expect } from 'vitest';
+import type { Db } from '../db/connect.ts';
+import { insertPendingPayment } from '../payments/payments.repository.ts';
+import type { TestClient } from './client.ts';
+
+export interface RecordedPayment {
+  status: 'succeeded' | 'declined' | 'pending';
+  lastFour?: string;
+  minutesAgo: number;
+  quantity?: number;
+  /** The processor's text of a decline. */
+  declineText?: string;
+}
+
+/**
+ * An order by `client` (mugs at 12.00) and a finished attempt on it, created `minutesAgo`, written straight to the
+ * database: the admin tests read payments, they do not need a gateway to make them.
+ */
+export async function recordPayment(db: Db, client: TestClient, options: RecordedPayment): Promise<string> {
+  const response = await client.post('/api/orders', { items: [{ productId: 'prd_mug', quantity: options.quantity ?? 1 }] });
+  expect(response.statusCode).toBe(201);
+  const order = response.json<{ order: { id: string; total: { amount: number } } }>().order;
+  const row = await insertPendingPayment(db, { orderId: order.id, amount: { amount: order.total.amount, currency: 'EUR' }, idempotencyRef: null, nonce: 'n', deviceData: null, merchantAccountId: null });
+  if (row === undefined) throw new Error('attempt not inserted');
+  const at = new Date(Date.now() - options.minutesAgo * 60_000).toISOString();
+  await db
+    .updateTable('payments')
+    .set({
+      status: options.status,
+      created_at: at,
+      updated_at: at,
+      ...(options.status === 'succeeded' ? { card_brand: 'Visa', card_last_four: options.lastFour ?? '1111', payment_method_type: 'credit_card', transaction_id: `t_${row.id}` } : {}),
+      ...(options.status === 'declined'
+        ? { decline_reason: 'processor_declined', payment_method_type: 'credit_card', processor_response_text: options.declineText ?? null }
+        : {}),
+    })
+    .where('id', '=', row.id)
+    .execute();
+  return row.id;
+}
