@@ -18,6 +18,14 @@ export const cards = {
 /** The demo shopper's saved card (the server seeds it at start with the gateway's fake Visa nonce), locked by a subscription. */
 export const DEMO_SAVED_CARD = 'Visa ending in 1881';
 
+/** The gateway's test nonce for a Visa ending in 1881 (gateway.md): saves a card without typing one. */
+export const TEST_VISA_NONCE = 'fake-valid-visa-nonce';
+
+/** An email no other spec (or run against the same database) uses. */
+export function uniqueEmail(name: string): string {
+  return `${name}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@kassa.test`;
+}
+
 type CardField = 'number' | 'expirationDate' | 'cvv' | 'cardholderName' | 'postalCode';
 
 /** A shopper clicking through the shop, so specs read as what a person does. */
@@ -122,6 +130,18 @@ export class Shopper {
     await this.page.getByLabel('Password').fill(password);
     await this.page.getByRole('button', { name: 'Create an account' }).click();
     await this.seesSignedIn(`Signed in as ${name}`);
+  }
+
+  /**
+   * Saves a card for the signed-in shopper through the server's API, as the account page does with the nonce the
+   * checkout gives: for specs whose subject is what comes after saving.
+   */
+  async savesCardThroughApi(nonce: string): Promise<void> {
+    const response = await this.page.request.post('/api/payment-methods', {
+      data: { nonce },
+      headers: { 'idempotency-key': `e2e-${crypto.randomUUID()}` },
+    });
+    expect(response.status(), await response.text()).toBe(201);
   }
 
   /** The Idempotency-Key of every payment the page posts from now on, in order. */

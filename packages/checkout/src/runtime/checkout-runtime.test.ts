@@ -8,13 +8,22 @@ import type { WalletPlugin } from '../wallets/registry.ts';
 import { CheckoutError } from './checkout-error.ts';
 import { CheckoutRuntime, type RuntimeOptions } from './checkout-runtime.ts';
 import type { CheckoutCallbacks } from './events.ts';
-import { VALID, checkoutSettings, gatewayConfiguration, paymentMethodResult as result } from '../testing/fixtures.ts';
+import { VALID, checkoutSettings, gatewayConfiguration, paymentMethodResult as result, savedMethod } from '../testing/fixtures.ts';
 
 const config = gatewayConfiguration({ challenges: ['cvv'], supportedCardTypes: ['Visa', 'American Express'] });
 
 /** A provider whose answers the test releases by hand; the frames are a recorder. */
-/** `deviceData`: what the provider's collector gives (null: nothing collected). */
-function harness(callbacks: CheckoutCallbacks = {}, extra: Partial<RuntimeOptions> = {}, deviceData: string | null = null) {
+/** `deviceData`: what the provider's collector gives (null: nothing collected); `vault`: the saved methods' calls. */
+function harness(
+  callbacks: CheckoutCallbacks = {},
+  extra: Partial<RuntimeOptions> = {},
+  deviceData: string | null = null,
+  vault: Pick<ProviderClient, 'listPaymentMethods' | 'deletePaymentMethod'> = {
+    // A guest's token: no saved methods.
+    listPaymentMethods: () => Promise.resolve([]),
+    deletePaymentMethod: () => Promise.reject(new Error('nothing to delete')),
+  },
+) {
   let answerConfig: (outcome: GatewayConfiguration | Error) => void = () => {};
   let answerTokenize: (outcome: TokenizeOutcome) => void = () => {};
   let threeDSecure: ThreeDSecureRequest | null = null;
@@ -53,9 +62,7 @@ function harness(callbacks: CheckoutCallbacks = {}, extra: Partial<RuntimeOption
         answerThreeDSecure = resolve;
       });
     },
-    // A guest's token: no saved methods (the saved methods have their own tests).
-    listPaymentMethods: () => Promise.resolve([]),
-    deletePaymentMethod: () => Promise.reject(new Error('nothing to delete')),
+    ...vault,
   };
   const runtime = new CheckoutRuntime({
     authorization: 'unused with an injected provider',
@@ -89,8 +96,14 @@ function harness(callbacks: CheckoutCallbacks = {}, extra: Partial<RuntimeOption
   };
 }
 
-async function readyHarness(callbacks: CheckoutCallbacks = {}, extra: Partial<RuntimeOptions> = {}, gateway = config, deviceData: string | null = null) {
-  const h = harness(callbacks, extra, deviceData);
+async function readyHarness(
+  callbacks: CheckoutCallbacks = {},
+  extra: Partial<RuntimeOptions> = {},
+  gateway = config,
+  deviceData: string | null = null,
+  vault?: Parameters<typeof harness>[3],
+) {
+  const h = harness(callbacks, extra, deviceData, vault);
   h.runtime.start();
   await h.settle();
   h.answerConfig(gateway);
@@ -506,5 +519,51 @@ describe('CheckoutRuntime device data', () => {
     await expect(request).resolves.toEqual({ ...result, deviceData });
     // The selected card asked again carries it too.
     await expect(h.runtime.instance.requestPaymentMethod()).resolves.toEqual({ ...result, deviceData });
+  });
+});
+
+describe('CheckoutRuntime deleting a saved method', () => {
+  const saved = savedMethod({ nonce: 'n-saved' });
+
+  /** Ready on the saved methods with the vault manager; the provider records deletions and lists `saved` until one succeeds. */
+  async function savedMethodsHarness(callbacks: CheckoutCallbacks) {
+    const deletedAtGateway: string[] = [];
+    const h = await readyHarness(callbacks, { settings: checkoutSettings({ cardholderName: false, vaultManager: true }) }, config, null, {
+      listPaymentMethods: () => Promise.resolve(deletedAtGateway.length > 0 ? [] : [saved]),
+      deletePaymentMethod: (_, nonce) => {
+        deletedAtGateway.push(nonce);
+        return Promise.resolve();
+      },
+    });
+    expect(h.runtime.getState().savedMethods).toEqual([saved]);
+    h.runtime.editMethods(true);
+    h.runtime.askDelete(saved.nonce);
+    h.runtime.answerDelete(true);
+    await h.settle();
+    await h.settle();
+    return { h, deletedAtGateway };
+  }
+
+  it('deletes through onDeletePaymentMethod (the merchant\'s server) when given, never through the gateway\'s client API', async () => {
+    const onDeletePaymentMethod = vi.fn(() => Promise.resolve());
+    const { h, deletedAtGateway } = await savedMethodsHarness({ onDeletePaymentMethod });
+    expect(onDeletePaymentMethod).toHaveBeenCalledWith(saved);
+    expect(deletedAtGateway).toEqual([]);
+    expect(h.runtime.getState().sheetError).toBeNull();
+  });
+
+  it('keeps the method with "Unable to delete payment method, try again." when the server refuses', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const onDeletePaymentMethod = vi.fn(() => Promise.reject(new Error('409 payment_method_has_subscription')));
+    const { h, deletedAtGateway } = await savedMethodsHarness({ onDeletePaymentMethod });
+    expect(deletedAtGateway).toEqual([]);
+    expect(h.runtime.getState().savedMethods).toEqual([saved]);
+    expect(h.runtime.getState().sheetError).toBe('error.deleteFailed');
+    errors.mockRestore();
+  });
+
+  it('deletes through the gateway\'s client API without onDeletePaymentMethod, as the provider\'s drop-in does', async () => {
+    const { deletedAtGateway } = await savedMethodsHarness({});
+    expect(deletedAtGateway).toEqual([saved.nonce]);
   });
 });

@@ -514,14 +514,19 @@ export class CheckoutRuntime {
     return waiting;
   }
 
-  /** Deletes, then lists again (the other nonces were single-use too); any failure keeps the method listed. */
+  /**
+   * Deletes through the integrator's server when it takes deletions (onDeletePaymentMethod), else through the
+   * provider; then lists again (the other nonces were single-use too). Any failure keeps the method listed.
+   */
   private deleteMethod(nonce: string): void {
     const { provider } = this;
-    const config = this.machine.getState().config;
+    const { config, savedMethods } = this.machine.getState();
     if (provider === null || config === null) return;
     const signal = new AbortController().signal;
-    provider
-      .deletePaymentMethod(config, nonce)
+    const throughServer = this.options.callbacks().onDeletePaymentMethod;
+    const method = savedMethods.find((m) => m.nonce === nonce);
+    Promise.resolve()
+      .then(() => (throughServer !== undefined && method !== undefined ? throughServer(method) : provider.deletePaymentMethod(config, nonce)))
       .then(() => provider.listPaymentMethods(config, signal))
       .then(
         (methods) => this.send({ type: 'METHOD_DELETED', methods }),

@@ -1,6 +1,6 @@
 // The checkout's events, under the provider's drop-in names so an integrator can switch: `instance.on(name, handler)`
 // as with the drop-in, and the React props (onPaymentMethodRequestable, ...) for the same events.
-import type { CardCandidate, FieldName, FieldState, ViewId } from '../machine/checkout.types.ts';
+import type { CardCandidate, FieldName, FieldState, PaymentMethodResult, ViewId } from '../machine/checkout.types.ts';
 import type { PaymentOptionId } from '../machine/payment-options.ts';
 import type { CheckoutError } from './checkout-error.ts';
 import type { CheckoutInstance } from './checkout-runtime.ts';
@@ -54,6 +54,12 @@ export interface CheckoutCallbacks {
   readonly onChangeActiveView?: ((event: CheckoutEventMap['changeActiveView']) => void) | undefined;
   readonly onInputSubmitRequest?: ((event: CheckoutEventMap['card:inputSubmitRequest']) => void) | undefined;
   readonly onBinAvailable?: ((event: CheckoutEventMap['card:binAvailable']) => void) | undefined;
+  /**
+   * Edit mode's Delete calls this instead of the gateway's client API: delete the card through your server (which can
+   * refuse, e.g. while a subscription charges it) and resolve; reject to keep it listed with "Unable to delete payment
+   * method, try again.". Without it the checkout deletes through the client API, as the provider's drop-in does.
+   */
+  readonly onDeletePaymentMethod?: ((method: PaymentMethodResult) => Promise<void>) | undefined;
 }
 
 type Handler<E extends CheckoutEventName> = (payload: CheckoutEventMap[E]) => void;

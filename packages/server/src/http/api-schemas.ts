@@ -17,6 +17,7 @@ import { adminActionSchema, customersPage, disputesPage, paymentDetail, payments
 import { shopConfigSchema } from '../routes/config/config.routes.ts';
 import { botcheckSettingsSchema, checkoutSessionSchema } from '../routes/orders/orders.schemas.ts';
 import { paymentDeclinedSchema } from '../routes/payments/payments.schemas.ts';
+import { vaultSessionSchema } from '../routes/payment-methods/payment-methods.schemas.ts';
 import { subscriptionSchema } from '../subscriptions/subscriptions.ts';
 import { savedMethodSchema } from '../vault/saved-methods.ts';
 import { PROBLEMS, fieldErrorSchema, problemSchema } from './problem.ts';
@@ -44,6 +45,7 @@ export const API_SCHEMAS = {
   SessionState: sessionStateSchema,
   Plan: planSchema,
   SavedPaymentMethod: savedMethodSchema,
+  VaultSession: vaultSessionSchema,
   Subscription: subscriptionSchema,
   AdminPayment: adminPaymentSchema,
   AdminAction: adminActionSchema,

@@ -79,6 +79,22 @@ export async function findOwnedOrder(db: Db, orderId: string, owner: Owner): Pro
   return row === undefined ? undefined : loadOrder(db, row);
 }
 
+/** How many orders the order history shows: the newest; older ones stay reachable by their receipt links. */
+export const ORDER_HISTORY_LIMIT = 50;
+
+/** A signed-in shopper's orders, newest first, each with its lines and payment attempts. */
+export async function listAccountOrders(db: Db, accountId: string): Promise<Order[]> {
+  const rows = await db
+    .selectFrom('orders')
+    .selectAll()
+    .where('owner_account_id', '=', accountId)
+    .orderBy('created_at', 'desc')
+    .orderBy('number', 'desc')
+    .limit(ORDER_HISTORY_LIMIT)
+    .execute();
+  return Promise.all(rows.map((row) => loadOrder(db, row)));
+}
+
 function toOrderItem(row: OrderItemRow): OrderItem {
   const unitPrice = { amount: row.unit_amount, currency: row.currency };
   return { productId: row.product_id, name: row.name, quantity: row.quantity, unitPrice, total: { amount: row.unit_amount * row.quantity, currency: row.currency } };

@@ -148,6 +148,64 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('saved paymen
     expect((await bea.request('DELETE', '/api/payment-methods/..%2Fcustomers', undefined, key())).json()).toMatchObject({ status: 400, code: 'validation_failed' });
   });
 
+  it('keeps every shopper to their own subscriptions and orders: another shopper lists none, and cannot cancel one', async () => {
+    const bea = await shopper('Bea');
+    const cal = await shopper('Cal');
+    const card = (await addCard(bea, MASTERCARD)).json<{ paymentMethod: Method }>().paymentMethod;
+    const subscription = (await bea.post('/api/subscriptions', { planId: 'coffee-monthly', paymentMethodId: card.id }, key())).json<{
+      subscription: Subscription;
+    }>().subscription;
+    const order = (await bea.post('/api/orders', { items: [{ productId: 'prd_mug', quantity: 2 }] })).json<{ order: { id: string } }>().order;
+
+    expect((await cal.get('/api/subscriptions')).json()).toEqual({ subscriptions: [] });
+    expect((await cal.get('/api/orders')).json()).toEqual({ orders: [] });
+    const refused = await cal.post(`/api/subscriptions/${subscription.id}/cancel`, undefined, key());
+    expect(refused.statusCode).toBe(404);
+    expect(refused.json()).toMatchObject({ code: 'subscription_not_found' });
+
+    expect((await bea.get('/api/subscriptions')).json<{ subscriptions: Subscription[] }>().subscriptions).toEqual([
+      expect.objectContaining({ id: subscription.id, status: 'Active', paymentMethod: expect.objectContaining({ id: card.id }) }),
+    ]);
+    expect((await bea.get('/api/orders')).json<{ orders: Array<{ id: string; items: unknown[] }> }>().orders).toEqual([
+      expect.objectContaining({ id: order.id, items: [expect.objectContaining({ productId: 'prd_mug', quantity: 2 })] }),
+    ]);
+    const guest = new TestClient(app);
+    expect((await guest.get('/api/orders')).json()).toMatchObject({ status: 401, code: 'not_signed_in' });
+    expect((await guest.get('/api/subscriptions')).json()).toMatchObject({ status: 401, code: 'not_signed_in' });
+  });
+
+  it('issues a client token for adding a card outside an order; the card it tokenizes is saved, verified, for the shopper', async () => {
+    const bea = await shopper('Bea');
+    const issued = await bea.post('/api/payment-methods/client-token', {});
+    expect(issued.statusCode).toBe(200);
+    const { clientToken, checkout } = issued.json<{ clientToken: string; checkout: { cardholderName: string } }>();
+    expect(checkout).toEqual({ cardholderName: 'optional' });
+
+    // What the checkout's card frame does with it: the card goes to the gateway's client API, never to our server.
+    const token = JSON.parse(Buffer.from(clientToken, 'base64').toString()) as { authorizationFingerprint: string; clientApiUrl: string };
+    const tokenized = await fetch(`${token.clientApiUrl}/v1/payment_methods/credit_cards`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        authorizationFingerprint: token.authorizationFingerprint,
+        creditCard: { number: '4111111111111111', expirationDate: '12/2031', cvv: '123', billingAddress: { postalCode: '10115' } },
+      }),
+    });
+    expect(tokenized.status).toBe(201);
+    const nonce = ((await tokenized.json()) as { creditCards: Array<{ nonce: string }> }).creditCards[0]?.nonce;
+    // Not bound to a customer: the checkout shows its card form alone, and the gateway keeps nothing until we save it.
+    const listed = await fetch(`${token.clientApiUrl}/v1/payment_methods?authorizationFingerprint=${encodeURIComponent(token.authorizationFingerprint)}`);
+    expect(await listed.json()).toEqual({ paymentMethods: [] });
+    expect(await methods(bea)).toEqual([]);
+
+    const saved = await addCard(bea, nonce ?? '', { makeDefault: true });
+    expect(saved.statusCode).toBe(201);
+    expect(await methods(bea)).toEqual([expect.objectContaining({ brand: 'Visa', lastFour: '1111', expirationYear: '2031', default: true })]);
+
+    const guest = new TestClient(app);
+    expect((await guest.post('/api/payment-methods/client-token', {})).json()).toMatchObject({ status: 401, code: 'not_signed_in' });
+  });
+
   it('subscribes with a saved card, locks that card against deletion on the server, and unlocks it once canceled', async () => {
     const bea = await shopper('Bea');
     const card = (await addCard(bea, MASTERCARD)).json<{ paymentMethod: Method }>().paymentMethod;
@@ -263,5 +321,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('saved paymen
     }
     expect(document.paths['/api/payment-methods']?.['get']).toBeDefined();
     expect(document.paths['/api/subscriptions']?.['get']).toBeDefined();
+    expect(document.paths['/api/payment-methods/client-token']?.['post']).toBeDefined();
+    expect(document.paths['/api/orders']?.['get']).toBeDefined();
   });
 });

@@ -1,4 +1,22 @@
-import type { Account, CheckoutSession, SessionState, CreateOrderRequest, Order, Payment, PayRequest, Problem, Product, ShopConfig, SignInRequest, SignUpRequest } from './types.ts';
+import type {
+  Account,
+  CheckoutSession,
+  CreateOrderRequest,
+  Order,
+  Payment,
+  PayRequest,
+  Plan,
+  Problem,
+  Product,
+  SavedPaymentMethod,
+  SessionState,
+  ShopConfig,
+  SignInRequest,
+  SignUpRequest,
+  Subscription,
+  SubscribeRequest,
+  VaultSession,
+} from './types.ts';
 
 /** A failed call, carrying the server's problem document (or a synthetic one for network failures). */
 export class ApiError extends Error {
@@ -32,7 +50,7 @@ async function call<T>(method: string, path: string, body?: unknown, headers: Re
 
 export const api = {
   config: () => call<ShopConfig>('GET', '/api/config'),
-  catalogue: () => call<{ products: Product[] }>('GET', '/api/catalogue'),
+  catalogue: () => call<{ products: Product[]; plans: Plan[] }>('GET', '/api/catalogue'),
   session: () => call<SessionState>('GET', '/api/session'),
   signUp: (input: SignUpRequest) =>
     call<{ account: Account }>('POST', '/api/accounts', input),
@@ -47,4 +65,20 @@ export const api = {
     call<{ payment: Payment; order: Order }>('POST', `/api/orders/${encodeURIComponent(orderId)}/payments`, body, {
       'idempotency-key': idempotencyKey,
     }),
+  /** The signed-in shopper's orders, newest first. */
+  orders: () => call<{ orders: Order[] }>('GET', '/api/orders'),
+  paymentMethods: () => call<{ paymentMethods: SavedPaymentMethod[] }>('GET', '/api/payment-methods'),
+  /** A client token for the checkout's card form outside an order: the card it tokenizes is then saved by addPaymentMethod. */
+  vaultSession: () => call<VaultSession>('POST', '/api/payment-methods/client-token', {}),
+  addPaymentMethod: (idempotencyKey: string, nonce: string, makeDefault: boolean) =>
+    call<{ paymentMethod: SavedPaymentMethod }>('POST', '/api/payment-methods', { nonce, makeDefault }, { 'idempotency-key': idempotencyKey }),
+  makeDefaultPaymentMethod: (idempotencyKey: string, id: string) =>
+    call<{ paymentMethod: SavedPaymentMethod }>('POST', `/api/payment-methods/${encodeURIComponent(id)}/default`, {}, { 'idempotency-key': idempotencyKey }),
+  deletePaymentMethod: (idempotencyKey: string, id: string) =>
+    call<void>('DELETE', `/api/payment-methods/${encodeURIComponent(id)}`, undefined, { 'idempotency-key': idempotencyKey }),
+  subscriptions: () => call<{ subscriptions: Subscription[] }>('GET', '/api/subscriptions'),
+  subscribe: (idempotencyKey: string, body: SubscribeRequest) =>
+    call<{ subscription: Subscription }>('POST', '/api/subscriptions', body, { 'idempotency-key': idempotencyKey }),
+  cancelSubscription: (idempotencyKey: string, id: string) =>
+    call<{ subscription: Subscription }>('POST', `/api/subscriptions/${encodeURIComponent(id)}/cancel`, {}, { 'idempotency-key': idempotencyKey }),
 };

@@ -163,6 +163,14 @@ export type SavedPaymentMethod = {
   hasSubscription: boolean;
 };
 
+export type VaultSession = {
+  /** For the gateway's client SDK: tokenizes one card, saved by `POST /api/payment-methods`. */
+  clientToken: string;
+  checkout: {
+    cardholderName: "optional" | "required";
+  };
+};
+
 export type Subscription = {
   id: string;
   planId: string;

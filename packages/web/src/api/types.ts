@@ -14,11 +14,16 @@ export type {
   PayRequest,
   Payment,
   GuestOrder,
+  Plan,
   Product,
+  SavedPaymentMethod,
   SessionState,
   ShopConfig,
   SignInRequest,
   SignUpRequest,
+  Subscription,
+  SubscribeRequest,
+  VaultSession,
 } from './types.gen.ts';
 
 /**

@@ -5,11 +5,12 @@ import { problemResponses } from '../../http/api-schemas.ts';
 import { validationFailed } from '../../http/parse.ts';
 import { ProblemError } from '../../http/problem.ts';
 import { createOrder } from '../../orders/create-order.ts';
-import { findOwnedOrder, findOwnedOrderRow } from '../../orders/orders.repository.ts';
+import { ORDER_HISTORY_LIMIT, findOwnedOrder, findOwnedOrderRow, listAccountOrders } from '../../orders/orders.repository.ts';
 import type { ApiInstance } from '../../plugins/openapi.ts';
 import { ensureSession, ownerOf } from '../../plugins/sessions.ts';
 import { enforceLimits } from '../../velocity/guard.ts';
-import { checkoutSessionSchema, createOrderBody, orderIdParams, orderResponse } from './orders.schemas.ts';
+import { signedInAccount } from '../payment-methods/vault-http.ts';
+import { checkoutSessionSchema, createOrderBody, orderIdParams, orderResponse, ordersResponse } from './orders.schemas.ts';
 
 export function ordersRoutes(app: ApiInstance, ctx: AppContext): void {
   app.post(
@@ -29,6 +30,18 @@ export function ordersRoutes(app: ApiInstance, ctx: AppContext): void {
       if (result.kind === 'invalid') throw validationFailed(result.errors);
       return reply.status(201).send({ order: result.order });
     },
+  );
+
+  app.get(
+    '/api/orders',
+    {
+      schema: {
+        summary: `The signed-in shopper's orders, newest first (the latest ${ORDER_HISTORY_LIMIT})`,
+        tags: ['orders'],
+        response: { 200: ordersResponse, ...problemResponses('not_signed_in') },
+      },
+    },
+    async (request) => ({ orders: await listAccountOrders(ctx.db, signedInAccount(request)) }),
   );
 
   app.get(

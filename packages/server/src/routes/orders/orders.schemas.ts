@@ -17,6 +17,7 @@ export const createOrderBody = z.object({
 });
 
 export const orderResponse = z.object({ order: orderSchema });
+export const ordersResponse = z.object({ orders: z.array(orderSchema) });
 
 export const botcheckSettingsSchema = z.object({
   provider: z.literal('altcha'),

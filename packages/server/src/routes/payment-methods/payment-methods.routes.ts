@@ -4,6 +4,7 @@ import { problemResponses } from '../../http/api-schemas.ts';
 import { ProblemError } from '../../http/problem.ts';
 import type { ApiInstance } from '../../plugins/openapi.ts';
 import { addSavedMethod, deleteSavedMethod, listSavedMethods, makeDefaultMethod, savedMethodNonce } from '../../vault/saved-methods.ts';
+import { enforceLimits } from '../../velocity/guard.ts';
 import { refusedCardProblem, sendFinal, signedInAccount, vaultDeps, withGateway } from './vault-http.ts';
 import {
   addPaymentMethodBody,
@@ -11,6 +12,7 @@ import {
   paymentMethodResponse,
   paymentMethodsResponse,
   savedMethodNonceResponse,
+  vaultSessionSchema,
   verificationFailedSchema,
 } from './payment-methods.schemas.ts';
 
@@ -30,6 +32,26 @@ export function paymentMethodsRoutes(app: ApiInstance, ctx: AppContext): void {
     async (request) => {
       const accountId = signedInAccount(request);
       return { paymentMethods: await withGateway(request, () => listSavedMethods(vaultDeps(ctx), accountId)) };
+    },
+  );
+
+  app.post(
+    '/api/payment-methods/client-token',
+    {
+      schema: {
+        summary: 'A client token for the checkout\'s card form, to add a card outside an order (then `POST /api/payment-methods`)',
+        tags: ['payment methods'],
+        response: { 200: vaultSessionSchema, ...problemResponses('too_many_attempts', ...GATEWAY_PROBLEMS) },
+      },
+    },
+    async (request, reply) => {
+      const accountId = signedInAccount(request);
+      const { gateway } = vaultDeps(ctx);
+      // A client token opens the gateway's tokenization to the browser: counted like the checkout's.
+      const subjects = { account: accountId, session: request.kassaSession?.id ?? accountId, ip: request.ip };
+      await enforceLimits(ctx.velocity, request, reply, 'checkout_session', subjects, ctx.config.velocity.checkoutSessions);
+      const clientToken = await withGateway(request, () => gateway.generateClientToken({}));
+      return { clientToken, checkout: { cardholderName: ctx.config.checkout.cardholderName } };
     },
   );
 

@@ -14,6 +14,16 @@ export const addPaymentMethodBody = z.object({
   makeDefault: z.boolean().optional(),
 });
 
+/**
+ * What the checkout needs to add a card outside an order. The token is not bound to the shopper's customer: the checkout
+ * then opens on its card form alone (no saved list, no "Save card"), and the server saves the nonce it gives
+ * (`POST /api/payment-methods`: verified, duplicates refused per shopper).
+ */
+export const vaultSessionSchema = z.object({
+  clientToken: z.string().describe('For the gateway\'s client SDK: tokenizes one card, saved by `POST /api/payment-methods`.'),
+  checkout: z.object({ cardholderName: z.enum(['optional', 'required']) }),
+});
+
 export const paymentMethodsResponse = z.object({ paymentMethods: z.array(savedMethodSchema) });
 export const paymentMethodResponse = z.object({ paymentMethod: savedMethodSchema });
 export const savedMethodNonceResponse = z.object({ nonce: z.string().describe('Single-use; pay an order with it.') });

@@ -7,6 +7,7 @@ import type { Order } from '../../api/types.ts';
 import { formatMoney, toDecimalString } from '../../format/money.ts';
 import { messages, problemMessage } from '../../i18n/messages.ts';
 import { OrderLines } from '../../orders/order-lines.tsx';
+import { deleteCheckoutCard } from '../../saved-cards/saved-cards.ts';
 import { Link, navigate, signInPath } from '../../router.tsx';
 import { useTheme } from '../../theme/theme.ts';
 import { usePayment } from './use-payment.ts';
@@ -68,6 +69,8 @@ export function CheckoutPage({ orderId }: { orderId: string }) {
             vaultCard: session.checkout.vaultCard,
             vaultManager: session.checkout.vaultManager,
           }}
+          // Deletions go through the server, which refuses a card that pays a subscription.
+          onDeletePaymentMethod={session.checkout.vaultManager ? deleteCheckoutCard : undefined}
           onReady={setInstance}
           onInputSubmitRequest={() => instance && payment.pay(instance)}
         />
