@@ -17,7 +17,8 @@ export interface RunningProduct {
 
 const root = join(import.meta.dirname, '..', '..');
 
-export async function startProduct(): Promise<RunningProduct> {
+/** `env`: more of the server's variables (a bot-check provider, ...), over the run's defaults. */
+export async function startProduct(env: Record<string, string> = {}): Promise<RunningProduct> {
   const dataDir = mkdtempSync(join(tmpdir(), 'kassa-e2e-'));
   const databaseFile = join(dataDir, 'kassa.sqlite');
   const logFile = join(dataDir, 'server.log');
@@ -34,6 +35,7 @@ export async function startProduct(): Promise<RunningProduct> {
       LOG_LEVEL: 'debug',
       // Every spec pays from 127.0.0.1: the per-IP velocity rules are sized for one shopper, not a test suite.
       VELOCITY_LIMIT_FACTOR: '50',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

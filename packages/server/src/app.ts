@@ -5,8 +5,8 @@ import type { Logger } from 'pino';
 import { seedDemoAccounts } from './accounts/accounts.service.ts';
 import type { DemoCredentials } from './accounts/accounts.service.ts';
 import { SessionsRepository } from './accounts/sessions.repository.ts';
-import { AltchaVerifier } from './botcheck/altcha.ts';
 import { DbReplayStore } from './botcheck/replay-store.ts';
+import { createBotcheckVerifier } from './botcheck/request-check.ts';
 import { seedDemoCatalogue } from './catalogue/demo-catalogue.ts';
 import type { Config, TrustProxy } from './config.ts';
 import type { AppContext } from './context.ts';
@@ -89,7 +89,7 @@ export async function buildKassaApp(config: Config, deps: AppDeps = {}): Promise
     gateway,
     vault,
     webhooks: client === null ? null : new BraintreeWebhookVerifier(client),
-    botcheck: new AltchaVerifier({ secret: config.botcheck.secret, maxCounter: config.botcheck.maxCounter, challengeTtlSeconds: config.botcheck.challengeTtlSeconds }),
+    botcheck: createBotcheckVerifier(config.botcheck),
     replays: new DbReplayStore(database.db),
     sessions: new SessionsRepository(database.db, config.sessionSecret),
     idempotency: new IdempotencyRepository(database.db),

@@ -37,6 +37,30 @@ describe('loadConfig', () => {
     expect(config.gatewayOrigins).toEqual(['http://127.0.0.1:8090']);
   });
 
+  it('takes a third-party bot-check with its keys: the provider\'s endpoints, or a stand-in\'s origin in the CSP', () => {
+    expect(problemsOf({ BOTCHECK_PROVIDER: 'turnstile' })).toEqual([
+      'BOTCHECK_SITE_KEY is required with BOTCHECK_PROVIDER=turnstile (the provider\'s site key)',
+      'BOTCHECK_SECRET_KEY is required with BOTCHECK_PROVIDER=turnstile (the provider\'s secret key)',
+    ]);
+    expect(problemsOf({ BOTCHECK_PROVIDER: 'friendly' })[0]).toBe('BOTCHECK_PROVIDER must be one of altcha, recaptcha-v2, recaptcha-v3, hcaptcha, turnstile');
+    const hcaptcha = loadConfig({ BOTCHECK_PROVIDER: 'hcaptcha', BOTCHECK_SITE_KEY: 's', BOTCHECK_SECRET_KEY: 'k', PUBLIC_URL: 'https://shop.example.com' });
+    expect(hcaptcha.botcheck.siteverify).toMatchObject({ verifyUrl: 'https://api.hcaptcha.com/siteverify', scriptUrl: 'https://js.hcaptcha.com/1/api.js', minScore: 0.5 });
+    expect(hcaptcha.botcheck.widgetOrigins).toEqual(['https://hcaptcha.com', 'https://*.hcaptcha.com']);
+    expect(hcaptcha.botcheck.hostnames).toEqual(['shop.example.com']);
+    const standin = loadConfig({
+      BOTCHECK_PROVIDER: 'recaptcha-v3',
+      BOTCHECK_SITE_KEY: 's',
+      BOTCHECK_SECRET_KEY: 'k',
+      BOTCHECK_SCRIPT_URL: 'http://127.0.0.1:9000/recaptcha/api.js',
+      BOTCHECK_MIN_SCORE: '0.7',
+      BOTCHECK_HOSTNAMES: 'shop.test, www.shop.test',
+    });
+    expect(standin.botcheck.widgetOrigins).toEqual(['http://127.0.0.1:9000']);
+    expect(standin.botcheck.siteverify?.minScore).toBe(0.7);
+    expect(standin.botcheck.hostnames).toEqual(['shop.test', 'www.shop.test']);
+    expect(loadConfig({}).botcheck).toMatchObject({ provider: 'altcha', siteverify: null, widgetOrigins: [], hostnames: [] });
+  });
+
   it('names each bad variable in its own message', () => {
     const problems = problemsOf({ PORT: 'eighty', BOTCHECK_ANCHOR_TIMEOUT_MS: '-5', DEMO_SEED: 'maybe', LOG_LEVEL: 'loud' });
     expect(problems).toHaveLength(4);

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { BOTCHECK_PROVIDERS, SITEVERIFY_PROVIDERS } from './botcheck/providers.ts';
+import type { BotcheckProvider } from './botcheck/providers.ts';
 import { DEFAULT_VELOCITY_LIMITS, scaleLimits } from './velocity/limits.ts';
 import type { VelocityLimits } from './velocity/limits.ts';
 
@@ -41,13 +43,20 @@ export interface Config {
   /** Cookie `Secure` flag: on when the public URL is https. */
   secureCookies: boolean;
   botcheck: {
-    provider: 'altcha';
+    provider: BotcheckProvider;
+    /** HMAC key of ALTCHA challenges and of the session bindings every provider's tokens are checked against. */
     secret: string;
     /** Largest random counter of a challenge: the expected work is half of it. */
     maxCounter: number;
     challengeTtlSeconds: number;
     anchorTimeoutMs: number;
     executeTimeoutMs: number;
+    /** A third-party provider's keys and endpoints; null with ALTCHA. */
+    siteverify: SiteverifyConfig | null;
+    /** Host names a third-party token may have been solved on; empty: the request's own host. */
+    hostnames: string[];
+    /** Where the widget's script and frames come from (CSP script-src, frame-src, connect-src); none with ALTCHA. */
+    widgetOrigins: string[];
   };
   checkout: { cardholderName: 'optional' | 'required' };
   /** Orders above this total (minor units of the order's currency) need a 3-D Secure liability shift; null: none do. */
@@ -69,6 +78,15 @@ export interface Config {
 }
 
 export type TrustProxy = false | number | string[];
+
+export interface SiteverifyConfig {
+  siteKey: string;
+  secretKey: string;
+  verifyUrl: string;
+  scriptUrl: string;
+  minScore: number;
+  verifyTimeoutMs: number;
+}
 
 export type Env = Record<string, string | undefined>;
 
@@ -116,7 +134,18 @@ const fields = {
   GATEWAY_ORIGIN: z.string().optional(),
   PUBLIC_URL: z.url({ error: 'PUBLIC_URL must be a URL like https://shop.example.com' }).optional(),
   SESSION_SECRET: z.string().min(32, 'SESSION_SECRET must be at least 32 characters').optional(),
-  BOTCHECK_PROVIDER: z.enum(['altcha'], { error: 'BOTCHECK_PROVIDER must be altcha (the only provider built so far)' }).default('altcha'),
+  BOTCHECK_PROVIDER: z.enum(BOTCHECK_PROVIDERS, { error: `BOTCHECK_PROVIDER must be one of ${BOTCHECK_PROVIDERS.join(', ')}` }).default('altcha'),
+  BOTCHECK_SITE_KEY: nonEmpty('BOTCHECK_SITE_KEY').optional(),
+  BOTCHECK_SECRET_KEY: nonEmpty('BOTCHECK_SECRET_KEY').optional(),
+  BOTCHECK_VERIFY_URL: z.url({ error: 'BOTCHECK_VERIFY_URL must be a URL (the provider\'s siteverify endpoint)' }).optional(),
+  BOTCHECK_SCRIPT_URL: z.url({ error: 'BOTCHECK_SCRIPT_URL must be a URL (the provider\'s widget script)' }).optional(),
+  BOTCHECK_MIN_SCORE: z.coerce
+    .number({ error: 'BOTCHECK_MIN_SCORE must be a number' })
+    .min(0, 'BOTCHECK_MIN_SCORE must be between 0 and 1')
+    .max(1, 'BOTCHECK_MIN_SCORE must be between 0 and 1')
+    .default(0.5),
+  BOTCHECK_VERIFY_TIMEOUT_MS: positiveInt('BOTCHECK_VERIFY_TIMEOUT_MS').default(5000),
+  BOTCHECK_HOSTNAMES: z.string().optional(),
   BOTCHECK_SECRET: z.string().min(32, 'BOTCHECK_SECRET must be at least 32 characters').optional(),
   BOTCHECK_MAX_COUNTER: positiveInt('BOTCHECK_MAX_COUNTER').default(20_000),
   BOTCHECK_CHALLENGE_TTL_SECONDS: positiveInt('BOTCHECK_CHALLENGE_TTL_SECONDS').default(120),
@@ -193,6 +222,8 @@ export function loadConfig(env: Env): Config {
   }
 
   const trustProxy = parseTrustProxy(v.TRUST_PROXY, problems);
+  const siteverify = parseSiteverify(v, problems);
+  const hostnames = (v.BOTCHECK_HOSTNAMES ?? (v.PUBLIC_URL === undefined ? '' : new URL(v.PUBLIC_URL).hostname)).split(/[\s,]+/).filter(Boolean);
 
   if (problems.length > 0) throw new ConfigError(problems);
   return {
@@ -211,6 +242,9 @@ export function loadConfig(env: Env): Config {
       challengeTtlSeconds: v.BOTCHECK_CHALLENGE_TTL_SECONDS,
       anchorTimeoutMs: v.BOTCHECK_ANCHOR_TIMEOUT_MS,
       executeTimeoutMs: v.BOTCHECK_EXECUTE_TIMEOUT_MS,
+      siteverify,
+      hostnames,
+      widgetOrigins: widgetOrigins(v.BOTCHECK_PROVIDER, siteverify),
     },
     checkout: { cardholderName: v.CHECKOUT_CARDHOLDER_NAME },
     threeDSecureRequiredAbove: v.THREE_D_SECURE_REQUIRED_ABOVE ?? null,
@@ -223,6 +257,30 @@ export function loadConfig(env: Env): Config {
     logLevel: v.LOG_LEVEL,
     demo: { seed: seedDemo, shopperPassword: v.DEMO_SHOPPER_PASSWORD, adminPassword: v.DEMO_ADMIN_PASSWORD },
   };
+}
+
+/** A third-party provider needs its two keys; its endpoints default to the provider's own. */
+function parseSiteverify(v: Parsed, problems: string[]): SiteverifyConfig | null {
+  const provider = v.BOTCHECK_PROVIDER;
+  if (provider === 'altcha') return null;
+  if (v.BOTCHECK_SITE_KEY === undefined) problems.push(`BOTCHECK_SITE_KEY is required with BOTCHECK_PROVIDER=${provider} (the provider's site key)`);
+  if (v.BOTCHECK_SECRET_KEY === undefined) problems.push(`BOTCHECK_SECRET_KEY is required with BOTCHECK_PROVIDER=${provider} (the provider's secret key)`);
+  const facts = SITEVERIFY_PROVIDERS[provider];
+  return {
+    siteKey: v.BOTCHECK_SITE_KEY ?? '',
+    secretKey: v.BOTCHECK_SECRET_KEY ?? '',
+    verifyUrl: v.BOTCHECK_VERIFY_URL ?? facts.verifyUrl,
+    scriptUrl: v.BOTCHECK_SCRIPT_URL ?? facts.scriptUrl,
+    minScore: v.BOTCHECK_MIN_SCORE,
+    verifyTimeoutMs: v.BOTCHECK_VERIFY_TIMEOUT_MS,
+  };
+}
+
+/** The provider's published origins, or the one its script is configured to come from (a self-hosted stand-in). */
+function widgetOrigins(provider: BotcheckProvider, siteverify: SiteverifyConfig | null): string[] {
+  if (provider === 'altcha' || siteverify === null) return [];
+  const facts = SITEVERIFY_PROVIDERS[provider];
+  return siteverify.scriptUrl === facts.scriptUrl ? [...facts.origins] : [new URL(siteverify.scriptUrl).origin];
 }
 
 /** proxy-addr's names for the private ranges (loopback 127.0.0.1/8 and ::1, link-local, unique-local/RFC 1918). */

@@ -10,6 +10,7 @@ import { botcheckBinding, checkBotcheck } from './verifier.ts';
 
 const verifier = new AltchaVerifier({ secret: 'x'.repeat(32), maxCounter: 2000, challengeTtlSeconds: 60 });
 const BINDING = botcheckBinding('x'.repeat(32), 'ses_shopper', 'payment');
+const CONTEXT = { remoteIp: '127.0.0.1', hostnames: ['localhost'] };
 
 async function solvedToken(v: AltchaVerifier = verifier): Promise<string> {
   const challenge = await v.createChallenge(BINDING);
@@ -56,8 +57,8 @@ describe('AltchaVerifier', () => {
     handle = await openDatabase({ engine: 'sqlite', file: temp.file });
     const replays = new DbReplayStore(handle.db);
     const token = await solvedToken();
-    const results = await Promise.all([checkBotcheck(verifier, replays, token, BINDING), checkBotcheck(verifier, replays, token, BINDING)]);
+    const results = await Promise.all([checkBotcheck(verifier, replays, token, BINDING, CONTEXT), checkBotcheck(verifier, replays, token, BINDING, CONTEXT)]);
     expect(results.filter((r) => r.ok)).toHaveLength(1);
-    expect(await checkBotcheck(verifier, replays, token, BINDING)).toEqual({ ok: false, reason: 'already used' });
+    expect(await checkBotcheck(verifier, replays, token, BINDING, CONTEXT)).toEqual({ ok: false, reason: 'already used' });
   });
 });

@@ -3,7 +3,7 @@ import { createChallenge, randomInt, verifySolution } from 'altcha-lib';
 import type { Challenge, Solution } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
 import { z } from 'zod';
-import type { BotcheckBinding, BotcheckVerifier } from './verifier.ts';
+import type { BotcheckBinding, BotcheckVerifier, Verdict } from './verifier.ts';
 
 export interface AltchaOptions {
   secret: string;
@@ -57,7 +57,8 @@ export class AltchaVerifier implements BotcheckVerifier {
     });
   }
 
-  async verify(token: string, binding: BotcheckBinding): Promise<{ ok: true; fingerprint: string; expiresAt: Date } | { ok: false; reason: string }> {
+  /** Local: no third party, so the request's address and host are not needed. */
+  async verify(token: string, binding: BotcheckBinding): Promise<Verdict> {
     let decoded: unknown;
     try {
       decoded = JSON.parse(Buffer.from(token, 'base64').toString('utf8'));

@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import type { BotcheckProvider } from './providers.ts';
 
 /** The actions a bot-check solution can be issued for. */
 export const BOTCHECK_ACTIONS = ['payment'] as const;
@@ -18,12 +19,23 @@ export function botcheckBinding(secret: string, sessionId: string | null, action
   return { session: createHmac('sha256', secret).update(`botcheck:${sessionId ?? 'none'}`).digest('hex').slice(0, 32), action };
 }
 
-/** A bot-check provider: hands out challenges (when it has them) and verifies the browser's token. */
+/** Where the token was sent from: third-party providers check it against what their widget saw. */
+export interface VerifyContext {
+  remoteIp: string;
+  /** The host names the widget may have run on (the shop's). */
+  hostnames: readonly string[];
+}
+
+export type Verdict =
+  | { ok: true; fingerprint: string; expiresAt: Date }
+  /** `unavailable`: the check could not be made (the provider down): refused, the action fails closed. */
+  | { ok: false; reason: string; unavailable?: true };
+
+/** A bot-check provider: verifies the browser's token (ALTCHA also hands out the challenges, see altcha.ts). */
 export interface BotcheckVerifier {
-  readonly provider: 'altcha';
-  createChallenge(binding: BotcheckBinding): Promise<unknown>;
+  readonly provider: BotcheckProvider;
   /** Checks the token's proof and binding; `fingerprint` identifies it for the single-use replay store. */
-  verify(token: string, binding: BotcheckBinding): Promise<{ ok: true; fingerprint: string; expiresAt: Date } | { ok: false; reason: string }>;
+  verify(token: string, binding: BotcheckBinding, context: VerifyContext): Promise<Verdict>;
 }
 
 /** Remembers spent tokens. `consume` is atomic: of two concurrent calls with one fingerprint, one wins. */
@@ -37,8 +49,9 @@ export async function checkBotcheck(
   replays: ReplayStore,
   token: string,
   binding: BotcheckBinding,
-): Promise<{ ok: true } | { ok: false; reason: string }> {
-  const verdict = await verifier.verify(token, binding);
+  context: VerifyContext,
+): Promise<{ ok: true } | { ok: false; reason: string; unavailable?: true }> {
+  const verdict = await verifier.verify(token, binding, context);
   if (!verdict.ok) return verdict;
   return (await replays.consume(verdict.fingerprint, verdict.expiresAt)) ? { ok: true } : { ok: false, reason: 'already used' };
 }

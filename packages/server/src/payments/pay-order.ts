@@ -1,6 +1,4 @@
-import { checkBotcheck } from '../botcheck/verifier.ts';
-import { botcheckBinding } from '../botcheck/verifier.ts';
-import type { BotcheckVerifier, ReplayStore } from '../botcheck/verifier.ts';
+import type { BotcheckCheck } from '../botcheck/request-check.ts';
 import type { Db } from '../db/connect.ts';
 import type { PaymentRow } from '../db/schema.ts';
 import { GatewayUnavailableError } from '../gateway/gateway.ts';
@@ -15,10 +13,8 @@ import { findAttemptByRef, findLivePayment, insertPendingPayment, leaseAttempt, 
 export interface PayOrderDeps {
   db: Db;
   gateway: PaymentGateway;
-  botcheck: BotcheckVerifier;
-  replays: ReplayStore;
-  /** Keys the session part of bot-check bindings (the bot-check secret). */
-  botcheckSecret: string;
+  /** Verifies and spends the request's bot-check token (bound to its session, for `payment`). */
+  checkBotcheck: BotcheckCheck;
   /** The merchant account new attempts are charged to (unset: the gateway's default); stored on each attempt. */
   merchantAccountId: string | null;
   /** Orders above this total (minor units) are charged with `threeDSecure.required`; null: never. */
@@ -90,7 +86,7 @@ export async function payOrder(deps: PayOrderDeps, input: PayOrderInput, now: Da
   }
 
   await deps.admitNewAttempt?.();
-  const verdict = await checkBotcheck(deps.botcheck, deps.replays, input.botcheckToken, botcheckBinding(deps.botcheckSecret, input.owner.sessionId, 'payment'));
+  const verdict = await deps.checkBotcheck(input.botcheckToken);
   if (!verdict.ok) return { kind: 'botcheck_failed', reason: verdict.reason };
   const payment = await insertPendingPayment(deps.db, {
     orderId: orderRow.id,

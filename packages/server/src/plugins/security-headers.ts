@@ -4,17 +4,18 @@ import type { Config } from '../config.ts';
 
 /**
  * A strict CSP on every response: no inline script or style, no eval. The gateway's origin may be framed
- * (hosted card fields) and called (client API); blob: workers run the bot-check's proof of work.
+ * (hosted card fields) and called (client API); blob: workers run the bot-check's proof of work. A third-party
+ * bot-check's origins may serve its script, its frames and its styles (its widget adds them), and be called.
  */
-export function contentSecurityPolicy(gatewayOrigins: readonly string[]): Record<string, string[]> {
-  const gateway = gatewayOrigins.length > 0 ? [...gatewayOrigins] : ["'none'"];
+export function contentSecurityPolicy(gatewayOrigins: readonly string[], widgetOrigins: readonly string[] = []): Record<string, string[]> {
+  const frames = [...gatewayOrigins, ...widgetOrigins];
   return {
     'default-src': ["'self'"],
-    'script-src': ["'self'"],
-    'style-src': ["'self'"],
+    'script-src': ["'self'", ...widgetOrigins],
+    'style-src': ["'self'", ...widgetOrigins],
     'img-src': ["'self'", 'data:'],
-    'frame-src': gateway,
-    'connect-src': ["'self'", ...gatewayOrigins],
+    'frame-src': frames.length > 0 ? frames : ["'none'"],
+    'connect-src': ["'self'", ...gatewayOrigins, ...widgetOrigins],
     'worker-src': ["'self'", 'blob:'],
     'object-src': ["'none'"],
     'base-uri': ["'none'"],
@@ -26,7 +27,7 @@ export function contentSecurityPolicy(gatewayOrigins: readonly string[]): Record
 export async function registerSecurityHeaders(app: FastifyInstance, config: Config): Promise<void> {
   await app.register(helmet, {
     global: true,
-    contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(config.gatewayOrigins) },
+    contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(config.gatewayOrigins, config.botcheck.widgetOrigins) },
     // COEP would stop the gateway's frames from loading (they are cross-origin and do not opt in).
     crossOriginEmbedderPolicy: false,
     // Gateway pop-ups (3-D Secure, wallet sheets) may need their opener.

@@ -74,7 +74,21 @@ export type Order = {
 export type BotcheckSettings = {
   provider: "altcha";
   challengeUrl: string;
+  /** How long the page waits for the widget (or the challenge) to load. */
   anchorTimeoutMs: number;
+  /** How long the page waits for a token (not while a visible challenge is open). */
+  executeTimeoutMs: number;
+} | {
+  provider: "recaptcha-v2" | "recaptcha-v3" | "hcaptcha" | "turnstile";
+  siteKey: string;
+  scriptUrl: string;
+  /** The action the token is for (reCAPTCHA v3 and Turnstile report it back). */
+  action: string;
+  /** Turnstile's cData: the session binding siteverify reports back. */
+  binding: string;
+  /** How long the page waits for the widget (or the challenge) to load. */
+  anchorTimeoutMs: number;
+  /** How long the page waits for a token (not while a visible challenge is open). */
   executeTimeoutMs: number;
 };
 

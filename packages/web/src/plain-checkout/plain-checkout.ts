@@ -7,7 +7,7 @@ import '@kassa/checkout/styles.css';
 import './plain-checkout.css';
 import { api, ApiError } from '../api/client.ts';
 import type { CheckoutSession, Decline } from '../api/types.ts';
-import { BotcheckError, runBotcheck } from '../botcheck/altcha.ts';
+import { BotcheckError, runBotcheck } from '../botcheck/botcheck.ts';
 import { formatMoney } from '../format/money.ts';
 import { messages, problemMessage } from '../i18n/messages.ts';
 

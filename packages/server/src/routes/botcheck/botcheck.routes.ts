@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AltchaVerifier } from '../../botcheck/altcha.ts';
 import { BOTCHECK_ACTIONS, botcheckBinding } from '../../botcheck/verifier.ts';
 import type { AppContext } from '../../context.ts';
 import type { ApiInstance } from '../../plugins/openapi.ts';
@@ -6,7 +7,10 @@ import type { ApiInstance } from '../../plugins/openapi.ts';
 /** Handed to the widget as it is: its members are altcha-lib's (v2: `parameters`, `signature`). */
 const challengeSchema = z.looseObject({ parameters: z.looseObject({}), signature: z.string() });
 
+/** Only ALTCHA hands out challenges: with a third-party provider the route does not exist (404). */
 export function botcheckRoutes(app: ApiInstance, ctx: AppContext): void {
+  const altcha = ctx.botcheck;
+  if (!(altcha instanceof AltchaVerifier)) return;
   app.get(
     '/api/botcheck/challenge',
     {
@@ -21,7 +25,7 @@ export function botcheckRoutes(app: ApiInstance, ctx: AppContext): void {
       // A challenge is single use: never from a cache.
       void reply.header('cache-control', 'no-store');
       const binding = botcheckBinding(ctx.config.botcheck.secret, request.kassaSession?.id ?? null, request.query.action);
-      return challengeSchema.parse(await ctx.botcheck.createChallenge(binding));
+      return challengeSchema.parse(await altcha.createChallenge(binding));
     },
   );
 }

@@ -1,4 +1,5 @@
 import { customerClientToken } from '../../accounts/accounts.service.ts';
+import { botcheckSettings } from '../../botcheck/settings.ts';
 import type { AppContext } from '../../context.ts';
 import { GatewayUnavailableError } from '../../gateway/gateway.ts';
 import { problemResponses } from '../../http/api-schemas.ts';
@@ -97,12 +98,7 @@ export function ordersRoutes(app: ApiInstance, ctx: AppContext): void {
             vaultCard: owner.accountId !== null,
             vaultManager: owner.accountId !== null,
           },
-          botcheck: {
-            provider: ctx.botcheck.provider,
-            challengeUrl: '/api/botcheck/challenge?action=payment',
-            anchorTimeoutMs: ctx.config.botcheck.anchorTimeoutMs,
-            executeTimeoutMs: ctx.config.botcheck.executeTimeoutMs,
-          },
+          botcheck: botcheckSettings(ctx.config.botcheck, owner.sessionId, 'payment'),
         };
       } catch (error) {
         if (error instanceof GatewayUnavailableError) {

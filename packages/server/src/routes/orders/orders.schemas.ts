@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { moneySchema } from '../../money.ts';
 import { orderSchema } from '../../orders/order.ts';
+import { botcheckSettingsSchema } from '../botcheck/botcheck.schemas.ts';
 
 export const orderIdParams = z.object({ id: z.string().min(1).max(64) });
 
@@ -19,12 +20,6 @@ export const createOrderBody = z.object({
 export const orderResponse = z.object({ order: orderSchema });
 export const ordersResponse = z.object({ orders: z.array(orderSchema) });
 
-export const botcheckSettingsSchema = z.object({
-  provider: z.literal('altcha'),
-  challengeUrl: z.string(),
-  anchorTimeoutMs: z.number().int(),
-  executeTimeoutMs: z.number().int(),
-});
 
 export const checkoutSessionSchema = z.object({
   clientToken: z.string().describe('For the gateway\'s client SDK; customer-bound when signed in.'),

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { botcheckOf } from '../../botcheck/request-check.ts';
 import type { AppContext } from '../../context.ts';
 import type { PaymentRow } from '../../db/schema.ts';
 import { GatewayUnavailableError } from '../../gateway/gateway.ts';
@@ -109,9 +110,7 @@ export async function takePayment(ctx: AppContext, request: FastifyRequest, repl
       {
         db: ctx.db,
         gateway,
-        botcheck: ctx.botcheck,
-        replays: ctx.replays,
-        botcheckSecret: ctx.config.botcheck.secret,
+        checkBotcheck: botcheckOf(ctx, request, 'payment'),
         merchantAccountId: ctx.config.gateway?.merchantAccountId ?? null,
         threeDSecureRequiredAbove: ctx.config.threeDSecureRequiredAbove,
         admitNewAttempt,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../api/client.ts';
 import type { Problem } from '../../api/types.ts';
-import { BotcheckError } from '../../botcheck/altcha.ts';
+import { BotcheckError } from '../../botcheck/botcheck.ts';
 import { declineMessage, problemMessage } from '../../i18n/messages.ts';
 import { createPaymentFlow, type PaymentPorts, type PaymentState } from './payment-flow.ts';
 

@@ -1,7 +1,7 @@
 import type { CheckoutInstance } from '@kassa/checkout';
 import { ApiError } from '../../api/client.ts';
 import type { Problem } from '../../api/types.ts';
-import { BotcheckError } from '../../botcheck/altcha.ts';
+import { BotcheckError } from '../../botcheck/botcheck.ts';
 import { problemMessage } from '../../i18n/messages.ts';
 
 export type PaymentState =

@@ -2,7 +2,7 @@ import { useRef, useState } from 'react';
 import type { CheckoutInstance } from '@kassa/checkout';
 import { api } from '../../api/client.ts';
 import type { BotcheckSettings } from '../../api/types.ts';
-import { runBotcheck } from '../../botcheck/altcha.ts';
+import { runBotcheck } from '../../botcheck/botcheck.ts';
 import { createPaymentFlow, type PaymentFlow, type PaymentState } from './payment-flow.ts';
 
 export type { PaymentState } from './payment-flow.ts';

@@ -1,0 +1,79 @@
+import { expect, type Page } from '@playwright/test';
+import { test, WATCHDOG_MS, type WidgetProvider } from './botcheck-provider.ts';
+import { catalogue } from './catalogue.ts';
+import { cards, Shopper } from './shopper.ts';
+
+// The specs of each third-party bot-check (tests/botcheck/<provider>.spec.ts, one file each: a provider is a
+// Kassa of its own, started per worker). Each third-party bot-check through its local stand-in (the real providers cannot be reached here: see
+// support/botcheck-provider.ts): the widget's script loads under the shop's strict CSP, the token it makes is verified
+// by the server at the stand-in's siteverify, and both watchdogs (here 3 s) show their catalogue messages, after
+// which Pay again pays. A request held with Playwright's routing stands for a provider that does not answer.
+
+/** Holds every request matching `url` unanswered until the returned function lets them through. */
+async function hold(page: Page, url: RegExp): Promise<() => Promise<void>> {
+  await page.route(url, () => undefined);
+  return () => page.unroute(url);
+}
+
+function cspViolations(page: Page): string[] {
+  const violations: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy|Refused to/i.test(message.text())) violations.push(message.text());
+  });
+  return violations;
+}
+
+export function botcheckProviderSpecs(provider: WidgetProvider): void {
+  test.use({ provider });
+  test.describe(`bot-check: ${provider}`, () => {
+    test('pays through the widget under the strict CSP; the server verified its token at siteverify', async ({ page, providerShop }) => {
+      const violations = cspViolations(page);
+      const shopper = new Shopper(page);
+      await shopper.startCheckout(catalogue.everyday);
+      const scripts = page.waitForRequest((request) => request.url().startsWith(providerShop.scriptUrl));
+      await shopper.payWithCard(cards.visa);
+      await shopper.seesReceipt();
+      expect(new URL((await scripts).url()).searchParams.get('render')).toBe(provider === 'recaptcha-v3' ? 'standin-site-key' : 'explicit');
+      expect(violations).toEqual([]);
+    });
+
+    test('the widget not loading in time: the anchor time-out\'s message, then Pay again pays', async ({ page, providerShop }) => {
+      const release = await hold(page, new RegExp(`^${providerShop.scriptUrl.replace(/[.?]/g, '\\$&')}`));
+      const shopper = new Shopper(page);
+      await shopper.startCheckout(catalogue.everyday);
+      await shopper.payWithCard(cards.visa);
+      await shopper.seesPaymentError('The bot-check did not load in time. Please try again.');
+      await release();
+      await shopper.pay();
+      await shopper.seesReceipt();
+    });
+
+    test('no token in time: the execute time-out\'s message, then Pay again pays', async ({ page, providerShop }) => {
+      const release = await hold(page, new RegExp(`^${providerShop.standinUrl}/token`));
+      const shopper = new Shopper(page);
+      await shopper.startCheckout(catalogue.everyday);
+      await shopper.payWithCard(cards.visa);
+      await shopper.seesPaymentError('The bot-check took too long. Please try again.');
+      await release();
+      await shopper.pay();
+      await shopper.seesReceipt();
+    });
+
+    if (provider !== 'recaptcha-v3') {
+      // v3 never shows a challenge: it scores silently.
+      test('a visible challenge a person is still solving is not cut off by the execute time-out', async ({ page, standin }) => {
+        await standin.interactive(true);
+        const shopper = new Shopper(page);
+        await shopper.startCheckout(catalogue.everyday);
+        await shopper.payWithCard(cards.visa);
+        const challenge = page.frameLocator('iframe[title="bot-check challenge"]').getByRole('button', { name: 'I am human' });
+        await expect(challenge).toBeVisible();
+        // The person takes longer than the watchdog allows a hidden execution.
+        await page.waitForTimeout(WATCHDOG_MS + 1500);
+        await expect(page.locator('.payment-feedback')).toHaveText('');
+        await challenge.click();
+        await shopper.seesReceipt();
+      });
+    }
+  });
+}

@@ -1,0 +1,79 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { test as base } from '@playwright/test';
+import { startProduct } from './product.ts';
+
+// reCAPTCHA, hCaptcha and Turnstile cannot be reached from these machines: each provider's spec runs Kassa against
+// the local stand-in of its widget script and siteverify endpoint (packages/server/src/testing/botcheck-standin/),
+// started as its own process on its own origin, as a provider is.
+
+export type WidgetProvider = 'recaptcha-v2' | 'recaptcha-v3' | 'hcaptcha' | 'turnstile';
+
+/** Short watchdogs for the run (the product's defaults are 20 s and 15 s; the messages are the same). */
+export const WATCHDOG_MS = 3000;
+
+interface Standin {
+  url: string;
+  providers: Record<WidgetProvider, { scriptUrl: string; verifyUrl: string }>;
+  keys: { siteKey: string; secretKey: string };
+  stop(): void;
+}
+
+const root = join(import.meta.dirname, '..', '..');
+
+function startStandin(): Promise<Standin> {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(root, 'packages/server/src/testing/botcheck-standin/main.ts')], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    child.once('exit', (code) => reject(new Error(`the bot-check stand-in exited with ${code}`)));
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const ready = /KASSA_BOTCHECK_STANDIN (\{.*\})/.exec(output);
+      if (ready?.[1]) resolve({ ...(JSON.parse(ready[1]) as Omit<Standin, 'stop'>), stop: () => child.kill('SIGTERM') });
+    });
+  });
+}
+
+export interface ProviderShop {
+  shopUrl: string;
+  standinUrl: string;
+  scriptUrl: string;
+}
+
+/**
+ * `provider` (set per describe with test.use) picks the bot-check; each worker runs its own stand-in and its own
+ * Kassa with that provider, and the tests' baseURL is that Kassa.
+ */
+export const test = base.extend<{ standin: { interactive(on: boolean): Promise<void> } }, { provider: WidgetProvider; providerShop: ProviderShop }>({
+  provider: ['turnstile', { scope: 'worker', option: true }],
+  providerShop: [
+    async ({ provider }, use) => {
+      const standin = await startStandin();
+      const { scriptUrl, verifyUrl } = standin.providers[provider];
+      const product = await startProduct({
+        BOTCHECK_PROVIDER: provider,
+        BOTCHECK_SITE_KEY: standin.keys.siteKey,
+        BOTCHECK_SECRET_KEY: standin.keys.secretKey,
+        BOTCHECK_SCRIPT_URL: scriptUrl,
+        BOTCHECK_VERIFY_URL: verifyUrl,
+        BOTCHECK_ANCHOR_TIMEOUT_MS: String(WATCHDOG_MS),
+        BOTCHECK_EXECUTE_TIMEOUT_MS: String(WATCHDOG_MS),
+        // The web app the run's first Kassa built.
+        WEB_DIST: join(root, 'packages', 'web', 'dist'),
+      });
+      await use({ shopUrl: product.shopUrl, standinUrl: standin.url, scriptUrl });
+      await product.stop();
+      standin.stop();
+    },
+    { scope: 'worker', timeout: 180_000 },
+  ],
+  baseURL: async ({ providerShop }, use) => use(providerShop.shopUrl),
+  standin: async ({ providerShop }, use) => {
+    const controls = (body: object) => fetch(`${providerShop.standinUrl}/controls`, { method: 'POST', body: JSON.stringify(body) }).then(() => undefined);
+    await use({ interactive: (on) => controls({ interactive: on }) });
+    await controls({ interactive: false });
+  },
+});

@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { BOTCHECK_PROVIDERS } from '../../botcheck/providers.ts';
+
+const watchdogs = {
+  anchorTimeoutMs: z.number().int().describe('How long the page waits for the widget (or the challenge) to load.'),
+  executeTimeoutMs: z.number().int().describe('How long the page waits for a token (not while a visible challenge is open).'),
+};
+
+/** What the page needs to run the bot-check for one action: ALTCHA's challenge URL, or a third party's widget. */
+export const botcheckSettingsSchema = z.discriminatedUnion('provider', [
+  z.object({ provider: z.literal('altcha'), challengeUrl: z.string(), ...watchdogs }),
+  z.object({
+    provider: z.enum(BOTCHECK_PROVIDERS.filter((p) => p !== 'altcha') as ['recaptcha-v2', 'recaptcha-v3', 'hcaptcha', 'turnstile']),
+    siteKey: z.string(),
+    scriptUrl: z.string(),
+    action: z.string().describe('The action the token is for (reCAPTCHA v3 and Turnstile report it back).'),
+    binding: z.string().describe('Turnstile\'s cData: the session binding siteverify reports back.'),
+    ...watchdogs,
+  }),
+]);
