@@ -23,6 +23,18 @@ function cspViolations(page: Page): string[] {
   return violations;
 }
 
+/** With `held` unanswered Pay shows `message`; once it answers, Pay again pays the same order. */
+async function timesOutThenPays(page: Page, held: RegExp, message: string): Promise<void> {
+  const release = await hold(page, held);
+  const shopper = new Shopper(page);
+  await shopper.startCheckout(catalogue.everyday);
+  await shopper.payWithCard(cards.visa);
+  await shopper.seesPaymentError(message);
+  await release();
+  await shopper.pay();
+  await shopper.seesReceipt();
+}
+
 export function botcheckProviderSpecs(provider: WidgetProvider): void {
   test.use({ provider });
   test.describe(`bot-check: ${provider}`, () => {
@@ -38,25 +50,11 @@ export function botcheckProviderSpecs(provider: WidgetProvider): void {
     });
 
     test('the widget not loading in time: the anchor time-out\'s message, then Pay again pays', async ({ page, providerShop }) => {
-      const release = await hold(page, new RegExp(`^${providerShop.scriptUrl.replace(/[.?]/g, '\\$&')}`));
-      const shopper = new Shopper(page);
-      await shopper.startCheckout(catalogue.everyday);
-      await shopper.payWithCard(cards.visa);
-      await shopper.seesPaymentError('The bot-check did not load in time. Please try again.');
-      await release();
-      await shopper.pay();
-      await shopper.seesReceipt();
+      await timesOutThenPays(page, new RegExp(`^${providerShop.scriptUrl.replace(/[.?]/g, '\\$&')}`), 'The bot-check did not load in time. Please try again.');
     });
 
     test('no token in time: the execute time-out\'s message, then Pay again pays', async ({ page, providerShop }) => {
-      const release = await hold(page, new RegExp(`^${providerShop.standinUrl}/token`));
-      const shopper = new Shopper(page);
-      await shopper.startCheckout(catalogue.everyday);
-      await shopper.payWithCard(cards.visa);
-      await shopper.seesPaymentError('The bot-check took too long. Please try again.');
-      await release();
-      await shopper.pay();
-      await shopper.seesReceipt();
+      await timesOutThenPays(page, new RegExp(`^${providerShop.standinUrl}/token`), 'The bot-check took too long. Please try again.');
     });
 
     if (provider !== 'recaptcha-v3') {
