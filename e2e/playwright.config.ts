@@ -19,8 +19,15 @@ export default defineConfig({
   },
   projects: [
     { name: 'shopper', testIgnore: [/audit\.spec\.ts/, /gateway-faults\//] },
-    // Sandbox fault rules apply to every request of the one running product: these specs run alone, one at a time.
-    { name: 'gateway-faults', testMatch: /gateway-faults\/.*\.spec\.ts/, dependencies: ['shopper'], workers: 1 },
+    // Sandbox fault rules and merchant settings apply to every request of the product they are made on: these specs
+    // drive a second product of their own (support/products.ts), one at a time, beside the shopper specs.
+    {
+      name: 'gateway-faults',
+      testMatch: /gateway-faults\/.*\.spec\.ts/,
+      workers: 1,
+      metadata: { product: 'faults' },
+      use: { baseURL: process.env.KASSA_FAULTS_SHOP_URL },
+    },
     // Runs after every other test, over what they left in the database and the server log.
     { name: 'audit', testMatch: /audit\.spec\.ts/, dependencies: ['shopper', 'gateway-faults'] },
   ],

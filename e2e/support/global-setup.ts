@@ -1,13 +1,15 @@
 import { chromiumExecutable } from './chromium.ts';
 import { startProduct } from './product.ts';
+import { productEnv } from './products.ts';
 
-// Starts Kassa once for the whole run; workers inherit these variables.
+// Starts the two Kassas of the run (support/products.ts); workers inherit these variables. The second serves the
+// web app the first built.
 export default async function globalSetup(): Promise<() => Promise<void>> {
   process.env.KASSA_CHROMIUM = await chromiumExecutable();
-  const product = await startProduct();
-  process.env.KASSA_SHOP_URL = product.shopUrl;
-  process.env.KASSA_SANDBOX_URL = product.sandboxUrl;
-  process.env.KASSA_DATABASE_FILE = product.databaseFile;
-  process.env.KASSA_LOG_FILE = product.logFile;
-  return product.stop;
+  const shop = await startProduct();
+  const faults = await startProduct({ WEB_DIST: shop.webDist });
+  Object.assign(process.env, productEnv('shop', shop), productEnv('faults', faults));
+  return async () => {
+    await Promise.all([shop.stop(), faults.stop()]);
+  };
 }

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { webDist } from '../../scripts/build-web.ts';
 
 /**
  * Kassa as `npm start` runs it, on free ports, with its data and server log in a fresh folder, and the sandbox
@@ -9,6 +10,8 @@ import { join } from 'node:path';
  */
 export interface RunningProduct {
   shopUrl: string;
+  /** The built web app this product serves. */
+  webDist: string;
   sandboxUrl: string;
   databaseFile: string;
   logFile: string;
@@ -42,6 +45,7 @@ export async function startProduct(env: Record<string, string> = {}): Promise<Ru
   const { shopUrl, sandboxUrl } = await waitForUrls(child);
   return {
     shopUrl,
+    webDist: env.WEB_DIST ?? webDist(root),
     sandboxUrl,
     databaseFile,
     logFile,

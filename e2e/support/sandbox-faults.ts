@@ -1,13 +1,13 @@
 import type { FaultRule, FaultSpec } from '@kassa/sandbox';
+import { currentProduct } from './products.ts';
 
 // The sandbox gateway's TEST-ONLY fault controls (packages/sandbox README, "Fault injection"), turned on for the e2e
-// run by support/product.ts. Rules are global to the one running product: a spec that injects faults clears them
-// when it ends (`test.afterEach(clearSandboxFaults)`), and such specs must not run in parallel with others.
+// run by support/product.ts. Rules are global to the product they are made on: only specs under tests/gateway-faults/
+// use them, on the product of their own (support/products.ts), one at a time, and clear them when they end
+// (`test.afterEach(clearSandboxFaults)`).
 
 function faultsUrl(): string {
-  const origin = process.env.KASSA_SANDBOX_URL;
-  if (!origin) throw new Error('KASSA_SANDBOX_URL is not set: run the specs through e2e/playwright.config.ts');
-  return `${origin}/__sandbox/faults`;
+  return `${currentProduct().sandboxUrl}/__sandbox/faults`;
 }
 
 /** Makes the next matching requests fail, e.g. `{ target: 'tokenization', fault: { type: 'status', status: 429 } }`. */

@@ -1,14 +1,13 @@
 import type { MerchantSettings } from '@kassa/sandbox';
+import { currentProduct } from './products.ts';
 
 // The sandbox gateway's merchant settings (challenges, 3-D Secure, wallets: packages/sandbox README, "Merchant
 // settings"), changed while the e2e product runs through its TEST-ONLY control endpoint. Like fault rules they apply
-// to the whole running product: only specs under tests/gateway-faults/ (run alone) change them, and reset them
-// when they end (`test.afterEach(resetSandboxSettings)`).
+// to the whole product they are made on: only specs under tests/gateway-faults/ (one at a time, on a product of their
+// own) change them, and reset them when they end (`test.afterEach(resetSandboxSettings)`).
 
 function settingsUrl(): string {
-  const origin = process.env.KASSA_SANDBOX_URL;
-  if (!origin) throw new Error('KASSA_SANDBOX_URL is not set: run the specs through e2e/playwright.config.ts');
-  return `${origin}/__sandbox/settings`;
+  return `${currentProduct().sandboxUrl}/__sandbox/settings`;
 }
 
 export async function changeSandboxSettings(changes: Partial<MerchantSettings>): Promise<MerchantSettings> {

@@ -1,27 +1,29 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { expect, test } from '@playwright/test';
+import { product } from '../support/products.ts';
 import { cards } from '../support/shopper.ts';
 
-// Runs after every shopper test (see playwright.config.ts): card data must never reach our database or our logs.
-test("the database, the server log and the sandbox gateway's state hold no card number", () => {
-  const databaseFile = process.env.KASSA_DATABASE_FILE;
-  const logFile = process.env.KASSA_LOG_FILE;
-  if (!databaseFile || !logFile) throw new Error('global setup did not record the database and log files');
-  // SQLite's WAL may still hold recent writes beside the main file; the sandbox gateway keeps its state beside them.
-  const sandboxState = join(dirname(databaseFile), 'sandbox.json');
-  const stores = [databaseFile, `${databaseFile}-wal`, logFile, sandboxState].flatMap((file) => {
-    try {
-      return [{ file, text: readFileSync(file).toString('latin1') }];
-    } catch {
-      return [];
+// Runs after every other test, on both products (see playwright.config.ts): card data must never reach our database or
+// our logs.
+for (const name of ['shop', 'faults'] as const) {
+  test(`${name}: the database, the server log and the sandbox gateway's state hold no card number`, () => {
+    const { databaseFile, logFile } = product(name);
+    // SQLite's WAL may still hold recent writes beside the main file; the sandbox gateway keeps its state beside them.
+    const sandboxState = join(dirname(databaseFile), 'sandbox.json');
+    const stores = [databaseFile, `${databaseFile}-wal`, logFile, sandboxState].flatMap((file) => {
+      try {
+        return [{ file, text: readFileSync(file).toString('latin1') }];
+      } catch {
+        return [];
+      }
+    });
+    expect(stores.map((store) => store.file)).toEqual(expect.arrayContaining([databaseFile, sandboxState]));
+    expect(readFileSync(logFile, 'utf8').length).toBeGreaterThan(0);
+    for (const card of Object.values(cards)) {
+      for (const store of stores) {
+        expect(store.text.includes(card.number), `${card.number} found in ${store.file}`).toBe(false);
+      }
     }
   });
-  expect(stores.map((store) => store.file)).toEqual(expect.arrayContaining([databaseFile, sandboxState]));
-  expect(readFileSync(logFile, 'utf8').length).toBeGreaterThan(0);
-  for (const card of Object.values(cards)) {
-    for (const store of stores) {
-      expect(store.text.includes(card.number), `${card.number} found in ${store.file}`).toBe(false);
-    }
-  }
-});
+}

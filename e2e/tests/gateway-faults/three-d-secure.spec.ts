@@ -2,6 +2,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import { expect, request, test, type Page } from '@playwright/test';
 import { catalogue } from '../../support/catalogue.ts';
 import { CheckoutSheet } from '../../support/checkout-sheet.ts';
+import { currentProduct } from '../../support/products.ts';
 import { changeSandboxSettings, resetSandboxSettings } from '../../support/sandbox-settings.ts';
 import { cards, Shopper, type TestCard } from '../../support/shopper.ts';
 
@@ -27,7 +28,7 @@ interface RecordedPayment {
 /** The order's payment as the merchant sees it (admin API), signed in as the demo admin in a separate context. */
 async function recordedPayment(page: Page, orderId: string): Promise<RecordedPayment> {
   const { order } = (await (await page.request.get(`/api/orders/${orderId}`)).json()) as { order: { payment?: { id: string } } };
-  const baseURL = process.env.KASSA_SHOP_URL ?? '';
+  const baseURL = currentProduct().shopUrl;
   const admin = await request.newContext({ baseURL, extraHTTPHeaders: { Origin: new URL(baseURL).origin } });
   await admin.post('/api/session', { data: { email: 'admin@kassa.test', password: 'kassa-demo-admin' } });
   const detail = (await (await admin.get(`/api/admin/payments/${order.payment?.id ?? 'none'}`)).json()) as { payment: RecordedPayment };
