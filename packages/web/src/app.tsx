@@ -1,7 +1,7 @@
-import { useEffect, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, type ReactNode } from 'react';
+import { adminMessages } from './i18n/admin-messages.ts';
 import { messages } from './i18n/messages.ts';
 import { Layout } from './layout/layout.tsx';
-import { AdminPage } from './pages/admin/admin-page.tsx';
 import { SignInPage, SignUpPage } from './pages/account/account-pages.tsx';
 import { CartPage } from './pages/cart/cart-page.tsx';
 import { CheckoutPage } from './pages/checkout/checkout-page.tsx';
@@ -16,6 +16,9 @@ interface Route {
   render: (params: Record<string, string>) => ReactNode;
 }
 
+// The dashboard (and its chart library) loads only when an admin opens it: shoppers never download it.
+const AdminPage = lazy(() => import('./pages/admin/admin-page.tsx').then((module) => ({ default: module.AdminPage })));
+
 const routes: Route[] = [
   { pattern: '/', title: messages.shopTitle, render: () => <ShopPage /> },
   { pattern: '/cart', title: messages.cartTitle, render: () => <CartPage /> },
@@ -23,7 +26,12 @@ const routes: Route[] = [
   { pattern: '/orders/:orderId/receipt', title: messages.receiptPageTitle, render: ({ orderId = '' }) => <ReceiptPage orderId={orderId} /> },
   { pattern: '/sign-in', title: messages.signIn, render: () => <SignInPage /> },
   { pattern: '/sign-up', title: messages.signUp, render: () => <SignUpPage /> },
-  { pattern: '/admin', title: messages.adminTitle, render: () => <AdminPage /> },
+  { pattern: '/admin', title: adminMessages.overviewTitle, render: () => <AdminPage section={{ name: 'overview' }} /> },
+  { pattern: '/admin/payments', title: adminMessages.paymentsTitle, render: () => <AdminPage section={{ name: 'payments' }} /> },
+  { pattern: '/admin/payments/:paymentId', title: adminMessages.paymentTitle, render: ({ paymentId = '' }) => <AdminPage section={{ name: 'payment', paymentId }} /> },
+  { pattern: '/admin/subscriptions', title: adminMessages.subscriptionsTitle, render: () => <AdminPage section={{ name: 'subscriptions' }} /> },
+  { pattern: '/admin/disputes', title: adminMessages.disputesTitle, render: () => <AdminPage section={{ name: 'disputes' }} /> },
+  { pattern: '/admin/customers', title: adminMessages.customersTitle, render: () => <AdminPage section={{ name: 'customers' }} /> },
 ];
 
 const notFound: Route = { pattern: '', title: messages.notFound, render: () => <h1>{messages.notFound}</h1> };
@@ -43,5 +51,9 @@ export function App() {
   useEffect(() => {
     document.title = messages.documentTitle(route.title);
   }, [route.title]);
-  return <Layout>{page ?? notFound.render({})}</Layout>;
+  return (
+    <Layout>
+      <Suspense fallback={<p className="status">{messages.loading}</p>}>{page ?? notFound.render({})}</Suspense>
+    </Layout>
+  );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatMoney, toDecimalString } from './money.ts';
+import { formatMoney, toDecimalString, toMinorUnits } from './money.ts';
 
 describe('formatMoney', () => {
   it('turns minor units into the currency format', () => {
@@ -23,5 +23,21 @@ describe('toDecimalString', () => {
     expect(toDecimalString({ amount: 2400, currency: 'EUR' })).toBe('24.00');
     expect(toDecimalString({ amount: 5, currency: 'EUR' })).toBe('0.05');
     expect(toDecimalString({ amount: 1500, currency: 'JPY' })).toBe('1500');
+  });
+});
+
+describe('toMinorUnits', () => {
+  it('reads what a person types, with a point or a comma, in the currency\'s minor units', () => {
+    expect(toMinorUnits('12', 'EUR')).toBe(1200);
+    expect(toMinorUnits('12.5', 'EUR')).toBe(1250);
+    expect(toMinorUnits(' 7,05 ', 'EUR')).toBe(705);
+    expect(toMinorUnits('1500', 'JPY')).toBe(1500);
+    expect(toMinorUnits('1.234', 'KWD')).toBe(1234);
+  });
+
+  it('refuses what is not an amount, or has more decimals than the currency', () => {
+    for (const [text, currency] of [['', 'EUR'], ['-1', 'EUR'], ['1.2.3', 'EUR'], ['12.345', 'EUR'], ['1.5', 'JPY'], ['abc', 'EUR']]) {
+      expect(toMinorUnits(text as string, currency as string), text).toBeNull();
+    }
   });
 });

@@ -17,3 +17,17 @@ export function formatMoney({ amount, currency }: Money, locale = 'en'): string 
   const format = new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits });
   return format.format(amount / 10 ** digits);
 }
+
+/**
+ * An amount a person typed ('12', '12.5', '12,50') in the currency's minor units (1250); null when it is not an amount
+ * or has more decimals than the currency.
+ */
+export function toMinorUnits(text: string, currency: string): number | null {
+  const digits = MINOR_UNITS[currency] ?? 2;
+  const match = /^(\d+)(?:[.,](\d*))?$/.exec(text.trim());
+  if (match === null) return null;
+  const fraction = match[2] ?? '';
+  if (fraction.length > digits) return null;
+  const minor = Number(match[1]) * 10 ** digits + Number(fraction.padEnd(digits, '0') || '0');
+  return Number.isSafeInteger(minor) ? minor : null;
+}

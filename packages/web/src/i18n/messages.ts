@@ -71,8 +71,6 @@ export const messages = {
   sandboxCardRest: ', any future date, any CVV.',
   sandboxDecline: 'A total of exactly 2,000.00 is declined.',
   adminTitle: 'Admin',
-  adminOnly: 'This page is for administrators. Sign in with an admin account.',
-  adminWelcome: (name: string) => `Welcome, ${name}. Payments management arrives here next.`,
   orderPaidAlready: 'This order is already paid.',
   notFound: 'This page does not exist.',
 } as const;

@@ -66,7 +66,7 @@ function NavLinks() {
         )}
       </Link>
       {session.status === 'ready' && session.account?.role === 'admin' && (
-        <Link to="/admin" className="nav-link" current={current('/admin')}>
+        <Link to="/admin" className="nav-link" current={path.startsWith('/admin') ? 'page' : undefined}>
           {messages.adminTitle}
         </Link>
       )}

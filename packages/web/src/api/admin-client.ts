@@ -1,0 +1,18 @@
+import { call } from './client.ts';
+import type { CustomersPage, DisputesPage, Overview, PaymentDetail, PaymentsPage, RefundDone, SubscriptionsList } from './types.gen.ts';
+
+/** The merchant's API (`/api/admin/*`, admin accounts only). `query`: the page's own query string, passed on as is. */
+export const adminApi = {
+  overview: (days: number) => call<Overview>('GET', `/api/admin/overview?days=${days}`),
+  payments: (query: URLSearchParams) => call<PaymentsPage>('GET', `/api/admin/payments?${query}`),
+  /** Where the CSV of the same filters downloads from (a plain link: the browser saves the attachment). */
+  paymentsExportUrl: (query: URLSearchParams) => `/api/admin/payments/export?${query}`,
+  payment: (id: string) => call<PaymentDetail>('GET', `/api/admin/payments/${encodeURIComponent(id)}`),
+  refund: (id: string, idempotencyKey: string, amount?: number) =>
+    call<RefundDone>('POST', `/api/admin/payments/${encodeURIComponent(id)}/refund`, amount === undefined ? {} : { amount }, { 'idempotency-key': idempotencyKey }),
+  void: (id: string, idempotencyKey: string) =>
+    call<RefundDone>('POST', `/api/admin/payments/${encodeURIComponent(id)}/void`, {}, { 'idempotency-key': idempotencyKey }),
+  subscriptions: (query: URLSearchParams) => call<SubscriptionsList>('GET', `/api/admin/subscriptions?${query}`),
+  disputes: (query: URLSearchParams) => call<DisputesPage>('GET', `/api/admin/disputes?${query}`),
+  customers: (query: URLSearchParams) => call<CustomersPage>('GET', `/api/admin/customers?${query}`),
+};

@@ -1,0 +1,18 @@
+import { adminMessages } from '../../../i18n/admin-messages.ts';
+
+/** A list's status filter: changing it shows the list at once (no Apply button for one control). */
+export function StatusFilter({ id, statuses, value, onChange, label }: { id: string; statuses: readonly string[]; value: string; onChange: (value: string) => void; label?: (status: string) => string }) {
+  return (
+    <p className="inline-filter">
+      <label htmlFor={id}>{adminMessages.status}</label>
+      <select id={id} value={value} onChange={(event) => onChange(event.target.value)}>
+        <option value="">{adminMessages.allStatuses}</option>
+        {statuses.map((status) => (
+          <option key={status} value={status}>
+            {label?.(status) ?? status}
+          </option>
+        ))}
+      </select>
+    </p>
+  );
+}

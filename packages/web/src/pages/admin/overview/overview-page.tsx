@@ -1,0 +1,113 @@
+import { useMemo } from 'react';
+import { adminApi } from '../../../api/admin-client.ts';
+import type { Overview } from '../../../api/types.gen.ts';
+import { useLoad } from '../../../api/use-load.ts';
+import { MINOR_UNITS } from '../../../format/currencies.gen.ts';
+import { formatMoney } from '../../../format/money.ts';
+import { adminMessages, adminProblemMessage } from '../../../i18n/admin-messages.ts';
+import { formatPercent } from '../parts/format.ts';
+import { useQueryState } from '../parts/query.ts';
+import { TimeChart, type ChartSeries } from './time-chart.tsx';
+
+const PERIODS = [7, 30, 90] as const;
+/** The decline reasons drawn one line each; the rest stay in the list below the chart. */
+const CHARTED_REASONS = 4;
+const REASON_COLORS = ['--chart-danger', '--chart-2', '--chart-3', '--chart-4'] as const;
+
+export function OverviewPage() {
+  const query = useQueryState();
+  const days = PERIODS.find((period) => String(period) === query.get('days')) ?? 30;
+  const loaded = useLoad(() => adminApi.overview(days), String(days));
+  return (
+    <section aria-labelledby="overview-title" className="admin-section">
+      <header className="admin-header">
+        <h1 id="overview-title">{adminMessages.overviewTitle}</h1>
+        <div className="segmented" role="group" aria-label={adminMessages.period}>
+          {PERIODS.map((period) => (
+            <button key={period} type="button" aria-pressed={period === days} onClick={() => query.set({ days: period === 30 ? null : String(period) })}>
+              {adminMessages.periodDays(period)}
+            </button>
+          ))}
+        </div>
+      </header>
+      {loaded.status === 'loading' && <p className="status">{adminMessages.working}</p>}
+      {loaded.status === 'failed' && <p role="alert">{adminProblemMessage(loaded.problem)}</p>}
+      {loaded.status === 'ready' && <OverviewBody overview={loaded.data} />}
+    </section>
+  );
+}
+
+function OverviewBody({ overview }: { overview: Overview }) {
+  const volume = overview.volume[0];
+  const currency = volume?.currency ?? overview.refunds[0]?.currency ?? 'EUR';
+  const refunds = overview.refunds.find((entry) => entry.currency === currency);
+  const succeeded = overview.succeeded.reduce((sum, value) => sum + value, 0);
+  const money = useMemo(() => (value: number) => formatMoney({ amount: Math.round(value), currency }), [currency]);
+  const moneyAxis = useMemo(() => {
+    const compact = new Intl.NumberFormat('en', { style: 'currency', currency, notation: 'compact', maximumFractionDigits: 1 });
+    return (value: number) => compact.format(value / 10 ** (MINOR_UNITS[currency] ?? 2));
+  }, [currency]);
+  const count = useMemo(() => (value: number) => String(Math.round(value)), []);
+  const charts = useMemo(() => {
+    const volumeSeries: ChartSeries[] = [{ label: adminMessages.grossVolume, values: volume?.amounts ?? overview.days.map(() => 0), colorVar: '--chart-1' }];
+    const paymentSeries: ChartSeries[] = [
+      { label: adminMessages.succeededSeries, values: overview.succeeded, colorVar: '--chart-1' },
+      { label: adminMessages.declinedSeries, values: overview.declined, colorVar: '--chart-danger' },
+    ];
+    const reasonSeries: ChartSeries[] = overview.declineReasons.slice(0, CHARTED_REASONS).map((reason, index) => ({ label: reason.reason, values: reason.counts, colorVar: REASON_COLORS[index] ?? '--chart-4' }));
+    return { volumeSeries, paymentSeries, reasonSeries };
+  }, [overview, volume]);
+
+  return (
+    <>
+      <dl className="kpis">
+        <div className="kpi card">
+          <dt>{adminMessages.grossVolume}</dt>
+          <dd>{formatMoney({ amount: volume?.total ?? 0, currency })}</dd>
+        </div>
+        <div className="kpi card">
+          <dt>{adminMessages.successfulPayments}</dt>
+          <dd>{succeeded}</dd>
+        </div>
+        <div className="kpi card">
+          <dt>{adminMessages.approvalRate}</dt>
+          <dd>{overview.approvalRate === null ? adminMessages.dash : formatPercent(overview.approvalRate)}</dd>
+        </div>
+        <div className="kpi card">
+          <dt>{adminMessages.refunded}</dt>
+          <dd>{formatMoney({ amount: refunds?.total ?? 0, currency })}</dd>
+        </div>
+      </dl>
+      <div className="charts">
+        <TimeChart title={adminMessages.volumeChart} days={overview.days} series={charts.volumeSeries} format={money} axisFormat={moneyAxis} />
+        <TimeChart title={adminMessages.paymentsChart} days={overview.days} series={charts.paymentSeries} format={count} kind="bars" />
+        {charts.reasonSeries.length > 0 ? (
+          <TimeChart title={adminMessages.declinesChart} days={overview.days} series={charts.reasonSeries} format={count} />
+        ) : (
+          <figure className="chart card">
+            <figcaption className="chart-title">{adminMessages.declinesChart}</figcaption>
+            <p className="muted">{adminMessages.noData}</p>
+          </figure>
+        )}
+        <section aria-labelledby="reasons-title" className="card reasons">
+          <h2 id="reasons-title" className="chart-title">
+            {adminMessages.declineReasonsTitle}
+          </h2>
+          {overview.declineReasons.length === 0 ? (
+            <p className="muted">{adminMessages.noData}</p>
+          ) : (
+            <ol className="reason-list">
+              {overview.declineReasons.map((reason) => (
+                <li key={reason.reason}>
+                  <span>{reason.reason}</span>
+                  <span className="muted">{adminMessages.declineCount(reason.total)}</span>
+                </li>
+              ))}
+            </ol>
+          )}
+        </section>
+      </div>
+      <p className="fine-print">{adminMessages.utcNote}</p>
+    </>
+  );
+}

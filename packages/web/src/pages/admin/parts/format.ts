@@ -1,0 +1,22 @@
+import { adminMessages } from '../../../i18n/admin-messages.ts';
+
+const dateTime = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short' });
+const dateOnly = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeZone: 'UTC' });
+
+/** "Nov 23, 2026, 4:30 PM" in the merchant's time zone. */
+export function formatDateTime(iso: string): string {
+  return dateTime.format(new Date(iso));
+}
+
+/** A calendar day (`YYYY-MM-DD`, UTC as the server counts them): "Nov 23, 2026". */
+export function formatDay(day: string): string {
+  return dateOnly.format(new Date(`${day.slice(0, 10)}T00:00:00Z`));
+}
+
+export function formatPercent(ratio: number): string {
+  return new Intl.NumberFormat('en', { style: 'percent', maximumFractionDigits: 1 }).format(ratio);
+}
+
+export function paymentStatusLabel(status: string): string {
+  return adminMessages.paymentStatus[status] ?? status;
+}
