@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { startTestPostgres } from '../../packages/server/src/testing/postgres.ts';
 import type { TestPostgres } from '../../packages/server/src/testing/postgres.ts';
 import { ROOT } from './processes.ts';
+import { formatProfile } from './profile.ts';
 import { failuresOf, formatTable, machineAtStart, withGoalFigures } from './report.ts';
 import type { Report } from './report.ts';
 import { helloWorld, payments, sdkAlone } from './scenarios.ts';
@@ -26,6 +27,7 @@ const { values } = parseArgs({
     connections: { type: 'string' },
     engines: { type: 'string' },
     'sandbox-in-memory': { type: 'boolean', default: false },
+    profile: { type: 'boolean', default: false },
     out: { type: 'string' },
   },
 });
@@ -37,6 +39,8 @@ const size: RunSize = smoke
 const connectionCounts = (values.connections ?? (smoke ? '16' : '16,64')).split(',').map(Number);
 const engines = (values.engines ?? (smoke ? 'sqlite,postgres' : ENGINES.join(','))).split(',') as Engine[];
 for (const engine of engines) if (!ENGINES.includes(engine)) throw new Error(`unknown engine ${engine}: one of ${ENGINES.join(', ')}`);
+const dir = mkdtempSync(join(tmpdir(), 'kassa-bench-'));
+if (values.profile === true) size.profileDir = dir;
 const out = resolve(values.out ?? join(ROOT, '.tmp', smoke ? 'bench-smoke.json' : 'bench.json'));
 
 // Fixed, test-only secrets: two instances must share them (sessions and bot-check solutions made by either).
@@ -49,7 +53,6 @@ const report: Report = {
   rows: [],
 };
 const rows: Measurement[] = [];
-const dir = mkdtempSync(join(tmpdir(), 'kassa-bench-'));
 let sandbox: RunningSandbox | undefined;
 let postgres: TestPostgres | undefined;
 const log = (line: string): void => {
@@ -57,7 +60,7 @@ const log = (line: string): void => {
 };
 
 try {
-  sandbox = await startSandbox(dir, { inMemory: values['sandbox-in-memory'] === true });
+  sandbox = await startSandbox(dir, { inMemory: values['sandbox-in-memory'] === true, ...(size.profileDir === undefined ? {} : { profileDir: size.profileDir }) });
   const hello = await startHelloWorld(dir);
   try {
     for (const connections of connectionCounts) {
@@ -80,7 +83,7 @@ try {
     const count = engine === 'postgres-2' ? 2 : 1;
     const instances: RunningKassa[] = [];
     try {
-      for (let i = 0; i < count; i += 1) instances.push(await startKassa(dir, count === 1 ? 'kassa' : `kassa-${i + 1}`, sandbox, databaseUrl, SHARED_SECRETS));
+      for (let i = 0; i < count; i += 1) instances.push(await startKassa(dir, count === 1 ? 'kassa' : `kassa-${i + 1}`, sandbox, databaseUrl, { env: SHARED_SECRETS, ...(size.profileDir === undefined ? {} : { profileDir: size.profileDir }) }));
       const scenario = `Kassa on ${engine === 'sqlite' ? 'SQLite' : count === 1 ? 'PostgreSQL' : 'PostgreSQL, 2 instances'}`;
       for (const connections of connectionCounts) {
         rows.push(await payments(scenario, instances, sandbox, connections, size));
@@ -99,6 +102,7 @@ report.machine.loadAverageAtEnd = loadavg();
 report.rows = withGoalFigures(rows);
 mkdirSync(dirname(out), { recursive: true });
 writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
+for (const row of report.rows) for (const profile of row.profiles ?? []) log(`\n${row.scenario}, ${row.connections} connections: ${formatProfile(profile.name, profile.summary)}`);
 log(`\n${formatTable(report)}\n\nJSON: ${out}`);
 const failures = failuresOf(report);
 if (failures.length > 0) {

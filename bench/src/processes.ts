@@ -14,6 +14,7 @@ export interface BenchProcess {
   ready: string;
   /** User + system CPU time the process has used so far, in milliseconds (from /proc, Linux). */
   cpuMs(): number;
+  signal(signal: NodeJS.Signals): void;
   stop(): Promise<void>;
 }
 
@@ -41,9 +42,11 @@ export async function startNodeProcess(options: {
   logFile: string;
   readyPrefix: string;
   timeoutMs?: number;
+  /** More of Node's own arguments (`--import` of a preload). */
+  nodeArgs?: string[];
 }): Promise<BenchProcess> {
   const log = openSync(options.logFile, 'w');
-  const child = spawn(process.execPath, ['--import', 'tsx', options.entry], {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...(options.nodeArgs ?? []), options.entry], {
     cwd: ROOT,
     env: { ...process.env, ...options.env },
     stdio: ['ignore', log, log],
@@ -63,7 +66,7 @@ export async function startNodeProcess(options: {
   }
   const pid = child.pid;
   if (pid === undefined) throw new Error(`${options.name} has no pid`);
-  return { name: options.name, pid, ready, cpuMs: () => cpuMsOf(pid), stop: () => stopChild(child) };
+  return { name: options.name, pid, ready, cpuMs: () => cpuMsOf(pid), signal: (signal) => child.kill(signal), stop: () => stopChild(child) };
 }
 
 function stopChild(child: ChildProcess): Promise<void> {

@@ -3,6 +3,8 @@ import { Pool } from 'undici';
 import { closedLoop, withCpu } from './load.ts';
 import type { LoadResult } from './load.ts';
 import { cardTokenizer, preparePayments } from './prepare.ts';
+import { profiled } from './profile.ts';
+import type { ProfileSummary } from './profile.ts';
 import type { RunningHelloWorld, RunningKassa, RunningSandbox } from './stack.ts';
 
 /** One measured row of the report. */
@@ -10,6 +12,8 @@ export interface Measurement extends LoadResult {
   scenario: string;
   /** CPU milliseconds each process used per completed request (`bench` is this process: the load and the SDK). */
   cpuMsPerItem: Record<string, number>;
+  /** With `--profile`: where each server process spent the measured requests. */
+  profiles?: Array<{ name: string; summary: ProfileSummary }>;
 }
 
 export interface RunSize {
@@ -18,6 +22,8 @@ export interface RunSize {
   warmup: number;
   /** The hello-world runs by time instead. */
   helloWorldMs: number;
+  /** Profile Kassa's servers and the sandbox during the measured payments (their `.cpuprofile` files go here). */
+  profileDir?: string;
 }
 
 const benchCpuMs = (): number => {
@@ -95,8 +101,10 @@ export async function payments(scenario: string, instances: RunningKassa[], sand
     await closedLoop({ connections, total: size.warmup, send: pay(0) });
     const cpu: Record<string, () => number> = { sandbox: sandbox.process.cpuMs, bench: benchCpuMs };
     for (const instance of instances) cpu[instance.process.name] = instance.process.cpuMs;
-    const result = await withCpu(cpu, () => closedLoop({ connections, total: size.items, send: pay(size.warmup) }));
-    return { scenario, ...result };
+    const measure = () => withCpu(cpu, () => closedLoop({ connections, total: size.items, send: pay(size.warmup) }));
+    if (size.profileDir === undefined) return { scenario, ...(await measure()) };
+    const { result, profiles } = await profiled([...instances.map((instance) => instance.process), sandbox.process], size.profileDir, measure);
+    return { scenario, ...result, profiles };
   } finally {
     await Promise.all(pools.map((pool) => pool.close()));
   }

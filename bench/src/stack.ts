@@ -10,6 +10,12 @@ export interface GatewayCredentials {
   privateKey: string;
 }
 
+/** With a folder: the process gets the profiler that SIGUSR2 starts and stops (`profiler-preload.ts`). */
+function profiling(profileDir: string | undefined): { nodeArgs: string[]; env: Record<string, string> } {
+  if (profileDir === undefined) return { nodeArgs: [], env: {} };
+  return { nodeArgs: ['--import', join(ROOT, 'bench/src/profiler-preload.ts')], env: { BENCH_PROFILE_DIR: profileDir } };
+}
+
 export interface RunningSandbox {
   process: BenchProcess;
   origin: string;
@@ -17,15 +23,17 @@ export interface RunningSandbox {
 }
 
 /** The sandbox gateway in its own process, keeping its state in a file as `npm start` runs it (unless `inMemory`). */
-export async function startSandbox(dir: string, options: { inMemory?: boolean } = {}): Promise<RunningSandbox> {
+export async function startSandbox(dir: string, options: { inMemory?: boolean; profileDir?: string } = {}): Promise<RunningSandbox> {
   const child = await startNodeProcess({
     name: 'sandbox',
+    ...profiling(options.profileDir),
     entry: join(ROOT, 'packages/sandbox/src/main.ts'),
     env: {
       SANDBOX_PORT: '0',
       SANDBOX_READY_JSON: '1',
       SANDBOX_CURRENCY: 'EUR',
       ...(options.inMemory === true ? {} : { SANDBOX_DATA_FILE: join(dir, 'sandbox.json') }),
+      ...profiling(options.profileDir).env,
     },
     logFile: join(dir, 'sandbox.log'),
     readyPrefix: 'KASSA_SANDBOX_READY ',
@@ -46,9 +54,16 @@ export interface RunningKassa {
  * cheap to solve (its verification costs the server the same whatever the difficulty) and long-lived, because the
  * solutions are prepared before the run.
  */
-export async function startKassa(dir: string, name: string, sandbox: RunningSandbox, databaseUrl: string, env: Record<string, string> = {}): Promise<RunningKassa> {
+export async function startKassa(
+  dir: string,
+  name: string,
+  sandbox: RunningSandbox,
+  databaseUrl: string,
+  options: { env?: Record<string, string>; profileDir?: string } = {},
+): Promise<RunningKassa> {
   const child = await startNodeProcess({
     name,
+    ...profiling(options.profileDir),
     entry: join(ROOT, 'packages/server/src/main.ts'),
     env: {
       PORT: '0',
@@ -63,7 +78,8 @@ export async function startKassa(dir: string, name: string, sandbox: RunningSand
       BOTCHECK_CHALLENGE_TTL_SECONDS: '3600',
       RATE_LIMIT_PAYMENTS_PER_MINUTE: '100000000',
       VELOCITY_LIMIT_FACTOR: '100000000',
-      ...env,
+      ...profiling(options.profileDir).env,
+      ...options.env,
     },
     logFile: join(dir, `${name}.log`),
     readyPrefix: 'Kassa server listening on ',
