@@ -1,6 +1,7 @@
 // `npm start`: composes the parts on their embedded defaults. With no provider credentials configured it starts the
 // sandbox gateway on its own port (its own origin, as a real gateway is), points the server at it and the sandbox's
 // webhooks at the server; with credentials it leaves the sandbox out. The server itself never imports the sandbox.
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { sandboxOptionsFromEnv, startSandbox, type Sandbox } from '@kassa/sandbox';
@@ -28,7 +29,7 @@ if (!env.GATEWAY_MERCHANT_ID) {
     const webhookUrl = options.webhookUrl ?? `http://${reachableHost(initial.host)}:${env.PORT ?? initial.port}/api/gateway/webhooks`;
     sandbox = await startSandbox({
       // Like a real gateway, the sandbox remembers customers and transactions across restarts.
-      dataFile: join(dataDir, 'sandbox.json'),
+      dataFile: sandboxStateFile(dataDir),
       ...rememberedSandboxCredentials(join(dataDir, 'sandbox-credentials.json')),
       ...options,
       webhookUrl,
@@ -123,4 +124,13 @@ function reachableHost(host: string): string {
   if (host === '0.0.0.0' || host === '') return '127.0.0.1';
   if (host === '::') return '[::1]';
   return host.includes(':') ? `[${host}]` : host;
+}
+
+/**
+ * The sandbox's state file: `sandbox.sqlite`, unless the folder still holds the JSON file of an earlier version,
+ * which the sandbox converts in place (and which keeps its name, so the state is not forgotten).
+ */
+function sandboxStateFile(dataDir: string): string {
+  const earlier = join(dataDir, 'sandbox.json');
+  return existsSync(earlier) ? earlier : join(dataDir, 'sandbox.sqlite');
 }

@@ -9,9 +9,10 @@ import { cards } from '../support/shopper.ts';
 for (const name of ['shop', 'faults'] as const) {
   test(`${name}: the database, the server log and the sandbox gateway's state hold no card number`, () => {
     const { databaseFile, logFile } = product(name);
-    // SQLite's WAL may still hold recent writes beside the main file; the sandbox gateway keeps its state beside them.
-    const sandboxState = join(dirname(databaseFile), 'sandbox.json');
-    const stores = [databaseFile, `${databaseFile}-wal`, logFile, sandboxState].flatMap((file) => {
+    // SQLite's WAL may still hold recent writes beside the main file; the sandbox gateway keeps its state beside them
+    // (SQLite too, with its own WAL while it runs).
+    const sandboxState = join(dirname(databaseFile), 'sandbox.sqlite');
+    const stores = [databaseFile, `${databaseFile}-wal`, logFile, sandboxState, `${sandboxState}-wal`].flatMap((file) => {
       try {
         return [{ file, text: readFileSync(file).toString('latin1') }];
       } catch {

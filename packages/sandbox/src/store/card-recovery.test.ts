@@ -7,6 +7,7 @@ import { startSandbox } from '../index.ts';
 import type { Sandbox } from '../index.ts';
 import { luhnValid } from '../rules/card-fields.ts';
 import { decodeClientToken, gatewayFor } from '../testing/sandbox.ts';
+import { readStateFile } from '../testing/state-file.ts';
 import { openFileStore } from './file-store.ts';
 
 // The attack of issue 9, run against what a stopped sandbox leaves on disk: its state file and, as npm start keeps
@@ -14,6 +15,8 @@ import { openFileStore } from './file-store.ts';
 // every Luhn-valid middle and checks the candidates against the stored identifier with every key they can build from
 // the disk. The old scheme (a key derived from the private key) gave back every number this way.
 
+/** The state file's name, as npm start names it. */
+const STATE_FILE = 'sandbox.sqlite';
 let folder: string;
 beforeEach(() => {
   folder = mkdtempSync(join(tmpdir(), 'kassa-card-recovery-'));
@@ -46,9 +49,9 @@ function secretsOnDisk(): string[] {
     else if (typeof value === 'object' && value !== null) Object.values(value).forEach(walk);
   };
   for (const name of readdirSync(folder)) {
-    const document = JSON.parse(readFileSync(join(folder, name), 'utf8')) as Record<string, unknown>;
     // The state file: only its merchant record (the rest is ids, statuses and card data, none of it a key).
-    walk(name === 'sandbox.json' ? (document['collections'] as Record<string, unknown>)['merchant-account'] : document);
+    if (name === STATE_FILE) walk(readStateFile(join(folder, name)).collections['merchant-account']);
+    else walk(JSON.parse(readFileSync(join(folder, name), 'utf8')));
   }
   return [...found];
 }
@@ -66,7 +69,7 @@ function cardsOnDisk(file: string): StoredCard[] {
     }
     Object.values(record).forEach(walk);
   };
-  walk(JSON.parse(readFileSync(file, 'utf8')));
+  walk(readStateFile(file).collections);
   return [...cards.values()];
 }
 
@@ -119,7 +122,7 @@ async function tokenizeAndCharge(sandbox: Sandbox, number: string): Promise<stri
 
 describe('what a stopped sandbox leaves on disk', () => {
   it('gives back no card number when every middle is tried with every key found on disk', async () => {
-    const dataFile = join(folder, 'sandbox.json');
+    const dataFile = join(folder, STATE_FILE);
     // As npm start keeps them: credentials in a file beside the state.
     writeFileSync(join(folder, 'sandbox-credentials.json'), JSON.stringify(CREDENTIALS));
     const sandbox = await startSandbox({ dataFile, ...CREDENTIALS });
@@ -139,7 +142,7 @@ describe('what a stopped sandbox leaves on disk', () => {
   }, 60_000);
 
   it('keeps a number\'s identifier within a process, not across a restart unless given a secret kept elsewhere', async () => {
-    const dataFile = join(folder, 'sandbox.json');
+    const dataFile = join(folder, STATE_FILE);
     const identifiers = async (options: { cardIdentifierSecret?: string }) => {
       const sandbox = await startSandbox({ dataFile, ...CREDENTIALS, ...options });
       try {
@@ -161,7 +164,7 @@ describe('what a stopped sandbox leaves on disk', () => {
   });
 
   it('upgrades a version 1 file: old identifiers are replaced at once, cards that shared one still do', () => {
-    const file = join(folder, 'sandbox.json');
+    const file = join(folder, STATE_FILE);
     const old = oldIdentifier('private1', 'kassashop', NUMBERS[0] ?? '');
     const card = (id: string) => ({ card: { bin: '411111', last4: '1111', uniqueNumberIdentifier: id } });
     writeFileSync(
@@ -174,10 +177,11 @@ describe('what a stopped sandbox leaves on disk', () => {
     );
     openFileStore(file).close();
 
-    const text = readFileSync(file, 'utf8');
-    expect(text).not.toContain(old);
-    expect(JSON.parse(text)).toMatchObject({ version: 2 });
-    const ids = [...openFileStore(file).collection<{ card: StoredCard }>('nonces').values()].map((n) => n.card.uniqueNumberIdentifier);
+    expect(readFileSync(file).includes(old)).toBe(false);
+    expect(readStateFile(file).version).toBe(3);
+    const reopened = openFileStore(file);
+    const ids = [...reopened.collection<{ card: StoredCard }>('nonces').values()].map((n) => n.card.uniqueNumberIdentifier);
+    reopened.close();
     expect(ids[0]).toBe(ids[1]);
     expect(ids[2]).not.toBe(ids[0]);
     expect(tryMissingDigits({ bin: '411111', last4: '1111', uniqueNumberIdentifier: ids[0] ?? '' }, secretsOnDisk().concat('private1'))).toEqual([]);

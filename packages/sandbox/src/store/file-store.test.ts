@@ -1,10 +1,12 @@
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SandboxGateway } from '../core/gateway.ts';
 import type { Authorization } from '../core/fingerprint.ts';
-import { FileStoreError, openFileStore, writeFileAtomically } from './file-store.ts';
+import { readStateFile } from '../testing/state-file.ts';
+import { FileStoreError, openFileStore } from './file-store.ts';
 import type { FileStore } from './file-store.ts';
 import { decodeValue, encodeValue, UnsupportedValueError } from './json-codec.ts';
 
@@ -14,7 +16,7 @@ let folder: string;
 let file: string;
 beforeEach(() => {
   folder = mkdtempSync(join(tmpdir(), 'kassa-sandbox-store-'));
-  file = join(folder, 'state.json');
+  file = join(folder, 'state.sqlite');
 });
 afterEach(() => {
   rmSync(folder, { recursive: true, force: true });
@@ -27,9 +29,9 @@ function dump(store: FileStore, names: readonly string[]): Record<string, unknow
   return Object.fromEntries(names.map((name) => [name, [...store.collection<unknown>(name).values()]]));
 }
 
-/** The collections named in the file, and the [id, record] pairs of one. */
+/** The collections in the file, each as its [id, record] pairs. */
 function fileCollections(): Record<string, Array<[string, unknown]>> {
-  return (JSON.parse(readFileSync(file, 'utf8')) as { collections: Record<string, Array<[string, unknown]>> }).collections;
+  return readStateFile(file).collections;
 }
 
 describe('every record type of core/ through a real file', () => {
@@ -109,7 +111,8 @@ describe('every record type of core/ through a real file', () => {
     const before = dump(first, COLLECTIONS);
     first.close();
 
-    expect(Object.keys(fileCollections()).sort()).toEqual([...COLLECTIONS].sort());
+    // Every collection that holds records (an empty one has no rows).
+    expect(Object.keys(fileCollections()).sort()).toEqual(COLLECTIONS.filter((name) => (before[name]?.length ?? 0) > 0).sort());
     const second = openFileStore(file);
     const after = dump(second, COLLECTIONS);
     // toStrictEqual: same prototypes (a Date stays a Date, not an ISO string), no extra or missing keys.
@@ -183,7 +186,7 @@ describe('every record type of core/ through a real file', () => {
 
 describe('file store', () => {
   it('starts empty when the file is missing, creating its folder, and writes nothing until a change', () => {
-    const nested = join(folder, 'a', 'b', 'state.json');
+    const nested = join(folder, 'a', 'b', 'state.sqlite');
     const store = openFileStore(nested);
     expect([...store.collection('customers').values()]).toEqual([]);
     expect(statSync(join(folder, 'a', 'b')).isDirectory()).toBe(true);
@@ -252,37 +255,31 @@ describe('file store', () => {
     rmSync(file, { recursive: true });
     store.close();
     expect(fileCollections()['records']).toEqual([['a', 1]]);
-    expect(readdirSync(folder)).toEqual(['state.json']);
+    expect(readdirSync(folder)).toEqual(['state.sqlite']);
   });
 
-  it('replaces the file atomically: a new file renamed over the old one, no temporary file left', () => {
-    const store = openFileStore(file);
-    const records = store.collection<{ n: number }>('records');
-    records.set('a', { n: 1 });
-    store.flush();
-    const firstInode = statSync(file).ino;
-    records.set('b', { n: 2 });
-    store.flush();
-    expect(statSync(file).ino).not.toBe(firstInode);
-    expect(readdirSync(folder)).toEqual(['state.json']);
+  it('converts a JSON state file of an earlier version in place: same records, same order, nothing else left', () => {
+    const json = join(folder, 'state.json');
+    writeFileSync(json, JSON.stringify({ format: 'kassa-sandbox-state', version: 2, collections: { c: [['2', 'b'], ['1', { $date: '2026-01-01T00:00:00.000Z' }]] } }));
+    const store = openFileStore(json);
+    expect([...store.collection('c').values()]).toEqual(['b', new Date('2026-01-01T00:00:00.000Z')]);
+    store.collection<string>('c').set('3', 'c');
     store.close();
+    expect(readStateFile(json)).toEqual({ version: 3, collections: { c: [['2', 'b'], ['1', { $date: '2026-01-01T00:00:00.000Z' }], ['3', 'c']] } });
+    expect(readdirSync(folder)).toEqual(['state.json']);
   });
 
-  it('leaves the target untouched and removes its temporary file when the replacement fails', () => {
-    const target = join(folder, 'occupied');
-    mkdirSync(target);
-    writeFileSync(join(target, 'keep'), 'x');
-    expect(() => writeFileAtomically(target, '{}')).toThrow();
-    expect(readdirSync(folder)).toEqual(['occupied']);
-    expect(readFileSync(join(target, 'keep'), 'utf8')).toBe('x');
-  });
-
-  it('writes the file with mode 0600, whatever the mode of the file it replaces', () => {
+  it('keeps the file and its write-ahead log at mode 0600, whatever the mode of the file it opens or converts', () => {
     writeFileSync(file, '{"format":"kassa-sandbox-state","version":2,"collections":{}}');
     chmodSync(file, 0o644);
     const store = openFileStore(file);
     store.collection<string>('records').set('a', 'x');
+    store.flush();
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(`${file}-wal`).mode & 0o777).toBe(0o600);
     store.close();
+    chmodSync(file, 0o644);
+    openFileStore(file).close();
     expect(statSync(file).mode & 0o777).toBe(0o600);
   });
 
@@ -295,8 +292,14 @@ describe('file store', () => {
     ['an id twice', '{"format":"kassa-sandbox-state","version":2,"collections":{"c":[["a",1],["a",2]]}}', /id "a" twice/],
     ['a bad Date', '{"format":"kassa-sandbox-state","version":2,"collections":{"c":[["a",{"$date":"soon"}]]}}', /c\/a: bad \$date/],
     ['an unknown tag', '{"format":"kassa-sandbox-state","version":2,"collections":{"c":[["a",{"$map":[]}]]}}', /unknown tag/],
+    ['another SQLite database', 'sqlite', /no sandbox state in this SQLite file/],
   ])('refuses a corrupt file (%s), naming it, and never resets it', (_case, text, reason) => {
-    writeFileSync(file, text);
+    if (text === 'sqlite') {
+      const other = new Database(file);
+      other.exec('CREATE TABLE t (x)');
+      other.close();
+    } else writeFileSync(file, text);
+    const before = readFileSync(file);
     let caught: unknown;
     try {
       openFileStore(file);
@@ -307,7 +310,7 @@ describe('file store', () => {
     expect((caught as FileStoreError).file).toBe(file);
     expect((caught as FileStoreError).message).toContain(file);
     expect((caught as FileStoreError).message).toMatch(reason);
-    expect(readFileSync(file, 'utf8')).toBe(text);
+    expect(readFileSync(file)).toEqual(before);
   });
 
   it('refuses, at set(), a value JSON would not give back as it was; nothing is stored', () => {
