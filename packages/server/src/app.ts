@@ -13,6 +13,7 @@ import type { AppContext } from './context.ts';
 import { openDatabase } from './db/connect.ts';
 import type { DatabaseHandle } from './db/connect.ts';
 import { BraintreeGatewayAdapter, createBraintreeClient } from './gateway/braintree.ts';
+import { BraintreeCardLookup } from './gateway/braintree-card-lookup.ts';
 import type { PaymentGateway } from './gateway/gateway.ts';
 import { BraintreeVaultAdapter } from './gateway/braintree-vault.ts';
 import { BraintreeWebhookVerifier } from './gateway/braintree-webhooks.ts';
@@ -43,6 +44,7 @@ import { paymentsRoutes } from './routes/payments/payments.routes.ts';
 import { sessionRoutes } from './routes/session/session.routes.ts';
 import { subscriptionsRoutes } from './routes/subscriptions/subscriptions.routes.ts';
 import { startReconciler } from './jobs/reconciler.ts';
+import { ShopAlert } from './velocity/shop-alert.ts';
 import { Velocity } from './velocity/velocity.ts';
 import { seedDemoVault } from './vault/demo-vault.ts';
 
@@ -83,17 +85,20 @@ export async function buildKassaApp(config: Config, deps: AppDeps = {}): Promise
     demo = await seedDemoAccounts(database.db, config.demo);
   }
 
+  const velocity = new Velocity(database.db);
   const ctx: AppContext = {
     config,
     db: database.db,
     gateway,
     vault,
     webhooks: client === null ? null : new BraintreeWebhookVerifier(client),
+    cards: client === null || gateway === null ? null : new BraintreeCardLookup(client),
     botcheck: createBotcheckVerifier(config.botcheck),
     replays: new DbReplayStore(database.db),
     sessions: new SessionsRepository(database.db, config.sessionSecret),
     idempotency: new IdempotencyRepository(database.db),
-    velocity: new Velocity(database.db),
+    velocity,
+    shopAlert: new ShopAlert(velocity, config.velocity.shopAlert),
   };
 
   // Typed as Fastify's logger so the instance keeps the default generics the route modules expect.

@@ -48,6 +48,8 @@ export interface Config {
     secret: string;
     /** Largest random counter of a challenge: the expected work is half of it. */
     maxCounter: number;
+    /** The challenges' work is multiplied by this while the shop is under attack (velocity/shop-alert.ts). */
+    elevatedCostFactor: number;
     challengeTtlSeconds: number;
     anchorTimeoutMs: number;
     executeTimeoutMs: number;
@@ -148,6 +150,7 @@ const fields = {
   BOTCHECK_HOSTNAMES: z.string().optional(),
   BOTCHECK_SECRET: z.string().min(32, 'BOTCHECK_SECRET must be at least 32 characters').optional(),
   BOTCHECK_MAX_COUNTER: positiveInt('BOTCHECK_MAX_COUNTER').default(20_000),
+  BOTCHECK_ELEVATED_COST_FACTOR: positiveInt('BOTCHECK_ELEVATED_COST_FACTOR').default(10),
   BOTCHECK_CHALLENGE_TTL_SECONDS: positiveInt('BOTCHECK_CHALLENGE_TTL_SECONDS').default(120),
   BOTCHECK_ANCHOR_TIMEOUT_MS: positiveInt('BOTCHECK_ANCHOR_TIMEOUT_MS').default(20_000),
   BOTCHECK_EXECUTE_TIMEOUT_MS: positiveInt('BOTCHECK_EXECUTE_TIMEOUT_MS').default(15_000),
@@ -239,6 +242,7 @@ export function loadConfig(env: Env): Config {
       provider: v.BOTCHECK_PROVIDER,
       secret: v.BOTCHECK_SECRET ?? randomBytes(32).toString('hex'),
       maxCounter: v.BOTCHECK_MAX_COUNTER,
+      elevatedCostFactor: v.BOTCHECK_ELEVATED_COST_FACTOR,
       challengeTtlSeconds: v.BOTCHECK_CHALLENGE_TTL_SECONDS,
       anchorTimeoutMs: v.BOTCHECK_ANCHOR_TIMEOUT_MS,
       executeTimeoutMs: v.BOTCHECK_EXECUTE_TIMEOUT_MS,

@@ -2,10 +2,12 @@ import type { BotcheckVerifier, ReplayStore } from './botcheck/verifier.ts';
 import type { SessionsRepository } from './accounts/sessions.repository.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/connect.ts';
+import type { CardLookup } from './gateway/card-lookup.ts';
 import type { PaymentGateway } from './gateway/gateway.ts';
 import type { WebhookVerifier } from './gateway/gateway-webhooks.ts';
 import type { VaultGateway } from './gateway/vault-gateway.ts';
 import type { IdempotencyRepository } from './payments/idempotency.repository.ts';
+import type { ShopAlert } from './velocity/shop-alert.ts';
 import type { Velocity } from './velocity/velocity.ts';
 
 /** What routes and plugins need, built once in buildApp and passed down explicitly. */
@@ -17,9 +19,13 @@ export interface AppContext {
   vault: VaultGateway | null;
   /** Verifies the gateway's webhook notifications (null exactly when `gateway` is not configured). */
   webhooks: WebhookVerifier | null;
+  /** Describes a payment's nonce (BIN, last four, expiry) for the card velocity rules; null without a gateway. */
+  cards: CardLookup | null;
   botcheck: BotcheckVerifier;
   replays: ReplayStore;
   sessions: SessionsRepository;
   idempotency: IdempotencyRepository;
   velocity: Velocity;
+  /** Raised while the shop's declines say it is under attack: challenges cost more. */
+  shopAlert: ShopAlert;
 }

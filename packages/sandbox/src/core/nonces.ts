@@ -98,6 +98,17 @@ export class Nonces {
     return { card: record.card, record, threeDSecureInfo: record.threeDSecureInfo ?? null, wallet: record.wallet ?? null };
   }
 
+  /**
+   * paymentMethodNonce.find: what a nonce stands for, used or not (the provider answers consumed nonces too, with
+   * `consumed: true`), without using it; null when unknown or expired. A fixed test nonce is described afresh.
+   */
+  describe(nonce: string, now: Date): NonceRecord | null {
+    const fake = lookUpFakeNonce(nonce, now);
+    if (fake?.kind === 'card') return { nonce, card: fake.card, consumed: false, customerId: null, createdAt: now.getTime() };
+    const record = this.records.get(nonce);
+    return record === undefined || expired(record, now.getTime()) ? null : record;
+  }
+
   consume(record: NonceRecord | null): void {
     if (record === null) return;
     record.consumed = true;

@@ -324,6 +324,11 @@ export class VaultOperations {
   }
 
   /** paymentMethodNonce.create: a single-use nonce for a saved card; null when there is no such card. */
+  /** paymentMethodNonce.find. */
+  findNonce(nonce: string): NonceRecord | null {
+    return this.context.nonces.describe(nonce, this.context.clock());
+  }
+
   createNonce(token: string): NonceRecord | null {
     const saved = this.paymentMethods.find(token);
     if (saved === undefined) return null;

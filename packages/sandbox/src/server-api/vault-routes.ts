@@ -39,7 +39,7 @@ function sendOutcome<T>(
   return sendXml(request, reply, 422, errorResponseXml(outcome.errors, outcome.message, request.body));
 }
 
-/** customer.*, paymentMethod.*, paymentMethodNonce.create, plan.all and subscription.* (inside serverApiRoutes). */
+/** customer.*, paymentMethod.*, paymentMethodNonce.create and find, plan.all and subscription.* (inside serverApiRoutes). */
 export function vaultRoutes(app: FastifyInstance, gateway: SandboxGateway): void {
   const { vault, subscriptions } = gateway;
 
@@ -102,6 +102,13 @@ export function vaultRoutes(app: FastifyInstance, gateway: SandboxGateway): void
     const record = id === null ? null : vault.createNonce(id);
     if (record === null) return sendStatus(reply, 404);
     return sendXml(request, reply, 201, ['payment-method-nonce', paymentMethodNonceXml(record)]);
+  });
+
+  app.get('/payment_method_nonces/:id', async (request: IdRequest, reply) => {
+    const id = pathId(request);
+    const record = id === null ? null : vault.findNonce(id);
+    if (record === null) return sendStatus(reply, 404);
+    return sendXml(request, reply, 200, ['payment-method-nonce', paymentMethodNonceXml(record)]);
   });
 
   // --- plans and subscriptions ---

@@ -244,6 +244,18 @@ describe('nonces of saved cards and sales', () => {
     await expect(gateway.paymentMethodNonce.create('no_such_token')).rejects.toMatchObject({ type: 'notFoundError' });
   });
 
+  it('paymentMethodNonce.find describes a nonce (bin, last four, expiry) without using it, and a used one as consumed', async () => {
+    const customerId = await newCustomer();
+    const card = (await saveCard(customerId, 'fake-valid-visa-nonce')).paymentMethod as braintree.CreditCard;
+    const { nonce } = (await gateway.paymentMethodNonce.create(card.token)).paymentMethodNonce;
+    const found = await gateway.paymentMethodNonce.find(nonce);
+    expect(found).toMatchObject({ nonce, consumed: false, details: { bin: card.bin, lastFour: '1881', cardType: 'Visa', expirationMonth: card.expirationMonth } });
+    expect((await gateway.transaction.sale({ amount: '3.00', paymentMethodNonce: nonce })).success).toBe(true);
+    expect(await gateway.paymentMethodNonce.find(nonce)).toMatchObject({ consumed: true });
+    expect(await gateway.paymentMethodNonce.find('fake-valid-mastercard-nonce')).toMatchObject({ details: { cardType: 'MasterCard' } });
+    await expect(gateway.paymentMethodNonce.find('no-such-nonce')).rejects.toMatchObject({ type: 'notFoundError' });
+  });
+
   it('sells by paymentMethodToken (with or without its customerId); another customer is 91516, unknown 91518', async () => {
     const customerId = await newCustomer();
     const card = (await saveCard(customerId, 'fake-valid-visa-nonce')).paymentMethod as braintree.CreditCard;

@@ -42,13 +42,14 @@ export class AltchaVerifier implements BotcheckVerifier {
     this.#options = options;
   }
 
-  createChallenge(binding: BotcheckBinding): Promise<Challenge> {
+  /** `costFactor`: how many times the usual work (more while the shop is under attack, see velocity/shop-alert.ts). */
+  createChallenge(binding: BotcheckBinding, costFactor = 1): Promise<Challenge> {
     return createChallenge({
       // Signed with the rest of the parameters: the binding cannot be edited.
       data: { session: binding.session, action: binding.action },
       algorithm: 'SHA-256',
       cost: 1,
-      counter: randomInt(this.#options.maxCounter),
+      counter: randomInt(this.#options.maxCounter * costFactor),
       deriveKey,
       expiresAt: Math.floor(Date.now() / 1000) + this.#options.challengeTtlSeconds,
       hmacSignatureSecret: this.#options.secret,

@@ -23,9 +23,9 @@ class CountingGateway extends BraintreeGatewayAdapter {
   }
 }
 
-/** A Luhn-valid Visa number, different for every `n`. */
-function cardNumber(n: number): string {
-  const body = `411111${String(n).padStart(9, '0')}`;
+/** A Luhn-valid card number in the BIN `bin` (Visa's 411111 unless said), different for every `n`. */
+function cardNumber(n: number, bin = '411111'): string {
+  const body = `${bin}${String(n).padStart(9, '0')}`;
   let sum = 0;
   for (let i = 0; i < body.length; i += 1) {
     let digit = Number(body[body.length - 1 - i]);
@@ -33,6 +33,13 @@ function cardNumber(n: number): string {
     sum += digit;
   }
   return `${body}${(10 - (sum % 10)) % 10}`;
+}
+
+interface Shopper {
+  client: TestClient;
+  orderId: string;
+  /** Tokenizes the shopper's next card at the gateway's client API, as the card frames do. */
+  tokenize(): Promise<string>;
 }
 
 interface Figures {
@@ -67,20 +74,19 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('a card-testi
   afterEach(() => cleanup());
 
   /** A guest session with an order of `productId` and, from its checkout session, the client API to tokenize at. */
-  async function shopper(ip: string, productId = 'prd_espressomachine'): Promise<{ client: TestClient; orderId: string; tokenize(): Promise<string> }> {
+  async function shopper(ip: string, productId = 'prd_espressomachine', card: () => string = () => cardNumber(++cardCounter)): Promise<Shopper> {
     const client = new TestClient(app, ip);
     const made = await client.post('/api/orders', { items: [{ productId, quantity: 1 }] });
     const orderId = made.json<{ order: { id: string } }>().order.id;
     const session = (await client.post(`/api/orders/${orderId}/checkout-session`)).json<{ clientToken: string }>();
     const token = JSON.parse(Buffer.from(session.clientToken, 'base64').toString('utf8')) as { authorizationFingerprint: string; clientApiUrl: string };
     const tokenize = async () => {
-      cardCounter += 1;
       const response = await fetch(`${token.clientApiUrl}/v1/payment_methods/credit_cards`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({
           authorizationFingerprint: token.authorizationFingerprint,
-          creditCard: { number: cardNumber(cardCounter), expirationDate: `12/${new Date().getUTCFullYear() + 2}`, cvv: '123' },
+          creditCard: { number: card(), expirationDate: `12/${new Date().getUTCFullYear() + 2}`, cvv: '123' },
         }),
       });
       return (await response.json() as { creditCards: Array<{ nonce: string }> }).creditCards[0]?.nonce ?? '';
@@ -89,7 +95,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('a card-testi
   }
 
   /** `attempts` payments, each with a fresh card and a freshly solved bot-check; `next` picks who makes each. */
-  async function attack(attempts: number, next: (attempt: number) => Promise<{ client: TestClient; orderId: string; tokenize(): Promise<string> }>, botcheck: 'solved' | 'none' | 'replayed' = 'solved'): Promise<Figures> {
+  async function attack(attempts: number, next: (attempt: number) => Promise<Shopper>, botcheck: 'solved' | 'none' | 'replayed' = 'solved'): Promise<Figures> {
     const before = gateway.sales;
     let refusedByVelocity = 0;
     let cpu = 0;
@@ -141,6 +147,33 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('a card-testi
     print('new session and order per attempt, one IP', figures);
     expect(figures.gatewayCalls).toBe(5); // declines_per_ip_per_hour
   }, 180_000);
+
+  /** A new address (as from a botnet behind trusted proxies), session and order for every attempt. */
+  const rotating = (card?: (attempt: number) => string) => (attempt: number) =>
+    shopper(`198.18.${attempt >> 8}.${attempt & 255}`, 'prd_espressomachine', card === undefined ? undefined : () => card(attempt));
+
+  it('one card tried from a new address, session and order each time: at most 3 declines of it reach the gateway', async () => {
+    const figures = await attack(12, rotating(() => cardNumber(424242)));
+    print('one card, rotating address, session and order', figures);
+    expect(figures.gatewayCalls).toBe(3); // declines_per_card_per_hour
+  }, 180_000);
+
+  it('rotating addresses, sessions and orders: bounded per BIN, the shop alert raises the proof-of-work cost, a real shopper pays', async () => {
+    const bins = ['411111', '400551'];
+    const figures = await attack(40, rotating((attempt) => cardNumber(++cardCounter, bins[attempt % 2])));
+    print('new card, address, session and order per attempt (two BINs)', figures);
+    expect(figures.gatewayCalls).toBe(30); // declines_per_bin_per_hour, 15 for each BIN
+
+    // 30 declines within 15 minutes: past shop_declines_per_15_minutes (20), every challenge costs ten times more.
+    const probe = new TestClient(app, '192.0.2.1');
+    const counters: number[] = [];
+    for (let i = 0; i < 6; i += 1) counters.push(await probe.botcheckCounter());
+    expect(Math.max(...counters)).toBeGreaterThan(2000); // BOTCHECK_MAX_COUNTER in tests; raised tenfold
+
+    const real = await shopper('198.51.100.78', 'prd_mug', () => '5555555555554444');
+    const paid = await real.client.post(`/api/orders/${real.orderId}/payments`, { nonce: await real.tokenize(), botcheck: await real.client.botcheckToken() }, { 'idempotency-key': 'real-shopper' });
+    expect(paid.statusCode).toBe(201);
+  }, 300_000);
 
   it('a solution from another session is refused before the gateway', async () => {
     const attacker = await shopper('203.0.113.40');

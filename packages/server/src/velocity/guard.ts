@@ -1,7 +1,9 @@
+import { createHmac } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { CardDescription } from '../gateway/card-lookup.ts';
 import { ProblemError } from '../http/problem.ts';
 import type { Owner } from '../orders/order.ts';
-import type { Limit, Subjects, Velocity, VelocityAction } from './velocity.ts';
+import type { Exceeded, Limit, Subjects, Velocity, VelocityAction } from './velocity.ts';
 
 /**
  * Counts this request's `action` against its subjects, then refuses it (429 `too_many_attempts`, Retry-After, the
@@ -16,13 +18,41 @@ export async function enforceLimits(
   limits: readonly Limit[],
 ): Promise<string[]> {
   const ids = await velocity.record(action, subjects);
-  const exceeded = await velocity.exceeded(limits, subjects, action);
-  if (exceeded !== null) {
-    await velocity.noteRefusal(exceeded, request.log);
-    void reply.header('retry-after', String(exceeded.retryAfterSeconds));
-    throw new ProblemError('too_many_attempts', { extensions: { rule: exceeded.limit.rule, retryAfterSeconds: exceeded.retryAfterSeconds } });
-  }
+  await refuseIfExceeded(velocity, request, reply, await velocity.exceeded(limits, subjects, [action]));
   return ids;
+}
+
+/** The subjects a card is counted as: a keyed hash of what the gateway says of it (never the number), and its BIN. */
+export function cardSubjects(secret: string, card: CardDescription): { card: string; bin: string } {
+  const fingerprint = createHmac('sha256', secret).update(`card:${card.bin}:${card.lastFour}:${card.expirationMonth}:${card.expirationYear}`).digest('hex');
+  return { card: fingerprint.slice(0, 32), bin: card.bin };
+}
+
+const CARD_DIMENSIONS = new Set(['card', 'bin']);
+
+/**
+ * A payment's card, once the gateway has described its nonce: counted against the card and its BIN, and as one of
+ * the cards of the session, account and IP; refused past the card rules of `limits` (the others were checked first).
+ */
+export async function enforceCardLimits(
+  velocity: Velocity,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  card: { card: string; bin: string },
+  payer: Subjects,
+  limits: readonly Limit[],
+): Promise<void> {
+  await velocity.record('payment', card);
+  await velocity.record('card_used', { session: payer.session, account: payer.account, ip: payer.ip }, card.card);
+  const cardRules = limits.filter((limit) => CARD_DIMENSIONS.has(limit.dimension) || limit.action === 'card_used');
+  await refuseIfExceeded(velocity, request, reply, await velocity.exceeded(cardRules, { ...payer, ...card }, ['payment', 'card_used']));
+}
+
+async function refuseIfExceeded(velocity: Velocity, request: FastifyRequest, reply: FastifyReply, exceeded: Exceeded | null): Promise<void> {
+  if (exceeded === null) return;
+  await velocity.noteRefusal(exceeded, request.log);
+  void reply.header('retry-after', String(exceeded.retryAfterSeconds));
+  throw new ProblemError('too_many_attempts', { extensions: { rule: exceeded.limit.rule, retryAfterSeconds: exceeded.retryAfterSeconds } });
 }
 
 /** What a payment attempt is counted against: its order, the session, the account when signed in, the client IP. */

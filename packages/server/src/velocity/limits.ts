@@ -13,9 +13,16 @@ export interface VelocityLimits {
   checkoutSessions: Limit[];
   /** Payment attempts and their outcomes, checked before the gateway is called. */
   payments: Limit[];
+  /**
+   * The shop's declines: past this many within the window the shop is under attack, and the proof of work of every
+   * new challenge costs BOTCHECK_ELEVATED_COST_FACTOR times more (src/velocity/shop-alert.ts). Rotating addresses,
+   * sessions and orders does not escape it.
+   */
+  shopAlert: Limit;
 }
 
 const limit = (rule: string, action: Limit['action'], dimension: Limit['dimension'], max: number, windowMs: number): Limit => ({ rule, action, dimension, max, windowMs });
+const distinct = (rule: string, dimension: Limit['dimension'], max: number, windowMs: number): Limit => ({ ...limit(rule, 'card_used', dimension, max, windowMs), distinct: true });
 
 /**
  * Defaults sized for people: a shopper mistypes a password a few times, pays a couple of orders with one or two
@@ -44,11 +51,26 @@ export const DEFAULT_VELOCITY_LIMITS: VelocityLimits = {
     limit('declines_per_session_per_hour', 'decline', 'session', 3, HOUR),
     limit('declines_per_account_per_hour', 'decline', 'account', 3, HOUR),
     limit('declines_per_ip_per_hour', 'decline', 'ip', 5, HOUR),
+    // Rules on the card itself hold whatever address, session or order a script rotates through.
+    limit('payments_per_card_per_hour', 'payment', 'card', 5, HOUR),
+    limit('declines_per_card_per_hour', 'decline', 'card', 3, HOUR),
+    distinct('distinct_cards_per_session_per_hour', 'session', 3, HOUR),
+    distinct('distinct_cards_per_account_per_hour', 'account', 3, HOUR),
+    distinct('distinct_cards_per_ip_per_hour', 'ip', 5, HOUR),
+    // Shop-wide: testers walk through numbers of one issuer range. Shoppers with that range are held back too.
+    limit('declines_per_bin_per_hour', 'decline', 'bin', 15, HOUR),
   ],
+  shopAlert: limit('shop_declines_per_15_minutes', 'decline', 'shop', 20, 15 * MINUTE),
 };
 
 /** Every rule's `max` times `factor` (VELOCITY_LIMIT_FACTOR: test runs from one address, a shop behind one NAT). */
 export function scaleLimits(limits: VelocityLimits, factor: number): VelocityLimits {
   const scale = (rules: Limit[]) => rules.map((rule) => ({ ...rule, max: rule.max * factor }));
-  return { signIn: scale(limits.signIn), orders: scale(limits.orders), checkoutSessions: scale(limits.checkoutSessions), payments: scale(limits.payments) };
+  return {
+    signIn: scale(limits.signIn),
+    orders: scale(limits.orders),
+    checkoutSessions: scale(limits.checkoutSessions),
+    payments: scale(limits.payments),
+    shopAlert: { ...limits.shopAlert, max: limits.shopAlert.max * factor },
+  };
 }

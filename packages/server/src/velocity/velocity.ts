@@ -6,10 +6,13 @@ import { newId, nowIso } from '../ids.ts';
 // window. The events live in the database so that every server instance counts the same attempts; a rule is checked
 // before the action it limits (before any gateway call for payments) and a refusal is recorded for the merchant.
 
-/** Who or what an event is counted against. */
-export type Dimension = 'ip' | 'account' | 'email' | 'session' | 'order';
-/** What is counted. */
-export type VelocityAction = 'sign_in' | 'order' | 'checkout_session' | 'payment' | 'decline';
+/**
+ * Who or what an event is counted against. `card`: a keyed hash of the card's BIN, last four and expiry (never the
+ * number); `bin`: the card's first six digits, counted shop-wide; `shop`: the whole shop (one subject, `all`).
+ */
+export type Dimension = 'ip' | 'account' | 'email' | 'session' | 'order' | 'card' | 'bin' | 'shop';
+/** What is counted. `card_used`: a payment's card, kept in the event's detail so distinct cards can be counted. */
+export type VelocityAction = 'sign_in' | 'order' | 'checkout_session' | 'payment' | 'decline' | 'card_used';
 
 export type Subjects = Partial<Record<Dimension, string>>;
 
@@ -21,6 +24,8 @@ export interface Limit {
   dimension: Dimension;
   max: number;
   windowMs: number;
+  /** Count distinct event details (distinct cards) instead of events. */
+  distinct?: true;
 }
 
 export interface Exceeded {
@@ -44,11 +49,11 @@ export class Velocity {
   }
 
   /** Counts one event of `action` against each subject given; returns the events' ids (see forget). */
-  async record(action: VelocityAction, subjects: Subjects): Promise<string[]> {
+  async record(action: VelocityAction, subjects: Subjects, detail: string | null = null): Promise<string[]> {
     const now = this.#clock();
     const rows = Object.entries(subjects)
       .filter((entry): entry is [Dimension, string] => entry[1] !== undefined)
-      .map(([dimension, subject]) => ({ id: newId('vel'), action, dimension, subject, detail: null, created_at: nowIso(now) }));
+      .map(([dimension, subject]) => ({ id: newId('vel'), action, dimension, subject, detail, created_at: nowIso(now) }));
     if (rows.length > 0) await this.#db.insertInto('velocity_events').values(rows).execute();
     await this.#pruneNowAndThen(now);
     return rows.map((row) => row.id);
@@ -60,36 +65,46 @@ export class Velocity {
   }
 
   /**
-   * The first limit a subject is past, or null. `recorded` is the action this request has just recorded: its own
+   * The first limit a subject is past, or null. `recorded` are the actions this request has just recorded: its own
    * event is in the count, so that limit allows `max` and refuses the one after; the others (declines) count past
    * outcomes, refused once `max` are reached.
    * Recording before checking keeps concurrent requests honest: each one counts every event recorded before it.
    */
-  async exceeded(limits: readonly Limit[], subjects: Subjects, recorded: VelocityAction | null): Promise<Exceeded | null> {
+  async exceeded(limits: readonly Limit[], subjects: Subjects, recorded: readonly VelocityAction[]): Promise<Exceeded | null> {
     const now = this.#clock().getTime();
     for (const limit of limits) {
       const subject = subjects[limit.dimension];
       if (subject === undefined) continue;
-      const since = nowIso(new Date(now - limit.windowMs));
-      const base = this.#db
-        .selectFrom('velocity_events')
-        .where('action', '=', limit.action)
-        .where('dimension', '=', limit.dimension)
-        .where('subject', '=', subject)
-        .where('created_at', '>', since);
-      const row = await base
+      const row = await this.#events(limit.action, limit.dimension, subject, now - limit.windowMs)
         .select((eb) => [
-          eb.fn.countAll<string | number>().as('count'),
+          (limit.distinct === true ? eb.fn.count<string | number>('detail').distinct() : eb.fn.countAll<string | number>()).as('count'),
           eb.fn.min<string>('created_at').as('oldest'),
         ])
         .executeTakeFirstOrThrow();
-      const allowed = limit.max + (limit.action === recorded ? 1 : 0);
+      const allowed = limit.max + (recorded.includes(limit.action) ? 1 : 0);
       if (Number(row.count) >= allowed) {
         const oldest = row.oldest === null ? now : new Date(row.oldest).getTime();
         return { limit, subject, retryAfterSeconds: Math.max(1, Math.ceil((oldest + limit.windowMs - now) / 1000)) };
       }
     }
     return null;
+  }
+
+  /** How many events of `action` one subject had within `windowMs` (the shop's declines, for the alert). */
+  async count(action: VelocityAction, dimension: Dimension, subject: string, windowMs: number): Promise<number> {
+    const row = await this.#events(action, dimension, subject, this.#clock().getTime() - windowMs)
+      .select((eb) => eb.fn.countAll<string | number>().as('count'))
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
+  #events(action: VelocityAction, dimension: Dimension, subject: string, sinceMs: number) {
+    return this.#db
+      .selectFrom('velocity_events')
+      .where('action', '=', action)
+      .where('dimension', '=', dimension)
+      .where('subject', '=', subject)
+      .where('created_at', '>', nowIso(new Date(sinceMs)));
   }
 
   /** Keeps the refusal for the merchant and logs it (never card data: subjects are IPs, ids and HMACs of emails). */

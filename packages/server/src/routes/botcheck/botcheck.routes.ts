@@ -25,7 +25,8 @@ export function botcheckRoutes(app: ApiInstance, ctx: AppContext): void {
       // A challenge is single use: never from a cache.
       void reply.header('cache-control', 'no-store');
       const binding = botcheckBinding(ctx.config.botcheck.secret, request.kassaSession?.id ?? null, request.query.action);
-      return challengeSchema.parse(await altcha.createChallenge(binding));
+      const costFactor = (await ctx.shopAlert.raised()) ? ctx.config.botcheck.elevatedCostFactor : 1;
+      return challengeSchema.parse(await altcha.createChallenge(binding, costFactor));
     },
   );
 }

@@ -11,7 +11,8 @@ import { toDecline, toPaymentSummary } from '../../payments/payment.ts';
 import { heldKeyRef } from '../../plugins/idempotency.ts';
 import type { ApiInstance } from '../../plugins/openapi.ts';
 import { ownerOf } from '../../plugins/sessions.ts';
-import { enforceLimits, paymentSubjects } from '../../velocity/guard.ts';
+import { cardSubjects, enforceCardLimits, enforceLimits, paymentSubjects } from '../../velocity/guard.ts';
+import { SHOP } from '../../velocity/shop-alert.ts';
 import { orderIdParams } from '../orders/orders.schemas.ts';
 import { paidResponse, payBody, paymentDeclinedSchema } from './payments.schemas.ts';
 
@@ -101,8 +102,15 @@ export async function takePayment(ctx: AppContext, request: FastifyRequest, repl
   if (owner === null) throw new ProblemError('order_not_found');
   const { orderId: id } = input;
   const subjects = paymentSubjects(request, owner, id);
+  let card = null as { card: string; bin: string } | null;
   const admitNewAttempt = async () => {
-    await enforceLimits(ctx.velocity, request, reply, 'payment', subjects, ctx.config.velocity.payments);
+    const limits = ctx.config.velocity.payments;
+    await enforceLimits(ctx.velocity, request, reply, 'payment', subjects, limits);
+    // The card is known only from the gateway's description of the nonce: asked once the cheaper rules passed.
+    const described = ctx.cards === null ? null : await ctx.cards.describeNonce(input.nonce);
+    if (described === null) return;
+    card = cardSubjects(ctx.config.sessionSecret, described);
+    await enforceCardLimits(ctx.velocity, request, reply, card, subjects, limits);
   };
   let result: PayOrderResult;
   try {
@@ -133,7 +141,7 @@ export async function takePayment(ctx: AppContext, request: FastifyRequest, repl
     }
     throw error;
   }
-  if (result.kind === 'declined') await ctx.velocity.record('decline', subjects);
+  if (result.kind === 'declined') await ctx.velocity.record('decline', { ...subjects, ...(card ?? {}), shop: SHOP });
   logOutcome(request.log, id, result);
   return result;
 }

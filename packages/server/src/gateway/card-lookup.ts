@@ -1,0 +1,15 @@
+/**
+ * What a nonce stands for, asked of the gateway before a payment so the velocity rules can count cards and BINs
+ * (src/velocity/). Never the number: the BIN (first six), the last four and the expiry, as the gateway describes it.
+ */
+export interface CardDescription {
+  bin: string;
+  lastFour: string;
+  expirationMonth: string;
+  expirationYear: string;
+}
+
+export interface CardLookup {
+  /** null: not a card (a wallet account), or a nonce the gateway does not know (the sale will refuse it). */
+  describeNonce(nonce: string): Promise<CardDescription | null>;
+}
