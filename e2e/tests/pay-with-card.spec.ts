@@ -19,7 +19,7 @@ test('Enter in a card field pays, as Enter submits a form', async ({ page }) => 
   await shopper.seesReceipt();
 });
 
-test('a declined payment says why and the shopper can try again with another card', async ({ page }) => {
+test('a declined payment says why, the message takes focus, and the shopper can try again with another card', async ({ page }) => {
   const shopper = new Shopper(page);
   const idempotencyKeys = shopper.recordPaymentRequests();
   await shopper.startCheckout(catalogue.declinedByAmount);
@@ -28,6 +28,7 @@ test('a declined payment says why and the shopper can try again with another car
   await shopper.pay();
   const declined = 'Your card was declined (Do Not Honor). Please try another card.';
   await shopper.seesPaymentError(declined);
+  await expect(page.locator('.payment-feedback')).toBeFocused();
   await expect(shopper.payButton()).toBeEnabled();
 
   // The sandbox declines this amount whatever the card: the second attempt reaches the gateway as a new payment.

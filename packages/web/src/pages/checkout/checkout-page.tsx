@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Checkout, type CheckoutInstance } from '@kassa/checkout';
 import { useSession } from '../../account/session.ts';
 import { api } from '../../api/client.ts';
@@ -30,6 +30,13 @@ export function CheckoutPage({ orderId }: { orderId: string }) {
   useEffect(() => {
     if (payment.state.step === 'paid') navigate(`/orders/${orderId}/receipt`, { replace: true });
   }, [payment.state.step, orderId]);
+
+  // A decline or a failed bot-check is read first: focus goes to the message (each failure is a new state object, so
+  // the same message twice is announced twice). The checkout's own errors take focus inside the checkout.
+  const feedback = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (payment.state.step === 'idle' && payment.state.error !== undefined) feedback.current?.focus();
+  }, [payment.state]);
 
   if (loaded.status === 'loading') return <p>{messages.loading}</p>;
   if (loaded.status === 'failed') return <p role="alert">{problemMessage(loaded.problem)}</p>;
@@ -74,7 +81,7 @@ export function CheckoutPage({ orderId }: { orderId: string }) {
           onReady={setInstance}
           onInputSubmitRequest={() => instance && payment.pay(instance)}
         />
-        <div className="payment-feedback" role="alert">
+        <div ref={feedback} className="payment-feedback" role="alert" tabIndex={-1}>
           {error}
         </div>
         <p className="status" role="status">
