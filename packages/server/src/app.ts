@@ -41,6 +41,7 @@ import { ordersRoutes } from './routes/orders/orders.routes.ts';
 import { paymentMethodsRoutes } from './routes/payment-methods/payment-methods.routes.ts';
 import { formPaymentsRoutes } from './routes/payments/form-payments.routes.ts';
 import { paymentsRoutes } from './routes/payments/payments.routes.ts';
+import { refusalsRoutes } from './routes/refusals/refusals.routes.ts';
 import { sessionRoutes } from './routes/session/session.routes.ts';
 import { subscriptionsRoutes } from './routes/subscriptions/subscriptions.routes.ts';
 import { startReconciler } from './jobs/reconciler.ts';
@@ -139,6 +140,7 @@ export async function buildKassaApp(config: Config, deps: AppDeps = {}): Promise
     await seedDemoVault({ db: database.db, gateway, vault }, demo.shopper.email, app.log);
   }
   adminRoutes(api, ctx);
+  refusalsRoutes(api, ctx);
   // Jobs.
   if (gateway !== null && config.reconcileIntervalMs > 0) {
     const stop = startReconciler({ db: database.db, gateway, log: app.log }, config.reconcileIntervalMs);

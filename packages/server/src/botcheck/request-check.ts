@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
+import type { Velocity } from '../velocity/velocity.ts';
 import { AltchaVerifier } from './altcha.ts';
 import { SiteverifyVerifier } from './siteverify.ts';
 import { botcheckBinding, checkBotcheck } from './verifier.ts';
@@ -18,11 +19,11 @@ export type BotcheckCheck = (token: string) => Promise<{ ok: true } | { ok: fals
 
 /**
  * The bot-check of one request for one action: bound to the request's session, verified with its client address and
- * host, spent once. A refusal is logged with its reason (never the token); a provider that could not be asked is
- * logged as a warning, and the action is refused (fail closed).
+ * host, spent once. A refusal is logged with its reason (never the token) and kept for the merchant; a provider
+ * that could not be asked is logged as a warning, and the action is refused (fail closed).
  */
 export function botcheckOf(
-  deps: { config: Config; botcheck: BotcheckVerifier; replays: ReplayStore },
+  deps: { config: Config; botcheck: BotcheckVerifier; replays: ReplayStore; velocity: Velocity },
   request: FastifyRequest,
   action: BotcheckAction,
 ): BotcheckCheck {
@@ -35,6 +36,7 @@ export function botcheckOf(
       const line = { provider: deps.botcheck.provider, action, reason: verdict.reason };
       if (verdict.unavailable === true) request.log.warn(line, 'bot-check could not be verified: action refused');
       else request.log.info(line, 'bot-check refused');
+      await deps.velocity.noteBotcheckRefusal(action, request.ip, verdict.reason);
     }
     return verdict;
   };

@@ -335,4 +335,16 @@ export const migrations: Record<string, Migration> = {
       for (const index of ['disputes_notified', 'accounts_created', 'payments_amount_created']) await db.schema.dropIndex(index).execute();
     },
   },
+  '0010_refusal_reasons': {
+    // Bot-check refusals join the velocity rules' in velocity_refusals (rule `botcheck_failed`), with their reason
+    // (expired, already used, provider unavailable, ...); the merchant's list reads them newest first.
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('velocity_refusals').addColumn('reason', 'text').execute();
+      await db.schema.createIndex('velocity_refusals_listed').on('velocity_refusals').columns(['created_at', 'id']).execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropIndex('velocity_refusals_listed').execute();
+      await db.schema.alterTable('velocity_refusals').dropColumn('reason').execute();
+    },
+  },
 };

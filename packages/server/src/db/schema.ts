@@ -197,6 +197,8 @@ export interface VelocityRefusalsTable {
   action: string;
   dimension: string;
   subject: string;
+  /** A bot-check refusal's reason; null for the velocity rules' (the rule says it). */
+  reason: string | null;
   created_at: string;
 }
 

@@ -13,6 +13,8 @@ export interface VelocityLimits {
   checkoutSessions: Limit[];
   /** Payment attempts and their outcomes, checked before the gateway is called. */
   payments: Limit[];
+  /** Bot-check challenges handed out, per session and per IP (each costs a signature; farming them is refused). */
+  botcheckChallenges: Limit[];
   /**
    * The shop's declines: past this many within the window the shop is under attack, and the proof of work of every
    * new challenge costs BOTCHECK_ELEVATED_COST_FACTOR times more (src/velocity/shop-alert.ts). Rotating addresses,
@@ -60,6 +62,10 @@ export const DEFAULT_VELOCITY_LIMITS: VelocityLimits = {
     // Shop-wide: testers walk through numbers of one issuer range. Shoppers with that range are held back too.
     limit('declines_per_bin_per_hour', 'decline', 'bin', 15, HOUR),
   ],
+  botcheckChallenges: [
+    limit('botcheck_challenges_per_session_per_hour', 'botcheck_challenge', 'session', 30, HOUR),
+    limit('botcheck_challenges_per_ip_per_hour', 'botcheck_challenge', 'ip', 120, HOUR),
+  ],
   shopAlert: limit('shop_declines_per_15_minutes', 'decline', 'shop', 20, 15 * MINUTE),
 };
 
@@ -71,6 +77,7 @@ export function scaleLimits(limits: VelocityLimits, factor: number): VelocityLim
     orders: scale(limits.orders),
     checkoutSessions: scale(limits.checkoutSessions),
     payments: scale(limits.payments),
+    botcheckChallenges: scale(limits.botcheckChallenges),
     shopAlert: { ...limits.shopAlert, max: limits.shopAlert.max * factor },
   };
 }

@@ -12,7 +12,7 @@ import { newId, nowIso } from '../ids.ts';
  */
 export type Dimension = 'ip' | 'account' | 'email' | 'session' | 'order' | 'card' | 'bin' | 'shop';
 /** What is counted. `card_used`: a payment's card, kept in the event's detail so distinct cards can be counted. */
-export type VelocityAction = 'sign_in' | 'order' | 'checkout_session' | 'payment' | 'decline' | 'card_used';
+export type VelocityAction = 'sign_in' | 'order' | 'checkout_session' | 'payment' | 'decline' | 'card_used' | 'botcheck_challenge';
 
 export type Subjects = Partial<Record<Dimension, string>>;
 
@@ -112,9 +112,17 @@ export class Velocity {
     const { limit, subject } = exceeded;
     await this.#db
       .insertInto('velocity_refusals')
-      .values({ id: newId('vel'), rule: limit.rule, action: limit.action, dimension: limit.dimension, subject, created_at: nowIso(this.#clock()) })
+      .values({ id: newId('vel'), rule: limit.rule, action: limit.action, dimension: limit.dimension, subject, reason: null, created_at: nowIso(this.#clock()) })
       .execute();
     log.warn({ rule: limit.rule, dimension: limit.dimension, subject, retryAfterSeconds: exceeded.retryAfterSeconds }, 'velocity rule refused an action');
+  }
+
+  /** Keeps a bot-check refusal for the merchant beside the rules' (rule `botcheck_failed`), counted against the IP. */
+  async noteBotcheckRefusal(action: string, ip: string, reason: string): Promise<void> {
+    await this.#db
+      .insertInto('velocity_refusals')
+      .values({ id: newId('vel'), rule: 'botcheck_failed', action, dimension: 'ip', subject: ip, reason, created_at: nowIso(this.#clock()) })
+      .execute();
   }
 
   async #pruneNowAndThen(now: Date): Promise<void> {

@@ -27,7 +27,7 @@ const paymentFilters = {
 };
 
 /** A `cursor` query member: the previous page's `nextCursor`, decoded by `decode` (a cursor we did not make is refused). */
-function cursorParam<T>(decode: (text: string) => T | null) {
+export function cursorParam<T>(decode: (text: string) => T | null) {
   return z
     .string()
     .max(512)

@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { AltchaVerifier } from '../../botcheck/altcha.ts';
 import { BOTCHECK_ACTIONS, botcheckBinding } from '../../botcheck/verifier.ts';
 import type { AppContext } from '../../context.ts';
+import { problemResponses } from '../../http/api-schemas.ts';
 import type { ApiInstance } from '../../plugins/openapi.ts';
+import { enforceLimits } from '../../velocity/guard.ts';
 
 /** Handed to the widget as it is: its members are altcha-lib's (v2: `parameters`, `signature`). */
 const challengeSchema = z.looseObject({ parameters: z.looseObject({}), signature: z.string() });
@@ -18,13 +20,15 @@ export function botcheckRoutes(app: ApiInstance, ctx: AppContext): void {
         summary: 'A fresh ALTCHA challenge (single use), bound to the visitor\'s session and to one action',
         tags: ['botcheck'],
         querystring: z.object({ action: z.enum(BOTCHECK_ACTIONS).default('payment') }),
-        response: { 200: challengeSchema },
+        response: { 200: challengeSchema, ...problemResponses('too_many_attempts') },
       },
     },
     async (request, reply) => {
       // A challenge is single use: never from a cache.
       void reply.header('cache-control', 'no-store');
-      const binding = botcheckBinding(ctx.config.botcheck.secret, request.kassaSession?.id ?? null, request.query.action);
+      const sessionId = request.kassaSession?.id ?? null;
+      await enforceLimits(ctx.velocity, request, reply, 'botcheck_challenge', { ip: request.ip, ...(sessionId === null ? {} : { session: sessionId }) }, ctx.config.velocity.botcheckChallenges);
+      const binding = botcheckBinding(ctx.config.botcheck.secret, sessionId, request.query.action);
       const costFactor = (await ctx.shopAlert.raised()) ? ctx.config.botcheck.elevatedCostFactor : 1;
       return challengeSchema.parse(await altcha.createChallenge(binding, costFactor));
     },
