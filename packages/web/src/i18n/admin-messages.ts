@@ -19,13 +19,14 @@ export const adminMessages = {
   approvalRate: 'Approval rate',
   refunded: 'Refunded',
   noData: 'No payments in this period.',
+  noDeclines: 'No declines in this period.',
   volumeChart: 'Gross volume per day',
   paymentsChart: 'Payments per day',
   declinesChart: 'Declines per day, by reason',
   succeededSeries: 'Succeeded',
   declinedSeries: 'Declined',
   chartSummary: (title: string, total: string) => `${title}: ${total} in total. The table below lists each day.`,
-  chartTable: (title: string) => `${title}, per day`,
+  chartTable: (title: string) => `${title}, as a table`,
   day: 'Day',
   declineReasonsTitle: 'Top decline reasons',
   declineCount: (count: number) => (count === 1 ? '1 decline' : `${count} declines`),
@@ -63,6 +64,9 @@ export const adminMessages = {
   pagination: 'Pages',
   pageNumber: (page: number) => `Page ${page}`,
   paymentsCaption: 'Payments, in the order chosen',
+  subscriptionsCaption: 'Subscriptions, newest first',
+  disputesCaption: 'Disputes, last reported first',
+  customersCaption: 'Customers, newest first',
 
   // Statuses
   paymentStatus: {

@@ -50,7 +50,7 @@ export function CustomersPage() {
           return { rows: page.customers, nextCursor: page.nextCursor };
         }}
         onPage={(next) => query.set({ cursor: next }, { keepCursor: true })}
-        caption={adminMessages.customersTitle}
+        caption={adminMessages.customersCaption}
         columns={COLUMNS}
         rowKey={(c) => c.id}
         empty={adminMessages.noCustomers}

@@ -42,7 +42,7 @@ export function DisputesPage() {
           return { rows: page.disputes, nextCursor: page.nextCursor };
         }}
         onPage={(next) => query.set({ cursor: next }, { keepCursor: true })}
-        caption={adminMessages.disputesTitle}
+        caption={adminMessages.disputesCaption}
         columns={COLUMNS}
         rowKey={(d) => d.id}
         empty={adminMessages.noDisputes}

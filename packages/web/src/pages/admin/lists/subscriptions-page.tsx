@@ -36,7 +36,7 @@ export function SubscriptionsPage() {
       {loaded.status === 'loading' && <p className="status">{adminMessages.working}</p>}
       {loaded.status === 'failed' && <p role="alert">{adminProblemMessage(loaded.problem)}</p>}
       {loaded.status === 'ready' && (
-        <DataTable caption={adminMessages.subscriptionsTitle} columns={COLUMNS} rows={loaded.data.subscriptions} rowKey={(s) => s.id} empty={adminMessages.noSubscriptions} />
+        <DataTable caption={adminMessages.subscriptionsCaption} columns={COLUMNS} rows={loaded.data.subscriptions} rowKey={(s) => s.id} empty={adminMessages.noSubscriptions} />
       )}
     </section>
   );

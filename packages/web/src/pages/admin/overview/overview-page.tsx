@@ -86,7 +86,7 @@ function OverviewBody({ overview }: { overview: Overview }) {
         ) : (
           <figure className="chart card">
             <figcaption className="chart-title">{adminMessages.declinesChart}</figcaption>
-            <p className="muted">{adminMessages.noData}</p>
+            <p className="muted">{adminMessages.noDeclines}</p>
           </figure>
         )}
         <section aria-labelledby="reasons-title" className="card reasons">
@@ -94,7 +94,7 @@ function OverviewBody({ overview }: { overview: Overview }) {
             {adminMessages.declineReasonsTitle}
           </h2>
           {overview.declineReasons.length === 0 ? (
-            <p className="muted">{adminMessages.noData}</p>
+            <p className="muted">{adminMessages.noDeclines}</p>
           ) : (
             <ol className="reason-list">
               {overview.declineReasons.map((reason) => (

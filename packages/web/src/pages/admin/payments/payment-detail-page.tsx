@@ -8,6 +8,7 @@ import { Link } from '../../../router.tsx';
 import { formatDateTime, paymentStatusLabel } from '../parts/format.ts';
 import { StatusBadge } from '../parts/status-badge.tsx';
 import { GiveBackDialog, type GiveBack } from './give-back-dialog.tsx';
+import { paymentsListPath } from './last-list.ts';
 import { Timeline } from './timeline.tsx';
 
 /** What may still be given back: the server decides, these only choose which buttons to offer. */
@@ -31,7 +32,7 @@ export function PaymentDetailPage({ paymentId }: { paymentId: string }) {
   if (loaded.status === 'failed') {
     return (
       <section className="admin-section">
-        <Link to="/admin/payments" className="back-link">
+        <Link to={paymentsListPath()} className="back-link">
           {adminMessages.backToPayments}
         </Link>
         <p role="alert">{adminProblemMessage(loaded.problem)}</p>
@@ -53,7 +54,7 @@ export function PaymentDetailPage({ paymentId }: { paymentId: string }) {
 
   return (
     <section aria-labelledby="payment-title" className="admin-section">
-      <Link to="/admin/payments" className="back-link">
+      <Link to={paymentsListPath()} className="back-link">
         {adminMessages.backToPayments}
       </Link>
       <header className="payment-header">

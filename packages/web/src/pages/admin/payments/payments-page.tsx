@@ -1,4 +1,4 @@
-import type { FormEvent } from 'react';
+import { useEffect, type FormEvent } from 'react';
 import { adminApi } from '../../../api/admin-client.ts';
 import { api } from '../../../api/client.ts';
 import type { AdminPayment } from '../../../api/types.gen.ts';
@@ -11,6 +11,7 @@ import { formatDateTime, paymentStatusLabel } from '../parts/format.ts';
 import { PagedTable } from '../parts/paged-table.tsx';
 import { useQueryState } from '../parts/query.ts';
 import { StatusBadge } from '../parts/status-badge.tsx';
+import { rememberPaymentsList } from './last-list.ts';
 
 const STATUSES = ['succeeded', 'partially_refunded', 'refunded', 'voided', 'declined', 'pending'] as const;
 const SORTS = [
@@ -44,6 +45,8 @@ export function PaymentsPage() {
   const filtersKey = apiQuery.toString();
   const cursor = query.get('cursor');
   if (cursor !== '') apiQuery.set('cursor', cursor);
+  const search = query.params.toString();
+  useEffect(() => rememberPaymentsList(search === '' ? '' : `?${search}`), [search]);
 
   function apply(event: FormEvent<HTMLFormElement>): void {
     event.preventDefault();
@@ -85,7 +88,7 @@ export function PaymentsPage() {
         </a>
       </header>
       {/* Keyed by the query: Back or a link with other filters shows them in the form. */}
-      <form key={filtersKey} className="filters card" onSubmit={apply} aria-label={adminMessages.filters}>
+      <form key={`form:${filtersKey}`} className="filters card" onSubmit={apply} aria-label={adminMessages.filters}>
         <p className="form-row">
           <label htmlFor="filter-status">{adminMessages.status}</label>
           <select id="filter-status" name="status" defaultValue={query.get('status')}>
@@ -141,7 +144,7 @@ export function PaymentsPage() {
         </div>
       </form>
       <PagedTable
-        key={filtersKey}
+        key={`table:${filtersKey}`}
         params={apiQuery}
         load={async (params) => {
           const page = await adminApi.payments(params);

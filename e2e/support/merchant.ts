@@ -1,0 +1,90 @@
+import { AxeBuilder } from '@axe-core/playwright';
+import { expect, type Page } from '@playwright/test';
+
+/** The merchant at the dashboard (/admin), as a page object: a spec reads like `merchant.refundsPart('5.00')`. */
+export class Merchant {
+  constructor(readonly page: Page) {}
+
+  async signsIn(): Promise<void> {
+    await this.page.goto('/sign-in');
+    await this.page.getByLabel('Email').fill('admin@kassa.test');
+    await this.page.getByLabel('Password').fill('kassa-demo-admin');
+    await this.page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(this.page.getByRole('heading', { name: 'Overview', level: 1 })).toBeVisible();
+  }
+
+  dashboardNav() {
+    return this.page.getByRole('navigation', { name: 'Dashboard' });
+  }
+
+  async opensSection(name: 'Overview' | 'Payments' | 'Subscriptions' | 'Disputes' | 'Customers'): Promise<void> {
+    await this.dashboardNav().getByRole('link', { name }).click();
+    await expect(this.page.getByRole('heading', { name, level: 1 })).toBeVisible();
+  }
+
+  /** Fills the payments list's filters and applies them. */
+  async filtersPayments(filters: { customerEmail?: string; cardLastFour?: string; status?: string }): Promise<void> {
+    const form = this.page.getByRole('form', { name: 'Filters' });
+    if (filters.customerEmail !== undefined) await form.getByLabel('Customer email').fill(filters.customerEmail);
+    if (filters.cardLastFour !== undefined) await form.getByLabel('Card last 4').fill(filters.cardLastFour);
+    if (filters.status !== undefined) await form.getByLabel('Status').selectOption({ label: filters.status });
+    await form.getByRole('button', { name: 'Apply filters' }).click();
+  }
+
+  paymentRows() {
+    return this.page.getByRole('region', { name: 'Payments, in the order chosen' }).locator('tbody tr');
+  }
+
+  /** Opens the payment of the list's only row. */
+  async opensOnlyPayment(): Promise<void> {
+    await expect(this.paymentRows()).toHaveCount(1);
+    await this.paymentRows().getByRole('link').click();
+    await expect(this.page.getByRole('heading', { name: 'Timeline' })).toBeVisible();
+  }
+
+  paymentHeading() {
+    return this.page.getByRole('heading', { level: 1 });
+  }
+
+  fact(term: string) {
+    return this.page.locator('.facts div').filter({ has: this.page.getByRole('term').filter({ hasText: term }) }).getByRole('definition');
+  }
+
+  timeline() {
+    return this.page.getByRole('region', { name: 'Timeline' }).getByRole('listitem');
+  }
+
+  dialog() {
+    return this.page.getByRole('dialog');
+  }
+
+  /** Reloads the payment until the gateway's settlement webhook has been applied (the sandbox settles by itself). */
+  async waitsForSettlement(): Promise<void> {
+    await expect(async () => {
+      await this.page.reload();
+      await expect(this.fact('Settlement')).toHaveText('Settled', { timeout: 1_000 });
+    }).toPass({ timeout: 45_000 });
+  }
+
+  async refundsPart(amount: string): Promise<void> {
+    await this.page.getByRole('button', { name: 'Refund', exact: true }).click();
+    const dialog = this.dialog();
+    await expect(dialog).toBeVisible();
+    await dialog.getByRole('radio', { name: 'Partial refund' }).check();
+    await dialog.getByLabel(/Amount to refund/).fill(amount);
+    await dialog.getByRole('button', { name: new RegExp(`^Refund €${amount.replace('.', '\\.')}$`) }).click();
+    await expect(dialog).toBeHidden();
+  }
+
+  async voids(): Promise<void> {
+    await this.page.getByRole('button', { name: 'Void', exact: true }).click();
+    await expect(this.dialog()).toBeVisible();
+    await this.dialog().getByRole('button', { name: 'Void payment' }).click();
+    await expect(this.dialog()).toBeHidden();
+  }
+
+  /** axe's violations on the page as it is now, named by `state`. */
+  async axeViolations(state: string): Promise<string[]> {
+    return (await new AxeBuilder({ page: this.page }).analyze()).violations.map((violation) => `${state}: ${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`);
+  }
+}

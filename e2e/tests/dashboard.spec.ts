@@ -1,0 +1,154 @@
+import { expect, test, type Browser } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { catalogue } from '../support/catalogue.ts';
+import { Merchant } from '../support/merchant.ts';
+import { product } from '../support/products.ts';
+import { cards, Shopper, uniqueEmail, type TestCard } from '../support/shopper.ts';
+
+// The merchant's dashboard against the running product: real payments made in the shop, settled by the sandbox gateway
+// (which settles a charge 60 s after it by itself; the specs move its test clock instead of waiting), given back at it.
+
+/** A new shopper, in a browser of their own, buys a mug with `card`; the shopper's email and the order's number. */
+async function shopperPays(browser: Browser, card: TestCard): Promise<{ email: string; orderNumber: number }> {
+  const context = await browser.newContext();
+  const shopper = new Shopper(await context.newPage());
+  const email = uniqueEmail('dashboard');
+  await shopper.signUp('Dana Shopper', email, 'dashboard-shopper-pw');
+  await shopper.startCheckout(catalogue.everyday);
+  await shopper.payWithCard(card);
+  await shopper.seesReceipt();
+  const orderNumber = await shopper.receiptOrderNumber();
+  await context.close();
+  return { email, orderNumber };
+}
+
+test('a merchant voids a payment that has not settled, after the confirmation', async ({ page, browser }) => {
+  const { email, orderNumber } = await shopperPays(browser, cards.amex);
+  const merchant = new Merchant(page);
+  await merchant.signsIn();
+  await merchant.opensSection('Payments');
+  await merchant.filtersPayments({ customerEmail: email });
+  await merchant.opensOnlyPayment();
+  await expect(merchant.paymentHeading()).toHaveText(/€12\.00 EUR\s*Succeeded/);
+  await expect(page.getByText(`Order ${orderNumber} · ${email}`)).toBeVisible();
+  await expect(merchant.fact('Settlement')).toHaveText('Submitted for settlement');
+
+  // Cancel first: nothing happens.
+  await page.getByRole('button', { name: 'Void', exact: true }).click();
+  await expect(merchant.dialog()).toContainText('Voiding cancels the charge of €12.00 before it settles');
+  expect(await merchant.axeViolations('void dialog')).toEqual([]);
+  await page.keyboard.press('Escape');
+  await expect(merchant.dialog()).toBeHidden();
+  await expect(merchant.paymentHeading()).toContainText('Succeeded');
+
+  await merchant.voids();
+  await expect(page.locator('p.notice')).toHaveText('Payment voided.');
+  await expect(merchant.paymentHeading()).toContainText('Voided');
+  await expect(merchant.timeline().first()).toContainText('Voided €12.00');
+  await expect(merchant.timeline().filter({ hasText: 'Gateway: voided' })).toHaveCount(1);
+  await expect(page.getByRole('button', { name: 'Refund', exact: true })).toHaveCount(0);
+});
+
+test('a merchant finds a payment by email and last four, refunds part of it after the confirmation and sees the timeline', async ({ page, browser, request }) => {
+  const { email } = await shopperPays(browser, cards.mastercard);
+  // The sandbox settles a charge a minute after it: move its clock rather than wait (its settlement webhook follows).
+  const clock = await request.post(`${product('shop').sandboxUrl}/__sandbox/clock`, { data: { advanceMs: 90_000 } });
+  expect(clock.ok()).toBe(true);
+
+  const merchant = new Merchant(page);
+  await merchant.signsIn();
+  await merchant.opensSection('Payments');
+  await merchant.filtersPayments({ cardLastFour: '4444', customerEmail: email });
+  await expect(page).toHaveURL(/cardLastFour=4444/);
+  expect(await merchant.axeViolations('payments list, filtered')).toEqual([]);
+  await merchant.opensOnlyPayment();
+  await merchant.waitsForSettlement();
+  await expect(merchant.fact('Payment method')).toHaveText('MasterCard •••• 4444');
+  await expect(page.getByRole('button', { name: 'Void', exact: true })).toHaveCount(0);
+
+  await page.getByRole('button', { name: 'Refund', exact: true }).click();
+  await expect(merchant.dialog()).toContainText('You can refund up to €12.00.');
+  await merchant.dialog().getByRole('radio', { name: 'Partial refund' }).check();
+  await merchant.dialog().getByLabel(/Amount to refund/).fill('20.00');
+  await merchant.dialog().getByRole('button', { name: 'Refund €12.00' }).click();
+  await expect(merchant.dialog().getByRole('alert')).toHaveText('Enter an amount above zero and at most €12.00.');
+  expect(await merchant.axeViolations('refund dialog with an error')).toEqual([]);
+  await merchant.dialog().getByRole('button', { name: 'Cancel' }).click();
+
+  await merchant.refundsPart('5.00');
+  await expect(page.locator('p.notice')).toHaveText('Refunded €5.00.');
+  await expect(merchant.paymentHeading()).toContainText('Partially refunded');
+  await expect(merchant.fact('Refunded so far')).toHaveText('€5.00');
+  await expect(merchant.fact('Left to refund')).toHaveText('€7.00');
+  const timeline = await merchant.timeline().allTextContents();
+  // Newest first: the charge at the bottom, then the gateway's statuses, its settlement webhook and the refund. (The
+  // refund's place among the gateway's events is not checked: the sandbox's clock was moved 90 s ahead of ours.)
+  const position = (text: string) => timeline.findIndex((entry) => entry.includes(text));
+  for (const entry of ['Refunded €5.00', 'Gateway: settled', 'Webhook received: transaction_settled', 'Gateway: authorized', 'Payment succeeded']) expect(position(entry), entry).toBeGreaterThanOrEqual(0);
+  expect(position('Gateway: settled')).toBeLessThan(position('Gateway: authorized'));
+  expect(position('Payment succeeded')).toBe(timeline.length - 1);
+  expect(await merchant.axeViolations('payment detail')).toEqual([]);
+
+  // The list shows the new status; its CSV export downloads the same payment.
+  await page.getByRole('link', { name: 'All payments' }).click();
+  await expect(merchant.paymentRows()).toHaveCount(1);
+  await expect(merchant.paymentRows()).toContainText('Partially refunded');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export CSV' }).click()]);
+  expect(download.suggestedFilename()).toMatch(/^payments-\d{4}-\d{2}-\d{2}\.csv$/);
+  const csv = readFileSync(await download.path(), 'utf8').trimEnd().split('\r\n');
+  expect(csv).toHaveLength(2);
+  expect(csv[1]).toContain(`,partially_refunded,12.00,EUR,`);
+  expect(csv[1]).toContain(`,${email},credit_card,MasterCard,4444,`);
+});
+
+test('the overview charts the payments made; the demo subscription is listed with its customer', async ({ page }) => {
+  const merchant = new Merchant(page);
+  await merchant.signsIn();
+  await expect(page.getByRole('definition').first()).not.toHaveText('€0.00');
+  // uPlot draws each chart into a canvas (declines by reason only once there are declines); the same numbers are in a
+  // table for screen readers.
+  await expect(page.locator('.chart canvas').nth(1)).toBeVisible();
+  await expect(page.getByRole('table', { name: 'Payments per day, as a table' })).toBeAttached();
+  await page.getByRole('button', { name: '7 days' }).click();
+  await expect(page.getByRole('button', { name: '7 days' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByRole('table', { name: 'Gross volume per day, as a table' }).locator('tbody tr')).toHaveCount(7);
+  // The demo shopper's subscription (seeded at start) is listed with its customer.
+  await merchant.opensSection('Subscriptions');
+  await expect(page.getByRole('row').filter({ hasText: 'shopper@kassa.test' }).first()).toContainText('Active');
+});
+
+for (const theme of ['light', 'dark'] as const) {
+  test(`every dashboard page passes axe in the ${theme} theme`, async ({ page }) => {
+    test.setTimeout(120_000);
+    await page.emulateMedia({ colorScheme: theme });
+    const merchant = new Merchant(page);
+    await merchant.signsIn();
+    const violations: string[] = [];
+    for (const section of ['Overview', 'Payments', 'Subscriptions', 'Disputes', 'Customers'] as const) {
+      await merchant.opensSection(section);
+      await expect(page.locator('.status')).toHaveCount(0);
+      violations.push(...(await merchant.axeViolations(`${section} (${theme})`)));
+    }
+    expect(violations).toEqual([]);
+  });
+}
+
+test('on a phone the dashboard fits the screen: tabs for its sections, no sideways scroll of the page', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const merchant = new Merchant(page);
+  await merchant.signsIn();
+  await merchant.opensSection('Payments');
+  await expect(merchant.paymentRows().first()).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  expect(await merchant.axeViolations('phone payments')).toEqual([]);
+});
+
+test('a shopper who opens the dashboard is told it is for administrators and sees no payment', async ({ page }) => {
+  const shopper = new Shopper(page);
+  await shopper.signIn('shopper@kassa.test', 'kassa-demo-shopper');
+  await page.goto('/admin/payments');
+  await expect(page.getByText('This page is for administrators. Sign in with an admin account.')).toBeVisible();
+  await expect(page.getByRole('table')).toHaveCount(0);
+  const answer = await page.request.get('/api/admin/payments');
+  expect([answer.status(), (await answer.json()).code]).toEqual([403, 'forbidden']);
+});
