@@ -26,6 +26,8 @@ export function uniqueEmail(name: string): string {
   return `${name}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@kassa.test`;
 }
 
+export type AccountPage = 'Orders' | 'Payment methods' | 'Subscriptions';
+
 type CardField = 'number' | 'expirationDate' | 'cvv' | 'cardholderName' | 'postalCode';
 
 /** A shopper clicking through the shop, so specs read as what a person does. */
@@ -142,6 +144,31 @@ export class Shopper {
       headers: { 'idempotency-key': `e2e-${crypto.randomUUID()}` },
     });
     expect(response.status(), await response.text()).toBe(201);
+  }
+
+  /** Opens one of the account's pages through the header's Account link and the account navigation. */
+  async openAccount(page: AccountPage): Promise<void> {
+    await this.page.getByRole('banner').getByRole('link', { name: 'Account', exact: true }).click();
+    await this.page.getByRole('navigation', { name: 'Account' }).getByRole('link', { name: page, exact: true }).click();
+    await expect(this.page.getByRole('heading', { level: 1, name: page })).toBeVisible();
+  }
+
+  /** A row of an account page (a saved card, a subscription, an order), found by its heading. */
+  accountRow(heading: string | RegExp) {
+    return this.page.getByRole('listitem').filter({ has: this.page.getByRole('heading', { name: heading }) });
+  }
+
+  /** The account page's announcement of what was just done ("Visa ending in 1111 saved."). */
+  accountStatus() {
+    return this.page.locator('.account-content > [role="status"]');
+  }
+
+  /** On "Payment methods": types a card into the checkout's card form and saves it. */
+  async addsCardOnAccountPage(card: TestCard): Promise<void> {
+    await this.page.getByRole('button', { name: 'Add a card' }).click();
+    await expect(this.page.locator('[data-kassa-checkout]')).toHaveAttribute('data-state', 'ready');
+    await this.enterCard(card);
+    await this.page.getByRole('button', { name: 'Save card' }).click();
   }
 
   /** The Idempotency-Key of every payment the page posts from now on, in order. */

@@ -3,6 +3,9 @@ import { adminMessages } from './i18n/admin-messages.ts';
 import { messages } from './i18n/messages.ts';
 import { Layout } from './layout/layout.tsx';
 import { SignInPage, SignUpPage } from './pages/account/account-pages.tsx';
+import { OrdersPage } from './pages/account/orders-page.tsx';
+import { PaymentMethodsPage } from './pages/account/payment-methods-page.tsx';
+import { SubscriptionsPage } from './pages/account/subscriptions-page.tsx';
 import { CartPage } from './pages/cart/cart-page.tsx';
 import { CheckoutPage } from './pages/checkout/checkout-page.tsx';
 import { ReceiptPage } from './pages/receipt/receipt-page.tsx';
@@ -26,6 +29,9 @@ const routes: Route[] = [
   { pattern: '/orders/:orderId/receipt', title: messages.receiptPageTitle, render: ({ orderId = '' }) => <ReceiptPage orderId={orderId} /> },
   { pattern: '/sign-in', title: messages.signIn, render: () => <SignInPage /> },
   { pattern: '/sign-up', title: messages.signUp, render: () => <SignUpPage /> },
+  { pattern: '/account', title: messages.ordersTitle, render: () => <OrdersPage /> },
+  { pattern: '/account/payment-methods', title: messages.paymentMethodsTitle, render: () => <PaymentMethodsPage /> },
+  { pattern: '/account/subscriptions', title: messages.subscriptionsTitle, render: () => <SubscriptionsPage /> },
   { pattern: '/admin', title: adminMessages.overviewTitle, render: () => <AdminPage section={{ name: 'overview' }} /> },
   { pattern: '/admin/payments', title: adminMessages.paymentsTitle, render: () => <AdminPage section={{ name: 'payments' }} /> },
   { pattern: '/admin/payments/:paymentId', title: adminMessages.paymentTitle, render: ({ paymentId = '' }) => <AdminPage section={{ name: 'payment', paymentId }} /> },

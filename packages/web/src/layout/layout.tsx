@@ -74,7 +74,7 @@ function NavLinks() {
   );
 }
 
-/** Who is signed in, and the way in or out. The account menu (orders, saved cards) will open from here. */
+/** Who is signed in, their account (orders, saved cards, subscriptions), and the way in or out. */
 function AccountArea() {
   const session = useSession();
   const path = usePath();
@@ -97,6 +97,9 @@ function AccountArea() {
       {account ? (
         <>
           <span className="signed-in">{messages.signedInAs(account.name)}</span>
+          <Link to="/account" className="nav-link account-link" current={path.startsWith('/account') ? 'page' : undefined}>
+            {messages.accountMenu}
+          </Link>
           <button type="button" className="link-button" onClick={signOut}>
             {messages.signOut}
           </button>
