@@ -19,7 +19,7 @@ async function newShopper(page: Page, name: string): Promise<Shopper> {
   return shopper;
 }
 
-test('payment methods: a card typed into the checkout\'s card form is saved as the default; the same card again is refused with the checkout\'s words', async ({ page }) => {
+test('payment methods: a card typed into the checkout\'s card form is saved, as the default when it is the first', async ({ page }) => {
   const shopper = await newShopper(page, 'Mary Jackson');
   await shopper.openAccount('Payment methods');
   await expect(page.getByText('No saved cards yet.')).toBeVisible();
@@ -28,9 +28,15 @@ test('payment methods: a card typed into the checkout\'s card form is saved as t
   await expect(shopper.accountStatus()).toHaveText('Visa ending in 1111 saved.');
   await expect(shopper.accountRow(/^Visa ending in 1111/)).toContainText('Default');
   await expect(shopper.accountRow(/^Visa ending in 1111/)).toContainText(`Expires ${cards.visa.expiry.slice(0, 2)}/20${cards.visa.expiry.slice(3)}`);
+  await expect(page.getByRole('region', { name: 'Add a card' })).toHaveCount(0);
+  await page.screenshot({ path: test.info().outputPath('payment-methods.png'), fullPage: true });
+});
 
-  // The same card again: the gateway's duplicate check, worded as the checkout words it.
-  await shopper.addsCardOnAccountPage(cards.visa);
+test('payment methods: a card already saved, typed again, is refused with the checkout\'s words', async ({ page }) => {
+  const shopper = await newShopper(page, 'Mary Golda Ross');
+  await shopper.savesCardAtGateway(cards.mastercard);
+  await shopper.openAccount('Payment methods');
+  await shopper.addsCardOnAccountPage(cards.mastercard);
   const addCard = page.getByRole('region', { name: 'Add a card' });
   await expect(addCard.locator('.form-error')).toHaveText('This credit card already exists as a saved payment method.');
   expect(await axeViolations(page)).toEqual([]);
