@@ -40,7 +40,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('HTTP API on 
       expect(csp).toContain("default-src 'self'");
       expect(csp).toContain("script-src 'self'");
       expect(csp).toContain("frame-ancestors 'none'");
-      expect(csp).toContain("worker-src 'self' blob:");
+      expect(csp).toContain("worker-src 'self';");
       expect(csp).not.toContain('unsafe-inline');
       expect(csp).not.toContain('unsafe-eval');
       expect(response.headers['x-content-type-options']).toBe('nosniff');

@@ -4,8 +4,9 @@ import type { Config } from '../config.ts';
 
 /**
  * A strict CSP on every response: no inline script or style, no eval. The gateway's origin may be framed
- * (hosted card fields) and called (client API); blob: workers run the bot-check's proof of work. A third-party
- * bot-check's origins may serve its script, its frames and its styles (its widget adds them), and be called.
+ * (hosted card fields) and called (client API); the bot-check's proof of work runs in workers of the shop's own
+ * origin (no blob: workers). A third-party bot-check's origins may serve its script, its frames and its styles (its
+ * widget adds them), and be called.
  */
 export function contentSecurityPolicy(gatewayOrigins: readonly string[], widgetOrigins: readonly string[] = []): Record<string, string[]> {
   const frames = [...gatewayOrigins, ...widgetOrigins];
@@ -16,7 +17,7 @@ export function contentSecurityPolicy(gatewayOrigins: readonly string[], widgetO
     'img-src': ["'self'", 'data:'],
     'frame-src': frames.length > 0 ? frames : ["'none'"],
     'connect-src': ["'self'", ...gatewayOrigins, ...widgetOrigins],
-    'worker-src': ["'self'", 'blob:'],
+    'worker-src': ["'self'"],
     'object-src': ["'none'"],
     'base-uri': ["'none'"],
     'frame-ancestors': ["'none'"],

@@ -1,19 +1,33 @@
-import { solveChallenge, type Challenge } from 'altcha-lib';
-import { deriveKey } from 'altcha-lib/algorithms/web/sha';
+import { solveChallengeWorkers, type Challenge, type Solution } from 'altcha-lib';
 import type { BotcheckSettings } from '../api/types.ts';
-
 import { BotcheckError } from './botcheck-error.ts';
 
 type AltchaSettings = Extract<BotcheckSettings, { provider: 'altcha' }>;
+
+/** Workers that search the counters side by side (each from its own offset); more gain little on a phone. */
+const MAX_WORKERS = 4;
 
 /**
  * Runs the self-hosted proof-of-work bot-check and returns the token the server verifies once.
  * Two watchdogs (botcheck.md): the anchor time-out bounds loading the challenge, the execute time-out bounds solving
  * it. Proof-of-work has no visible challenge a person could still be solving, so the execute watchdog always applies.
+ * The work runs in Web Workers (altcha.worker.ts): the page stays responsive however hard the challenge (it is ten
+ * times harder while the shop is under attack).
  */
 export async function runAltcha(settings: AltchaSettings): Promise<string> {
   const challenge = await loadChallenge(settings);
-  const solution = await solveChallenge({ challenge, deriveKey, timeout: settings.executeTimeoutMs });
+  let solution: Solution | null;
+  try {
+    solution = await solveChallengeWorkers({
+      challenge,
+      concurrency: Math.min(MAX_WORKERS, navigator.hardwareConcurrency || 1),
+      createWorker: () => new Worker(new URL('./altcha.worker.ts', import.meta.url), { type: 'module', name: 'kassa-proof-of-work' }),
+      timeout: settings.executeTimeoutMs,
+    });
+  } catch {
+    // A worker that could not start or failed.
+    throw new BotcheckError('botcheck_unavailable');
+  }
   if (!solution) throw new BotcheckError('botcheck_execute_timeout');
   return btoa(JSON.stringify({ challenge, solution }));
 }
