@@ -28,6 +28,7 @@ const { values } = parseArgs({
     engines: { type: 'string' },
     'sandbox-in-memory': { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
+    before: { type: 'string' },
     out: { type: 'string' },
   },
 });
@@ -60,7 +61,10 @@ const log = (line: string): void => {
 };
 
 try {
-  sandbox = await startSandbox(dir, { inMemory: values['sandbox-in-memory'] === true, ...(size.profileDir === undefined ? {} : { profileDir: size.profileDir }) });
+  sandbox = await startSandbox(dir, {
+    inMemory: values['sandbox-in-memory'] === true,
+    ...(size.profileDir === undefined ? {} : { profileDir: size.profileDir }),
+  });
   const hello = await startHelloWorld(dir);
   try {
     for (const connections of connectionCounts) {
@@ -74,23 +78,25 @@ try {
     rows.push(await sdkAlone(sandbox, connections, size));
     log(`measured the SDK alone at ${connections} connections`);
   }
+  // With --before: the same rows from an earlier checkout first, so a change is measured against what it changed.
+  const variants = values.before === undefined ? [{ label: 'Kassa', root: ROOT }] : [{ label: 'Kassa before', root: resolve(values.before) }, { label: 'Kassa', root: ROOT }];
   for (const engine of engines) {
-    let databaseUrl = join(dir, `${engine}.sqlite`);
-    if (engine !== 'sqlite') {
-      postgres ??= await startTestPostgres();
-      databaseUrl = await postgres.createDatabase();
-    }
-    const count = engine === 'postgres-2' ? 2 : 1;
-    const instances: RunningKassa[] = [];
-    try {
-      for (let i = 0; i < count; i += 1) instances.push(await startKassa(dir, count === 1 ? 'kassa' : `kassa-${i + 1}`, sandbox, databaseUrl, { env: SHARED_SECRETS, ...(size.profileDir === undefined ? {} : { profileDir: size.profileDir }) }));
-      const scenario = `Kassa on ${engine === 'sqlite' ? 'SQLite' : count === 1 ? 'PostgreSQL' : 'PostgreSQL, 2 instances'}`;
-      for (const connections of connectionCounts) {
-        rows.push(await payments(scenario, instances, sandbox, connections, size));
-        log(`measured ${scenario} at ${connections} connections`);
+    for (const variant of variants) {
+      const running = sandbox;
+      const databaseUrl = engine === 'sqlite' ? join(dir, `${variant.label}-${engine}.sqlite`.replace(/\s+/g, '-')) : await (postgres ??= await startTestPostgres()).createDatabase();
+      const count = engine === 'postgres-2' ? 2 : 1;
+      const options = { env: SHARED_SECRETS, root: variant.root, ...(size.profileDir === undefined ? {} : { profileDir: size.profileDir }) };
+      const instances: RunningKassa[] = [];
+      try {
+        for (let i = 0; i < count; i += 1) instances.push(await startKassa(dir, count === 1 ? 'kassa' : `kassa-${i + 1}`, running, databaseUrl, options));
+        const scenario = `${variant.label} on ${engine === 'sqlite' ? 'SQLite' : count === 1 ? 'PostgreSQL' : 'PostgreSQL, 2 instances'}`;
+        for (const connections of connectionCounts) {
+          rows.push(await payments(scenario, instances, running, connections, size));
+          log(`measured ${scenario} at ${connections} connections`);
+        }
+      } finally {
+        await Promise.all(instances.map((instance) => instance.process.stop()));
       }
-    } finally {
-      await Promise.all(instances.map((instance) => instance.process.stop()));
     }
   }
 } finally {
@@ -102,7 +108,9 @@ report.machine.loadAverageAtEnd = loadavg();
 report.rows = withGoalFigures(rows);
 mkdirSync(dirname(out), { recursive: true });
 writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
-for (const row of report.rows) for (const profile of row.profiles ?? []) log(`\n${row.scenario}, ${row.connections} connections: ${formatProfile(profile.name, profile.summary)}`);
+for (const row of report.rows) {
+  for (const profile of row.profiles ?? []) log(`\n${row.scenario}, ${row.connections} connections: ${formatProfile(profile.name, profile.summary)}`);
+}
 log(`\n${formatTable(report)}\n\nJSON: ${out}`);
 const failures = failuresOf(report);
 if (failures.length > 0) {

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { join } from 'node:path';
 
@@ -21,7 +21,10 @@ process.on('SIGUSR2', () => {
     }
     running = false;
     const { profile } = await session.post('Profiler.stop');
-    writeFileSync(join(dir, `${process.pid}.cpuprofile`), JSON.stringify(profile));
+    // Written aside then renamed: the benchmark reads the file as soon as it appears.
+    const file = join(dir, `${process.pid}.cpuprofile`);
+    writeFileSync(`${file}.partial`, JSON.stringify(profile));
+    renameSync(`${file}.partial`, file);
   };
   toggle().catch((error: unknown) => process.stderr.write(`profiler: ${String(error)}\n`));
 });

@@ -59,12 +59,13 @@ export async function startKassa(
   name: string,
   sandbox: RunningSandbox,
   databaseUrl: string,
-  options: { env?: Record<string, string>; profileDir?: string } = {},
+  /** `root`: the checkout whose server runs (an earlier one, for --before). */
+  options: { env?: Record<string, string>; profileDir?: string; root?: string } = {},
 ): Promise<RunningKassa> {
   const child = await startNodeProcess({
     name,
     ...profiling(options.profileDir),
-    entry: join(ROOT, 'packages/server/src/main.ts'),
+    entry: join(options.root ?? ROOT, 'packages/server/src/main.ts'),
     env: {
       PORT: '0',
       HOST: '127.0.0.1',
