@@ -18,9 +18,10 @@ export default defineConfig({
     screenshot: 'only-on-failure',
   },
   projects: [
-    { name: 'shopper', testIgnore: [/audit\.spec\.ts/, /gateway-faults\//] },
     // Sandbox fault rules and merchant settings apply to every request of the product they are made on: these specs
-    // drive a second product of their own (support/products.ts), one at a time, beside the shopper specs.
+    // drive a second product of their own (support/products.ts), one at a time, beside the shopper specs. Listed
+    // first so they are queued first: one worker runs them from the start while the others take the shopper specs
+    // (a job whose project is at its worker limit is skipped, not waited for).
     {
       name: 'gateway-faults',
       testMatch: /gateway-faults\/.*\.spec\.ts/,
@@ -28,6 +29,7 @@ export default defineConfig({
       metadata: { product: 'faults' },
       use: { baseURL: process.env.KASSA_FAULTS_SHOP_URL },
     },
+    { name: 'shopper', testIgnore: [/audit\.spec\.ts/, /gateway-faults\//] },
     // Runs after every other test, over what they left in the database and the server log.
     { name: 'audit', testMatch: /audit\.spec\.ts/, dependencies: ['shopper', 'gateway-faults'] },
   ],
