@@ -45,6 +45,9 @@ import { refusalsRoutes } from './routes/refusals/refusals.routes.ts';
 import { sessionRoutes } from './routes/session/session.routes.ts';
 import { subscriptionsRoutes } from './routes/subscriptions/subscriptions.routes.ts';
 import { startReconciler } from './jobs/reconciler.ts';
+import { instrumentBotcheck, instrumentGateway, instrumentWebhooks } from './metrics/instrument.ts';
+import { createMetrics } from './metrics/metrics.ts';
+import { registerMetrics } from './plugins/metrics.ts';
 import { ShopAlert } from './velocity/shop-alert.ts';
 import { Velocity } from './velocity/velocity.ts';
 import { seedDemoVault } from './vault/demo-vault.ts';
@@ -77,7 +80,9 @@ export async function buildKassaApp(config: Config, deps: AppDeps = {}): Promise
   const logger = deps.logger ?? createLogger(config);
   const database = deps.database ?? (await openDatabase(config.database));
   const client = config.gateway === null ? null : createBraintreeClient(config.gateway);
-  const gateway = deps.gateway !== undefined ? deps.gateway : client === null ? null : new BraintreeGatewayAdapter(client);
+  const metrics = createMetrics();
+  const adapter = deps.gateway !== undefined ? deps.gateway : client === null ? null : new BraintreeGatewayAdapter(client);
+  const gateway = adapter === null ? null : instrumentGateway(adapter, metrics);
   const vault = deps.vault !== undefined ? deps.vault : client === null || gateway === null ? null : new BraintreeVaultAdapter(client);
 
   let demo: DemoCredentials | null = null;
@@ -92,9 +97,9 @@ export async function buildKassaApp(config: Config, deps: AppDeps = {}): Promise
     db: database.db,
     gateway,
     vault,
-    webhooks: client === null ? null : new BraintreeWebhookVerifier(client),
+    webhooks: client === null ? null : instrumentWebhooks(new BraintreeWebhookVerifier(client), metrics),
     cards: client === null || gateway === null ? null : new BraintreeCardLookup(client),
-    botcheck: createBotcheckVerifier(config.botcheck),
+    botcheck: instrumentBotcheck(createBotcheckVerifier(config.botcheck), metrics),
     replays: new DbReplayStore(database.db),
     sessions: new SessionsRepository(database.db, config.sessionSecret),
     idempotency: new IdempotencyRepository(database.db),
@@ -110,6 +115,7 @@ export async function buildKassaApp(config: Config, deps: AppDeps = {}): Promise
   await registerSecurityHeaders(app, config);
   await registerRateLimits(app);
   await registerOpenApi(app);
+  await registerMetrics(app, metrics, config.metricsToken);
   // App plugins.
   registerDatabaseLifecycle(app, database, deps.database === undefined);
   registerErrorMapping(app);

@@ -40,6 +40,8 @@ export interface Config {
   /** Origins the browser may frame and call for the gateway (CSP frame-src / connect-src). */
   gatewayOrigins: string[];
   sessionSecret: string;
+  /** Bearer token `/metrics` asks for; null: it answers the machine itself only (a loopback client). */
+  metricsToken: string | null;
   /** Cookie `Secure` flag: on when the public URL is https. */
   secureCookies: boolean;
   botcheck: {
@@ -136,6 +138,7 @@ const fields = {
   GATEWAY_ORIGIN: z.string().optional(),
   PUBLIC_URL: z.url({ error: 'PUBLIC_URL must be a URL like https://shop.example.com' }).optional(),
   SESSION_SECRET: z.string().min(32, 'SESSION_SECRET must be at least 32 characters').optional(),
+  METRICS_TOKEN: z.string().min(32, 'METRICS_TOKEN must be at least 32 characters').optional(),
   BOTCHECK_PROVIDER: z.enum(BOTCHECK_PROVIDERS, { error: `BOTCHECK_PROVIDER must be one of ${BOTCHECK_PROVIDERS.join(', ')}` }).default('altcha'),
   BOTCHECK_SITE_KEY: nonEmpty('BOTCHECK_SITE_KEY').optional(),
   BOTCHECK_SECRET_KEY: nonEmpty('BOTCHECK_SECRET_KEY').optional(),
@@ -237,6 +240,7 @@ export function loadConfig(env: Env): Config {
     gatewayOrigins,
     // Without a configured secret, sessions and challenges last as long as the process: fine for a demo.
     sessionSecret: v.SESSION_SECRET ?? randomBytes(32).toString('hex'),
+    metricsToken: v.METRICS_TOKEN ?? null,
     secureCookies: v.PUBLIC_URL?.startsWith('https:') ?? false,
     botcheck: {
       provider: v.BOTCHECK_PROVIDER,
