@@ -50,6 +50,18 @@ export class Shopper {
     await expect(this.page.locator('[data-kassa-checkout]')).toHaveAttribute('data-state', 'ready');
   }
 
+  /**
+   * The checkout page of a new order of one mug, made through the API the shop uses (the cookie is the page's): for
+   * specs whose subject starts at the checkout, so the shop and the cart are not clicked through again.
+   */
+  async startCheckoutOfNewOrder(): Promise<void> {
+    const response = await this.page.request.post('/api/orders', { data: { items: [{ productId: 'prd_mug', quantity: 1 }] } });
+    expect(response.status()).toBe(201);
+    const { order } = (await response.json()) as { order: { id: string } };
+    await this.page.goto(`/checkout/${order.id}`);
+    await expect(this.page.locator('[data-kassa-checkout]')).toHaveAttribute('data-state', 'ready');
+  }
+
   /** Shop, cart, checkout page, without waiting for the drop-in (it may be failing to load). */
   async openCheckout(...productNames: string[]): Promise<void> {
     await this.visitShop();
@@ -123,6 +135,12 @@ export class Shopper {
   private async seesSignedIn(line: string | RegExp): Promise<void> {
     await expect(this.page.getByRole('button', { name: 'Sign out' })).toBeVisible();
     await expect(this.page.getByText(line)).toBeAttached();
+  }
+
+  /** A new account made through the API the sign-up page uses (the session cookie is the page's): not clicked through. */
+  async signUpThroughApi(name: string, email: string, password: string): Promise<void> {
+    const response = await this.page.request.post('/api/accounts', { data: { name, email, password } });
+    expect(response.status()).toBe(201);
   }
 
   async signUp(name: string, email: string, password: string): Promise<void> {
