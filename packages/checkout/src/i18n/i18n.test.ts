@@ -122,13 +122,15 @@ describe('merchant overrides', () => {
     expect(t('error.network')).toBe('Erreur réseau. Veuillez réessayer.');
   });
 
-  it('drop unknown keys and values that are not text, and say so once', () => {
+  it('drop unknown keys and values that are not text, and say so once', async () => {
     const log = vi.spyOn(console, 'error').mockImplementation(() => {});
     // As a JavaScript caller could pass them, past the types.
     const given = { translations: { 'error.network': 'Offline?', 'error.nope': 'x', 'field.number.label': 42 } } as unknown as CheckoutOptions;
     expect(translationsFrom(given)).toEqual({ 'error.network': 'Offline?' });
     expect(translationsFrom(given)).toEqual({ 'error.network': 'Offline?' });
     expect(translationsFrom({ translations: 'Hello' } as unknown as CheckoutOptions)).toEqual({});
+    // The sentences are imported on demand (runtime/option-problems.ts): they arrive a moment later, in order.
+    await vi.waitFor(() => expect(log).toHaveBeenCalledTimes(3));
     expect(log.mock.calls.map(([line]) => String(line))).toEqual([
       "[kassa/checkout] options.translations has an unknown key 'error.nope'; the keys are those of the English catalogue.",
       "[kassa/checkout] options.translations['field.number.label'] must be a string, not 42.",

@@ -5,6 +5,7 @@ import { en, type MessageKey } from '../i18n/catalogue.ts';
 import type { Translations } from '../i18n/i18n.ts';
 import type { CardholderNameOption, CheckoutSettings, PostalCodeOption, ThreeDSecureOption } from '../machine/checkout.types.ts';
 import { PAYMENT_OPTIONS, isPaymentOptionId, type PaymentOptionId, type WalletOptionId } from '../machine/payment-options.ts';
+import type { OptionProblem } from './option-problems.ts';
 
 /**
  * Cardholder name: Kassa's `'optional' | 'required' | false`, or the provider's `true` (shown, optional), `false`
@@ -63,10 +64,12 @@ export function isThreeDSecureAmount(value: unknown): value is string {
 
 const warned = new Set<string>();
 
-function warnOnce(message: string): void {
-  if (warned.has(message)) return;
-  warned.add(message);
-  console.error(`[kassa/checkout] ${message}`);
+/** Each problem once, in the order found; the sentence saying the fix is imported only when there is one. */
+function warnOnce(problem: OptionProblem): void {
+  const key = JSON.stringify(problem);
+  if (warned.has(key)) return;
+  warned.add(key);
+  void import('./option-problems.ts').then(({ describeProblem }) => console.error(`[kassa/checkout] ${describeProblem(problem)}`));
 }
 
 function cardholderNameFrom(value: unknown, where: string): CardholderNameOption {
@@ -76,9 +79,7 @@ function cardholderNameFrom(value: unknown, where: string): CardholderNameOption
     const required: unknown = (value as { required?: unknown }).required;
     if (required === undefined || typeof required === 'boolean') return required === true ? 'required' : 'optional';
   }
-  warnOnce(
-    `${where} must be 'optional', 'required', true, false or { required: boolean }, not ${JSON.stringify(value)}; using 'optional'.`,
-  );
+  warnOnce({ kind: 'cardholderName', where, value });
   return 'optional';
 }
 
@@ -87,7 +88,7 @@ function threeDSecureFrom(value: unknown): ThreeDSecureOption {
   if (value === true) return { amount: null };
   const amount: unknown = typeof value === 'object' && value !== null ? (value as { amount?: unknown }).amount : undefined;
   if (isThreeDSecureAmount(amount)) return { amount };
-  warnOnce(`options.threeDSecure must be true or { amount: '12.00' }, not ${JSON.stringify(value)}; using true.`);
+  warnOnce({ kind: 'threeDSecure', value });
   return { amount: null };
 }
 
@@ -96,10 +97,7 @@ function priorityFrom(value: unknown): readonly PaymentOptionId[] {
   const list = Array.isArray(value) ? value : [];
   const known = list.filter(isPaymentOptionId).filter((option, index, all) => all.indexOf(option) === index);
   if (!Array.isArray(value) || known.length !== list.length || known.length === 0) {
-    warnOnce(
-      `options.paymentOptionPriority must list some of ${PAYMENT_OPTIONS.join(', ')} once each, not ${JSON.stringify(value)}; ` +
-        (known.length > 0 ? `using ${known.join(', ')}.` : 'using the default order.'),
-    );
+    warnOnce({ kind: 'priority', value, known, all: PAYMENT_OPTIONS });
   }
   return known.length > 0 ? known : PAYMENT_OPTIONS;
 }
@@ -107,7 +105,7 @@ function priorityFrom(value: unknown): readonly PaymentOptionId[] {
 function booleanFrom(value: unknown, where: string, fallback: boolean): boolean {
   if (value === undefined) return fallback;
   if (typeof value === 'boolean') return value;
-  warnOnce(`${where} must be a boolean, not ${JSON.stringify(value)}; using ${String(fallback)}.`);
+  warnOnce({ kind: 'boolean', where, value, fallback });
   return fallback;
 }
 
@@ -121,13 +119,13 @@ export function translationsFrom(options: CheckoutOptions | undefined): Translat
   const overrides: unknown = options?.translations;
   if (overrides === undefined || overrides === null) return {};
   if (typeof overrides !== 'object' || Array.isArray(overrides)) {
-    warnOnce(`options.translations must be an object of message keys to text, not ${JSON.stringify(overrides)}.`);
+    warnOnce({ kind: 'translations', value: overrides });
     return {};
   }
   const valid: Partial<Record<MessageKey, string>> = {};
   for (const [key, value] of Object.entries(overrides)) {
-    if (!Object.hasOwn(en, key)) warnOnce(`options.translations has an unknown key '${key}'; the keys are those of the English catalogue.`);
-    else if (typeof value !== 'string') warnOnce(`options.translations['${key}'] must be a string, not ${JSON.stringify(value)}.`);
+    if (!Object.hasOwn(en, key)) warnOnce({ kind: 'translationKey', key });
+    else if (typeof value !== 'string') warnOnce({ kind: 'translationValue', key, value });
     else valid[key as MessageKey] = value;
   }
   return valid;
@@ -144,11 +142,11 @@ export function settingsFrom(options: CheckoutOptions | undefined): CheckoutSett
 
   const postal: unknown = options?.postalCode;
   if (postal !== undefined && postal !== 'gateway' && postal !== 'required') {
-    warnOnce(`options.postalCode must be 'gateway' or 'required', not ${JSON.stringify(postal)}; using 'gateway'.`);
+    warnOnce({ kind: 'postalCode', value: postal });
   }
   const clear: unknown = options?.clearFieldsAfterTokenization;
   if (clear !== undefined && typeof clear !== 'boolean') {
-    warnOnce(`options.clearFieldsAfterTokenization must be a boolean, not ${JSON.stringify(clear)}; using false.`);
+    warnOnce({ kind: 'clearFields', value: clear });
   }
 
   const merchantEnabled = { card: card !== false } as Record<PaymentOptionId, boolean>;

@@ -1,0 +1,40 @@
+// What is wrong with a merchant option a JavaScript caller passed, said with the fix (runtime/options.ts reports it).
+// Imported on demand: only a checkout given a bad option downloads these sentences, never the card view. It imports
+// nothing: a module it shared with the card view would become a chunk of its own, which costs the card view bytes.
+
+export type OptionProblem =
+  | { readonly kind: 'cardholderName'; readonly where: string; readonly value: unknown }
+  | { readonly kind: 'threeDSecure'; readonly value: unknown }
+  | { readonly kind: 'priority'; readonly value: unknown; readonly known: readonly string[]; readonly all: readonly string[] }
+  | { readonly kind: 'boolean'; readonly where: string; readonly value: unknown; readonly fallback: boolean }
+  | { readonly kind: 'translations'; readonly value: unknown }
+  | { readonly kind: 'translationKey'; readonly key: string }
+  | { readonly kind: 'translationValue'; readonly key: string; readonly value: unknown }
+  | { readonly kind: 'postalCode'; readonly value: unknown }
+  | { readonly kind: 'clearFields'; readonly value: unknown };
+
+export function describeProblem(problem: OptionProblem): string {
+  switch (problem.kind) {
+    case 'cardholderName':
+      return `${problem.where} must be 'optional', 'required', true, false or { required: boolean }, not ${JSON.stringify(problem.value)}; using 'optional'.`;
+    case 'threeDSecure':
+      return `options.threeDSecure must be true or { amount: '12.00' }, not ${JSON.stringify(problem.value)}; using true.`;
+    case 'priority':
+      return (
+        `options.paymentOptionPriority must list some of ${problem.all.join(', ')} once each, not ${JSON.stringify(problem.value)}; ` +
+        (problem.known.length > 0 ? `using ${problem.known.join(', ')}.` : 'using the default order.')
+      );
+    case 'boolean':
+      return `${problem.where} must be a boolean, not ${JSON.stringify(problem.value)}; using ${String(problem.fallback)}.`;
+    case 'translations':
+      return `options.translations must be an object of message keys to text, not ${JSON.stringify(problem.value)}.`;
+    case 'translationKey':
+      return `options.translations has an unknown key '${problem.key}'; the keys are those of the English catalogue.`;
+    case 'translationValue':
+      return `options.translations['${problem.key}'] must be a string, not ${JSON.stringify(problem.value)}.`;
+    case 'postalCode':
+      return `options.postalCode must be 'gateway' or 'required', not ${JSON.stringify(problem.value)}; using 'gateway'.`;
+    case 'clearFields':
+      return `options.clearFieldsAfterTokenization must be a boolean, not ${JSON.stringify(problem.value)}; using false.`;
+  }
+}
