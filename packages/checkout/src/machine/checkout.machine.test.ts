@@ -615,3 +615,36 @@ describe('3-D Secure', () => {
     expect(run(challenged, { type: 'TEARDOWN' }).state).toMatchObject({ phase: 'closed', challengeUrl: null });
   });
 });
+
+describe('wallets', () => {
+  const wallets = { ...config, paypalEnabled: true };
+  const paypal = { ...result, nonce: 'paypal-1', type: 'PayPalAccount' as const, details: { ...result.details, email: 'shopper@paypal.example' } };
+  const onPayPal = () => {
+    const loadedBoth = run(initialState(defaults), loaded(wallets, ['card', 'paypal']), { type: 'OPTION_READY', option: 'card' }, { type: 'OPTION_READY', option: 'paypal' });
+    return run(loadedBoth.state, { type: 'SELECT_OPTION', option: 'paypal' }).state;
+  };
+
+  it("asks for the wallet's button until it approved, then hands over its method, requestable on its view only", () => {
+    const view = onPayPal();
+    expect(run(view, { type: 'SUBMIT' }).effects).toEqual([{ type: 'rejectRequest', error: expect.objectContaining({ code: 'use_wallet_button' }) }]);
+    const approved = run(view, { type: 'WALLET_APPROVED', option: 'paypal', result: paypal });
+    expect(approved.state.walletMethod).toEqual(paypal);
+    expect(approved.effects).toEqual([{ type: 'paymentMethodRequestable', paymentMethodIsSelected: true }]);
+    expect(run(approved.state, { type: 'SUBMIT' }).effects).toEqual([{ type: 'resolveRequest', result: paypal }]);
+    // On the card view the wallet's method is not what Pay hands over.
+    const card = run(approved.state, { type: 'SHOW_OPTIONS' }, { type: 'SELECT_OPTION', option: 'card' });
+    expect(card.state.requestability).toEqual({ requestable: false });
+    expect(run(approved.state, { type: 'CLEAR_SELECTION' }).state.walletMethod).toBeNull();
+  });
+
+  it('forgets the approval when the shopper leaves the view, and ignores one that ends after they left', () => {
+    const view = onPayPal();
+    const approved = run(view, { type: 'WALLET_APPROVED', option: 'paypal', result: paypal }).state;
+    const back = run(approved, { type: 'SHOW_OPTIONS' }, { type: 'SELECT_OPTION', option: 'paypal' });
+    expect(back.state.walletMethod).toBeNull();
+    expect(back.state.requestability).toEqual({ requestable: false });
+    const late = run(run(view, { type: 'SHOW_OPTIONS' }).state, { type: 'WALLET_APPROVED', option: 'paypal', result: paypal });
+    expect(late.state.walletMethod).toBeNull();
+    expect(late.effects).toEqual([]);
+  });
+});

@@ -70,6 +70,7 @@ export const transitions: TransitionTable = {
     SELECT_OPTION: [{ guard: 'optionUsable', actions: ['openOption'] }],
     SHOW_OPTIONS: [{ guard: 'hasOtherWays', actions: ['openOptionList'] }],
     SUBMIT: [
+      { guard: 'hasWalletMethod', actions: ['resolveWalletMethod'] },
       { guard: 'onWalletView', actions: ['rejectUseWalletButton'] },
       { guard: 'onOptionsView', actions: ['rejectNoPaymentMethod'] },
       // The saved methods: the chosen one (3-D Secure first, when on), unless in edit mode or none is chosen.
@@ -81,6 +82,7 @@ export const transitions: TransitionTable = {
       { actions: ['showAllErrors', 'focusFirstInvalid', 'rejectInvalid'] },
     ],
     CLEAR_SELECTION: [{ actions: ['clearSelection'] }],
+    WALLET_APPROVED: [{ actions: ['selectWalletMethod'] }],
     UPDATE_SETTINGS: [{ actions: ['updateSettings'] }],
     SELECT_METHOD: [{ guard: 'choosingMethod', actions: ['selectMethod'] }],
     EDIT_METHODS: [{ guard: 'vaultManagerOn', actions: ['startEditing'] }],
@@ -162,6 +164,7 @@ const guards: Record<GuardName, Guard> = {
     event.type === 'SELECT_OPTION' && state.options.some((entry) => entry.id === event.option && entry.status === 'ready'),
   hasOtherWays: (state) => state.view !== 'options' && hasOtherWays(state),
   onWalletView: (state) => state.view !== null && WALLET_VIEWS.has(state.view),
+  hasWalletMethod: (state) => state.walletMethod !== null,
   onOptionsView: (state) => state.view === 'options',
   onMethodsView: (state) => state.view === 'methods',
   choosingMethod: (state) => state.view === 'methods' && !state.editing,
@@ -269,7 +272,7 @@ function changeView(state: CheckoutState, to: ViewId, emit: Emit): CheckoutState
   if (state.view === to) return state;
   if (state.view !== null) emit({ type: 'changeActiveView', previousViewId: state.view, newViewId: to });
   emit({ type: 'focusView', view: to });
-  return { ...state, view: to, sheetError: null };
+  return { ...state, view: to, sheetError: null, walletMethod: null };
 }
 
 /** The hosted-field events the drop-in passes on: focus/blur, empty/notEmpty and validity changes. */
@@ -448,7 +451,7 @@ const actions: Record<ActionName, Action> = {
     emit({ type: 'rejectRequest', error: info });
     return next;
   },
-  clearSelection: (state, _, emit) => resetFields({ ...state, selected: null, activeMethod: null, sheetError: null }, emit),
+  clearSelection: (state, _, emit) => resetFields({ ...state, selected: null, activeMethod: null, walletMethod: null, sheetError: null }, emit),
   selectMethod: (state, event) => {
     if (event.type !== 'SELECT_METHOD') return state;
     const method = state.savedMethods.find((m) => m.nonce === event.nonce);
@@ -487,6 +490,13 @@ const actions: Record<ActionName, Action> = {
   // The method stays listed; the shopper is back in edit mode with the message.
   applyDeleteFailed: (state, _, emit) => ({ ...changeView(state, 'methods', emit), pendingDelete: null, editing: true, sheetError: 'error.deleteFailed' }),
   setSaveCard: (state, event) => (event.type === 'SET_SAVE_CARD' ? { ...state, saveCard: event.save } : state),
+  // An approval that ends after the shopper left the wallet's view changes nothing.
+  selectWalletMethod: (state, event) =>
+    event.type === 'WALLET_APPROVED' && event.option === state.view ? { ...state, walletMethod: event.result, sheetError: null } : state,
+  resolveWalletMethod: (state, _, emit) => {
+    if (state.walletMethod !== null) emit({ type: 'resolveRequest', result: state.walletMethod });
+    return state;
+  },
   startThreeDSecure: (state, event, emit) => {
     const card = deliveredCard(state, event);
     if (card !== null) emit({ type: 'verifyThreeDSecure', card });
@@ -521,6 +531,7 @@ function requestabilityOf(state: CheckoutState): Requestability {
   if (state.view === 'methods') {
     return !state.editing && state.activeMethod !== null ? { requestable: true, paymentMethodIsSelected: true } : { requestable: false };
   }
+  if (state.walletMethod !== null) return { requestable: true, paymentMethodIsSelected: true };
   if (state.view !== 'card') return { requestable: false };
   if (state.selected !== null) return { requestable: true, paymentMethodIsSelected: true };
   if ((state.phase === 'ready' || state.phase === 'submitting' || state.phase === 'authenticating') && isFormValid(state)) {
@@ -553,6 +564,7 @@ export function initialState(settings: CheckoutSettings): CheckoutState {
     sheetError: null,
     loadError: null,
     selected: null,
+    walletMethod: null,
     challengeUrl: null,
     requestability: { requestable: false },
   };

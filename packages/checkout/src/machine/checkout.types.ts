@@ -62,11 +62,25 @@ export interface BinData {
   readonly productId: string;
 }
 
+/** The kinds of payment method, as the provider names them. */
+export type PaymentMethodType = 'CreditCard' | 'PayPalAccount' | 'VenmoAccount' | 'ApplePayCard' | 'AndroidPayCard';
+
+/**
+ * What a wallet adds to the details: the provider account's `email`, the payment app's `username`, the phone and
+ * search wallets' `rawPaymentData` (their card's brand and last digits are in the card fields; fields a wallet does
+ * not have are empty strings).
+ */
+export interface WalletDetails {
+  readonly email?: string;
+  readonly username?: string;
+  readonly rawPaymentData?: unknown;
+}
+
 /** What requestPaymentMethod() resolves with (spec section 3). */
 export interface PaymentMethodResult {
   readonly nonce: string;
-  readonly type: 'CreditCard';
-  readonly details: CardDetails;
+  readonly type: PaymentMethodType;
+  readonly details: CardDetails & WalletDetails;
   readonly description: string;
   readonly binData: BinData | undefined;
   /** A saved method (listed for the customer, or saved by "Save card" on the way). */
@@ -226,6 +240,8 @@ export interface CheckoutState {
   readonly loadError: CheckoutErrorInfo | null;
   /** The card tokenized last; requestPaymentMethod() returns it until the shopper types a new card or clears it. */
   readonly selected: PaymentMethodResult | null;
+  /** The method the shown wallet view's own flow approved (requestPaymentMethod() resolves with it); a view change clears it. */
+  readonly walletMethod: PaymentMethodResult | null;
   /** The 3-D Secure challenge page (on the gateway's origin) shown in the modal frame, while one is open. */
   readonly challengeUrl: string | null;
   readonly requestability: Requestability;
@@ -276,7 +292,9 @@ export type CheckoutEvent =
   | { readonly type: 'THREE_D_SECURE_CHALLENGE'; readonly url: string }
   | { readonly type: 'THREE_D_SECURE_RESULT'; readonly result: PaymentMethodResult }
   | { readonly type: 'THREE_D_SECURE_FAILED' }
-  | { readonly type: 'THREE_D_SECURE_CANCELED' };
+  | { readonly type: 'THREE_D_SECURE_CANCELED' }
+  /** The shopper approved a wallet's payment in its own flow (its failures and cancels are the wallet view's). */
+  | { readonly type: 'WALLET_APPROVED'; readonly option: PaymentOptionId; readonly result: PaymentMethodResult };
 
 export type CheckoutEventType = CheckoutEvent['type'];
 
@@ -330,6 +348,7 @@ export type GuardName =
   | 'hasSelection'
   | 'formValid'
   | 'isRetriable'
+  | 'hasWalletMethod'
   | 'needsThreeDSecure'
   | 'liabilityAcceptable';
 
@@ -375,6 +394,8 @@ export type ActionName =
   | 'applyDeleted'
   | 'applyDeleteFailed'
   | 'setSaveCard'
+  | 'selectWalletMethod'
+  | 'resolveWalletMethod'
   | 'startThreeDSecure'
   | 'showChallenge'
   | 'closeChallenge'

@@ -1,6 +1,7 @@
 // What the checkout needs from a card payment provider. The sandbox implementation talks to Kassa's embedded
 // gateway; a braintree-web implementation (real provider, loaded only when used) will implement the same interface.
 import type { CheckoutErrorInfo, FieldName, GatewayConfiguration, PaymentMethodResult } from '../machine/checkout.types.ts';
+import type { WalletOptionId } from '../machine/payment-options.ts';
 import type { HostedFields, HostedFieldsOptions, TokenizeOutcome } from '../fields/hosted-fields.ts';
 
 export interface ProviderClient {
@@ -14,6 +15,13 @@ export interface ProviderClient {
    * the payment carries (`deviceData`), or null when it could not be collected. Never rejects.
    */
   collectDeviceData(config: GatewayConfiguration, signal: AbortSignal): Promise<string | null>;
+  /**
+   * Whether this browser can pay with a wallet through this provider. Against the sandbox its approval page stands
+   * in for the Apple Pay and Google Pay sheets, so it says yes; the real provider asks the browser.
+   */
+  canPayWith(option: WalletOptionId): boolean;
+  /** Runs a wallet's approval on its surface (code imported on demand); never rejects, failures are outcomes. */
+  approveWallet(request: WalletRequest): Promise<WalletOutcome>;
   /** Runs 3-D Secure for a card (its code is imported on demand); never rejects, failures are outcomes. */
   verifyThreeDSecure(request: ThreeDSecureRequest): Promise<ThreeDSecureOutcome>;
   tokenize(fields: HostedFields, config: GatewayConfiguration, fieldNames: readonly FieldName[], vault: boolean): Promise<TokenizeOutcome>;
@@ -22,6 +30,31 @@ export interface ProviderClient {
   /** Deletes the saved method a listed nonce stands for; rejects with a ProviderError. */
   deletePaymentMethod(config: GatewayConfiguration, nonce: string): Promise<void>;
 }
+
+export interface WalletRequest {
+  readonly option: WalletOptionId;
+  /** Decimal string, the provider's form ('12.00'). */
+  readonly amount: string;
+  readonly config: GatewayConfiguration;
+  readonly surface: WalletSurface;
+  /** Aborted when the shopper cancels in the checkout (the QR code's Cancel) or the checkout is torn down. */
+  readonly signal: AbortSignal;
+}
+
+/**
+ * Where the shopper approves: the window the checkout opened in the click (one opened later would be blocked; the
+ * flow navigates it, or closes it when the provider opens its own), or a QR code the checkout shows for a phone to
+ * scan (Venmo on a desktop: `show` draws it, the flow waits for the phone's answer).
+ */
+export type WalletSurface =
+  | { readonly kind: 'window'; readonly window: Window }
+  | { readonly kind: 'qrCode'; readonly show: (url: string) => void };
+
+/** `canceled` by the shopper: silent; `failed`: shown in the checkout, `detail` for the developer. */
+export type WalletOutcome =
+  | { readonly kind: 'approved'; readonly result: PaymentMethodResult }
+  | { readonly kind: 'failed'; readonly detail: string }
+  | { readonly kind: 'canceled' };
 
 export interface ThreeDSecureRequest {
   readonly card: PaymentMethodResult;

@@ -5,6 +5,7 @@ import type { GatewayConfiguration, PaymentMethodResult } from '../machine/check
 import type { ClientToken } from './client-token.ts';
 import { fetchFromGateway, GATEWAY_TIMEOUT_MS, httpFailure } from './gateway-failures.ts';
 import { ProviderError, type ProviderClient } from './provider.ts';
+import type { GatewayFetch } from './sandbox-client-api.ts';
 
 const BAD_CONFIG = { code: 'configuration_failed', messageKey: 'error.gatewayUnavailable', retriable: true } as const;
 
@@ -50,19 +51,26 @@ export function parseSavedMethods(body: unknown): readonly PaymentMethodResult[]
   });
 }
 
+/** A flow whose module did not load: a failed outcome like any other (the flows themselves never reject). */
+const notLoaded = (error: unknown): { readonly kind: 'failed'; readonly detail: string } => ({ kind: 'failed', detail: String(error) });
+
 export function createSandboxProvider(
   token: ClientToken,
   fetchImpl: typeof fetch = (input, init) => fetch(input, init),
   timeoutMs: number = GATEWAY_TIMEOUT_MS,
 ): ProviderClient {
+  const gatewayFetch: GatewayFetch = (url, init, what) => fetchFromGateway(fetchImpl, url, init, what, timeoutMs);
+  /** A client API call with the token's fingerprint in the query: the JSON body; a non-2xx answer throws its failure. */
+  const call = async (address: string, what: string, init: RequestInit & { signal: AbortSignal }): Promise<unknown> => {
+    const url = new URL(address);
+    url.searchParams.set('authorizationFingerprint', token.authorizationFingerprint);
+    const { response, body } = await gatewayFetch(url, { credentials: 'omit', headers: { Accept: 'application/json' }, ...init }, what);
+    if (!response.ok) throw httpFailure(response, what);
+    return body;
+  };
   return {
     async getConfiguration(signal) {
-      const url = new URL(token.configUrl);
-      url.searchParams.set('authorizationFingerprint', token.authorizationFingerprint);
-      const what = 'the configuration request';
-      const init = { signal, credentials: 'omit', headers: { Accept: 'application/json' } } as const;
-      const { response, body } = await fetchFromGateway(fetchImpl, url, init, what, timeoutMs);
-      if (!response.ok) throw httpFailure(response, what);
+      const body = await call(token.configUrl, 'the configuration request', { signal });
       if (body === undefined) throw new ProviderError(BAD_CONFIG, 'The gateway configuration is not JSON.');
       return parseConfiguration(body, token);
     },
@@ -80,37 +88,21 @@ export function createSandboxProvider(
       return outcome.ok && vault ? { ok: true, result: { ...outcome.result, vaulted: true, hasSubscription: false } } : outcome;
     },
     async listPaymentMethods(config, signal) {
-      const url = new URL(`${config.clientApiUrl}/v1/payment_methods`);
-      url.searchParams.set('authorizationFingerprint', token.authorizationFingerprint);
-      const what = 'the saved payment methods request';
-      const init = { signal, credentials: 'omit', headers: { Accept: 'application/json' } } as const;
-      const { response, body } = await fetchFromGateway(fetchImpl, url, init, what, timeoutMs);
-      if (!response.ok) throw httpFailure(response, what);
-      return parseSavedMethods(body);
+      return parseSavedMethods(await call(`${config.clientApiUrl}/v1/payment_methods`, 'the saved payment methods request', { signal }));
     },
     async deletePaymentMethod(config, nonce) {
-      const url = new URL(`${config.clientApiUrl}/v1/payment_methods/${encodeURIComponent(nonce)}`);
-      url.searchParams.set('authorizationFingerprint', token.authorizationFingerprint);
-      const what = 'the delete request';
-      const init = { method: 'DELETE', signal: new AbortController().signal, credentials: 'omit' } as const;
-      const { response } = await fetchFromGateway(fetchImpl, url, init, what, timeoutMs);
-      if (!response.ok) throw httpFailure(response, what);
+      const url = `${config.clientApiUrl}/v1/payment_methods/${encodeURIComponent(nonce)}`;
+      await call(url, 'the delete request', { method: 'DELETE', signal: new AbortController().signal });
     },
-    async collectDeviceData(config, signal) {
-      try {
-        const { collectWithSandbox } = await import('./sandbox-device-data.ts');
-        return await collectWithSandbox(config.assetsUrl, signal);
-      } catch {
-        return null;
-      }
-    },
-    async verifyThreeDSecure(request) {
-      try {
-        const { verifyWithSandbox } = await import('./sandbox-three-d-secure.ts');
-        return await verifyWithSandbox(token, request, (url, init, what) => fetchFromGateway(fetchImpl, url, init, what, timeoutMs));
-      } catch (error) {
-        return { kind: 'failed', detail: `3-D Secure could not load: ${String(error)}` };
-      }
-    },
+    // No device data is a payment without it, never a failure.
+    collectDeviceData: (config, signal) =>
+      import('./sandbox-device-data.ts').then((flow) => flow.collectWithSandbox(config.assetsUrl, signal)).catch(() => null),
+    // The sandbox's approval page stands in for every wallet's own window or sheet: any browser can show it.
+    canPayWith: () => true,
+    // The flows load on demand and never reject: only their import can fail, and that is a failed outcome too.
+    approveWallet: (request) =>
+      import('./sandbox-wallets.ts').then((flow) => flow.approveWithSandbox(token, request, gatewayFetch), notLoaded),
+    verifyThreeDSecure: (request) =>
+      import('./sandbox-three-d-secure.ts').then((flow) => flow.verifyWithSandbox(token, request, gatewayFetch), notLoaded),
   };
 }

@@ -4,18 +4,10 @@
 import type { PaymentMethodResult } from '../machine/checkout.types.ts';
 import type { ClientToken } from './client-token.ts';
 import type { ThreeDSecureOutcome, ThreeDSecureRequest } from './provider.ts';
-
-/** fetchFromGateway with the provider's fetch and time-out (passed in: this module imports nothing at run time). */
-export type GatewayFetch = (url: URL, init: RequestInit & { signal: AbortSignal }, what: string) => Promise<{ response: Response; body: unknown }>;
+import { clientApiPost, isRecord, type GatewayFetch } from './sandbox-client-api.ts';
 
 /** What the challenge page posts to its parent (the sandbox's pages/three-d-secure/protocol.ts). */
 const CHALLENGE_SOURCE = 'kassa-three-d-secure';
-
-type Json = Readonly<Record<string, unknown>>;
-
-function isRecord(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** The card with the gateway's 3-D Secure result: the new nonce and the outcome; the card's details stay. */
 export function withThreeDSecure(card: PaymentMethodResult, paymentMethod: unknown): PaymentMethodResult | null {
@@ -58,18 +50,7 @@ export async function verifyWithSandbox(
   fetchFromGateway: GatewayFetch,
 ): Promise<ThreeDSecureOutcome> {
   const { card, amount, config, signal } = request;
-  const post = async (path: string, body: Json, what: string): Promise<Json> => {
-    const init = {
-      method: 'POST',
-      signal,
-      credentials: 'omit',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-      body: JSON.stringify({ authorizationFingerprint: token.authorizationFingerprint, ...body }),
-    } as const;
-    const { response, body: answer } = await fetchFromGateway(new URL(`${config.clientApiUrl}${path}`), init, what);
-    if (!response.ok || !isRecord(answer)) throw new Error(`The gateway answered ${what} with HTTP ${response.status}.`);
-    return answer;
-  };
+  const post = clientApiPost(token, config.clientApiUrl, signal, fetchFromGateway);
 
   try {
     const lookup = await post(`/v1/payment_methods/${encodeURIComponent(card.nonce)}/three_d_secure/lookup`, { amount }, 'the 3-D Secure lookup');

@@ -56,6 +56,8 @@ function harness(
       });
     },
     collectDeviceData: () => Promise.resolve(deviceData),
+    canPayWith: () => true,
+    approveWallet: () => Promise.resolve({ kind: 'canceled' }),
     verifyThreeDSecure: (request) => {
       threeDSecure = request;
       return new Promise((resolve) => {
@@ -282,7 +284,6 @@ describe('CheckoutRuntime with several ways to pay', () => {
     let settle: (ok: boolean) => void = () => {};
     const View = (): null => null;
     const plugin: WalletPlugin = {
-      isSupported: () => true,
       load: () =>
         new Promise((resolve, reject) => {
           settle = (ok) => (ok ? resolve(View) : reject(new Error('the PayPal SDK did not load')));

@@ -16,13 +16,14 @@ import type {
   FieldName,
   GatewayConfiguration,
   PaymentMethodResult,
+  ViewId,
 } from '../machine/checkout.types.ts';
 import { cvvSize, isFieldRequired } from '../machine/field-rules.ts';
 import { offeredOptions, type PaymentOptionId, type WalletOptionId } from '../machine/payment-options.ts';
 import { parseClientToken } from '../provider/client-token.ts';
 import { ProviderError, type ProviderClient } from '../provider/provider.ts';
 import { createSandboxProvider } from '../provider/sandbox-provider.ts';
-import { WALLETS, type WalletRegistry } from '../wallets/registry.ts';
+import { WALLETS, type WalletEvent, type WalletRegistry } from '../wallets/registry.ts';
 import { CheckoutError } from './checkout-error.ts';
 import { CheckoutEmitter, type CheckoutCallbacks, type CheckoutEventMap, type CheckoutEventName } from './events.ts';
 import type { WalletOptions } from './options.ts';
@@ -104,7 +105,7 @@ export class CheckoutRuntime {
   private readonly options: RuntimeOptions;
   private readonly emitter: CheckoutEmitter;
   private readonly wallets: WalletRegistry;
-  private readonly walletViews = new Map<PaymentOptionId, ComponentType>();
+  private readonly walletViews = new Map<ViewId, ComponentType>();
   private readonly focusHandlers = new Map<FocusTarget, () => void>();
   private pendingFocus: FocusTarget | null = null;
   /** A card request before this time (ms since the epoch) is refused without calling the gateway. */
@@ -212,9 +213,9 @@ export class CheckoutRuntime {
     this.send({ type: 'SET_SAVE_CARD', save });
   }
 
-  /** A wallet's view, once its module has loaded (null before, and for the card). */
-  walletView(option: PaymentOptionId): ComponentType | null {
-    return this.walletViews.get(option) ?? null;
+  /** A wallet's view, once its module has loaded (null before, and for every other view). */
+  walletView(view: ViewId): ComponentType | null {
+    return this.walletViews.get(view) ?? null;
   }
 
   /**
@@ -335,8 +336,7 @@ export class CheckoutRuntime {
     const { settings } = this.options;
     if (this.provider !== null) this.deviceData = this.provider.collectDeviceData(config, signal);
     const options = offeredOptions(config, settings.paymentOptionPriority, settings.merchantEnabled, (option) => {
-      if (option === 'card') return true;
-      return this.wallets[option]?.isSupported() ?? false;
+      return option === 'card' || (this.wallets[option] !== undefined && this.provider?.canPayWith(option) === true);
     });
     if (options.length === 0) {
       console.error(
@@ -371,12 +371,14 @@ export class CheckoutRuntime {
 
   /** A wallet's module and set-up; the card's initialisation is its frames (mountFields). */
   private loadWallet(option: WalletOptionId, config: GatewayConfiguration, signal: AbortSignal): void {
+    const { provider } = this;
     const plugin = this.wallets[option];
-    if (plugin === undefined) return;
+    if (plugin === undefined || provider === null) return;
     const timeout = new Promise<never>((_, reject) => {
       this.later(this.options.optionLoadTimeoutMs ?? 20_000, () => reject(new Error('it did not load in time')));
     });
-    Promise.race([plugin.load({ config, options: this.options.walletOptions?.[option], signal }), timeout]).then(
+    const context = { option, config, options: this.options.walletOptions?.[option], provider, report: (event: WalletEvent) => this.send(event), signal };
+    Promise.race([plugin.load(context), timeout]).then(
       (view) => {
         if (signal.aborted) return;
         this.walletViews.set(option, view);
@@ -471,7 +473,11 @@ export class CheckoutRuntime {
         this.settle(request)?.reject(new CheckoutError(effect.error.code, t(effect.error.messageKey)));
         return;
       case 'paymentMethodRequestable':
-        this.emitter.emit('paymentMethodRequestable', { type: 'CreditCard', paymentMethodIsSelected: effect.paymentMethodIsSelected });
+        this.emitter.emit('paymentMethodRequestable', {
+          // A wallet's approved method, on its view; else a card.
+          type: this.machine.getState().walletMethod?.type ?? 'CreditCard',
+          paymentMethodIsSelected: effect.paymentMethodIsSelected,
+        });
         return;
       case 'noPaymentMethodRequestable':
         this.emitter.emit('noPaymentMethodRequestable', undefined);

@@ -1,12 +1,12 @@
 // The checkout's events, under the provider's drop-in names so an integrator can switch: `instance.on(name, handler)`
 // as with the drop-in, and the React props (onPaymentMethodRequestable, ...) for the same events.
-import type { CardCandidate, FieldName, FieldState, PaymentMethodResult, ViewId } from '../machine/checkout.types.ts';
+import type { CardCandidate, FieldName, FieldState, PaymentMethodResult, PaymentMethodType, ViewId } from '../machine/checkout.types.ts';
 import type { PaymentOptionId } from '../machine/payment-options.ts';
 import type { CheckoutError } from './checkout-error.ts';
 import type { CheckoutInstance } from './checkout-runtime.ts';
 
 export interface PaymentMethodRequestableEvent {
-  readonly type: 'CreditCard';
+  readonly type: PaymentMethodType;
   readonly paymentMethodIsSelected: boolean;
 }
 

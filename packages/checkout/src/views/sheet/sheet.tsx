@@ -44,9 +44,8 @@ export function Sheet(): ReactElement {
           <DeleteConfirmation />
         </Suspense>
       )}
-      {view !== null && view !== 'card' && view !== 'options' && view !== 'methods' && view !== 'delete-confirmation' && (
-        <WalletView option={view} />
-      )}
+      {/* Renders nothing for a view that is not a loaded wallet's. */}
+      {view !== null && <WalletView view={view} />}
       {root.toggleText !== null && (
         <button type="button" className="kassa-checkout__toggle" onClick={() => runtime?.showOptions()}>
           {root.toggleText}

@@ -1,10 +1,10 @@
-// A wallet's view, loaded on demand when the wallet initialised (src/wallets/registry.ts).
+// A wallet's view, loaded on demand when the wallet initialised (src/wallets/registry.ts); nothing for other views.
 import type { ReactElement } from 'react';
-import type { PaymentOptionId } from '../../machine/payment-options.ts';
+import type { ViewId } from '../../machine/checkout.types.ts';
 import { useCheckoutContext } from '../checkout-context.ts';
 
-export function WalletView({ option }: { readonly option: PaymentOptionId }): ReactElement | null {
+export function WalletView({ view }: { readonly view: ViewId }): ReactElement | null {
   const { runtime } = useCheckoutContext();
-  const View = runtime?.walletView(option) ?? null;
+  const View = runtime?.walletView(view) ?? null;
   return View === null ? null : <View />;
 }

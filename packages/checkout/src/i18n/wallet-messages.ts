@@ -1,0 +1,86 @@
+// The wallet views' own messages, every locale, imported only with the wallet views: the card view's English
+// catalogue (catalogue.ts, in the card view's bundle) does not carry them. "Use the PayPal button" is in the main
+// catalogues: the machine answers Pay on a wallet view with it.
+import type { Locale } from './i18n.ts';
+
+const en = {
+  button: 'Pay with {wallet}',
+  hint: "{wallet} opens in a window of its own: approve the payment there and your order is paid.",
+  readyToPay: '{wallet} ({account}) is ready to pay.',
+  waiting: 'Finish paying in the {wallet} window.',
+  qrTitle: 'Scan to pay with {wallet}',
+  qrHint: "Point your phone's camera at the code and approve the payment in {wallet}. This page carries on by itself.",
+  qrLabel: 'QR code to pay with {wallet} on your phone',
+  cancel: 'Cancel',
+  failed: 'This way to pay did not go through. Please try again or choose another way to pay.',
+} as const;
+
+export type WalletMessageKey = keyof typeof en;
+
+export const WALLET_MESSAGES: Readonly<Record<Locale, Readonly<Record<WalletMessageKey, string>>>> = {
+  en,
+  de: {
+    button: 'Mit {wallet} bezahlen',
+    hint: '{wallet} öffnet sich in einem eigenen Fenster: Bestätigen Sie dort die Zahlung, und Ihre Bestellung ist bezahlt.',
+    readyToPay: '{wallet} ({account}) ist bereit zum Bezahlen.',
+    waiting: 'Schließen Sie die Zahlung im {wallet}-Fenster ab.',
+    qrTitle: 'Scannen, um mit {wallet} zu bezahlen',
+    qrHint: 'Richten Sie die Kamera Ihres Telefons auf den Code und bestätigen Sie die Zahlung in {wallet}. Diese Seite geht danach von selbst weiter.',
+    qrLabel: 'QR-Code zum Bezahlen mit {wallet} auf Ihrem Telefon',
+    cancel: 'Abbrechen',
+    failed: 'Diese Zahlungsart hat nicht funktioniert. Bitte versuchen Sie es erneut oder wählen Sie eine andere Zahlungsart.',
+  },
+  fr: {
+    button: 'Payer avec {wallet}',
+    hint: "{wallet} s'ouvre dans sa propre fenêtre : approuvez-y le paiement et votre commande est payée.",
+    readyToPay: '{wallet} ({account}) est prêt pour le paiement.',
+    waiting: 'Terminez le paiement dans la fenêtre {wallet}.',
+    qrTitle: 'Scannez pour payer avec {wallet}',
+    qrHint: "Pointez l'appareil photo de votre téléphone vers le code et approuvez le paiement dans {wallet}. Cette page continuera d'elle-même.",
+    qrLabel: 'Code QR pour payer avec {wallet} sur votre téléphone',
+    cancel: 'Annuler',
+    failed: "Ce moyen de paiement n'a pas abouti. Veuillez réessayer ou choisir un autre moyen de paiement.",
+  },
+  es: {
+    button: 'Pagar con {wallet}',
+    hint: '{wallet} se abre en su propia ventana: apruebe allí el pago y su pedido quedará pagado.',
+    readyToPay: '{wallet} ({account}) está listo para pagar.',
+    waiting: 'Termine el pago en la ventana de {wallet}.',
+    qrTitle: 'Escanee para pagar con {wallet}',
+    qrHint: 'Apunte la cámara de su teléfono al código y apruebe el pago en {wallet}. Esta página continuará sola.',
+    qrLabel: 'Código QR para pagar con {wallet} en su teléfono',
+    cancel: 'Cancelar',
+    failed: 'Esta forma de pago no se ha completado. Vuelva a intentarlo o elija otra forma de pago.',
+  },
+  ja: {
+    button: '{wallet}で支払う',
+    hint: '{wallet}が別のウィンドウで開きます。そこでお支払いを承認すると、ご注文のお支払いが完了します。',
+    readyToPay: '{wallet}（{account}）で支払う準備ができました。',
+    waiting: '{wallet}のウィンドウでお支払いを完了してください。',
+    qrTitle: 'スキャンして{wallet}で支払う',
+    qrHint: 'スマートフォンのカメラをコードに向け、{wallet}でお支払いを承認してください。このページは自動的に進みます。',
+    qrLabel: 'スマートフォンの{wallet}で支払うためのQRコード',
+    cancel: 'キャンセル',
+    failed: 'この支払い方法は完了しませんでした。もう一度お試しいただくか、別の支払い方法を選んでください。',
+  },
+  ar: {
+    button: 'ادفع باستخدام {wallet}',
+    hint: 'يُفتح {wallet} في نافذة خاصة به: وافق على الدفع هناك وسيُدفع طلبك.',
+    readyToPay: '{wallet} ({account}) جاهز للدفع.',
+    waiting: 'أكمل الدفع في نافذة {wallet}.',
+    qrTitle: 'امسح الرمز للدفع باستخدام {wallet}',
+    qrHint: 'وجّه كاميرا هاتفك نحو الرمز ووافق على الدفع في {wallet}. ستتابع هذه الصفحة تلقائيًا.',
+    qrLabel: 'رمز QR للدفع باستخدام {wallet} على هاتفك',
+    cancel: 'إلغاء',
+    failed: 'لم تنجح طريقة الدفع هذه. يُرجى المحاولة مرة أخرى أو اختيار طريقة دفع أخرى.',
+  },
+};
+
+/**
+ * A wallet view's message in the checkout's locale, with the wallet's name and (once approved) the account filled
+ * in. Only these two placeholders exist here, so this does not import the catalogues' translator: that would tie
+ * the wallets' chunk to the card view's.
+ */
+export function walletText(locale: Locale, key: WalletMessageKey, wallet: string, account = ''): string {
+  return WALLET_MESSAGES[locale][key].replaceAll('{wallet}', wallet).replace('{account}', account);
+}
