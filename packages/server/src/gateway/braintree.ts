@@ -98,7 +98,7 @@ export class BraintreeGatewayAdapter implements PaymentGateway {
         currency: transaction.currencyIsoCode,
         paymentMethodType: transaction.paymentInstrumentType,
         threeDSecure: threeDSecureOf(transaction),
-        card: { brand: transaction.creditCard?.cardType ?? 'Unknown', lastFour: transaction.creditCard?.last4 ?? '' },
+        card: paidWith(transaction),
       };
     }
     const reason = DECLINE_STATUSES[transaction.status];
@@ -154,6 +154,25 @@ export async function callGateway<T>(run: () => Promise<T>): Promise<T> {
 /** The gateway's validation error codes of a failed result (none for a success). */
 export function errorCodes<T>(result: braintree.ValidatedResponse<T>): string[] {
   return result.success ? [] : result.errors.deepErrors().map((error) => String(error.code));
+}
+
+/**
+ * What the receipt names: the card, or the wallet (with its device card's last digits for Apple Pay and Google Pay).
+ * A wallet's sale has an empty creditCard, as the provider's has.
+ */
+function paidWith(transaction: braintree.Transaction): { brand: string; lastFour: string } {
+  switch (transaction.paymentInstrumentType) {
+    case 'paypal_account':
+      return { brand: 'PayPal', lastFour: '' };
+    case 'venmo_account':
+      return { brand: 'Venmo', lastFour: '' };
+    case 'apple_pay_card':
+      return { brand: 'Apple Pay', lastFour: transaction.applePayCard?.last4 ?? '' };
+    case 'android_pay_card':
+      return { brand: 'Google Pay', lastFour: transaction.androidPayCard?.sourceCardLast4 ?? '' };
+    default:
+      return { brand: transaction.creditCard?.cardType ?? 'Unknown', lastFour: transaction.creditCard?.last4 ?? '' };
+  }
 }
 
 /** The transaction's threeDSecureInfo (null when the nonce carried no 3-D Secure result). */

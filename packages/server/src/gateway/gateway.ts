@@ -61,6 +61,7 @@ export type SaleResult =
       status: string;
       currency: string;
       paymentMethodType: string;
+      /** What paid: a card's brand and last four, or a wallet's name (last four of its device card, or '' for an account). */
       card: { brand: string; lastFour: string };
       threeDSecure: ThreeDSecureOutcome | null;
     }
