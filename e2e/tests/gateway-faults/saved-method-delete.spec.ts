@@ -1,20 +1,16 @@
 import { expect, test } from '@playwright/test';
-import { catalogue } from '../../support/catalogue.ts';
 import { CheckoutSheet } from '../../support/checkout-sheet.ts';
 import { clearSandboxFaults, injectSandboxFault } from '../../support/sandbox-faults.ts';
-import { cards, Shopper } from '../../support/shopper.ts';
+import { Shopper, uniqueEmail } from '../../support/shopper.ts';
 
 test.afterEach(clearSandboxFaults);
 
 test('a deletion the gateway refuses (503 on the server\'s paymentMethod.delete) shows "Unable to delete payment method, try again." and keeps the card', async ({ page }) => {
   const shopper = new Shopper(page);
   const sheet = new CheckoutSheet(page);
-  await shopper.signUp('Dorothy Vaughan', `dorothy-${Date.now()}@kassa.test`, 'fortran-langley-1961');
-  await shopper.startCheckout(catalogue.everyday);
-  await shopper.enterCard(cards.mastercard);
-  await shopper.pay();
-  await shopper.seesReceipt();
-  await shopper.startCheckout(catalogue.everyday);
+  await shopper.signUpThroughApi('Dorothy Vaughan', uniqueEmail('dorothy'), 'fortran-langley-1961');
+  await shopper.savesCardThroughApi('fake-valid-mastercard-nonce');
+  await shopper.startCheckoutOfNewOrder();
   await sheet.seesView('methods');
 
   // The checkout deletes through Kassa's server, which deletes at the gateway with the SDK's paymentMethod.delete.
