@@ -79,7 +79,7 @@ function trustProxyOption(trust: TrustProxy): false | string[] | ((address: stri
 export async function buildKassaApp(config: Config, deps: AppDeps = {}): Promise<KassaApp> {
   const logger = deps.logger ?? createLogger(config);
   const database = deps.database ?? (await openDatabase(config.database));
-  const client = config.gateway === null ? null : createBraintreeClient(config.gateway);
+  const client = config.gateway === null ? null : createBraintreeClient(config.gateway, config.gatewayTimeoutMs);
   const metrics = createMetrics();
   const adapter = deps.gateway !== undefined ? deps.gateway : client === null ? null : new BraintreeGatewayAdapter(client);
   const gateway = adapter === null ? null : instrumentGateway(adapter, metrics);
@@ -102,7 +102,7 @@ export async function buildKassaApp(config: Config, deps: AppDeps = {}): Promise
     botcheck: instrumentBotcheck(createBotcheckVerifier(config.botcheck), metrics),
     replays: new DbReplayStore(database.db),
     sessions: new SessionsRepository(database.db, config.sessionSecret),
-    idempotency: new IdempotencyRepository(database.db),
+    idempotency: new IdempotencyRepository(database.db, config.staleAttemptMs),
     velocity,
     shopAlert: new ShopAlert(velocity, config.velocity.shopAlert),
   };
@@ -149,7 +149,7 @@ export async function buildKassaApp(config: Config, deps: AppDeps = {}): Promise
   refusalsRoutes(api, ctx);
   // Jobs.
   if (gateway !== null && config.reconcileIntervalMs > 0) {
-    const stop = startReconciler({ db: database.db, gateway, log: app.log }, config.reconcileIntervalMs);
+    const stop = startReconciler({ db: database.db, gateway, log: app.log, staleAttemptMs: config.staleAttemptMs }, config.reconcileIntervalMs);
     app.addHook('onClose', async () => stop());
   }
 

@@ -70,6 +70,10 @@ export interface Config {
   velocity: VelocityLimits;
   /** How often stale payment attempts are finished (jobs/reconciler.ts); 0 turns the reconciler off. */
   reconcileIntervalMs: number;
+  /** How long the SDK waits for the gateway's answer to one call (GATEWAY_TIMEOUT_SECONDS). */
+  gatewayTimeoutMs: number;
+  /** A pending payment attempt untouched this long lost its request: see staleAttemptMsFor. */
+  staleAttemptMs: number;
   /**
    * The proxies whose X-Forwarded-* headers are believed (client IP for rate limits and velocity rules, https):
    * false (none), a hop count, or the proxies' addresses and ranges. Never "everyone" (a client could name any IP).
@@ -166,6 +170,12 @@ const fields = {
   RATE_LIMIT_PAYMENTS_PER_MINUTE: positiveInt('RATE_LIMIT_PAYMENTS_PER_MINUTE').default(120),
   RATE_LIMIT_ACCOUNTS_PER_MINUTE: positiveInt('RATE_LIMIT_ACCOUNTS_PER_MINUTE').default(120),
   VELOCITY_LIMIT_FACTOR: positiveInt('VELOCITY_LIMIT_FACTOR').default(1),
+  GATEWAY_TIMEOUT_SECONDS: z.coerce
+    .number({ error: 'GATEWAY_TIMEOUT_SECONDS must be a number' })
+    .int('GATEWAY_TIMEOUT_SECONDS must be a whole number')
+    .min(1, 'GATEWAY_TIMEOUT_SECONDS must be between 1 and 60')
+    .max(60, 'GATEWAY_TIMEOUT_SECONDS must be between 1 and 60')
+    .default(20),
   RECONCILE_INTERVAL_SECONDS: z.coerce
     .number({ error: 'RECONCILE_INTERVAL_SECONDS must be a number' })
     .int('RECONCILE_INTERVAL_SECONDS must be a whole number')
@@ -259,6 +269,8 @@ export function loadConfig(env: Env): Config {
     rateLimits: { paymentsPerMinute: v.RATE_LIMIT_PAYMENTS_PER_MINUTE, accountsPerMinute: v.RATE_LIMIT_ACCOUNTS_PER_MINUTE },
     velocity: scaleLimits(DEFAULT_VELOCITY_LIMITS, v.VELOCITY_LIMIT_FACTOR),
     reconcileIntervalMs: v.RECONCILE_INTERVAL_SECONDS * 1000,
+    gatewayTimeoutMs: v.GATEWAY_TIMEOUT_SECONDS * 1000,
+    staleAttemptMs: staleAttemptMsFor(v.GATEWAY_TIMEOUT_SECONDS * 1000),
     trustProxy,
     webDist: v.WEB_DIST ?? null,
     logFile: v.LOG_FILE ?? null,
@@ -369,4 +381,14 @@ function parseGateway(v: Parsed, problems: string[]): GatewayConfig | null {
     return null;
   }
   return { kind: 'custom', host: v.GATEWAY_HOST, port: v.GATEWAY_PORT, ssl: v.GATEWAY_SSL, ...keys };
+}
+
+/**
+ * How long a pending payment attempt must go untouched before another request or the reconciler may take it over:
+ * longer than a request can hold it, which is a sale, a void and a look-up, each bounded by the gateway time-out, plus
+ * a margin. 75 s with the default 20 s time-out (it was a fixed 5 minutes, issue 10: meanwhile a retry got 409 and the
+ * shopper waited for an outcome nobody told them about).
+ */
+export function staleAttemptMsFor(gatewayTimeoutMs: number): number {
+  return 3 * gatewayTimeoutMs + 15_000;
 }

@@ -4,14 +4,18 @@ import { GatewayUnavailableError, UnknownCustomerError } from './gateway.ts';
 import type { GatewayDeclineReason, PaymentGateway, RefundResult, SaleInput, SaleResult, ThreeDSecureOutcome, TransactionHistory, VoidResult } from './gateway.ts';
 
 /** Builds the SDK client for either a local gateway (the sandbox) or Braintree itself. */
-export function createBraintreeClient(config: GatewayConfig): braintree.BraintreeGateway {
+/** `timeoutMs`: how long the SDK waits for one call's answer (its own default is 60 s). */
+export function createBraintreeClient(config: GatewayConfig, timeoutMs?: number): braintree.BraintreeGateway {
   const environment =
     config.kind === 'custom'
       ? new braintree.Environment(config.host, String(config.port), `${config.ssl ? 'https' : 'http'}://${config.host}`, config.ssl, config.host, String(config.port))
       : config.environment === 'production'
         ? braintree.Environment.Production
         : braintree.Environment.Sandbox;
-  return new braintree.BraintreeGateway({ environment, merchantId: config.merchantId, publicKey: config.publicKey, privateKey: config.privateKey });
+  const client = new braintree.BraintreeGateway({ environment, merchantId: config.merchantId, publicKey: config.publicKey, privateKey: config.privateKey });
+  // The SDK takes no time-out in its constructor; its HTTP layer reads `config.timeout` on every call.
+  if (timeoutMs !== undefined) (client as unknown as { config: { timeout: number } }).config.timeout = timeoutMs;
+  return client;
 }
 
 /** The statuses of a sale that mean the money will move. */

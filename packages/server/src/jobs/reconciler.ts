@@ -2,13 +2,15 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/connect.ts';
 import type { PaymentGateway } from '../gateway/gateway.ts';
 import { GatewayUnavailableError } from '../gateway/gateway.ts';
-import { sendAttempt, STALE_ATTEMPT_MS } from '../payments/pay-order.ts';
+import { sendAttempt } from '../payments/pay-order.ts';
 import { findStaleAttempts, leaseAttempt } from '../payments/payments.repository.ts';
 
 export interface ReconcilerDeps {
   db: Db;
   gateway: PaymentGateway;
   log: FastifyBaseLogger;
+  /** How long an attempt must go untouched before it is taken over (config.ts staleAttemptMsFor). */
+  staleAttemptMs: number;
 }
 
 /**
@@ -18,7 +20,7 @@ export interface ReconcilerDeps {
  */
 export async function reconcileStaleAttempts(deps: ReconcilerDeps, now: Date = new Date()): Promise<{ finished: number; unknown: number }> {
   const counts = { finished: 0, unknown: 0 };
-  for (const attempt of await findStaleAttempts(deps.db, new Date(now.getTime() - STALE_ATTEMPT_MS))) {
+  for (const attempt of await findStaleAttempts(deps.db, new Date(now.getTime() - deps.staleAttemptMs))) {
     const leased = await leaseAttempt(deps.db, attempt, now);
     if (leased === undefined) continue; // a payment request holds it
     try {

@@ -4,8 +4,8 @@ import { nowIso } from '../ids.ts';
 /** Saved answers are replayed at least this long (Stripe keeps them 24 h). */
 export const IDEMPOTENCY_RETENTION_MS = 48 * 60 * 60 * 1000;
 /**
- * A holder that has not finished after this long is presumed dead (crash) and its key may be taken over: as long as
- * a pending attempt's lease (pay-order.ts STALE_ATTEMPT_MS), longer than any request can run.
+ * By default a holder that has not finished after this long is presumed dead (crash) and its key may be taken over;
+ * the app passes a pending attempt's lease instead (config.ts staleAttemptMsFor), longer than any request can run.
  */
 export const IDEMPOTENCY_LOCK_TIMEOUT_MS = 5 * 60 * 1000;
 
@@ -21,8 +21,10 @@ export type Claim =
  */
 export class IdempotencyRepository {
   readonly #db: Db;
-  constructor(db: Db) {
+  readonly #lockTimeoutMs: number;
+  constructor(db: Db, lockTimeoutMs: number = IDEMPOTENCY_LOCK_TIMEOUT_MS) {
     this.#db = db;
+    this.#lockTimeoutMs = lockTimeoutMs;
   }
 
   async claim(scope: string, key: string, requestHash: string, now: Date = new Date()): Promise<Claim> {
@@ -48,7 +50,7 @@ export class IdempotencyRepository {
     if (row.response_status !== null && row.response_body !== null) {
       return { kind: 'replay', status: row.response_status, body: JSON.parse(row.response_body) as unknown };
     }
-    const stale = new Date(now.getTime() - IDEMPOTENCY_LOCK_TIMEOUT_MS).toISOString();
+    const stale = new Date(now.getTime() - this.#lockTimeoutMs).toISOString();
     if (row.locked_at !== null && row.locked_at >= stale) return { kind: 'in_use' };
     // Take over a dead holder's lock: compare-and-set on the old lock time, so only one taker wins.
     let takeover = this.#db.updateTable('idempotency_keys').set({ locked_at: nowIso(now) }).where('scope', '=', scope).where('key', '=', key).where('response_status', 'is', null);

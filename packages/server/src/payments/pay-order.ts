@@ -19,6 +19,11 @@ export interface PayOrderDeps {
   merchantAccountId: string | null;
   /** Orders above this total (minor units) are charged with `threeDSecure.required`; null: never. */
   threeDSecureRequiredAbove: number | null;
+  /**
+   * A pending attempt untouched for this long lost its request (a crash, a time-out), and another payment request may
+   * finish it (config.ts staleAttemptMsFor: longer than a request can hold it).
+   */
+  staleAttemptMs: number;
   /** Called before a NEW attempt (never for a retry of one already made): throws to refuse it (velocity rules). */
   admitNewAttempt?: () => Promise<void>;
 }
@@ -49,11 +54,6 @@ export function gatewayRequestKey(payment: Pick<PaymentRow, 'id'>): string {
   return `kassa-${payment.id}`;
 }
 
-/**
- * A pending attempt untouched for this long lost its request (a crash, a time-out), and another payment request may
- * finish it. Well above the longest a request can hold it: a sale, a void and a look-up of 60 s each (the SDK's limit).
- */
-export const STALE_ATTEMPT_MS = 5 * 60 * 1000;
 
 /**
  * Pays an order: the amount is the order's, the attempt (with its nonce and merchant account) is recorded before the
@@ -77,7 +77,7 @@ export async function payOrder(deps: PayOrderDeps, input: PayOrderInput, now: Da
   if (live?.status === 'pending') {
     // The same request again (its Idempotency-Key pins the nonce, and it passed the bot-check), or a stale attempt.
     const mine = live.idempotency_ref === input.idempotencyRef;
-    if (!mine && now.getTime() - Date.parse(live.updated_at) < STALE_ATTEMPT_MS) return { kind: 'payment_in_progress' };
+    if (!mine && now.getTime() - Date.parse(live.updated_at) < deps.staleAttemptMs) return { kind: 'payment_in_progress' };
     const leased = await leaseAttempt(deps.db, live, now);
     if (leased === undefined) return { kind: 'payment_in_progress' };
     const outcome = await finished(deps, await sendAttempt(deps, leased, { resend: true }), input.owner);

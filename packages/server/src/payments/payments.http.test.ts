@@ -6,6 +6,7 @@ import { GatewayUnavailableError } from '../gateway/gateway.ts';
 import type { PaymentGateway, RefundResult, SaleInput, SaleResult, TransactionHistory, VoidResult } from '../gateway/gateway.ts';
 import { buildApp } from '../index.ts';
 import { reconcileStaleAttempts } from '../jobs/reconciler.ts';
+import { staleAttemptMsFor } from '../config.ts';
 import { gatewayRequestKey, sendAttempt } from './pay-order.ts';
 import { insertPendingPayment } from './payments.repository.ts';
 import { TestClient } from '../testing/client.ts';
@@ -318,8 +319,9 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('payments on 
     // Once the attempt is stale, the next request sends its original request again: the gateway answers the first
     // outcome (the charge went through), and the second card is never charged. Two such requests at once: one holds
     // the attempt, the other is told a payment is in progress, and the attempt is sent once.
-    const sixMinutesAgo = new Date(Date.now() - 6 * 60 * 1000).toISOString();
-    await db.updateTable('payments').set({ updated_at: sixMinutesAgo }).where('order_id', '=', orderId).execute();
+    // Stale after 75 s with the default 20 s gateway time-out (it was 5 minutes, whatever the configuration).
+    const twoMinutesAgo = new Date(Date.now() - 2 * 60 * 1000).toISOString();
+    await db.updateTable('payments').set({ updated_at: twoMinutesAgo }).where('order_id', '=', orderId).execute();
     const racers = await Promise.all([
       pay(client, orderId, 'second', { nonce: 'fake-valid-mastercard-nonce' }),
       pay(client, orderId, 'third', { nonce: 'fake-valid-amex-nonce' }),
@@ -349,10 +351,10 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('payments on 
       gateway.loseNextAnswer = true;
       expect((await pay(client, orderId, key)).statusCode).toBe(502);
     }
-    const sixMinutesAgo = new Date(Date.now() - 6 * 60 * 1000).toISOString();
-    await db.updateTable('payments').set({ updated_at: sixMinutesAgo }).where('order_id', '=', stale).execute();
+    const twoMinutesAgo = new Date(Date.now() - 2 * 60 * 1000).toISOString();
+    await db.updateTable('payments').set({ updated_at: twoMinutesAgo }).where('order_id', '=', stale).execute();
 
-    expect(await reconcileStaleAttempts({ db, gateway, log: app.log })).toEqual({ finished: 1, unknown: 0 });
+    expect(await reconcileStaleAttempts({ db, gateway, log: app.log, staleAttemptMs: staleAttemptMsFor(20_000) })).toEqual({ finished: 1, unknown: 0 });
     expect((await client.get(`/api/orders/${stale}`)).json()).toMatchObject({ order: { status: 'paid', payment: { status: 'succeeded' } } });
     expect((await client.get(`/api/orders/${fresh}`)).json()).toMatchObject({ order: { status: 'pending', payment: { status: 'pending' } } });
     // The stale attempt was sent again under its own request key: the gateway's first answer, one charge.

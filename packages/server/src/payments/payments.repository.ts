@@ -79,7 +79,7 @@ export async function leaseAttempt(db: Db, payment: PaymentRow, now: Date): Prom
   return Number(result.numUpdatedRows) === 1 ? { ...payment, updated_at: updatedAt } : undefined;
 }
 
-/** Pending attempts nobody has touched since `before`: their request was lost (see pay-order.ts STALE_ATTEMPT_MS). */
+/** Pending attempts nobody has touched since `before`: their request was lost (see config.ts staleAttemptMsFor). */
 export function findStaleAttempts(db: Db, before: Date, limit = 50): Promise<PaymentRow[]> {
   return db
     .selectFrom('payments')

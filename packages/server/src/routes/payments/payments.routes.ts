@@ -121,6 +121,7 @@ export async function takePayment(ctx: AppContext, request: FastifyRequest, repl
         checkBotcheck: botcheckOf(ctx, request, 'payment'),
         merchantAccountId: ctx.config.gateway?.merchantAccountId ?? null,
         threeDSecureRequiredAbove: ctx.config.threeDSecureRequiredAbove,
+        staleAttemptMs: ctx.config.staleAttemptMs,
         admitNewAttempt,
       },
       {

@@ -10,6 +10,7 @@ import { OrderLines } from '../../orders/order-lines.tsx';
 import { deleteCheckoutCard } from '../../saved-cards/saved-cards.ts';
 import { Link, navigate, signInPath } from '../../router.tsx';
 import { useTheme } from '../../theme/theme.ts';
+import { useUnansweredAttempt } from './unanswered-attempt.ts';
 import { usePayment } from './use-payment.ts';
 
 async function loadCheckout(orderId: string) {
@@ -27,9 +28,16 @@ export function CheckoutPage({ orderId }: { orderId: string }) {
   // The card frames take the page's colours when they load: a new theme loads them again.
   const theme = useTheme();
 
+  const toReceipt = (): void => navigate(`/orders/${orderId}/receipt`, { replace: true });
   useEffect(() => {
-    if (payment.state.step === 'paid') navigate(`/orders/${orderId}/receipt`, { replace: true });
+    if (payment.state.step === 'paid') toReceipt();
   }, [payment.state.step, orderId]);
+  // After a payment error, what became of the attempt (its answer may have been lost on the way).
+  const unanswered = useUnansweredAttempt(loaded.status === 'ready' ? loaded.data.order : undefined, toReceipt);
+  const failedWith = payment.state.step === 'idle' ? payment.state.error : undefined;
+  useEffect(() => {
+    if (failedWith !== undefined) unanswered.check();
+  }, [failedWith]);
 
   // A decline or a failed bot-check is read first: focus goes to the message (each failure is a new state object, so
   // the same message twice is announced twice). The checkout's own errors take focus inside the checkout.
@@ -84,6 +92,11 @@ export function CheckoutPage({ orderId }: { orderId: string }) {
         <div ref={feedback} className="payment-feedback" role="alert" tabIndex={-1}>
           {error}
         </div>
+        {unanswered.notice !== null && (
+          <p className="attempt-status" role="status">
+            {unanswered.notice}
+          </p>
+        )}
         <p className="status" role="status">
           {payment.state.step === 'botcheck' ? messages.checkingYouAreHuman : ''}
         </p>
