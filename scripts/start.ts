@@ -19,6 +19,11 @@ const initial = configOrExit(env);
 const database = initial.database;
 const dataDir = database.engine === 'sqlite' ? dirname(database.file) : join(root, 'data');
 
+// The demo shows every way to pay: each wallet and 3-D Secure are on for the sandbox's merchant unless the
+// variables say otherwise (a fresh provider sandbox account has them off: `SANDBOX_WALLETS=none`, `SANDBOX_THREE_D_SECURE=0`).
+env.SANDBOX_WALLETS ??= 'paypal,venmo,apple_pay,google_pay';
+env.SANDBOX_THREE_D_SECURE ??= '1';
+
 let sandbox: Sandbox | undefined;
 if (!env.GATEWAY_MERCHANT_ID) {
   try {

@@ -8,9 +8,9 @@ export class CheckoutSheet {
     return this.page.locator('[data-kassa-checkout]');
   }
 
-  /** The sheet-level message (role="alert" inside the checkout). */
+  /** The sheet-level message (role="alert" in the sheet's header; a wallet view has one of its own). */
   message() {
-    return this.root().getByRole('alert');
+    return this.root().locator('.kassa-checkout__header').getByRole('alert');
   }
 
   toggle() {

@@ -33,6 +33,10 @@ export async function startProduct(env: Record<string, string> = {}): Promise<Ru
       PORT: '0',
       SANDBOX_PORT: '0',
       SANDBOX_TEST_CONTROLS: '1',
+      // Card-only, as a fresh provider sandbox account (npm start turns the wallets and 3-D Secure on for the demo):
+      // the card specs open on the card form; the wallet and 3-D Secure specs turn them on (support/sandbox-settings.ts).
+      SANDBOX_WALLETS: 'none',
+      SANDBOX_THREE_D_SECURE: '0',
       DATABASE_URL: databaseFile,
       LOG_FILE: logFile,
       LOG_LEVEL: 'debug',

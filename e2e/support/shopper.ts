@@ -100,7 +100,7 @@ export class Shopper {
   /** The checkout's own way to sign in, which brings the shopper back to the order. */
   /** Signs in from the checkout's link, saying yes to bringing the order being paid into the account. */
   async signInFromCheckout(email: string, password: string): Promise<void> {
-    await this.page.getByRole('region', { name: 'Pay with card' }).getByRole('link', { name: 'Sign in' }).click();
+    await this.page.getByRole('region', { name: 'Payment' }).getByRole('link', { name: 'Sign in' }).click();
     await this.page.getByRole('checkbox', { name: /Add these orders to my account/ }).check();
     await this.fillSignIn(email, password);
   }
@@ -221,8 +221,9 @@ export class Shopper {
     return keys;
   }
 
+  /** The shop's Pay button ("Pay €12.00"), not a wallet's own ("Pay with PayPal"). */
   payButton() {
-    return this.page.getByRole('button', { name: /^Pay / });
+    return this.page.getByRole('button', { name: /^Pay (?!with )/ });
   }
 
   async pay(): Promise<void> {

@@ -60,7 +60,7 @@ test('signing in from the checkout, keeping the order, comes back to the same or
   await expect(page).toHaveURL(checkoutUrl);
   await expect(page.locator('[data-kassa-checkout]')).toHaveAttribute('data-state', 'ready');
   // Signed in, the checkout no longer offers to sign in.
-  await expect(page.getByRole('region', { name: 'Pay with card' }).getByRole('link', { name: 'Sign in' })).toHaveCount(0);
+  await expect(page.getByRole('region', { name: 'Payment' }).getByRole('link', { name: 'Sign in' })).toHaveCount(0);
   await shopper.payWithSavedCard(DEMO_SAVED_CARD);
   const orderId = await shopper.seesReceipt();
   expect(checkoutUrl).toContain(orderId);

@@ -1,8 +1,8 @@
 import { AxeBuilder } from '@axe-core/playwright';
-import { expect, request, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
+import { recordedPayment } from '../../support/admin-api.ts';
 import { catalogue } from '../../support/catalogue.ts';
 import { CheckoutSheet } from '../../support/checkout-sheet.ts';
-import { currentProduct } from '../../support/products.ts';
 import { changeSandboxSettings, resetSandboxSettings } from '../../support/sandbox-settings.ts';
 import { cards, Shopper, type TestCard } from '../../support/shopper.ts';
 
@@ -18,23 +18,6 @@ test.afterEach(async () => {
 
 const card = (number: string): TestCard => ({ ...cards.visa, number });
 const FAILED = 'Something went wrong during 3D Secure authentication. Please try again.';
-
-interface RecordedPayment {
-  paymentMethodType: string | null;
-  threeDSecure: { status: string; liabilityShifted: boolean; liabilityShiftPossible: boolean } | null;
-  transactionId: string | null;
-}
-
-/** The order's payment as the merchant sees it (admin API), signed in as the demo admin in a separate context. */
-async function recordedPayment(page: Page, orderId: string): Promise<RecordedPayment> {
-  const { order } = (await (await page.request.get(`/api/orders/${orderId}`)).json()) as { order: { payment?: { id: string } } };
-  const baseURL = currentProduct().shopUrl;
-  const admin = await request.newContext({ baseURL, extraHTTPHeaders: { Origin: new URL(baseURL).origin } });
-  await admin.post('/api/session', { data: { email: 'admin@kassa.test', password: 'kassa-demo-admin' } });
-  const detail = (await (await admin.get(`/api/admin/payments/${order.payment?.id ?? 'none'}`)).json()) as { payment: RecordedPayment };
-  await admin.dispose();
-  return detail.payment;
-}
 
 function orderIdOf(page: Page): string {
   return /\/checkout\/([^/?#]+)/.exec(page.url())?.[1] ?? '';

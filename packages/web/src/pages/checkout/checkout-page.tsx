@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { Checkout, type CheckoutInstance } from '@kassa/checkout';
+import { Checkout, PAYMENT_OPTIONS, type CheckoutInstance } from '@kassa/checkout';
 import { useSession } from '../../account/session.ts';
 import { api } from '../../api/client.ts';
 import { useLoad } from '../../api/use-load.ts';
@@ -23,6 +23,8 @@ export function CheckoutPage({ orderId }: { orderId: string }) {
   const account = useSession();
   const loaded = useLoad(() => loadCheckout(orderId), orderId);
   const [instance, setInstance] = useState<CheckoutInstance | null>(null);
+  // On a wallet's view its own button pays (the order is paid once the shopper approves): the shop's Pay is hidden.
+  const [onWalletView, setOnWalletView] = useState(false);
   const session = loaded.status === 'ready' ? loaded.data.session : undefined;
   const payment = usePayment(orderId, session?.botcheck);
   // The card frames take the page's colours when they load: a new theme loads them again.
@@ -81,6 +83,8 @@ export function CheckoutPage({ orderId }: { orderId: string }) {
             locale: 'en',
             clearFieldsAfterTokenization: false,
             threeDSecure: { amount: toDecimalString(session.amount) },
+            // Each wallet shows when the gateway turns it on for the merchant too, approved for the order's amount.
+            ...walletOptions(toDecimalString(session.amount)),
             vaultCard: session.checkout.vaultCard,
             vaultManager: session.checkout.vaultManager,
           }}
@@ -88,6 +92,11 @@ export function CheckoutPage({ orderId }: { orderId: string }) {
           onDeletePaymentMethod={session.checkout.vaultManager ? deleteCheckoutCard : undefined}
           onReady={setInstance}
           onInputSubmitRequest={() => instance && payment.pay(instance)}
+          // A wallet the shopper just approved in its own window pays at once, as at other shops: no second Pay.
+          onPaymentMethodRequestable={(event) => {
+            if (instance && event.type !== 'CreditCard' && event.paymentMethodIsSelected) void payment.pay(instance);
+          }}
+          onChangeActiveView={({ newViewId }) => setOnWalletView(isWalletView(newViewId))}
         />
         <div ref={feedback} className="payment-feedback" role="alert" tabIndex={-1}>
           {error}
@@ -102,6 +111,7 @@ export function CheckoutPage({ orderId }: { orderId: string }) {
         </p>
         <button
           type="button"
+          hidden={onWalletView}
           className="primary pay-button"
           // While paying the button stays focusable (aria-disabled, not disabled): a disabled button drops focus to
           // the page, and focus must come back to Pay when a 3-D Secure challenge is cancelled.
@@ -121,6 +131,14 @@ export function CheckoutPage({ orderId }: { orderId: string }) {
       </section>
     </div>
   );
+}
+
+const isWalletView = (view: string): boolean => (PAYMENT_OPTIONS as readonly string[]).includes(view) && view !== 'card';
+
+/** Every wallet, for the order's amount: the checkout offers those the gateway enables. */
+function walletOptions(amount: string) {
+  const wallet = { amount };
+  return { paypal: wallet, paypalCredit: wallet, venmo: wallet, applePay: wallet, googlePay: wallet };
 }
 
 /** The order beside the payment form; on a phone it folds to its total so Pay stays in view. */

@@ -1,0 +1,197 @@
+import { AxeBuilder } from '@axe-core/playwright';
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import decodeQR from 'qr/decode.js';
+import { recordedPayment } from '../../support/admin-api.ts';
+import { catalogue } from '../../support/catalogue.ts';
+import { CheckoutSheet } from '../../support/checkout-sheet.ts';
+import { currentProduct } from '../../support/products.ts';
+import { changeSandboxSettings, resetSandboxSettings } from '../../support/sandbox-settings.ts';
+import { Shopper } from '../../support/shopper.ts';
+
+// The wallets against the sandbox, every one turned on in the merchant settings: the option list, each wallet's own
+// view and button, the sandbox's approval page in the wallet's window (approve, cancel, fail), Venmo's QR code on a
+// desktop scanned by a "phone" (another browser context), and the paid order's payment-method type as the server
+// recorded it (admin API). Under gateway-faults/: merchant settings apply to the whole running product.
+test.beforeEach(async () => {
+  await changeSandboxSettings({ wallets: ['paypal', 'venmo', 'apple_pay', 'google_pay'] });
+});
+test.afterEach(async () => {
+  await resetSandboxSettings();
+});
+
+const WINDOW_WALLETS = [
+  { option: 'PayPal', view: 'paypal', type: 'paypal_account', account: 'shopper@paypal.example' },
+  { option: 'PayPal Credit', view: 'paypalCredit', type: 'paypal_account', account: 'shopper@paypal.example' },
+  { option: 'Apple Pay', view: 'applePay', type: 'apple_pay_card', account: null },
+  { option: 'Google Pay', view: 'googlePay', type: 'android_pay_card', account: null },
+] as const;
+
+const FAILED = 'This way to pay did not go through. Please try again or choose another way to pay.';
+
+function orderIdOf(page: Page): string {
+  return /\/checkout\/([^/?#]+)/.exec(page.url())?.[1] ?? '';
+}
+
+async function openWallet(page: Page, option: string): Promise<{ shopper: Shopper; sheet: CheckoutSheet; orderId: string }> {
+  const shopper = new Shopper(page);
+  const sheet = new CheckoutSheet(page);
+  await shopper.startCheckout(catalogue.everyday);
+  await sheet.seesView('options');
+  await sheet.root().getByRole('button', { name: option, exact: true }).click();
+  return { shopper, sheet, orderId: orderIdOf(page) };
+}
+
+function walletButton(page: Page, option: string) {
+  return page.locator('[data-kassa-checkout]').getByRole('button', { name: `Pay with ${option}`, exact: true });
+}
+
+/** Presses the wallet's button and answers on the sandbox's page in the window it opened. */
+async function answerInWindow(page: Page, option: string, answer: 'Approve' | 'Cancel' | 'Simulate a failure'): Promise<void> {
+  const opened = page.waitForEvent('popup');
+  await walletButton(page, option).click();
+  const popup = await opened;
+  // The checkout closes the window once the page has answered: wait for that from before the click.
+  const closed = popup.waitForEvent('close');
+  await popup.getByRole('button', { name: answer }).click();
+  await closed;
+}
+
+/** The URL the checkout's QR code holds, read from its pixels as a phone's camera would. */
+async function scanQrCode(page: Page): Promise<string> {
+  const code = page.getByRole('img', { name: /^QR code to pay with Venmo/ });
+  await expect(code).toBeVisible();
+  const image = await code.evaluate(async (svg) => {
+    const size = 400;
+    const picture = new Image(size, size);
+    picture.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(new XMLSerializer().serializeToString(svg))}`;
+    await picture.decode();
+    const canvas = document.createElement('canvas');
+    canvas.width = size;
+    canvas.height = size;
+    const context = canvas.getContext('2d');
+    if (context === null) throw new Error('no 2d canvas');
+    context.drawImage(picture, 0, 0, size, size);
+    return { width: size, height: size, data: Array.from(context.getImageData(0, 0, size, size).data) };
+  });
+  return decodeQR({ width: image.width, height: image.height, data: Uint8Array.from(image.data) });
+}
+
+/** A phone: its own browser context (no window.opener, no cookies of the shop), a touch screen. */
+async function approveOnPhone(browser: Browser, url: string, answer: 'Approve' | 'Cancel'): Promise<void> {
+  const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const page = await phone.newPage();
+  await page.goto(url);
+  await page.getByRole('button', { name: answer }).click();
+  await expect(page.getByRole('button', { name: answer })).toBeDisabled();
+  await phone.close();
+}
+
+test('the option list offers the card and every wallet, passes axe, and the toggle goes from a wallet back to the card', async ({ page }) => {
+  const shopper = new Shopper(page);
+  const sheet = new CheckoutSheet(page);
+  await shopper.startCheckout(catalogue.everyday);
+  await sheet.seesView('options');
+  await expect(sheet.root().getByRole('heading', { name: 'Choose a way to pay' })).toBeVisible();
+  const list = sheet.root().getByRole('list', { name: 'Choose a way to pay' });
+  const names = await list.getByRole('button').evaluateAll((buttons) => buttons.map((button) => button.querySelector('.kassa-option__label')?.textContent));
+  expect(names).toEqual(['Card', 'PayPal', 'PayPal Credit', 'Venmo', 'Apple Pay', 'Google Pay']);
+  expect((await new AxeBuilder({ page }).include('[data-kassa-checkout]').analyze()).violations).toEqual([]);
+  await page.screenshot({ path: test.info().outputPath('options.png') });
+
+  await list.getByRole('button', { name: 'PayPal', exact: true }).click();
+  await sheet.seesView('paypal');
+  await expect(walletButton(page, 'PayPal')).toBeFocused();
+  await sheet.toggle().click();
+  await sheet.seesView('options');
+  await list.getByRole('button', { name: 'Card' }).click();
+  await sheet.seesView('card');
+  await expect(shopper.field('number')).toBeVisible();
+});
+
+for (const { option, view, type, account } of WINDOW_WALLETS) {
+  test(`${option}: its view passes axe, approved in its window the order is paid at once, recorded as ${type}`, async ({ page }) => {
+    const { shopper, sheet, orderId } = await openWallet(page, option);
+    await sheet.seesView(view);
+    expect((await new AxeBuilder({ page }).include('[data-kassa-checkout]').analyze()).violations).toEqual([]);
+    await answerInWindow(page, option, 'Approve');
+    if (account !== null) await expect(sheet.root().getByText(account).first()).toBeVisible();
+    await shopper.seesReceipt();
+    expect((await recordedPayment(page, orderId)).paymentMethodType).toBe(type);
+  });
+}
+
+test('a wallet cancelled in its window: nothing is shown, focus is back on its button, which still works', async ({ page }) => {
+  const { shopper, sheet } = await openWallet(page, 'PayPal');
+  await answerInWindow(page, 'PayPal', 'Cancel');
+  await expect(walletButton(page, 'PayPal')).toBeFocused();
+  await expect(sheet.root().getByRole('alert')).toHaveText(['']);
+  await answerInWindow(page, 'PayPal', 'Approve');
+  await shopper.seesReceipt();
+});
+
+test("a wallet that fails says so in the checkout; on a wallet's view only its own button pays", async ({ page }) => {
+  const { shopper, sheet } = await openWallet(page, 'Google Pay');
+  await expect(shopper.payButton()).toBeHidden();
+  await answerInWindow(page, 'Google Pay', 'Simulate a failure');
+  await expect(sheet.root().getByRole('alert').filter({ hasText: FAILED })).toBeVisible();
+  await expect(walletButton(page, 'Google Pay')).toBeFocused();
+  await sheet.toggle().click();
+  await sheet.root().getByRole('button', { name: 'Card' }).click();
+  await expect(shopper.payButton()).toBeVisible();
+});
+
+test('Venmo on a desktop: a QR code a phone scans; approved there, the order is paid, recorded as venmo_account', async ({ page, browser }) => {
+  const { shopper, sheet, orderId } = await openWallet(page, 'Venmo');
+  await sheet.seesView('venmo');
+  await walletButton(page, 'Venmo').click();
+  const url = await scanQrCode(page);
+  expect(new URL(url).origin).toBe(currentProduct().sandboxUrl);
+  expect((await new AxeBuilder({ page }).include('[data-kassa-checkout]').analyze()).violations).toEqual([]);
+  await page.screenshot({ path: test.info().outputPath('venmo-qr.png') });
+  await approveOnPhone(browser, url, 'Approve');
+  await shopper.seesReceipt();
+  expect((await recordedPayment(page, orderId)).paymentMethodType).toBe('venmo_account');
+});
+
+test('Venmo on a desktop: cancelled on the phone or in the checkout, nothing is shown and the button is back', async ({ page, browser }) => {
+  const { sheet } = await openWallet(page, 'Venmo');
+  await walletButton(page, 'Venmo').click();
+  await approveOnPhone(browser, await scanQrCode(page), 'Cancel');
+  await expect(walletButton(page, 'Venmo')).toBeFocused();
+  await walletButton(page, 'Venmo').click();
+  await expect(page.getByRole('img', { name: /^QR code/ })).toBeVisible();
+  await sheet.root().getByRole('button', { name: 'Cancel' }).click();
+  await expect(walletButton(page, 'Venmo')).toBeFocused();
+  await expect(sheet.root().getByRole('alert')).toHaveText(['']);
+});
+
+test.describe('on a phone', () => {
+  test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+
+  test('Venmo opens its app (the sandbox page in a window), approved the order is paid', async ({ page }) => {
+    const { shopper, orderId } = await openWallet(page, 'Venmo');
+    await answerInWindow(page, 'Venmo', 'Approve');
+    await shopper.seesReceipt();
+    expect((await recordedPayment(page, orderId)).paymentMethodType).toBe('venmo_account');
+  });
+});
+
+// Screenshots of every wallet view, for the people who look at them (test output: *-light.png, *-dark.png, *-phone.png).
+test('each wallet view opens from the option list in the light and dark themes and at a phone width', async ({ page }) => {
+  const views = [...WINDOW_WALLETS.map(({ option, view }) => ({ option, view })), { option: 'Venmo', view: 'venmo' }];
+  const shopper = new Shopper(page);
+  const sheet = new CheckoutSheet(page);
+  await shopper.startCheckout(catalogue.everyday);
+  for (const { name, width } of [{ name: 'light', width: 1280 }, { name: 'dark', width: 1280 }, { name: 'phone', width: 390 }]) {
+    await page.setViewportSize({ width, height: 844 });
+    if (name !== 'light') await shopper.themeToggle().click();
+    for (const { option, view } of views) {
+      await sheet.seesView('options');
+      await sheet.root().getByRole('button', { name: option, exact: true }).click();
+      await sheet.seesView(view);
+      await expect(walletButton(page, option)).toBeVisible();
+      await page.screenshot({ path: test.info().outputPath(`${view}-${name}.png`), fullPage: true });
+      await sheet.toggle().click();
+    }
+  }
+});
