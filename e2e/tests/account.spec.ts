@@ -121,6 +121,22 @@ test('subscriptions: subscribe with a saved card, which is locked while it pays;
   await expect(deleteCard).toBeEnabled();
 });
 
+test('subscriptions: a shopper with no saved card subscribes with a new card, saved on the way and locked by the subscription', async ({ page }) => {
+  const shopper = await newShopper(page, 'Gladys West');
+  await shopper.openAccount('Subscriptions');
+  const offer = page.getByRole('region', { name: 'Subscribe and save' });
+  await expect(offer.getByLabel('Pay with').locator('option:checked')).toHaveText('A new card');
+  await expect(offer.locator('[data-kassa-checkout]')).toHaveAttribute('data-state', 'ready');
+  await shopper.enterCard(cards.amex);
+  await page.screenshot({ path: test.info().outputPath('subscribe-new-card.png'), fullPage: true });
+  await offer.getByRole('button', { name: 'Subscribe' }).click();
+  await expect(shopper.accountStatus()).toHaveText('Subscribed to Coffee beans, 1 kg, every month. The first payment went through.');
+  await expect(page.locator('.account-list').getByRole('listitem')).toContainText('Paid with American Express ending in 0005');
+
+  await shopper.openAccount('Payment methods');
+  await expect(page.getByRole('button', { name: 'Delete American Express ending in 0005' })).toBeDisabled();
+});
+
 test('order history: the newest first, a paid order with its receipt, an unpaid one with Pay now', async ({ page }) => {
   const shopper = await newShopper(page, 'Annie Easley');
   await shopper.savesCardThroughApi(TEST_VISA_NONCE);

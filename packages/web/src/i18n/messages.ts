@@ -122,8 +122,8 @@ export const messages = {
   subscribing: 'Subscribing…',
   subscribeWith: 'Pay with',
   subscribed: (plan: string) => `Subscribed to ${plan}. The first payment went through.`,
-  subscribeNeedsCard: 'Save a card first to subscribe.',
-  goToPaymentMethods: 'Add a card',
+  newCard: 'A new card',
+  newCardTitle: 'Pay with a new card',
   attemptBeingConfirmed:
     'Your last payment attempt is being confirmed with the card network. This page updates by itself within about two minutes. You will not be charged twice.',
   attemptNotGoneThrough: 'Your last payment attempt did not go through. No money was taken.',

@@ -1,12 +1,11 @@
-import { useRef, useState } from 'react';
-import { Checkout, type CheckoutInstance } from '@kassa/checkout';
+import { useState } from 'react';
 import { api } from '../../api/client.ts';
 import type { SavedPaymentMethod } from '../../api/types.ts';
-import { problemOf, useLoad, useReloadable } from '../../api/use-load.ts';
+import { problemOf, useReloadable } from '../../api/use-load.ts';
 import { messages, problemMessage } from '../../i18n/messages.ts';
-import { useTheme } from '../../theme/theme.ts';
 import { AccountLayout } from './account-layout.tsx';
 import { ConfirmDialog } from './confirm-dialog.tsx';
+import { NewCardForm } from './new-card-form.tsx';
 
 const cardLabel = (card: SavedPaymentMethod) => messages.cardLabel(card.brand, card.lastFour);
 
@@ -162,75 +161,21 @@ function DeleteCardDialog({ card, onDelete, onClose }: { card: SavedPaymentMetho
   );
 }
 
-/**
- * The checkout's card form outside an order: a client token that is not the shopper's customer's, so the checkout opens
- * on the card form alone; the nonce it gives is saved by the server (verified by the gateway, a card already saved
- * refused). One Idempotency-Key per nonce: pressing Save again after a lost answer saves once.
- */
+/** "Add a card": the checkout's card form, saved by the server (verified by the gateway, a card already saved refused). */
 function AddCard({ firstCard, onSaved, onCancel }: { firstCard: boolean; onSaved: (card: SavedPaymentMethod) => void; onCancel: () => void }) {
-  const session = useLoad(() => api.vaultSession(), 'vault-session');
-  const theme = useTheme();
-  const [instance, setInstance] = useState<CheckoutInstance | null>(null);
   const [makeDefault, setMakeDefault] = useState(firstCard);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const keys = useRef(new Map<string, string>());
-
-  async function save(): Promise<void> {
-    if (instance === null || busy) return;
-    setBusy(true);
-    setError(null);
-    let nonce: string;
-    try {
-      ({ nonce } = await instance.requestPaymentMethod());
-    } catch {
-      // The checkout shows what is wrong inside itself.
-      setBusy(false);
-      return;
-    }
-    const key = keys.current.get(nonce) ?? crypto.randomUUID();
-    keys.current.set(nonce, key);
-    try {
-      onSaved((await api.addPaymentMethod(key, nonce, makeDefault)).paymentMethod);
-    } catch (caught) {
-      const problem = problemOf(caught);
-      // The gateway has answered (a duplicate, a failed verification, a refused nonce): that nonce is spent, the card is
-      // entered again. A lost answer keeps it, so Save again resumes the same request.
-      if (problem.status >= 400 && problem.status < 500) instance.clearSelectedPaymentMethod();
-      setError(problemMessage(problem));
-      setBusy(false);
-    }
-  }
-
   return (
-    <section aria-labelledby="add-card-title" className="add-card card">
-      <h2 id="add-card-title">{messages.addCardTitle}</h2>
-      {session.status === 'loading' && <p>{messages.loading}</p>}
-      {session.status === 'failed' && <p role="alert">{problemMessage(session.problem)}</p>}
-      {session.status === 'ready' && (
-        <Checkout
-          key={theme}
-          authorization={session.data.clientToken}
-          options={{ cardholderName: session.data.checkout.cardholderName, locale: 'en', clearFieldsAfterTokenization: false }}
-          onReady={setInstance}
-          onInputSubmitRequest={() => void save()}
-        />
-      )}
+    <NewCardForm
+      title={messages.addCardTitle}
+      submitLabel={messages.saveCard}
+      busyLabel={messages.saving}
+      submit={async (nonce, idempotencyKey) => onSaved((await api.addPaymentMethod(idempotencyKey, nonce, makeDefault)).paymentMethod)}
+      onCancel={onCancel}
+    >
       <label className="checkbox-row">
         <input type="checkbox" checked={makeDefault} onChange={(event) => setMakeDefault(event.target.checked)} />
         {messages.makeDefaultOnSave}
       </label>
-      <p className="form-error" role="alert">
-        {error}
-      </p>
-      <div className="dialog-actions">
-        <button type="button" className="secondary" onClick={onCancel} disabled={busy}>
-          {messages.cancel}
-        </button>
-        <button type="button" className="primary" onClick={() => void save()} aria-disabled={instance === null || busy} aria-busy={busy}>
-          {busy ? messages.saving : messages.saveCard}
-        </button>
-      </div>
-    </section>
+    </NewCardForm>
   );
 }

@@ -4,9 +4,9 @@ import type { Plan, SavedPaymentMethod, Subscription } from '../../api/types.ts'
 import { problemOf, useReloadable } from '../../api/use-load.ts';
 import { formatMoney } from '../../format/money.ts';
 import { messages, problemMessage } from '../../i18n/messages.ts';
-import { Link } from '../../router.tsx';
 import { AccountLayout } from './account-layout.tsx';
 import { ConfirmDialog } from './confirm-dialog.tsx';
+import { NewCardForm } from './new-card-form.tsx';
 
 const billingDate = new Intl.DateTimeFormat('en', { dateStyle: 'long', timeZone: 'UTC' });
 
@@ -137,24 +137,28 @@ function CancelDialog({ subscription, onCanceled, onClose }: { subscription: Sub
   );
 }
 
+/** The select's value for paying with a card typed now (saved on the way). */
+const NEW_CARD = 'new-card';
+
 /**
- * A plan and a saved card to pay it with (the default chosen). One Idempotency-Key until the subscription is made, so
- * pressing Subscribe again after a lost answer never subscribes twice.
+ * A plan and the card to pay it with: a saved one (the default chosen), or a new one typed into the checkout's card
+ * form and saved on the way. One Idempotency-Key per attempt until the subscription is made, so pressing Subscribe
+ * again after a lost answer never subscribes twice.
  */
 function PlanOffer({ plan, cards, onSubscribed }: { plan: Plan; cards: SavedPaymentMethod[]; onSubscribed: (created: Subscription) => Promise<void> }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [key, setKey] = useState(() => crypto.randomUUID());
+  const [choice, setChoice] = useState(cards.find((card) => card.default)?.id ?? cards[0]?.id ?? NEW_CARD);
   const selectId = `plan-card-${plan.id}`;
 
   async function subscribe(event: FormEvent<HTMLFormElement>): Promise<void> {
     event.preventDefault();
     if (busy) return;
-    const paymentMethodId = String(new FormData(event.currentTarget).get('paymentMethodId') ?? '');
     setBusy(true);
     setError(null);
     try {
-      const { subscription } = await api.subscribe(key, { planId: plan.id, paymentMethodId });
+      const { subscription } = await api.subscribe(key, { planId: plan.id, paymentMethodId: choice });
       setKey(crypto.randomUUID());
       await onSubscribed(subscription);
     } catch (caught) {
@@ -168,29 +172,35 @@ function PlanOffer({ plan, cards, onSubscribed }: { plan: Plan; cards: SavedPaym
       <h3>{plan.name}</h3>
       <p className="muted">{plan.description}</p>
       <p className="price">{messages.pricePerPeriod(formatMoney(plan.price), plan.billingFrequencyMonths)}</p>
-      {cards.length === 0 ? (
-        <p>
-          {messages.subscribeNeedsCard} <Link to="/account/payment-methods">{messages.goToPaymentMethods}</Link>
+      <form onSubmit={subscribe} className="plan-form">
+        <p className="form-row">
+          <label htmlFor={selectId}>{messages.subscribeWith}</label>
+          <select id={selectId} value={choice} onChange={(event) => setChoice(event.target.value)}>
+            {cards.map((card) => (
+              <option key={card.id} value={card.id}>
+                {messages.cardLabel(card.brand, card.lastFour)}
+              </option>
+            ))}
+            <option value={NEW_CARD}>{messages.newCard}</option>
+          </select>
         </p>
-      ) : (
-        <form onSubmit={subscribe} className="plan-form">
-          <p className="form-row">
-            <label htmlFor={selectId}>{messages.subscribeWith}</label>
-            <select id={selectId} name="paymentMethodId" defaultValue={cards.find((card) => card.default)?.id ?? cards[0]?.id}>
-              {cards.map((card) => (
-                <option key={card.id} value={card.id}>
-                  {messages.cardLabel(card.brand, card.lastFour)}
-                </option>
-              ))}
-            </select>
-          </p>
-          <p className="form-error" role="alert">
-            {error}
-          </p>
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+        {choice !== NEW_CARD && (
           <button type="submit" className="primary" aria-disabled={busy} aria-busy={busy}>
             {busy ? messages.subscribing : messages.subscribe}
           </button>
-        </form>
+        )}
+      </form>
+      {choice === NEW_CARD && (
+        <NewCardForm
+          title={messages.newCardTitle}
+          submitLabel={messages.subscribe}
+          busyLabel={messages.subscribing}
+          submit={async (nonce, idempotencyKey) => onSubscribed((await api.subscribe(idempotencyKey, { planId: plan.id, nonce })).subscription)}
+          onCancel={cards[0] === undefined ? undefined : () => setChoice(cards[0]?.id ?? NEW_CARD)}
+        />
       )}
     </li>
   );
