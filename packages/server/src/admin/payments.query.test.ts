@@ -1,4 +1,7 @@
-import { CompiledQuery } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
+import { openDatabase } from '../db/connect.ts';
+import { tempSqliteFile } from '../testing/sqlite.ts';
+import { seedPayments } from '../testing/seed-payments.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../db/connect.ts';
 import { sqliteEngine } from '../testing/engines.ts';
@@ -39,5 +42,22 @@ describe('the payments list\'s query plans on SQLite', () => {
     const text = await plan(filter);
     expect(text, text).toContain(index);
     expect(text).not.toContain('USE TEMP B-TREE FOR ORDER BY');
+  });
+});
+
+describe('SQLite\'s statistics, which its planner needs to choose the indexes well (payments.scale.test.ts)', () => {
+  it('are gathered when the server opens a database that has rows (PRAGMA optimize)', async () => {
+    const temp = tempSqliteFile();
+    const first = await openDatabase({ engine: 'sqlite', file: temp.file });
+    await seedPayments(first.db, { payments: 2_000, customers: 50, days: 30, seed: 3 });
+    await first.close();
+    const reopened = await openDatabase({ engine: 'sqlite', file: temp.file });
+    try {
+      const stats = await sql<{ tbl: string }>`select tbl from sqlite_stat1`.execute(reopened.db);
+      expect(stats.rows.map((row) => row.tbl)).toEqual(expect.arrayContaining(['payments', 'orders', 'accounts']));
+    } finally {
+      await reopened.close();
+      temp.cleanup();
+    }
   });
 });
