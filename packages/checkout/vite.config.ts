@@ -34,4 +34,19 @@ const dropin: UserConfig = {
   },
 };
 
-export default defineConfig(({ mode }) => (mode === 'dropin' ? dropin : library));
+/**
+ * `vite build --mode braintree`: the real provider's client (dist/braintree.js, @kassa/checkout/braintree) on its own,
+ * braintree-web left to the host app. A build of its own so the library's chunks (and the card view's size) are not
+ * split around modules the two would share.
+ */
+const braintree: UserConfig = {
+  build: {
+    lib: { entry: { braintree: 'src/braintree.ts' }, formats: ['es'] },
+    minify: true,
+    sourcemap: true,
+    emptyOutDir: false,
+    rollupOptions: { external: [/^braintree-web(\/|$)/] },
+  },
+};
+
+export default defineConfig(({ mode }) => (mode === 'dropin' ? dropin : mode === 'braintree' ? braintree : library));

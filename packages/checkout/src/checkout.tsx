@@ -5,6 +5,7 @@ import { createTranslator, directionOf, resolveLocale, type Translate, type Tran
 import { useCatalogue } from './i18n/use-catalogue.ts';
 import { initialState } from './machine/checkout.machine.ts';
 import type { CheckoutSettings } from './machine/checkout.types.ts';
+import type { ProviderClient } from './provider/provider.ts';
 import { CheckoutRuntime } from './runtime/checkout-runtime.ts';
 import type { CheckoutCallbacks } from './runtime/events.ts';
 import { settingsFrom, translationsFrom, walletOptionsFrom, type CheckoutOptions } from './runtime/options.ts';
@@ -15,6 +16,11 @@ export interface CheckoutProps extends CheckoutCallbacks {
   /** The client token your server generated (base64 JSON). */
   readonly authorization: string;
   readonly options?: CheckoutOptions;
+  /**
+   * The provider client. Default: Kassa's sandbox gateway, from the token. For the real provider pass
+   * `createBraintreeProvider(authorization)` from `@kassa/checkout/braintree` (braintree-web installed).
+   */
+  readonly provider?: ProviderClient;
 }
 
 const noSubscription = (): (() => void) => () => {};
@@ -22,7 +28,7 @@ const noSubscription = (): (() => void) => () => {};
 const wordless: Translate = () => '';
 
 export function Checkout(props: CheckoutProps): ReactElement {
-  const { authorization, options } = props;
+  const { authorization, options, provider } = props;
   // Latest handlers without re-creating the runtime when the parent passes new closures.
   const callbacks = useRef<CheckoutCallbacks>(props);
   // A wallet reads its options when it loads (they cannot restart the checkout).
@@ -52,6 +58,7 @@ export function Checkout(props: CheckoutProps): ReactElement {
     // A new token, new settings or new messages start over cleanly (StrictMode's double effect included).
     const created = new CheckoutRuntime({
       authorization,
+      ...(provider !== undefined ? { provider } : {}),
       settings,
       translate: t,
       callbacks: () => callbacks.current,
@@ -63,7 +70,7 @@ export function Checkout(props: CheckoutProps): ReactElement {
       created.destroy();
       setRuntime((current) => (current === created ? null : current));
     };
-  }, [authorization, settings, t]);
+  }, [authorization, provider, settings, t]);
 
   const state = useSyncExternalStore(
     runtime?.subscribe ?? noSubscription,

@@ -1,0 +1,110 @@
+// The braintree-web modules the real provider uses, as their documentation describes them: only the members Kassa
+// calls (so a test can stand in for a module at this boundary without the rest), and the loader that imports each
+// module only when it is first needed (a checkout without wallets never downloads paypal, venmo, ...). Every module is
+// created with the authorization (braintree-web then shares one client among them).
+// braintree-web is an optional peer dependency: an integrator using the real provider installs it.
+
+export interface BraintreeError {
+  readonly code?: string;
+  readonly type?: string;
+  readonly message?: string;
+}
+
+export interface Client {
+  getConfiguration(): { readonly gatewayConfiguration: Readonly<Record<string, unknown>> };
+}
+
+export interface FieldData {
+  readonly isEmpty: boolean;
+  readonly isValid: boolean;
+  readonly isPotentiallyValid: boolean;
+  readonly isFocused: boolean;
+}
+
+export interface HostedFieldsEvent {
+  readonly emittedBy: string;
+  readonly fields: Readonly<Record<string, FieldData | undefined>>;
+  readonly cards: readonly { readonly type: string; readonly niceType: string; readonly code: { readonly name: string; readonly size: number } }[];
+}
+
+export interface TokenizePayload {
+  readonly nonce: string;
+  readonly type?: string;
+  readonly description?: string;
+  readonly details: Readonly<Record<string, unknown>>;
+  readonly binData?: Readonly<Record<string, unknown>>;
+}
+
+export interface HostedFieldsInstance {
+  on(event: string, handler: (event: HostedFieldsEvent & { readonly bin?: string }) => void): void;
+  setAttribute(options: { field: string; attribute: string; value: string | boolean }): Promise<void>;
+  removeAttribute(options: { field: string; attribute: string }): Promise<void>;
+  setMessage(options: { field: string; message: string }): void;
+  focus(field: string): void;
+  clear(field: string): void;
+  tokenize(options?: { vault?: boolean }): Promise<TokenizePayload>;
+  teardown(): Promise<void>;
+}
+
+export interface HostedFieldsCreateOptions {
+  authorization: string;
+  fields: Record<string, { container: HTMLElement; placeholder?: string }>;
+  styles: Record<string, Record<string, string>>;
+}
+
+export interface ThreeDSecureInstance {
+  verifyCard(options: {
+    nonce: string;
+    bin: string;
+    amount: string;
+    onLookupComplete: (data: unknown, next: () => void) => void;
+  }): Promise<TokenizePayload & { readonly threeDSecureInfo: Readonly<Record<string, unknown>> }>;
+  cancelVerifyCard(): Promise<unknown>;
+  teardown(): Promise<void>;
+}
+
+export interface VaultManagerInstance {
+  fetchPaymentMethods(options: { defaultFirst: boolean }): Promise<readonly (TokenizePayload & { readonly default?: boolean; readonly hasSubscription?: boolean })[]>;
+  deletePaymentMethod(nonce: string): Promise<void>;
+}
+
+export interface VenmoInstance {
+  isBrowserSupported(): boolean;
+  tokenize(): Promise<TokenizePayload>;
+}
+
+export interface PayPalInstance {
+  tokenize(options: { flow: 'checkout'; amount: string; currency: string; offerCredit?: boolean }): Promise<TokenizePayload>;
+}
+
+/** Each module's `create`, as braintree-web exports it. */
+export interface BraintreeWeb {
+  client(): Promise<{ create(options: { authorization: string }): Promise<Client> }>;
+  hostedFields(): Promise<{ create(options: HostedFieldsCreateOptions): Promise<HostedFieldsInstance> }>;
+  dataCollector(): Promise<{ create(options: { authorization: string }): Promise<{ readonly deviceData: string }> }>;
+  threeDSecure(): Promise<{ create(options: { authorization: string; version: 2 }): Promise<ThreeDSecureInstance> }>;
+  vaultManager(): Promise<{ create(options: { authorization: string }): Promise<VaultManagerInstance> }>;
+  venmo(): Promise<{ create(options: { authorization: string; allowDesktop: boolean; paymentMethodUsage: 'single_use' }): Promise<VenmoInstance> }>;
+  paypal(): Promise<{ create(options: { authorization: string }): Promise<PayPalInstance> }>;
+}
+
+/**
+ * A real module taken as the subset above. @types/braintree-web types every member with its overloads and callback
+ * forms; Kassa's boundary names only what it calls, in the promise form the documentation gives: this is the one
+ * place where the two meet (a wrong member name here fails in the provider's tests, which use the same interfaces).
+ */
+const asDocumented = <T>(module: Promise<unknown>): Promise<T> => module as Promise<T>;
+
+/**
+ * The real modules, each imported on first use. Not run in this repository's tests (braintree-web only talks to the
+ * provider's own https origins): the provider's tests replace this object (braintree-provider.test.ts).
+ */
+export const braintreeWeb: BraintreeWeb = {
+  client: () => import('braintree-web/client'),
+  hostedFields: () => asDocumented(import('braintree-web/hosted-fields')),
+  dataCollector: () => asDocumented(import('braintree-web/data-collector')),
+  threeDSecure: () => asDocumented(import('braintree-web/three-d-secure')),
+  vaultManager: () => asDocumented(import('braintree-web/vault-manager')),
+  venmo: () => asDocumented(import('braintree-web/venmo')),
+  paypal: () => asDocumented(import('braintree-web/paypal')),
+};
