@@ -1,16 +1,16 @@
 import { sandboxOptionsFromEnv } from './env.ts';
-import { startSandbox } from './index.ts';
+import { startSandbox, type Sandbox, type SandboxOptions } from './index.ts';
 
 // Runs the sandbox gateway alone: `npm run sandbox` from the repository root.
 
-let options;
+let options: SandboxOptions;
 try {
   options = sandboxOptionsFromEnv(process.env);
 } catch (error) {
   process.stderr.write(`sandbox: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);
 }
-let sandbox;
+let sandbox: Sandbox;
 try {
   sandbox = await startSandbox(options);
 } catch (error) {

@@ -63,7 +63,9 @@ function fakeCheckout(outcome: () => Promise<PaymentMethodResult>) {
     on: (_event, handler) => handlers.add(handler as () => void),
     off: (_event, handler) => handlers.delete(handler as () => void),
   };
-  return { checkout, pressEnter: () => handlers.forEach((handler) => handler()), handlers };
+  return { checkout, pressEnter: () => {
+      for (const handler of handlers) handler();
+    }, handlers };
 }
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));

@@ -1,6 +1,6 @@
 import { addDays, calendarDate } from './billing-calendar.ts';
 import type { CalendarDate } from './billing-calendar.ts';
-import { DueQueue } from './due-queue.ts';
+import type { DueQueue } from './due-queue.ts';
 import type { DueRecord } from './due-queue.ts';
 import type { EventSink, GatewayEvent } from './events.ts';
 import { LIVE_STATUSES } from './subscriptions.ts';

@@ -1,6 +1,6 @@
 import { validationError } from './errors.ts';
 import type { EventSink } from './events.ts';
-import { DueQueue } from './due-queue.ts';
+import type { DueQueue } from './due-queue.ts';
 import type { DueRecord } from './due-queue.ts';
 import { invalidResult, TRANSACTION } from './transactions.ts';
 import type { Transaction, TransactionResult, Transactions, TransactionStatus } from './transactions.ts';

@@ -10,7 +10,7 @@ import { LIVE_STATUSES } from './subscriptions.ts';
 import type { Subscription, Subscriptions } from './subscriptions.ts';
 import { formatAmount, parseAmount } from './transactions.ts';
 import type { Transaction, Transactions } from './transactions.ts';
-import { PaymentMethods } from './vault.ts';
+import type { PaymentMethods } from './vault.ts';
 import type { DuplicateCheck, VaultedCard } from './vault.ts';
 import { verificationMessage, verifyCard } from './verification.ts';
 import type { CardRules, Verification } from './verification.ts';

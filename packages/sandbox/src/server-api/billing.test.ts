@@ -1,4 +1,4 @@
-import braintree from 'braintree';
+import type braintree from 'braintree';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_CHARGE_ATTEMPTS, RETRY_INTERVAL_DAYS } from '../core/billing.ts';
 import type { Sandbox } from '../index.ts';

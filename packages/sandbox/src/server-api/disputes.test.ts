@@ -1,4 +1,4 @@
-import braintree from 'braintree';
+import type braintree from 'braintree';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../index.ts';
 import { decodeClientToken, gatewayFor, tokenizeCard } from '../testing/sandbox.ts';

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import braintree from 'braintree';
+import type braintree from 'braintree';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FileStoreError, startSandbox } from '../index.ts';
 import type { Sandbox } from '../index.ts';

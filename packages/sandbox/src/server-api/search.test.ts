@@ -1,4 +1,4 @@
-import braintree from 'braintree';
+import type braintree from 'braintree';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../index.ts';
 import type { Sandbox } from '../index.ts';

@@ -1,4 +1,4 @@
-import braintree from 'braintree';
+import type braintree from 'braintree';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../index.ts';
 import type { Sandbox } from '../index.ts';
@@ -64,7 +64,7 @@ describe('customer.create with a card, find, update, delete', () => {
     const found = await gateway.customer.find(created.customer.id);
     expect(found.creditCards?.map((saved) => saved.token)).toEqual([card?.token]);
     expect(found.paymentMethods?.map((saved) => (saved as braintree.CreditCard).token)).toEqual([card?.token]);
-    expect((found.paymentMethods?.[0] as braintree.CreditCard).customerId).toBe(created.customer.id);
+    expect((found.paymentMethods?.[0] as braintree.CreditCard | undefined)?.customerId).toBe(created.customer.id);
   });
 
   it('does not create the customer when its card fails verification (processor_declined 2000 on the result)', async () => {

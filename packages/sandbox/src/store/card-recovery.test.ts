@@ -60,7 +60,10 @@ function secretsOnDisk(): string[] {
 function cardsOnDisk(file: string): StoredCard[] {
   const cards = new Map<string, StoredCard>();
   const walk = (value: unknown): void => {
-    if (Array.isArray(value)) return value.forEach(walk);
+    if (Array.isArray(value)) {
+      value.forEach(walk);
+      return;
+    }
     if (typeof value !== 'object' || value === null) return;
     const record = value as Record<string, unknown>;
     const { bin, last4, uniqueNumberIdentifier } = record;

@@ -71,7 +71,7 @@ export class AltchaVerifier implements BotcheckVerifier {
     const challenge: Challenge = payload.data.challenge;
     if (challenge.parameters.expiresAt === undefined) return { ok: false, reason: 'challenge without expiry' };
     const solution: Solution = payload.data.solution;
-    let result;
+    let result: Awaited<ReturnType<typeof verifySolution>>;
     try {
       result = await verifySolution({
         challenge,

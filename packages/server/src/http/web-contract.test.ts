@@ -11,6 +11,6 @@ describe('the web app\'s generated copy of the contract', () => {
     const types = renderWebContract().find((file) => file.path.endsWith('types.gen.ts'))?.text ?? '';
     for (const name of ['Order', 'Payment', 'CheckoutSession', 'Problem', 'PayRequest', 'CreateOrderRequest']) expect(types).toContain(`export type ${name} =`);
     // A named shape inside another is referenced, not repeated.
-    expect(types).toMatch(/export type Order = \{[^]*?payments: Payment\[\];/);
+    expect(types).toMatch(/export type Order = \{[\s\S]*?payments: Payment\[\];/);
   });
 });

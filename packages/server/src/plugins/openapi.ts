@@ -36,7 +36,10 @@ function withoutUnusedComponents(document: OpenApiDocument): OpenApiDocument {
   const schemas = document.components.schemas ?? {};
   const used = new Set<string>();
   const visit = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(visit);
+    if (Array.isArray(node)) {
+      node.forEach(visit);
+      return;
+    }
     if (typeof node !== 'object' || node === null) return;
     for (const [key, value] of Object.entries(node)) {
       const name = key === '$ref' && typeof value === 'string' ? value.replace('#/components/schemas/', '') : undefined;

@@ -12,6 +12,7 @@ export function problemOf(error: unknown): Problem {
 /** Loads data for a page once per key; a late answer for an old key is dropped. */
 export function useLoad<T>(load: () => Promise<T>, key: string): Loaded<T> {
   const [state, setState] = useState<Loaded<T>>({ status: 'loading' });
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `load` is a fresh closure each render; the key says when it really changed
   useEffect(() => {
     let current = true;
     setState({ status: 'loading' });
@@ -22,7 +23,6 @@ export function useLoad<T>(load: () => Promise<T>, key: string): Loaded<T> {
     return () => {
       current = false;
     };
-    // `load` is a fresh closure each render; the key says when it really changed.
   }, [key]);
   return state;
 }

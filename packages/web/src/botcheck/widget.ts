@@ -7,7 +7,7 @@ type WidgetId = string | number;
 /** The part of reCAPTCHA's, hCaptcha's and Turnstile's browser API Kassa uses (the same shape for all three). */
 interface WidgetApi {
   render(container: HTMLElement, params: Record<string, unknown>): WidgetId;
-  execute(id: WidgetId, options?: { action: string }): Promise<string> | void;
+  execute(id: WidgetId, options?: { action: string }): Promise<string> | undefined;
   reset(id: WidgetId): void;
 }
 

@@ -36,7 +36,10 @@ async function loadFrame(fragment: unknown) {
   const send = (data: unknown, origin: string, source: unknown = parent): void => {
     window.dispatchEvent(Object.assign(new Event('message'), { data, origin, source }));
   };
-  return { input, toParent, send, close: () => channels.forEach((channel) => channel.close()) };
+  return { input, toParent, send, close: () => {
+      for (const channel of channels) channel.close();
+    },
+  };
 }
 
 describe('frame script bundle', () => {

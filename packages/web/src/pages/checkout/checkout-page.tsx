@@ -31,12 +31,14 @@ export function CheckoutPage({ orderId }: { orderId: string }) {
   const theme = useTheme();
 
   const toReceipt = (): void => navigate(`/orders/${orderId}/receipt`, { replace: true });
+  // biome-ignore lint/correctness/useExhaustiveDependencies: toReceipt is a fresh closure each render; the step and the order decide
   useEffect(() => {
     if (payment.state.step === 'paid') toReceipt();
   }, [payment.state.step, orderId]);
   // After a payment error, what became of the attempt (its answer may have been lost on the way).
   const unanswered = useUnansweredAttempt(loaded.status === 'ready' ? loaded.data.order : undefined, toReceipt);
   const failedWith = payment.state.step === 'idle' ? payment.state.error : undefined;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: checked once per new failure, not whenever the attempt's state changes
   useEffect(() => {
     if (failedWith !== undefined) unanswered.check();
   }, [failedWith]);

@@ -42,6 +42,7 @@ export function TimeChart({
   const holder = useRef<HTMLDivElement>(null);
   const theme = useTheme();
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: theme is a dependency on purpose: the chart reads the new theme's colours from CSS
   useEffect(() => {
     const element = holder.current;
     if (element === null) return;

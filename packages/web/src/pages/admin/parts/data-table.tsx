@@ -15,6 +15,7 @@ export function DataTable<Row>({ caption, columns, rows, rowKey, empty }: { capt
   const captionId = useId();
   if (rows.length === 0) return <p className="empty-note card">{empty}</p>;
   return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a table wider than a phone scrolls sideways; keyboard users scroll it by focusing it
     <div className="table-card card" role="region" aria-labelledby={captionId} tabIndex={0}>
       <table className="data-table">
         <caption id={captionId} className="visually-hidden">

@@ -33,6 +33,7 @@ export function Timeline({ detail }: { detail: PaymentDetail }) {
       {events.map((event, index) => {
         const { text, tone } = describe(event, detail.payment.id);
         return (
+          // biome-ignore lint/suspicious/noArrayIndexKey: two events can share a type and a time; the list is rendered whole, never reordered
           <li key={`${event.type}-${event.at}-${index}`} className="timeline-event" data-tone={tone}>
             <span className="timeline-text">{text}</span>
             <time className="timeline-time" dateTime={event.at}>
