@@ -91,7 +91,9 @@ function hostedFieldsOver(created: Promise<HostedFieldsInstance>, options: Omit<
       // braintree-web sizes the CVV itself from the card type.
     },
     focus: (field) => instance?.focus(field),
-    clear: () => mounted.forEach((field) => instance?.clear(field)),
+    clear: () => {
+      for (const field of mounted) instance?.clear(field);
+    },
     async tokenize(request) {
       const fields = await created;
       return fields.tokenize(request.vault === true ? { vault: true } : {}).then((payload) => ({ ok: true, result: resultOf(payload) }), tokenizeFailure);
