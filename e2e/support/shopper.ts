@@ -1,4 +1,5 @@
 import { expect, type Page } from '@playwright/test';
+import { botcheckToken } from './botcheck-token.ts';
 
 export interface TestCard {
   number: string;
@@ -158,7 +159,7 @@ export class Shopper {
    */
   async savesCardThroughApi(nonce: string): Promise<void> {
     const response = await this.page.request.post('/api/payment-methods', {
-      data: { nonce },
+      data: { nonce, botcheck: await botcheckToken(this.page.request, 'save_card') },
       headers: { 'idempotency-key': `e2e-${crypto.randomUUID()}` },
     });
     expect(response.status(), await response.text()).toBe(201);

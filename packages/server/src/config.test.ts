@@ -61,6 +61,13 @@ describe('loadConfig', () => {
     expect(loadConfig({}).botcheck).toMatchObject({ provider: 'altcha', siteverify: null, widgetOrigins: [], hostnames: [] });
   });
 
+  it('guards every action with the bot-check unless BOTCHECK_ON says otherwise; payments always', () => {
+    expect(loadConfig({}).botcheck.actions).toEqual(['payment', 'sign_in', 'sign_up', 'save_card']);
+    expect(loadConfig({ BOTCHECK_ON: 'payment, sign_in' }).botcheck.actions).toEqual(['payment', 'sign_in']);
+    expect(problemsOf({ BOTCHECK_ON: 'sign_in' })).toEqual(['BOTCHECK_ON must include payment: payments always need the bot-check']);
+    expect(problemsOf({ BOTCHECK_ON: 'payment,login' })).toEqual(['BOTCHECK_ON must list actions among payment, sign_in, sign_up, save_card (not login)']);
+  });
+
   it('names each bad variable in its own message', () => {
     const problems = problemsOf({ PORT: 'eighty', BOTCHECK_ANCHOR_TIMEOUT_MS: '-5', DEMO_SEED: 'maybe', LOG_LEVEL: 'loud' });
     expect(problems).toHaveLength(4);

@@ -3,6 +3,8 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 import { BOTCHECK_PROVIDERS, SITEVERIFY_PROVIDERS } from './botcheck/providers.ts';
 import type { BotcheckProvider } from './botcheck/providers.ts';
+import { BOTCHECK_ACTIONS } from './botcheck/verifier.ts';
+import type { BotcheckAction } from './botcheck/verifier.ts';
 import { DEFAULT_VELOCITY_LIMITS, scaleLimits } from './velocity/limits.ts';
 import type { VelocityLimits } from './velocity/limits.ts';
 
@@ -61,6 +63,8 @@ export interface Config {
     hostnames: string[];
     /** Where the widget's script and frames come from (CSP script-src, frame-src, connect-src); none with ALTCHA. */
     widgetOrigins: string[];
+    /** The actions that need a bot-check token (BOTCHECK_ON); payments always do. */
+    actions: BotcheckAction[];
   };
   checkout: { cardholderName: 'optional' | 'required' };
   /** Orders above this total (minor units of the order's currency) need a 3-D Secure liability shift; null: none do. */
@@ -155,6 +159,7 @@ const fields = {
     .default(0.5),
   BOTCHECK_VERIFY_TIMEOUT_MS: positiveInt('BOTCHECK_VERIFY_TIMEOUT_MS').default(5000),
   BOTCHECK_HOSTNAMES: z.string().optional(),
+  BOTCHECK_ON: z.string().optional(),
   BOTCHECK_SECRET: z.string().min(32, 'BOTCHECK_SECRET must be at least 32 characters').optional(),
   BOTCHECK_MAX_COUNTER: positiveInt('BOTCHECK_MAX_COUNTER').default(20_000),
   BOTCHECK_ELEVATED_COST_FACTOR: positiveInt('BOTCHECK_ELEVATED_COST_FACTOR').default(10),
@@ -239,6 +244,7 @@ export function loadConfig(env: Env): Config {
 
   const trustProxy = parseTrustProxy(v.TRUST_PROXY, problems);
   const siteverify = parseSiteverify(v, problems);
+  const botcheckActions = parseBotcheckActions(v.BOTCHECK_ON, problems);
   const hostnames = (v.BOTCHECK_HOSTNAMES ?? (v.PUBLIC_URL === undefined ? '' : new URL(v.PUBLIC_URL).hostname)).split(/[\s,]+/).filter(Boolean);
 
   if (problems.length > 0) throw new ConfigError(problems);
@@ -263,6 +269,7 @@ export function loadConfig(env: Env): Config {
       siteverify,
       hostnames,
       widgetOrigins: widgetOrigins(v.BOTCHECK_PROVIDER, siteverify),
+      actions: botcheckActions,
     },
     checkout: { cardholderName: v.CHECKOUT_CARDHOLDER_NAME },
     threeDSecureRequiredAbove: v.THREE_D_SECURE_REQUIRED_ABOVE ?? null,
@@ -294,6 +301,16 @@ function parseSiteverify(v: Parsed, problems: string[]): SiteverifyConfig | null
     minScore: v.BOTCHECK_MIN_SCORE,
     verifyTimeoutMs: v.BOTCHECK_VERIFY_TIMEOUT_MS,
   };
+}
+
+/** BOTCHECK_ON: the actions guarded by the bot-check, comma-separated; all by default; payments cannot be left out. */
+function parseBotcheckActions(raw: string | undefined, problems: string[]): BotcheckAction[] {
+  if (raw === undefined) return [...BOTCHECK_ACTIONS];
+  const listed = raw.split(/[\s,]+/).filter(Boolean);
+  const unknown = listed.filter((action) => !(BOTCHECK_ACTIONS as readonly string[]).includes(action));
+  if (unknown.length > 0) problems.push(`BOTCHECK_ON must list actions among ${BOTCHECK_ACTIONS.join(', ')} (not ${unknown.join(', ')})`);
+  else if (!listed.includes('payment')) problems.push('BOTCHECK_ON must include payment: payments always need the bot-check');
+  return BOTCHECK_ACTIONS.filter((action) => listed.includes(action));
 }
 
 /** The provider's published origins, or the one its script is configured to come from (a self-hosted stand-in). */

@@ -21,8 +21,8 @@ describe('startServer', () => {
   it('listens, returns the demo credentials, and logs to LOG_FILE without bodies or secrets', async () => {
     dir = mkdtempSync(join(tmpdir(), 'kassa-server-'));
     const logFile = join(dir, 'logs', 'kassa.log');
-    // Debug: the request lines, with their headers, are logged too.
-    const config = loadConfig({ PORT: '0', DATABASE_URL: join(dir, 'kassa.sqlite'), LOG_FILE: logFile, LOG_LEVEL: 'debug' });
+    // Debug: the request lines, with their headers, are logged too. Sign-in without the bot-check (this is about logs).
+    const config = loadConfig({ PORT: '0', DATABASE_URL: join(dir, 'kassa.sqlite'), LOG_FILE: logFile, LOG_LEVEL: 'debug', BOTCHECK_ON: 'payment' });
     server = await startServer(config);
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(server.demo).toEqual({
@@ -112,13 +112,18 @@ describe('startServer', () => {
       expect(csp).toContain(`frame-src ${sandbox.origin}`);
       expect(csp).toContain(`connect-src 'self' ${sandbox.origin}`);
 
-      expect((await call('POST', '/api/session', { email: 'shopper@kassa.test', password: 'kassa-demo-shopper' })).status).toBe(200);
+      // The bot-check guards sign-in and payments by default: each gets a token solved for it.
+      const solved = async (challengeUrl: string) => {
+        const challenge = (await (await call('GET', challengeUrl)).json()) as Challenge;
+        const solution = await solveChallenge({ challenge, deriveKey });
+        return Buffer.from(JSON.stringify({ challenge, solution })).toString('base64');
+      };
+      const signIn = { email: 'shopper@kassa.test', password: 'kassa-demo-shopper', botcheck: await solved('/api/botcheck/challenge?action=sign_in') };
+      expect((await call('POST', '/api/session', signIn)).status).toBe(200);
       const { order } = (await (await call('POST', '/api/orders', { items: [{ productId: 'prd_grinder', quantity: 1 }] })).json()) as { order: { id: string } };
       const session = (await (await call('POST', `/api/orders/${order.id}/checkout-session`)).json()) as { amount: unknown; botcheck: { challengeUrl: string } };
       expect(session.amount).toEqual({ amount: 18900, currency: 'EUR' });
-      const challenge = (await (await call('GET', session.botcheck.challengeUrl)).json()) as Challenge;
-      const solution = await solveChallenge({ challenge, deriveKey });
-      const botcheck = Buffer.from(JSON.stringify({ challenge, solution })).toString('base64');
+      const botcheck = await solved(session.botcheck.challengeUrl);
       const paid = await call('POST', `/api/orders/${order.id}/payments`, { nonce: 'fake-valid-nonce', botcheck }, { 'idempotency-key': crypto.randomUUID() });
       expect(paid.status).toBe(201);
       expect(await paid.json()).toMatchObject({ payment: { status: 'succeeded', amount: { amount: 18900, currency: 'EUR' } }, order: { status: 'paid' } });

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
+import { ProblemError } from '../http/problem.ts';
 import type { Velocity } from '../velocity/velocity.ts';
 import { AltchaVerifier } from './altcha.ts';
 import { SiteverifyVerifier } from './siteverify.ts';
@@ -17,13 +18,15 @@ export function createBotcheckVerifier(config: Config['botcheck']): BotcheckVeri
 
 export type BotcheckCheck = (token: string) => Promise<{ ok: true } | { ok: false; reason: string }>;
 
+type BotcheckDeps = { config: Config; botcheck: BotcheckVerifier; replays: ReplayStore; velocity: Velocity };
+
 /**
  * The bot-check of one request for one action: bound to the request's session, verified with its client address and
  * host, spent once. A refusal is logged with its reason (never the token) and kept for the merchant; a provider
  * that could not be asked is logged as a warning, and the action is refused (fail closed).
  */
 export function botcheckOf(
-  deps: { config: Config; botcheck: BotcheckVerifier; replays: ReplayStore; velocity: Velocity },
+  deps: BotcheckDeps,
   request: FastifyRequest,
   action: BotcheckAction,
 ): BotcheckCheck {
@@ -40,4 +43,17 @@ export function botcheckOf(
     }
     return verdict;
   };
+}
+
+/**
+ * Refuses the request (403 `botcheck_failed`) unless its token passes, when the merchant guards `action`
+ * (BOTCHECK_ON); an action left unguarded passes without one.
+ */
+export async function requireBotcheck(deps: BotcheckDeps, request: FastifyRequest, action: BotcheckAction, token: string | undefined): Promise<void> {
+  if (!deps.config.botcheck.actions.includes(action)) return;
+  if (token === undefined) {
+    await deps.velocity.noteBotcheckRefusal(action, request.ip, 'no token');
+    throw new ProblemError('botcheck_failed');
+  }
+  if (!(await botcheckOf(deps, request, action)(token)).ok) throw new ProblemError('botcheck_failed');
 }

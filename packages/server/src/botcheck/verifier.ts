@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import type { BotcheckProvider } from './providers.ts';
 
 /** The actions a bot-check solution can be issued for. */
-export const BOTCHECK_ACTIONS = ['payment'] as const;
+export const BOTCHECK_ACTIONS = ['payment', 'sign_in', 'sign_up', 'save_card'] as const;
 export type BotcheckAction = (typeof BOTCHECK_ACTIONS)[number];
 
 /**

@@ -44,19 +44,19 @@ export class TestClient {
     return this.request('POST', url, body, headers);
   }
 
-  /** Does what the checkout's bot-check does: fetch a challenge, solve it, encode the payload. */
-  async botcheckToken(): Promise<string> {
-    const { challenge, solution } = await this.#solvedChallenge();
+  /** Does what the checkout's bot-check does: fetch a challenge (for `action`), solve it, encode the payload. */
+  async botcheckToken(action = 'payment'): Promise<string> {
+    const { challenge, solution } = await this.#solvedChallenge(action);
     return Buffer.from(JSON.stringify({ challenge, solution })).toString('base64');
   }
 
   /** The work a fresh challenge took: the counter its solution needed (the keys tried). */
   async botcheckCounter(): Promise<number> {
-    return (await this.#solvedChallenge()).solution.counter;
+    return (await this.#solvedChallenge('payment')).solution.counter;
   }
 
-  async #solvedChallenge() {
-    const challenge = (await this.get('/api/botcheck/challenge')).json<Challenge>();
+  async #solvedChallenge(action: string) {
+    const challenge = (await this.get(`/api/botcheck/challenge?action=${action}`)).json<Challenge>();
     const solution = await solveChallenge({ challenge, deriveKey, timeout: 10_000 });
     if (solution === null) throw new Error('bot-check challenge not solved');
     return { challenge, solution };

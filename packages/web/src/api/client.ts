@@ -1,5 +1,7 @@
+import { BotcheckError, runBotcheck } from '../botcheck/botcheck.ts';
 import type {
   Account,
+  BotcheckSettings,
   CheckoutSession,
   CreateOrderRequest,
   Order,
@@ -49,13 +51,29 @@ export async function call<T>(method: string, path: string, body?: unknown, head
   return payload as T;
 }
 
+/** The actions the merchant may guard with the bot-check besides payments (the server's BOTCHECK_ON). */
+type GuardedAction = 'sign_in' | 'sign_up' | 'save_card';
+
+/**
+ * A token for `action` when the server guards it (none otherwise): the bot-check runs with its watchdogs, and a
+ * failure is thrown as an ApiError whose code the pages word like any other (`botcheck_execute_timeout`, ...).
+ */
+async function botcheckFor(action: GuardedAction): Promise<{ botcheck?: string }> {
+  const { botcheck } = await call<{ botcheck: BotcheckSettings | null }>('GET', `/api/botcheck/settings?action=${action}`);
+  if (botcheck === null) return {};
+  try {
+    return { botcheck: await runBotcheck(botcheck) };
+  } catch (error) {
+    throw new ApiError({ status: 0, code: error instanceof BotcheckError ? error.code : 'botcheck_unavailable' });
+  }
+}
+
 export const api = {
   config: () => call<ShopConfig>('GET', '/api/config'),
   catalogue: () => call<{ products: Product[]; plans: Plan[] }>('GET', '/api/catalogue'),
   session: () => call<SessionState>('GET', '/api/session'),
-  signUp: (input: SignUpRequest) =>
-    call<{ account: Account }>('POST', '/api/accounts', input),
-  signIn: (input: SignInRequest) => call<{ account: Account }>('POST', '/api/session', input),
+  signUp: async (input: SignUpRequest) => call<{ account: Account }>('POST', '/api/accounts', { ...input, ...(await botcheckFor('sign_up')) }),
+  signIn: async (input: SignInRequest) => call<{ account: Account }>('POST', '/api/session', { ...input, ...(await botcheckFor('sign_in')) }),
   signOut: () => call<void>('DELETE', '/api/session'),
   createOrder: (items: CreateOrderRequest['items']) =>
     call<{ order: Order }>('POST', '/api/orders', { items }),
@@ -71,8 +89,8 @@ export const api = {
   paymentMethods: () => call<{ paymentMethods: SavedPaymentMethod[] }>('GET', '/api/payment-methods'),
   /** A client token for the checkout's card form outside an order: the card it tokenizes is then saved by addPaymentMethod. */
   vaultSession: () => call<VaultSession>('POST', '/api/payment-methods/client-token', {}),
-  addPaymentMethod: (idempotencyKey: string, nonce: string, makeDefault: boolean) =>
-    call<{ paymentMethod: SavedPaymentMethod }>('POST', '/api/payment-methods', { nonce, makeDefault }, { 'idempotency-key': idempotencyKey }),
+  addPaymentMethod: async (idempotencyKey: string, nonce: string, makeDefault: boolean) =>
+    call<{ paymentMethod: SavedPaymentMethod }>('POST', '/api/payment-methods', { nonce, makeDefault, ...(await botcheckFor('save_card')) }, { 'idempotency-key': idempotencyKey }),
   makeDefaultPaymentMethod: (idempotencyKey: string, id: string) =>
     call<{ paymentMethod: SavedPaymentMethod }>('POST', `/api/payment-methods/${encodeURIComponent(id)}/default`, {}, { 'idempotency-key': idempotencyKey }),
   deletePaymentMethod: (idempotencyKey: string, id: string) =>

@@ -422,6 +422,8 @@ export type SignUpRequest = {
   name: string;
   /** Move the guest session's orders into the account (default: no) */
   keepGuestOrders?: boolean | undefined;
+  /** The bot-check token, when the merchant guards this action (`GET /api/botcheck/settings`). */
+  botcheck?: string | undefined;
 };
 
 export type SignInRequest = {
@@ -429,6 +431,8 @@ export type SignInRequest = {
   password: string;
   /** Move the guest session's orders into the account (default: no) */
   keepGuestOrders?: boolean | undefined;
+  /** The bot-check token, when the merchant guards this action (`GET /api/botcheck/settings`). */
+  botcheck?: string | undefined;
 };
 
 export type CreateOrderRequest = {
@@ -451,6 +455,8 @@ export type AddPaymentMethodRequest = {
   /** A card tokenized by the checkout's card view. */
   nonce: string;
   makeDefault?: boolean | undefined;
+  /** The bot-check token, when the merchant guards this action (`GET /api/botcheck/settings`). */
+  botcheck?: string | undefined;
 };
 
 export type SubscribeRequest = {

@@ -24,12 +24,14 @@ export const signUpBody = z.object({
   password: z.string().min(8, 'Use at least 8 characters.').max(256, 'Use at most 256 characters.'),
   name: z.string().trim().min(1, 'Enter your name.').max(200, 'Use at most 200 characters.'),
   keepGuestOrders: keepGuestOrdersSchema(),
+  botcheck: z.string().max(8192).optional().describe('The bot-check token, when the merchant guards this action (`GET /api/botcheck/settings`).'),
 });
 
 export const signInBody = z.object({
   email: z.string().trim().min(1, 'Enter your email address.').max(254),
   password: z.string().min(1, 'Enter your password.').max(256),
   keepGuestOrders: keepGuestOrdersSchema(),
+  botcheck: z.string().max(8192).optional().describe('The bot-check token, when the merchant guards this action (`GET /api/botcheck/settings`).'),
 });
 
 export const accountResponse = z.object({ account: accountSchema });

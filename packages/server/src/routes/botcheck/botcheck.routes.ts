@@ -1,16 +1,37 @@
 import { z } from 'zod';
 import { AltchaVerifier } from '../../botcheck/altcha.ts';
+import { botcheckSettings } from '../../botcheck/settings.ts';
 import { BOTCHECK_ACTIONS, botcheckBinding } from '../../botcheck/verifier.ts';
 import type { AppContext } from '../../context.ts';
 import { problemResponses } from '../../http/api-schemas.ts';
 import type { ApiInstance } from '../../plugins/openapi.ts';
 import { enforceLimits } from '../../velocity/guard.ts';
+import { botcheckSettingsSchema } from './botcheck.schemas.ts';
 
 /** Handed to the widget as it is: its members are altcha-lib's (v2: `parameters`, `signature`). */
 const challengeSchema = z.looseObject({ parameters: z.looseObject({}), signature: z.string() });
 
-/** Only ALTCHA hands out challenges: with a third-party provider the route does not exist (404). */
+const actionQuery = z.object({ action: z.enum(BOTCHECK_ACTIONS).default('payment') });
+
 export function botcheckRoutes(app: ApiInstance, ctx: AppContext): void {
+  app.get(
+    '/api/botcheck/settings',
+    {
+      schema: {
+        summary: 'Whether an action needs a bot-check token (BOTCHECK_ON), and how the page gets one',
+        tags: ['botcheck'],
+        querystring: actionQuery,
+        response: { 200: z.object({ botcheck: botcheckSettingsSchema.nullable().describe('Null: the merchant does not guard this action.') }) },
+      },
+    },
+    async (request) => {
+      const { action } = request.query;
+      const guarded = ctx.config.botcheck.actions.includes(action);
+      return { botcheck: guarded ? botcheckSettings(ctx.config.botcheck, request.kassaSession?.id ?? null, action) : null };
+    },
+  );
+
+  // Only ALTCHA hands out challenges: with a third-party provider the route does not exist (404).
   const altcha = ctx.botcheck;
   if (!(altcha instanceof AltchaVerifier)) return;
   app.get(
@@ -19,7 +40,7 @@ export function botcheckRoutes(app: ApiInstance, ctx: AppContext): void {
       schema: {
         summary: 'A fresh ALTCHA challenge (single use), bound to the visitor\'s session and to one action',
         tags: ['botcheck'],
-        querystring: z.object({ action: z.enum(BOTCHECK_ACTIONS).default('payment') }),
+        querystring: actionQuery,
         response: { 200: challengeSchema, ...problemResponses('too_many_attempts') },
       },
     },

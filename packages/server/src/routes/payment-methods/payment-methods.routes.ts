@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { requireBotcheck } from '../../botcheck/request-check.ts';
 import type { AppContext } from '../../context.ts';
 import { problemResponses } from '../../http/api-schemas.ts';
 import { ProblemError } from '../../http/problem.ts';
@@ -58,7 +59,8 @@ export function paymentMethodsRoutes(app: ApiInstance, ctx: AppContext): void {
   app.post(
     '/api/payment-methods',
     {
-      config: IDEMPOTENT,
+      // The bot-check token is a credential: a retry may carry a fresh one and get the saved answer.
+      config: { idempotency: { ...IDEMPOTENT.idempotency, credentials: ['botcheck'] } },
       schema: {
         summary: 'Save a tokenized card for the signed-in shopper (verified by the gateway; a card already saved is refused)',
         tags: ['payment methods'],
@@ -69,12 +71,13 @@ export function paymentMethodsRoutes(app: ApiInstance, ctx: AppContext): void {
             description: '`card_verification_failed`: Credit card verification failed.\n`payment_method_invalid`: the nonce was refused',
             content: { 'application/problem+json': { schema: verificationFailedSchema } },
           },
-          ...problemResponses('validation_failed', 'payment_method_duplicate', ...GATEWAY_PROBLEMS),
+          ...problemResponses('validation_failed', 'botcheck_failed', 'payment_method_duplicate', ...GATEWAY_PROBLEMS),
         },
       },
     },
     async (request, reply) => {
       const accountId = signedInAccount(request);
+      await requireBotcheck(ctx, request, 'save_card', request.body.botcheck);
       const input = { nonce: request.body.nonce, makeDefault: request.body.makeDefault ?? false };
       const result = await withGateway(request, () => addSavedMethod(vaultDeps(ctx), accountId, input));
       if (result.kind !== 'saved') return sendFinal(reply, refusedCardProblem(result));

@@ -12,6 +12,7 @@ export const nonceSchema = z.string('Send the payment method nonce.').min(1, 'Se
 export const addPaymentMethodBody = z.object({
   nonce: nonceSchema.describe('A card tokenized by the checkout\'s card view.'),
   makeDefault: z.boolean().optional(),
+  botcheck: z.string().max(8192).optional().describe('The bot-check token, when the merchant guards this action (`GET /api/botcheck/settings`).'),
 });
 
 /**

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { toAccount } from '../../accounts/account.ts';
 import { findAccountById } from '../../accounts/accounts.repository.ts';
 import { emailSubject, signIn } from '../../accounts/accounts.service.ts';
+import { requireBotcheck } from '../../botcheck/request-check.ts';
 import type { AppContext } from '../../context.ts';
 import { problemResponses } from '../../http/api-schemas.ts';
 import { ProblemError } from '../../http/problem.ts';
@@ -37,13 +38,14 @@ export function sessionRoutes(app: ApiInstance, ctx: AppContext): void {
         summary: 'Sign in (a guest\'s orders move to the account only with keepGuestOrders)',
         tags: ['session'],
         body: signInBody,
-        response: { 200: accountResponse, ...problemResponses('validation_failed', 'invalid_credentials', 'rate_limited', 'too_many_attempts') },
+        response: { 200: accountResponse, ...problemResponses('validation_failed', 'botcheck_failed', 'invalid_credentials', 'rate_limited', 'too_many_attempts') },
       },
     },
     async (request, reply) => {
       // Counted before the password is checked (a throttled guess costs no hashing); a success is taken back.
       const subjects = { email: emailSubject(ctx.config.sessionSecret, request.body.email), ip: request.ip };
       const attempt = await enforceLimits(ctx.velocity, request, reply, 'sign_in', subjects, ctx.config.velocity.signIn);
+      await requireBotcheck(ctx, request, 'sign_in', request.body.botcheck);
       const account = await signIn(ctx.db, request.body);
       if (account === undefined) throw new ProblemError('invalid_credentials');
       await ctx.velocity.forget(attempt);
