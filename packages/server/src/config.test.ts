@@ -65,6 +65,8 @@ describe('loadConfig', () => {
     expect(loadConfig({}).botcheck.actions).toEqual(['payment', 'sign_in', 'sign_up', 'save_card']);
     expect(loadConfig({ BOTCHECK_ON: 'payment, sign_in' }).botcheck.actions).toEqual(['payment', 'sign_in']);
     expect(problemsOf({ BOTCHECK_ON: 'sign_in' })).toEqual(['BOTCHECK_ON must include payment: payments always need the bot-check']);
+    expect(loadConfig({ BOTCHECK_FAIL_OPEN: 'sign_in' }).botcheck.failOpen).toEqual(['sign_in']);
+    expect(problemsOf({ BOTCHECK_FAIL_OPEN: 'payment' })).toEqual(['BOTCHECK_FAIL_OPEN may list sign_in, sign_up, save_card (not payment): payments always fail closed']);
     expect(problemsOf({ BOTCHECK_ON: 'payment,login' })).toEqual(['BOTCHECK_ON must list actions among payment, sign_in, sign_up, save_card (not login)']);
   });
 

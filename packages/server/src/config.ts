@@ -65,6 +65,8 @@ export interface Config {
     widgetOrigins: string[];
     /** The actions that need a bot-check token (BOTCHECK_ON); payments always do. */
     actions: BotcheckAction[];
+    /** Low-risk actions let through (logged) when the provider cannot be asked (BOTCHECK_FAIL_OPEN); never payments. */
+    failOpen: BotcheckAction[];
   };
   checkout: { cardholderName: 'optional' | 'required' };
   /** Orders above this total (minor units of the order's currency) need a 3-D Secure liability shift; null: none do. */
@@ -160,6 +162,7 @@ const fields = {
   BOTCHECK_VERIFY_TIMEOUT_MS: positiveInt('BOTCHECK_VERIFY_TIMEOUT_MS').default(5000),
   BOTCHECK_HOSTNAMES: z.string().optional(),
   BOTCHECK_ON: z.string().optional(),
+  BOTCHECK_FAIL_OPEN: z.string().optional(),
   BOTCHECK_SECRET: z.string().min(32, 'BOTCHECK_SECRET must be at least 32 characters').optional(),
   BOTCHECK_MAX_COUNTER: positiveInt('BOTCHECK_MAX_COUNTER').default(20_000),
   BOTCHECK_ELEVATED_COST_FACTOR: positiveInt('BOTCHECK_ELEVATED_COST_FACTOR').default(10),
@@ -245,6 +248,7 @@ export function loadConfig(env: Env): Config {
   const trustProxy = parseTrustProxy(v.TRUST_PROXY, problems);
   const siteverify = parseSiteverify(v, problems);
   const botcheckActions = parseBotcheckActions(v.BOTCHECK_ON, problems);
+  const failOpen = parseFailOpen(v.BOTCHECK_FAIL_OPEN, problems);
   const hostnames = (v.BOTCHECK_HOSTNAMES ?? (v.PUBLIC_URL === undefined ? '' : new URL(v.PUBLIC_URL).hostname)).split(/[\s,]+/).filter(Boolean);
 
   if (problems.length > 0) throw new ConfigError(problems);
@@ -270,6 +274,7 @@ export function loadConfig(env: Env): Config {
       hostnames,
       widgetOrigins: widgetOrigins(v.BOTCHECK_PROVIDER, siteverify),
       actions: botcheckActions,
+      failOpen,
     },
     checkout: { cardholderName: v.CHECKOUT_CARDHOLDER_NAME },
     threeDSecureRequiredAbove: v.THREE_D_SECURE_REQUIRED_ABOVE ?? null,
@@ -311,6 +316,15 @@ function parseBotcheckActions(raw: string | undefined, problems: string[]): Botc
   if (unknown.length > 0) problems.push(`BOTCHECK_ON must list actions among ${BOTCHECK_ACTIONS.join(', ')} (not ${unknown.join(', ')})`);
   else if (!listed.includes('payment')) problems.push('BOTCHECK_ON must include payment: payments always need the bot-check');
   return BOTCHECK_ACTIONS.filter((action) => listed.includes(action));
+}
+
+/** BOTCHECK_FAIL_OPEN: sign_in, sign_up, save_card may be let through when the provider is down; payments never. */
+function parseFailOpen(raw: string | undefined, problems: string[]): BotcheckAction[] {
+  const listed = (raw ?? '').split(/[\s,]+/).filter(Boolean);
+  const allowed: readonly string[] = BOTCHECK_ACTIONS.filter((action) => action !== 'payment');
+  const wrong = listed.filter((action) => !allowed.includes(action));
+  if (wrong.length > 0) problems.push(`BOTCHECK_FAIL_OPEN may list ${allowed.join(', ')} (not ${wrong.join(', ')}): payments always fail closed`);
+  return BOTCHECK_ACTIONS.filter((action) => listed.includes(action) && action !== 'payment');
 }
 
 /** The provider's published origins, or the one its script is configured to come from (a self-hosted stand-in). */

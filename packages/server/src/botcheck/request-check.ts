@@ -23,7 +23,8 @@ type BotcheckDeps = { config: Config; botcheck: BotcheckVerifier; replays: Repla
 /**
  * The bot-check of one request for one action: bound to the request's session, verified with its client address and
  * host, spent once. A refusal is logged with its reason (never the token) and kept for the merchant; a provider
- * that could not be asked is logged as a warning, and the action is refused (fail closed).
+ * that could not be asked is logged as a warning, and the action is refused (fail closed), unless the merchant lets
+ * that low-risk action through then (BOTCHECK_FAIL_OPEN), which is logged too.
  */
 export function botcheckOf(
   deps: BotcheckDeps,
@@ -35,6 +36,10 @@ export function botcheckOf(
     const binding = botcheckBinding(settings.secret, request.kassaSession?.id ?? null, action);
     const hostnames = settings.hostnames.length > 0 ? settings.hostnames : [request.hostname];
     const verdict = await checkBotcheck(deps.botcheck, deps.replays, token, binding, { remoteIp: request.ip, hostnames });
+    if (!verdict.ok && verdict.unavailable === true && settings.failOpen.includes(action)) {
+      request.log.warn({ provider: deps.botcheck.provider, action }, 'bot-check could not be verified: let through (BOTCHECK_FAIL_OPEN)');
+      return { ok: true };
+    }
     if (!verdict.ok) {
       const line = { provider: deps.botcheck.provider, action, reason: verdict.reason };
       if (verdict.unavailable === true) request.log.warn(line, 'bot-check could not be verified: action refused');

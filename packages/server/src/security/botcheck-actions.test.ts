@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';
 import { buildApp } from '../index.ts';
+import { STANDIN_KEYS, standinUrls, startBotcheckStandin } from '../testing/botcheck-standin/standin.ts';
+import type { BotcheckStandin } from '../testing/botcheck-standin/standin.ts';
 import { TestClient } from '../testing/client.ts';
 import { testConfig } from '../testing/config.ts';
 import { tempSqliteFile } from '../testing/sqlite.ts';
@@ -63,5 +65,40 @@ describe('the bot-check on sign-in, sign-up and saving a card (BOTCHECK_ON defau
     expect((await save({}, 'k1')).json()).toMatchObject({ status: 403, code: 'botcheck_failed' });
     // No gateway in this test: past the bot-check, the next refusal is the gateway's absence.
     expect((await save({ botcheck: await client.botcheckToken('save_card') }, 'k2')).json()).toMatchObject({ status: 503, code: 'gateway_not_configured' });
+  });
+});
+
+describe('a third-party provider that cannot be asked (BOTCHECK_FAIL_OPEN)', () => {
+  // Turnstile cannot be reached from here: its local stand-in (src/testing/botcheck-standin/) answers 503 instead.
+  let standin: BotcheckStandin;
+  let app: FastifyInstance;
+  let cleanup: () => Promise<void>;
+  beforeEach(async () => {
+    standin = await startBotcheckStandin();
+    standin.controls.down = true;
+    const temp = tempSqliteFile();
+    const env = {
+      BOTCHECK_PROVIDER: 'turnstile',
+      BOTCHECK_SITE_KEY: STANDIN_KEYS.siteKey,
+      BOTCHECK_SECRET_KEY: STANDIN_KEYS.secretKey,
+      BOTCHECK_VERIFY_URL: standinUrls(standin.url, 'turnstile').verifyUrl,
+      BOTCHECK_SCRIPT_URL: standinUrls(standin.url, 'turnstile').scriptUrl,
+      BOTCHECK_FAIL_OPEN: 'sign_in',
+    };
+    const config = testConfig({ engine: 'sqlite', file: temp.file });
+    app = await buildApp({ ...config, botcheck: loadConfig(env).botcheck }, { gateway: null });
+    cleanup = async () => {
+      await app.close();
+      await standin.close();
+      temp.cleanup();
+    };
+  });
+  afterEach(() => cleanup());
+
+  it('lets a low-risk action the merchant named through, and refuses the others (fail closed)', async () => {
+    const client = new TestClient(app);
+    expect((await client.post('/api/session', { email: 'shopper@kassa.test', password: 'kassa-demo-shopper', botcheck: 'a-token' })).statusCode).toBe(200);
+    const signUp = await client.post('/api/accounts', { email: 'ada@example.com', password: 'correct horse', name: 'Ada', botcheck: 'a-token' });
+    expect(signUp.json()).toMatchObject({ status: 403, code: 'botcheck_failed' });
   });
 });
