@@ -11,6 +11,7 @@ import { deleteCheckoutCard } from '../../saved-cards/saved-cards.ts';
 import { Link, navigate, signInPath } from '../../router.tsx';
 import { useTheme } from '../../theme/theme.ts';
 import { useUnansweredAttempt } from './unanswered-attempt.ts';
+import { useProviderFor } from './real-provider.ts';
 import { usePayment } from './use-payment.ts';
 
 async function loadCheckout(orderId: string) {
@@ -27,6 +28,8 @@ export function CheckoutPage({ orderId }: { orderId: string }) {
   const [onWalletView, setOnWalletView] = useState(false);
   const session = loaded.status === 'ready' ? loaded.data.session : undefined;
   const payment = usePayment(orderId, session?.botcheck);
+  // Kassa's sandbox, or the real provider's braintree-web client when the server is configured for it.
+  const provider = useProviderFor(session?.clientToken);
   // The card frames take the page's colours when they load: a new theme loads them again.
   const theme = useTheme();
 
@@ -73,33 +76,37 @@ export function CheckoutPage({ orderId }: { orderId: string }) {
           </p>
         )}
         <h2 id="payment-title">{messages.paymentTitle}</h2>
-        <Checkout
-          key={theme}
-          authorization={session.clientToken}
-          // The card stays in the form until the payment's outcome is known: after a network error or a failed
-          // bot-check Pay again works as it is; after a decline the payment flow clears it.
-          // 3-D Secure runs when the gateway turns it on for the merchant; the server may require its liability shift.
-          // Signed in: the shopper's saved cards are listed (and can be deleted), and "Save card" is offered.
-          options={{
-            cardholderName: session.checkout.cardholderName,
-            locale: 'en',
-            clearFieldsAfterTokenization: false,
-            threeDSecure: { amount: toDecimalString(session.amount) },
-            // Each wallet shows when the gateway turns it on for the merchant too, approved for the order's amount.
-            ...walletOptions(toDecimalString(session.amount)),
-            vaultCard: session.checkout.vaultCard,
-            vaultManager: session.checkout.vaultManager,
-          }}
-          // Deletions go through the server, which refuses a card that pays a subscription.
-          onDeletePaymentMethod={session.checkout.vaultManager ? deleteCheckoutCard : undefined}
-          onReady={setInstance}
-          onInputSubmitRequest={() => instance && payment.pay(instance)}
-          // A wallet the shopper just approved in its own window pays at once, as at other shops: no second Pay.
-          onPaymentMethodRequestable={(event) => {
-            if (instance && event.type !== 'CreditCard' && event.paymentMethodIsSelected) void payment.pay(instance);
-          }}
-          onChangeActiveView={({ newViewId }) => setOnWalletView(isWalletView(newViewId))}
-        />
+        {/* The real provider's client is imported first when the server is configured for it. */}
+        {provider !== null && (
+          <Checkout
+            key={theme}
+            authorization={session.clientToken}
+            {...(provider !== undefined ? { provider } : {})}
+            // The card stays in the form until the payment's outcome is known: after a network error or a failed
+            // bot-check Pay again works as it is; after a decline the payment flow clears it.
+            // 3-D Secure runs when the gateway turns it on for the merchant; the server may require its liability shift.
+            // Signed in: the shopper's saved cards are listed (and can be deleted), and "Save card" is offered.
+            options={{
+              cardholderName: session.checkout.cardholderName,
+              locale: 'en',
+              clearFieldsAfterTokenization: false,
+              threeDSecure: { amount: toDecimalString(session.amount) },
+              // Each wallet shows when the gateway turns it on for the merchant too, approved for the order's amount.
+              ...walletOptions(toDecimalString(session.amount)),
+              vaultCard: session.checkout.vaultCard,
+              vaultManager: session.checkout.vaultManager,
+            }}
+            // Deletions go through the server, which refuses a card that pays a subscription.
+            onDeletePaymentMethod={session.checkout.vaultManager ? deleteCheckoutCard : undefined}
+            onReady={setInstance}
+            onInputSubmitRequest={() => instance && payment.pay(instance)}
+            // A wallet the shopper just approved in its own window pays at once, as at other shops: no second Pay.
+            onPaymentMethodRequestable={(event) => {
+              if (instance && event.type !== 'CreditCard' && event.paymentMethodIsSelected) void payment.pay(instance);
+            }}
+            onChangeActiveView={({ newViewId }) => setOnWalletView(isWalletView(newViewId))}
+          />
+        )}
         <div ref={feedback} className="payment-feedback" role="alert" tabIndex={-1}>
           {error}
         </div>
