@@ -22,7 +22,7 @@ import { createLogger, RequestLinesAtDebug } from './logger.ts';
 import { IdempotencyRepository } from './payments/idempotency.repository.ts';
 import { registerDatabaseLifecycle } from './plugins/db.ts';
 import { registerCrossSiteRefusal } from './plugins/cross-site.ts';
-import { registerErrorMapping } from './plugins/errors.ts';
+import { answerFrameworkError, registerErrorMapping } from './plugins/errors.ts';
 import { registerAdminRoutesGuard } from './plugins/admin.ts';
 import { registerIdempotency } from './plugins/idempotency.ts';
 import { openApiRoutes, registerOpenApi } from './plugins/openapi.ts';
@@ -109,7 +109,13 @@ export async function buildKassaApp(config: Config, deps: AppDeps = {}): Promise
 
   // Typed as Fastify's logger so the instance keeps the default generics the route modules expect.
   const loggerInstance: FastifyBaseLogger = logger;
-  const app = Fastify({ loggerInstance, logController: new RequestLinesAtDebug(), bodyLimit: 64 * 1024, trustProxy: trustProxyOption(config.trustProxy) });
+  const app = Fastify({
+    loggerInstance,
+    logController: new RequestLinesAtDebug(),
+    bodyLimit: 64 * 1024,
+    trustProxy: trustProxyOption(config.trustProxy),
+    frameworkErrors: answerFrameworkError,
+  });
 
   // External plugins.
   await registerSecurityHeaders(app, config);

@@ -23,6 +23,26 @@ export function validationFailed(errors: FieldError[]): ProblemError {
 
 const HTTP_PARTS = ['body', 'params', 'querystring', 'headers'] as const;
 
+/** A NUL character, or a surrogate that is not half of a pair. */
+const UNSTORABLE_TEXT = /\0|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Where `value` holds text that no database stores as it is (issue 10): a NUL character, which PostgreSQL refuses in
+ * text, or a lone surrogate, which is no Unicode at all (PostgreSQL refuses it as UTF-8; SQLite would store a
+ * replacement character). The path of the first such string or key, or null.
+ */
+export function unstorableTextPath(value: unknown, path: string[] = []): string[] | null {
+  const bad = (text: string): boolean => UNSTORABLE_TEXT.test(text);
+  if (typeof value === 'string') return bad(value) ? path : null;
+  if (typeof value !== 'object' || value === null) return null;
+  for (const [key, item] of Object.entries(value)) {
+    if (bad(key)) return [...path, key];
+    const found = unstorableTextPath(item, [...path, key]);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
 /**
  * Validates each part of a request with the route's zod schema and refuses it with a 400 `validation_failed` that
  * names each bad field (the contract's shape). Fastify hands the error to the error mapping as it is.
@@ -30,6 +50,11 @@ const HTTP_PARTS = ['body', 'params', 'querystring', 'headers'] as const;
 export const zodValidatorCompiler: FastifySchemaCompiler<z.ZodType> = ({ schema, httpPart }) => {
   const part = HTTP_PARTS.find((p) => p === httpPart) ?? 'body';
   return (data: unknown) => {
+    const unstorable = unstorableTextPath(data);
+    if (unstorable !== null) {
+      const field = part === 'headers' && unstorable[0] !== undefined ? headerName(unstorable[0]) : unstorable.join('.') || part;
+      return { error: validationFailed([{ field, code: 'invalid_string', message: 'Text may not hold a NUL character or an unpaired surrogate.' }]) };
+    }
     // A bodyless request is an empty object, so each missing field is named rather than the whole body.
     const result = schema.safeParse(part === 'body' && data === null ? {} : data);
     return result.success ? { value: result.data } : { error: validationFailed(fieldErrors(result.error, part)) };

@@ -38,6 +38,7 @@ export const PROBLEMS = {
   void_not_allowed: { status: 409, title: 'Only a payment that has not settled, and has no refunds, can be voided. Refund it instead.' },
   idempotency_key_in_use: { status: 409, title: 'A request with this Idempotency-Key is still running. Retry later.' },
   payload_too_large: { status: 413, title: 'The request body is too large.' },
+  uri_too_long: { status: 414, title: 'The address is too long.' },
   unsupported_media_type: { status: 415, title: 'Send the request as application/json.' },
   idempotency_key_reused: { status: 422, title: 'This Idempotency-Key was used with a different request.' },
   refund_exceeds_amount: { status: 422, title: 'The refund is more than what is left of the payment.' },

@@ -10,7 +10,16 @@ export function sendProblem(reply: FastifyReply, body: ProblemBody): FastifyRepl
 const FASTIFY_CODES: Record<string, ProblemCode> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
   FST_ERR_CTP_BODY_TOO_LARGE: 'payload_too_large',
+  FST_ERR_MAX_PARAM_LENGTH: 'uri_too_long',
 };
+
+/**
+ * Errors Fastify's router answers before any hook runs (an over-long path parameter, a malformed percent-encoding):
+ * as problem documents too (issue 10's fuzz found them as plain JSON). Passed as the app's `frameworkErrors`.
+ */
+export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  void sendProblem(reply, problemOf(error, request));
+}
 
 /** Malformed JSON is a validation failure of the whole body (the contract's 400 `validation_failed`). */
 function invalidJson(): ProblemError {
