@@ -54,10 +54,11 @@ async function approveIn(wallet: string, button: 'Approve' | 'Cancel' | 'Simulat
   const received = (): Promise<Received[]> => page.evaluate(() => (window as unknown as { received: Received[] }).received);
   await expect.poll(async () => (await received()).length).toBe(1);
   const [message] = await received();
+  const done = await frame.locator('#status').textContent();
   await page.close();
   expect(violations).toEqual([]);
   const result = await post(`${token.clientApiUrl}/v1/wallets/approvals/${started.approvalId}/result`, {});
-  return { summary, message: message?.data, approvalId: started.approvalId, result };
+  return { summary, message: message?.data, approvalId: started.approvalId, result, done };
 }
 
 describe('wallet approval page', () => {
@@ -67,9 +68,11 @@ describe('wallet approval page', () => {
     ['apple_pay', 'Apple Pay', 'ApplePayCard', { cardType: 'Visa', lastFour: '1111' }, 'apple_pay_card'],
     ['google_pay', 'Google Pay', 'AndroidPayCard', { cardType: 'Visa', lastFour: '1111' }, 'android_pay_card'],
   ])('%s: Approve gives a %s nonce of type %s that charges as that wallet', async (wallet, name, type, details, instrument) => {
-    const { summary, message, approvalId, result } = await approveIn(wallet, 'Approve');
+    const { summary, message, approvalId, result, done } = await approveIn(wallet, 'Approve');
     expect(summary).toBe(`Pay $30.00 with ${name}.`);
     expect(message).toEqual({ source: 'kassa-wallet', approvalId, type: 'approved' });
+    // A phone that scanned the checkout's QR code keeps the page: it says the shopper is done.
+    expect(done).toBe('Approved. You can go back to the checkout.');
     expect(result.status).toBe(201);
     const { paymentMethod } = (await result.json()) as { paymentMethod: { nonce: string; type: string; details: object; rawPaymentData?: object } };
     expect(paymentMethod).toMatchObject({ type, details });
@@ -81,6 +84,7 @@ describe('wallet approval page', () => {
   it('Cancel and Simulate a failure are told apart; neither gives a nonce', async () => {
     const cancelled = await approveIn('paypal', 'Cancel');
     expect(cancelled.message?.type).toBe('cancelled');
+    expect(cancelled.done).toBe('Cancelled. You can go back to the checkout.');
     expect(cancelled.result.status).toBe(422);
     const failed = await approveIn('venmo', 'Simulate a failure');
     expect(failed.message?.type).toBe('failed');

@@ -5,6 +5,11 @@ import type { ApprovalFragment, WalletMessage } from './protocol.ts';
 // Simulate a failure; tells the checkout that opened it (opener window or parent frame, only at its origin).
 
 const WALLET_NAMES: Readonly<Record<string, string>> = { paypal: 'PayPal', venmo: 'Venmo', apple_pay: 'Apple Pay', google_pay: 'Google Pay' };
+const DONE: Readonly<Record<WalletMessage['type'], string>> = {
+  approved: 'Approved. You can go back to the checkout.',
+  cancelled: 'Cancelled. You can go back to the checkout.',
+  failed: 'The payment failed. You can go back to the checkout.',
+};
 
 function readFragment(hash: string): ApprovalFragment | null {
   try {
@@ -43,8 +48,10 @@ async function decide(decision: 'approve' | 'cancel' | 'fail'): Promise<void> {
   done = true;
   for (const control of Object.values(buttons)) control.disabled = true;
   const response = await fetch(`${base}/${decision}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }).catch(() => null);
-  if (decision === 'cancel') tell('cancelled');
-  else tell(decision === 'approve' && response?.ok === true ? 'approved' : 'failed');
+  const end = decision === 'cancel' ? 'cancelled' : decision === 'approve' && response?.ok === true ? 'approved' : 'failed';
+  tell(end);
+  // On a phone that scanned the checkout's QR code nothing closes this page: say it is done.
+  if (status !== null) status.textContent = DONE[end];
 }
 
 async function load(): Promise<void> {
