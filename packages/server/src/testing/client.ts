@@ -4,6 +4,13 @@ import type { Challenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
 
 /** A browser-like client over `inject`: keeps the session cookie, sends JSON the way the web app does. */
+/** The server handed out no bot-check challenge (e.g. 429: this session or address asked for too many). */
+export class ChallengeRefused extends Error {
+  constructor(readonly statusCode: number) {
+    super(`bot-check challenge refused with ${statusCode}`);
+  }
+}
+
 export class TestClient {
   readonly #app: FastifyInstance;
   readonly #remoteAddress: string | undefined;
@@ -56,7 +63,9 @@ export class TestClient {
   }
 
   async #solvedChallenge(action: string) {
-    const challenge = (await this.get(`/api/botcheck/challenge?action=${action}`)).json<Challenge>();
+    const response = await this.get(`/api/botcheck/challenge?action=${action}`);
+    if (response.statusCode !== 200) throw new ChallengeRefused(response.statusCode);
+    const challenge = response.json<Challenge>();
     const solution = await solveChallenge({ challenge, deriveKey, timeout: 10_000 });
     if (solution === null) throw new Error('bot-check challenge not solved');
     return { challenge, solution };
