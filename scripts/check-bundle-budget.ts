@@ -71,7 +71,8 @@ console.log(
     `provider drop-in ${kb(providerDropInBytes)})`,
 );
 if (cardView > budgetBytes) console.warn(`card view OVER the ${kb(budgetBytes)} budget by ${kb(cardView - budgetBytes)}`);
-if (cardView > ratchetBytes) failures.push(`card view grew past the ${kb(ratchetBytes)} ratchet by ${kb(cardView - ratchetBytes)}`);
+if (cardView > ratchetBytes)
+  failures.push(`card view grew past the ${kb(ratchetBytes)} ratchet by ${kb(cardView - ratchetBytes)}`);
 
 const dropin = await buildMinified('dropin');
 console.log(

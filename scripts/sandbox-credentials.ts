@@ -31,5 +31,7 @@ const token = (bytes: number) => randomBytes(bytes).toString('hex');
 function isCredentials(value: unknown): value is SandboxCredentials {
   if (typeof value !== 'object' || value === null) return false;
   const record = value as Record<string, unknown>;
-  return ['merchantId', 'publicKey', 'privateKey'].every((key) => typeof record[key] === 'string' && /^[a-z0-9]+$/.test(String(record[key])));
+  return ['merchantId', 'publicKey', 'privateKey'].every(
+    (key) => typeof record[key] === 'string' && /^[a-z0-9]+$/.test(String(record[key])),
+  );
 }

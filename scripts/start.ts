@@ -31,7 +31,8 @@ if (!env.GATEWAY_MERCHANT_ID) {
     // The sandbox starts first and posts its webhooks to the server: the server's port is fixed now (a free one
     // for PORT=0) so that the URL is known. SANDBOX_WEBHOOK_URL, when set, still wins.
     if (initial.port === 0) env.PORT = String(await freePort(initial.host));
-    const webhookUrl = options.webhookUrl ?? `http://${reachableHost(initial.host)}:${env.PORT ?? initial.port}/api/gateway/webhooks`;
+    const webhookUrl =
+      options.webhookUrl ?? `http://${reachableHost(initial.host)}:${env.PORT ?? initial.port}/api/gateway/webhooks`;
     sandbox = await startSandbox({
       // Like a real gateway, the sandbox remembers customers and transactions across restarts.
       dataFile: sandboxStateFile(dataDir),

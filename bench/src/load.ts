@@ -21,7 +21,12 @@ export type Send = (index: number) => Promise<string | null>;
  * `total` requests were sent or `maxMs` passed. Each request's index is handed to `send`, so it can spend the
  * prepared item of that index. Latency is the time from sending to the whole answer.
  */
-export async function closedLoop(options: { connections: number; total: number; maxMs?: number; send: Send }): Promise<LoadResult> {
+export async function closedLoop(options: {
+  connections: number;
+  total: number;
+  maxMs?: number;
+  send: Send;
+}): Promise<LoadResult> {
   const { connections, total, send } = options;
   const deadline = performance.now() + (options.maxMs ?? Number.POSITIVE_INFINITY);
   const latencies: number[] = [];

@@ -39,18 +39,28 @@ const size: RunSize = smoke
   : { items: Number(values.payments ?? 3000), warmup: 300, helloWorldMs: 5000 };
 const connectionCounts = (values.connections ?? (smoke ? '16' : '16,64')).split(',').map(Number);
 const engines = (values.engines ?? (smoke ? 'sqlite,postgres' : ENGINES.join(','))).split(',') as Engine[];
-for (const engine of engines) if (!ENGINES.includes(engine)) throw new Error(`unknown engine ${engine}: one of ${ENGINES.join(', ')}`);
+for (const engine of engines)
+  if (!ENGINES.includes(engine)) throw new Error(`unknown engine ${engine}: one of ${ENGINES.join(', ')}`);
 const dir = mkdtempSync(join(tmpdir(), 'kassa-bench-'));
 if (values.profile === true) size.profileDir = dir;
 const out = resolve(values.out ?? join(ROOT, '.tmp', smoke ? 'bench-smoke.json' : 'bench.json'));
 
 // Fixed, test-only secrets: two instances must share them (sessions and bot-check solutions made by either).
-const SHARED_SECRETS = { SESSION_SECRET: 'bench-only-session-secret-0123456789abcdef', BOTCHECK_SECRET: 'bench-only-botcheck-secret-0123456789abcdef' };
+const SHARED_SECRETS = {
+  SESSION_SECRET: 'bench-only-session-secret-0123456789abcdef',
+  BOTCHECK_SECRET: 'bench-only-botcheck-secret-0123456789abcdef',
+};
 
 const report: Report = {
   startedAt: new Date().toISOString(),
   machine: machineAtStart(),
-  options: { smoke, ...size, connections: connectionCounts, engines, sandbox: values['sandbox-in-memory'] === true ? 'in memory' : 'data file' },
+  options: {
+    smoke,
+    ...size,
+    connections: connectionCounts,
+    engines,
+    sandbox: values['sandbox-in-memory'] === true ? 'in memory' : 'data file',
+  },
   rows: [],
 };
 const rows: Measurement[] = [];
@@ -79,16 +89,30 @@ try {
     log(`measured the SDK alone at ${connections} connections`);
   }
   // With --before: the same rows from an earlier checkout first, so a change is measured against what it changed.
-  const variants = values.before === undefined ? [{ label: 'Kassa', root: ROOT }] : [{ label: 'Kassa before', root: resolve(values.before) }, { label: 'Kassa', root: ROOT }];
+  const variants =
+    values.before === undefined
+      ? [{ label: 'Kassa', root: ROOT }]
+      : [
+          { label: 'Kassa before', root: resolve(values.before) },
+          { label: 'Kassa', root: ROOT },
+        ];
   for (const engine of engines) {
     for (const variant of variants) {
       const running = sandbox;
-      const databaseUrl = engine === 'sqlite' ? join(dir, `${variant.label}-${engine}.sqlite`.replace(/\s+/g, '-')) : await (postgres ??= await startTestPostgres()).createDatabase();
+      const databaseUrl =
+        engine === 'sqlite'
+          ? join(dir, `${variant.label}-${engine}.sqlite`.replace(/\s+/g, '-'))
+          : await (postgres ??= await startTestPostgres()).createDatabase();
       const count = engine === 'postgres-2' ? 2 : 1;
-      const options = { env: SHARED_SECRETS, root: variant.root, ...(size.profileDir === undefined ? {} : { profileDir: size.profileDir }) };
+      const options = {
+        env: SHARED_SECRETS,
+        root: variant.root,
+        ...(size.profileDir === undefined ? {} : { profileDir: size.profileDir }),
+      };
       const instances: RunningKassa[] = [];
       try {
-        for (let i = 0; i < count; i += 1) instances.push(await startKassa(dir, count === 1 ? 'kassa' : `kassa-${i + 1}`, running, databaseUrl, options));
+        for (let i = 0; i < count; i += 1)
+          instances.push(await startKassa(dir, count === 1 ? 'kassa' : `kassa-${i + 1}`, running, databaseUrl, options));
         const scenario = `${variant.label} on ${engine === 'sqlite' ? 'SQLite' : count === 1 ? 'PostgreSQL' : 'PostgreSQL, 2 instances'}`;
         for (const connections of connectionCounts) {
           rows.push(await payments(scenario, instances, running, connections, size));
@@ -109,7 +133,8 @@ report.rows = withGoalFigures(rows);
 mkdirSync(dirname(out), { recursive: true });
 writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
 for (const row of report.rows) {
-  for (const profile of row.profiles ?? []) log(`\n${row.scenario}, ${row.connections} connections: ${formatProfile(profile.name, profile.summary)}`);
+  for (const profile of row.profiles ?? [])
+    log(`\n${row.scenario}, ${row.connections} connections: ${formatProfile(profile.name, profile.summary)}`);
 }
 log(`\n${formatTable(report)}\n\nJSON: ${out}`);
 const failures = failuresOf(report);

@@ -28,7 +28,10 @@ export function cardNumber(n: number): string {
   return `${body}${(10 - (sum % 10)) % 10}`;
 }
 
-async function json<T>(pool: Pool, options: { method: 'GET' | 'POST'; path: string; headers?: Record<string, string>; body?: unknown }): Promise<{ body: T; cookie: string | undefined }> {
+async function json<T>(
+  pool: Pool,
+  options: { method: 'GET' | 'POST'; path: string; headers?: Record<string, string>; body?: unknown },
+): Promise<{ body: T; cookie: string | undefined }> {
   const response = await pool.request({
     method: options.method,
     path: options.path,
@@ -47,14 +50,20 @@ async function json<T>(pool: Pool, options: { method: 'GET' | 'POST'; path: stri
  * fingerprint. Resolves to the nonce of card number `cardNumber(n)`.
  */
 export function cardTokenizer(gateway: Pool, clientToken: string): (n: number) => Promise<string> {
-  const token = JSON.parse(Buffer.from(clientToken, 'base64').toString('utf8')) as { authorizationFingerprint: string; clientApiUrl: string };
+  const token = JSON.parse(Buffer.from(clientToken, 'base64').toString('utf8')) as {
+    authorizationFingerprint: string;
+    clientApiUrl: string;
+  };
   const path = `${new URL(token.clientApiUrl).pathname}/v1/payment_methods/credit_cards`;
   const expirationDate = `12/${new Date().getUTCFullYear() + 2}`;
   return async (n) => {
     const tokenized = await json<{ creditCards: Array<{ nonce: string }> }>(gateway, {
       method: 'POST',
       path,
-      body: { authorizationFingerprint: token.authorizationFingerprint, creditCard: { number: cardNumber(n), expirationDate, cvv: '123' } },
+      body: {
+        authorizationFingerprint: token.authorizationFingerprint,
+        creditCard: { number: cardNumber(n), expirationDate, cvv: '123' },
+      },
     });
     const nonce = tokenized.body.creditCards[0]?.nonce;
     if (nonce === undefined) throw new Error('tokenization answered no nonce');
@@ -63,22 +72,44 @@ export function cardTokenizer(gateway: Pool, clientToken: string): (n: number) =
 }
 
 /** What a browser does before pressing Pay: an order, a card tokenized at the gateway, a bot-check solved. */
-async function prepareSession(kassa: Pool, gateway: Pool, count: number, firstCard: number, runId: string): Promise<PreparedPayment[]> {
+async function prepareSession(
+  kassa: Pool,
+  gateway: Pool,
+  count: number,
+  firstCard: number,
+  runId: string,
+): Promise<PreparedPayment[]> {
   const items = [{ productId: PRODUCT, quantity: 1 }];
   const first = await json<{ order: { id: string } }>(kassa, { method: 'POST', path: '/api/orders', body: { items } });
   if (first.cookie === undefined) throw new Error('no session cookie');
   const cookie = first.cookie;
   const orderIds = [first.body.order.id];
   while (orderIds.length < count) {
-    orderIds.push((await json<{ order: { id: string } }>(kassa, { method: 'POST', path: '/api/orders', headers: { cookie }, body: { items } })).body.order.id);
+    orderIds.push(
+      (
+        await json<{ order: { id: string } }>(kassa, {
+          method: 'POST',
+          path: '/api/orders',
+          headers: { cookie },
+          body: { items },
+        })
+      ).body.order.id,
+    );
   }
-  const session = await json<{ clientToken: string }>(kassa, { method: 'POST', path: `/api/orders/${orderIds[0]}/checkout-session`, headers: { cookie }, body: {} });
+  const session = await json<{ clientToken: string }>(kassa, {
+    method: 'POST',
+    path: `/api/orders/${orderIds[0]}/checkout-session`,
+    headers: { cookie },
+    body: {},
+  });
   const tokenize = cardTokenizer(gateway, session.body.clientToken);
   const prepared: PreparedPayment[] = [];
   for (const [i, orderId] of orderIds.entries()) {
     const card = firstCard + i;
     const nonce = await tokenize(card);
-    const challenge = (await json<Challenge>(kassa, { method: 'GET', path: '/api/botcheck/challenge?action=payment', headers: { cookie } })).body;
+    const challenge = (
+      await json<Challenge>(kassa, { method: 'GET', path: '/api/botcheck/challenge?action=payment', headers: { cookie } })
+    ).body;
     const solution = await solveChallenge({ challenge, deriveKey, timeout: 10_000 });
     if (solution === null) throw new Error('bot-check challenge not solved');
     prepared.push({
@@ -93,7 +124,12 @@ async function prepareSession(kassa: Pool, gateway: Pool, count: number, firstCa
 }
 
 /** `count` payments ready to send, prepared by a few sessions at a time. */
-export async function preparePayments(kassaUrl: string, gatewayOrigin: string, count: number, runId: string): Promise<PreparedPayment[]> {
+export async function preparePayments(
+  kassaUrl: string,
+  gatewayOrigin: string,
+  count: number,
+  runId: string,
+): Promise<PreparedPayment[]> {
   const kassa = new Pool(kassaUrl, { connections: 8 });
   const gateway = new Pool(gatewayOrigin, { connections: 8 });
   try {

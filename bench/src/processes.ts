@@ -61,12 +61,21 @@ export async function startNodeProcess(options: {
       throw new Error(`${options.name} not ready in time: see ${options.logFile}`);
     }
     await sleep(50);
-    const line = readFileSync(options.logFile, 'utf8').split('\n').find((l) => l.startsWith(options.readyPrefix));
+    const line = readFileSync(options.logFile, 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith(options.readyPrefix));
     if (line !== undefined) ready = line.slice(options.readyPrefix.length).trim();
   }
   const pid = child.pid;
   if (pid === undefined) throw new Error(`${options.name} has no pid`);
-  return { name: options.name, pid, ready, cpuMs: () => cpuMsOf(pid), signal: (signal) => child.kill(signal), stop: () => stopChild(child) };
+  return {
+    name: options.name,
+    pid,
+    ready,
+    cpuMs: () => cpuMsOf(pid),
+    signal: (signal) => child.kill(signal),
+    stop: () => stopChild(child),
+  };
 }
 
 function stopChild(child: ChildProcess): Promise<void> {

@@ -54,7 +54,13 @@ export function summarizeProfile(file: string, top = 15): ProfileSummary {
     [...map.entries()]
       .sort((a, b) => b[1] - a[1])
       .slice(0, limit)
-      .map(([name, hits]) => ({ [key]: name, ms: hits * msPerSample, share: hits / samples }) as { [P in K]: string } & { ms: number; share: number });
+      .map(
+        ([name, hits]) =>
+          ({ [key]: name, ms: hits * msPerSample, share: hits / samples }) as { [P in K]: string } & {
+            ms: number;
+            share: number;
+          },
+      );
   return { file, totalMs: samples * msPerSample, byArea: rank(areas, 'area', top), topFunctions: rank(functions, 'fn', top) };
 }
 
@@ -62,7 +68,11 @@ export function summarizeProfile(file: string, top = 15): ProfileSummary {
  * Profiles `process` while `measure` runs: SIGUSR2 starts and stops the profiler that `profiler-preload.ts` put in it,
  * which then writes `<pid>.cpuprofile` into `dir`.
  */
-export async function profiled<T>(processes: BenchProcess[], dir: string, measure: () => Promise<T>): Promise<{ result: T; profiles: Array<{ name: string; summary: ProfileSummary }> }> {
+export async function profiled<T>(
+  processes: BenchProcess[],
+  dir: string,
+  measure: () => Promise<T>,
+): Promise<{ result: T; profiles: Array<{ name: string; summary: ProfileSummary }> }> {
   for (const child of processes) child.signal('SIGUSR2');
   const result = await measure();
   for (const child of processes) child.signal('SIGUSR2');

@@ -64,10 +64,16 @@ export async function sdkAlone(sandbox: RunningSandbox, connections: number, siz
   const nonces: string[] = [];
   for (let n = 0; n < size.warmup + size.items; n += 1) nonces.push(await tokenize(n));
   await pool.close();
-  const sale = (offset: number) => async (index: number): Promise<string | null> => {
-    const result = await gateway.transaction.sale({ amount: '12.00', paymentMethodNonce: nonces[offset + index] ?? '', options: { submitForSettlement: true } });
-    return result.success ? null : `sale refused: ${result.message}`;
-  };
+  const sale =
+    (offset: number) =>
+    async (index: number): Promise<string | null> => {
+      const result = await gateway.transaction.sale({
+        amount: '12.00',
+        paymentMethodNonce: nonces[offset + index] ?? '',
+        options: { submitForSettlement: true },
+      });
+      return result.success ? null : `sale refused: ${result.message}`;
+    };
   await closedLoop({ connections, total: size.warmup, send: sale(0) });
   const result = await withCpu({ sandbox: sandbox.process.cpuMs, bench: benchCpuMs }, () =>
     closedLoop({ connections, total: size.items, send: sale(size.warmup) }),
@@ -79,31 +85,48 @@ export async function sdkAlone(sandbox: RunningSandbox, connections: number, siz
  * Payments end to end: orders, nonces and bot-check solutions prepared first, then each sent as the web app does
  * (`POST /api/orders/:id/payments` with its session cookie and an Idempotency-Key), spread over the instances.
  */
-export async function payments(scenario: string, instances: RunningKassa[], sandbox: RunningSandbox, connections: number, size: RunSize): Promise<Measurement> {
+export async function payments(
+  scenario: string,
+  instances: RunningKassa[],
+  sandbox: RunningSandbox,
+  connections: number,
+  size: RunSize,
+): Promise<Measurement> {
   const first = instances[0];
   if (first === undefined) throw new Error('no Kassa instance');
-  const prepared = await preparePayments(first.url, sandbox.origin, size.warmup + size.items, `${scenario}-${connections}`.replace(/\W+/g, '-'));
+  const prepared = await preparePayments(
+    first.url,
+    sandbox.origin,
+    size.warmup + size.items,
+    `${scenario}-${connections}`.replace(/\W+/g, '-'),
+  );
   const pools = instances.map((instance) => new Pool(instance.url, { connections: Math.ceil(connections / instances.length) }));
-  const pay = (offset: number) => async (index: number): Promise<string | null> => {
-    const payment = prepared[offset + index];
-    const pool = pools[index % pools.length];
-    if (payment === undefined || pool === undefined) return 'nothing prepared';
-    const response = await pool.request({
-      method: 'POST',
-      path: `/api/orders/${payment.orderId}/payments`,
-      headers: { 'content-type': 'application/json', cookie: payment.cookie, 'idempotency-key': payment.idempotencyKey },
-      body: JSON.stringify({ nonce: payment.nonce, botcheck: payment.botcheck }),
-    });
-    const text = await response.body.text();
-    return response.statusCode === 201 ? null : `status ${response.statusCode} ${text.slice(0, 120)}`;
-  };
+  const pay =
+    (offset: number) =>
+    async (index: number): Promise<string | null> => {
+      const payment = prepared[offset + index];
+      const pool = pools[index % pools.length];
+      if (payment === undefined || pool === undefined) return 'nothing prepared';
+      const response = await pool.request({
+        method: 'POST',
+        path: `/api/orders/${payment.orderId}/payments`,
+        headers: { 'content-type': 'application/json', cookie: payment.cookie, 'idempotency-key': payment.idempotencyKey },
+        body: JSON.stringify({ nonce: payment.nonce, botcheck: payment.botcheck }),
+      });
+      const text = await response.body.text();
+      return response.statusCode === 201 ? null : `status ${response.statusCode} ${text.slice(0, 120)}`;
+    };
   try {
     await closedLoop({ connections, total: size.warmup, send: pay(0) });
     const cpu: Record<string, () => number> = { sandbox: sandbox.process.cpuMs, bench: benchCpuMs };
     for (const instance of instances) cpu[instance.process.name] = instance.process.cpuMs;
     const measure = () => withCpu(cpu, () => closedLoop({ connections, total: size.items, send: pay(size.warmup) }));
     if (size.profileDir === undefined) return { scenario, ...(await measure()) };
-    const { result, profiles } = await profiled([...instances.map((instance) => instance.process), sandbox.process], size.profileDir, measure);
+    const { result, profiles } = await profiled(
+      [...instances.map((instance) => instance.process), sandbox.process],
+      size.profileDir,
+      measure,
+    );
     return { scenario, ...result, profiles };
   } finally {
     await Promise.all(pools.map((pool) => pool.close()));

@@ -23,7 +23,10 @@ export interface RunningSandbox {
 }
 
 /** The sandbox gateway in its own process, keeping its state in a file as `npm start` runs it (unless `inMemory`). */
-export async function startSandbox(dir: string, options: { inMemory?: boolean; profileDir?: string } = {}): Promise<RunningSandbox> {
+export async function startSandbox(
+  dir: string,
+  options: { inMemory?: boolean; profileDir?: string } = {},
+): Promise<RunningSandbox> {
   const child = await startNodeProcess({
     name: 'sandbox',
     ...profiling(options.profileDir),

@@ -16,8 +16,12 @@ export async function recordedPayment(page: Page, orderId: string): Promise<Reco
   const { order } = (await (await page.request.get(`/api/orders/${orderId}`)).json()) as { order: { payment?: { id: string } } };
   const baseURL = currentProduct().shopUrl;
   const admin = await request.newContext({ baseURL, extraHTTPHeaders: { Origin: new URL(baseURL).origin } });
-  await admin.post('/api/session', { data: { email: 'admin@kassa.test', password: 'kassa-demo-admin', botcheck: await botcheckToken(admin, 'sign_in') } });
-  const detail = (await (await admin.get(`/api/admin/payments/${order.payment?.id ?? 'none'}`)).json()) as { payment: RecordedPayment };
+  await admin.post('/api/session', {
+    data: { email: 'admin@kassa.test', password: 'kassa-demo-admin', botcheck: await botcheckToken(admin, 'sign_in') },
+  });
+  const detail = (await (await admin.get(`/api/admin/payments/${order.payment?.id ?? 'none'}`)).json()) as {
+    payment: RecordedPayment;
+  };
   await admin.dispose();
   return detail.payment;
 }

@@ -38,23 +38,36 @@ async function timesOutThenPays(page: Page, held: RegExp, message: string): Prom
 export function botcheckProviderSpecs(provider: WidgetProvider): void {
   test.use({ provider });
   test.describe(`bot-check: ${provider}`, () => {
-    test('pays through the widget under the strict CSP; the server verified its token at siteverify', async ({ page, providerShop }) => {
+    test('pays through the widget under the strict CSP; the server verified its token at siteverify', async ({
+      page,
+      providerShop,
+    }) => {
       const violations = cspViolations(page);
       const shopper = new Shopper(page);
       await shopper.startCheckout(catalogue.everyday);
       const scripts = page.waitForRequest((request) => request.url().startsWith(providerShop.scriptUrl));
       await shopper.payWithCard(cards.visa);
       await shopper.seesReceipt();
-      expect(new URL((await scripts).url()).searchParams.get('render')).toBe(provider === 'recaptcha-v3' ? 'standin-site-key' : 'explicit');
+      expect(new URL((await scripts).url()).searchParams.get('render')).toBe(
+        provider === 'recaptcha-v3' ? 'standin-site-key' : 'explicit',
+      );
       expect(violations).toEqual([]);
     });
 
-    test('the widget not loading in time: the anchor time-out\'s message, then Pay again pays', async ({ page, providerShop }) => {
-      await timesOutThenPays(page, new RegExp(`^${providerShop.scriptUrl.replace(/[.?]/g, '\\$&')}`), 'The bot-check did not load in time. Please try again.');
+    test("the widget not loading in time: the anchor time-out's message, then Pay again pays", async ({ page, providerShop }) => {
+      await timesOutThenPays(
+        page,
+        new RegExp(`^${providerShop.scriptUrl.replace(/[.?]/g, '\\$&')}`),
+        'The bot-check did not load in time. Please try again.',
+      );
     });
 
-    test('no token in time: the execute time-out\'s message, then Pay again pays', async ({ page, providerShop }) => {
-      await timesOutThenPays(page, new RegExp(`^${providerShop.standinUrl}/token`), 'The bot-check took too long. Please try again.');
+    test("no token in time: the execute time-out's message, then Pay again pays", async ({ page, providerShop }) => {
+      await timesOutThenPays(
+        page,
+        new RegExp(`^${providerShop.standinUrl}/token`),
+        'The bot-check took too long. Please try again.',
+      );
     });
 
     if (provider !== 'recaptcha-v3') {

@@ -22,10 +22,14 @@ interface Standin {
 const root = join(import.meta.dirname, '..', '..');
 
 function startStandin(): Promise<Standin> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(root, 'packages/server/src/testing/botcheck-standin/main.ts')], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(root, 'packages/server/src/testing/botcheck-standin/main.ts')],
+    {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   return new Promise((resolve, reject) => {
     let output = '';
     child.once('exit', (code) => reject(new Error(`the bot-check stand-in exited with ${code}`)));
@@ -47,7 +51,10 @@ export interface ProviderShop {
  * `provider` (set per describe with test.use) picks the bot-check; each worker runs its own stand-in and its own
  * Kassa with that provider, and the tests' baseURL is that Kassa.
  */
-export const test = base.extend<{ standin: { interactive(on: boolean): Promise<void> } }, { provider: WidgetProvider; providerShop: ProviderShop }>({
+export const test = base.extend<
+  { standin: { interactive(on: boolean): Promise<void> } },
+  { provider: WidgetProvider; providerShop: ProviderShop }
+>({
   provider: ['turnstile', { scope: 'worker', option: true }],
   providerShop: [
     async ({ provider }, use) => {
@@ -72,7 +79,8 @@ export const test = base.extend<{ standin: { interactive(on: boolean): Promise<v
   ],
   baseURL: async ({ providerShop }, use) => use(providerShop.shopUrl),
   standin: async ({ providerShop }, use) => {
-    const controls = (body: object) => fetch(`${providerShop.standinUrl}/controls`, { method: 'POST', body: JSON.stringify(body) }).then(() => undefined);
+    const controls = (body: object) =>
+      fetch(`${providerShop.standinUrl}/controls`, { method: 'POST', body: JSON.stringify(body) }).then(() => undefined);
     await use({ interactive: (on) => controls({ interactive: on }) });
     await controls({ interactive: false });
   },

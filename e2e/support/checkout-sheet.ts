@@ -30,7 +30,9 @@ export class CheckoutSheet {
     return this.page.evaluate(() => {
       const active = document.activeElement;
       const name = active?.getAttribute('name') ?? '';
-      return name.startsWith('kassa-field-') ? name.slice('kassa-field-'.length) : (active?.getAttribute('role') ?? active?.tagName ?? null);
+      return name.startsWith('kassa-field-')
+        ? name.slice('kassa-field-'.length)
+        : (active?.getAttribute('role') ?? active?.tagName ?? null);
     });
   }
 
@@ -43,7 +45,9 @@ export class CheckoutSheet {
       const shifts: Array<{ value: number; hadRecentInput: boolean; sources: string[] }> = [];
       Object.assign(window, { __kassaShifts: shifts });
       new PerformanceObserver((list) => {
-        for (const entry of list.getEntries() as Array<PerformanceEntry & { value: number; hadRecentInput: boolean; sources?: Array<{ node?: Node | null }> }>) {
+        for (const entry of list.getEntries() as Array<
+          PerformanceEntry & { value: number; hadRecentInput: boolean; sources?: Array<{ node?: Node | null }> }
+        >) {
           const sources = (entry.sources ?? []).map((source) => {
             const node = source.node;
             return node instanceof Element ? `${node.tagName.toLowerCase()}.${node.className}` : String(node?.nodeName);
@@ -63,7 +67,9 @@ export class CheckoutSheet {
 
   async layoutShift(): Promise<{ total: number; sources: string[] }> {
     return this.page.evaluate(() => {
-      const shifts = (window as unknown as { __kassaShifts: Array<{ value: number; hadRecentInput: boolean; sources: string[] }> }).__kassaShifts;
+      const shifts = (
+        window as unknown as { __kassaShifts: Array<{ value: number; hadRecentInput: boolean; sources: string[] }> }
+      ).__kassaShifts;
       const counted = shifts.filter((shift) => !shift.hadRecentInput);
       return { total: counted.reduce((sum, shift) => sum + shift.value, 0), sources: counted.flatMap((shift) => shift.sources) };
     });

@@ -47,7 +47,10 @@ export class Merchant {
   }
 
   fact(term: string) {
-    return this.page.locator('.facts div').filter({ has: this.page.getByRole('term').filter({ hasText: term }) }).getByRole('definition');
+    return this.page
+      .locator('.facts div')
+      .filter({ has: this.page.getByRole('term').filter({ hasText: term }) })
+      .getByRole('definition');
   }
 
   timeline() {
@@ -85,6 +88,9 @@ export class Merchant {
 
   /** axe's violations on the page as it is now, named by `state`. */
   async axeViolations(state: string): Promise<string[]> {
-    return (await new AxeBuilder({ page: this.page }).analyze()).violations.map((violation) => `${state}: ${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`);
+    return (await new AxeBuilder({ page: this.page }).analyze()).violations.map(
+      (violation) =>
+        `${state}: ${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`,
+    );
   }
 }

@@ -32,7 +32,12 @@ export function product(name: ProductName): ProductUnderTest {
     if (!value) throw new Error(`${envPrefix[name]}${key} is not set: run the specs through e2e/playwright.config.ts`);
     return value;
   };
-  return { shopUrl: read('SHOP_URL'), sandboxUrl: read('SANDBOX_URL'), databaseFile: read('DATABASE_FILE'), logFile: read('LOG_FILE') };
+  return {
+    shopUrl: read('SHOP_URL'),
+    sandboxUrl: read('SANDBOX_URL'),
+    databaseFile: read('DATABASE_FILE'),
+    logFile: read('LOG_FILE'),
+  };
 }
 
 /** The product the running test's project drives (its `metadata.product` in playwright.config.ts). */

@@ -140,7 +140,9 @@ export class Shopper {
 
   /** A new account made through the API the sign-up page uses (the session cookie is the page's): not clicked through. */
   async signUpThroughApi(name: string, email: string, password: string): Promise<void> {
-    const response = await this.page.request.post('/api/accounts', { data: { name, email, password, botcheck: await botcheckToken(this.page.request, 'sign_up') } });
+    const response = await this.page.request.post('/api/accounts', {
+      data: { name, email, password, botcheck: await botcheckToken(this.page.request, 'sign_up') },
+    });
     expect(response.status()).toBe(201);
   }
 
@@ -174,11 +176,19 @@ export class Shopper {
     const issued = await this.page.request.post('/api/payment-methods/client-token', { data: {} });
     expect(issued.status()).toBe(200);
     const { clientToken } = (await issued.json()) as { clientToken: string };
-    const token = JSON.parse(Buffer.from(clientToken, 'base64').toString()) as { authorizationFingerprint: string; clientApiUrl: string };
+    const token = JSON.parse(Buffer.from(clientToken, 'base64').toString()) as {
+      authorizationFingerprint: string;
+      clientApiUrl: string;
+    };
     const tokenized = await this.page.request.post(`${token.clientApiUrl}/v1/payment_methods/credit_cards`, {
       data: {
         authorizationFingerprint: token.authorizationFingerprint,
-        creditCard: { number: card.number, expirationDate: card.expiry, cvv: card.cvv, billingAddress: { postalCode: card.postalCode } },
+        creditCard: {
+          number: card.number,
+          expirationDate: card.expiry,
+          cvv: card.cvv,
+          billingAddress: { postalCode: card.postalCode },
+        },
       },
     });
     expect(tokenized.status()).toBe(201);

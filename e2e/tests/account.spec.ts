@@ -19,7 +19,9 @@ async function newShopper(page: Page, name: string): Promise<Shopper> {
   return shopper;
 }
 
-test('payment methods: a card typed into the checkout\'s card form is saved, as the default when it is the first', async ({ page }) => {
+test("payment methods: a card typed into the checkout's card form is saved, as the default when it is the first", async ({
+  page,
+}) => {
   const shopper = await newShopper(page, 'Mary Jackson');
   await shopper.openAccount('Payment methods');
   await expect(page.getByText('No saved cards yet.')).toBeVisible();
@@ -27,12 +29,14 @@ test('payment methods: a card typed into the checkout\'s card form is saved, as 
   await shopper.addsCardOnAccountPage(cards.visa);
   await expect(shopper.accountStatus()).toHaveText('Visa ending in 1111 saved.');
   await expect(shopper.accountRow(/^Visa ending in 1111/)).toContainText('Default');
-  await expect(shopper.accountRow(/^Visa ending in 1111/)).toContainText(`Expires ${cards.visa.expiry.slice(0, 2)}/20${cards.visa.expiry.slice(3)}`);
+  await expect(shopper.accountRow(/^Visa ending in 1111/)).toContainText(
+    `Expires ${cards.visa.expiry.slice(0, 2)}/20${cards.visa.expiry.slice(3)}`,
+  );
   await expect(page.getByRole('region', { name: 'Add a card' })).toHaveCount(0);
   await page.screenshot({ path: test.info().outputPath('payment-methods.png'), fullPage: true });
 });
 
-test('payment methods: a card already saved, typed again, is refused with the checkout\'s words', async ({ page }) => {
+test("payment methods: a card already saved, typed again, is refused with the checkout's words", async ({ page }) => {
   const shopper = await newShopper(page, 'Mary Golda Ross');
   await shopper.savesCardAtGateway(cards.mastercard);
   await shopper.openAccount('Payment methods');
@@ -46,7 +50,9 @@ test('payment methods: a card already saved, typed again, is refused with the ch
   await expect(page.locator('.account-list > li')).toHaveCount(1);
 });
 
-test('payment methods: another card made the default goes first; deleting asks first (Cancel focused, Escape keeps it), then removes it', async ({ page }) => {
+test('payment methods: another card made the default goes first; deleting asks first (Cancel focused, Escape keeps it), then removes it', async ({
+  page,
+}) => {
   const shopper = await newShopper(page, 'Mary Winston');
   await shopper.savesCardThroughApi(TEST_VISA_NONCE);
   await shopper.savesCardThroughApi(TEST_MASTERCARD_NONCE);
@@ -80,17 +86,24 @@ test('payment methods: another card made the default goes first; deleting asks f
   await expect(shopper.savedCard('Visa ending in 1881')).toHaveCount(0);
 });
 
-test('subscriptions: subscribe with a saved card, which is locked while it pays; cancel after the question, and the card can go', async ({ page }) => {
+test('subscriptions: subscribe with a saved card, which is locked while it pays; cancel after the question, and the card can go', async ({
+  page,
+}) => {
   const shopper = await newShopper(page, 'Christine Darden');
   await shopper.savesCardThroughApi(TEST_VISA_NONCE);
   await shopper.openAccount('Subscriptions');
   await expect(page.getByText('No subscriptions yet.')).toBeVisible();
 
-  const plan = page.getByRole('region', { name: 'Subscribe and save' }).getByRole('listitem').filter({ hasText: 'Coffee beans, 1 kg, every month' });
+  const plan = page
+    .getByRole('region', { name: 'Subscribe and save' })
+    .getByRole('listitem')
+    .filter({ hasText: 'Coffee beans, 1 kg, every month' });
   await expect(plan.getByLabel('Pay with')).toHaveValue(/.+/);
   await expect(plan.getByLabel('Pay with').locator('option:checked')).toHaveText('Visa ending in 1881');
   await plan.getByRole('button', { name: 'Subscribe' }).click();
-  await expect(shopper.accountStatus()).toHaveText('Subscribed to Coffee beans, 1 kg, every month. The first payment went through.');
+  await expect(shopper.accountStatus()).toHaveText(
+    'Subscribed to Coffee beans, 1 kg, every month. The first payment went through.',
+  );
   const subscription = page.locator('.account-list').getByRole('listitem').filter({ hasText: 'Coffee beans, 1 kg, every month' });
   await expect(subscription).toContainText('Active');
   // A plan the shopper receives is not offered again.
@@ -121,7 +134,9 @@ test('subscriptions: subscribe with a saved card, which is locked while it pays;
   await expect(deleteCard).toBeEnabled();
 });
 
-test('subscriptions: a shopper with no saved card subscribes with a new card, saved on the way and locked by the subscription', async ({ page }) => {
+test('subscriptions: a shopper with no saved card subscribes with a new card, saved on the way and locked by the subscription', async ({
+  page,
+}) => {
   const shopper = await newShopper(page, 'Gladys West');
   await shopper.openAccount('Subscriptions');
   const offer = page.getByRole('region', { name: 'Subscribe and save' });
@@ -130,7 +145,9 @@ test('subscriptions: a shopper with no saved card subscribes with a new card, sa
   await shopper.enterCard(cards.amex);
   await page.screenshot({ path: test.info().outputPath('subscribe-new-card.png'), fullPage: true });
   await offer.getByRole('button', { name: 'Subscribe' }).click();
-  await expect(shopper.accountStatus()).toHaveText('Subscribed to Coffee beans, 1 kg, every month. The first payment went through.');
+  await expect(shopper.accountStatus()).toHaveText(
+    'Subscribed to Coffee beans, 1 kg, every month. The first payment went through.',
+  );
   await expect(page.locator('.account-list').getByRole('listitem')).toContainText('Paid with American Express ending in 0005');
 
   await shopper.openAccount('Payment methods');
@@ -180,14 +197,19 @@ test('a visitor who is not signed in is asked to sign in, and comes back to the 
 test.describe('on a 390 x 844 phone', () => {
   test.use({ viewport: { width: 390, height: 844 } });
 
-  test('the demo shopper\'s account pages fit the screen: the locked card, the active coffee subscription, the orders', async ({ page }) => {
+  test("the demo shopper's account pages fit the screen: the locked card, the active coffee subscription, the orders", async ({
+    page,
+  }) => {
     const shopper = new Shopper(page);
     await shopper.signIn('shopper@kassa.test', 'kassa-demo-shopper');
     for (const name of ['Payment methods', 'Subscriptions', 'Orders'] satisfies AccountPage[]) {
       await shopper.openAccount(name);
       await expect(page.getByText('Loading…')).toHaveCount(0);
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), name).toBe(true);
-      await page.screenshot({ path: test.info().outputPath(`${name.toLowerCase().replace(' ', '-')}-phone.png`), fullPage: true });
+      await page.screenshot({
+        path: test.info().outputPath(`${name.toLowerCase().replace(' ', '-')}-phone.png`),
+        fullPage: true,
+      });
     }
     await shopper.openAccount('Payment methods');
     await expect(page.getByRole('button', { name: 'Delete Visa ending in 1881' })).toBeDisabled();

@@ -49,7 +49,11 @@ test('a merchant voids a payment that has not settled, after the confirmation', 
   await expect(page.getByRole('button', { name: 'Refund', exact: true })).toHaveCount(0);
 });
 
-test('a merchant finds a payment by email and last four, refunds part of it after the confirmation and sees the timeline', async ({ page, browser, request }) => {
+test('a merchant finds a payment by email and last four, refunds part of it after the confirmation and sees the timeline', async ({
+  page,
+  browser,
+  request,
+}) => {
   const { email } = await shopperPays(browser, cards.mastercard);
   // The sandbox settles a charge a minute after it: move its clock rather than wait (its settlement webhook follows).
   const clock = await request.post(`${product('shop').sandboxUrl}/__sandbox/clock`, { data: { advanceMs: 90_000 } });
@@ -69,7 +73,10 @@ test('a merchant finds a payment by email and last four, refunds part of it afte
   await page.getByRole('button', { name: 'Refund', exact: true }).click();
   await expect(merchant.dialog()).toContainText('You can refund up to €12.00.');
   await merchant.dialog().getByRole('radio', { name: 'Partial refund' }).check();
-  await merchant.dialog().getByLabel(/Amount to refund/).fill('20.00');
+  await merchant
+    .dialog()
+    .getByLabel(/Amount to refund/)
+    .fill('20.00');
   await merchant.dialog().getByRole('button', { name: 'Refund €12.00' }).click();
   await expect(merchant.dialog().getByRole('alert')).toHaveText('Enter an amount above zero and at most €12.00.');
   expect(await merchant.axeViolations('refund dialog with an error')).toEqual([]);
@@ -84,7 +91,14 @@ test('a merchant finds a payment by email and last four, refunds part of it afte
   // Newest first: the charge at the bottom, then the gateway's statuses, its settlement webhook and the refund. (The
   // refund's place among the gateway's events is not checked: the sandbox's clock was moved 90 s ahead of ours.)
   const position = (text: string) => timeline.findIndex((entry) => entry.includes(text));
-  for (const entry of ['Refunded €5.00', 'Gateway: settled', 'Webhook received: transaction_settled', 'Gateway: authorized', 'Payment succeeded']) expect(position(entry), entry).toBeGreaterThanOrEqual(0);
+  for (const entry of [
+    'Refunded €5.00',
+    'Gateway: settled',
+    'Webhook received: transaction_settled',
+    'Gateway: authorized',
+    'Payment succeeded',
+  ])
+    expect(position(entry), entry).toBeGreaterThanOrEqual(0);
   expect(position('Gateway: settled')).toBeLessThan(position('Gateway: authorized'));
   expect(position('Payment succeeded')).toBe(timeline.length - 1);
   expect(await merchant.axeViolations('payment detail')).toEqual([]);
@@ -95,7 +109,9 @@ test('a merchant finds a payment by email and last four, refunds part of it afte
   await expect(merchant.paymentRows()).toContainText('Partially refunded');
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export CSV' }).click()]);
   expect(download.suggestedFilename()).toMatch(/^payments-\d{4}-\d{2}-\d{2}\.csv$/);
-  const csv = readFileSync(await download.path(), 'utf8').trimEnd().split('\r\n');
+  const csv = readFileSync(await download.path(), 'utf8')
+    .trimEnd()
+    .split('\r\n');
   expect(csv).toHaveLength(2);
   expect(csv[1]).toContain(`,partially_refunded,12.00,EUR,`);
   expect(csv[1]).toContain(`,${email},credit_card,MasterCard,4444,`);

@@ -20,8 +20,12 @@ test("a card payment's transaction carries the device data the checkout collecte
 
   expect(sent).toHaveLength(1);
   expect(JSON.parse(sent[0] ?? '')).toMatchObject({ device_session_id: expect.any(String), correlation_id: expect.any(String) });
-  const { order } = (await (await page.request.get(`/api/orders/${orderId}`)).json()) as { order: { payment: { transactionId: string } } };
-  const recorded = await fetch(`${currentProduct().sandboxUrl}/__sandbox/transactions/${order.payment.transactionId}/device-data`);
+  const { order } = (await (await page.request.get(`/api/orders/${orderId}`)).json()) as {
+    order: { payment: { transactionId: string } };
+  };
+  const recorded = await fetch(
+    `${currentProduct().sandboxUrl}/__sandbox/transactions/${order.payment.transactionId}/device-data`,
+  );
   expect(recorded.status).toBe(200);
   const { deviceData, deviceSession } = (await recorded.json()) as { deviceData: string; deviceSession: unknown };
   expect(deviceData).toBe(sent[0]);

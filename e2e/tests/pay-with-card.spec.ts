@@ -19,7 +19,9 @@ test('Enter in a card field pays, as Enter submits a form', async ({ page }) => 
   await shopper.seesReceipt();
 });
 
-test('a declined payment says why, the message takes focus, and the shopper can try again with another card', async ({ page }) => {
+test('a declined payment says why, the message takes focus, and the shopper can try again with another card', async ({
+  page,
+}) => {
   const shopper = new Shopper(page);
   const idempotencyKeys = shopper.recordPaymentRequests();
   await shopper.startCheckout(catalogue.declinedByAmount);

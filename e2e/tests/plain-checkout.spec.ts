@@ -7,7 +7,8 @@ import { cards, Shopper } from '../support/shopper.ts';
 
 const axeViolations = async (page: Page, state: string) =>
   (await new AxeBuilder({ page }).analyze()).violations.map(
-    (violation) => `${state}: ${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' > ')).join(', ')})`,
+    (violation) =>
+      `${state}: ${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' > ')).join(', ')})`,
   );
 
 /** An order for this browser's session, made through the API the shop uses (the cookie lands in the page's jar). */
@@ -28,7 +29,9 @@ async function orderStatus(page: Page, orderId: string): Promise<string> {
 
 const payButton = (page: Page) => page.getByRole('button', { name: /^Pay / });
 
-test('a page without React pays an order by a form post: nonce and device data in hidden inputs, then the receipt', async ({ page }) => {
+test('a page without React pays an order by a form post: nonce and device data in hidden inputs, then the receipt', async ({
+  page,
+}) => {
   const shopper = new Shopper(page);
   const orderId = await orderFor(page);
   await openPlainCheckout(page, orderId);
@@ -102,7 +105,9 @@ test('in German the checkout speaks German: labels, field messages and the sheet
   await expect(shopper.field('number')).toHaveAttribute('aria-description', 'Diese Kartennummer ist ungültig.');
 });
 
-test('in Arabic the sheet is laid out right to left, the frames follow, and digits stay left to right', async ({ page }, testInfo) => {
+test('in Arabic the sheet is laid out right to left, the frames follow, and digits stay left to right', async ({
+  page,
+}, testInfo) => {
   const shopper = new Shopper(page);
   await openPlainCheckout(page, await orderFor(page), '&locale=ar');
   const sheet = page.locator('[data-kassa-checkout]');
@@ -119,7 +124,9 @@ test('in Arabic the sheet is laid out right to left, the frames follow, and digi
   const numberLabel = await box('.kassa-field[data-field="number"] .kassa-field__label');
   const numberBox = await box('.kassa-field[data-field="number"] .kassa-field__box');
   expect(Math.abs(numberLabel.x + numberLabel.width - (numberBox.x + numberBox.width))).toBeLessThan(2);
-  expect((await box('.kassa-field[data-field="expirationDate"]')).x).toBeGreaterThan((await box('.kassa-field[data-field="cvv"]')).x);
+  expect((await box('.kassa-field[data-field="expirationDate"]')).x).toBeGreaterThan(
+    (await box('.kassa-field[data-field="cvv"]')).x,
+  );
 
   await shopper.typeInto('number', cards.visa.number);
   await expect(shopper.field('number')).toHaveValue('4111 1111 1111 1111');
@@ -136,7 +143,9 @@ test('in Arabic the sheet is laid out right to left, the frames follow, and digi
   await shopper.seesReceipt();
 });
 
-test('the dark theme: the sheet, the fields and the text typed in the frames are dark-theme colours', async ({ page }, testInfo) => {
+test('the dark theme: the sheet, the fields and the text typed in the frames are dark-theme colours', async ({
+  page,
+}, testInfo) => {
   const shopper = new Shopper(page);
   await openPlainCheckout(page, await orderFor(page), '&theme=dark');
   const sheet = page.locator('[data-kassa-checkout]');
@@ -145,7 +154,9 @@ test('the dark theme: the sheet, the fields and the text typed in the frames are
   expect(await numberBox.evaluate((element) => getComputedStyle(element).backgroundColor)).toBe('rgb(29, 33, 41)');
   // The frames follow (the parent passes the colour through the protocol) and stay transparent (a light frame element).
   expect(await shopper.field('number').evaluate((input) => getComputedStyle(input).color)).toBe('rgb(232, 234, 239)');
-  expect(await page.locator('iframe[name="kassa-field-number"]').evaluate((frame) => getComputedStyle(frame).colorScheme)).toBe('light');
+  expect(await page.locator('iframe[name="kassa-field-number"]').evaluate((frame) => getComputedStyle(frame).colorScheme)).toBe(
+    'light',
+  );
 
   await shopper.typeInto('number', cards.visa.number);
   await payButton(page).click();

@@ -51,7 +51,9 @@ test('a card saved while paying pays the next order without typing', async ({ pa
   await shopper.seesReceipt();
 });
 
-test('the saved cards are a radio group with the default chosen, "Paying with Card" and "Other ways to pay"; axe finds nothing', async ({ page }) => {
+test('the saved cards are a radio group with the default chosen, "Paying with Card" and "Other ways to pay"; axe finds nothing', async ({
+  page,
+}) => {
   const shopper = await shopperWithSavedCard(page);
   await expect(checkout(page)).toHaveAttribute('data-view', 'methods');
   await expect(shopper.savedCard(SAVED_VISA)).toBeChecked();
@@ -83,7 +85,9 @@ test('deleting a saved card asks in a dialog: Cancel (focused first) and Escape 
 
   await deleteButton.click();
   // Through Kassa's server (which refuses a card a subscription pays), not the gateway's client API.
-  const deletion = page.waitForResponse((r) => r.request().method() === 'DELETE' && /\/api\/payment-methods\/[^/]+$/.test(r.url()));
+  const deletion = page.waitForResponse(
+    (r) => r.request().method() === 'DELETE' && /\/api\/payment-methods\/[^/]+$/.test(r.url()),
+  );
   await dialog.getByRole('button', { name: 'Delete' }).click();
   expect((await deletion).status()).toBe(204);
   // The last saved card gone: the card form opens.
@@ -108,7 +112,7 @@ test('deleting with the keyboard only: Enter on Edit, Tab to the card, Enter, Ta
   await expect(checkout(page)).toHaveAttribute('data-view', 'card');
 });
 
-test('the demo shopper\'s card that pays a subscription is shown disabled in edit mode, with the reason', async ({ page }) => {
+test("the demo shopper's card that pays a subscription is shown disabled in edit mode, with the reason", async ({ page }) => {
   const shopper = new Shopper(page);
   await shopper.signIn('shopper@kassa.test', 'kassa-demo-shopper');
   await shopper.startCheckout(catalogue.everyday);
@@ -121,7 +125,9 @@ test('the demo shopper\'s card that pays a subscription is shown disabled in edi
   await page.screenshot({ path: test.info().outputPath('edit-mode-locked.png') });
   // The server refuses it too, whatever the browser does.
   const methods = await page.request.get('/api/payment-methods');
-  const id = ((await methods.json()) as { paymentMethods: Array<{ id: string; lastFour: string }> }).paymentMethods.find((m) => m.lastFour === '1881')?.id;
+  const id = ((await methods.json()) as { paymentMethods: Array<{ id: string; lastFour: string }> }).paymentMethods.find(
+    (m) => m.lastFour === '1881',
+  )?.id;
   const refused = await page.request.delete(`/api/payment-methods/${id}`, {
     headers: { 'content-type': 'application/json', 'idempotency-key': `e2e-${Date.now()}` },
   });

@@ -3,7 +3,9 @@ import { expect, type Page, test } from '@playwright/test';
 import { catalogue } from '../support/catalogue.ts';
 import { cards, Shopper } from '../support/shopper.ts';
 
-test('every page is served under a strict Content-Security-Policy and a whole payment runs without a violation', async ({ page }) => {
+test('every page is served under a strict Content-Security-Policy and a whole payment runs without a violation', async ({
+  page,
+}) => {
   const violations: string[] = [];
   page.on('console', (message) => {
     if (/Content Security Policy|Refused to/i.test(message.text())) violations.push(message.text());

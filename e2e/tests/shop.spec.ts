@@ -52,7 +52,9 @@ test('the receipt names the order by its human number, not its id', async ({ pag
   await expect(page.getByRole('main')).not.toContainText(orderId);
 });
 
-test('signing in from the checkout, keeping the order, comes back to the same order, which the shopper then pays', async ({ page }) => {
+test('signing in from the checkout, keeping the order, comes back to the same order, which the shopper then pays', async ({
+  page,
+}) => {
   const shopper = new Shopper(page);
   await shopper.startCheckout(catalogue.everyday);
   const checkoutUrl = page.url();
@@ -98,7 +100,9 @@ test.describe('on a 390 x 844 phone', () => {
 test.describe('in the dark', () => {
   test.use({ colorScheme: 'dark' });
 
-  test("the shop follows the system's dark theme, the checkout follows the shop, and a choice is remembered", async ({ page }) => {
+  test("the shop follows the system's dark theme, the checkout follows the shop, and a choice is remembered", async ({
+    page,
+  }) => {
     const shopper = new Shopper(page);
     await shopper.visitShop();
     await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
@@ -119,7 +123,9 @@ test.describe('in the dark', () => {
     });
     expect(await checkoutColours()).toEqual({ text: 'rgb(236, 238, 241)', field: 'rgb(28, 31, 37)' });
     // The card frames stay transparent over the dark form (a frame whose colour scheme differs is painted opaque).
-    expect(await page.locator('iframe[name="kassa-field-number"]').evaluate((frame) => getComputedStyle(frame).colorScheme)).toBe('light');
+    expect(await page.locator('iframe[name="kassa-field-number"]').evaluate((frame) => getComputedStyle(frame).colorScheme)).toBe(
+      'light',
+    );
     await shopper.pay();
     await expect(page.getByText('Check your entries and try again.')).toBeVisible();
     expect(await axeViolations(page, 'dark checkout with errors')).toEqual([]);

@@ -4,7 +4,7 @@ import { cards, Shopper } from '../../support/shopper.ts';
 
 // The default bot-check (ALTCHA's proof of work) is solved off the main thread: in Web Workers loaded from the shop's
 // own origin, which the strict CSP allows (worker-src 'self', no blob:).
-test('Pay solves the proof of work in Web Workers from the shop\'s origin, under the CSP, and pays', async ({ page, baseURL }) => {
+test("Pay solves the proof of work in Web Workers from the shop's origin, under the CSP, and pays", async ({ page, baseURL }) => {
   const violations: string[] = [];
   page.on('console', (message) => {
     if (/Content Security Policy|Refused to/i.test(message.text())) violations.push(message.text());

@@ -14,9 +14,24 @@ test.afterEach(async () => {
 
 test.describe('loading the gateway configuration', () => {
   const cases = [
-    { name: 'invalid authorization (401)', status: 401, message: 'This payment session is no longer valid. Reload the page to start again.', retry: false },
-    { name: 'insufficient privileges (403)', status: 403, message: 'This shop cannot take payments right now. Please contact the shop.', retry: false },
-    { name: 'a server error (503)', status: 503, message: 'The payment service is not available right now. Please try again.', retry: true },
+    {
+      name: 'invalid authorization (401)',
+      status: 401,
+      message: 'This payment session is no longer valid. Reload the page to start again.',
+      retry: false,
+    },
+    {
+      name: 'insufficient privileges (403)',
+      status: 403,
+      message: 'This shop cannot take payments right now. Please contact the shop.',
+      retry: false,
+    },
+    {
+      name: 'a server error (503)',
+      status: 503,
+      message: 'The payment service is not available right now. Please try again.',
+      retry: true,
+    },
   ] as const;
   for (const { name, status, message, retry } of cases) {
     test(`${name}: "${message}"${retry ? ' and Try again loads the form' : ', no retry'}`, async ({ page }) => {
@@ -62,7 +77,9 @@ test.describe('loading the gateway configuration', () => {
     const shopper = new Shopper(page);
     const sheet = new CheckoutSheet(page);
     await shopper.openCheckout(catalogue.everyday);
-    await expect(sheet.message()).toHaveText('The payment service took too long to answer. Please try again.', { timeout: 25_000 });
+    await expect(sheet.message()).toHaveText('The payment service took too long to answer. Please try again.', {
+      timeout: 25_000,
+    });
     await sheet.root().getByRole('button', { name: 'Try again' }).click();
     await sheet.seesState('ready');
   });
@@ -113,7 +130,9 @@ test.describe('sending the card', () => {
     await shopper.seesReceipt();
   });
 
-  test('invalid authorization (401) and insufficient privileges (403) are told apart, without a retry that cannot help', async ({ page }) => {
+  test('invalid authorization (401) and insufficient privileges (403) are told apart, without a retry that cannot help', async ({
+    page,
+  }) => {
     const { shopper, sheet } = await cardTyped(page);
     await injectSandboxFault({ target: 'tokenization', fault: { type: 'status', status: 401 } });
     await shopper.pay();
@@ -128,7 +147,9 @@ test.describe('sending the card', () => {
     const { shopper, sheet } = await cardTyped(page);
     await injectSandboxFault({ target: 'tokenization', fault: { type: 'timeout' } });
     await shopper.pay();
-    await expect(sheet.message()).toHaveText('The payment service took too long to answer. Please try again.', { timeout: 30_000 });
+    await expect(sheet.message()).toHaveText('The payment service took too long to answer. Please try again.', {
+      timeout: 30_000,
+    });
     await shopper.pay();
     await shopper.seesReceipt();
   });

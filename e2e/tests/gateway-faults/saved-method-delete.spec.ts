@@ -5,7 +5,9 @@ import { Shopper, uniqueEmail } from '../../support/shopper.ts';
 
 test.afterEach(clearSandboxFaults);
 
-test('a deletion the gateway refuses (503 on the server\'s paymentMethod.delete) shows "Unable to delete payment method, try again." and keeps the card', async ({ page }) => {
+test('a deletion the gateway refuses (503 on the server\'s paymentMethod.delete) shows "Unable to delete payment method, try again." and keeps the card', async ({
+  page,
+}) => {
   const shopper = new Shopper(page);
   const sheet = new CheckoutSheet(page);
   await shopper.signUpThroughApi('Dorothy Vaughan', uniqueEmail('dorothy'), 'fortran-langley-1961');
@@ -14,9 +16,17 @@ test('a deletion the gateway refuses (503 on the server\'s paymentMethod.delete)
   await sheet.seesView('methods');
 
   // The checkout deletes through Kassa's server, which deletes at the gateway with the SDK's paymentMethod.delete.
-  await injectSandboxFault({ target: 'server_api', method: 'DELETE', path: '/payment_methods/any/', fault: { type: 'status', status: 503 } });
+  await injectSandboxFault({
+    target: 'server_api',
+    method: 'DELETE',
+    path: '/payment_methods/any/',
+    fault: { type: 'status', status: 503 },
+  });
   await sheet.root().getByRole('button', { name: 'Edit' }).click();
-  await sheet.root().getByRole('button', { name: /^Delete Mastercard ending in 4444|^Delete MasterCard ending in 4444/ }).click();
+  await sheet
+    .root()
+    .getByRole('button', { name: /^Delete Mastercard ending in 4444|^Delete MasterCard ending in 4444/ })
+    .click();
   await sheet.root().getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
 
   await expect(sheet.message()).toHaveText('Unable to delete payment method, try again.');

@@ -7,7 +7,12 @@ import { cards, Shopper } from '../../support/shopper.ts';
 test.afterEach(clearSandboxFaults);
 
 test('a gateway that answers the sale with 503: the shopper is told the payment service did not answer', async ({ page }) => {
-  await injectSandboxFault({ target: 'server_api', method: 'POST', path: '/transactions$', fault: { type: 'status', status: 503 } });
+  await injectSandboxFault({
+    target: 'server_api',
+    method: 'POST',
+    path: '/transactions$',
+    fault: { type: 'status', status: 503 },
+  });
   const shopper = new Shopper(page);
   await shopper.startCheckout(catalogue.everyday);
   await shopper.enterCard(cards.visa);

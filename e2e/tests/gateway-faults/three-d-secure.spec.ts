@@ -41,11 +41,16 @@ const passes = [
   { name: 'unavailable', number: '4000000000002313', status: 'authentication_unavailable', shifted: false, possible: false },
 ] as const;
 for (const { name, number, status, shifted, possible } of passes) {
-  test(`${name} (${number}): paid without a challenge, the payment records ${status}, shifted ${shifted}, possible ${possible}`, async ({ page }) => {
+  test(`${name} (${number}): paid without a challenge, the payment records ${status}, shifted ${shifted}, possible ${possible}`, async ({
+    page,
+  }) => {
     const { shopper } = await startPaying(page, number);
     const orderId = await shopper.seesReceipt();
     const payment = await recordedPayment(page, orderId);
-    expect(payment).toMatchObject({ paymentMethodType: 'credit_card', threeDSecure: { status, liabilityShifted: shifted, liabilityShiftPossible: possible } });
+    expect(payment).toMatchObject({
+      paymentMethodType: 'credit_card',
+      threeDSecure: { status, liabilityShifted: shifted, liabilityShiftPossible: possible },
+    });
   });
 }
 
@@ -60,12 +65,16 @@ for (const { name, number } of failures) {
     await expect(sheet.message()).toBeFocused();
     await expect(shopper.field('number')).toHaveValue('');
     await expect(shopper.payButton()).toBeEnabled();
-    const { order } = (await (await page.request.get(`/api/orders/${orderId}`)).json()) as { order: { status: string; payments: unknown[] } };
+    const { order } = (await (await page.request.get(`/api/orders/${orderId}`)).json()) as {
+      order: { status: string; payments: unknown[] };
+    };
     expect(order).toMatchObject({ status: 'pending', payments: [] });
   });
 }
 
-test('challenge passed with 1234 (4000000000001091): the dialog holds the issuer page, then the payment records the shift', async ({ page }) => {
+test('challenge passed with 1234 (4000000000001091): the dialog holds the issuer page, then the payment records the shift', async ({
+  page,
+}) => {
   const { shopper } = await startPaying(page, '4000000000001091');
   const dialog = page.getByRole('dialog', { name: 'Confirm your card' });
   await expect(dialog).toBeVisible();
@@ -79,7 +88,11 @@ test('challenge passed with 1234 (4000000000001091): the dialog holds the issuer
   await expect(dialog).toHaveCount(0);
   const orderId = await shopper.seesReceipt();
   const payment = await recordedPayment(page, orderId);
-  expect(payment.threeDSecure).toEqual({ status: 'authenticate_successful', liabilityShifted: true, liabilityShiftPossible: true });
+  expect(payment.threeDSecure).toEqual({
+    status: 'authenticate_successful',
+    liabilityShifted: true,
+    liabilityShiftPossible: true,
+  });
 });
 
 test('challenge failed (4000000000001109): the dialog closes, the message shows and nothing is charged', async ({ page }) => {
@@ -92,7 +105,9 @@ test('challenge failed (4000000000001109): the dialog closes, the message shows 
   expect(order.payments).toEqual([]);
 });
 
-test('challenge cancelled with Escape: nothing is shown, focus returns to Pay, the card stays and Pay asks again', async ({ page }) => {
+test('challenge cancelled with Escape: nothing is shown, focus returns to Pay, the card stays and Pay asks again', async ({
+  page,
+}) => {
   const { shopper, sheet } = await startPaying(page, '4000000000001091');
   const dialog = page.getByRole('dialog', { name: 'Confirm your card' });
   await expect(challenge(page).getByLabel('One-time code')).toBeFocused();

@@ -87,14 +87,18 @@ async function approveOnPhone(browser: Browser, url: string, answer: 'Approve' |
   await phone.close();
 }
 
-test('the option list offers the card and every wallet, passes axe, and the toggle goes from a wallet back to the card', async ({ page }) => {
+test('the option list offers the card and every wallet, passes axe, and the toggle goes from a wallet back to the card', async ({
+  page,
+}) => {
   const shopper = new Shopper(page);
   const sheet = new CheckoutSheet(page);
   await shopper.startCheckout(catalogue.everyday);
   await sheet.seesView('options');
   await expect(sheet.root().getByRole('heading', { name: 'Choose a way to pay' })).toBeVisible();
   const list = sheet.root().getByRole('list', { name: 'Choose a way to pay' });
-  const names = await list.getByRole('button').evaluateAll((buttons) => buttons.map((button) => button.querySelector('.kassa-option__label')?.textContent));
+  const names = await list
+    .getByRole('button')
+    .evaluateAll((buttons) => buttons.map((button) => button.querySelector('.kassa-option__label')?.textContent));
   expect(names).toEqual(['Card', 'PayPal', 'PayPal Credit', 'Venmo', 'Apple Pay', 'Google Pay']);
   expect((await new AxeBuilder({ page }).include('[data-kassa-checkout]').analyze()).violations).toEqual([]);
   await page.screenshot({ path: test.info().outputPath('options.png') });
@@ -110,7 +114,9 @@ test('the option list offers the card and every wallet, passes axe, and the togg
 });
 
 for (const { option, view, type, account } of WINDOW_WALLETS) {
-  test(`${option}: its view passes axe, approved in its window the order is paid at once, recorded as ${type}`, async ({ page }) => {
+  test(`${option}: its view passes axe, approved in its window the order is paid at once, recorded as ${type}`, async ({
+    page,
+  }) => {
     const { shopper, sheet, orderId } = await openWallet(page, option);
     await sheet.seesView(view);
     expect((await new AxeBuilder({ page }).include('[data-kassa-checkout]').analyze()).violations).toEqual([]);
@@ -141,7 +147,10 @@ test("a wallet that fails says so in the checkout; on a wallet's view only its o
   await expect(shopper.payButton()).toBeVisible();
 });
 
-test('Venmo on a desktop: a QR code a phone scans; approved there, the order is paid, recorded as venmo_account', async ({ page, browser }) => {
+test('Venmo on a desktop: a QR code a phone scans; approved there, the order is paid, recorded as venmo_account', async ({
+  page,
+  browser,
+}) => {
   const { shopper, sheet, orderId } = await openWallet(page, 'Venmo');
   await sheet.seesView('venmo');
   await walletButton(page, 'Venmo').click();
@@ -154,7 +163,10 @@ test('Venmo on a desktop: a QR code a phone scans; approved there, the order is 
   expect((await recordedPayment(page, orderId)).paymentMethodType).toBe('venmo_account');
 });
 
-test('Venmo on a desktop: cancelled on the phone or in the checkout, nothing is shown and the button is back', async ({ page, browser }) => {
+test('Venmo on a desktop: cancelled on the phone or in the checkout, nothing is shown and the button is back', async ({
+  page,
+  browser,
+}) => {
   const { sheet } = await openWallet(page, 'Venmo');
   await walletButton(page, 'Venmo').click();
   await approveOnPhone(browser, await scanQrCode(page), 'Cancel');
@@ -183,7 +195,11 @@ test('each wallet view opens from the option list in the light and dark themes a
   const shopper = new Shopper(page);
   const sheet = new CheckoutSheet(page);
   await shopper.startCheckout(catalogue.everyday);
-  for (const { name, width } of [{ name: 'light', width: 1280 }, { name: 'dark', width: 1280 }, { name: 'phone', width: 390 }]) {
+  for (const { name, width } of [
+    { name: 'light', width: 1280 },
+    { name: 'dark', width: 1280 },
+    { name: 'phone', width: 390 },
+  ]) {
     await page.setViewportSize({ width, height: 844 });
     if (name !== 'light') await shopper.themeToggle().click();
     for (const { option, view } of views) {

@@ -6,7 +6,9 @@ describe('<Checkout> on the server', () => {
   it('renders the loading state without touching window or document', () => {
     expect(typeof globalThis.window).toBe('undefined');
     expect(typeof globalThis.document).toBe('undefined');
-    const html = renderToString(<Checkout authorization="not-even-a-token" options={{ cardholderName: 'required', locale: 'en' }} />);
+    const html = renderToString(
+      <Checkout authorization="not-even-a-token" options={{ cardholderName: 'required', locale: 'en' }} />,
+    );
     expect(html).toContain('data-kassa-checkout=""');
     expect(html).toContain('data-state="loading"');
     expect(html).toContain('role="status"');

@@ -18,7 +18,9 @@ export interface DropinOptions extends CheckoutOptions {
 function containerFrom(container: HTMLElement | string): HTMLElement {
   const element = typeof container === 'string' ? document.querySelector<HTMLElement>(container) : container;
   if (!(element instanceof HTMLElement)) {
-    throw new Error(`[kassa/checkout] create(): options.container must be an element or a selector of one; ${JSON.stringify(container)} matched nothing.`);
+    throw new Error(
+      `[kassa/checkout] create(): options.container must be an element or a selector of one; ${JSON.stringify(container)} matched nothing.`,
+    );
   }
   if (element.hasChildNodes()) {
     throw new Error('[kassa/checkout] create(): options.container must be empty (the checkout replaces nothing of yours).');

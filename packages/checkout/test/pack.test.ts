@@ -14,7 +14,12 @@ const scratch = mkdtempSync(join(tmpdir(), 'kassa-consumer-'));
 
 // NODE_ENV is vitest's 'test' here: the build must see a production environment, as `npm pack` anywhere else does.
 const run = (command: string, args: readonly string[], cwd: string): string =>
-  execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_ENV: 'production' } });
+  execFileSync(command, args, {
+    cwd,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
 
 const consumer = `
 import { useState } from 'react';
@@ -82,7 +87,16 @@ describe('the packed @kassa/checkout in a scratch React app', () => {
     writeFileSync(
       join(scratch, 'tsconfig.json'),
       JSON.stringify({
-        compilerOptions: { strict: true, module: 'esnext', moduleResolution: 'bundler', jsx: 'react-jsx', noEmit: true, skipLibCheck: false, lib: ['ES2022', 'DOM'], types: [] },
+        compilerOptions: {
+          strict: true,
+          module: 'esnext',
+          moduleResolution: 'bundler',
+          jsx: 'react-jsx',
+          noEmit: true,
+          skipLibCheck: false,
+          lib: ['ES2022', 'DOM'],
+          types: [],
+        },
         files: ['consumer.tsx'],
       }),
     );

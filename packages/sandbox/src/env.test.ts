@@ -3,7 +3,12 @@ import { SandboxEnvError, sandboxOptionsFromEnv } from './env.ts';
 
 describe('sandboxOptionsFromEnv', () => {
   it('has defaults for everything', () => {
-    expect(sandboxOptionsFromEnv({})).toEqual({ host: '127.0.0.1', port: 8090, currencyIsoCode: 'EUR', settlementDelayMs: 60_000 });
+    expect(sandboxOptionsFromEnv({})).toEqual({
+      host: '127.0.0.1',
+      port: 8090,
+      currencyIsoCode: 'EUR',
+      settlementDelayMs: 60_000,
+    });
   });
 
   it('reads every variable', () => {
@@ -58,7 +63,9 @@ describe('sandboxOptionsFromEnv', () => {
   it('turns the test-only fault controls on only with SANDBOX_TEST_CONTROLS=1', () => {
     expect(sandboxOptionsFromEnv({ SANDBOX_TEST_CONTROLS: '1' }).testControls).toBe(true);
     expect(sandboxOptionsFromEnv({ SANDBOX_TEST_CONTROLS: '0' })).not.toHaveProperty('testControls');
-    expect(() => sandboxOptionsFromEnv({ SANDBOX_TEST_CONTROLS: 'yes' })).toThrow('SANDBOX_TEST_CONTROLS must be 1 (on) or 0 (off), got "yes"');
+    expect(() => sandboxOptionsFromEnv({ SANDBOX_TEST_CONTROLS: 'yes' })).toThrow(
+      'SANDBOX_TEST_CONTROLS must be 1 (on) or 0 (off), got "yes"',
+    );
   });
 
   it('reads the plans (JSON) and the AVS/CVV rules', () => {

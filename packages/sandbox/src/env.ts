@@ -25,14 +25,20 @@ export function sandboxOptionsFromEnv(env: Record<string, string | undefined>): 
 
   const rawPort = given('SANDBOX_PORT');
   const port = rawPort === undefined ? 8090 : Number(rawPort);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) problems.push(`SANDBOX_PORT must be a port number (0-65535), got "${rawPort}"`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    problems.push(`SANDBOX_PORT must be a port number (0-65535), got "${rawPort}"`);
 
   // Kassa's demo catalogue is priced in euros, and a merchant account charges in one currency.
   const currencyIsoCode = given('SANDBOX_CURRENCY') ?? 'EUR';
-  if (!/^[A-Z]{3}$/.test(currencyIsoCode)) problems.push(`SANDBOX_CURRENCY must be an ISO 4217 code such as EUR or USD, got "${currencyIsoCode}"`);
+  if (!/^[A-Z]{3}$/.test(currencyIsoCode))
+    problems.push(`SANDBOX_CURRENCY must be an ISO 4217 code such as EUR or USD, got "${currencyIsoCode}"`);
 
   const ids: Partial<Pick<SandboxOptions, 'merchantId' | 'publicKey' | 'privateKey'>> = {};
-  for (const [name, option] of [['SANDBOX_MERCHANT_ID', 'merchantId'], ['SANDBOX_PUBLIC_KEY', 'publicKey'], ['SANDBOX_PRIVATE_KEY', 'privateKey']] as const) {
+  for (const [name, option] of [
+    ['SANDBOX_MERCHANT_ID', 'merchantId'],
+    ['SANDBOX_PUBLIC_KEY', 'publicKey'],
+    ['SANDBOX_PRIVATE_KEY', 'privateKey'],
+  ] as const) {
     const value = given(name);
     if (value === undefined) continue;
     if (/^[A-Za-z0-9_-]+$/.test(value)) ids[option] = value;
@@ -121,7 +127,12 @@ export function sandboxOptionsFromEnv(env: Record<string, string | undefined>): 
 }
 
 /** "a,b" -> ['a', 'b'], "none" -> []; undefined when unset. */
-function listFromEnv<T extends string>(value: string | undefined, allowed: readonly T[], name: string, problems: string[]): T[] | undefined {
+function listFromEnv<T extends string>(
+  value: string | undefined,
+  allowed: readonly T[],
+  name: string,
+  problems: string[],
+): T[] | undefined {
   if (value === undefined) return undefined;
   if (value === 'none') return [];
   const items = value.split(',').map((item) => item.trim());

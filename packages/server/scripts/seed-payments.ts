@@ -13,8 +13,15 @@ const config = loadConfig(process.env);
 const handle = await openDatabase(config.database);
 const started = performance.now();
 try {
-  const done = await seedPayments(handle.db, { payments, customers: Math.max(10, Math.ceil(payments / 20)), days: 90, seed: Date.now() });
-  console.log(`seeded ${done.payments} payments and ${done.customers} customers in ${Math.round(performance.now() - started)} ms`);
+  const done = await seedPayments(handle.db, {
+    payments,
+    customers: Math.max(10, Math.ceil(payments / 20)),
+    days: 90,
+    seed: Date.now(),
+  });
+  console.log(
+    `seeded ${done.payments} payments and ${done.customers} customers in ${Math.round(performance.now() - started)} ms`,
+  );
 } finally {
   await handle.close();
 }

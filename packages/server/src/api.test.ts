@@ -27,9 +27,13 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('HTTP API on 
   it('answers health and the seeded catalogue in minor units', async () => {
     const client = new TestClient(app);
     expect((await client.get('/api/health')).json()).toEqual({ ok: true });
-    const { products } = (await client.get('/api/catalogue')).json<{ products: { id: string; price: { amount: number; currency: string } }[] }>();
+    const { products } = (await client.get('/api/catalogue')).json<{
+      products: { id: string; price: { amount: number; currency: string } }[];
+    }>();
     expect(products.length).toBeGreaterThanOrEqual(3);
-    expect(products).toContainEqual(expect.objectContaining({ id: 'prd_espressomachine', price: { amount: 200000, currency: 'EUR' } }));
+    expect(products).toContainEqual(
+      expect.objectContaining({ id: 'prd_espressomachine', price: { amount: 200000, currency: 'EUR' } }),
+    );
   });
 
   it('sets the strict CSP and other security headers on every response', async () => {
@@ -59,7 +63,10 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('HTTP API on 
     expect(plain).toContain('HttpOnly');
     expect(plain).not.toContain('Secure');
     const opened = await engine.open();
-    const proxied = await buildApp(testConfig(opened.config, null, { trustProxy: ['127.0.0.1'] }), { database: opened.handle, gateway: null });
+    const proxied = await buildApp(testConfig(opened.config, null, { trustProxy: ['127.0.0.1'] }), {
+      database: opened.handle,
+      gateway: null,
+    });
     try {
       expect(String((await signIn(proxied, { 'x-forwarded-proto': 'https' })).headers['set-cookie'])).toContain('Secure');
     } finally {
@@ -80,7 +87,9 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('HTTP API on 
     expect(String(cookie)).toMatch(/kassa_session=.+; Max-Age=\d+; Path=\/; HttpOnly; SameSite=Lax/);
     expect((await client.get('/api/session')).json()).toEqual({ account, guestOrders: [] });
 
-    expect((await client.post('/api/accounts', { email: 'ada@example.com', password: 'another pass', name: 'Ada 2' })).json()).toMatchObject({ status: 409, code: 'email_taken' });
+    expect(
+      (await client.post('/api/accounts', { email: 'ada@example.com', password: 'another pass', name: 'Ada 2' })).json(),
+    ).toMatchObject({ status: 409, code: 'email_taken' });
 
     const out = await client.request('DELETE', '/api/session');
     expect(out.statusCode).toBe(204);
@@ -100,13 +109,21 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('HTTP API on 
     const client = new TestClient(app);
     const admin = await client.post('/api/session', { email: 'admin@kassa.test', password: 'kassa-demo-admin' });
     expect(admin.json()).toMatchObject({ account: { email: 'admin@kassa.test', role: 'admin' } });
-    const shopper = await new TestClient(app).post('/api/session', { email: 'shopper@kassa.test', password: 'kassa-demo-shopper' });
+    const shopper = await new TestClient(app).post('/api/session', {
+      email: 'shopper@kassa.test',
+      password: 'kassa-demo-shopper',
+    });
     expect(shopper.json()).toMatchObject({ account: { role: 'shopper' } });
   });
 
   it('creates orders priced from the catalogue, visible to their owner only', async () => {
     const guest = new TestClient(app);
-    const created = await guest.post('/api/orders', { items: [{ productId: 'prd_mug', quantity: 2 }, { productId: 'prd_coffeebeans', quantity: 1, unitPrice: 1 }] });
+    const created = await guest.post('/api/orders', {
+      items: [
+        { productId: 'prd_mug', quantity: 2 },
+        { productId: 'prd_coffeebeans', quantity: 1, unitPrice: 1 },
+      ],
+    });
     expect(created.statusCode).toBe(201);
     const { order } = created.json<{ order: { id: string; number: number; status: string; total: unknown; items: unknown[] } }>();
     expect(order.id).toMatch(/^ord_/);
@@ -116,7 +133,13 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('HTTP API on 
     const next = await guest.post('/api/orders', { items: [{ productId: 'prd_mug', quantity: 1 }] });
     expect(next.json<{ order: { number: number } }>().order.number).toBe(1002);
     expect(order.total).toEqual({ amount: 2 * 1200 + 2450, currency: 'EUR' });
-    expect(order.items[0]).toEqual({ productId: 'prd_mug', name: 'Kassa mug', quantity: 2, unitPrice: { amount: 1200, currency: 'EUR' }, total: { amount: 2400, currency: 'EUR' } });
+    expect(order.items[0]).toEqual({
+      productId: 'prd_mug',
+      name: 'Kassa mug',
+      quantity: 2,
+      unitPrice: { amount: 1200, currency: 'EUR' },
+      total: { amount: 2400, currency: 'EUR' },
+    });
 
     expect((await guest.get(`/api/orders/${order.id}`)).json()).toMatchObject({ order: { id: order.id, number: 1001 } });
     const stranger = new TestClient(app);
@@ -127,7 +150,12 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('HTTP API on 
       expect(response.json()).toMatchObject({ code: 'order_not_found' });
     }
     // Signing up keeps the guest's orders when the shopper says so (security/guest-orders.test.ts: not otherwise).
-    await guest.post('/api/accounts', { email: 'guest@example.com', password: 'guest password', name: 'Guest', keepGuestOrders: true });
+    await guest.post('/api/accounts', {
+      email: 'guest@example.com',
+      password: 'guest password',
+      name: 'Guest',
+      keepGuestOrders: true,
+    });
     expect((await guest.get(`/api/orders/${order.id}`)).statusCode).toBe(200);
     expect((await new TestClient(app).get(`/api/orders/${order.id}`)).statusCode).toBe(404);
   });
@@ -145,18 +173,36 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('HTTP API on 
     for (const [body, field] of cases) {
       const response = await client.post('/api/orders', body);
       expect(response.statusCode, JSON.stringify(body)).toBe(400);
-      expect(response.json<{ code: string; errors: { field: string }[] }>()).toMatchObject({ code: 'validation_failed', errors: expect.arrayContaining([expect.objectContaining({ field })]) });
+      expect(response.json<{ code: string; errors: { field: string }[] }>()).toMatchObject({
+        code: 'validation_failed',
+        errors: expect.arrayContaining([expect.objectContaining({ field })]),
+      });
     }
     const signUp = await client.post('/api/accounts', { email: 'not-an-email', password: 'short', name: '' });
-    expect(signUp.json<{ errors: { field: string }[] }>().errors.map((e) => e.field).sort()).toEqual(['email', 'name', 'password']);
+    expect(
+      signUp
+        .json<{ errors: { field: string }[] }>()
+        .errors.map((e) => e.field)
+        .sort(),
+    ).toEqual(['email', 'name', 'password']);
 
-    const badJson = await app.inject({ method: 'POST', url: '/api/orders', headers: { 'content-type': 'application/json' }, payload: '{"items": [' });
+    const badJson = await app.inject({
+      method: 'POST',
+      url: '/api/orders',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"items": [',
+    });
     expect(badJson.statusCode).toBe(400);
     expect(badJson.json()).toMatchObject({ code: 'validation_failed', errors: [{ field: 'body', code: 'invalid_json' }] });
   });
 
   it('refuses mutations that are not application/json (CSRF defence)', async () => {
-    const form = await app.inject({ method: 'POST', url: '/api/session', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'email=a&password=b' });
+    const form = await app.inject({
+      method: 'POST',
+      url: '/api/session',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'email=a&password=b',
+    });
     expect(form.statusCode).toBe(415);
     expect(form.json()).toMatchObject({ code: 'unsupported_media_type' });
   });
@@ -168,7 +214,9 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('HTTP API on 
   it('answers unknown API routes with a problem, and payments with 503 without a gateway', async () => {
     const client = new TestClient(app);
     expect((await client.get('/api/nope')).json()).toMatchObject({ status: 404, code: 'not_found' });
-    const { order } = (await client.post('/api/orders', { items: [{ productId: 'prd_mug', quantity: 1 }] })).json<{ order: { id: string } }>();
+    const { order } = (await client.post('/api/orders', { items: [{ productId: 'prd_mug', quantity: 1 }] })).json<{
+      order: { id: string };
+    }>();
     const session = await client.post(`/api/orders/${order.id}/checkout-session`);
     expect(session.statusCode).toBe(503);
     expect(session.json()).toMatchObject({ code: 'gateway_not_configured' });

@@ -83,7 +83,8 @@ export async function buildKassaApp(config: Config, deps: AppDeps = {}): Promise
   const metrics = createMetrics();
   const adapter = deps.gateway !== undefined ? deps.gateway : client === null ? null : new BraintreeGatewayAdapter(client);
   const gateway = adapter === null ? null : instrumentGateway(adapter, metrics);
-  const vault = deps.vault !== undefined ? deps.vault : client === null || gateway === null ? null : new BraintreeVaultAdapter(client);
+  const vault =
+    deps.vault !== undefined ? deps.vault : client === null || gateway === null ? null : new BraintreeVaultAdapter(client);
 
   let demo: DemoCredentials | null = null;
   if (config.demo.seed) {
@@ -155,7 +156,10 @@ export async function buildKassaApp(config: Config, deps: AppDeps = {}): Promise
   refusalsRoutes(api, ctx);
   // Jobs.
   if (gateway !== null && config.reconcileIntervalMs > 0) {
-    const stop = startReconciler({ db: database.db, gateway, log: app.log, staleAttemptMs: config.staleAttemptMs }, config.reconcileIntervalMs);
+    const stop = startReconciler(
+      { db: database.db, gateway, log: app.log, staleAttemptMs: config.staleAttemptMs },
+      config.reconcileIntervalMs,
+    );
     app.addHook('onClose', async () => stop());
   }
 

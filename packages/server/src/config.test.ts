@@ -37,14 +37,25 @@ describe('loadConfig', () => {
     expect(config.gatewayOrigins).toEqual(['http://127.0.0.1:8090']);
   });
 
-  it('takes a third-party bot-check with its keys: the provider\'s endpoints, or a stand-in\'s origin in the CSP', () => {
+  it("takes a third-party bot-check with its keys: the provider's endpoints, or a stand-in's origin in the CSP", () => {
     expect(problemsOf({ BOTCHECK_PROVIDER: 'turnstile' })).toEqual([
-      'BOTCHECK_SITE_KEY is required with BOTCHECK_PROVIDER=turnstile (the provider\'s site key)',
-      'BOTCHECK_SECRET_KEY is required with BOTCHECK_PROVIDER=turnstile (the provider\'s secret key)',
+      "BOTCHECK_SITE_KEY is required with BOTCHECK_PROVIDER=turnstile (the provider's site key)",
+      "BOTCHECK_SECRET_KEY is required with BOTCHECK_PROVIDER=turnstile (the provider's secret key)",
     ]);
-    expect(problemsOf({ BOTCHECK_PROVIDER: 'friendly' })[0]).toBe('BOTCHECK_PROVIDER must be one of altcha, recaptcha-v2, recaptcha-v3, hcaptcha, turnstile');
-    const hcaptcha = loadConfig({ BOTCHECK_PROVIDER: 'hcaptcha', BOTCHECK_SITE_KEY: 's', BOTCHECK_SECRET_KEY: 'k', PUBLIC_URL: 'https://shop.example.com' });
-    expect(hcaptcha.botcheck.siteverify).toMatchObject({ verifyUrl: 'https://api.hcaptcha.com/siteverify', scriptUrl: 'https://js.hcaptcha.com/1/api.js', minScore: 0.5 });
+    expect(problemsOf({ BOTCHECK_PROVIDER: 'friendly' })[0]).toBe(
+      'BOTCHECK_PROVIDER must be one of altcha, recaptcha-v2, recaptcha-v3, hcaptcha, turnstile',
+    );
+    const hcaptcha = loadConfig({
+      BOTCHECK_PROVIDER: 'hcaptcha',
+      BOTCHECK_SITE_KEY: 's',
+      BOTCHECK_SECRET_KEY: 'k',
+      PUBLIC_URL: 'https://shop.example.com',
+    });
+    expect(hcaptcha.botcheck.siteverify).toMatchObject({
+      verifyUrl: 'https://api.hcaptcha.com/siteverify',
+      scriptUrl: 'https://js.hcaptcha.com/1/api.js',
+      minScore: 0.5,
+    });
     expect(hcaptcha.botcheck.widgetOrigins).toEqual(['https://hcaptcha.com', 'https://*.hcaptcha.com']);
     expect(hcaptcha.botcheck.hostnames).toEqual(['shop.example.com']);
     const standin = loadConfig({
@@ -64,10 +75,16 @@ describe('loadConfig', () => {
   it('guards every action with the bot-check unless BOTCHECK_ON says otherwise; payments always', () => {
     expect(loadConfig({}).botcheck.actions).toEqual(['payment', 'sign_in', 'sign_up', 'save_card']);
     expect(loadConfig({ BOTCHECK_ON: 'payment, sign_in' }).botcheck.actions).toEqual(['payment', 'sign_in']);
-    expect(problemsOf({ BOTCHECK_ON: 'sign_in' })).toEqual(['BOTCHECK_ON must include payment: payments always need the bot-check']);
+    expect(problemsOf({ BOTCHECK_ON: 'sign_in' })).toEqual([
+      'BOTCHECK_ON must include payment: payments always need the bot-check',
+    ]);
     expect(loadConfig({ BOTCHECK_FAIL_OPEN: 'sign_in' }).botcheck.failOpen).toEqual(['sign_in']);
-    expect(problemsOf({ BOTCHECK_FAIL_OPEN: 'payment' })).toEqual(['BOTCHECK_FAIL_OPEN may list sign_in, sign_up, save_card (not payment): payments always fail closed']);
-    expect(problemsOf({ BOTCHECK_ON: 'payment,login' })).toEqual(['BOTCHECK_ON must list actions among payment, sign_in, sign_up, save_card (not login)']);
+    expect(problemsOf({ BOTCHECK_FAIL_OPEN: 'payment' })).toEqual([
+      'BOTCHECK_FAIL_OPEN may list sign_in, sign_up, save_card (not payment): payments always fail closed',
+    ]);
+    expect(problemsOf({ BOTCHECK_ON: 'payment,login' })).toEqual([
+      'BOTCHECK_ON must list actions among payment, sign_in, sign_up, save_card (not login)',
+    ]);
   });
 
   it('names each bad variable in its own message', () => {
@@ -80,13 +97,23 @@ describe('loadConfig', () => {
   });
 
   it('seeds the demo on a sandbox, not next to the production gateway unless its passwords are private', () => {
-    const production = { GATEWAY_ENVIRONMENT: 'production', GATEWAY_MERCHANT_ID: 'm', GATEWAY_PUBLIC_KEY: 'pub', GATEWAY_PRIVATE_KEY: 'priv' };
+    const production = {
+      GATEWAY_ENVIRONMENT: 'production',
+      GATEWAY_MERCHANT_ID: 'm',
+      GATEWAY_PUBLIC_KEY: 'pub',
+      GATEWAY_PRIVATE_KEY: 'priv',
+    };
     expect(loadConfig({}).demo.seed).toBe(true);
     expect(loadConfig(production).demo.seed).toBe(false);
     expect(problemsOf({ ...production, DEMO_SEED: 'true' })).toEqual([
       'DEMO_SEED=true with the production gateway needs DEMO_SHOPPER_PASSWORD and DEMO_ADMIN_PASSWORD of your own (the defaults are public)',
     ]);
-    const own = loadConfig({ ...production, DEMO_SEED: 'true', DEMO_SHOPPER_PASSWORD: 'private-one', DEMO_ADMIN_PASSWORD: 'private-two' });
+    const own = loadConfig({
+      ...production,
+      DEMO_SEED: 'true',
+      DEMO_SHOPPER_PASSWORD: 'private-one',
+      DEMO_ADMIN_PASSWORD: 'private-two',
+    });
     expect(own.demo).toEqual({ seed: true, shopperPassword: 'private-one', adminPassword: 'private-two' });
   });
 
@@ -98,14 +125,22 @@ describe('loadConfig', () => {
 
   it('asks for the missing gateway credentials by name', () => {
     const problems = problemsOf({ GATEWAY_HOST: 'localhost', GATEWAY_PORT: '8090', GATEWAY_MERCHANT_ID: 'm' });
-    expect(problems).toEqual(['GATEWAY_PUBLIC_KEY is required when a gateway is configured', 'GATEWAY_PRIVATE_KEY is required when a gateway is configured']);
-    expect(problemsOf({ GATEWAY_HOST: 'localhost', GATEWAY_MERCHANT_ID: 'm', GATEWAY_PUBLIC_KEY: 'a', GATEWAY_PRIVATE_KEY: 'b' })).toEqual([
-      'GATEWAY_PORT is required when GATEWAY_HOST is set',
+    expect(problems).toEqual([
+      'GATEWAY_PUBLIC_KEY is required when a gateway is configured',
+      'GATEWAY_PRIVATE_KEY is required when a gateway is configured',
     ]);
+    expect(
+      problemsOf({ GATEWAY_HOST: 'localhost', GATEWAY_MERCHANT_ID: 'm', GATEWAY_PUBLIC_KEY: 'a', GATEWAY_PRIVATE_KEY: 'b' }),
+    ).toEqual(['GATEWAY_PORT is required when GATEWAY_HOST is set']);
   });
 
   it('uses the Braintree origins for the CSP with the real provider', () => {
-    const config = loadConfig({ GATEWAY_ENVIRONMENT: 'sandbox', GATEWAY_MERCHANT_ID: 'm', GATEWAY_PUBLIC_KEY: 'a', GATEWAY_PRIVATE_KEY: 'b' });
+    const config = loadConfig({
+      GATEWAY_ENVIRONMENT: 'sandbox',
+      GATEWAY_MERCHANT_ID: 'm',
+      GATEWAY_PUBLIC_KEY: 'a',
+      GATEWAY_PRIVATE_KEY: 'b',
+    });
     expect(config.gateway).toMatchObject({ kind: 'braintree', environment: 'sandbox' });
     expect(config.gatewayOrigins).toContain('https://assets.braintreegateway.com');
   });

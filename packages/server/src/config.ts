@@ -18,9 +18,7 @@ export class ConfigError extends Error {
   }
 }
 
-export type DatabaseConfig =
-  | { engine: 'sqlite'; file: string }
-  | { engine: 'postgres'; url: string };
+export type DatabaseConfig = { engine: 'sqlite'; file: string } | { engine: 'postgres'; url: string };
 
 export type GatewayConfig =
   | ({ kind: 'custom'; host: string; port: number; ssl: boolean } & GatewayKeys)
@@ -112,10 +110,15 @@ const port = (name: string) =>
     .max(65535, `${name} must be between 0 and 65535`);
 
 const positiveInt = (name: string) =>
-  z.coerce.number({ error: `${name} must be a number` }).int(`${name} must be a whole number`).positive(`${name} must be greater than 0`);
+  z.coerce
+    .number({ error: `${name} must be a number` })
+    .int(`${name} must be a whole number`)
+    .positive(`${name} must be greater than 0`);
 
 const bool = (name: string) =>
-  z.enum(['true', 'false', '1', '0', 'yes', 'no'], { error: `${name} must be true or false` }).transform((v) => v === 'true' || v === '1' || v === 'yes');
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: `${name} must be true or false` })
+    .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
 const nonEmpty = (name: string) => z.string().trim().min(1, `${name} must not be empty`);
 
@@ -140,7 +143,9 @@ const fields = {
   GATEWAY_HOST: nonEmpty('GATEWAY_HOST').optional(),
   GATEWAY_PORT: port('GATEWAY_PORT').optional(),
   GATEWAY_SSL: bool('GATEWAY_SSL').default(false),
-  GATEWAY_ENVIRONMENT: z.enum(['sandbox', 'production'], { error: 'GATEWAY_ENVIRONMENT must be sandbox or production' }).optional(),
+  GATEWAY_ENVIRONMENT: z
+    .enum(['sandbox', 'production'], { error: 'GATEWAY_ENVIRONMENT must be sandbox or production' })
+    .optional(),
   GATEWAY_MERCHANT_ID: nonEmpty('GATEWAY_MERCHANT_ID').optional(),
   GATEWAY_PUBLIC_KEY: nonEmpty('GATEWAY_PUBLIC_KEY').optional(),
   GATEWAY_PRIVATE_KEY: nonEmpty('GATEWAY_PRIVATE_KEY').optional(),
@@ -149,11 +154,13 @@ const fields = {
   PUBLIC_URL: z.url({ error: 'PUBLIC_URL must be a URL like https://shop.example.com' }).optional(),
   SESSION_SECRET: z.string().min(32, 'SESSION_SECRET must be at least 32 characters').optional(),
   METRICS_TOKEN: z.string().min(32, 'METRICS_TOKEN must be at least 32 characters').optional(),
-  BOTCHECK_PROVIDER: z.enum(BOTCHECK_PROVIDERS, { error: `BOTCHECK_PROVIDER must be one of ${BOTCHECK_PROVIDERS.join(', ')}` }).default('altcha'),
+  BOTCHECK_PROVIDER: z
+    .enum(BOTCHECK_PROVIDERS, { error: `BOTCHECK_PROVIDER must be one of ${BOTCHECK_PROVIDERS.join(', ')}` })
+    .default('altcha'),
   BOTCHECK_SITE_KEY: nonEmpty('BOTCHECK_SITE_KEY').optional(),
   BOTCHECK_SECRET_KEY: nonEmpty('BOTCHECK_SECRET_KEY').optional(),
-  BOTCHECK_VERIFY_URL: z.url({ error: 'BOTCHECK_VERIFY_URL must be a URL (the provider\'s siteverify endpoint)' }).optional(),
-  BOTCHECK_SCRIPT_URL: z.url({ error: 'BOTCHECK_SCRIPT_URL must be a URL (the provider\'s widget script)' }).optional(),
+  BOTCHECK_VERIFY_URL: z.url({ error: "BOTCHECK_VERIFY_URL must be a URL (the provider's siteverify endpoint)" }).optional(),
+  BOTCHECK_SCRIPT_URL: z.url({ error: "BOTCHECK_SCRIPT_URL must be a URL (the provider's widget script)" }).optional(),
   BOTCHECK_MIN_SCORE: z.coerce
     .number({ error: 'BOTCHECK_MIN_SCORE must be a number' })
     .min(0, 'BOTCHECK_MIN_SCORE must be between 0 and 1')
@@ -174,7 +181,9 @@ const fields = {
     .int('THREE_D_SECURE_REQUIRED_ABOVE must be a whole number of minor units (2000 = 20.00)')
     .min(0, 'THREE_D_SECURE_REQUIRED_ABOVE must be 0 or more')
     .optional(),
-  CHECKOUT_CARDHOLDER_NAME: z.enum(['optional', 'required'], { error: 'CHECKOUT_CARDHOLDER_NAME must be optional or required' }).default('optional'),
+  CHECKOUT_CARDHOLDER_NAME: z
+    .enum(['optional', 'required'], { error: 'CHECKOUT_CARDHOLDER_NAME must be optional or required' })
+    .default('optional'),
   RATE_LIMIT_PAYMENTS_PER_MINUTE: positiveInt('RATE_LIMIT_PAYMENTS_PER_MINUTE').default(120),
   RATE_LIMIT_ACCOUNTS_PER_MINUTE: positiveInt('RATE_LIMIT_ACCOUNTS_PER_MINUTE').default(120),
   VELOCITY_LIMIT_FACTOR: positiveInt('VELOCITY_LIMIT_FACTOR').default(1),
@@ -192,12 +201,20 @@ const fields = {
   TRUST_PROXY: z.string().trim().optional(),
   WEB_DIST: nonEmpty('WEB_DIST').optional(),
   LOG_FILE: nonEmpty('LOG_FILE').optional(),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
-    error: 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
-  }).default('info'),
+  LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+      error: 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
+    })
+    .default('info'),
   DEMO_SEED: bool('DEMO_SEED').optional(),
-  DEMO_SHOPPER_PASSWORD: z.string().min(8, 'DEMO_SHOPPER_PASSWORD must be at least 8 characters').default(DEFAULT_DEMO_PASSWORDS.shopper),
-  DEMO_ADMIN_PASSWORD: z.string().min(8, 'DEMO_ADMIN_PASSWORD must be at least 8 characters').default(DEFAULT_DEMO_PASSWORDS.admin),
+  DEMO_SHOPPER_PASSWORD: z
+    .string()
+    .min(8, 'DEMO_SHOPPER_PASSWORD must be at least 8 characters')
+    .default(DEFAULT_DEMO_PASSWORDS.shopper),
+  DEMO_ADMIN_PASSWORD: z
+    .string()
+    .min(8, 'DEMO_ADMIN_PASSWORD must be at least 8 characters')
+    .default(DEFAULT_DEMO_PASSWORDS.admin),
 };
 
 type Fields = typeof fields;
@@ -205,8 +222,16 @@ type Parsed = { [K in keyof Fields]: z.output<Fields[K]> };
 
 /** Braintree's browser-facing origins (hosted fields, client API), for the CSP with the real provider. */
 const BRAINTREE_ORIGINS = {
-  sandbox: ['https://assets.braintreegateway.com', 'https://api.sandbox.braintreegateway.com', 'https://client-analytics.sandbox.braintreegateway.com'],
-  production: ['https://assets.braintreegateway.com', 'https://api.braintreegateway.com', 'https://client-analytics.braintreegateway.com'],
+  sandbox: [
+    'https://assets.braintreegateway.com',
+    'https://api.sandbox.braintreegateway.com',
+    'https://client-analytics.sandbox.braintreegateway.com',
+  ],
+  production: [
+    'https://assets.braintreegateway.com',
+    'https://api.braintreegateway.com',
+    'https://client-analytics.braintreegateway.com',
+  ],
 } as const;
 
 /** Environment variables -> typed config. Throws one ConfigError listing every bad variable. */
@@ -241,15 +266,23 @@ export function loadConfig(env: Env): Config {
   // The demo seeds itself on a sandbox, not next to real money, where its published passwords would be an open door.
   const production = gateway?.kind === 'braintree' && gateway.environment === 'production';
   const seedDemo = v.DEMO_SEED ?? !production;
-  if (seedDemo && production && (v.DEMO_SHOPPER_PASSWORD === DEFAULT_DEMO_PASSWORDS.shopper || v.DEMO_ADMIN_PASSWORD === DEFAULT_DEMO_PASSWORDS.admin)) {
-    problems.push('DEMO_SEED=true with the production gateway needs DEMO_SHOPPER_PASSWORD and DEMO_ADMIN_PASSWORD of your own (the defaults are public)');
+  if (
+    seedDemo &&
+    production &&
+    (v.DEMO_SHOPPER_PASSWORD === DEFAULT_DEMO_PASSWORDS.shopper || v.DEMO_ADMIN_PASSWORD === DEFAULT_DEMO_PASSWORDS.admin)
+  ) {
+    problems.push(
+      'DEMO_SEED=true with the production gateway needs DEMO_SHOPPER_PASSWORD and DEMO_ADMIN_PASSWORD of your own (the defaults are public)',
+    );
   }
 
   const trustProxy = parseTrustProxy(v.TRUST_PROXY, problems);
   const siteverify = parseSiteverify(v, problems);
   const botcheckActions = parseBotcheckActions(v.BOTCHECK_ON, problems);
   const failOpen = parseFailOpen(v.BOTCHECK_FAIL_OPEN, problems);
-  const hostnames = (v.BOTCHECK_HOSTNAMES ?? (v.PUBLIC_URL === undefined ? '' : new URL(v.PUBLIC_URL).hostname)).split(/[\s,]+/).filter(Boolean);
+  const hostnames = (v.BOTCHECK_HOSTNAMES ?? (v.PUBLIC_URL === undefined ? '' : new URL(v.PUBLIC_URL).hostname))
+    .split(/[\s,]+/)
+    .filter(Boolean);
 
   if (problems.length > 0) throw new ConfigError(problems);
   return {
@@ -295,8 +328,10 @@ export function loadConfig(env: Env): Config {
 function parseSiteverify(v: Parsed, problems: string[]): SiteverifyConfig | null {
   const provider = v.BOTCHECK_PROVIDER;
   if (provider === 'altcha') return null;
-  if (v.BOTCHECK_SITE_KEY === undefined) problems.push(`BOTCHECK_SITE_KEY is required with BOTCHECK_PROVIDER=${provider} (the provider's site key)`);
-  if (v.BOTCHECK_SECRET_KEY === undefined) problems.push(`BOTCHECK_SECRET_KEY is required with BOTCHECK_PROVIDER=${provider} (the provider's secret key)`);
+  if (v.BOTCHECK_SITE_KEY === undefined)
+    problems.push(`BOTCHECK_SITE_KEY is required with BOTCHECK_PROVIDER=${provider} (the provider's site key)`);
+  if (v.BOTCHECK_SECRET_KEY === undefined)
+    problems.push(`BOTCHECK_SECRET_KEY is required with BOTCHECK_PROVIDER=${provider} (the provider's secret key)`);
   const facts = SITEVERIFY_PROVIDERS[provider];
   return {
     siteKey: v.BOTCHECK_SITE_KEY ?? '',
@@ -313,7 +348,8 @@ function parseBotcheckActions(raw: string | undefined, problems: string[]): Botc
   if (raw === undefined) return [...BOTCHECK_ACTIONS];
   const listed = raw.split(/[\s,]+/).filter(Boolean);
   const unknown = listed.filter((action) => !(BOTCHECK_ACTIONS as readonly string[]).includes(action));
-  if (unknown.length > 0) problems.push(`BOTCHECK_ON must list actions among ${BOTCHECK_ACTIONS.join(', ')} (not ${unknown.join(', ')})`);
+  if (unknown.length > 0)
+    problems.push(`BOTCHECK_ON must list actions among ${BOTCHECK_ACTIONS.join(', ')} (not ${unknown.join(', ')})`);
   else if (!listed.includes('payment')) problems.push('BOTCHECK_ON must include payment: payments always need the bot-check');
   return BOTCHECK_ACTIONS.filter((action) => listed.includes(action));
 }
@@ -323,7 +359,8 @@ function parseFailOpen(raw: string | undefined, problems: string[]): BotcheckAct
   const listed = (raw ?? '').split(/[\s,]+/).filter(Boolean);
   const allowed: readonly string[] = BOTCHECK_ACTIONS.filter((action) => action !== 'payment');
   const wrong = listed.filter((action) => !allowed.includes(action));
-  if (wrong.length > 0) problems.push(`BOTCHECK_FAIL_OPEN may list ${allowed.join(', ')} (not ${wrong.join(', ')}): payments always fail closed`);
+  if (wrong.length > 0)
+    problems.push(`BOTCHECK_FAIL_OPEN may list ${allowed.join(', ')} (not ${wrong.join(', ')}): payments always fail closed`);
   return BOTCHECK_ACTIONS.filter((action) => listed.includes(action) && action !== 'payment');
 }
 
@@ -356,13 +393,20 @@ function parseTrustProxy(raw: string | undefined, problems: string[]): TrustProx
   if (raw === undefined || raw === 'false' || raw === '0') return false;
   if (/^\d+$/.test(raw)) return Number(raw);
   if (raw === 'true' || raw === '1' || raw === 'yes') {
-    problems.push('TRUST_PROXY=true would believe any client\'s X-Forwarded-For: give the number of proxies in front of the server (e.g. 1) or their addresses (e.g. 10.0.0.0/8)');
+    problems.push(
+      "TRUST_PROXY=true would believe any client's X-Forwarded-For: give the number of proxies in front of the server (e.g. 1) or their addresses (e.g. 10.0.0.0/8)",
+    );
     return false;
   }
-  const entries = raw.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const entries = raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   const bad = entries.filter((entry) => !isAddressOrRange(entry));
   if (entries.length === 0 || bad.length > 0) {
-    problems.push(`TRUST_PROXY must be false, a number of proxies, or addresses and ranges like 10.0.0.0/8 (not ${JSON.stringify(bad.join(', ') || raw)})`);
+    problems.push(
+      `TRUST_PROXY must be false, a number of proxies, or addresses and ranges like 10.0.0.0/8 (not ${JSON.stringify(bad.join(', ') || raw)})`,
+    );
     return false;
   }
   return entries;
@@ -386,16 +430,27 @@ function parseDatabaseUrl(url: string, problems: string[]): DatabaseConfig | nul
 }
 
 function parseGateway(v: Parsed, problems: string[]): GatewayConfig | null {
-  const credentials = { GATEWAY_MERCHANT_ID: v.GATEWAY_MERCHANT_ID, GATEWAY_PUBLIC_KEY: v.GATEWAY_PUBLIC_KEY, GATEWAY_PRIVATE_KEY: v.GATEWAY_PRIVATE_KEY };
-  const anyGiven = Object.values(credentials).some((c) => c !== undefined) || v.GATEWAY_HOST !== undefined || v.GATEWAY_ENVIRONMENT !== undefined;
+  const credentials = {
+    GATEWAY_MERCHANT_ID: v.GATEWAY_MERCHANT_ID,
+    GATEWAY_PUBLIC_KEY: v.GATEWAY_PUBLIC_KEY,
+    GATEWAY_PRIVATE_KEY: v.GATEWAY_PRIVATE_KEY,
+  };
+  const anyGiven =
+    Object.values(credentials).some((c) => c !== undefined) ||
+    v.GATEWAY_HOST !== undefined ||
+    v.GATEWAY_ENVIRONMENT !== undefined;
   // No gateway at all: the server still runs (catalogue, accounts, orders); checkout answers 503.
   if (!anyGiven) return null;
-  for (const [name, value] of Object.entries(credentials)) if (value === undefined) problems.push(`${name} is required when a gateway is configured`);
+  for (const [name, value] of Object.entries(credentials))
+    if (value === undefined) problems.push(`${name} is required when a gateway is configured`);
   if (v.GATEWAY_HOST !== undefined && v.GATEWAY_ENVIRONMENT !== undefined) {
-    problems.push('GATEWAY_ENVIRONMENT and GATEWAY_HOST exclude each other: set GATEWAY_HOST/GATEWAY_PORT for a local gateway, or GATEWAY_ENVIRONMENT for Braintree');
+    problems.push(
+      'GATEWAY_ENVIRONMENT and GATEWAY_HOST exclude each other: set GATEWAY_HOST/GATEWAY_PORT for a local gateway, or GATEWAY_ENVIRONMENT for Braintree',
+    );
     return null;
   }
-  if (v.GATEWAY_MERCHANT_ID === undefined || v.GATEWAY_PUBLIC_KEY === undefined || v.GATEWAY_PRIVATE_KEY === undefined) return null;
+  if (v.GATEWAY_MERCHANT_ID === undefined || v.GATEWAY_PUBLIC_KEY === undefined || v.GATEWAY_PRIVATE_KEY === undefined)
+    return null;
   const keys: GatewayKeys = {
     merchantId: v.GATEWAY_MERCHANT_ID,
     publicKey: v.GATEWAY_PUBLIC_KEY,

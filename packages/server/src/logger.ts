@@ -31,7 +31,13 @@ export function createLogger(config: Pick<Config, 'logLevel' | 'logFile'>, conso
   // Synchronous file writes: every line is on disk when the request ends (tests and operators grep it).
   // Each stream of a multistream filters at info unless told otherwise: give both the configured level.
   const level = config.logLevel === 'silent' ? 'fatal' : config.logLevel;
-  return pino(options, pino.multistream([{ level, stream: console }, { level, stream: pino.destination({ dest: config.logFile, sync: true, mkdir: true }) }]));
+  return pino(
+    options,
+    pino.multistream([
+      { level, stream: console },
+      { level, stream: pino.destination({ dest: config.logFile, sync: true, mkdir: true }) },
+    ]),
+  );
 }
 
 /**

@@ -29,7 +29,7 @@ describe('toDecimalString', () => {
 });
 
 describe('fromDecimalString', () => {
-  it('turns the gateway decimal string into minor units, per the currency\'s digits', () => {
+  it("turns the gateway decimal string into minor units, per the currency's digits", () => {
     expect(fromDecimalString('24.50', 'EUR')).toEqual({ amount: 2450, currency: 'EUR' });
     expect(fromDecimalString('2000', 'EUR')).toEqual({ amount: 200000, currency: 'EUR' });
     expect(fromDecimalString('0.5', 'EUR')).toEqual({ amount: 50, currency: 'EUR' });

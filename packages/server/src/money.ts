@@ -7,7 +7,8 @@ export type Money = z.infer<typeof moneySchema>;
 
 /** Money -> the decimal string the gateway SDK wants ("2000.00"). Only at the gateway edge. */
 export function toDecimalString(money: Money): string {
-  if (!Number.isSafeInteger(money.amount) || money.amount < 0) throw new RangeError(`amount must be a non-negative integer, got ${money.amount}`);
+  if (!Number.isSafeInteger(money.amount) || money.amount < 0)
+    throw new RangeError(`amount must be a non-negative integer, got ${money.amount}`);
   const digits = minorUnits(money.currency);
   if (digits === 0) return String(money.amount);
   const text = String(money.amount).padStart(digits + 1, '0');

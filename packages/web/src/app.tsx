@@ -25,8 +25,16 @@ const AdminPage = lazy(() => import('./pages/admin/admin-page.tsx').then((module
 const routes: Route[] = [
   { pattern: '/', title: messages.shopTitle, render: () => <ShopPage /> },
   { pattern: '/cart', title: messages.cartTitle, render: () => <CartPage /> },
-  { pattern: '/checkout/:orderId', title: messages.checkoutTitle, render: ({ orderId = '' }) => <CheckoutPage key={orderId} orderId={orderId} /> },
-  { pattern: '/orders/:orderId/receipt', title: messages.receiptPageTitle, render: ({ orderId = '' }) => <ReceiptPage orderId={orderId} /> },
+  {
+    pattern: '/checkout/:orderId',
+    title: messages.checkoutTitle,
+    render: ({ orderId = '' }) => <CheckoutPage key={orderId} orderId={orderId} />,
+  },
+  {
+    pattern: '/orders/:orderId/receipt',
+    title: messages.receiptPageTitle,
+    render: ({ orderId = '' }) => <ReceiptPage orderId={orderId} />,
+  },
   { pattern: '/sign-in', title: messages.signIn, render: () => <SignInPage /> },
   { pattern: '/sign-up', title: messages.signUp, render: () => <SignUpPage /> },
   { pattern: '/account', title: messages.ordersTitle, render: () => <OrdersPage /> },
@@ -34,10 +42,22 @@ const routes: Route[] = [
   { pattern: '/account/subscriptions', title: messages.subscriptionsTitle, render: () => <SubscriptionsPage /> },
   { pattern: '/admin', title: adminMessages.overviewTitle, render: () => <AdminPage section={{ name: 'overview' }} /> },
   { pattern: '/admin/payments', title: adminMessages.paymentsTitle, render: () => <AdminPage section={{ name: 'payments' }} /> },
-  { pattern: '/admin/payments/:paymentId', title: adminMessages.paymentTitle, render: ({ paymentId = '' }) => <AdminPage section={{ name: 'payment', paymentId }} /> },
-  { pattern: '/admin/subscriptions', title: adminMessages.subscriptionsTitle, render: () => <AdminPage section={{ name: 'subscriptions' }} /> },
+  {
+    pattern: '/admin/payments/:paymentId',
+    title: adminMessages.paymentTitle,
+    render: ({ paymentId = '' }) => <AdminPage section={{ name: 'payment', paymentId }} />,
+  },
+  {
+    pattern: '/admin/subscriptions',
+    title: adminMessages.subscriptionsTitle,
+    render: () => <AdminPage section={{ name: 'subscriptions' }} />,
+  },
   { pattern: '/admin/disputes', title: adminMessages.disputesTitle, render: () => <AdminPage section={{ name: 'disputes' }} /> },
-  { pattern: '/admin/customers', title: adminMessages.customersTitle, render: () => <AdminPage section={{ name: 'customers' }} /> },
+  {
+    pattern: '/admin/customers',
+    title: adminMessages.customersTitle,
+    render: () => <AdminPage section={{ name: 'customers' }} />,
+  },
 ];
 
 const notFound: Route = { pattern: '', title: messages.notFound, render: () => <h1>{messages.notFound}</h1> };

@@ -25,7 +25,14 @@ describe('returnPath', () => {
   });
 
   it('goes to the shop for anything that could leave the site, or nothing at all', () => {
-    for (const search of ['', '?return=', '?return=https%3A%2F%2Fevil.example', '?return=%2F%2Fevil.example', '?return=%2F%5Cevil.example', '?return=javascript%3Aalert(1)']) {
+    for (const search of [
+      '',
+      '?return=',
+      '?return=https%3A%2F%2Fevil.example',
+      '?return=%2F%2Fevil.example',
+      '?return=%2F%5Cevil.example',
+      '?return=javascript%3Aalert(1)',
+    ]) {
       expect(returnPath(search), search).toBe('/');
     }
   });

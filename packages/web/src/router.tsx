@@ -20,12 +20,20 @@ export function navigate(path: string, { replace = false } = {}): void {
 }
 
 export function usePath(): string {
-  return useSyncExternalStore(subscribe, () => window.location.pathname, () => '/');
+  return useSyncExternalStore(
+    subscribe,
+    () => window.location.pathname,
+    () => '/',
+  );
 }
 
 /** The page's query string (`?status=declined`), which lists keep their filters in so Back and links restore them. */
 export function useSearch(): string {
-  return useSyncExternalStore(subscribe, () => window.location.search, () => '');
+  return useSyncExternalStore(
+    subscribe,
+    () => window.location.search,
+    () => '',
+  );
 }
 
 export function Link({

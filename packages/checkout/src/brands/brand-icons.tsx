@@ -7,7 +7,15 @@ const frame = <rect width="40" height="26" rx="3" fill="#fff" stroke="#d0d4dc" /
 
 function word(text: string, fill: string, size = 9): ReactElement {
   return (
-    <text x="20" y="17" textAnchor="middle" fontFamily="Arial, Helvetica, sans-serif" fontWeight="700" fontSize={size} fill={fill}>
+    <text
+      x="20"
+      y="17"
+      textAnchor="middle"
+      fontFamily="Arial, Helvetica, sans-serif"
+      fontWeight="700"
+      fontSize={size}
+      fill={fill}
+    >
       {text}
     </text>
   );

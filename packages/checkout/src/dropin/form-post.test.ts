@@ -51,7 +51,15 @@ function fakeForm(existing: Record<string, string> = {}) {
   const submit = () => {
     for (const listener of [...listeners]) listener({ preventDefault: () => (prevented += 1) });
   };
-  return { form: form as unknown as HTMLFormElement, inputs, listeners, submitted, submit, prevented: () => prevented, requested: () => requested };
+  return {
+    form: form as unknown as HTMLFormElement,
+    inputs,
+    listeners,
+    submitted,
+    submit,
+    prevented: () => prevented,
+    requested: () => requested,
+  };
 }
 
 const method = { nonce: 'tokencc_abc', deviceData: '{"device_session_id":"d1"}' } as PaymentMethodResult;
@@ -63,9 +71,13 @@ function fakeCheckout(outcome: () => Promise<PaymentMethodResult>) {
     on: (_event, handler) => handlers.add(handler as () => void),
     off: (_event, handler) => handlers.delete(handler as () => void),
   };
-  return { checkout, pressEnter: () => {
+  return {
+    checkout,
+    pressEnter: () => {
       for (const handler of handlers) handler();
-    }, handlers };
+    },
+    handlers,
+  };
 }
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
@@ -78,12 +90,17 @@ describe('the form-post integration', () => {
     expect(page.prevented()).toBe(1);
     expect(page.submitted).toEqual([]);
     await settle();
-    expect(page.submitted).toEqual([{ order_id: 'ord_1', payment_method_nonce: 'tokencc_abc', device_data: '{"device_session_id":"d1"}' }]);
+    expect(page.submitted).toEqual([
+      { order_id: 'ord_1', payment_method_nonce: 'tokencc_abc', device_data: '{"device_session_id":"d1"}' },
+    ]);
   });
 
   it('submits nothing when the checkout refuses (the sheet says why)', async () => {
     const page = fakeForm();
-    attachToForm(page.form, fakeCheckout(() => Promise.reject(new CheckoutError('invalid_fields', 'Check your entries and try again.'))).checkout);
+    attachToForm(
+      page.form,
+      fakeCheckout(() => Promise.reject(new CheckoutError('invalid_fields', 'Check your entries and try again.'))).checkout,
+    );
     page.submit();
     await settle();
     expect(page.prevented()).toBe(1);

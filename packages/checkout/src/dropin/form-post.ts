@@ -9,7 +9,6 @@ export const DEVICE_DATA_INPUT = 'device_data';
 /** The parts of the instance the form integration uses. */
 export type FormCheckout = Pick<CheckoutInstance, 'requestPaymentMethod' | 'on' | 'off'>;
 
-
 /**
  * Takes over the form's submission; returns the clean-up (listeners and the hidden inputs it added). A failed
  * request leaves the form unsubmitted: the checkout shows the shopper why.

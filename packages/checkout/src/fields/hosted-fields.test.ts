@@ -50,7 +50,11 @@ function fakeDom(page: { lang: string; direction: 'ltr' | 'rtl' } = { lang: 'en'
   };
   const sheet = { getAttribute: (name: string) => (name === 'lang' ? page.lang : null) };
   const container = (): HTMLElement =>
-    ({ ownerDocument: doc, replaceChildren: () => {}, closest: (selector: string) => (selector === '[lang]' ? sheet : null) }) as unknown as HTMLElement;
+    ({
+      ownerDocument: doc,
+      replaceChildren: () => {},
+      closest: (selector: string) => (selector === '[lang]' ? sheet : null),
+    }) as unknown as HTMLElement;
   const post = (frame: FakeFrame | undefined, data: Record<string, unknown>, origin = new URL(assetsUrl).origin): void => {
     for (const listener of [...listeners]) listener({ origin, source: frame?.contentWindow, data } as unknown as MessageEvent);
   };
@@ -97,11 +101,16 @@ describe('hosted fields', () => {
   it("gives each frame the page's language; on a right-to-left page the name follows it, digits stay left-to-right", () => {
     const { fields, dom, from } = setup({ lang: 'ar', direction: 'rtl' }, ['cardholderName', 'number']);
     const [name, number] = dom.frames;
-    for (const [field, frame] of [['cardholderName', name], ['number', number]] as const) {
+    for (const [field, frame] of [
+      ['cardholderName', name],
+      ['number', number],
+    ] as const) {
       dom.post(frame, from({ type: 'ready', field }));
       fields.configure(field, { label: field, required: true, invalid: false });
     }
-    expect(name?.received[0]).toMatchObject({ data: { lang: 'ar', dir: 'rtl', style: { textAlign: 'right', backgroundColor: 'rgb(29, 33, 41)' } } });
+    expect(name?.received[0]).toMatchObject({
+      data: { lang: 'ar', dir: 'rtl', style: { textAlign: 'right', backgroundColor: 'rgb(29, 33, 41)' } },
+    });
     expect(number?.received[0]).toMatchObject({ data: { lang: 'ar', dir: 'ltr', style: { textAlign: 'right' } } });
 
     const english = setup();
@@ -122,10 +131,21 @@ describe('hosted fields', () => {
   it('matches tokenization answers by request id and reports no answer in time as a time-out', async () => {
     const { dom, fields, number, from } = setup();
     dom.post(number, from({ type: 'ready', field: 'number' }));
-    const pending = fields.tokenize({ authorizationFingerprint: 'fp', clientApiUrl: 'http://127.0.0.1:8090/x', fields: ['number'] });
+    const pending = fields.tokenize({
+      authorizationFingerprint: 'fp',
+      clientApiUrl: 'http://127.0.0.1:8090/x',
+      fields: ['number'],
+    });
     const sent = number?.received.at(-1) as { data: { requestId: string } };
     dom.post(number, from({ type: 'tokenizeFailed', requestId: 'someone-else', error: { code: 'gateway', message: 'x' } }));
-    dom.post(number, from({ type: 'tokenizeFailed', requestId: sent.data.requestId, error: { code: 'invalid_fields', message: 'bad', fields: ['cvv'] } }));
+    dom.post(
+      number,
+      from({
+        type: 'tokenizeFailed',
+        requestId: sent.data.requestId,
+        error: { code: 'invalid_fields', message: 'bad', fields: ['cvv'] },
+      }),
+    );
     await expect(pending).resolves.toEqual({ ok: false, error: { code: 'invalid_fields', message: 'bad', fields: ['cvv'] } });
     await expect(fields.tokenize({ authorizationFingerprint: 'fp', clientApiUrl: 'x', fields: [] })).resolves.toMatchObject({
       ok: false,

@@ -220,7 +220,8 @@ export function createHostedFields(options: HostedFieldsOptions): HostedFields {
       host?.removeEventListener('message', listener);
       for (const frame of frames.values()) frame.iframe.remove();
       frames.clear();
-      for (const id of [...pending.keys()]) settle(id, { ok: false, error: { code: 'network', message: 'The card fields were removed.' } });
+      for (const id of [...pending.keys()])
+        settle(id, { ok: false, error: { code: 'network', message: 'The card fields were removed.' } });
     },
   };
 }

@@ -45,7 +45,13 @@ describe('frame message routing', () => {
     route({
       origin: assetsOrigin,
       source: cvvWindow,
-      data: { source: 'kassa-hosted-fields', channel, type: 'tokenizeFailed', requestId: 'r', error: { code: 'network', message: 'x' } },
+      data: {
+        source: 'kassa-hosted-fields',
+        channel,
+        type: 'tokenizeFailed',
+        requestId: 'r',
+        error: { code: 'network', message: 'x' },
+      },
     });
     expect(received).toEqual([]);
   });
@@ -71,7 +77,12 @@ describe('frame messages', () => {
   it('parses brand candidates and tokenization results', () => {
     expect(
       parseFrameMessage(
-        { source: 'kassa-hosted-fields', channel, type: 'cardTypeChange', cards: [{ type: 'visa', niceType: 'Visa', code: { name: 'CVV', size: 3 } }] },
+        {
+          source: 'kassa-hosted-fields',
+          channel,
+          type: 'cardTypeChange',
+          cards: [{ type: 'visa', niceType: 'Visa', code: { name: 'CVV', size: 3 } }],
+        },
         channel,
       ),
     ).toEqual({ type: 'cardTypeChange', cards: [{ type: 'visa', niceType: 'Visa', code: { name: 'CVV', size: 3 } }] });
@@ -86,7 +97,15 @@ describe('frame messages', () => {
           nonce: 'tokencc_1',
           type: 'CreditCard',
           description: 'ending in 11',
-          details: { bin: '411111', cardType: 'Visa', lastFour: '1111', lastTwo: '11', expirationMonth: '12', expirationYear: '2030', cardholderName: '' },
+          details: {
+            bin: '411111',
+            cardType: 'Visa',
+            lastFour: '1111',
+            lastTwo: '11',
+            expirationMonth: '12',
+            expirationYear: '2030',
+            cardholderName: '',
+          },
           binData: { debit: 'No' },
           threeDSecureInfo: null,
         },
@@ -96,7 +115,12 @@ describe('frame messages', () => {
     expect(parsed).toMatchObject({
       type: 'tokenized',
       requestId: 'r1',
-      result: { nonce: 'tokencc_1', vaulted: false, details: { lastFour: '1111', cardholderName: null }, binData: { debit: 'No' } },
+      result: {
+        nonce: 'tokencc_1',
+        vaulted: false,
+        details: { lastFour: '1111', cardholderName: null },
+        binData: { debit: 'No' },
+      },
     });
   });
 
@@ -104,6 +128,10 @@ describe('frame messages', () => {
     const url = frameUrl('http://127.0.0.1:8090/', 'cvv', channel, 'http://shop.example');
     const [base, fragment] = url.split('#');
     expect(base).toBe('http://127.0.0.1:8090/hosted-fields/frame.html');
-    expect(JSON.parse(decodeURIComponent(fragment ?? ''))).toEqual({ field: 'cvv', channel, parentOrigin: 'http://shop.example' });
+    expect(JSON.parse(decodeURIComponent(fragment ?? ''))).toEqual({
+      field: 'cvv',
+      channel,
+      parentOrigin: 'http://shop.example',
+    });
   });
 });

@@ -16,7 +16,8 @@ describe('message catalogue', () => {
   it('has a label, an empty message and an invalid message for every card field', () => {
     const keys = new Set(Object.keys(en));
     for (const field of FIELD_ORDER) {
-      for (const suffix of ['label', 'empty', 'invalid']) expect(keys.has(`field.${field}.${suffix}`), `${field}.${suffix}`).toBe(true);
+      for (const suffix of ['label', 'empty', 'invalid'])
+        expect(keys.has(`field.${field}.${suffix}`), `${field}.${suffix}`).toBe(true);
     }
   });
 
@@ -103,7 +104,8 @@ describe('locales', () => {
       for (const key of Object.keys(en) as MessageKey[]) {
         const [english, translated] = [en[key], catalogue[key]];
         if (english !== '') expect(translated.trim(), key).not.toBe('');
-        if (!SAME_IN_EVERY_LANGUAGE.has(key) && !BORROWED[locale]?.includes(key)) expect(translated, `${locale} ${key}`).not.toBe(english);
+        if (!SAME_IN_EVERY_LANGUAGE.has(key) && !BORROWED[locale]?.includes(key))
+          expect(translated, `${locale} ${key}`).not.toBe(english);
         const params = (text: string): string[] => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1] ?? '').sort();
         expect(params(translated), key).toEqual(params(english));
       }
@@ -125,7 +127,9 @@ describe('merchant overrides', () => {
   it('drop unknown keys and values that are not text, and say so once', async () => {
     const log = vi.spyOn(console, 'error').mockImplementation(() => {});
     // As a JavaScript caller could pass them, past the types.
-    const given = { translations: { 'error.network': 'Offline?', 'error.nope': 'x', 'field.number.label': 42 } } as unknown as CheckoutOptions;
+    const given = {
+      translations: { 'error.network': 'Offline?', 'error.nope': 'x', 'field.number.label': 42 },
+    } as unknown as CheckoutOptions;
     expect(translationsFrom(given)).toEqual({ 'error.network': 'Offline?' });
     expect(translationsFrom(given)).toEqual({ 'error.network': 'Offline?' });
     expect(translationsFrom({ translations: 'Hello' } as unknown as CheckoutOptions)).toEqual({});

@@ -5,7 +5,7 @@ import type { Locale } from './i18n.ts';
 
 const en = {
   button: 'Pay with {wallet}',
-  hint: "{wallet} opens in a window of its own: approve the payment there and your order is paid.",
+  hint: '{wallet} opens in a window of its own: approve the payment there and your order is paid.',
   readyToPay: '{wallet} ({account}) is ready to pay.',
   waiting: 'Finish paying in the {wallet} window.',
   qrTitle: 'Scan to pay with {wallet}',
@@ -25,7 +25,8 @@ export const WALLET_MESSAGES: Readonly<Record<Locale, Readonly<Record<WalletMess
     readyToPay: '{wallet} ({account}) ist bereit zum Bezahlen.',
     waiting: 'Schließen Sie die Zahlung im {wallet}-Fenster ab.',
     qrTitle: 'Scannen, um mit {wallet} zu bezahlen',
-    qrHint: 'Richten Sie die Kamera Ihres Telefons auf den Code und bestätigen Sie die Zahlung in {wallet}. Diese Seite geht danach von selbst weiter.',
+    qrHint:
+      'Richten Sie die Kamera Ihres Telefons auf den Code und bestätigen Sie die Zahlung in {wallet}. Diese Seite geht danach von selbst weiter.',
     qrLabel: 'QR-Code zum Bezahlen mit {wallet} auf Ihrem Telefon',
     cancel: 'Abbrechen',
     failed: 'Diese Zahlungsart hat nicht funktioniert. Bitte versuchen Sie es erneut oder wählen Sie eine andere Zahlungsart.',
@@ -36,7 +37,8 @@ export const WALLET_MESSAGES: Readonly<Record<Locale, Readonly<Record<WalletMess
     readyToPay: '{wallet} ({account}) est prêt pour le paiement.',
     waiting: 'Terminez le paiement dans la fenêtre {wallet}.',
     qrTitle: 'Scannez pour payer avec {wallet}',
-    qrHint: "Pointez l'appareil photo de votre téléphone vers le code et approuvez le paiement dans {wallet}. Cette page continuera d'elle-même.",
+    qrHint:
+      "Pointez l'appareil photo de votre téléphone vers le code et approuvez le paiement dans {wallet}. Cette page continuera d'elle-même.",
     qrLabel: 'Code QR pour payer avec {wallet} sur votre téléphone',
     cancel: 'Annuler',
     failed: "Ce moyen de paiement n'a pas abouti. Veuillez réessayer ou choisir un autre moyen de paiement.",

@@ -11,7 +11,10 @@ const cardOnly: CheckoutEvent = { type: 'CONFIG_LOADED', config, options: ['card
 const cardReady: CheckoutEvent = { type: 'OPTION_READY', option: 'card' };
 
 function after(...events: CheckoutEvent[]): CheckoutState {
-  return events.reduce((state, event) => transition(state, event).state, initialState(checkoutSettings({ cardholderName: 'required' })));
+  return events.reduce(
+    (state, event) => transition(state, event).state,
+    initialState(checkoutSettings({ cardholderName: 'required' })),
+  );
 }
 
 describe('connect', () => {
@@ -44,13 +47,19 @@ describe('connect', () => {
       cardMounted: false,
       view: null,
     });
-    const bad = after({ type: 'CONFIG_FAILED', error: { code: 'invalid_authorization', messageKey: 'error.invalidAuthorization', retriable: false } });
+    const bad = after({
+      type: 'CONFIG_FAILED',
+      error: { code: 'invalid_authorization', messageKey: 'error.invalidAuthorization', retriable: false },
+    });
     expect(connectRoot(bad, t).retryText).toBeNull();
     const limited = after({
       type: 'CONFIG_FAILED',
       error: { code: 'rate_limited', messageKey: 'error.rateLimited', retriable: true, retryAfterMs: 1000 },
     });
-    expect(connectRoot(limited, t)).toMatchObject({ alert: 'The payment service is busy right now. Please wait a moment and try again.', retryText: null });
+    expect(connectRoot(limited, t)).toMatchObject({
+      alert: 'The payment service is busy right now. Please wait a moment and try again.',
+      retryText: null,
+    });
   });
 
   it('names the CVV length and shows the detected brand, also inside the number field', () => {
@@ -63,7 +72,11 @@ describe('connect', () => {
   });
 
   it('lists the options with "Choose a way to pay", the failed one disabled with a note, and the toggle elsewhere', () => {
-    const several: CheckoutEvent = { type: 'CONFIG_LOADED', config: { ...config, paypalEnabled: true }, options: ['card', 'paypal'] };
+    const several: CheckoutEvent = {
+      type: 'CONFIG_LOADED',
+      config: { ...config, paypalEnabled: true },
+      options: ['card', 'paypal'],
+    };
     const state = after(several, cardReady, { type: 'OPTION_FAILED', option: 'paypal' });
     expect(connectOptions(state, t)).toEqual({
       heading: 'Choose a way to pay',

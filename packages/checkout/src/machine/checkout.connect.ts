@@ -97,7 +97,11 @@ export function connectRoot(state: CheckoutState, t: Translate): RootProps {
     cardMounted: state.phase === 'loading' || (live && card !== undefined && card.status !== 'failed'),
     // Not on the saved methods (the other ways are listed under them) nor on the delete confirmation.
     toggleText:
-      state.phase === 'ready' && state.view !== 'options' && state.view !== 'methods' && state.view !== 'delete-confirmation' && hasOtherWays(state)
+      state.phase === 'ready' &&
+      state.view !== 'options' &&
+      state.view !== 'methods' &&
+      state.view !== 'delete-confirmation' &&
+      hasOtherWays(state)
         ? t('sheet.chooseAnotherWay')
         : null,
   };

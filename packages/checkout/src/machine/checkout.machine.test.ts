@@ -22,7 +22,10 @@ import {
   visa,
 } from '../testing/fixtures.ts';
 
-const config = gatewayConfiguration({ challenges: ['cvv', 'postal_code'], supportedCardTypes: ['Visa', 'MasterCard', 'American Express'] });
+const config = gatewayConfiguration({
+  challenges: ['cvv', 'postal_code'],
+  supportedCardTypes: ['Visa', 'MasterCard', 'American Express'],
+});
 
 const defaults: CheckoutSettings = checkoutSettings({ clearFieldsAfterTokenization: true });
 
@@ -62,11 +65,8 @@ const blur = (field: FieldName, state: FieldState): CheckoutEvent => ({ type: 'F
 
 /** Every shown field filled in validly, with a Visa number. */
 function filled(state: CheckoutState): CheckoutState {
-  return run(
-    state,
-    { type: 'CARD_TYPE_CHANGED', cards: [visa] },
-    ...state.visibleFields.map((field) => input(field, VALID)),
-  ).state;
+  return run(state, { type: 'CARD_TYPE_CHANGED', cards: [visa] }, ...state.visibleFields.map((field) => input(field, VALID)))
+    .state;
 }
 
 describe('loading', () => {
@@ -160,10 +160,18 @@ describe('cardholder name', () => {
     const start = ready({ ...defaults, cardholderName: 'optional' });
     const moved = run(start, focus('cardholderName'), blur('cardholderName', EMPTY), focus('number')).state;
     expect(moved.fields.cardholderName.error).toBeNull();
-    let state = run(start, { type: 'CARD_TYPE_CHANGED', cards: [visa] }, ...['number', 'expirationDate', 'cvv', 'postalCode'].map((f) => input(f as FieldName, VALID))).state;
+    let state = run(
+      start,
+      { type: 'CARD_TYPE_CHANGED', cards: [visa] },
+      ...['number', 'expirationDate', 'cvv', 'postalCode'].map((f) => input(f as FieldName, VALID)),
+    ).state;
     const submitted = run(state, { type: 'SUBMIT' });
     expect(submitted.state.phase).toBe('submitting');
-    expect(submitted.effects).toContainEqual({ type: 'tokenize', fields: ['number', 'expirationDate', 'cvv', 'postalCode'], vault: false });
+    expect(submitted.effects).toContainEqual({
+      type: 'tokenize',
+      fields: ['number', 'expirationDate', 'cvv', 'postalCode'],
+      vault: false,
+    });
     state = run(state, input('cardholderName', VALID), { type: 'SUBMIT' }).state;
     expect(state.phase).toBe('submitting');
   });
@@ -172,7 +180,11 @@ describe('cardholder name', () => {
     const start = ready({ ...defaults, cardholderName: 'required' });
     const moved = run(start, focus('cardholderName'), blur('cardholderName', EMPTY), focus('number')).state;
     expect(moved.fields.cardholderName.error).toBe('field.cardholderName.empty');
-    const state = run(start, { type: 'CARD_TYPE_CHANGED', cards: [visa] }, ...['number', 'expirationDate', 'cvv', 'postalCode'].map((f) => input(f as FieldName, VALID)));
+    const state = run(
+      start,
+      { type: 'CARD_TYPE_CHANGED', cards: [visa] },
+      ...['number', 'expirationDate', 'cvv', 'postalCode'].map((f) => input(f as FieldName, VALID)),
+    );
     expect(run(state.state, { type: 'SUBMIT' }).state.fields.cardholderName.error).toBe('field.cardholderName.empty');
   });
 
@@ -190,7 +202,11 @@ describe('card brands', () => {
   });
 
   it('does not judge support while the brand is still ambiguous', () => {
-    const { state } = run(ready(), { type: 'CARD_TYPE_CHANGED', cards: [jcb, visa] }, input('number', { ...INVALID, isPotentiallyValid: true }));
+    const { state } = run(
+      ready(),
+      { type: 'CARD_TYPE_CHANGED', cards: [jcb, visa] },
+      input('number', { ...INVALID, isPotentiallyValid: true }),
+    );
     expect(state.fields.number.error).toBeNull();
   });
 
@@ -301,9 +317,14 @@ describe('requestable events', () => {
     ] satisfies CheckoutEvent[]) {
       const step = transition(state, event);
       state = step.state;
-      events.push(...step.effects.filter((e) => e.type === 'paymentMethodRequestable' || e.type === 'noPaymentMethodRequestable'));
+      events.push(
+        ...step.effects.filter((e) => e.type === 'paymentMethodRequestable' || e.type === 'noPaymentMethodRequestable'),
+      );
     }
-    expect(events).toEqual([{ type: 'paymentMethodRequestable', paymentMethodIsSelected: false }, { type: 'noPaymentMethodRequestable' }]);
+    expect(events).toEqual([
+      { type: 'paymentMethodRequestable', paymentMethodIsSelected: false },
+      { type: 'noPaymentMethodRequestable' },
+    ]);
   });
 
   it('never fire before the form is ready', () => {
@@ -342,7 +363,11 @@ describe('option list and views', () => {
   });
 
   it('fails with "All payment options failed to load." when every option failed, and a retry starts over', () => {
-    const { state, effects } = run(mounting(), { type: 'OPTION_FAILED', option: 'card' }, { type: 'OPTION_FAILED', option: 'paypal' });
+    const { state, effects } = run(
+      mounting(),
+      { type: 'OPTION_FAILED', option: 'card' },
+      { type: 'OPTION_FAILED', option: 'paypal' },
+    );
     expect(state.phase).toBe('error');
     expect(state.loadError).toMatchObject({ code: 'all_options_failed', messageKey: 'error.allOptionsFailed', retriable: true });
     expect(effects).toEqual([{ type: 'reportLoadError', error: state.loadError }]);
@@ -388,7 +413,12 @@ describe('option list and views', () => {
 
   it('with saved methods, opens the methods view first and the toggle leads back to it', () => {
     const saved: CheckoutState = { ...initialState(defaults), savedMethods: [result] };
-    const start = run(saved, loaded(wallets, ['card', 'paypal']), { type: 'OPTION_READY', option: 'card' }, { type: 'OPTION_READY', option: 'paypal' });
+    const start = run(
+      saved,
+      loaded(wallets, ['card', 'paypal']),
+      { type: 'OPTION_READY', option: 'card' },
+      { type: 'OPTION_READY', option: 'paypal' },
+    );
     expect(start.state.view).toBe('methods');
     const card = run(start.state, { type: 'SELECT_OPTION', option: 'card' }).state;
     expect(run(card, { type: 'SHOW_OPTIONS' }).state.view).toBe('methods');
@@ -402,7 +432,10 @@ describe('option list and views', () => {
     expect(onList.effects).toEqual([{ type: 'rejectRequest', error: expect.objectContaining({ code: 'no_payment_method' }) }]);
     const onPaypal = run(listed(), { type: 'SELECT_OPTION', option: 'paypal' }, { type: 'SUBMIT' });
     expect(onPaypal.state.sheetError).toBe('error.usePayPalButton');
-    expect(onPaypal.effects).toContainEqual({ type: 'rejectRequest', error: expect.objectContaining({ code: 'use_wallet_button' }) });
+    expect(onPaypal.effects).toContainEqual({
+      type: 'rejectRequest',
+      error: expect.objectContaining({ code: 'use_wallet_button' }),
+    });
   });
 });
 
@@ -434,14 +467,23 @@ describe('focus after a failed payment request', () => {
       expect(state.fields.number.state.isValid, code).toBe(true);
       expect(state.requestability.requestable, code).toBe(true);
     }
-    const limited = run(submitting(), { type: 'TOKENIZE_FAILED', failure: { code: 'rate_limited', message: '', retryAfterMs: 2000 } });
+    const limited = run(submitting(), {
+      type: 'TOKENIZE_FAILED',
+      failure: { code: 'rate_limited', message: '', retryAfterMs: 2000 },
+    });
     expect(limited.state.sheetError).toBe('error.rateLimited');
-    expect(limited.effects).toContainEqual({ type: 'rejectRequest', error: expect.objectContaining({ code: 'rate_limited', retryAfterMs: 2000 }) });
+    expect(limited.effects).toContainEqual({
+      type: 'rejectRequest',
+      error: expect.objectContaining({ code: 'rate_limited', retryAfterMs: 2000 }),
+    });
   });
 
   it('goes to the first field the gateway refused', () => {
     const failure = { code: 'invalid_fields', message: '', fields: ['expirationDate', 'cvv'] } as const;
-    expect(run(submitting(), { type: 'TOKENIZE_FAILED', failure }).effects[0]).toEqual({ type: 'focusField', field: 'expirationDate' });
+    expect(run(submitting(), { type: 'TOKENIZE_FAILED', failure }).effects[0]).toEqual({
+      type: 'focusField',
+      field: 'expirationDate',
+    });
   });
 
   it('maps every provider failure to its own message', () => {
@@ -485,7 +527,10 @@ describe('settings and teardown', () => {
   it('keeps the card after tokenization by default, and clears it after updateConfiguration asks to', () => {
     const kept = run(filled(ready(checkoutSettings())), { type: 'SUBMIT' }, { type: 'TOKENIZED', result });
     expect(kept.effects).not.toContainEqual({ type: 'clearFields' });
-    const updated = run(filled(ready(checkoutSettings())), { type: 'UPDATE_SETTINGS', settings: { clearFieldsAfterTokenization: true } });
+    const updated = run(filled(ready(checkoutSettings())), {
+      type: 'UPDATE_SETTINGS',
+      settings: { clearFieldsAfterTokenization: true },
+    });
     expect(run(updated.state, { type: 'SUBMIT' }, { type: 'TOKENIZED', result }).effects).toContainEqual({ type: 'clearFields' });
   });
 
@@ -567,8 +612,11 @@ describe('3-D Secure', () => {
     }
   });
 
-  it('shows a challenge in the modal frame, closes it with its events, and treats a cancel as the shopper\'s choice', () => {
-    const challenged = run(authenticating().state, { type: 'THREE_D_SECURE_CHALLENGE', url: 'http://127.0.0.1:8090/three-d-secure/challenge.html#x' });
+  it("shows a challenge in the modal frame, closes it with its events, and treats a cancel as the shopper's choice", () => {
+    const challenged = run(authenticating().state, {
+      type: 'THREE_D_SECURE_CHALLENGE',
+      url: 'http://127.0.0.1:8090/three-d-secure/challenge.html#x',
+    });
     expect(challenged.state.challengeUrl).toBe('http://127.0.0.1:8090/three-d-secure/challenge.html#x');
     expect(challenged.effects).toEqual([{ type: 'threeDSecureEvent', name: 'authentication-modal-render' }]);
     expect(run(challenged.state, { type: 'SUBMIT' }).effects).toEqual([
@@ -618,15 +666,27 @@ describe('3-D Secure', () => {
 
 describe('wallets', () => {
   const wallets = { ...config, paypalEnabled: true };
-  const paypal = { ...result, nonce: 'paypal-1', type: 'PayPalAccount' as const, details: { ...result.details, email: 'shopper@paypal.example' } };
+  const paypal = {
+    ...result,
+    nonce: 'paypal-1',
+    type: 'PayPalAccount' as const,
+    details: { ...result.details, email: 'shopper@paypal.example' },
+  };
   const onPayPal = () => {
-    const loadedBoth = run(initialState(defaults), loaded(wallets, ['card', 'paypal']), { type: 'OPTION_READY', option: 'card' }, { type: 'OPTION_READY', option: 'paypal' });
+    const loadedBoth = run(
+      initialState(defaults),
+      loaded(wallets, ['card', 'paypal']),
+      { type: 'OPTION_READY', option: 'card' },
+      { type: 'OPTION_READY', option: 'paypal' },
+    );
     return run(loadedBoth.state, { type: 'SELECT_OPTION', option: 'paypal' }).state;
   };
 
   it("asks for the wallet's button until it approved, then hands over its method, requestable on its view only", () => {
     const view = onPayPal();
-    expect(run(view, { type: 'SUBMIT' }).effects).toEqual([{ type: 'rejectRequest', error: expect.objectContaining({ code: 'use_wallet_button' }) }]);
+    expect(run(view, { type: 'SUBMIT' }).effects).toEqual([
+      { type: 'rejectRequest', error: expect.objectContaining({ code: 'use_wallet_button' }) },
+    ]);
     const approved = run(view, { type: 'WALLET_APPROVED', option: 'paypal', result: paypal });
     expect(approved.state.walletMethod).toEqual(paypal);
     expect(approved.effects).toEqual([{ type: 'paymentMethodRequestable', paymentMethodIsSelected: true }]);

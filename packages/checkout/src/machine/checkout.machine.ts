@@ -21,7 +21,14 @@ import type {
   TokenizeFailure,
   TransitionTable,
 } from './checkout.types.ts';
-import { EMPTY_FIELD_STATE, fieldProblem, isFieldRequired, isFormValid, predictedFields, visibleFieldsFor } from './field-rules.ts';
+import {
+  EMPTY_FIELD_STATE,
+  fieldProblem,
+  isFieldRequired,
+  isFormValid,
+  predictedFields,
+  visibleFieldsFor,
+} from './field-rules.ts';
 
 const fieldEditing = {
   FIELD_STATE: [{ actions: ['updateField'] }],
@@ -145,7 +152,11 @@ function optionsAfter(state: CheckoutState, event: CheckoutEvent): readonly Opti
  * (not enrolled, unavailable, bypassed), where the merchant's server decides whether it accepts no shift. Any other
  * status (frictionless or challenge failed, lookup error) fails the request.
  */
-const THREE_D_SECURE_PASSES: ReadonlySet<unknown> = new Set(['lookup_not_enrolled', 'authentication_unavailable', 'lookup_bypassed']);
+const THREE_D_SECURE_PASSES: ReadonlySet<unknown> = new Set([
+  'lookup_not_enrolled',
+  'authentication_unavailable',
+  'lookup_bypassed',
+]);
 
 /** The card an event hands over (the one 3-D Secure must verify first): tokenized, verified, or the chosen saved one. */
 function deliveredCard(state: CheckoutState, event: CheckoutEvent): PaymentMethodResult | null {
@@ -209,8 +220,16 @@ const NOT_READY: CheckoutErrorInfo = { code: 'not_ready', messageKey: 'error.not
 const BUSY: CheckoutErrorInfo = { code: 'request_in_progress', messageKey: 'error.requestInProgress', retriable: true };
 const INVALID: CheckoutErrorInfo = { code: 'invalid_fields', messageKey: 'error.checkEntries', retriable: true };
 const NO_OPTIONS: CheckoutErrorInfo = { code: 'no_payment_options', messageKey: 'error.noPaymentOptions', retriable: false };
-const THREE_D_SECURE_FAILED: CheckoutErrorInfo = { code: 'three_d_secure_failed', messageKey: 'error.threeDSecureFailed', retriable: true };
-const THREE_D_SECURE_CANCELED: CheckoutErrorInfo = { code: 'three_d_secure_canceled', messageKey: 'error.threeDSecureCanceled', retriable: true };
+const THREE_D_SECURE_FAILED: CheckoutErrorInfo = {
+  code: 'three_d_secure_failed',
+  messageKey: 'error.threeDSecureFailed',
+  retriable: true,
+};
+const THREE_D_SECURE_CANCELED: CheckoutErrorInfo = {
+  code: 'three_d_secure_canceled',
+  messageKey: 'error.threeDSecureCanceled',
+  retriable: true,
+};
 
 /** Maps a frame's tokenization failure to the stable code and catalogue message shown on the sheet. */
 export function tokenizeFailureInfo(failure: TokenizeFailure): CheckoutErrorInfo {
@@ -262,7 +281,10 @@ export function firstView(state: CheckoutState): ViewId | null {
 }
 
 /** The method the saved list opens with: the default (or the first), when the merchant preselects. */
-export function preselectedMethod(methods: readonly PaymentMethodResult[], settings: CheckoutSettings): PaymentMethodResult | null {
+export function preselectedMethod(
+  methods: readonly PaymentMethodResult[],
+  settings: CheckoutSettings,
+): PaymentMethodResult | null {
   if (!settings.preselectVaultedPaymentMethod) return null;
   return methods.find((m) => m.default === true) ?? methods[0] ?? null;
 }
@@ -276,7 +298,11 @@ function changeView(state: CheckoutState, to: ViewId, emit: Emit): CheckoutState
 }
 
 /** The hosted-field events the drop-in passes on: focus/blur, empty/notEmpty and validity changes. */
-function cardFieldEvents(before: FieldState, after: FieldState, event: 'focus' | 'blur' | 'input'): readonly CardFieldEventName[] {
+function cardFieldEvents(
+  before: FieldState,
+  after: FieldState,
+  event: 'focus' | 'blur' | 'input',
+): readonly CardFieldEventName[] {
   const names: CardFieldEventName[] = [];
   if (event === 'focus' || event === 'blur') names.push(event);
   if (before.isEmpty !== after.isEmpty) names.push(after.isEmpty ? 'empty' : 'notEmpty');
@@ -288,7 +314,8 @@ function cardFieldEvents(before: FieldState, after: FieldState, event: 'focus' |
 function updateField(state: CheckoutState, event: CheckoutEvent, emit: Emit): CheckoutState {
   if (event.type !== 'FIELD_STATE') return state;
   const { field } = event;
-  for (const name of cardFieldEvents(state.fields[field].state, event.state, event.event)) emit({ type: 'cardFieldEvent', name, field });
+  for (const name of cardFieldEvents(state.fields[field].state, event.state, event.event))
+    emit({ type: 'cardFieldEvent', name, field });
   let next = withField(state, field, { state: event.state });
   const problem = fieldProblem(next, field);
 
@@ -344,7 +371,8 @@ const actions: Record<ActionName, Action> = {
     emit({ type: 'paymentOptionSelected', paymentOption: event.option });
     return changeView(state, event.option, emit);
   },
-  openOptionList: (state, _, emit) => changeView({ ...state, editing: false }, state.savedMethods.length > 0 ? 'methods' : 'options', emit),
+  openOptionList: (state, _, emit) =>
+    changeView({ ...state, editing: false }, state.savedMethods.length > 0 ? 'methods' : 'options', emit),
   updateSettings: (state, event) =>
     event.type === 'UPDATE_SETTINGS' ? { ...state, settings: { ...state.settings, ...event.settings } } : state,
   close: (state) => ({ ...state, view: null, sheetError: null, selected: null, challengeUrl: null }),
@@ -353,7 +381,8 @@ const actions: Record<ActionName, Action> = {
     return { ...state, sheetError: NO_METHOD.messageKey };
   },
   rejectUseWalletButton: (state, _, emit) => {
-    const messageKey = state.view === 'paypal' || state.view === 'paypalCredit' ? 'error.usePayPalButton' : 'error.useWalletButton';
+    const messageKey =
+      state.view === 'paypal' || state.view === 'paypalCredit' ? 'error.usePayPalButton' : 'error.useWalletButton';
     emit({ type: 'rejectRequest', error: { code: 'use_wallet_button', messageKey, retriable: true } });
     return { ...state, sheetError: messageKey };
   },
@@ -370,7 +399,14 @@ const actions: Record<ActionName, Action> = {
     emit({ type: 'announceReady' });
     return state;
   },
-  clearLoadError: (state) => ({ ...state, loadError: null, config: null, view: null, options: [], visibleFields: predictedFields(state.settings) }),
+  clearLoadError: (state) => ({
+    ...state,
+    loadError: null,
+    config: null,
+    view: null,
+    options: [],
+    visibleFields: predictedFields(state.settings),
+  }),
   loadConfiguration: (state, _, emit) => {
     emit({ type: 'loadConfiguration' });
     return state;
@@ -385,7 +421,8 @@ const actions: Record<ActionName, Action> = {
     // A brand change can turn a complete number unsupported (or supported again): re-judge a shown message.
     const shown = next.fields.number.error;
     const problem = fieldProblem(next, 'number');
-    if (problem === 'field.number.unsupported' || shown === 'field.number.unsupported') return withField(next, 'number', { error: problem });
+    if (problem === 'field.number.unsupported' || shown === 'field.number.unsupported')
+      return withField(next, 'number', { error: problem });
     return next;
   },
   resolveSelected: (state, _, emit) => {
@@ -426,7 +463,11 @@ const actions: Record<ActionName, Action> = {
     if (result.vaulted) {
       // Saved on the way: it goes on top of the saved list, chosen, and the list shows (the form is emptied).
       const savedMethods = [result, ...state.savedMethods.filter((m) => m.nonce !== result.nonce)];
-      const listed = changeView({ ...state, savedMethods, activeMethod: result, selected: null, editing: false }, 'methods', emit);
+      const listed = changeView(
+        { ...state, savedMethods, activeMethod: result, selected: null, editing: false },
+        'methods',
+        emit,
+      );
       return resetFields(listed, emit);
     }
     const next = { ...state, selected: result, sheetError: null };
@@ -451,7 +492,8 @@ const actions: Record<ActionName, Action> = {
     emit({ type: 'rejectRequest', error: info });
     return next;
   },
-  clearSelection: (state, _, emit) => resetFields({ ...state, selected: null, activeMethod: null, walletMethod: null, sheetError: null }, emit),
+  clearSelection: (state, _, emit) =>
+    resetFields({ ...state, selected: null, activeMethod: null, walletMethod: null, sheetError: null }, emit),
   selectMethod: (state, event) => {
     if (event.type !== 'SELECT_METHOD') return state;
     const method = state.savedMethods.find((m) => m.nonce === event.nonce);
@@ -481,18 +523,26 @@ const actions: Record<ActionName, Action> = {
     const next: CheckoutState = {
       ...state,
       savedMethods: event.methods,
-      activeMethod: stillActive === undefined || stillActive === false ? preselectedMethod(event.methods, state.settings) : stillActive,
+      activeMethod:
+        stillActive === undefined || stillActive === false ? preselectedMethod(event.methods, state.settings) : stillActive,
       pendingDelete: null,
       editing: false,
     };
     return changeView(next, event.methods.length > 0 ? 'methods' : (firstView(next) ?? 'options'), emit);
   },
   // The method stays listed; the shopper is back in edit mode with the message.
-  applyDeleteFailed: (state, _, emit) => ({ ...changeView(state, 'methods', emit), pendingDelete: null, editing: true, sheetError: 'error.deleteFailed' }),
+  applyDeleteFailed: (state, _, emit) => ({
+    ...changeView(state, 'methods', emit),
+    pendingDelete: null,
+    editing: true,
+    sheetError: 'error.deleteFailed',
+  }),
   setSaveCard: (state, event) => (event.type === 'SET_SAVE_CARD' ? { ...state, saveCard: event.save } : state),
   // An approval that ends after the shopper left the wallet's view changes nothing.
   selectWalletMethod: (state, event) =>
-    event.type === 'WALLET_APPROVED' && event.option === state.view ? { ...state, walletMethod: event.result, sheetError: null } : state,
+    event.type === 'WALLET_APPROVED' && event.option === state.view
+      ? { ...state, walletMethod: event.result, sheetError: null }
+      : state,
   resolveWalletMethod: (state, _, emit) => {
     if (state.walletMethod !== null) emit({ type: 'resolveRequest', result: state.walletMethod });
     return state;
@@ -529,7 +579,9 @@ const actions: Record<ActionName, Action> = {
 function requestabilityOf(state: CheckoutState): Requestability {
   if (state.phase === 'closed') return { requestable: false };
   if (state.view === 'methods') {
-    return !state.editing && state.activeMethod !== null ? { requestable: true, paymentMethodIsSelected: true } : { requestable: false };
+    return !state.editing && state.activeMethod !== null
+      ? { requestable: true, paymentMethodIsSelected: true }
+      : { requestable: false };
   }
   if (state.walletMethod !== null) return { requestable: true, paymentMethodIsSelected: true };
   if (state.view !== 'card') return { requestable: false };
@@ -621,4 +673,3 @@ export function createCheckoutMachine(settings: CheckoutSettings): CheckoutMachi
     },
   };
 }
-

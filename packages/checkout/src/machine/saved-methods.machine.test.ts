@@ -6,7 +6,10 @@ import type { CheckoutEffect, CheckoutEvent, CheckoutSettings, CheckoutState, Pa
 import { VALID, checkoutSettings, gatewayConfiguration, savedMethod } from '../testing/fixtures.ts';
 
 const config = gatewayConfiguration({ challenges: [], supportedCardTypes: ['Visa', 'MasterCard'] });
-const visa = savedMethod({ nonce: 'n-visa', details: { ...savedMethod({ nonce: 'x' }).details, cardType: 'Visa', lastFour: '1881' } });
+const visa = savedMethod({
+  nonce: 'n-visa',
+  details: { ...savedMethod({ nonce: 'x' }).details, cardType: 'Visa', lastFour: '1881' },
+});
 const mastercard = savedMethod({
   nonce: 'n-mc',
   default: true,
@@ -27,7 +30,10 @@ function run(state: CheckoutState, ...events: CheckoutEvent[]): { state: Checkou
 
 function withSaved(methods: readonly PaymentMethodResult[], settings: Partial<CheckoutSettings> = {}): CheckoutState {
   const loaded: CheckoutEvent = { type: 'CONFIG_LOADED', config, options: ['card'], savedMethods: methods };
-  return run(initialState(checkoutSettings({ vaultManager: true, ...settings })), loaded, { type: 'OPTION_READY', option: 'card' }).state;
+  return run(initialState(checkoutSettings({ vaultManager: true, ...settings })), loaded, {
+    type: 'OPTION_READY',
+    option: 'card',
+  }).state;
 }
 
 const submit: CheckoutEvent = { type: 'SUBMIT' };
@@ -61,7 +67,10 @@ describe('saved methods: first view and choosing', () => {
   it('refuses to pay when no saved method is chosen, and becomes requestable once one is', () => {
     const start = withSaved([visa], { preselectVaultedPaymentMethod: false });
     const refused = run(start, submit);
-    expect(refused.effects).toContainEqual({ type: 'rejectRequest', error: expect.objectContaining({ code: 'no_payment_method' }) });
+    expect(refused.effects).toContainEqual({
+      type: 'rejectRequest',
+      error: expect.objectContaining({ code: 'no_payment_method' }),
+    });
     const chosen = run(start, { type: 'SELECT_METHOD', nonce: 'n-visa' });
     expect(chosen.state.activeMethod).toBe(visa);
     expect(chosen.effects).toContainEqual({ type: 'paymentMethodRequestable', paymentMethodIsSelected: true });
@@ -87,7 +96,10 @@ describe('saved methods: edit mode and deletion', () => {
     const { state, effects } = run(withSaved([visa]), { type: 'EDIT_METHODS' });
     expect(state.editing).toBe(true);
     expect(effects).toContainEqual({ type: 'noPaymentMethodRequestable' });
-    expect(run(state, submit).effects).toContainEqual({ type: 'rejectRequest', error: expect.objectContaining({ code: 'no_payment_method' }) });
+    expect(run(state, submit).effects).toContainEqual({
+      type: 'rejectRequest',
+      error: expect.objectContaining({ code: 'no_payment_method' }),
+    });
     expect(run(state, { type: 'SELECT_METHOD', nonce: 'n-visa' }).state).toBe(state);
   });
 
@@ -96,7 +108,11 @@ describe('saved methods: edit mode and deletion', () => {
     const asked = run(editing, { type: 'ASK_DELETE', nonce: 'n-visa' });
     expect(asked.state.view).toBe('delete-confirmation');
     expect(asked.state.pendingDelete).toBe(visa);
-    expect(asked.effects).toContainEqual({ type: 'changeActiveView', previousViewId: 'methods', newViewId: 'delete-confirmation' });
+    expect(asked.effects).toContainEqual({
+      type: 'changeActiveView',
+      previousViewId: 'methods',
+      newViewId: 'delete-confirmation',
+    });
     const canceled = run(asked.state, { type: 'CANCEL_DELETE' }).state;
     expect(canceled.view).toBe('methods');
     expect(canceled.editing).toBe(true);
@@ -121,16 +137,32 @@ describe('saved methods: edit mode and deletion', () => {
   });
 
   it('opens the card form once the last saved method is deleted', () => {
-    const asked = run(withSaved([visa]), { type: 'EDIT_METHODS' }, { type: 'ASK_DELETE', nonce: 'n-visa' }, { type: 'CONFIRM_DELETE' }).state;
+    const asked = run(
+      withSaved([visa]),
+      { type: 'EDIT_METHODS' },
+      { type: 'ASK_DELETE', nonce: 'n-visa' },
+      { type: 'CONFIRM_DELETE' },
+    ).state;
     const done = run(asked, { type: 'METHOD_DELETED', methods: [] }).state;
     expect(done.view).toBe('card');
     expect(done.activeMethod).toBeNull();
   });
 
   it('keeps the method and shows "Unable to delete payment method, try again." in edit mode when the deletion fails', () => {
-    const asked = run(withSaved([visa, mastercard]), { type: 'EDIT_METHODS' }, { type: 'ASK_DELETE', nonce: 'n-visa' }, { type: 'CONFIRM_DELETE' }).state;
+    const asked = run(
+      withSaved([visa, mastercard]),
+      { type: 'EDIT_METHODS' },
+      { type: 'ASK_DELETE', nonce: 'n-visa' },
+      { type: 'CONFIRM_DELETE' },
+    ).state;
     const failed = run(asked, { type: 'DELETE_FAILED' }).state;
-    expect(failed).toMatchObject({ phase: 'ready', view: 'methods', editing: true, sheetError: 'error.deleteFailed', pendingDelete: null });
+    expect(failed).toMatchObject({
+      phase: 'ready',
+      view: 'methods',
+      editing: true,
+      sheetError: 'error.deleteFailed',
+      pendingDelete: null,
+    });
     expect(failed.savedMethods).toEqual([visa, mastercard]);
   });
 
@@ -146,7 +178,9 @@ describe('"Save card"', () => {
   const typed = (state: CheckoutState): CheckoutState =>
     run(
       state,
-      ...(['number', 'expirationDate'] as const).map((field): CheckoutEvent => ({ type: 'FIELD_STATE', field, event: 'input', state: VALID })),
+      ...(['number', 'expirationDate'] as const).map(
+        (field): CheckoutEvent => ({ type: 'FIELD_STATE', field, event: 'input', state: VALID }),
+      ),
     ).state;
 
   it('asks to vault the card when the merchant offers saving and the box stays checked (the default)', () => {
@@ -158,11 +192,18 @@ describe('"Save card"', () => {
   });
 
   it('never vaults when the merchant does not offer saving (guests)', () => {
-    expect(run(typed(withSaved([])), submit).effects).toContainEqual({ type: 'tokenize', fields: ['number', 'expirationDate'], vault: false });
+    expect(run(typed(withSaved([])), submit).effects).toContainEqual({
+      type: 'tokenize',
+      fields: ['number', 'expirationDate'],
+      vault: false,
+    });
   });
 
   it('puts a card saved on the way on top of the list, chosen, shows the list and resolves with vaulted: true', () => {
-    const submitting = run(typed(run(withSaved([mastercard], { vaultCard: true }), { type: 'SELECT_OPTION', option: 'card' }).state), submit).state;
+    const submitting = run(
+      typed(run(withSaved([mastercard], { vaultCard: true }), { type: 'SELECT_OPTION', option: 'card' }).state),
+      submit,
+    ).state;
     const saved = savedMethod({ nonce: 'n-new', details: { ...visa.details, lastFour: '1111' } });
     const { state, effects } = run(submitting, { type: 'TOKENIZED', result: saved });
     expect(state.view).toBe('methods');
@@ -174,9 +215,15 @@ describe('"Save card"', () => {
 
   it('shows the duplicate and the verification messages of the specification', () => {
     const submitting = run(typed(withSaved([], { vaultCard: true })), submit).state;
-    const duplicate = run(submitting, { type: 'TOKENIZE_FAILED', failure: { code: 'duplicate_payment_method', message: 'saved' } });
+    const duplicate = run(submitting, {
+      type: 'TOKENIZE_FAILED',
+      failure: { code: 'duplicate_payment_method', message: 'saved' },
+    });
     expect(duplicate.state.sheetError).toBe('error.cardAlreadySaved');
-    expect(duplicate.effects).toContainEqual({ type: 'rejectRequest', error: expect.objectContaining({ code: 'duplicate_payment_method' }) });
+    expect(duplicate.effects).toContainEqual({
+      type: 'rejectRequest',
+      error: expect.objectContaining({ code: 'duplicate_payment_method' }),
+    });
     const failed = run(submitting, { type: 'TOKENIZE_FAILED', failure: { code: 'verification_failed', message: 'declined' } });
     expect(failed.state.sheetError).toBe('error.cardVerificationFailed');
   });

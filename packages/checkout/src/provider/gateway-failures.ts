@@ -38,7 +38,12 @@ export function httpFailure(response: Pick<Response, 'status' | 'headers'>, what
       );
     case 429:
       return new ProviderError(
-        { code: 'rate_limited', messageKey: 'error.rateLimited', retriable: true, retryAfterMs: retryAfterMs(response.headers.get('Retry-After')) },
+        {
+          code: 'rate_limited',
+          messageKey: 'error.rateLimited',
+          retriable: true,
+          retryAfterMs: retryAfterMs(response.headers.get('Retry-After')),
+        },
         `The gateway is rate limiting ${what} (HTTP 429).`,
       );
     default:

@@ -24,7 +24,12 @@ export interface ProviderClient {
   approveWallet(request: WalletRequest): Promise<WalletOutcome>;
   /** Runs 3-D Secure for a card (its code is imported on demand); never rejects, failures are outcomes. */
   verifyThreeDSecure(request: ThreeDSecureRequest): Promise<ThreeDSecureOutcome>;
-  tokenize(fields: HostedFields, config: GatewayConfiguration, fieldNames: readonly FieldName[], vault: boolean): Promise<TokenizeOutcome>;
+  tokenize(
+    fields: HostedFields,
+    config: GatewayConfiguration,
+    fieldNames: readonly FieldName[],
+    vault: boolean,
+  ): Promise<TokenizeOutcome>;
   /** The client token's customer's saved methods, each with a fresh single-use nonce (none for a guest's token). */
   listPaymentMethods(config: GatewayConfiguration, signal: AbortSignal): Promise<readonly PaymentMethodResult[]>;
   /** Deletes the saved method a listed nonce stands for; rejects with a ProviderError. */

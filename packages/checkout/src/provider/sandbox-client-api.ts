@@ -3,7 +3,11 @@
 import type { ClientToken } from './client-token.ts';
 
 /** fetchFromGateway with the provider's fetch and time-out (passed in: the flows import nothing at run time). */
-export type GatewayFetch = (url: URL, init: RequestInit & { signal: AbortSignal }, what: string) => Promise<{ response: Response; body: unknown }>;
+export type GatewayFetch = (
+  url: URL,
+  init: RequestInit & { signal: AbortSignal },
+  what: string,
+) => Promise<{ response: Response; body: unknown }>;
 
 export type Json = Readonly<Record<string, unknown>>;
 
@@ -26,7 +30,12 @@ export class ClientApiRefusal extends Error {
 export type ClientApiPost = (path: string, body: Json, what: string) => Promise<Json>;
 
 /** POSTs `body` plus the fingerprint to `${clientApiUrl}${path}`; a non-2xx or non-object answer rejects. */
-export function clientApiPost(token: ClientToken, clientApiUrl: string, signal: AbortSignal, fetchFromGateway: GatewayFetch): ClientApiPost {
+export function clientApiPost(
+  token: ClientToken,
+  clientApiUrl: string,
+  signal: AbortSignal,
+  fetchFromGateway: GatewayFetch,
+): ClientApiPost {
   return async (path, body, what) => {
     const init = {
       method: 'POST',

@@ -25,8 +25,10 @@ export function collectWithSandbox(assetsUrl: string, signal: AbortSignal): Prom
     const onAbort = (): void => finish(null);
     const onMessage = (event: MessageEvent<unknown>): void => {
       const data = event.data as { source?: unknown; type?: unknown; deviceData?: unknown } | null;
-      if (event.origin !== gatewayOrigin || event.source !== frame.contentWindow || typeof data !== 'object' || data === null) return;
-      if (data.source === COLLECTOR_SOURCE && data.type === 'deviceData' && typeof data.deviceData === 'string') finish(data.deviceData);
+      if (event.origin !== gatewayOrigin || event.source !== frame.contentWindow || typeof data !== 'object' || data === null)
+        return;
+      if (data.source === COLLECTOR_SOURCE && data.type === 'deviceData' && typeof data.deviceData === 'string')
+        finish(data.deviceData);
     };
     window.addEventListener('message', onMessage);
     signal.addEventListener('abort', onAbort);

@@ -52,7 +52,12 @@ describe('sandbox provider configuration', () => {
     const off = parseConfiguration({ paypalEnabled: false, applePayWeb: null, androidPay: null, payWithVenmo: null }, token);
     expect(off).toMatchObject({ paypalEnabled: false, applePayWeb: false, androidPay: false, payWithVenmo: false });
     const on = parseConfiguration(
-      { paypalEnabled: true, applePayWeb: { countryCode: 'US' }, androidPay: { enabled: true }, payWithVenmo: { merchantId: 'v' } },
+      {
+        paypalEnabled: true,
+        applePayWeb: { countryCode: 'US' },
+        androidPay: { enabled: true },
+        payWithVenmo: { merchantId: 'v' },
+      },
       token,
     );
     expect(on).toMatchObject({ paypalEnabled: true, applePayWeb: true, androidPay: true, payWithVenmo: true });
@@ -67,7 +72,11 @@ describe('sandbox provider configuration', () => {
     });
     const config = await provider.getConfiguration(new AbortController().signal);
     expect(new URL(requested).searchParams.get('authorizationFingerprint')).toBe('fp.signed');
-    expect(config).toMatchObject({ challenges: ['cvv', 'postal_code'], assetsUrl: token.assetsUrl, clientApiUrl: token.clientApiUrl });
+    expect(config).toMatchObject({
+      challenges: ['cvv', 'postal_code'],
+      assetsUrl: token.assetsUrl,
+      clientApiUrl: token.clientApiUrl,
+    });
   });
 
   const answering = (status: number, headers: Record<string, string> = {}) =>

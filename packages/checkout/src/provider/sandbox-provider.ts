@@ -20,7 +20,8 @@ function isEnabled(value: unknown): boolean {
 
 /** Reads the configuration defensively: absent optional parts mean "not offered". */
 export function parseConfiguration(body: unknown, token: ClientToken): GatewayConfiguration {
-  if (typeof body !== 'object' || body === null) throw new ProviderError(BAD_CONFIG, 'The gateway configuration is not an object.');
+  if (typeof body !== 'object' || body === null)
+    throw new ProviderError(BAD_CONFIG, 'The gateway configuration is not an object.');
   const c = body as Record<string, unknown>;
   const cards = typeof c.creditCards === 'object' && c.creditCards !== null ? (c.creditCards as Record<string, unknown>) : {};
   return {
@@ -52,7 +53,10 @@ export function parseSavedMethods(body: unknown): readonly PaymentMethodResult[]
 }
 
 /** A flow whose module did not load: a failed outcome like any other (the flows themselves never reject). */
-const notLoaded = (error: unknown): { readonly kind: 'failed'; readonly detail: string } => ({ kind: 'failed', detail: String(error) });
+const notLoaded = (error: unknown): { readonly kind: 'failed'; readonly detail: string } => ({
+  kind: 'failed',
+  detail: String(error),
+});
 
 export function createSandboxProvider(
   token: ClientToken,
@@ -64,7 +68,11 @@ export function createSandboxProvider(
   const call = async (address: string, what: string, init: RequestInit & { signal: AbortSignal }): Promise<unknown> => {
     const url = new URL(address);
     url.searchParams.set('authorizationFingerprint', token.authorizationFingerprint);
-    const { response, body } = await gatewayFetch(url, { credentials: 'omit', headers: { Accept: 'application/json' }, ...init }, what);
+    const { response, body } = await gatewayFetch(
+      url,
+      { credentials: 'omit', headers: { Accept: 'application/json' }, ...init },
+      what,
+    );
     if (!response.ok) throw httpFailure(response, what);
     return body;
   };
@@ -88,7 +96,9 @@ export function createSandboxProvider(
       return outcome.ok && vault ? { ok: true, result: { ...outcome.result, vaulted: true, hasSubscription: false } } : outcome;
     },
     async listPaymentMethods(config, signal) {
-      return parseSavedMethods(await call(`${config.clientApiUrl}/v1/payment_methods`, 'the saved payment methods request', { signal }));
+      return parseSavedMethods(
+        await call(`${config.clientApiUrl}/v1/payment_methods`, 'the saved payment methods request', { signal }),
+      );
     },
     async deletePaymentMethod(config, nonce) {
       const url = `${config.clientApiUrl}/v1/payment_methods/${encodeURIComponent(nonce)}`;

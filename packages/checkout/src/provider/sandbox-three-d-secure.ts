@@ -11,7 +11,8 @@ const CHALLENGE_SOURCE = 'kassa-three-d-secure';
 
 /** The card with the gateway's 3-D Secure result: the new nonce and the outcome; the card's details stay. */
 export function withThreeDSecure(card: PaymentMethodResult, paymentMethod: unknown): PaymentMethodResult | null {
-  if (!isRecord(paymentMethod) || typeof paymentMethod.nonce !== 'string' || !isRecord(paymentMethod.threeDSecureInfo)) return null;
+  if (!isRecord(paymentMethod) || typeof paymentMethod.nonce !== 'string' || !isRecord(paymentMethod.threeDSecureInfo))
+    return null;
   const info = paymentMethod.threeDSecureInfo;
   return {
     ...card,
@@ -35,7 +36,13 @@ function challengeEnd(challengeId: string, gatewayOrigin: string, signal: AbortS
     const onAbort = (): void => finish('aborted');
     const onMessage = (event: MessageEvent<unknown>): void => {
       const data = event.data;
-      if (event.origin !== gatewayOrigin || !isRecord(data) || data.source !== CHALLENGE_SOURCE || data.challengeId !== challengeId) return;
+      if (
+        event.origin !== gatewayOrigin ||
+        !isRecord(data) ||
+        data.source !== CHALLENGE_SOURCE ||
+        data.challengeId !== challengeId
+      )
+        return;
       if (data.type === 'complete' || data.type === 'cancelled' || data.type === 'failed') finish(data.type);
     };
     window.addEventListener('message', onMessage);
@@ -53,7 +60,11 @@ export async function verifyWithSandbox(
   const post = clientApiPost(token, config.clientApiUrl, signal, fetchFromGateway);
 
   try {
-    const lookup = await post(`/v1/payment_methods/${encodeURIComponent(card.nonce)}/three_d_secure/lookup`, { amount }, 'the 3-D Secure lookup');
+    const lookup = await post(
+      `/v1/payment_methods/${encodeURIComponent(card.nonce)}/three_d_secure/lookup`,
+      { amount },
+      'the 3-D Secure lookup',
+    );
     const verified = withThreeDSecure(card, lookup.paymentMethod);
     if (verified !== null) return { kind: 'result', result: verified };
 
@@ -65,14 +76,22 @@ export async function verifyWithSandbox(
       return { kind: 'failed', detail: 'The 3-D Secure lookup gave neither a result nor a challenge on the gateway origin.' };
     }
     const ended = challengeEnd(challengeId, gatewayOrigin, signal);
-    request.showChallenge(`${acsUrl}#${encodeURIComponent(JSON.stringify({ challengeId, parentOrigin: window.location.origin }))}`);
+    request.showChallenge(
+      `${acsUrl}#${encodeURIComponent(JSON.stringify({ challengeId, parentOrigin: window.location.origin }))}`,
+    );
     const end = await ended;
     if (end === 'aborted' || end === 'cancelled') return { kind: 'canceled' };
     if (end === 'failed') return { kind: 'failed', detail: 'The 3-D Secure challenge page could not show the challenge.' };
 
-    const answer = await post(`/v1/three_d_secure/challenges/${encodeURIComponent(challengeId)}/result`, {}, 'the 3-D Secure challenge result');
+    const answer = await post(
+      `/v1/three_d_secure/challenges/${encodeURIComponent(challengeId)}/result`,
+      {},
+      'the 3-D Secure challenge result',
+    );
     const result = withThreeDSecure(card, answer.paymentMethod);
-    return result !== null ? { kind: 'result', result } : { kind: 'failed', detail: 'The 3-D Secure challenge result has no payment method.' };
+    return result !== null
+      ? { kind: 'result', result }
+      : { kind: 'failed', detail: 'The 3-D Secure challenge result has no payment method.' };
   } catch (error) {
     if (signal.aborted) return { kind: 'canceled' };
     return { kind: 'failed', detail: error instanceof Error ? error.message : String(error) };

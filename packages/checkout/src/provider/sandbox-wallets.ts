@@ -7,7 +7,14 @@ import type { PaymentMethodResult, PaymentMethodType } from '../machine/checkout
 import type { WalletOptionId } from '../machine/payment-options.ts';
 import type { ClientToken } from './client-token.ts';
 import type { WalletOutcome, WalletRequest } from './provider.ts';
-import { ClientApiRefusal, clientApiPost, isRecord, type ClientApiPost, type GatewayFetch, type Json } from './sandbox-client-api.ts';
+import {
+  ClientApiRefusal,
+  clientApiPost,
+  isRecord,
+  type ClientApiPost,
+  type GatewayFetch,
+  type Json,
+} from './sandbox-client-api.ts';
 
 /** The sandbox's name for each wallet's approval (PayPal Credit is a PayPal approval). */
 const APPROVAL_KIND: Readonly<Record<WalletOptionId, string>> = {
@@ -18,7 +25,12 @@ const APPROVAL_KIND: Readonly<Record<WalletOptionId, string>> = {
   googlePay: 'google_pay',
 };
 
-const WALLET_TYPES: ReadonlySet<string> = new Set<PaymentMethodType>(['PayPalAccount', 'VenmoAccount', 'ApplePayCard', 'AndroidPayCard']);
+const WALLET_TYPES: ReadonlySet<string> = new Set<PaymentMethodType>([
+  'PayPalAccount',
+  'VenmoAccount',
+  'ApplePayCard',
+  'AndroidPayCard',
+]);
 /** What the approval page posts to its opener (the sandbox's pages/wallets/protocol.ts). */
 const APPROVAL_SOURCE = 'kassa-wallet';
 /** How often the checkout asks whether a phone decided; the approval lives 10 minutes on the gateway. */
@@ -28,7 +40,8 @@ const str = (value: unknown): string => (typeof value === 'string' ? value : '')
 
 /** The approved method in the result shape: the wallet's details, card fields empty where the wallet has none. */
 export function walletResult(paymentMethod: unknown): PaymentMethodResult | null {
-  if (!isRecord(paymentMethod) || typeof paymentMethod.nonce !== 'string' || !WALLET_TYPES.has(str(paymentMethod.type))) return null;
+  if (!isRecord(paymentMethod) || typeof paymentMethod.nonce !== 'string' || !WALLET_TYPES.has(str(paymentMethod.type)))
+    return null;
   const d = isRecord(paymentMethod.details) ? paymentMethod.details : {};
   const lastFour = str(d.lastFour);
   return {
@@ -69,7 +82,8 @@ function windowEnd(approvalId: string, gatewayOrigin: string, popup: Window, sig
     };
     const onMessage = (event: MessageEvent<unknown>): void => {
       const data = event.data;
-      if (event.origin !== gatewayOrigin || !isRecord(data) || data.source !== APPROVAL_SOURCE || data.approvalId !== approvalId) return;
+      if (event.origin !== gatewayOrigin || !isRecord(data) || data.source !== APPROVAL_SOURCE || data.approvalId !== approvalId)
+        return;
       if (data.type === 'approved' || data.type === 'cancelled' || data.type === 'failed') finish(data.type);
     };
     // Closing the window is a cancel, as with the providers' own windows (no event tells us: we look).
@@ -120,7 +134,11 @@ async function phoneEnd(resultOf: () => Promise<Json>, signal: AbortSignal): Pro
   }
 }
 
-export async function approveWithSandbox(token: ClientToken, request: WalletRequest, fetchFromGateway: GatewayFetch): Promise<WalletOutcome> {
+export async function approveWithSandbox(
+  token: ClientToken,
+  request: WalletRequest,
+  fetchFromGateway: GatewayFetch,
+): Promise<WalletOutcome> {
   const { option, amount, config, surface, signal } = request;
   const post: ClientApiPost = clientApiPost(token, config.clientApiUrl, signal, fetchFromGateway);
   const closeWindow = (): void => {
@@ -135,7 +153,8 @@ export async function approveWithSandbox(token: ClientToken, request: WalletRequ
       throw new Error('The wallet approval has no page on the gateway origin.');
     }
     const url = `${approvalUrl}#${encodeURIComponent(JSON.stringify({ approvalId, parentOrigin: window.location.origin }))}`;
-    const resultOf = () => post(`/v1/wallets/approvals/${encodeURIComponent(approvalId)}/result`, {}, 'the wallet approval result');
+    const resultOf = () =>
+      post(`/v1/wallets/approvals/${encodeURIComponent(approvalId)}/result`, {}, 'the wallet approval result');
     let answer: Json | Exclude<ApprovalEnd, 'approved'>;
     if (surface.kind === 'window') {
       const ended = windowEnd(approvalId, gatewayOrigin, surface.window, signal);
@@ -150,7 +169,9 @@ export async function approveWithSandbox(token: ClientToken, request: WalletRequ
     if (answer === 'cancelled') return { kind: 'canceled' };
     if (answer === 'failed') return { kind: 'failed', detail: "The shopper's wallet refused the payment." };
     const result = walletResult(answer.paymentMethod);
-    return result !== null ? { kind: 'approved', result } : { kind: 'failed', detail: 'The approved wallet payment has no payment method.' };
+    return result !== null
+      ? { kind: 'approved', result }
+      : { kind: 'failed', detail: 'The approved wallet payment has no payment method.' };
   } catch (error) {
     closeWindow();
     if (signal.aborted) return { kind: 'canceled' };

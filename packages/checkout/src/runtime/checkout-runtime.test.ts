@@ -8,7 +8,13 @@ import type { WalletPlugin } from '../wallets/registry.ts';
 import { CheckoutError } from './checkout-error.ts';
 import { CheckoutRuntime, type RuntimeOptions } from './checkout-runtime.ts';
 import type { CheckoutCallbacks } from './events.ts';
-import { VALID, checkoutSettings, gatewayConfiguration, paymentMethodResult as result, savedMethod } from '../testing/fixtures.ts';
+import {
+  VALID,
+  checkoutSettings,
+  gatewayConfiguration,
+  paymentMethodResult as result,
+  savedMethod,
+} from '../testing/fixtures.ts';
 
 const config = gatewayConfiguration({ challenges: ['cvv'], supportedCardTypes: ['Visa', 'American Express'] });
 
@@ -126,7 +132,12 @@ describe('CheckoutRuntime', () => {
     await h.settle();
     expect(h.runtime.getState().phase).toBe('mounting');
     h.mount();
-    expect(h.configures.get('number')).toEqual({ label: 'Card number', placeholder: '1234 5678 9012 3456', required: true, invalid: false });
+    expect(h.configures.get('number')).toEqual({
+      label: 'Card number',
+      placeholder: '1234 5678 9012 3456',
+      required: true,
+      invalid: false,
+    });
     h.frame('number', { type: 'ready', field: 'number' });
     expect(onReady).not.toHaveBeenCalled();
     h.frame('expirationDate', { type: 'ready', field: 'expirationDate' });
@@ -138,10 +149,18 @@ describe('CheckoutRuntime', () => {
 
   it('tells the frames about messages and the CVV length', async () => {
     const h = await readyHarness();
-    h.frame('number', { type: 'cardTypeChange', cards: [{ type: 'american-express', niceType: 'American Express', code: { name: 'CID', size: 4 } }] });
+    h.frame('number', {
+      type: 'cardTypeChange',
+      cards: [{ type: 'american-express', niceType: 'American Express', code: { name: 'CID', size: 4 } }],
+    });
     expect(h.log).toContain('setCvvSize 4');
     expect(h.configures.get('cvv')?.label).toBe('CVV (4 digits)');
-    h.frame('number', { type: 'state', field: 'number', event: 'blur', state: { ...VALID, isValid: false, isPotentiallyValid: false } });
+    h.frame('number', {
+      type: 'state',
+      field: 'number',
+      event: 'blur',
+      state: { ...VALID, isValid: false, isPotentiallyValid: false },
+    });
     expect(h.configures.get('number')).toMatchObject({ invalid: true, errorMessage: 'This card number is not valid.' });
   });
 
@@ -160,7 +179,8 @@ describe('CheckoutRuntime', () => {
     const onNoPaymentMethodRequestable = vi.fn();
     const h = await readyHarness({ onPaymentMethodRequestable, onNoPaymentMethodRequestable });
     h.frame('number', { type: 'cardTypeChange', cards: [{ type: 'visa', niceType: 'Visa', code: { name: 'CVV', size: 3 } }] });
-    for (const field of ['number', 'expirationDate', 'cvv'] as const) h.frame(field, { type: 'state', field, event: 'input', state: VALID });
+    for (const field of ['number', 'expirationDate', 'cvv'] as const)
+      h.frame(field, { type: 'state', field, event: 'input', state: VALID });
     expect(onPaymentMethodRequestable).toHaveBeenCalledTimes(1);
     expect(onPaymentMethodRequestable).toHaveBeenCalledWith({ type: 'CreditCard', paymentMethodIsSelected: false });
     expect(h.runtime.instance.isPaymentMethodRequestable()).toBe(true);
@@ -188,7 +208,8 @@ describe('CheckoutRuntime', () => {
   it('rejects with the mapped message when tokenization fails', async () => {
     const h = await readyHarness();
     h.frame('number', { type: 'cardTypeChange', cards: [{ type: 'visa', niceType: 'Visa', code: { name: 'CVV', size: 3 } }] });
-    for (const field of ['number', 'expirationDate', 'cvv'] as const) h.frame(field, { type: 'state', field, event: 'input', state: VALID });
+    for (const field of ['number', 'expirationDate', 'cvv'] as const)
+      h.frame(field, { type: 'state', field, event: 'input', state: VALID });
     const request = h.runtime.instance.requestPaymentMethod();
     h.answerTokenize({ ok: false, error: { code: 'network', message: 'offline' } });
     await expect(request).rejects.toMatchObject({ code: 'network', message: 'Network error. Please try again.' });
@@ -198,7 +219,8 @@ describe('CheckoutRuntime', () => {
   it('honours a Retry-After on tokenization: no request reaches the gateway before it has passed', async () => {
     const h = await readyHarness();
     h.frame('number', { type: 'cardTypeChange', cards: [{ type: 'visa', niceType: 'Visa', code: { name: 'CVV', size: 3 } }] });
-    for (const field of ['number', 'expirationDate', 'cvv'] as const) h.frame(field, { type: 'state', field, event: 'input', state: VALID });
+    for (const field of ['number', 'expirationDate', 'cvv'] as const)
+      h.frame(field, { type: 'state', field, event: 'input', state: VALID });
     const first = h.runtime.instance.requestPaymentMethod();
     h.answerTokenize({ ok: false, error: { code: 'rate_limited', message: '429', retryAfterMs: 40 } });
     await expect(first).rejects.toMatchObject({ code: 'rate_limited' });
@@ -236,7 +258,9 @@ describe('CheckoutRuntime', () => {
     await h.settle();
     h.answerConfig(new ProviderError({ code: 'network', messageKey: 'error.network', retriable: true }, 'offline'));
     await h.settle();
-    expect(onError).toHaveBeenCalledWith(expect.objectContaining({ code: 'network', message: 'Network error. Please try again.' }));
+    expect(onError).toHaveBeenCalledWith(
+      expect.objectContaining({ code: 'network', message: 'Network error. Please try again.' }),
+    );
     h.runtime.retry();
     expect(h.runtime.getState().phase).toBe('loading');
     await h.settle();
@@ -267,7 +291,8 @@ describe('CheckoutRuntime', () => {
 
     const late = await readyHarness();
     late.frame('number', { type: 'cardTypeChange', cards: [{ type: 'visa', niceType: 'Visa', code: { name: 'CVV', size: 3 } }] });
-    for (const field of ['number', 'expirationDate', 'cvv'] as const) late.frame(field, { type: 'state', field, event: 'input', state: VALID });
+    for (const field of ['number', 'expirationDate', 'cvv'] as const)
+      late.frame(field, { type: 'state', field, event: 'input', state: VALID });
     const request = late.runtime.instance.requestPaymentMethod();
     late.runtime.destroy();
     expect(late.log).toContain('teardown');
@@ -374,14 +399,19 @@ describe('CheckoutRuntime with several ways to pay', () => {
     paypal.settle(false);
     await new Promise((resolve) => setTimeout(resolve, 40));
     expect(h.runtime.getState().phase).toBe('error');
-    expect(onError).toHaveBeenCalledWith(expect.objectContaining({ code: 'all_options_failed', message: 'All payment options failed to load.' }));
+    expect(onError).toHaveBeenCalledWith(
+      expect.objectContaining({ code: 'all_options_failed', message: 'All payment options failed to load.' }),
+    );
     errors.mockRestore();
   });
 
   it('tells the developer when no option is enabled', async () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
     const onError = vi.fn();
-    const h = harness({ onError }, { settings: checkoutSettings({ merchantEnabled: { ...settings.merchantEnabled, card: false, paypal: false } }) });
+    const h = harness(
+      { onError },
+      { settings: checkoutSettings({ merchantEnabled: { ...settings.merchantEnabled, card: false, paypal: false } }) },
+    );
     h.runtime.start();
     await h.settle();
     h.answerConfig(config);
@@ -393,11 +423,16 @@ describe('CheckoutRuntime with several ways to pay', () => {
 });
 
 describe('CheckoutRuntime instance', () => {
-  it('passes card field events to on() handlers in the provider\'s shape', async () => {
+  it("passes card field events to on() handlers in the provider's shape", async () => {
     const h = await readyHarness();
     const focused = vi.fn();
     h.runtime.instance.on('card:focus', focused);
-    h.frame('number', { type: 'state', field: 'number', event: 'focus', state: { ...VALID, isEmpty: true, isValid: false, isFocused: true } });
+    h.frame('number', {
+      type: 'state',
+      field: 'number',
+      event: 'focus',
+      state: { ...VALID, isEmpty: true, isValid: false, isFocused: true },
+    });
     expect(focused).toHaveBeenCalledWith({
       emittedBy: 'number',
       fields: expect.objectContaining({ number: expect.objectContaining({ isFocused: true }) }),
@@ -410,8 +445,14 @@ describe('CheckoutRuntime instance', () => {
     const h = await readyHarness();
     h.runtime.instance.updateConfiguration('card', 'clearFieldsAfterTokenization', false);
     expect(h.runtime.getState().settings.clearFieldsAfterTokenization).toBe(false);
-    (h.runtime.instance.updateConfiguration as (option: string, key: string, value: unknown) => void)('paypal', 'amount', '10.00');
-    expect(errors).toHaveBeenCalledWith(expect.stringContaining("updateConfiguration('paypal', 'amount', \"10.00\") is not supported"));
+    (h.runtime.instance.updateConfiguration as (option: string, key: string, value: unknown) => void)(
+      'paypal',
+      'amount',
+      '10.00',
+    );
+    expect(errors).toHaveBeenCalledWith(
+      expect.stringContaining("updateConfiguration('paypal', 'amount', \"10.00\") is not supported"),
+    );
     errors.mockRestore();
   });
 
@@ -429,7 +470,9 @@ describe('CheckoutRuntime instance', () => {
     const h = harness();
     h.runtime.start();
     await h.settle();
-    h.answerConfig(new ProviderError({ code: 'rate_limited', messageKey: 'error.rateLimited', retriable: true, retryAfterMs: 10 }, '429'));
+    h.answerConfig(
+      new ProviderError({ code: 'rate_limited', messageKey: 'error.rateLimited', retriable: true, retryAfterMs: 10 }, '429'),
+    );
     await h.settle();
     expect(h.runtime.getState().phase).toBe('error');
     await new Promise((resolve) => setTimeout(resolve, 30));
@@ -442,13 +485,20 @@ describe('CheckoutRuntime instance', () => {
 
 describe('CheckoutRuntime with 3-D Secure', () => {
   const secureGateway = { ...config, threeDSecureEnabled: true };
-  const verified = { ...result, nonce: 'tokencc_3ds', liabilityShifted: true, liabilityShiftPossible: true, threeDSecureInfo: { status: 'authenticate_successful' } };
+  const verified = {
+    ...result,
+    nonce: 'tokencc_3ds',
+    liabilityShifted: true,
+    liabilityShiftPossible: true,
+    threeDSecureInfo: { status: 'authenticate_successful' },
+  };
 
   async function typedCard(callbacks: CheckoutCallbacks, threeDSecure: CheckoutSettings['threeDSecure']) {
     const settings = checkoutSettings({ cardholderName: false, threeDSecure });
     const h = await readyHarness(callbacks, { settings }, secureGateway);
     h.frame('number', { type: 'cardTypeChange', cards: [{ type: 'visa', niceType: 'Visa', code: { name: 'CVV', size: 3 } }] });
-    for (const field of ['number', 'expirationDate', 'cvv'] as const) h.frame(field, { type: 'state', field, event: 'input', state: VALID });
+    for (const field of ['number', 'expirationDate', 'cvv'] as const)
+      h.frame(field, { type: 'state', field, event: 'input', state: VALID });
     return h;
   }
 
@@ -465,7 +515,11 @@ describe('CheckoutRuntime with 3-D Secure', () => {
   it('shows the challenge with its events, and a cancel aborts it, fires customer-canceled and rejects', async () => {
     const events: string[] = [];
     const h = await typedCard({}, { amount: '12.00' });
-    for (const name of ['threeDSecure:authentication-modal-render', 'threeDSecure:authentication-modal-close', 'threeDSecure:customer-canceled'] as const) {
+    for (const name of [
+      'threeDSecure:authentication-modal-render',
+      'threeDSecure:authentication-modal-close',
+      'threeDSecure:customer-canceled',
+    ] as const) {
       h.runtime.instance.on(name, () => events.push(name));
     }
     const request = h.runtime.instance.requestPaymentMethod();
@@ -492,7 +546,10 @@ describe('CheckoutRuntime with 3-D Secure', () => {
     const h = await typedCard({ onNoPaymentMethodRequestable }, { amount: null });
     const request = h.runtime.instance.requestPaymentMethod();
     h.answerTokenize({ ok: true, result });
-    const expected = { code: 'three_d_secure_failed', message: 'Something went wrong during 3D Secure authentication. Please try again.' };
+    const expected = {
+      code: 'three_d_secure_failed',
+      message: 'Something went wrong during 3D Secure authentication. Please try again.',
+    };
     await expect(request).rejects.toMatchObject(expected);
     expect(h.threeDSecure()).toBeNull();
     expect(errors).toHaveBeenCalledWith(expect.stringContaining('3-D Secure needs the amount'));
@@ -515,7 +572,8 @@ describe('CheckoutRuntime device data', () => {
     const deviceData = '{"device_session_id":"abc","fraud_merchant_id":"m1","correlation_id":"c1"}';
     const h = await readyHarness({}, {}, config, deviceData);
     h.frame('number', { type: 'cardTypeChange', cards: [{ type: 'visa', niceType: 'Visa', code: { name: 'CVV', size: 3 } }] });
-    for (const field of ['number', 'expirationDate', 'cvv'] as const) h.frame(field, { type: 'state', field, event: 'input', state: VALID });
+    for (const field of ['number', 'expirationDate', 'cvv'] as const)
+      h.frame(field, { type: 'state', field, event: 'input', state: VALID });
     const request = h.runtime.instance.requestPaymentMethod();
     h.answerTokenize({ ok: true, result });
     await expect(request).resolves.toEqual({ ...result, deviceData });
@@ -530,13 +588,19 @@ describe('CheckoutRuntime deleting a saved method', () => {
   /** Ready on the saved methods with the vault manager; the provider records deletions and lists `saved` until one succeeds. */
   async function savedMethodsHarness(callbacks: CheckoutCallbacks) {
     const deletedAtGateway: string[] = [];
-    const h = await readyHarness(callbacks, { settings: checkoutSettings({ cardholderName: false, vaultManager: true }) }, config, null, {
-      listPaymentMethods: () => Promise.resolve(deletedAtGateway.length > 0 ? [] : [saved]),
-      deletePaymentMethod: (_, nonce) => {
-        deletedAtGateway.push(nonce);
-        return Promise.resolve();
+    const h = await readyHarness(
+      callbacks,
+      { settings: checkoutSettings({ cardholderName: false, vaultManager: true }) },
+      config,
+      null,
+      {
+        listPaymentMethods: () => Promise.resolve(deletedAtGateway.length > 0 ? [] : [saved]),
+        deletePaymentMethod: (_, nonce) => {
+          deletedAtGateway.push(nonce);
+          return Promise.resolve();
+        },
       },
-    });
+    );
     expect(h.runtime.getState().savedMethods).toEqual([saved]);
     h.runtime.editMethods(true);
     h.runtime.askDelete(saved.nonce);
@@ -546,7 +610,7 @@ describe('CheckoutRuntime deleting a saved method', () => {
     return { h, deletedAtGateway };
   }
 
-  it('deletes through onDeletePaymentMethod (the merchant\'s server) when given, never through the gateway\'s client API', async () => {
+  it("deletes through onDeletePaymentMethod (the merchant's server) when given, never through the gateway's client API", async () => {
     const onDeletePaymentMethod = vi.fn(() => Promise.resolve());
     const { h, deletedAtGateway } = await savedMethodsHarness({ onDeletePaymentMethod });
     expect(onDeletePaymentMethod).toHaveBeenCalledWith(saved);
@@ -564,7 +628,7 @@ describe('CheckoutRuntime deleting a saved method', () => {
     errors.mockRestore();
   });
 
-  it('deletes through the gateway\'s client API without onDeletePaymentMethod, as the provider\'s drop-in does', async () => {
+  it("deletes through the gateway's client API without onDeletePaymentMethod, as the provider's drop-in does", async () => {
     const { deletedAtGateway } = await savedMethodsHarness({});
     expect(deletedAtGateway).toEqual([saved.nonce]);
   });

@@ -377,7 +377,14 @@ export class CheckoutRuntime {
     const timeout = new Promise<never>((_, reject) => {
       this.later(this.options.optionLoadTimeoutMs ?? 20_000, () => reject(new Error('it did not load in time')));
     });
-    const context = { option, config, options: this.options.walletOptions?.[option], provider, report: (event: WalletEvent) => this.send(event), signal };
+    const context = {
+      option,
+      config,
+      options: this.options.walletOptions?.[option],
+      provider,
+      report: (event: WalletEvent) => this.send(event),
+      signal,
+    };
     Promise.race([plugin.load(context), timeout]).then(
       (view) => {
         if (signal.aborted) return;
@@ -394,7 +401,9 @@ export class CheckoutRuntime {
 
   private fail(error: unknown): void {
     const info: CheckoutErrorInfo =
-      error instanceof ProviderError ? error.info : { code: 'configuration_failed', messageKey: 'error.network', retriable: true };
+      error instanceof ProviderError
+        ? error.info
+        : { code: 'configuration_failed', messageKey: 'error.network', retriable: true };
     if (!(error instanceof ProviderError)) console.error('[kassa/checkout] unexpected load failure', error);
     else if (!info.retriable) console.error(`[kassa/checkout] ${error.message}`);
     this.send({ type: 'CONFIG_FAILED', error: info });
@@ -532,7 +541,9 @@ export class CheckoutRuntime {
     const throughServer = this.options.callbacks().onDeletePaymentMethod;
     const method = savedMethods.find((m) => m.nonce === nonce);
     Promise.resolve()
-      .then(() => (throughServer !== undefined && method !== undefined ? throughServer(method) : provider.deletePaymentMethod(config, nonce)))
+      .then(() =>
+        throughServer !== undefined && method !== undefined ? throughServer(method) : provider.deletePaymentMethod(config, nonce),
+      )
       .then(() => provider.listPaymentMethods(config, signal))
       .then(
         (methods) => this.send({ type: 'METHOD_DELETED', methods }),
@@ -562,7 +573,9 @@ export class CheckoutRuntime {
     const amount = this.requestedAmount ?? (settings.threeDSecure === false ? null : settings.threeDSecure.amount);
     // A malformed amount is the gateway's to refuse (its answer reaches the console).
     if (provider === null || config === null || amount === null) {
-      console.error('[kassa/checkout] 3-D Secure needs the amount: options.threeDSecure or requestPaymentMethod({ threeDSecure }).');
+      console.error(
+        '[kassa/checkout] 3-D Secure needs the amount: options.threeDSecure or requestPaymentMethod({ threeDSecure }).',
+      );
       this.send({ type: 'THREE_D_SECURE_FAILED' });
       return;
     }

@@ -1,6 +1,13 @@
 // The checkout's events, under the provider's drop-in names so an integrator can switch: `instance.on(name, handler)`
 // as with the drop-in, and the React props (onPaymentMethodRequestable, ...) for the same events.
-import type { CardCandidate, FieldName, FieldState, PaymentMethodResult, PaymentMethodType, ViewId } from '../machine/checkout.types.ts';
+import type {
+  CardCandidate,
+  FieldName,
+  FieldState,
+  PaymentMethodResult,
+  PaymentMethodType,
+  ViewId,
+} from '../machine/checkout.types.ts';
 import type { PaymentOptionId } from '../machine/payment-options.ts';
 import type { CheckoutError } from './checkout-error.ts';
 import type { CheckoutInstance } from './checkout-runtime.ts';
@@ -67,7 +74,8 @@ type Handler<E extends CheckoutEventName> = (payload: CheckoutEventMap[E]) => vo
 /** The prop that receives each event, where there is one. */
 const PROPS: { readonly [E in CheckoutEventName]?: (callbacks: CheckoutCallbacks) => Handler<E> | undefined } = {
   paymentMethodRequestable: (c) => c.onPaymentMethodRequestable,
-  noPaymentMethodRequestable: (c) => (c.onNoPaymentMethodRequestable === undefined ? undefined : () => c.onNoPaymentMethodRequestable?.()),
+  noPaymentMethodRequestable: (c) =>
+    c.onNoPaymentMethodRequestable === undefined ? undefined : () => c.onNoPaymentMethodRequestable?.(),
   paymentOptionSelected: (c) => c.onPaymentOptionSelected,
   changeActiveView: (c) => c.onChangeActiveView,
   'card:inputSubmitRequest': (c) => c.onInputSubmitRequest,

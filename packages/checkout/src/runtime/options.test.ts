@@ -36,12 +36,16 @@ describe('merchant options', () => {
 
   it('names the fix for a value a JavaScript caller got wrong, and uses the default', async () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
-    const fromJs = JSON.parse('{"cardholderName": "sometimes", "postalCode": "always", "paymentOptionPriority": ["card", "cash"]}') as CheckoutOptions;
+    const fromJs = JSON.parse(
+      '{"cardholderName": "sometimes", "postalCode": "always", "paymentOptionPriority": ["card", "cash"]}',
+    ) as CheckoutOptions;
     const settings = settingsFrom(fromJs);
     expect(settings).toMatchObject({ cardholderName: 'optional', postalCode: 'gateway', paymentOptionPriority: ['card'] });
     // The sentences are imported on demand (option-problems.ts): they arrive a moment later.
     await vi.waitFor(() => expect(errors).toHaveBeenCalledTimes(3));
-    expect(errors).toHaveBeenCalledWith(expect.stringContaining("must be 'optional', 'required', true, false or { required: boolean }"));
+    expect(errors).toHaveBeenCalledWith(
+      expect.stringContaining("must be 'optional', 'required', true, false or { required: boolean }"),
+    );
     expect(errors).toHaveBeenCalledWith(expect.stringContaining("options.postalCode must be 'gateway' or 'required'"));
     expect(errors).toHaveBeenCalledWith(expect.stringContaining('using card.'));
     errors.mockRestore();
@@ -59,7 +63,9 @@ describe('the 3-D Secure option', () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
     const fromJs = JSON.parse('{"threeDSecure": {"amount": 1200}}') as CheckoutOptions;
     expect(settingsFrom(fromJs).threeDSecure).toEqual({ amount: null });
-    await vi.waitFor(() => expect(errors).toHaveBeenCalledWith(expect.stringContaining("options.threeDSecure must be true or { amount: '12.00' }")));
+    await vi.waitFor(() =>
+      expect(errors).toHaveBeenCalledWith(expect.stringContaining("options.threeDSecure must be true or { amount: '12.00' }")),
+    );
     errors.mockRestore();
   });
 });

@@ -69,7 +69,9 @@ function warnOnce(problem: OptionProblem): void {
   const key = JSON.stringify(problem);
   if (warned.has(key)) return;
   warned.add(key);
-  void import('./option-problems.ts').then(({ describeProblem }) => console.error(`[kassa/checkout] ${describeProblem(problem)}`));
+  void import('./option-problems.ts').then(({ describeProblem }) =>
+    console.error(`[kassa/checkout] ${describeProblem(problem)}`),
+  );
 }
 
 function cardholderNameFrom(value: unknown, where: string): CardholderNameOption {
@@ -162,7 +164,11 @@ export function settingsFrom(options: CheckoutOptions | undefined): CheckoutSett
     merchantEnabled,
     vaultCard: booleanFrom(options?.vaultCard, 'options.vaultCard', false),
     vaultManager: booleanFrom(options?.vaultManager, 'options.vaultManager', false),
-    preselectVaultedPaymentMethod: booleanFrom(options?.preselectVaultedPaymentMethod, 'options.preselectVaultedPaymentMethod', true),
+    preselectVaultedPaymentMethod: booleanFrom(
+      options?.preselectVaultedPaymentMethod,
+      'options.preselectVaultedPaymentMethod',
+      true,
+    ),
     threeDSecure: threeDSecureFrom(options?.threeDSecure),
   };
 }

@@ -1,6 +1,12 @@
 // Test support only: shared fixtures for the checkout's tests. Not exported from src/index.ts, so the library
 // build leaves it out; its name does not match the test include pattern (src/**/*.test.ts[x]).
-import type { CardCandidate, CheckoutSettings, FieldState, GatewayConfiguration, PaymentMethodResult } from '../machine/checkout.types.ts';
+import type {
+  CardCandidate,
+  CheckoutSettings,
+  FieldState,
+  GatewayConfiguration,
+  PaymentMethodResult,
+} from '../machine/checkout.types.ts';
 import { PAYMENT_OPTIONS } from '../machine/payment-options.ts';
 
 /** What a test changes in the gateway configuration; `supportedCardTypes` stands for `creditCards.supportedCardTypes`. */

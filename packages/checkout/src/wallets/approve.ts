@@ -14,7 +14,10 @@ export async function approveWallet(
   const amount = context.options?.amount;
   const outcome =
     surface === null || typeof amount !== 'string'
-      ? ({ kind: 'failed', detail: surface === null ? 'the browser blocked its window' : `options.${option}.amount is not a decimal string` } as const)
+      ? ({
+          kind: 'failed',
+          detail: surface === null ? 'the browser blocked its window' : `options.${option}.amount is not a decimal string`,
+        } as const)
       : await provider.approveWallet({ option, amount, config, surface, signal: AbortSignal.any([signal, context.signal]) });
   if (outcome.kind === 'approved') report({ type: 'WALLET_APPROVED', option, result: outcome.result });
   if (outcome.kind === 'failed') console.error(`[kassa/checkout] ${option}: ${outcome.detail}`);

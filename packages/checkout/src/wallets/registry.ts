@@ -29,7 +29,9 @@ export interface WalletPlugin {
 export type WalletRegistry = Readonly<Partial<Record<WalletOptionId, WalletPlugin>>>;
 
 /** Every wallet's view is in one chunk (each is a button and its mark), imported when a wallet is offered. */
-const inWalletsChunk: WalletPlugin = { load: async (context) => (await import('../views/wallets/views.tsx')).walletView(context) };
+const inWalletsChunk: WalletPlugin = {
+  load: async (context) => (await import('../views/wallets/views.tsx')).walletView(context),
+};
 
 export const WALLETS: WalletRegistry = {
   paypal: inWalletsChunk,

@@ -39,9 +39,12 @@ interface Rejected {
 
 describe('configuration', () => {
   it('answers the contract shape with CORS for any origin', async () => {
-    const response = await fetch(`${token.configUrl}?authorizationFingerprint=${encodeURIComponent(token.authorizationFingerprint)}`, {
-      headers: { origin: 'http://shop.example' },
-    });
+    const response = await fetch(
+      `${token.configUrl}?authorizationFingerprint=${encodeURIComponent(token.authorizationFingerprint)}`,
+      {
+        headers: { origin: 'http://shop.example' },
+      },
+    );
     expect(response.status).toBe(200);
     expect(response.headers.get('access-control-allow-origin')).toBe('*');
     expect(response.headers.get('access-control-allow-credentials')).toBeNull();
@@ -62,7 +65,11 @@ describe('configuration', () => {
     });
   });
 
-  it.each([['missing', ''], ['forged', 'eyJ.abc'], ['tampered', 'x']])('refuses a %s fingerprint with 401', async (_name, value) => {
+  it.each([
+    ['missing', ''],
+    ['forged', 'eyJ.abc'],
+    ['tampered', 'x'],
+  ])('refuses a %s fingerprint with 401', async (_name, value) => {
     const fingerprint = value === 'x' ? `${token.authorizationFingerprint.slice(0, -2)}AA` : value;
     const response = await fetch(`${token.configUrl}?authorizationFingerprint=${encodeURIComponent(fingerprint)}`);
     expect(response.status).toBe(401);
@@ -110,7 +117,13 @@ describe('credit card tokenization', () => {
     ['6243030000000001', 'UnionPay', '123'],
     ['2223000048400011', 'MasterCard', '123'],
   ])('tokenizes %s as %s', async (number, cardType, cvv) => {
-    const response = await tokenize({ number, expirationDate: `07/${nextYear}`, cvv, cardholderName: 'Ada Lovelace', billingAddress: { postalCode: 'SW1A 1AA' } });
+    const response = await tokenize({
+      number,
+      expirationDate: `07/${nextYear}`,
+      cvv,
+      cardholderName: 'Ada Lovelace',
+      billingAddress: { postalCode: 'SW1A 1AA' },
+    });
     expect(response.status).toBe(201);
     expect(response.headers.get('access-control-allow-origin')).toBe('*');
     const { creditCards } = (await response.json()) as Tokenized;
@@ -172,20 +185,32 @@ describe('credit card tokenization', () => {
     ['an Amex with a 3-digit CVV', { number: '378282246310005', cvv: '123' }, [['cvv', '81707']]],
     ['a Visa with a 4-digit CVV', { cvv: '1234' }, [['cvv', '81707']]],
     ['a 256-character name', { cardholderName: 'a'.repeat(256) }, [['cardholderName', '81723']]],
-    ['a name that is only digits, spaces and dashes (the frames refuse it too)', { cardholderName: '4111 1111-1111' }, [['cardholderName', '81723']]],
+    [
+      'a name that is only digits, spaces and dashes (the frames refuse it too)',
+      { cardholderName: '4111 1111-1111' },
+      [['cardholderName', '81723']],
+    ],
   ])('refuses %s with 422', async (_name, override, expected) => {
     const card = { number: '4111111111111111', expirationDate: `12/${nextYear}`, ...override };
     expect(await rejection(card)).toEqual(expected);
   });
 
   it.each(['a ', ' a1', '#AB1', 'A'])('refuses the postal code %j as the frames do (81813)', async (postalCode) => {
-    const response = await tokenize({ number: '4111111111111111', expirationDate: `12/${nextYear}`, billingAddress: { postalCode } });
+    const response = await tokenize({
+      number: '4111111111111111',
+      expirationDate: `12/${nextYear}`,
+      billingAddress: { postalCode },
+    });
     expect(response.status).toBe(422);
     expect(JSON.stringify(await response.json())).toContain('"code":"81813"');
   });
 
   it('nests a postal code error under billingAddress', async () => {
-    const response = await tokenize({ number: '4111111111111111', expirationDate: `12/${nextYear}`, billingAddress: { postalCode: '-1' } });
+    const response = await tokenize({
+      number: '4111111111111111',
+      expirationDate: `12/${nextYear}`,
+      billingAddress: { postalCode: '-1' },
+    });
     expect(response.status).toBe(422);
     const body = (await response.json()) as Rejected;
     expect(body.fieldErrors).toEqual([
@@ -214,7 +239,9 @@ describe('payment methods', () => {
     const { clientToken } = await gateway.clientToken.generate({ customerId: created.customer.id });
     const customerToken = decodeClientToken(clientToken);
     for (const fingerprint of [token.authorizationFingerprint, customerToken.authorizationFingerprint]) {
-      const response = await fetch(`${token.clientApiUrl}/v1/payment_methods?authorizationFingerprint=${encodeURIComponent(fingerprint)}`);
+      const response = await fetch(
+        `${token.clientApiUrl}/v1/payment_methods?authorizationFingerprint=${encodeURIComponent(fingerprint)}`,
+      );
       expect(response.status).toBe(200);
       expect(await response.json()).toEqual({ paymentMethods: [] });
     }

@@ -57,7 +57,13 @@ describe('merchant settings in the client configuration', () => {
   it('changes while running (the next configuration request sees it) and resets to the start values', async () => {
     sandbox.settings.update({ challenges: ['postal_code'], wallets: ['venmo'] });
     const changed = await configuration();
-    expect(changed).toMatchObject({ challenges: ['postal_code'], threeDSecureEnabled: true, paypalEnabled: false, applePayWeb: null, androidPay: null });
+    expect(changed).toMatchObject({
+      challenges: ['postal_code'],
+      threeDSecureEnabled: true,
+      paypalEnabled: false,
+      applePayWeb: null,
+      androidPay: null,
+    });
     expect(changed).not.toHaveProperty('paypal');
     expect(changed['payWithVenmo']).not.toBeNull();
 
@@ -78,13 +84,18 @@ describe('merchant settings in the client configuration', () => {
       fetch(url, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
     const changed = await patch({ challenges: [], threeDSecure: false });
-    expect(await changed.json()).toEqual({ settings: { challenges: [], threeDSecure: false, wallets: ['paypal', 'apple_pay', 'google_pay', 'venmo'] } });
+    expect(await changed.json()).toEqual({
+      settings: { challenges: [], threeDSecure: false, wallets: ['paypal', 'apple_pay', 'google_pay', 'venmo'] },
+    });
     expect(await configuration()).toMatchObject({ challenges: [], threeDSecureEnabled: false });
 
     const refused = await patch({ wallets: ['bitcoin'], colour: 'red' });
     expect(refused.status).toBe(400);
     expect(await refused.json()).toEqual({
-      error: { message: 'Invalid settings', problems: ['wallets must be a list of paypal, apple_pay, google_pay, venmo', 'unknown setting "colour"'] },
+      error: {
+        message: 'Invalid settings',
+        problems: ['wallets must be a list of paypal, apple_pay, google_pay, venmo', 'unknown setting "colour"'],
+      },
     });
 
     expect((await (await fetch(url, { method: 'DELETE' })).json()) as unknown).toEqual({

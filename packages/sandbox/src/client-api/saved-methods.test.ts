@@ -63,25 +63,39 @@ describe('GET v1/payment_methods', () => {
   it('lists the customer’s saved cards, the default first, each with a fresh nonce the server can charge once', async () => {
     const { customerId, token } = await customerToken();
     await gateway.paymentMethod.create({ customerId, paymentMethodNonce: 'fake-valid-visa-nonce' });
-    const amex = await gateway.paymentMethod.create({ customerId, paymentMethodNonce: 'fake-valid-amex-nonce', options: { makeDefault: true } });
+    const amex = await gateway.paymentMethod.create({
+      customerId,
+      paymentMethodNonce: 'fake-valid-amex-nonce',
+      options: { makeDefault: true },
+    });
     const first = await list(token);
     expect(first.map((entry) => [entry.details.cardType, entry.default, entry.hasSubscription, entry.type])).toEqual([
       ['American Express', true, false, 'CreditCard'],
       ['Visa', false, false, 'CreditCard'],
     ]);
-    expect(first[0]).toMatchObject({ description: 'ending in 05', details: { lastFour: '0005' }, binData: { prepaid: 'Unknown' } });
+    expect(first[0]).toMatchObject({
+      description: 'ending in 05',
+      details: { lastFour: '0005' },
+      binData: { prepaid: 'Unknown' },
+    });
     const second = await list(token);
     expect(second[0]?.nonce).not.toBe(first[0]?.nonce);
 
     const sale = await gateway.transaction.sale({ amount: '3.00', paymentMethodNonce: first[0]?.nonce ?? '' });
-    expect(sale.transaction).toMatchObject({ customer: { id: customerId }, creditCard: { token: (amex.paymentMethod as braintree.CreditCard).token } });
+    expect(sale.transaction).toMatchObject({
+      customer: { id: customerId },
+      creditCard: { token: (amex.paymentMethod as braintree.CreditCard).token },
+    });
     expect((await gateway.transaction.sale({ amount: '3.00', paymentMethodNonce: first[0]?.nonce ?? '' })).success).toBe(false);
   });
 
   it('marks a card paying for a live subscription, and gives guests an empty list', async () => {
     const { customerId, token } = await customerToken();
     const card = await gateway.paymentMethod.create({ customerId, paymentMethodNonce: 'fake-valid-visa-nonce' });
-    await gateway.subscription.create({ paymentMethodToken: (card.paymentMethod as braintree.CreditCard).token, planId: 'coffee-monthly' });
+    await gateway.subscription.create({
+      paymentMethodToken: (card.paymentMethod as braintree.CreditCard).token,
+      planId: 'coffee-monthly',
+    });
     expect((await list(token)).map((entry) => entry.hasSubscription)).toEqual([true]);
     const guest = decodeClientToken((await gateway.clientToken.generate({})).clientToken);
     expect(await list(guest)).toEqual([]);
@@ -105,7 +119,10 @@ describe('DELETE v1/payment_methods/{nonce}', () => {
   it('refuses another customer’s card (404), a guest (403) and a card with a live subscription (422)', async () => {
     const owner = await customerToken();
     const other = await customerToken();
-    const card = await gateway.paymentMethod.create({ customerId: owner.customerId, paymentMethodNonce: 'fake-valid-visa-nonce' });
+    const card = await gateway.paymentMethod.create({
+      customerId: owner.customerId,
+      paymentMethodNonce: 'fake-valid-visa-nonce',
+    });
     const [entry] = await list(owner.token);
     const nonce = entry?.nonce ?? '';
     const stranger = await remove(other.token, nonce);
@@ -140,7 +157,11 @@ describe('DELETE v1/payment_methods/{nonce}', () => {
 
 describe('"save card": POST v1/payment_methods/credit_cards with creditCard.options.validate', () => {
   it('saves the card for the token’s customer as the token’s options say; the nonce charges the saved card', async () => {
-    const { customerId, token } = await customerToken({ verifyCard: true, failOnDuplicatePaymentMethod: true, makeDefault: true });
+    const { customerId, token } = await customerToken({
+      verifyCard: true,
+      failOnDuplicatePaymentMethod: true,
+      makeDefault: true,
+    });
     const response = await saveCard(token, { number: '4111111111111111', cvv: '123' });
     expect(response.status).toBe(201);
     const { creditCards } = (await response.json()) as { creditCards: Array<{ nonce: string; details: { lastFour: string } }> };
@@ -157,7 +178,12 @@ describe('"save card": POST v1/payment_methods/credit_cards with creditCard.opti
     const duplicate = await saveCard(token, { number: '6011111111111117' });
     expect(duplicate.status).toBe(422);
     expect(await duplicate.json()).toMatchObject({
-      fieldErrors: [{ field: 'creditCard', fieldErrors: [{ field: 'number', code: '81724', message: 'Duplicate card exists in the vault.' }] }],
+      fieldErrors: [
+        {
+          field: 'creditCard',
+          fieldErrors: [{ field: 'number', code: '81724', message: 'Duplicate card exists in the vault.' }],
+        },
+      ],
     });
     expect((await gateway.customer.find(customerId)).creditCards).toHaveLength(1);
   });

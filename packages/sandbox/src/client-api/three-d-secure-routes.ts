@@ -15,7 +15,10 @@ function summary(info: ThreeDSecureInfo) {
  * 3-D Secure 2 for the browser (docs/contracts.md section 1): the lookup for a card nonce and an amount, and the
  * result of a challenge the shopper answered on the sandbox's challenge page.
  */
-export async function threeDSecureRoutes(app: FastifyInstance, options: { gateway: SandboxGateway; authorize: Authorize }): Promise<void> {
+export async function threeDSecureRoutes(
+  app: FastifyInstance,
+  options: { gateway: SandboxGateway; authorize: Authorize },
+): Promise<void> {
   const { gateway, authorize } = options;
 
   app.post('/v1/payment_methods/:nonce/three_d_secure/lookup', async (request, reply) => {
@@ -24,7 +27,8 @@ export async function threeDSecureRoutes(app: FastifyInstance, options: { gatewa
     if (authorization === null) return reply;
     const { nonce } = request.params as { nonce: string };
     const outcome = gateway.threeDSecure.lookup(authorization, nonce, body['amount']);
-    if (!outcome.ok) return reply.code(422).send({ error: { message: outcome.message }, fieldErrors: fieldErrors(outcome.errors) });
+    if (!outcome.ok)
+      return reply.code(422).send({ error: { message: outcome.message }, fieldErrors: fieldErrors(outcome.errors) });
     const result = outcome.value;
     const { info } = result;
     return reply.code(201).send({
@@ -47,7 +51,8 @@ export async function threeDSecureRoutes(app: FastifyInstance, options: { gatewa
     const { challengeId } = request.params as { challengeId: string };
     const outcome = gateway.threeDSecure.result(authorization, challengeId);
     if (outcome === null) return reply.code(404).send({ error: { message: 'Unknown or expired 3D Secure challenge' } });
-    if (!outcome.ok) return reply.code(422).send({ error: { message: outcome.message }, fieldErrors: fieldErrors(outcome.errors) });
+    if (!outcome.ok)
+      return reply.code(422).send({ error: { message: outcome.message }, fieldErrors: fieldErrors(outcome.errors) });
     const info = outcome.value.threeDSecureInfo;
     return reply.code(201).send({
       paymentMethod: tokenizedCreditCard(outcome.value),

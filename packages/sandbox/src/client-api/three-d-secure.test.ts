@@ -42,7 +42,10 @@ async function tokenize(number: string): Promise<string> {
   const response = await fetch(`${token.clientApiUrl}/v1/payment_methods/credit_cards`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ authorizationFingerprint: token.authorizationFingerprint, creditCard: { number, expirationDate: `01/${year}`, cvv: /^3[47]/.test(number) ? '1234' : '123' } }),
+    body: JSON.stringify({
+      authorizationFingerprint: token.authorizationFingerprint,
+      creditCard: { number, expirationDate: `01/${year}`, cvv: /^3[47]/.test(number) ? '1234' : '123' },
+    }),
   });
   expect(response.status).toBe(201);
   return ((await response.json()) as { creditCards: Array<{ nonce: string }> }).creditCards[0]?.nonce ?? '';
@@ -80,15 +83,60 @@ const pageCall = (challengeId: string, action: 'answer' | 'cancel', body: unknow
 
 describe('lookup without a challenge: a new nonce carrying the result', () => {
   it.each([
-    ['frictionless success (Visa)', '4000000000002701', { liabilityShifted: true, liabilityShiftPossible: true, status: 'authenticate_successful' }, 'Y'],
-    ['frictionless success (Mastercard)', '5200000000002235', { liabilityShifted: true, liabilityShiftPossible: true, status: 'authenticate_successful' }, 'Y'],
-    ['frictionless success (Amex)', '340000000002708', { liabilityShifted: true, liabilityShiftPossible: true, status: 'authenticate_successful' }, 'Y'],
-    ['frictionless failure', '4000000000002925', { liabilityShifted: false, liabilityShiftPossible: true, status: 'authenticate_frictionless_failed' }, 'N'],
-    ['attempt successful', '5200000000002482', { liabilityShifted: true, liabilityShiftPossible: true, status: 'authenticate_attempt_successful' }, 'A'],
-    ['unavailable', '4000000000002313', { liabilityShifted: false, liabilityShiftPossible: false, status: 'authentication_unavailable' }, 'U'],
-    ['lookup error', '4000000000001125', { liabilityShifted: false, liabilityShiftPossible: false, status: 'lookup_error' }, null],
-    ['lookup time-out', '4000000000001075', { liabilityShifted: false, liabilityShiftPossible: false, status: 'lookup_error' }, null],
-    ['a card that is not enrolled', '4111111111111111', { liabilityShifted: false, liabilityShiftPossible: false, status: 'lookup_not_enrolled' }, null],
+    [
+      'frictionless success (Visa)',
+      '4000000000002701',
+      { liabilityShifted: true, liabilityShiftPossible: true, status: 'authenticate_successful' },
+      'Y',
+    ],
+    [
+      'frictionless success (Mastercard)',
+      '5200000000002235',
+      { liabilityShifted: true, liabilityShiftPossible: true, status: 'authenticate_successful' },
+      'Y',
+    ],
+    [
+      'frictionless success (Amex)',
+      '340000000002708',
+      { liabilityShifted: true, liabilityShiftPossible: true, status: 'authenticate_successful' },
+      'Y',
+    ],
+    [
+      'frictionless failure',
+      '4000000000002925',
+      { liabilityShifted: false, liabilityShiftPossible: true, status: 'authenticate_frictionless_failed' },
+      'N',
+    ],
+    [
+      'attempt successful',
+      '5200000000002482',
+      { liabilityShifted: true, liabilityShiftPossible: true, status: 'authenticate_attempt_successful' },
+      'A',
+    ],
+    [
+      'unavailable',
+      '4000000000002313',
+      { liabilityShifted: false, liabilityShiftPossible: false, status: 'authentication_unavailable' },
+      'U',
+    ],
+    [
+      'lookup error',
+      '4000000000001125',
+      { liabilityShifted: false, liabilityShiftPossible: false, status: 'lookup_error' },
+      null,
+    ],
+    [
+      'lookup time-out',
+      '4000000000001075',
+      { liabilityShifted: false, liabilityShiftPossible: false, status: 'lookup_error' },
+      null,
+    ],
+    [
+      'a card that is not enrolled',
+      '4111111111111111',
+      { liabilityShifted: false, liabilityShiftPossible: false, status: 'lookup_not_enrolled' },
+      null,
+    ],
   ])('%s', async (_name, number, expected, transStatus) => {
     const body = await lookupOf(number);
     expect(body.threeDSecureInfo).toEqual(expected);
@@ -131,7 +179,9 @@ describe('lookup refusals', () => {
     try {
       const response = await lookup(await tokenize('4000000000002701'));
       expect(response.status).toBe(422);
-      expect(((await response.json()) as { error: { message: string } }).error.message).toBe('3D Secure is not enabled for this merchant account.');
+      expect(((await response.json()) as { error: { message: string } }).error.message).toBe(
+        '3D Secure is not enabled for this merchant account.',
+      );
     } finally {
       sandbox.settings.reset();
     }
@@ -142,13 +192,23 @@ describe('challenge', () => {
   it('the success card with code 1234: the page is served, the result nonce shifts liability', async () => {
     const body = await lookupOf('4000000000001091');
     expect(body.paymentMethod).toBeNull();
-    expect(body.threeDSecureInfo).toEqual({ liabilityShifted: false, liabilityShiftPossible: true, status: 'challenge_required' });
+    expect(body.threeDSecureInfo).toEqual({
+      liabilityShifted: false,
+      liabilityShiftPossible: true,
+      status: 'challenge_required',
+    });
     expect(body.lookup.acsUrl).toBe(`${sandbox.origin}/three-d-secure/challenge.html`);
     const challengeId = body.lookup.challengeId ?? '';
     expect(challengeId).toMatch(/^[0-9a-f]{32}$/);
 
     const details = await fetch(`${sandbox.origin}/three-d-secure/challenges/${challengeId}`);
-    expect(await details.json()).toEqual({ state: 'pending', amount: '25.00', currencyIsoCode: 'USD', cardType: 'Visa', lastFour: '1091' });
+    expect(await details.json()).toEqual({
+      state: 'pending',
+      amount: '25.00',
+      currencyIsoCode: 'USD',
+      cardType: 'Visa',
+      lastFour: '1091',
+    });
     const pending = await challengeResult(challengeId);
     expect(pending.status).toBe(422);
 
@@ -159,7 +219,11 @@ describe('challenge', () => {
     expect(threeDSecureInfo).toEqual({ liabilityShifted: true, liabilityShiftPossible: true, status: 'authenticate_successful' });
     expect(paymentMethod.threeDSecureInfo).toMatchObject({ enrolled: 'Y', eciFlag: '05', cavv: expect.any(String) });
 
-    const sale = await gateway.transaction.sale({ amount: '25.00', paymentMethodNonce: paymentMethod.nonce, options: { threeDSecure: { required: true } } });
+    const sale = await gateway.transaction.sale({
+      amount: '25.00',
+      paymentMethodNonce: paymentMethod.nonce,
+      options: { threeDSecure: { required: true } },
+    });
     expect(sale.transaction.status).toBe('authorized');
     // A challenge is answered once.
     expect(await (await pageCall(challengeId, 'answer', { code: '0000' })).json()).toEqual({ state: 'completed' });
@@ -172,7 +236,11 @@ describe('challenge', () => {
     const challengeId = (await lookupOf(number)).lookup.challengeId ?? '';
     await pageCall(challengeId, 'answer', { code });
     const result = (await (await challengeResult(challengeId)).json()) as { threeDSecureInfo: Info };
-    expect(result.threeDSecureInfo).toEqual({ liabilityShifted: false, liabilityShiftPossible: true, status: 'authenticate_failed' });
+    expect(result.threeDSecureInfo).toEqual({
+      liabilityShifted: false,
+      liabilityShiftPossible: true,
+      status: 'authenticate_failed',
+    });
   });
 
   it('cancelled: no result (422), and an unknown challenge is 404 everywhere', async () => {
@@ -180,7 +248,9 @@ describe('challenge', () => {
     expect(await (await pageCall(challengeId, 'cancel')).json()).toEqual({ state: 'cancelled' });
     const result = await challengeResult(challengeId);
     expect(result.status).toBe(422);
-    expect(((await result.json()) as { error: { message: string } }).error.message).toBe('The 3D Secure challenge was cancelled.');
+    expect(((await result.json()) as { error: { message: string } }).error.message).toBe(
+      'The 3D Secure challenge was cancelled.',
+    );
     expect((await pageCall('0'.repeat(32), 'answer', { code: '1234' })).status).toBe(404);
     expect((await fetch(`${sandbox.origin}/three-d-secure/challenges/${'0'.repeat(32)}`)).status).toBe(404);
     expect((await challengeResult('0'.repeat(32))).status).toBe(404);

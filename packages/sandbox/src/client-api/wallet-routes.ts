@@ -16,15 +16,29 @@ export function walletPaymentMethod(record: NonceRecord) {
       return {
         ...base,
         description: wallet.payerEmail,
-        details: { email: wallet.payerEmail, payerId: wallet.payerId, firstName: wallet.payerFirstName, lastName: wallet.payerLastName },
+        details: {
+          email: wallet.payerEmail,
+          payerId: wallet.payerId,
+          firstName: wallet.payerFirstName,
+          lastName: wallet.payerLastName,
+        },
       };
     case 'venmo_account':
-      return { ...base, description: `Venmo Account: ${wallet.username}`, details: { username: wallet.username, venmoUserId: wallet.venmoUserId } };
+      return {
+        ...base,
+        description: `Venmo Account: ${wallet.username}`,
+        details: { username: wallet.username, venmoUserId: wallet.venmoUserId },
+      };
     case 'apple_pay_card':
       return {
         ...base,
         description: wallet.paymentInstrumentName,
-        details: { cardType: card.cardType, lastFour: card.last4, lastTwo: card.last4.slice(-2), paymentInstrumentName: wallet.paymentInstrumentName },
+        details: {
+          cardType: card.cardType,
+          lastFour: card.last4,
+          lastTwo: card.last4.slice(-2),
+          paymentInstrumentName: wallet.paymentInstrumentName,
+        },
         rawPaymentData: { paymentMethod: { network: card.cardType, displayName: wallet.paymentInstrumentName, type: 'credit' } },
       };
     case 'android_pay_card':
@@ -33,14 +47,21 @@ export function walletPaymentMethod(record: NonceRecord) {
         description: wallet.sourceDescription,
         details: { cardType: wallet.sourceCardType, lastFour: wallet.sourceCardLast4, lastTwo: wallet.sourceCardLast4.slice(-2) },
         rawPaymentData: {
-          paymentMethodData: { type: 'CARD', description: wallet.sourceDescription, info: { cardNetwork: wallet.sourceCardType.toUpperCase(), cardDetails: wallet.sourceCardLast4 } },
+          paymentMethodData: {
+            type: 'CARD',
+            description: wallet.sourceDescription,
+            info: { cardNetwork: wallet.sourceCardType.toUpperCase(), cardDetails: wallet.sourceCardLast4 },
+          },
         },
       };
   }
 }
 
 /** The wallets' approvals for the browser (docs/contracts.md section 1, "Wallets"). */
-export async function walletRoutes(app: FastifyInstance, options: { gateway: SandboxGateway; authorize: Authorize }): Promise<void> {
+export async function walletRoutes(
+  app: FastifyInstance,
+  options: { gateway: SandboxGateway; authorize: Authorize },
+): Promise<void> {
   const { gateway, authorize } = options;
 
   app.post('/v1/wallets/:wallet/approvals', async (request, reply) => {
@@ -49,7 +70,8 @@ export async function walletRoutes(app: FastifyInstance, options: { gateway: San
     if (authorization === null) return reply;
     const { wallet } = request.params as { wallet: string };
     const outcome = gateway.walletApprovals.start(authorization, wallet, body['amount']);
-    if (!outcome.ok) return reply.code(422).send({ error: { message: outcome.message }, fieldErrors: fieldErrors(outcome.errors) });
+    if (!outcome.ok)
+      return reply.code(422).send({ error: { message: outcome.message }, fieldErrors: fieldErrors(outcome.errors) });
     return reply.code(201).send({ approvalId: outcome.value.id, approvalUrl: `${gateway.origin}/wallets/approve.html` });
   });
 
@@ -60,7 +82,8 @@ export async function walletRoutes(app: FastifyInstance, options: { gateway: San
     const { approvalId } = request.params as { approvalId: string };
     const outcome = gateway.walletApprovals.result(authorization, approvalId);
     if (outcome === null) return reply.code(404).send({ error: { message: 'Unknown or expired wallet approval' } });
-    if (!outcome.ok) return reply.code(422).send({ error: { message: outcome.message }, fieldErrors: fieldErrors(outcome.errors) });
+    if (!outcome.ok)
+      return reply.code(422).send({ error: { message: outcome.message }, fieldErrors: fieldErrors(outcome.errors) });
     return reply.code(201).send({ paymentMethod: walletPaymentMethod(outcome.value) });
   });
 }

@@ -19,11 +19,11 @@ describe('billing calendar', () => {
   it('adds days across months and years, and checks dates', () => {
     expect(addDays('2026-12-31', 1)).toBe('2027-01-01');
     expect(addDays('2026-03-01', -1)).toBe('2026-02-28');
-    expect([isCalendarDate('2026-02-29'), isCalendarDate('2028-02-29'), isCalendarDate('2026-13-01'), isCalendarDate('26-1-1')]).toEqual([
-      false,
-      true,
-      false,
-      false,
-    ]);
+    expect([
+      isCalendarDate('2026-02-29'),
+      isCalendarDate('2028-02-29'),
+      isCalendarDate('2026-13-01'),
+      isCalendarDate('26-1-1'),
+    ]).toEqual([false, true, false, false]);
   });
 });

@@ -32,7 +32,8 @@ function frameAccepts(card: Required<Pick<CardInput, 'number' | 'expirationDate'
     ['postalCode', card.postalCode],
   ];
   return fields.every(
-    ([field, value]) => value === undefined || validateField(field, String(value), field === 'cvv' ? (amex ? 4 : 3) : null, now).isValid,
+    ([field, value]) =>
+      value === undefined || validateField(field, String(value), field === 'cvv' ? (amex ? 4 : 3) : null, now).isValid,
   );
 }
 

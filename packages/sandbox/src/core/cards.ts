@@ -239,7 +239,8 @@ export function validateCard(input: CardInput, identifierKey: Buffer, now: Date)
       binData: UNKNOWN_BIN_DATA,
       behaviour: BEHAVIOUR_BY_NUMBER[digits] ?? 'normal',
       ...(THREE_D_SECURE_TEST_CARDS[digits] === undefined ? {} : { threeDSecureScenario: THREE_D_SECURE_TEST_CARDS[digits] }),
-      securityCodeResponseCode: typeof input.cvv !== 'string' || input.cvv === '' ? 'I' : (CVV_RESPONSE_BY_TEST_CVV[input.cvv] ?? 'M'),
+      securityCodeResponseCode:
+        typeof input.cvv !== 'string' || input.cvv === '' ? 'I' : (CVV_RESPONSE_BY_TEST_CVV[input.cvv] ?? 'M'),
       postalCodeResponseCode: postalCode === null ? 'I' : postalCode === '20000' ? 'N' : 'M',
     },
   };

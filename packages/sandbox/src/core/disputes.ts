@@ -16,7 +16,12 @@ export const DISPUTE_STATUSES = ['open', 'accepted', 'disputed', 'won', 'lost'] 
 export type DisputeStatus = (typeof DISPUTE_STATUSES)[number];
 
 /** Sale amounts the provider's sandbox gives their own reason codes (the rest: 83, Visa fraud). */
-const REASON_CODE_BY_AMOUNT: Readonly<Record<string, string>> = { '83.00': '83', '10.40': '1040', '13.10': '1310', '70.30': '7030' };
+const REASON_CODE_BY_AMOUNT: Readonly<Record<string, string>> = {
+  '83.00': '83',
+  '10.40': '1040',
+  '13.10': '1310',
+  '70.30': '7030',
+};
 /** A chargeback must be answered within this many days of its receipt (the provider's sandbox gives about three weeks). */
 const REPLY_DAYS = 20;
 
@@ -70,7 +75,12 @@ const DISPUTE = ['dispute'] as const;
 const errors = {
   accept: validationError(DISPUTE, 'status', '95704', 'Disputes can only be accepted when they are in an Open state'),
   evidence: validationError(DISPUTE, 'status', '95701', 'Evidence can only be attached to disputes that are in an Open state'),
-  removeEvidence: validationError(DISPUTE, 'status', '95702', 'Evidence can only be removed from disputes that are in an Open state'),
+  removeEvidence: validationError(
+    DISPUTE,
+    'status',
+    '95702',
+    'Evidence can only be removed from disputes that are in an Open state',
+  ),
   finalize: validationError(DISPUTE, 'status', '95705', 'Disputes can only be finalized when they are in an Open state'),
   content: validationError(['dispute', 'evidence'], 'comments', '95708', 'Content cannot be blank'),
 };

@@ -6,7 +6,13 @@ import { createMemoryStore } from '../store/memory-store.ts';
 describe('DueQueue', () => {
   it('hands out what is due, earliest first, and keeps the rest', () => {
     const queue = new DueQueue(createMemoryStore().collection<DueRecord>('due'));
-    for (const [id, dueAt] of [['c', 30], ['a', 10], ['d', 40], ['b', 20]] as const) queue.schedule({ id, dueAt });
+    for (const [id, dueAt] of [
+      ['c', 30],
+      ['a', 10],
+      ['d', 40],
+      ['b', 20],
+    ] as const)
+      queue.schedule({ id, dueAt });
     expect(queue.takeDue(25).map((record) => record.id)).toEqual(['a', 'b']);
     expect(queue.nextDueAt()).toBe(30);
     expect(queue.takeDue(100).map((record) => record.id)).toEqual(['c', 'd']);

@@ -8,12 +8,7 @@ export interface ValidationError {
   message: string;
 }
 
-export function validationError(
-  path: readonly string[],
-  attribute: string,
-  code: string,
-  message: string,
-): ValidationError {
+export function validationError(path: readonly string[], attribute: string, code: string, message: string): ValidationError {
   return { path, attribute, code, message };
 }
 

@@ -122,7 +122,11 @@ export function lookUpFakeNonce(nonce: string, now: Date): FakeNonce | null {
   const card = cardFromSpec(spec, now);
   if (spec.wallet !== undefined) return { kind: 'card', card, wallet: fakeWallet(spec.wallet, card, nonce) };
   if (spec.threeDSecure === undefined) return { kind: 'card', card };
-  return { kind: 'card', card, threeDSecureInfo: threeDSecureInfo(spec.threeDSecure.outcome, card.cardType, spec.threeDSecure.challenged) };
+  return {
+    kind: 'card',
+    card,
+    threeDSecureInfo: threeDSecureInfo(spec.threeDSecure.outcome, card.cardType, spec.threeDSecure.challenged),
+  };
 }
 
 function fakeWallet(wallet: NonNullable<FakeCardSpec['wallet']>, card: Card, nonce: string): WalletAccount {

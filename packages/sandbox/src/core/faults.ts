@@ -104,14 +104,16 @@ function parseFault(value: unknown, problems: string[]): Fault | null {
       return { type: value['type'] };
     case 'delay': {
       const ms = value['ms'];
-      if (Number.isInteger(ms) && (ms as number) >= 0 && (ms as number) <= MAX_DELAY_MS) return { type: 'delay', ms: ms as number };
+      if (Number.isInteger(ms) && (ms as number) >= 0 && (ms as number) <= MAX_DELAY_MS)
+        return { type: 'delay', ms: ms as number };
       problems.push(`fault.ms must be an integer number of milliseconds, 0 to ${MAX_DELAY_MS}`);
       return null;
     }
     case 'status': {
       const status = value['status'];
       const retryAfter = value['retryAfter'];
-      if (!FAULT_STATUSES.includes(status as FaultStatus)) problems.push(`fault.status must be one of ${FAULT_STATUSES.join(', ')}`);
+      if (!FAULT_STATUSES.includes(status as FaultStatus))
+        problems.push(`fault.status must be one of ${FAULT_STATUSES.join(', ')}`);
       if (retryAfter !== undefined && !(Number.isInteger(retryAfter) && (retryAfter as number) >= 0)) {
         problems.push('fault.retryAfter must be a whole number of seconds');
       }

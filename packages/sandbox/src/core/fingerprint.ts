@@ -8,7 +8,12 @@ export interface SaveCardOptions {
   makeDefault: boolean;
 }
 
-const SAVE_CARD_OPTIONS = ['verifyCard', 'failOnDuplicatePaymentMethod', 'failOnDuplicatePaymentMethodForCustomer', 'makeDefault'] as const;
+const SAVE_CARD_OPTIONS = [
+  'verifyCard',
+  'failOnDuplicatePaymentMethod',
+  'failOnDuplicatePaymentMethodForCustomer',
+  'makeDefault',
+] as const;
 
 /** What an authorization fingerprint grants: one merchant, optionally one customer, until it expires. */
 export interface Authorization {
@@ -65,7 +70,10 @@ export function verifyFingerprint(secret: Buffer, fingerprint: unknown, now: num
   const { m, c, e, o } = claims as Partial<Claims>;
   if (typeof m !== 'string' || typeof e !== 'number' || (c !== null && typeof c !== 'string')) return null;
   if (e <= now) return null;
-  if (o !== undefined && (typeof o !== 'object' || o === null || SAVE_CARD_OPTIONS.some((name) => typeof o[name] !== 'boolean'))) {
+  if (
+    o !== undefined &&
+    (typeof o !== 'object' || o === null || SAVE_CARD_OPTIONS.some((name) => typeof o[name] !== 'boolean'))
+  ) {
     return null;
   }
   return { merchantId: m, customerId: c, expiresAt: e, ...(o === undefined ? {} : { saveCard: o }) };

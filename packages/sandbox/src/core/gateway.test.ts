@@ -66,7 +66,7 @@ describe('nonce lifetime', () => {
 });
 
 describe('tokenization expiry rule', () => {
-  it('accepts last month\'s card until that month has ended everywhere (the frames\' rule)', () => {
+  it("accepts last month's card until that month has ended everywhere (the frames' rule)", () => {
     const { gateway, advance } = setUp('2026-12-01T05:00:00Z'); // still 30 November in the Americas
     const guest: Authorization = { merchantId: 'm', customerId: null, expiresAt: Number.MAX_SAFE_INTEGER };
     const card = { number: '4111111111111111', expirationDate: '11/26' };

@@ -184,10 +184,13 @@ export class SandboxGateway {
     this.transactionRecords = options.store.collection<Transaction>('transactions');
     this.subscriptionRecords = options.store.collection<Subscription>('subscriptions');
     this.disputeRecords = options.store.collection<Dispute>('disputes');
-    this.transactions = new Transactions(watchCollection(this.transactionRecords, (record) => this.settlement.observe(record)), {
-      merchantAccountId: options.merchantId,
-      currencyIsoCode,
-    });
+    this.transactions = new Transactions(
+      watchCollection(this.transactionRecords, (record) => this.settlement.observe(record)),
+      {
+        merchantAccountId: options.merchantId,
+        currencyIsoCode,
+      },
+    );
     this.idempotency = new IdempotencyKeys(options.store.collection<IdempotencyRecord>('api-request-keys'));
     this.paymentMethods = new PaymentMethods(options.store.collection<VaultedCard>('payment-methods'));
     this.cardRules = options.cardRules ?? NO_CARD_RULES;
@@ -196,16 +199,17 @@ export class SandboxGateway {
       customers: this.customers,
       nonces: this.nonces,
       paymentMethods: this.paymentMethods,
-      subscriptions: new Subscriptions(
-        watchCollection(this.subscriptionRecords, (record) => this.billing.observe(record)),
-      ),
+      subscriptions: new Subscriptions(watchCollection(this.subscriptionRecords, (record) => this.billing.observe(record))),
       transactions: this.transactions,
       currencyIsoCode,
       merchantAccountId: options.merchantId,
       rules: this.cardRules,
     };
     this.vault = new VaultOperations(context);
-    this.deviceData = new DeviceData(options.store.collection<DeviceSession>('device-sessions'), options.store.collection<TransactionDeviceData>('transaction-device-data'));
+    this.deviceData = new DeviceData(
+      options.store.collection<DeviceSession>('device-sessions'),
+      options.store.collection<TransactionDeviceData>('transaction-device-data'),
+    );
     const browserFlows = { nonces: this.nonces, clock: this.clock, settings: () => this.settings, currencyIsoCode };
     this.threeDSecure = new ThreeDSecureOperations(browserFlows);
     this.walletApprovals = new WalletApprovals(browserFlows);
@@ -335,9 +339,7 @@ export class SandboxGateway {
   }
 
   sale(params: SaleParams, apiRequestKey: string | null): TransactionResult {
-    const outcome = this.idempotency.run(apiRequestKey, { operation: 'sale', params }, TRANSACTION, () =>
-      this.runSale(params),
-    );
+    const outcome = this.idempotency.run(apiRequestKey, { operation: 'sale', params }, TRANSACTION, () => this.runSale(params));
     return outcome.kind === 'conflict' ? invalidResult([outcome.error]) : outcome.result;
   }
 
@@ -400,7 +402,13 @@ export class SandboxGateway {
     }
     if (result.kind === 'success' && vaultOnSuccess !== null) {
       if (newCustomer !== null) this.customers.save(newCustomer);
-      this.paymentMethods.add(vaultOnSuccess.customerId, source.card, vaultOnSuccess.token, { makeDefault: false, verification: null }, now);
+      this.paymentMethods.add(
+        vaultOnSuccess.customerId,
+        source.card,
+        vaultOnSuccess.token,
+        { makeDefault: false, verification: null },
+        now,
+      );
     }
     if (result.kind === 'success' && source.card.behaviour === 'chargeback') this.chargeback(result.transaction, now);
     return result;
@@ -416,10 +424,7 @@ export class SandboxGateway {
   }
 
   /** The card a sale charges: a nonce (perhaps of a saved card), or a saved card's token. */
-  private paymentSource(
-    params: SaleParams,
-    now: Date,
-  ): PaymentSource | ValidationError {
+  private paymentSource(params: SaleParams, now: Date): PaymentSource | ValidationError {
     const nonce = givenText(params.paymentMethodNonce);
     if (nonce !== null) {
       const resolved = this.nonces.resolve(nonce, TRANSACTION, now);
@@ -428,13 +433,15 @@ export class SandboxGateway {
       if (token === null) return { ...resolved, saved: null };
       const saved = this.paymentMethods.find(token);
       // The saved card was deleted since the nonce was made: the nonce is as good as unknown.
-      if (saved === undefined) return validationError(TRANSACTION, 'payment_method_nonce', '91565', 'Unknown or expired payment_method_nonce.');
+      if (saved === undefined)
+        return validationError(TRANSACTION, 'payment_method_nonce', '91565', 'Unknown or expired payment_method_nonce.');
       return { card: saved.card, record: resolved.record, saved, threeDSecureInfo: resolved.threeDSecureInfo, wallet: null };
     }
     const token = givenText(params.paymentMethodToken);
     if (token === null) return validationError(TRANSACTION, 'base', '91508', 'Cannot determine payment method.');
     const saved = this.paymentMethods.find(token);
-    if (saved === undefined) return validationError(TRANSACTION, 'payment_method_token', '91518', 'Payment method token is invalid.');
+    if (saved === undefined)
+      return validationError(TRANSACTION, 'payment_method_token', '91518', 'Payment method token is invalid.');
     return { card: saved.card, record: null, saved, threeDSecureInfo: null, wallet: null };
   }
 

@@ -20,7 +20,10 @@ describe('apiRequestKey', () => {
     expect(first).toEqual({ kind: 'fresh', result: { id: 'a' } });
     expect([...records.values()]).toEqual([{ key: 'k', request: '{"amount":"1.00"}', result: { id: 'a' } }]);
     if (first.kind === 'fresh') first.result.id = 'changed'; // the caller changing its copy changes nothing stored
-    expect(keys.run('k', { amount: '1.00' }, ['transaction'], () => ({ id: 'b' }))).toEqual({ kind: 'replayed', result: { id: 'a' } });
+    expect(keys.run('k', { amount: '1.00' }, ['transaction'], () => ({ id: 'b' }))).toEqual({
+      kind: 'replayed',
+      result: { id: 'a' },
+    });
     expect(runs).toBe(1);
   });
 
@@ -35,9 +38,11 @@ describe('apiRequestKey', () => {
 
   it('records nothing when the operation throws, so a retry runs', () => {
     const { keys, records } = setUp();
-    expect(() => keys.run('k', {}, ['transaction'], () => {
-      throw new Error('boom');
-    })).toThrow('boom');
+    expect(() =>
+      keys.run('k', {}, ['transaction'], () => {
+        throw new Error('boom');
+      }),
+    ).toThrow('boom');
     expect(records.has('k')).toBe(false);
     expect(keys.run('k', {}, ['transaction'], () => 'ok')).toEqual({ kind: 'fresh', result: 'ok' });
   });

@@ -35,12 +35,7 @@ export class IdempotencyKeys {
       if (existing.request !== canonical) {
         return {
           kind: 'conflict',
-          error: validationError(
-            path,
-            'api_request_key',
-            '915232',
-            'API request key can be reused only with the same request.',
-          ),
+          error: validationError(path, 'api_request_key', '915232', 'API request key can be reused only with the same request.'),
         };
       }
       // A copy: the stored result must stay the original even if the caller changes what it receives.

@@ -20,7 +20,11 @@ export interface MerchantSettings {
 }
 
 /** A fresh provider sandbox account asks for both checks and has nothing but cards turned on. */
-export const DEFAULT_MERCHANT_SETTINGS: MerchantSettings = { challenges: ['cvv', 'postal_code'], threeDSecure: false, wallets: [] };
+export const DEFAULT_MERCHANT_SETTINGS: MerchantSettings = {
+  challenges: ['cvv', 'postal_code'],
+  threeDSecure: false,
+  wallets: [],
+};
 
 /** Checks settings from outside (options, the test control endpoint): every problem, or the settings merged on `base`. */
 export function parseMerchantSettings(
@@ -28,7 +32,8 @@ export function parseMerchantSettings(
   base: MerchantSettings,
 ): { ok: true; settings: MerchantSettings } | { ok: false; problems: string[] } {
   const problems: string[] = [];
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return { ok: false, problems: ['settings must be an object'] };
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    return { ok: false, problems: ['settings must be an object'] };
   const input = value as Record<string, unknown>;
   const challenges = listOf(input['challenges'], CHALLENGES, 'challenges', problems);
   const wallets = listOf(input['wallets'], WALLETS, 'wallets', problems);
@@ -98,12 +103,25 @@ export function clientConfiguration(settings: MerchantSettings, context: ClientC
         }
       : {}),
     applePayWeb: on('apple_pay')
-      ? { countryCode: 'US', currencyCode: currencyIsoCode, merchantIdentifier: `merchant.kassa.sandbox.${merchantId}`, supportedNetworks: CARD_NETWORKS }
+      ? {
+          countryCode: 'US',
+          currencyCode: currencyIsoCode,
+          merchantIdentifier: `merchant.kassa.sandbox.${merchantId}`,
+          supportedNetworks: CARD_NETWORKS,
+        }
       : null,
     androidPay: on('google_pay')
-      ? { enabled: true, displayName: DISPLAY_NAME, environment: 'sandbox', googleAuthorizationFingerprint: null, supportedNetworks: CARD_NETWORKS }
+      ? {
+          enabled: true,
+          displayName: DISPLAY_NAME,
+          environment: 'sandbox',
+          googleAuthorizationFingerprint: null,
+          supportedNetworks: CARD_NETWORKS,
+        }
       : null,
-    payWithVenmo: on('venmo') ? { merchantId, accessToken: null, environment: 'sandbox', enrichedCustomerDataEnabled: false } : null,
+    payWithVenmo: on('venmo')
+      ? { merchantId, accessToken: null, environment: 'sandbox', enrichedCustomerDataEnabled: false }
+      : null,
   };
 }
 

@@ -38,7 +38,12 @@ export interface Plan {
 
 /** Kassa's demo: the catalogue's coffee beans (24.50) delivered every month. */
 export const DEMO_PLANS: readonly PlanConfig[] = [
-  { id: 'coffee-monthly', name: 'Coffee beans, 1 kg, every month', description: 'Single-origin beans, medium roast.', price: 2450 },
+  {
+    id: 'coffee-monthly',
+    name: 'Coffee beans, 1 kg, every month',
+    description: 'Single-origin beans, medium roast.',
+    price: 2450,
+  },
 ];
 
 const PLAN_ID = /^[A-Za-z0-9_-]{1,36}$/;
@@ -62,7 +67,8 @@ export function planConfigProblems(plans: readonly unknown[]): string[] {
       seen.add(plan.id);
     }
     if (typeof plan.name !== 'string' || plan.name === '') problems.push(`${where}: name must be a non-empty string`);
-    if (plan.description !== undefined && typeof plan.description !== 'string') problems.push(`${where}: description must be a string`);
+    if (plan.description !== undefined && typeof plan.description !== 'string')
+      problems.push(`${where}: description must be a string`);
     if (!isPositiveInteger(plan.price, 999_999_999)) problems.push(`${where}: price must be a positive integer in minor units`);
     if (plan.billingFrequency !== undefined && !isPositiveInteger(plan.billingFrequency, 12)) {
       problems.push(`${where}: billingFrequency must be 1-12 (months)`);

@@ -47,4 +47,3 @@ export function refund(sale: Transaction, params: RefundParams, transactions: Tr
   const orderId = typeof params.orderId === 'string' && params.orderId !== '' ? params.orderId : null;
   return { kind: 'success', transaction: transactions.credit(sale, amount, orderId, now) };
 }
-

@@ -15,7 +15,11 @@ function reachedAt(transaction: Transaction, status: string): Date | null {
 function cardNumberMatcher(criterion: unknown): ((transaction: Transaction) => boolean) | null {
   if (typeof criterion !== 'object' || criterion === null) return null;
   const { starts_with: bin, ends_with: last4, ...rest } = criterion as Record<string, unknown>;
-  if (Object.keys(rest).length > 0 || (bin !== undefined && typeof bin !== 'string') || (last4 !== undefined && typeof last4 !== 'string')) {
+  if (
+    Object.keys(rest).length > 0 ||
+    (bin !== undefined && typeof bin !== 'string') ||
+    (last4 !== undefined && typeof last4 !== 'string')
+  ) {
     return null;
   }
   return (transaction) =>
@@ -24,7 +28,8 @@ function cardNumberMatcher(criterion: unknown): ((transaction: Transaction) => b
 }
 
 export function transactionSearchFields(customer: (id: string) => Customer | undefined): SearchFields<Transaction> {
-  const ofCustomer = (transaction: Transaction) => (transaction.customerId === null ? undefined : customer(transaction.customerId));
+  const ofCustomer = (transaction: Transaction) =>
+    transaction.customerId === null ? undefined : customer(transaction.customerId);
   return {
     ids: { kind: 'multiple', values: (transaction) => [transaction.id] },
     id: { kind: 'text', values: (transaction) => [transaction.id] },
@@ -45,7 +50,10 @@ export function transactionSearchFields(customer: (id: string) => Customer | und
     amount: { kind: 'amount_range', value: (transaction) => transaction.amount },
     created_at: { kind: 'date_range', value: (transaction) => transaction.createdAt },
     authorized_at: { kind: 'date_range', value: (transaction) => reachedAt(transaction, 'authorized') },
-    submitted_for_settlement_at: { kind: 'date_range', value: (transaction) => reachedAt(transaction, 'submitted_for_settlement') },
+    submitted_for_settlement_at: {
+      kind: 'date_range',
+      value: (transaction) => reachedAt(transaction, 'submitted_for_settlement'),
+    },
     settled_at: { kind: 'date_range', value: (transaction) => reachedAt(transaction, 'settled') },
     voided_at: { kind: 'date_range', value: (transaction) => reachedAt(transaction, 'voided') },
     processor_declined_at: { kind: 'date_range', value: (transaction) => reachedAt(transaction, 'processor_declined') },
@@ -62,7 +70,10 @@ export const SUBSCRIPTION_SEARCH_FIELDS: SearchFields<Subscription> = {
   status: { kind: 'multiple', values: (subscription) => [subscription.status] },
   plan_id: { kind: 'multiple_or_text', values: (subscription) => [subscription.planId] },
   merchant_account_id: { kind: 'multiple', values: (subscription) => [subscription.merchantAccountId] },
-  in_trial_period: { kind: 'multiple', values: (subscription) => [String(subscription.trialPeriod && subscription.currentBillingCycle === 0)] },
+  in_trial_period: {
+    kind: 'multiple',
+    values: (subscription) => [String(subscription.trialPeriod && subscription.currentBillingCycle === 0)],
+  },
   transaction_id: { kind: 'text', values: (subscription) => subscription.transactionIds },
   price: { kind: 'amount_range', value: (subscription) => subscription.price },
   created_at: { kind: 'date_range', value: (subscription) => subscription.createdAt },

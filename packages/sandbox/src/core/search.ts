@@ -18,7 +18,9 @@ export type SearchField<T> =
 
 export type SearchFields<T> = Readonly<Record<string, SearchField<T>>>;
 
-export type CompiledSearch<T> = { ok: true; matches: (record: T) => boolean; ids: string[] | null } | { ok: false; problem: string };
+export type CompiledSearch<T> =
+  | { ok: true; matches: (record: T) => boolean; ids: string[] | null }
+  | { ok: false; problem: string };
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -38,9 +40,11 @@ function textMatcher(criterion: unknown): ((values: readonly (string | null)[]) 
   for (const [operator, wanted] of Object.entries(criterion)) {
     const test = TEXT_OPERATORS[operator];
     if (test === undefined || typeof wanted !== 'string') return null;
-    tests.push(operator === 'is_not'
-      ? (values) => values.every((value) => value === null || test(value, wanted))
-      : (values) => values.some((value) => value !== null && test(value, wanted)));
+    tests.push(
+      operator === 'is_not'
+        ? (values) => values.every((value) => value === null || test(value, wanted))
+        : (values) => values.some((value) => value !== null && test(value, wanted)),
+    );
   }
   return (values) => tests.every((test) => test(values));
 }
@@ -54,7 +58,8 @@ function multipleMatcher(criterion: unknown): ((values: readonly (string | null)
 
 function rangeBound(kind: 'amount_range' | 'date_range' | 'number_range', value: unknown): number | null {
   if (kind === 'amount_range') return parseAmount(value);
-  if (kind === 'number_range') return typeof value === 'number' || (typeof value === 'string' && /^\d+$/.test(value)) ? Number(value) : null;
+  if (kind === 'number_range')
+    return typeof value === 'number' || (typeof value === 'string' && /^\d+$/.test(value)) ? Number(value) : null;
   const time = typeof value === 'string' ? Date.parse(value) : NaN;
   return Number.isNaN(time) ? null : time;
 }
@@ -71,7 +76,10 @@ function dayEnd(value: unknown, bound: number): number {
   return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) ? bound + 24 * 60 * 60 * 1000 - 1 : bound;
 }
 
-function rangeMatcher(kind: 'amount_range' | 'date_range' | 'number_range', criterion: unknown): ((value: number | null) => boolean) | null {
+function rangeMatcher(
+  kind: 'amount_range' | 'date_range' | 'number_range',
+  criterion: unknown,
+): ((value: number | null) => boolean) | null {
   if (!isObject(criterion)) return null;
   let min = -Infinity;
   let max = Infinity;
@@ -142,6 +150,7 @@ export function runSearch<T extends { createdAt: Date }>(
   byId: (id: string) => T | undefined,
 ): T[] {
   // With `ids` (the SDK's second step asks for one page of ids) only those are looked at: no scan.
-  const candidates = search.ids === null ? [...all()] : search.ids.map(byId).filter((record): record is T => record !== undefined);
+  const candidates =
+    search.ids === null ? [...all()] : search.ids.map(byId).filter((record): record is T => record !== undefined);
   return candidates.filter(search.matches).sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
 }

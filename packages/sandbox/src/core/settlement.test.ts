@@ -5,13 +5,21 @@ import { createMemoryStore } from '../store/memory-store.ts';
 
 describe('settlementDueAt', () => {
   it('settles in the daily batch at 23:00 UTC: the same day before the cut-off, the next day after it', () => {
-    expect(new Date(settlementDueAt(DAILY_BATCH, new Date('2026-11-23T10:00:00Z'))).toISOString()).toBe('2026-11-23T23:00:00.000Z');
-    expect(new Date(settlementDueAt(DAILY_BATCH, new Date('2026-11-23T23:00:00Z'))).toISOString()).toBe('2026-11-24T23:00:00.000Z');
-    expect(new Date(settlementDueAt(DAILY_BATCH, new Date('2026-12-31T23:30:00Z'))).toISOString()).toBe('2027-01-01T23:00:00.000Z');
+    expect(new Date(settlementDueAt(DAILY_BATCH, new Date('2026-11-23T10:00:00Z'))).toISOString()).toBe(
+      '2026-11-23T23:00:00.000Z',
+    );
+    expect(new Date(settlementDueAt(DAILY_BATCH, new Date('2026-11-23T23:00:00Z'))).toISOString()).toBe(
+      '2026-11-24T23:00:00.000Z',
+    );
+    expect(new Date(settlementDueAt(DAILY_BATCH, new Date('2026-12-31T23:30:00Z'))).toISOString()).toBe(
+      '2027-01-01T23:00:00.000Z',
+    );
   });
 
   it('settles a fixed delay after submission when one is configured', () => {
-    expect(settlementDueAt({ kind: 'delay', ms: 5000 }, new Date('2026-11-23T10:00:00Z'))).toBe(Date.parse('2026-11-23T10:00:05Z'));
+    expect(settlementDueAt({ kind: 'delay', ms: 5000 }, new Date('2026-11-23T10:00:00Z'))).toBe(
+      Date.parse('2026-11-23T10:00:05Z'),
+    );
   });
 });
 

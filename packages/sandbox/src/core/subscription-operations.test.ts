@@ -41,10 +41,16 @@ describe('subscription billing dates', () => {
       currencyIsoCode: 'EUR',
       price: '24.50',
     });
-    expect(created.view.transactions.map((transaction) => [transaction.amount, transaction.status])).toEqual([['24.50', 'submitted_for_settlement']]);
+    expect(created.view.transactions.map((transaction) => [transaction.amount, transaction.status])).toEqual([
+      ['24.50', 'submitted_for_settlement'],
+    ]);
 
     // The billing job's hook: the next period, charged on its billing date.
-    const second = gateway.subscriptions.chargePeriod(subscription, subscription.nextBillingDate, new Date('2026-02-28T10:00:00Z'));
+    const second = gateway.subscriptions.chargePeriod(
+      subscription,
+      subscription.nextBillingDate,
+      new Date('2026-02-28T10:00:00Z'),
+    );
     expect(second.kind).toBe('success');
     expect(gateway.subscriptions.find(subscription.id)?.subscription).toMatchObject({
       currentBillingCycle: 2,
@@ -62,7 +68,11 @@ describe('subscription billing dates', () => {
     if (created.kind !== 'success') throw new Error(created.kind);
     const { subscription } = created.view;
     subscription.price = '2000.00'; // the amount the sandbox declines (2000 Do Not Honor)
-    const declined = gateway.subscriptions.chargePeriod(subscription, '2026-04-10', new Date(Date.parse('2026-03-10T10:00:00Z') + 31 * DAY_MS));
+    const declined = gateway.subscriptions.chargePeriod(
+      subscription,
+      '2026-04-10',
+      new Date(Date.parse('2026-03-10T10:00:00Z') + 31 * DAY_MS),
+    );
     expect(declined.kind === 'unsuccessful' ? declined.transaction.processorResponse?.code : declined.kind).toBe('2000');
     expect(subscription).toMatchObject({ currentBillingCycle: 1, nextBillingDate: '2026-04-10' });
   });

@@ -75,11 +75,17 @@ export class SubscriptionOperations {
     const nonce = givenText(params.paymentMethodNonce);
     if (nonce !== null) {
       const resolved = this.context.nonces.resolve(nonce, SUBSCRIPTION, this.context.clock());
-      if ('code' in resolved) return validationError(SUBSCRIPTION, 'payment_method_nonce', '91925', 'Payment method nonce is invalid.');
+      if ('code' in resolved)
+        return validationError(SUBSCRIPTION, 'payment_method_nonce', '91925', 'Payment method nonce is invalid.');
       const token = resolved.record?.paymentMethodToken ?? null;
       const saved = token === null ? undefined : this.context.paymentMethods.find(token);
       if (saved === undefined) {
-        return validationError(SUBSCRIPTION, 'payment_method_nonce', '91927', 'Payment method nonce must be of a vaulted payment method.');
+        return validationError(
+          SUBSCRIPTION,
+          'payment_method_nonce',
+          '91927',
+          'Payment method nonce must be of a vaulted payment method.',
+        );
       }
       return saved;
     }
@@ -128,7 +134,14 @@ export class SubscriptionOperations {
     } else if (params.numberOfBillingCycles !== undefined && params.numberOfBillingCycles !== null) {
       numberOfBillingCycles = integerIn(params.numberOfBillingCycles, (cycles) => cycles >= 1);
       if (numberOfBillingCycles === null) {
-        errors.push(validationError(SUBSCRIPTION, 'number_of_billing_cycles', '91907', 'Number of billing cycles must be greater than zero.'));
+        errors.push(
+          validationError(
+            SUBSCRIPTION,
+            'number_of_billing_cycles',
+            '91907',
+            'Number of billing cycles must be greater than zero.',
+          ),
+        );
       }
     }
     if (errors.length > 0 || typeof id !== 'string' || plan === undefined || 'code' in saved) {

@@ -111,7 +111,8 @@ export class Subscriptions {
       while (this.records.has(fresh));
       return fresh;
     }
-    if (!SUBSCRIPTION_ID.test(id)) return validationError(SUBSCRIPTION, 'id', '81906', 'ID is invalid (use only letters, numbers, "-", and "_").');
+    if (!SUBSCRIPTION_ID.test(id))
+      return validationError(SUBSCRIPTION, 'id', '81906', 'ID is invalid (use only letters, numbers, "-", and "_").');
     if (this.records.has(id)) return validationError(SUBSCRIPTION, 'id', '81902', 'ID has already been taken.');
     return id;
   }

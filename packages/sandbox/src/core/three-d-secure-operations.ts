@@ -54,7 +54,9 @@ export class ThreeDSecureOperations {
 
   lookup(authorization: Authorization, nonce: unknown, amount: unknown): Outcome<LookupResult> {
     if (!this.context.settings().threeDSecure) {
-      return invalid([validationError(PATH, 'base', 'three_d_secure_not_enabled', '3D Secure is not enabled for this merchant account.')]);
+      return invalid([
+        validationError(PATH, 'base', 'three_d_secure_not_enabled', '3D Secure is not enabled for this merchant account.'),
+      ]);
     }
     const now = this.context.clock();
     const minorUnits = validateAmount(amount, PATH);
@@ -123,10 +125,14 @@ export class ThreeDSecureOperations {
     const challenge = this.challenge(id);
     if (challenge === undefined || challenge.requestedBy !== authorization.customerId) return null;
     if (challenge.state === 'cancelled') {
-      return invalid([validationError(PATH, 'base', 'three_d_secure_challenge_cancelled', 'The 3D Secure challenge was cancelled.')]);
+      return invalid([
+        validationError(PATH, 'base', 'three_d_secure_challenge_cancelled', 'The 3D Secure challenge was cancelled.'),
+      ]);
     }
     if (challenge.result === null) {
-      return invalid([validationError(PATH, 'base', 'three_d_secure_challenge_pending', 'The 3D Secure challenge is not complete.')]);
+      return invalid([
+        validationError(PATH, 'base', 'three_d_secure_challenge_pending', 'The 3D Secure challenge is not complete.'),
+      ]);
     }
     return { ok: true, value: challenge.result };
   }

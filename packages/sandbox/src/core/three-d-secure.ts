@@ -82,14 +82,70 @@ interface OutcomeSpec {
 }
 
 const OUTCOMES: Readonly<Record<ThreeDSecureOutcome, OutcomeSpec>> = {
-  challenge_required: { status: 'challenge_required', liabilityShifted: false, liabilityShiftPossible: true, enrolled: 'Y', transStatus: 'C', authenticated: false },
-  authenticated: { status: 'authenticate_successful', liabilityShifted: true, liabilityShiftPossible: true, enrolled: 'Y', transStatus: 'Y', authenticated: true },
-  attempted: { status: 'authenticate_attempt_successful', liabilityShifted: true, liabilityShiftPossible: true, enrolled: 'Y', transStatus: 'A', authenticated: true },
-  frictionless_failed: { status: 'authenticate_frictionless_failed', liabilityShifted: false, liabilityShiftPossible: true, enrolled: 'Y', transStatus: 'N', authenticated: false },
-  challenge_failed: { status: 'authenticate_failed', liabilityShifted: false, liabilityShiftPossible: true, enrolled: 'Y', transStatus: 'N', authenticated: false },
-  unavailable: { status: 'authentication_unavailable', liabilityShifted: false, liabilityShiftPossible: false, enrolled: 'U', transStatus: 'U', authenticated: false },
-  lookup_error: { status: 'lookup_error', liabilityShifted: false, liabilityShiftPossible: false, enrolled: 'U', transStatus: null, authenticated: false },
-  not_enrolled: { status: 'lookup_not_enrolled', liabilityShifted: false, liabilityShiftPossible: false, enrolled: 'N', transStatus: null, authenticated: false },
+  challenge_required: {
+    status: 'challenge_required',
+    liabilityShifted: false,
+    liabilityShiftPossible: true,
+    enrolled: 'Y',
+    transStatus: 'C',
+    authenticated: false,
+  },
+  authenticated: {
+    status: 'authenticate_successful',
+    liabilityShifted: true,
+    liabilityShiftPossible: true,
+    enrolled: 'Y',
+    transStatus: 'Y',
+    authenticated: true,
+  },
+  attempted: {
+    status: 'authenticate_attempt_successful',
+    liabilityShifted: true,
+    liabilityShiftPossible: true,
+    enrolled: 'Y',
+    transStatus: 'A',
+    authenticated: true,
+  },
+  frictionless_failed: {
+    status: 'authenticate_frictionless_failed',
+    liabilityShifted: false,
+    liabilityShiftPossible: true,
+    enrolled: 'Y',
+    transStatus: 'N',
+    authenticated: false,
+  },
+  challenge_failed: {
+    status: 'authenticate_failed',
+    liabilityShifted: false,
+    liabilityShiftPossible: true,
+    enrolled: 'Y',
+    transStatus: 'N',
+    authenticated: false,
+  },
+  unavailable: {
+    status: 'authentication_unavailable',
+    liabilityShifted: false,
+    liabilityShiftPossible: false,
+    enrolled: 'U',
+    transStatus: 'U',
+    authenticated: false,
+  },
+  lookup_error: {
+    status: 'lookup_error',
+    liabilityShifted: false,
+    liabilityShiftPossible: false,
+    enrolled: 'U',
+    transStatus: null,
+    authenticated: false,
+  },
+  not_enrolled: {
+    status: 'lookup_not_enrolled',
+    liabilityShifted: false,
+    liabilityShiftPossible: false,
+    enrolled: 'N',
+    transStatus: null,
+    authenticated: false,
+  },
 };
 
 /** The ECI a card network gives an authenticated (05/02) or attempted (06/01) payment; 07/00 otherwise. */

@@ -55,7 +55,9 @@ describe('sale outcomes (sandbox test amounts)', () => {
 
   it('gives 2000 and 2015 their texts and soft/hard types', () => {
     expect(decideSale(200000, card, false)).toMatchObject({ response: { text: 'Do Not Honor', type: 'soft_declined' } });
-    expect(decideSale(201500, card, false)).toMatchObject({ response: { text: 'Transaction Not Allowed', type: 'hard_declined' } });
+    expect(decideSale(201500, card, false)).toMatchObject({
+      response: { text: 'Transaction Not Allowed', type: 'hard_declined' },
+    });
   });
 
   it('lets the card behaviour and 3-D Secure requirement win over the amount', () => {

@@ -144,7 +144,9 @@ export class VaultOperations {
   // --- views ---
 
   cardView(saved: VaultedCard): CardView {
-    const subscriptions = this.context.subscriptions.forPaymentMethod(saved.token).map((subscription) => this.subscriptionView(subscription));
+    const subscriptions = this.context.subscriptions
+      .forPaymentMethod(saved.token)
+      .map((subscription) => this.subscriptionView(subscription));
     const expired = hasExpired(Number(saved.card.expirationMonth), Number(saved.card.expirationYear), this.context.clock());
     return { saved, subscriptions, expired };
   }
@@ -193,7 +195,9 @@ export class VaultOperations {
     if (request.verificationAmount !== undefined && request.verificationAmount !== null && request.verificationAmount !== '') {
       const minorUnits = parseAmount(request.verificationAmount);
       if (minorUnits === null) {
-        errors.push(validationError([...path, 'options'], 'verification_amount', '91740', 'Verification amount is an invalid format.'));
+        errors.push(
+          validationError([...path, 'options'], 'verification_amount', '91740', 'Verification amount is an invalid format.'),
+        );
       } else {
         amount = formatAmount(minorUnits);
       }
@@ -218,8 +222,10 @@ export class VaultOperations {
     }
     const resolved = this.context.nonces.resolve(nonce, path, this.context.clock());
     if (!('code' in resolved)) return resolved;
-    if (resolved.code === '91565') return validationError(path, 'payment_method_nonce', unknownCode, 'Unknown payment_method_nonce.');
-    if (resolved.code === '91564') return validationError(path, 'payment_method_nonce', consumedCode, 'Payment method nonce has already been consumed.');
+    if (resolved.code === '91565')
+      return validationError(path, 'payment_method_nonce', unknownCode, 'Unknown payment_method_nonce.');
+    if (resolved.code === '91564')
+      return validationError(path, 'payment_method_nonce', consumedCode, 'Payment method nonce has already been consumed.');
     return resolved;
   }
 
@@ -284,7 +290,8 @@ export class VaultOperations {
     const card: Card = { ...saved.card };
     const cardholderName = givenText(params.cardholderName);
     if (cardholderName !== null) {
-      if (cardholderName.length >= 256) errors.push(validationError(CREDIT_CARD, 'cardholder_name', '81723', 'Cardholder name is too long.'));
+      if (cardholderName.length >= 256)
+        errors.push(validationError(CREDIT_CARD, 'cardholder_name', '81723', 'Cardholder name is too long.'));
       else card.cardholderName = cardholderName;
     }
     const month = givenText(params.expirationMonth);
@@ -355,7 +362,7 @@ export class VaultOperations {
    */
   deleteSavedMethod(customerId: string, nonce: string): SavedMethodDeletion {
     const record = this.context.nonces.resolve(nonce, [], this.context.clock());
-    const token = 'code' in record ? null : record.record?.paymentMethodToken ?? null;
+    const token = 'code' in record ? null : (record.record?.paymentMethodToken ?? null);
     const saved = token === null ? undefined : this.paymentMethods.find(token);
     if (saved === undefined || saved.customerId !== customerId) return 'not_found';
     if (this.hasLiveSubscription(saved.token)) return 'has_subscription';

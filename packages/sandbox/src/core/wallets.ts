@@ -47,7 +47,11 @@ export function walletId(seed: string, length = 13): string {
   return createHash('sha256').update(seed).digest('hex').slice(0, length).toUpperCase();
 }
 
-export const SANDBOX_PAYPAL_PAYER = { payerEmail: 'shopper@paypal.example', payerFirstName: 'Pat', payerLastName: 'Payer' } as const;
+export const SANDBOX_PAYPAL_PAYER = {
+  payerEmail: 'shopper@paypal.example',
+  payerFirstName: 'Pat',
+  payerLastName: 'Payer',
+} as const;
 export const SANDBOX_VENMO_USERNAME = 'venmojoe';
 
 export function paypalAccount(billingAgreement: boolean, seed: string): WalletAccount {
@@ -61,7 +65,11 @@ export function paypalAccount(billingAgreement: boolean, seed: string): WalletAc
 }
 
 export function venmoAccount(): WalletAccount {
-  return { kind: 'venmo_account', username: SANDBOX_VENMO_USERNAME, venmoUserId: walletId(`venmo:${SANDBOX_VENMO_USERNAME}`, 19) };
+  return {
+    kind: 'venmo_account',
+    username: SANDBOX_VENMO_USERNAME,
+    venmoUserId: walletId(`venmo:${SANDBOX_VENMO_USERNAME}`, 19),
+  };
 }
 
 /** Apple Pay and Google Pay name the card's brand their own way. */

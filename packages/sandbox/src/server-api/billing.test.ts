@@ -48,14 +48,17 @@ async function moveTo(date: string): Promise<void> {
 async function webhookKinds(subscriptionId: string): Promise<string[]> {
   await sandbox.deliverWebhooks();
   const parsed = await Promise.all(
-    receiver.received.map(async (webhook) =>
-      (await gateway.webhookNotification.parse(webhook.signature, webhook.payload)) as unknown as {
-        kind: string;
-        subscription?: braintree.Subscription;
-      },
+    receiver.received.map(
+      async (webhook) =>
+        (await gateway.webhookNotification.parse(webhook.signature, webhook.payload)) as unknown as {
+          kind: string;
+          subscription?: braintree.Subscription;
+        },
     ),
   );
-  return parsed.filter((notification) => notification.subscription?.id === subscriptionId).map((notification) => notification.kind);
+  return parsed
+    .filter((notification) => notification.subscription?.id === subscriptionId)
+    .map((notification) => notification.kind);
 }
 
 describe('recurring billing', () => {
@@ -74,8 +77,13 @@ describe('recurring billing', () => {
   });
 
   it('does not charge before the billing date', async () => {
-    const { subscription } = await gateway.subscription.create({ paymentMethodToken: await savedCard(), planId: 'coffee-monthly' });
-    await moveTo(new Date(Date.parse(`${subscription.nextBillingDate as unknown as string}T00:00:00Z`) - DAY_MS).toISOString().slice(0, 10));
+    const { subscription } = await gateway.subscription.create({
+      paymentMethodToken: await savedCard(),
+      planId: 'coffee-monthly',
+    });
+    await moveTo(
+      new Date(Date.parse(`${subscription.nextBillingDate as unknown as string}T00:00:00Z`) - DAY_MS).toISOString().slice(0, 10),
+    );
     expect((await gateway.subscription.find(subscription.id)).transactions).toHaveLength(1);
   });
 
@@ -111,8 +119,14 @@ describe('recurring billing', () => {
   });
 
   it('expires after its number of billing cycles, and a canceled one is told and never charged again', async () => {
-    const { subscription: limited } = await gateway.subscription.create({ paymentMethodToken: await savedCard(), planId: 'two-months' });
-    const { subscription: canceled } = await gateway.subscription.create({ paymentMethodToken: await savedCard(), planId: 'coffee-monthly' });
+    const { subscription: limited } = await gateway.subscription.create({
+      paymentMethodToken: await savedCard(),
+      planId: 'two-months',
+    });
+    const { subscription: canceled } = await gateway.subscription.create({
+      paymentMethodToken: await savedCard(),
+      planId: 'coffee-monthly',
+    });
     await gateway.subscription.cancel(canceled.id);
     sandbox.advanceClock(70 * DAY_MS);
     const expired = await gateway.subscription.find(limited.id);
@@ -123,7 +137,10 @@ describe('recurring billing', () => {
   });
 
   it('settles the charges with the batch', async () => {
-    const { subscription } = await gateway.subscription.create({ paymentMethodToken: await savedCard(), planId: 'coffee-monthly' });
+    const { subscription } = await gateway.subscription.create({
+      paymentMethodToken: await savedCard(),
+      planId: 'coffee-monthly',
+    });
     sandbox.advanceClock(DAY_MS + 1);
     const [charge] = (await gateway.subscription.find(subscription.id)).transactions ?? [];
     expect(charge?.status).toBe('settled');

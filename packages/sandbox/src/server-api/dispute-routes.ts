@@ -43,7 +43,10 @@ export async function disputeRoutes(app: FastifyInstance, options: { gateway: Sa
 
   app.post('/disputes/:id/evidence', async (request: DisputeRequest, reply) => {
     const params = camelizeKeys(section(request.body, 'evidence')) as TextEvidenceParams;
-    return answer(request, reply, gateway.addDisputeEvidence(request.params.id, params), (evidence) => ['evidence', evidenceXml(evidence)]);
+    return answer(request, reply, gateway.addDisputeEvidence(request.params.id, params), (evidence) => [
+      'evidence',
+      evidenceXml(evidence),
+    ]);
   });
 
   app.delete('/disputes/:id/evidence/:evidenceId', async (request: DisputeRequest, reply) => {

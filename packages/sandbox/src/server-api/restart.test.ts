@@ -146,9 +146,16 @@ describe('restart with a data file', () => {
     const first = await start();
     const sdk = gatewayFor(first);
     const guest = decodeClientToken((await sdk.clientToken.generate({})).clientToken);
-    const created = await sdk.customer.create({ id: 'shopper_1', paymentMethodNonce: (await tokenize(guest.authorizationFingerprint, guest.clientApiUrl)).nonce });
+    const created = await sdk.customer.create({
+      id: 'shopper_1',
+      paymentMethodNonce: (await tokenize(guest.authorizationFingerprint, guest.clientApiUrl)).nonce,
+    });
     const card = created.customer.creditCards?.[0];
-    const other = await sdk.paymentMethod.create({ customerId: 'shopper_1', paymentMethodNonce: 'fake-valid-amex-nonce', options: { makeDefault: true, verifyCard: true } });
+    const other = await sdk.paymentMethod.create({
+      customerId: 'shopper_1',
+      paymentMethodNonce: 'fake-valid-amex-nonce',
+      options: { makeDefault: true, verifyCard: true },
+    });
     const amexToken = (other.paymentMethod as braintree.CreditCard).token;
     const { subscription } = await sdk.subscription.create({ paymentMethodToken: card?.token ?? '', planId: 'coffee-monthly' });
     await stop(first);
@@ -162,7 +169,9 @@ describe('restart with a data file', () => {
     ]);
     const amex = (await again.paymentMethod.find(amexToken)) as braintree.CreditCard;
     expect(amex.verification).toMatchObject({ status: 'verified' });
-    const visa = (await again.paymentMethod.find(card?.token ?? '')) as braintree.CreditCard & { subscriptions: braintree.Subscription[] };
+    const visa = (await again.paymentMethod.find(card?.token ?? '')) as braintree.CreditCard & {
+      subscriptions: braintree.Subscription[];
+    };
     expect(visa.uniqueNumberIdentifier).toBe(card?.uniqueNumberIdentifier);
     expect(visa.subscriptions.map((saved) => [saved.id, saved.status])).toEqual([[subscription.id, 'Active']]);
     expect(await again.subscription.find(subscription.id)).toMatchObject({
@@ -182,7 +191,9 @@ describe('restart with a data file', () => {
     });
     expect(duplicate.errors?.deepErrors().map((error) => error.code)).toEqual(['81724']);
     // Sales by token, nonces of saved cards and cancelation carry on.
-    expect((await again.transaction.sale({ amount: '2.00', paymentMethodToken: amexToken })).transaction.customer).toMatchObject({ id: 'shopper_1' });
+    expect((await again.transaction.sale({ amount: '2.00', paymentMethodToken: amexToken })).transaction.customer).toMatchObject({
+      id: 'shopper_1',
+    });
     const { paymentMethodNonce } = await again.paymentMethodNonce.create(amexToken);
     expect((await again.transaction.sale({ amount: '2.00', paymentMethodNonce: paymentMethodNonce.nonce })).success).toBe(true);
     expect((await again.subscription.cancel(subscription.id)).subscription.status).toBe('Canceled');

@@ -40,12 +40,7 @@ export async function serverApiRoutes(app: FastifyInstance, options: { gateway: 
     const { apiRequestKey, type, ...sale } = camelizeKeys(params) as SaleParams & { apiRequestKey?: unknown; type?: unknown };
     if (type !== 'sale') {
       // Credits (and the other types) are not emulated: answer as a validation error rather than pretend.
-      return sendXml(
-        request,
-        reply,
-        422,
-        errorResponseXml([TYPE_INVALID], TYPE_INVALID.message, request.body),
-      );
+      return sendXml(request, reply, 422, errorResponseXml([TYPE_INVALID], TYPE_INVALID.message, request.body));
     }
     return sendTransactionResult(request, reply, gateway.sale(sale, stringOrNull(apiRequestKey)), 201);
   });

@@ -103,7 +103,12 @@ describe('client tokens', () => {
 
 describe('customers', () => {
   it('creates with or without an id, finds and deletes', async () => {
-    const named = await gateway.customer.create({ id: 'cust_42', firstName: 'Grace', lastName: 'Hopper', email: 'g@example.com' });
+    const named = await gateway.customer.create({
+      id: 'cust_42',
+      firstName: 'Grace',
+      lastName: 'Hopper',
+      email: 'g@example.com',
+    });
     expect(named.success).toBe(true);
     expect(named.customer).toMatchObject({ id: 'cust_42', firstName: 'Grace', lastName: 'Hopper', email: 'g@example.com' });
 
@@ -152,7 +157,10 @@ describe('transaction.sale', () => {
     const result = await sale('1999.99', 'fake-valid-nonce', { options: { submitForSettlement: true } });
     expect(result.success).toBe(true);
     expect(result.transaction.status).toBe('submitted_for_settlement');
-    expect((result.transaction.statusHistory ?? []).map((event) => event.status)).toEqual(['authorized', 'submitted_for_settlement']);
+    expect((result.transaction.statusHistory ?? []).map((event) => event.status)).toEqual([
+      'authorized',
+      'submitted_for_settlement',
+    ]);
   });
 
   it.each([
@@ -265,7 +273,11 @@ describe('settlement, void, find', () => {
 
     const found = await gateway.transaction.find(transaction.id);
     expect(found.status).toBe('voided');
-    expect((found.statusHistory ?? []).map((event) => event.status)).toEqual(['authorized', 'submitted_for_settlement', 'voided']);
+    expect((found.statusHistory ?? []).map((event) => event.status)).toEqual([
+      'authorized',
+      'submitted_for_settlement',
+      'voided',
+    ]);
 
     await expect(gateway.transaction.find('nope')).rejects.toMatchObject({ type: 'notFoundError' });
     await expect(gateway.transaction.void('nope')).rejects.toMatchObject({ type: 'notFoundError' });

@@ -43,8 +43,12 @@ beforeAll(async () => {
   gateway = gatewayFor(sandbox);
   const ada = await gateway.customer.create({ firstName: 'Ada', email: 'ada@example.com' });
   const sale = async (amount: string, nonce: string, extra: Partial<braintree.TransactionRequest> = {}) =>
-    (await gateway.transaction.sale({ amount, paymentMethodNonce: nonce, ...extra } as braintree.TransactionRequest)).transaction.id;
-  ids['visa'] = await sale('10.00', 'fake-valid-visa-nonce', { customerId: ada.customer.id, options: { submitForSettlement: true } });
+    (await gateway.transaction.sale({ amount, paymentMethodNonce: nonce, ...extra } as braintree.TransactionRequest)).transaction
+      .id;
+  ids['visa'] = await sale('10.00', 'fake-valid-visa-nonce', {
+    customerId: ada.customer.id,
+    options: { submitForSettlement: true },
+  });
   ids['amex'] = await sale('250.00', 'fake-valid-amex-nonce');
   ids['declined'] = await sale('2000.00', 'fake-valid-mastercard-nonce');
   await gateway.testing.settle(ids['visa']);
@@ -58,7 +62,10 @@ afterAll(async () => {
 
 describe('transaction.search', () => {
   it('finds by ids and by status, newest first', async () => {
-    expect(await searchTransactions((search) => search['ids']?.().in([ids['amex'], ids['later']]))).toEqual([ids['later'], ids['amex']]);
+    expect(await searchTransactions((search) => search['ids']?.().in([ids['amex'], ids['later']]))).toEqual([
+      ids['later'],
+      ids['amex'],
+    ]);
     expect(await searchTransactions((search) => search['status']?.().in(['processor_declined']))).toEqual([ids['declined']]);
     expect(await searchTransactions((search) => search['status']?.().in(['settled', 'submitted_for_settlement']))).toEqual([
       ids['refund'],
@@ -67,7 +74,10 @@ describe('transaction.search', () => {
   });
 
   it('filters by amount range, created-at range and type', async () => {
-    expect(await searchTransactions((search) => search['amount']?.().between('50.00', '300.00'))).toEqual([ids['later'], ids['amex']]);
+    expect(await searchTransactions((search) => search['amount']?.().between('50.00', '300.00'))).toEqual([
+      ids['later'],
+      ids['amex'],
+    ]);
     const cut = new Date(sandbox.advanceClock(0).getTime() - 30 * 60 * 1000);
     expect(await searchTransactions((search) => search['createdAt']?.().min(cut))).toEqual([ids['later']]);
     expect(await searchTransactions((search) => search['createdAt']?.().max(cut))).not.toContain(ids['later']);
@@ -75,7 +85,10 @@ describe('transaction.search', () => {
   });
 
   it("filters by the customer's email, the card's last four and BIN, and the payment instrument type", async () => {
-    expect(await searchTransactions((search) => search['customerEmail']?.().is('ADA@example.com'))).toEqual([ids['refund'], ids['visa']]);
+    expect(await searchTransactions((search) => search['customerEmail']?.().is('ADA@example.com'))).toEqual([
+      ids['refund'],
+      ids['visa'],
+    ]);
     expect(await searchTransactions((search) => search['creditCardNumber']?.().endsWith('0005'))).toEqual([ids['amex']]);
     expect(await searchTransactions((search) => search['creditCardNumber']?.().startsWith('555555'))).toEqual([ids['declined']]);
     expect(await searchTransactions((search) => search['paymentInstrumentType']?.().is('credit_card'))).toHaveLength(5);
@@ -90,8 +103,9 @@ describe('transaction.search', () => {
       }),
     ).toEqual([ids['later']]);
     const many = await Promise.all(
-      Array.from({ length: 60 }, async () =>
-        (await gateway.transaction.sale({ amount: '1.23', paymentMethodNonce: 'fake-valid-nonce' })).transaction.id,
+      Array.from(
+        { length: 60 },
+        async () => (await gateway.transaction.sale({ amount: '1.23', paymentMethodNonce: 'fake-valid-nonce' })).transaction.id,
       ),
     );
     const found = await searchTransactions((search) => search['amount']?.().is('1.23'));
@@ -111,13 +125,16 @@ describe('subscription.search', () => {
     const saved = await gateway.customer.create({ firstName: 'Grace', paymentMethodNonce: 'fake-valid-visa-nonce' });
     const token = saved.customer.creditCards?.[0]?.token ?? '';
     const active = (await gateway.subscription.create({ paymentMethodToken: token, planId: 'coffee-monthly' })).subscription;
-    const canceled = (await gateway.subscription.create({ paymentMethodToken: token, planId: 'coffee-monthly', price: '30.00' })).subscription;
+    const canceled = (await gateway.subscription.create({ paymentMethodToken: token, planId: 'coffee-monthly', price: '30.00' }))
+      .subscription;
     await gateway.subscription.cancel(canceled.id);
     const search = async (build: (search: Builder) => void) =>
       (await collect<braintree.Subscription>(gateway.subscription.search(build as never))).map((subscription) => subscription.id);
     expect(await search((criteria) => criteria['status']?.().in(['Active']))).toEqual([active.id]);
     expect(await search((criteria) => criteria['status']?.().in(['Canceled']))).toEqual([canceled.id]);
-    expect(new Set(await search((criteria) => criteria['planId']?.().is('coffee-monthly')))).toEqual(new Set([active.id, canceled.id]));
+    expect(new Set(await search((criteria) => criteria['planId']?.().is('coffee-monthly')))).toEqual(
+      new Set([active.id, canceled.id]),
+    );
     expect(await search((criteria) => criteria['price']?.().min('25.00'))).toEqual([canceled.id]);
   });
 });

@@ -76,11 +76,19 @@ function walletElement(transaction: Transaction): [tag: string, value: XmlElemen
  */
 export function paymentInstrumentXml(transaction: Transaction, cardXml: () => XmlElement): Record<string, XmlValue> {
   const element = walletElement(transaction);
-  if (element === null || transaction.wallet === undefined || transaction.wallet === null) return { 'payment-instrument-type': 'credit_card', 'credit-card': cardXml() };
+  if (element === null || transaction.wallet === undefined || transaction.wallet === null)
+    return { 'payment-instrument-type': 'credit_card', 'credit-card': cardXml() };
   const [tag, value] = element;
   return {
     'payment-instrument-type': transaction.wallet.kind,
-    'credit-card': { token: null, bin: null, 'last-4': null, 'card-type': null, 'expiration-month': null, 'expiration-year': null },
+    'credit-card': {
+      token: null,
+      bin: null,
+      'last-4': null,
+      'card-type': null,
+      'expiration-month': null,
+      'expiration-year': null,
+    },
     [tag]: value,
   };
 }

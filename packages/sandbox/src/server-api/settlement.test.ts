@@ -23,7 +23,11 @@ afterAll(async () => {
 });
 
 async function sale(amount: string, submitForSettlement: boolean): Promise<braintree.Transaction> {
-  const result = await gateway.transaction.sale({ amount, paymentMethodNonce: 'fake-valid-nonce', options: { submitForSettlement } });
+  const result = await gateway.transaction.sale({
+    amount,
+    paymentMethodNonce: 'fake-valid-nonce',
+    options: { submitForSettlement },
+  });
   expect(result.success).toBe(true);
   return result.transaction;
 }
@@ -195,9 +199,7 @@ describe('apiRequestKey on refund, void and submitForSettlement', () => {
     const again = await calls().refund(settled.id, { amount: '5.00', apiRequestKey: 'refund-key-1' });
     expect(again.transaction.id).toBe(first.transaction.id);
     expect((await gateway.transaction.find(settled.id)).refundIds).toEqual([first.transaction.id]);
-    expect(errorCodes(await calls().refund(settled.id, { amount: '6.00', apiRequestKey: 'refund-key-1' }))).toEqual([
-      '915232',
-    ]);
+    expect(errorCodes(await calls().refund(settled.id, { amount: '6.00', apiRequestKey: 'refund-key-1' }))).toEqual(['915232']);
   });
 
   it('replays a void and a submitForSettlement instead of answering 91504 / 91507', async () => {
@@ -244,13 +246,29 @@ describe('the clock control over HTTP', () => {
 describe('across a restart (dataFile)', () => {
   it('keeps the pending batch, the clock and the refunds: a restarted sandbox settles what was submitted', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'kassa-sandbox-settlement-'));
-    const options = { dataFile: join(folder, 'sandbox.json'), settlementDelayMs: DELAY_MS, merchantId: 'm1', publicKey: 'p1', privateKey: 'k1' };
+    const options = {
+      dataFile: join(folder, 'sandbox.json'),
+      settlementDelayMs: DELAY_MS,
+      merchantId: 'm1',
+      publicKey: 'p1',
+      privateKey: 'k1',
+    };
     try {
       const first = await startSandbox(options);
       const firstGateway = gatewayFor(first);
-      const sold = await firstGateway.transaction.sale({ amount: '10.00', paymentMethodNonce: 'fake-valid-nonce', options: { submitForSettlement: true } });
+      const sold = await firstGateway.transaction.sale({
+        amount: '10.00',
+        paymentMethodNonce: 'fake-valid-nonce',
+        options: { submitForSettlement: true },
+      });
       const settled = await firstGateway.testing.settle(
-        (await firstGateway.transaction.sale({ amount: '8.00', paymentMethodNonce: 'fake-valid-nonce', options: { submitForSettlement: true } })).transaction.id,
+        (
+          await firstGateway.transaction.sale({
+            amount: '8.00',
+            paymentMethodNonce: 'fake-valid-nonce',
+            options: { submitForSettlement: true },
+          })
+        ).transaction.id,
       );
       const refund = await firstGateway.transaction.refund(settled.transaction.id, '3.00');
       const movedTo = first.advanceClock(1000);

@@ -101,7 +101,7 @@ describe('subscription.create, find, cancel', () => {
     dayBefore.setUTCDate(dayBefore.getUTCDate() - 1);
     expect(subscription.billingPeriodEndDate).toBe(utcDate(dayBefore));
     expect(subscription.paidThroughDate).toBe(utcDate(dayBefore));
-    expect((subscription.transactions ?? [])).toHaveLength(1);
+    expect(subscription.transactions ?? []).toHaveLength(1);
     expect((subscription.transactions ?? [])[0]).toMatchObject({
       amount: '24.50',
       currencyIsoCode: 'EUR',
@@ -120,12 +120,16 @@ describe('subscription.create, find, cancel', () => {
 
   it('shows the subscription on its card, and cancels once (81905 the second time)', async () => {
     const { token } = await savedCard();
-    const { subscription } = await gateway.subscription.create({ paymentMethodToken: token, planId: 'coffee-monthly', id: 'sub_cancel_me' });
+    const { subscription } = await gateway.subscription.create({
+      paymentMethodToken: token,
+      planId: 'coffee-monthly',
+      id: 'sub_cancel_me',
+    });
     expect(subscription.id).toBe('sub_cancel_me');
     const card = await gateway.paymentMethod.find(token);
-    expect((card as braintree.CreditCard & { subscriptions: braintree.Subscription[] }).subscriptions.map((s) => [s.id, s.status])).toEqual([
-      ['sub_cancel_me', 'Active'],
-    ]);
+    expect(
+      (card as braintree.CreditCard & { subscriptions: braintree.Subscription[] }).subscriptions.map((s) => [s.id, s.status]),
+    ).toEqual([['sub_cancel_me', 'Active']]);
 
     const canceled = await gateway.subscription.cancel('sub_cancel_me');
     expect(canceled.success).toBe(true);
@@ -151,13 +155,23 @@ describe('subscription.create, find, cancel', () => {
     const later = new Date();
     later.setUTCDate(later.getUTCDate() + 10);
     const pending = await subscribe({ paymentMethodToken: token, planId: 'coffee-monthly', firstBillingDate: utcDate(later) });
-    expect(pending.subscription).toMatchObject({ status: 'Pending', currentBillingCycle: 0, firstBillingDate: utcDate(later), transactions: [] });
+    expect(pending.subscription).toMatchObject({
+      status: 'Pending',
+      currentBillingCycle: 0,
+      firstBillingDate: utcDate(later),
+      transactions: [],
+    });
     expect(pending.subscription.nextBillingDate).toBe(utcDate(later));
   });
 
   it('takes a price, billing cycles and a billing frequency from the plan', async () => {
     const { token } = await savedCard();
-    const result = await gateway.subscription.create({ paymentMethodToken: token, planId: 'grinder-care', price: '4.00', options: { startImmediately: true } });
+    const result = await gateway.subscription.create({
+      paymentMethodToken: token,
+      planId: 'grinder-care',
+      price: '4.00',
+      options: { startImmediately: true },
+    });
     expect(result.subscription).toMatchObject({ price: '4.00', numberOfBillingCycles: 4, neverExpires: false });
     const start = new Date(`${result.subscription.billingPeriodStartDate}T00:00:00Z`);
     const next = new Date(`${result.subscription.nextBillingDate}T00:00:00Z`);
@@ -168,7 +182,9 @@ describe('subscription.create, find, cancel', () => {
     const { token } = await savedCard();
     expect(codes(await gateway.subscription.create({ paymentMethodToken: token, planId: 'nope' }))).toEqual(['91904']);
     expect(codes(await gateway.subscription.create({ paymentMethodToken: 'nope', planId: 'coffee-monthly' }))).toEqual(['91903']);
-    expect(codes(await gateway.subscription.create({ paymentMethodToken: token, planId: 'coffee-monthly', price: 'cheap' }))).toEqual(['81904']);
+    expect(
+      codes(await gateway.subscription.create({ paymentMethodToken: token, planId: 'coffee-monthly', price: 'cheap' })),
+    ).toEqual(['81904']);
     const past = await subscribe({ paymentMethodToken: token, planId: 'coffee-monthly', firstBillingDate: '2020-01-01' });
     expect(codes(past)).toEqual(['91916']);
   });

@@ -32,11 +32,26 @@ function sale(paymentMethodNonce: string, required?: boolean) {
 
 describe('3-D Secure fake nonces', () => {
   it.each([
-    ['fake-three-d-secure-visa-full-authentication-nonce', { liabilityShifted: true, liabilityShiftPossible: true, status: 'authenticate_successful', enrolled: 'Y' }],
-    ['fake-three-d-secure-two-visa-successful-frictionless-authentication-nonce', { liabilityShifted: true, liabilityShiftPossible: true, status: 'authenticate_successful', enrolled: 'Y' }],
-    ['fake-three-d-secure-two-visa-successful-step-up-authentication-nonce', { liabilityShifted: true, liabilityShiftPossible: true, status: 'authenticate_successful', enrolled: 'Y' }],
-    ['fake-three-d-secure-two-visa-error-on-lookup-nonce', { liabilityShifted: false, liabilityShiftPossible: false, status: 'lookup_error', enrolled: 'U' }],
-    ['fake-three-d-secure-two-visa-timeout-on-lookup-nonce', { liabilityShifted: false, liabilityShiftPossible: false, status: 'lookup_error', enrolled: 'U' }],
+    [
+      'fake-three-d-secure-visa-full-authentication-nonce',
+      { liabilityShifted: true, liabilityShiftPossible: true, status: 'authenticate_successful', enrolled: 'Y' },
+    ],
+    [
+      'fake-three-d-secure-two-visa-successful-frictionless-authentication-nonce',
+      { liabilityShifted: true, liabilityShiftPossible: true, status: 'authenticate_successful', enrolled: 'Y' },
+    ],
+    [
+      'fake-three-d-secure-two-visa-successful-step-up-authentication-nonce',
+      { liabilityShifted: true, liabilityShiftPossible: true, status: 'authenticate_successful', enrolled: 'Y' },
+    ],
+    [
+      'fake-three-d-secure-two-visa-error-on-lookup-nonce',
+      { liabilityShifted: false, liabilityShiftPossible: false, status: 'lookup_error', enrolled: 'U' },
+    ],
+    [
+      'fake-three-d-secure-two-visa-timeout-on-lookup-nonce',
+      { liabilityShifted: false, liabilityShiftPossible: false, status: 'lookup_error', enrolled: 'U' },
+    ],
   ])('%s: the transaction carries threeDSecureInfo %j', async (nonce, expected) => {
     const result = await sale(nonce);
     expect(result.success).toBe(true);

@@ -69,7 +69,11 @@ describe('customer.create with a card, find, update, delete', () => {
 
   it('does not create the customer when its card fails verification (processor_declined 2000 on the result)', async () => {
     const nonce = await tokenizeCard(guestToken, { number: '4000111111111115' });
-    const result = await createCustomer({ id: 'cust_declined', paymentMethodNonce: nonce, creditCard: { options: { verifyCard: true } } });
+    const result = await createCustomer({
+      id: 'cust_declined',
+      paymentMethodNonce: nonce,
+      creditCard: { options: { verifyCard: true } },
+    });
     expect(result.success).toBe(false);
     expect(result.message).toBe('Do Not Honor');
     expect(verificationOf(result)).toMatchObject({
@@ -151,7 +155,9 @@ describe('paymentMethod.create, find, update, delete', () => {
 
     const third = await newCustomer();
     const perCustomer = { failOnDuplicatePaymentMethodForCustomer: true };
-    expect((await saveCard(third, await tokenizeCard(guestToken, { number: '4005519200000004' }), perCustomer)).success).toBe(true);
+    expect((await saveCard(third, await tokenizeCard(guestToken, { number: '4005519200000004' }), perCustomer)).success).toBe(
+      true,
+    );
     const again = await saveCard(third, await tokenizeCard(guestToken, { number: '4005519200000004' }), perCustomer);
     expect(codes(again)).toEqual(['81763']);
   });
@@ -182,7 +188,8 @@ describe('paymentMethod.create, find, update, delete', () => {
   it('makes a card the default on create and on update, and updates expiry and postal code', async () => {
     const customerId = await newCustomer();
     const first = (await saveCard(customerId, 'fake-valid-visa-nonce')).paymentMethod as braintree.CreditCard;
-    const second = (await saveCard(customerId, 'fake-valid-amex-nonce', { makeDefault: true })).paymentMethod as braintree.CreditCard;
+    const second = (await saveCard(customerId, 'fake-valid-amex-nonce', { makeDefault: true }))
+      .paymentMethod as braintree.CreditCard;
     expect(second.default).toBe(true);
     expect(((await gateway.paymentMethod.find(first.token)) as braintree.CreditCard).default).toBe(false);
 
@@ -194,9 +201,16 @@ describe('paymentMethod.create, find, update, delete', () => {
     } as braintree.PaymentMethodUpdateRequest);
     expect(updated.success).toBe(true);
     const card = (await gateway.paymentMethod.find(first.token)) as braintree.CreditCard;
-    expect(card).toMatchObject({ default: true, expirationMonth: '06', expirationYear: year, billingAddress: { postalCode: '1012 AB' } });
+    expect(card).toMatchObject({
+      default: true,
+      expirationMonth: '06',
+      expirationYear: year,
+      billingAddress: { postalCode: '1012 AB' },
+    });
     expect(((await gateway.paymentMethod.find(second.token)) as braintree.CreditCard).default).toBe(false);
-    const bad = await gateway.paymentMethod.update(first.token, { expirationDate: '13/2020' } as braintree.PaymentMethodUpdateRequest);
+    const bad = await gateway.paymentMethod.update(first.token, {
+      expirationDate: '13/2020',
+    } as braintree.PaymentMethodUpdateRequest);
     expect(codes(bad)).toEqual(['81712']);
   });
 
@@ -249,10 +263,16 @@ describe('nonces of saved cards and sales', () => {
     const card = (await saveCard(customerId, 'fake-valid-visa-nonce')).paymentMethod as braintree.CreditCard;
     const { nonce } = (await gateway.paymentMethodNonce.create(card.token)).paymentMethodNonce;
     const found = await gateway.paymentMethodNonce.find(nonce);
-    expect(found).toMatchObject({ nonce, consumed: false, details: { bin: card.bin, lastFour: '1881', cardType: 'Visa', expirationMonth: card.expirationMonth } });
+    expect(found).toMatchObject({
+      nonce,
+      consumed: false,
+      details: { bin: card.bin, lastFour: '1881', cardType: 'Visa', expirationMonth: card.expirationMonth },
+    });
     expect((await gateway.transaction.sale({ amount: '3.00', paymentMethodNonce: nonce })).success).toBe(true);
     expect(await gateway.paymentMethodNonce.find(nonce)).toMatchObject({ consumed: true });
-    expect(await gateway.paymentMethodNonce.find('fake-valid-mastercard-nonce')).toMatchObject({ details: { cardType: 'MasterCard' } });
+    expect(await gateway.paymentMethodNonce.find('fake-valid-mastercard-nonce')).toMatchObject({
+      details: { cardType: 'MasterCard' },
+    });
     await expect(gateway.paymentMethodNonce.find('no-such-nonce')).rejects.toMatchObject({ type: 'notFoundError' });
   });
 
@@ -260,11 +280,17 @@ describe('nonces of saved cards and sales', () => {
     const customerId = await newCustomer();
     const card = (await saveCard(customerId, 'fake-valid-visa-nonce')).paymentMethod as braintree.CreditCard;
     const byToken = await gateway.transaction.sale({ amount: '5.00', paymentMethodToken: card.token });
-    expect(byToken.transaction).toMatchObject({ status: 'authorized', customer: { id: customerId }, creditCard: { token: card.token } });
+    expect(byToken.transaction).toMatchObject({
+      status: 'authorized',
+      customer: { id: customerId },
+      creditCard: { token: card.token },
+    });
     const withCustomer = await gateway.transaction.sale({ amount: '5.00', paymentMethodToken: card.token, customerId });
     expect(withCustomer.success).toBe(true);
     const stranger = await newCustomer();
-    expect(codes(await gateway.transaction.sale({ amount: '5.00', paymentMethodToken: card.token, customerId: stranger }))).toEqual(['91516']);
+    expect(
+      codes(await gateway.transaction.sale({ amount: '5.00', paymentMethodToken: card.token, customerId: stranger })),
+    ).toEqual(['91516']);
     expect(codes(await gateway.transaction.sale({ amount: '5.00', paymentMethodToken: 'nope' }))).toEqual(['91518']);
   });
 
@@ -282,7 +308,11 @@ describe('nonces of saved cards and sales', () => {
     expect(stored.transaction.customer).toMatchObject({ id: customerId });
     expect((await gateway.customer.find(customerId)).creditCards?.map((card) => card.token)).toEqual([token]);
 
-    const forNew = await gateway.transaction.sale({ amount: '9.00', paymentMethodNonce: 'fake-valid-nonce', options: { storeInVaultOnSuccess: true } });
+    const forNew = await gateway.transaction.sale({
+      amount: '9.00',
+      paymentMethodNonce: 'fake-valid-nonce',
+      options: { storeInVaultOnSuccess: true },
+    });
     const newCustomerId = forNew.transaction.customer?.id ?? '';
     expect(newCustomerId).not.toBe('');
     expect((await gateway.customer.find(newCustomerId)).creditCards?.[0]?.token).toBe(forNew.transaction.creditCard?.token);
@@ -311,21 +341,36 @@ describe('AVS/CVV rules (a sandbox setting)', () => {
         paymentMethodNonce: await tokenizeCard(token, { number: '4111111111111111', cvv: '200' }),
         options: verify,
       });
-      expect(verificationOf(cvv)).toMatchObject({ status: 'gateway_rejected', gatewayRejectionReason: 'cvv', cvvResponseCode: 'N' });
+      expect(verificationOf(cvv)).toMatchObject({
+        status: 'gateway_rejected',
+        gatewayRejectionReason: 'cvv',
+        cvvResponseCode: 'N',
+      });
       const avs = await sdk.paymentMethod.create({
         customerId: customer.id,
         paymentMethodNonce: await tokenizeCard(token, { number: '4111111111111111', billingAddress: { postalCode: '20000' } }),
         options: verify,
       });
-      expect(verificationOf(avs)).toMatchObject({ status: 'gateway_rejected', gatewayRejectionReason: 'avs', avsPostalCodeResponseCode: 'N' });
-      const sale = await sdk.transaction.sale({ amount: '10.00', paymentMethodNonce: await tokenizeCard(token, { number: '4111111111111111', cvv: '200' }) });
+      expect(verificationOf(avs)).toMatchObject({
+        status: 'gateway_rejected',
+        gatewayRejectionReason: 'avs',
+        avsPostalCodeResponseCode: 'N',
+      });
+      const sale = await sdk.transaction.sale({
+        amount: '10.00',
+        paymentMethodNonce: await tokenizeCard(token, { number: '4111111111111111', cvv: '200' }),
+      });
       expect(sale.transaction).toMatchObject({ status: 'gateway_rejected', gatewayRejectionReason: 'cvv', cvvResponseCode: 'N' });
     } finally {
       await strict.close();
     }
-    const lenient = await saveCard(await newCustomer(), await tokenizeCard(guestToken, { number: '4111111111111111', cvv: '200' }), {
-      verifyCard: true,
-    });
+    const lenient = await saveCard(
+      await newCustomer(),
+      await tokenizeCard(guestToken, { number: '4111111111111111', cvv: '200' }),
+      {
+        verifyCard: true,
+      },
+    );
     expect(lenient.success).toBe(true);
   });
 });

@@ -78,7 +78,11 @@ describe('wallet fake nonces', () => {
   ])('fake-android-pay-%s-nonce: a Google Pay card', async (brand, sourceCardType, sourceCardLast4) => {
     const transaction = await sale(`fake-android-pay-${brand}-nonce`);
     expect(transaction.paymentInstrumentType).toBe('android_pay_card');
-    expect(transaction.androidPayCard).toMatchObject({ sourceCardType, sourceCardLast4, virtualCardLast4: expect.stringMatching(/^\d{4}$/) });
+    expect(transaction.androidPayCard).toMatchObject({
+      sourceCardType,
+      sourceCardLast4,
+      virtualCardLast4: expect.stringMatching(/^\d{4}$/),
+    });
   });
 
   it('a card nonce stays a credit_card', async () => {

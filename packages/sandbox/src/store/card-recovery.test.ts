@@ -92,7 +92,9 @@ function tryMissingDigits(card: StoredCard, onDisk: readonly string[]): string[]
   for (const privateKey of onDisk) {
     hashes.push(keyed(privateKey));
     for (const merchantId of onDisk) {
-      hashes.push(keyed(createHmac('sha256', privateKey).update(`kassa-sandbox/card-number-identifier/${merchantId}`).digest('hex')));
+      hashes.push(
+        keyed(createHmac('sha256', privateKey).update(`kassa-sandbox/card-number-identifier/${merchantId}`).digest('hex')),
+      );
     }
   }
   const found: string[] = [];
@@ -140,11 +142,15 @@ describe('what a stopped sandbox leaves on disk', () => {
   }, 120_000);
 
   it('the same attack gives the number back from an identifier made the old way (the attack works)', () => {
-    const card = { bin: '411111', last4: '1111', uniqueNumberIdentifier: oldIdentifier('private1', 'kassashop', NUMBERS[0] ?? '') };
+    const card = {
+      bin: '411111',
+      last4: '1111',
+      uniqueNumberIdentifier: oldIdentifier('private1', 'kassashop', NUMBERS[0] ?? ''),
+    };
     expect(tryMissingDigits(card, ['private1', 'kassashop'])).toEqual([NUMBERS[0]]);
   }, 60_000);
 
-  it('keeps a number\'s identifier within a process, not across a restart unless given a secret kept elsewhere', async () => {
+  it("keeps a number's identifier within a process, not across a restart unless given a secret kept elsewhere", async () => {
     const dataFile = join(folder, STATE_FILE);
     const identifiers = async (options: { cardIdentifierSecret?: string }) => {
       const sandbox = await startSandbox({ dataFile, ...CREDENTIALS, ...options });
@@ -175,7 +181,13 @@ describe('what a stopped sandbox leaves on disk', () => {
       JSON.stringify({
         format: 'kassa-sandbox-state',
         version: 1,
-        collections: { nonces: [['n1', card(old)], ['n2', card(old)], ['n3', card('other')]] },
+        collections: {
+          nonces: [
+            ['n1', card(old)],
+            ['n2', card(old)],
+            ['n3', card('other')],
+          ],
+        },
       }),
     );
     openFileStore(file).close();
@@ -187,6 +199,11 @@ describe('what a stopped sandbox leaves on disk', () => {
     reopened.close();
     expect(ids[0]).toBe(ids[1]);
     expect(ids[2]).not.toBe(ids[0]);
-    expect(tryMissingDigits({ bin: '411111', last4: '1111', uniqueNumberIdentifier: ids[0] ?? '' }, secretsOnDisk().concat('private1'))).toEqual([]);
+    expect(
+      tryMissingDigits(
+        { bin: '411111', last4: '1111', uniqueNumberIdentifier: ids[0] ?? '' },
+        secretsOnDisk().concat('private1'),
+      ),
+    ).toEqual([]);
   }, 60_000);
 });

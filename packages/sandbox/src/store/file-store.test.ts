@@ -125,7 +125,9 @@ describe('every record type of core/ through a real file', () => {
     expect(after['api-request-keys']?.length).toBe(5);
     expect(after['device-sessions']?.length).toBe(1);
     expect(after['transaction-device-data']?.length).toBe(1);
-    const transaction = second.collection<{ createdAt: unknown; statusHistory: Array<{ timestamp: unknown }> }>('transactions').get(saleId);
+    const transaction = second
+      .collection<{ createdAt: unknown; statusHistory: Array<{ timestamp: unknown }> }>('transactions')
+      .get(saleId);
     expect(transaction?.createdAt).toBeInstanceOf(Date);
     expect(transaction?.statusHistory.map((event) => event.timestamp)).toEqual([
       new Date('2026-06-15T12:00:01.123Z'),
@@ -237,7 +239,10 @@ describe('file store', () => {
     expect(store.writes).toBe(1);
     records.set('b', { n: 2 });
     store.close();
-    expect(fileCollections()['records']).toEqual([['a', { n: 1 }], ['b', { n: 2 }]]);
+    expect(fileCollections()['records']).toEqual([
+      ['a', { n: 1 }],
+      ['b', { n: 2 }],
+    ]);
     expect(() => records.set('c', { n: 3 })).toThrow(FileStoreError);
     store.close(); // twice is fine
   });
@@ -260,12 +265,33 @@ describe('file store', () => {
 
   it('converts a JSON state file of an earlier version in place: same records, same order, nothing else left', () => {
     const json = join(folder, 'state.json');
-    writeFileSync(json, JSON.stringify({ format: 'kassa-sandbox-state', version: 2, collections: { c: [['2', 'b'], ['1', { $date: '2026-01-01T00:00:00.000Z' }]] } }));
+    writeFileSync(
+      json,
+      JSON.stringify({
+        format: 'kassa-sandbox-state',
+        version: 2,
+        collections: {
+          c: [
+            ['2', 'b'],
+            ['1', { $date: '2026-01-01T00:00:00.000Z' }],
+          ],
+        },
+      }),
+    );
     const store = openFileStore(json);
     expect([...store.collection('c').values()]).toEqual(['b', new Date('2026-01-01T00:00:00.000Z')]);
     store.collection<string>('c').set('3', 'c');
     store.close();
-    expect(readStateFile(json)).toEqual({ version: 3, collections: { c: [['2', 'b'], ['1', { $date: '2026-01-01T00:00:00.000Z' }], ['3', 'c']] } });
+    expect(readStateFile(json)).toEqual({
+      version: 3,
+      collections: {
+        c: [
+          ['2', 'b'],
+          ['1', { $date: '2026-01-01T00:00:00.000Z' }],
+          ['3', 'c'],
+        ],
+      },
+    });
     expect(readdirSync(folder)).toEqual(['state.json']);
   });
 
@@ -290,7 +316,11 @@ describe('file store', () => {
     ['a future version', '{"format":"kassa-sandbox-state","version":3,"collections":{}}', /unsupported version 3/],
     ['a bad pair', '{"format":"kassa-sandbox-state","version":2,"collections":{"c":[["a"]]}}', /collection "c" entry 0/],
     ['an id twice', '{"format":"kassa-sandbox-state","version":2,"collections":{"c":[["a",1],["a",2]]}}', /id "a" twice/],
-    ['a bad Date', '{"format":"kassa-sandbox-state","version":2,"collections":{"c":[["a",{"$date":"soon"}]]}}', /c\/a: bad \$date/],
+    [
+      'a bad Date',
+      '{"format":"kassa-sandbox-state","version":2,"collections":{"c":[["a",{"$date":"soon"}]]}}',
+      /c\/a: bad \$date/,
+    ],
     ['an unknown tag', '{"format":"kassa-sandbox-state","version":2,"collections":{"c":[["a",{"$map":[]}]]}}', /unknown tag/],
     ['another SQLite database', 'sqlite', /no sandbox state in this SQLite file/],
   ])('refuses a corrupt file (%s), naming it, and never resets it', (_case, text, reason) => {
@@ -319,7 +349,16 @@ describe('file store', () => {
     }
     const store = openFileStore(file);
     const records = store.collection<unknown>('records');
-    for (const bad of [new Map(), new Set(), 1n, Number.NaN, new Point(), { list: [undefined] }, { at: new Date(Number.NaN) }, () => 1]) {
+    for (const bad of [
+      new Map(),
+      new Set(),
+      1n,
+      Number.NaN,
+      new Point(),
+      { list: [undefined] },
+      { at: new Date(Number.NaN) },
+      () => 1,
+    ]) {
       expect(() => records.set('bad', { nested: bad })).toThrow(UnsupportedValueError);
     }
     expect(records.has('bad')).toBe(false);

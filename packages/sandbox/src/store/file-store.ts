@@ -97,14 +97,22 @@ function createSchema(db: Database.Database): void {
 function loadDatabase(file: string, db: Database.Database): StateCollections {
   let meta: Map<string, string>;
   try {
-    meta = new Map(db.prepare<[], { key: string; value: string }>('SELECT key, value FROM meta').all().map((row) => [row.key, row.value]));
+    meta = new Map(
+      db
+        .prepare<[], { key: string; value: string }>('SELECT key, value FROM meta')
+        .all()
+        .map((row) => [row.key, row.value]),
+    );
   } catch (error) {
     throw corrupt(file, `no sandbox state in this SQLite file: ${errorMessage(error)}`, error);
   }
   if (meta.get('format') !== FILE_FORMAT) throw corrupt(file, `"format" is not "${FILE_FORMAT}"`);
-  if (meta.get('version') !== String(FILE_VERSION)) throw corrupt(file, `unsupported version ${meta.get('version')}, expected ${FILE_VERSION}`);
+  if (meta.get('version') !== String(FILE_VERSION))
+    throw corrupt(file, `unsupported version ${meta.get('version')}, expected ${FILE_VERSION}`);
   const collections: StateCollections = new Map();
-  const rows = db.prepare<[], { collection: string; id: string; value: string }>('SELECT collection, id, value FROM records ORDER BY seq').iterate();
+  const rows = db
+    .prepare<[], { collection: string; id: string; value: string }>('SELECT collection, id, value FROM records ORDER BY seq')
+    .iterate();
   for (const { collection, id, value } of rows) {
     let records = collections.get(collection);
     if (records === undefined) {
@@ -135,7 +143,8 @@ function convertJsonFile(file: string, collections: StateCollections): void {
       let seq = 0;
       db.transaction(() => {
         for (const [name, records] of collections) {
-          for (const [id, record] of records) insert.run(name, id, (seq += 1), JSON.stringify(encodeValue(record, `${name}/${id}`)));
+          for (const [id, record] of records)
+            insert.run(name, id, (seq += 1), JSON.stringify(encodeValue(record, `${name}/${id}`)));
         }
       })();
     } finally {
@@ -144,7 +153,9 @@ function convertJsonFile(file: string, collections: StateCollections): void {
     renameSync(temporary, file);
   } catch (error) {
     rmSync(temporary, { force: true });
-    throw new FileStoreError(file, `cannot convert sandbox data file ${file} to SQLite: ${errorMessage(error)}`, { cause: error });
+    throw new FileStoreError(file, `cannot convert sandbox data file ${file} to SQLite: ${errorMessage(error)}`, {
+      cause: error,
+    });
   }
 }
 
@@ -161,7 +172,9 @@ export function openFileStore(path: string, options: FileStoreOptions = {}): Fil
   try {
     mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   } catch (error) {
-    throw new FileStoreError(file, `cannot create the folder of sandbox data file ${file}: ${errorMessage(error)}`, { cause: error });
+    throw new FileStoreError(file, `cannot create the folder of sandbox data file ${file}: ${errorMessage(error)}`, {
+      cause: error,
+    });
   }
   let db: Database.Database | null = null;
   let collections: StateCollections = new Map();
@@ -186,7 +199,8 @@ export function openFileStore(path: string, options: FileStoreOptions = {}): Fil
       throw error;
     }
   }
-  let nextSeq = db === null ? 1 : (db.prepare<[], { seq: number | null }>('SELECT max(seq) AS seq FROM records').get()?.seq ?? 0) + 1;
+  let nextSeq =
+    db === null ? 1 : (db.prepare<[], { seq: number | null }>('SELECT max(seq) AS seq FROM records').get()?.seq ?? 0) + 1;
   const pending = new Map<string, Map<string, Pending>>();
   const views = new Map<string, Collection<unknown>>();
   let closed = false;
@@ -214,7 +228,9 @@ export function openFileStore(path: string, options: FileStoreOptions = {}): Fil
     try {
       const target = database();
       const remove = target.prepare('DELETE FROM records WHERE collection = ? AND id = ?');
-      const upsert = target.prepare('INSERT INTO records (collection, id, seq, value) VALUES (?, ?, ?, ?) ON CONFLICT (collection, id) DO UPDATE SET value = excluded.value');
+      const upsert = target.prepare(
+        'INSERT INTO records (collection, id, seq, value) VALUES (?, ?, ?, ?) ON CONFLICT (collection, id) DO UPDATE SET value = excluded.value',
+      );
       let seq = nextSeq;
       target.transaction(() => {
         for (const [name, changes] of pending) {

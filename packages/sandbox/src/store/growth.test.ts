@@ -39,7 +39,10 @@ it(`a tokenize plus sale, written to the file, costs about the same with ${KEPT}
     const times: number[] = [];
     for (let round = 0; round < ROUNDS; round += 1) {
       const started = performance.now();
-      const sale = gateway.sale({ amount: '10.00', paymentMethodNonce: tokenize(), options: { submitForSettlement: true } }, null);
+      const sale = gateway.sale(
+        { amount: '10.00', paymentMethodNonce: tokenize(), options: { submitForSettlement: true } },
+        null,
+      );
       store.flush();
       times.push(performance.now() - started);
       expect(sale.kind).toBe('success');

@@ -13,7 +13,10 @@ const DATE_TAG = '$date';
 
 /** A value that cannot be stored as JSON without changing. */
 export class UnsupportedValueError extends Error {
-  constructor(readonly where: string, what: string) {
+  constructor(
+    readonly where: string,
+    what: string,
+  ) {
     super(`${where}: cannot persist ${what} (the store keeps plain data and Dates only)`);
     this.name = 'UnsupportedValueError';
   }

@@ -63,7 +63,8 @@ export function loadJsonStateFile(file: string): StateCollections {
   if (version !== JSON_FILE_VERSION && !upgraded) {
     throw corrupt(file, `unsupported version ${JSON.stringify(version)}, expected ${JSON_FILE_VERSION}`);
   }
-  if (typeof stored !== 'object' || stored === null || Array.isArray(stored)) throw corrupt(file, '"collections" is not an object');
+  if (typeof stored !== 'object' || stored === null || Array.isArray(stored))
+    throw corrupt(file, '"collections" is not an object');
   for (const [name, entries] of Object.entries(stored)) {
     if (!Array.isArray(entries)) throw corrupt(file, `collection "${name}" is not an array`);
     const records = new Map<string, unknown>();
@@ -87,4 +88,3 @@ export function loadJsonStateFile(file: string): StateCollections {
   }
   return collections;
 }
-

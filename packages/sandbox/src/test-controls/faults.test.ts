@@ -52,15 +52,18 @@ async function rejection(promise: Promise<unknown>): Promise<Error & { type?: st
 }
 
 describe('client API faults (what the checkout sees)', () => {
-  it.each([401, 403, 429, 500, 503] as const)('%i on the configuration: that status, JSON error, CORS; the next request is normal', async (status) => {
-    sandbox.faults.inject({ target: 'configuration', fault: { type: 'status', status } });
-    const failed = await configuration();
-    expect(failed.status).toBe(status);
-    expect(failed.headers.get('access-control-allow-origin')).toBe('*');
-    expect(((await failed.json()) as { error: { message: string } }).error.message).toMatch(/\w/);
-    expect(failed.headers.get('retry-after')).toBe(status === 429 ? '1' : null);
-    expect((await configuration()).status).toBe(200);
-  });
+  it.each([401, 403, 429, 500, 503] as const)(
+    '%i on the configuration: that status, JSON error, CORS; the next request is normal',
+    async (status) => {
+      sandbox.faults.inject({ target: 'configuration', fault: { type: 'status', status } });
+      const failed = await configuration();
+      expect(failed.status).toBe(status);
+      expect(failed.headers.get('access-control-allow-origin')).toBe('*');
+      expect(((await failed.json()) as { error: { message: string } }).error.message).toMatch(/\w/);
+      expect(failed.headers.get('retry-after')).toBe(status === 429 ? '1' : null);
+      expect((await configuration()).status).toBe(200);
+    },
+  );
 
   it('429 carries the Retry-After it was given', async () => {
     sandbox.faults.inject({ target: 'tokenization', fault: { type: 'status', status: 429, retryAfter: 7 } });
@@ -144,7 +147,12 @@ describe('server API faults (what the official SDK throws)', () => {
   });
 
   it('matches by method and path: only transaction.sale fails, client tokens still come', async () => {
-    sandbox.faults.inject({ target: 'server_api', method: 'post', path: '/transactions$', fault: { type: 'status', status: 500 } });
+    sandbox.faults.inject({
+      target: 'server_api',
+      method: 'post',
+      path: '/transactions$',
+      fault: { type: 'status', status: 500 },
+    });
     expect((await gateway.clientToken.generate({})).success).toBe(true);
     expect((await rejection(sale())).type).toBe('serverError');
   });

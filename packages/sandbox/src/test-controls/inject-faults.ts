@@ -34,13 +34,18 @@ const CLIENT_API_MESSAGES: Readonly<Record<FaultStatus, string>> = {
   503: 'Service unavailable',
 };
 
-function answerStatus(reply: FastifyReply, fault: Extract<Fault, { type: 'status' }>, targets: readonly FaultTarget[]): FastifyReply {
+function answerStatus(
+  reply: FastifyReply,
+  fault: Extract<Fault, { type: 'status' }>,
+  targets: readonly FaultTarget[],
+): FastifyReply {
   const retryAfter = fault.retryAfter ?? (fault.status === 429 ? 1 : undefined);
   if (retryAfter !== undefined) reply.header('retry-after', String(retryAfter));
   // The server API answers these with an empty body: the SDK throws its typed error from the status alone.
   if (targets.includes('server_api')) return sendStatus(reply, fault.status);
   reply.header('access-control-allow-origin', '*').header('cache-control', 'no-store');
-  if (targets.includes('client_api')) return reply.code(fault.status).send({ error: { message: CLIENT_API_MESSAGES[fault.status] } });
+  if (targets.includes('client_api'))
+    return reply.code(fault.status).send({ error: { message: CLIENT_API_MESSAGES[fault.status] } });
   return reply.code(fault.status).header('content-type', 'text/plain; charset=utf-8').send(CLIENT_API_MESSAGES[fault.status]);
 }
 

@@ -56,11 +56,15 @@ export async function tokenizeCard(token: ClientToken, creditCard: Record<string
   const response = await fetch(`${token.clientApiUrl}/v1/payment_methods/credit_cards`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ authorizationFingerprint: token.authorizationFingerprint, creditCard: { expirationDate: futureExpiry(), ...creditCard } }),
+    body: JSON.stringify({
+      authorizationFingerprint: token.authorizationFingerprint,
+      creditCard: { expirationDate: futureExpiry(), ...creditCard },
+    }),
   });
   const body = (await response.json()) as { creditCards?: Array<{ nonce: string }> };
   const nonce = body.creditCards?.[0]?.nonce;
-  if (response.status !== 201 || nonce === undefined) throw new Error(`tokenization answered ${response.status}: ${JSON.stringify(body)}`);
+  if (response.status !== 201 || nonce === undefined)
+    throw new Error(`tokenization answered ${response.status}: ${JSON.stringify(body)}`);
   return nonce;
 }
 

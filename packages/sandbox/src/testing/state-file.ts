@@ -12,7 +12,9 @@ export function readStateFile(file: string): StoredState {
   try {
     const version = Number(db.prepare<[], { value: string }>("SELECT value FROM meta WHERE key = 'version'").get()?.value);
     const collections: StoredState['collections'] = {};
-    for (const row of db.prepare<[], { collection: string; id: string; value: string }>('SELECT collection, id, value FROM records ORDER BY seq').all()) {
+    for (const row of db
+      .prepare<[], { collection: string; id: string; value: string }>('SELECT collection, id, value FROM records ORDER BY seq')
+      .all()) {
       (collections[row.collection] ??= []).push([row.id, JSON.parse(row.value)]);
     }
     return { version, collections };

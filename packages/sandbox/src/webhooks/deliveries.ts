@@ -51,7 +51,15 @@ export class WebhookDeliveries {
   }
 
   enqueue(kind: string, notification: SignedNotification, at: Date): void {
-    this.queue.schedule({ id: randomId(12), dueAt: at.getTime(), kind, createdAt: at, attempts: 0, lastError: null, ...notification });
+    this.queue.schedule({
+      id: randomId(12),
+      dueAt: at.getTime(),
+      kind,
+      createdAt: at,
+      attempts: 0,
+      lastError: null,
+      ...notification,
+    });
     queueMicrotask(() => void this.pump());
   }
 
@@ -144,5 +152,7 @@ export class WebhookDeliveries {
 }
 
 function defaultGiveUp(delivery: Delivery): void {
-  process.stderr.write(`sandbox: webhook ${delivery.kind} given up after ${delivery.attempts} attempts (${delivery.lastError ?? ''})\n`);
+  process.stderr.write(
+    `sandbox: webhook ${delivery.kind} given up after ${delivery.attempts} attempts (${delivery.lastError ?? ''})\n`,
+  );
 }

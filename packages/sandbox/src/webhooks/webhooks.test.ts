@@ -34,7 +34,11 @@ afterEach(async () => {
 });
 
 async function captured(amount = '10.00'): Promise<string> {
-  const result = await gateway.transaction.sale({ amount, paymentMethodNonce: 'fake-valid-nonce', options: { submitForSettlement: true } });
+  const result = await gateway.transaction.sale({
+    amount,
+    paymentMethodNonce: 'fake-valid-nonce',
+    options: { submitForSettlement: true },
+  });
   return result.transaction.id;
 }
 
@@ -94,10 +98,16 @@ describe('signed notifications the SDK accepts', () => {
     await gateway.testing.settle(await captured());
     const [webhook] = await receiver.waitFor(1);
     if (webhook === undefined) throw new Error('no webhook');
-    const tampered = Buffer.from(Buffer.from(webhook.payload, 'base64').toString('utf8').replace('settled', 'voided')).toString('base64');
-    await expect(gateway.webhookNotification.parse(webhook.signature, tampered)).rejects.toMatchObject({ type: 'invalidSignatureError' });
+    const tampered = Buffer.from(Buffer.from(webhook.payload, 'base64').toString('utf8').replace('settled', 'voided')).toString(
+      'base64',
+    );
+    await expect(gateway.webhookNotification.parse(webhook.signature, tampered)).rejects.toMatchObject({
+      type: 'invalidSignatureError',
+    });
     const other = gatewayFor({ ...sandbox, privateKey: 'another-private-key' });
-    await expect(other.webhookNotification.parse(webhook.signature, webhook.payload)).rejects.toMatchObject({ type: 'invalidSignatureError' });
+    await expect(other.webhookNotification.parse(webhook.signature, webhook.payload)).rejects.toMatchObject({
+      type: 'invalidSignatureError',
+    });
   });
 });
 
@@ -138,12 +148,22 @@ describe('retries', () => {
 describe('across a restart', () => {
   it('sends after a restart what a down receiver did not take before it', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'kassa-sandbox-webhooks-'));
-    const options = { dataFile: join(folder, 'sandbox.json'), webhookUrl: receiver.url, merchantId: 'm1', publicKey: 'p1', privateKey: 'k1' };
+    const options = {
+      dataFile: join(folder, 'sandbox.json'),
+      webhookUrl: receiver.url,
+      merchantId: 'm1',
+      publicKey: 'p1',
+      privateKey: 'k1',
+    };
     try {
       const first = await startSandbox(options);
       receiver.failNext(1);
       const firstGateway = gatewayFor(first);
-      const sale = await firstGateway.transaction.sale({ amount: '10.00', paymentMethodNonce: 'fake-valid-nonce', options: { submitForSettlement: true } });
+      const sale = await firstGateway.transaction.sale({
+        amount: '10.00',
+        paymentMethodNonce: 'fake-valid-nonce',
+        options: { submitForSettlement: true },
+      });
       await firstGateway.testing.settle(sale.transaction.id);
       await first.deliverWebhooks();
       await first.close();

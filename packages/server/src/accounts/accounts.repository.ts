@@ -25,15 +25,29 @@ export async function insertAccount(
     gateway_customer_id: null,
     created_at: nowIso(),
   };
-  const result = await db.insertInto('accounts').values(row).onConflict((oc) => oc.doNothing()).executeTakeFirst();
+  const result = await db
+    .insertInto('accounts')
+    .values(row)
+    .onConflict((oc) => oc.doNothing())
+    .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1 ? row : undefined;
 }
 
 export async function setGatewayCustomerId(db: Db, accountId: string, customerId: string): Promise<void> {
-  await db.updateTable('accounts').set({ gateway_customer_id: customerId }).where('id', '=', accountId).where('gateway_customer_id', 'is', null).execute();
+  await db
+    .updateTable('accounts')
+    .set({ gateway_customer_id: customerId })
+    .where('id', '=', accountId)
+    .where('gateway_customer_id', 'is', null)
+    .execute();
 }
 
 /** Forgets a customer id the gateway no longer knows, unless another request already replaced it. */
 export async function clearGatewayCustomerId(db: Db, accountId: string, staleCustomerId: string): Promise<void> {
-  await db.updateTable('accounts').set({ gateway_customer_id: null }).where('id', '=', accountId).where('gateway_customer_id', '=', staleCustomerId).execute();
+  await db
+    .updateTable('accounts')
+    .set({ gateway_customer_id: null })
+    .where('id', '=', accountId)
+    .where('gateway_customer_id', '=', staleCustomerId)
+    .execute();
 }

@@ -4,7 +4,13 @@ import type { Db } from '../db/connect.ts';
 import { UnknownCustomerError, type PaymentGateway } from '../gateway/gateway.ts';
 import { toAccount, normalizeEmail } from './account.ts';
 import type { Account, Role } from './account.ts';
-import { clearGatewayCustomerId, findAccountByEmail, findAccountById, insertAccount, setGatewayCustomerId } from './accounts.repository.ts';
+import {
+  clearGatewayCustomerId,
+  findAccountByEmail,
+  findAccountById,
+  insertAccount,
+  setGatewayCustomerId,
+} from './accounts.repository.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 
 export type SignUpResult = { kind: 'created'; account: Account } | { kind: 'email_taken' };
@@ -14,7 +20,12 @@ export async function signUp(
   input: { email: string; password: string; name: string; role?: Role },
 ): Promise<SignUpResult> {
   const email = normalizeEmail(input.email);
-  const row = await insertAccount(db, { email, name: input.name.trim(), passwordHash: await hashPassword(input.password), role: input.role ?? 'shopper' });
+  const row = await insertAccount(db, {
+    email,
+    name: input.name.trim(),
+    passwordHash: await hashPassword(input.password),
+    role: input.role ?? 'shopper',
+  });
   return row === undefined ? { kind: 'email_taken' } : { kind: 'created', account: toAccount(row) };
 }
 
@@ -23,7 +34,9 @@ export async function signUp(
  * keeps no list of the addresses people typed (or the passwords typed into the email field).
  */
 export function emailSubject(secret: string, email: string): string {
-  return createHmac('sha256', secret).update(`sign-in:${normalizeEmail(email)}`).digest('hex');
+  return createHmac('sha256', secret)
+    .update(`sign-in:${normalizeEmail(email)}`)
+    .digest('hex');
 }
 
 export async function signIn(db: Db, input: { email: string; password: string }): Promise<Account | undefined> {
@@ -63,7 +76,12 @@ export async function customerClientToken(db: Db, gateway: PaymentGateway, accou
 }
 
 /** Best effort at sign-up: a gateway outage must not stop people from creating accounts. */
-export async function tryEnsureGatewayCustomer(db: Db, gateway: PaymentGateway | null, accountId: string, log: FastifyBaseLogger): Promise<void> {
+export async function tryEnsureGatewayCustomer(
+  db: Db,
+  gateway: PaymentGateway | null,
+  accountId: string,
+  log: FastifyBaseLogger,
+): Promise<void> {
   if (gateway === null) return;
   try {
     await ensureGatewayCustomer(db, gateway, accountId);
@@ -78,10 +96,14 @@ export interface DemoCredentials {
 }
 
 /** The demo shopper and admin, created once. Their passwords are documented test-only values (see README). */
-export async function seedDemoAccounts(db: Db, passwords: { shopperPassword: string; adminPassword: string }): Promise<DemoCredentials> {
+export async function seedDemoAccounts(
+  db: Db,
+  passwords: { shopperPassword: string; adminPassword: string },
+): Promise<DemoCredentials> {
   const shopper = { email: 'shopper@kassa.test', password: passwords.shopperPassword };
   const admin = { email: 'admin@kassa.test', password: passwords.adminPassword };
   if ((await findAccountByEmail(db, shopper.email)) === undefined) await signUp(db, { ...shopper, name: 'Demo Shopper' });
-  if ((await findAccountByEmail(db, admin.email)) === undefined) await signUp(db, { ...admin, name: 'Demo Admin', role: 'admin' });
+  if ((await findAccountByEmail(db, admin.email)) === undefined)
+    await signUp(db, { ...admin, name: 'Demo Admin', role: 'admin' });
   return { shopper, admin };
 }

@@ -9,7 +9,13 @@ import { testConfig } from '../testing/config.ts';
 import { ENGINES } from '../testing/engines.ts';
 
 interface Page {
-  payments: { id: string; status: string; amount: { amount: number }; customer: { email: string } | null; card: { lastFour: string } | null }[];
+  payments: {
+    id: string;
+    status: string;
+    amount: { amount: number };
+    customer: { email: string } | null;
+    card: { lastFour: string } | null;
+  }[];
   nextCursor: string | null;
 }
 
@@ -41,17 +47,25 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('the admin AP
   const payment = (client: TestClient, options: RecordedPayment) => recordPayment(db, client, options);
 
   it('answers 401 to a visitor and 403 to a shopper on every admin route, and audits neither', async () => {
-    const paymentId = await payment(await signedIn('shopper@kassa.test', 'kassa-demo-shopper'), { status: 'succeeded', minutesAgo: 1 });
-    const document = (await app.inject({ method: 'GET', url: '/api/openapi.json' })).json<{ paths: Record<string, Record<string, unknown>> }>();
+    const paymentId = await payment(await signedIn('shopper@kassa.test', 'kassa-demo-shopper'), {
+      status: 'succeeded',
+      minutesAgo: 1,
+    });
+    const document = (await app.inject({ method: 'GET', url: '/api/openapi.json' })).json<{
+      paths: Record<string, Record<string, unknown>>;
+    }>();
     const routes = Object.entries(document.paths)
       .filter(([path]) => path.startsWith('/api/admin/'))
-      .flatMap(([path, methods]) => Object.keys(methods).map((method) => [method.toUpperCase(), path.replace('{id}', paymentId)] as const));
+      .flatMap(([path, methods]) =>
+        Object.keys(methods).map((method) => [method.toUpperCase(), path.replace('{id}', paymentId)] as const),
+      );
     expect(routes.length).toBeGreaterThanOrEqual(2);
     const shopper = await signedIn('shopper@kassa.test', 'kassa-demo-shopper');
     const visitor = new TestClient(app);
     for (const [method, url] of routes) {
       // A mutating route gets an empty body and a key: refused before either is read.
-      const ask = (client: TestClient) => (method === 'GET' ? client.get(url) : client.request('POST', url, {}, { 'idempotency-key': `k-${url}` }));
+      const ask = (client: TestClient) =>
+        method === 'GET' ? client.get(url) : client.request('POST', url, {}, { 'idempotency-key': `k-${url}` });
       expect((await ask(shopper)).json(), url).toMatchObject({ status: 403, code: 'forbidden' });
       expect((await ask(visitor)).json(), url).toMatchObject({ status: 401, code: 'not_signed_in' });
     }
@@ -81,7 +95,11 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('the admin AP
     expect(idsOf(await list('?cardLastFour=4242'))).toEqual([ids.guestNew, ids.adaOld]);
     expect(idsOf(await list('?customerEmail=ADA@example.com'))).toEqual([ids.adaDeclined, ids.adaOld]);
     expect(idsOf(await list('?minAmount=2000'))).toEqual([ids.guestBig]);
-    expect(idsOf(await list('?maxAmount=1200&paymentMethodType=credit_card'))).toEqual([ids.guestNew, ids.adaDeclined, ids.adaOld]);
+    expect(idsOf(await list('?maxAmount=1200&paymentMethodType=credit_card'))).toEqual([
+      ids.guestNew,
+      ids.adaDeclined,
+      ids.adaOld,
+    ]);
     const from = new Date(Date.now() - 45 * 60_000).toISOString();
     const to = new Date(Date.now() - 20 * 60_000).toISOString();
     expect(idsOf(await list(`?from=${from}&to=${to}`))).toEqual([ids.guestBig, ids.adaDeclined]);
@@ -97,20 +115,32 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('the admin AP
 
   it('names the bad filter of a malformed list request', async () => {
     const client = await admin();
-    for (const [query, field] of [['?cursor=not-ours', 'cursor'], ['?cardLastFour=12', 'cardLastFour'], ['?from=yesterday', 'from'], ['?limit=1000', 'limit'], ['?status=lost', 'status']]) {
+    for (const [query, field] of [
+      ['?cursor=not-ours', 'cursor'],
+      ['?cardLastFour=12', 'cardLastFour'],
+      ['?from=yesterday', 'from'],
+      ['?limit=1000', 'limit'],
+      ['?status=lost', 'status'],
+    ]) {
       const response = await client.get(`/api/admin/payments${query}`);
       expect(response.json(), query).toMatchObject({ status: 400, code: 'validation_failed', errors: [{ field }] });
     }
   });
 
-  it('shows a payment with its order\'s attempts and what admins did with it, and audits every admin request', async () => {
+  it("shows a payment with its order's attempts and what admins did with it, and audits every admin request", async () => {
     const shopper = await signedIn('shopper@kassa.test', 'kassa-demo-shopper');
     const paymentId = await payment(shopper, { status: 'succeeded', lastFour: '4242', minutesAgo: 5 });
     const client = await admin();
     await client.get('/api/admin/payments?cardLastFour=4242');
     const first = await client.get(`/api/admin/payments/${paymentId}`);
     expect(first.json()).toMatchObject({
-      payment: { id: paymentId, status: 'succeeded', card: { brand: 'Visa', lastFour: '4242' }, customer: { email: 'shopper@kassa.test' }, paymentMethodType: 'credit_card' },
+      payment: {
+        id: paymentId,
+        status: 'succeeded',
+        card: { brand: 'Visa', lastFour: '4242' },
+        customer: { email: 'shopper@kassa.test' },
+        paymentMethodType: 'credit_card',
+      },
       attempts: [{ id: paymentId }],
       adminActions: [],
     });
@@ -118,7 +148,9 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('the admin AP
     expect(again.json()).toMatchObject({ adminActions: [{ action: 'payments.read', status: 200 }] });
     expect((await client.get('/api/admin/payments/pay_nope')).json()).toMatchObject({ status: 404, code: 'payment_not_found' });
 
-    const adminId = (await db.selectFrom('accounts').select('id').where('email', '=', 'admin@kassa.test').executeTakeFirstOrThrow()).id;
+    const adminId = (
+      await db.selectFrom('accounts').select('id').where('email', '=', 'admin@kassa.test').executeTakeFirstOrThrow()
+    ).id;
     const log = await db.selectFrom('admin_audit_log').selectAll().orderBy('created_at').orderBy('id').execute();
     expect(log.map((entry) => [entry.actor_account_id, entry.action, entry.target_id, entry.status])).toEqual([
       [adminId, 'payments.list', null, 200],

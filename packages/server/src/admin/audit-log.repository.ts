@@ -27,5 +27,11 @@ export async function recordAdminAction(db: Db, entry: AuditEntry, now: Date = n
 
 /** What admins did to one resource, oldest first (a payment's timeline). */
 export function auditEntriesFor(db: Db, targetId: string): Promise<AdminAuditRow[]> {
-  return db.selectFrom('admin_audit_log').selectAll().where('target_id', '=', targetId).orderBy('created_at').orderBy('id').execute();
+  return db
+    .selectFrom('admin_audit_log')
+    .selectAll()
+    .where('target_id', '=', targetId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
 }

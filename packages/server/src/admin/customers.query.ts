@@ -22,39 +22,68 @@ const SPENDING_STATUSES = ['succeeded', 'partially_refunded', 'refunded'] as con
 
 /** `like` pattern of a prefix typed by a person: its wildcards are literal. */
 function prefixPattern(text: string): string {
-  return `${text.trim().toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+  return `${text
+    .trim()
+    .toLowerCase()
+    .replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 }
 
 /**
  * A page of shoppers, newest first (index `accounts_created`), with what each paid: the aggregates are computed for
  * the page's accounts only, so a page costs the same with 100,000 payments.
  */
-export async function listCustomers(db: Db, filter: { email?: string; after?: PageCursor; limit: number }): Promise<{ customers: AdminCustomer[]; nextCursor: string | null }> {
+export async function listCustomers(
+  db: Db,
+  filter: { email?: string; after?: PageCursor; limit: number },
+): Promise<{ customers: AdminCustomer[]; nextCursor: string | null }> {
   let query = db.selectFrom('accounts').select(['id', 'email', 'name', 'created_at']).where('role', '=', 'shopper');
-  if (filter.email !== undefined && filter.email.trim() !== '') query = query.where(sql<boolean>`email like ${prefixPattern(filter.email)} escape '\\'`);
+  if (filter.email !== undefined && filter.email.trim() !== '')
+    query = query.where(sql<boolean>`email like ${prefixPattern(filter.email)} escape '\\'`);
   const after = filter.after;
   if (after !== undefined) {
-    query = query.where((eb) => eb.or([eb('created_at', '<', after.at), eb.and([eb('created_at', '=', after.at), eb('id', '<', after.id)])]));
+    query = query.where((eb) =>
+      eb.or([eb('created_at', '<', after.at), eb.and([eb('created_at', '=', after.at), eb('id', '<', after.id)])]),
+    );
   }
-  const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(filter.limit + 1).execute();
+  const rows = await query
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(filter.limit + 1)
+    .execute();
   const page = rows.slice(0, filter.limit);
   const ids = page.map((row) => row.id);
-  const [orderCounts, spending] = ids.length === 0
-    ? [[], []]
-    : await Promise.all([
-        db.selectFrom('orders').select(['owner_account_id', (eb) => eb.fn.countAll().as('count')]).where('owner_account_id', 'in', ids).groupBy('owner_account_id').execute(),
-        db
-          .selectFrom('payments as p')
-          .innerJoin('orders as o', 'o.id', 'p.order_id')
-          .select(['o.owner_account_id', 'p.currency', (eb) => eb.fn.countAll().as('count'), (eb) => eb.fn.sum<string | number>('p.amount').as('total'), (eb) => eb.fn.max('p.created_at').as('last_at')])
-          .where('o.owner_account_id', 'in', ids)
-          .where('p.status', 'in', SPENDING_STATUSES)
-          .groupBy(['o.owner_account_id', 'p.currency'])
-          .execute(),
-      ]);
+  const [orderCounts, spending] =
+    ids.length === 0
+      ? [[], []]
+      : await Promise.all([
+          db
+            .selectFrom('orders')
+            .select(['owner_account_id', (eb) => eb.fn.countAll().as('count')])
+            .where('owner_account_id', 'in', ids)
+            .groupBy('owner_account_id')
+            .execute(),
+          db
+            .selectFrom('payments as p')
+            .innerJoin('orders as o', 'o.id', 'p.order_id')
+            .select([
+              'o.owner_account_id',
+              'p.currency',
+              (eb) => eb.fn.countAll().as('count'),
+              (eb) => eb.fn.sum<string | number>('p.amount').as('total'),
+              (eb) => eb.fn.max('p.created_at').as('last_at'),
+            ])
+            .where('o.owner_account_id', 'in', ids)
+            .where('p.status', 'in', SPENDING_STATUSES)
+            .groupBy(['o.owner_account_id', 'p.currency'])
+            .execute(),
+        ]);
   const customers = page.map((row): AdminCustomer => {
     const mine = spending.filter((entry) => entry.owner_account_id === row.id);
-    const lastPaymentAt = mine.map((entry) => String(entry.last_at)).sort().at(-1) ?? null;
+    const lastPaymentAt =
+      mine
+        .map((entry) => String(entry.last_at))
+        .sort()
+        .at(-1) ?? null;
     return {
       id: row.id,
       email: row.email,
@@ -62,10 +91,15 @@ export async function listCustomers(db: Db, filter: { email?: string; after?: Pa
       createdAt: row.created_at,
       orders: Number(orderCounts.find((entry) => entry.owner_account_id === row.id)?.count ?? 0),
       payments: mine.reduce((sum, entry) => sum + Number(entry.count), 0),
-      spent: mine.map((entry) => ({ amount: Number(entry.total), currency: entry.currency })).sort((a, b) => a.currency.localeCompare(b.currency)),
+      spent: mine
+        .map((entry) => ({ amount: Number(entry.total), currency: entry.currency }))
+        .sort((a, b) => a.currency.localeCompare(b.currency)),
       lastPaymentAt,
     };
   });
   const last = page.at(-1);
-  return { customers, nextCursor: rows.length > filter.limit && last !== undefined ? encodePageCursor({ at: last.created_at, id: last.id }) : null };
+  return {
+    customers,
+    nextCursor: rows.length > filter.limit && last !== undefined ? encodePageCursor({ at: last.created_at, id: last.id }) : null,
+  };
 }

@@ -56,7 +56,10 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('the dashboar
       let cursor: string | null = null;
       do {
         const query: string = `?sort=${sort}&limit=1${cursor === null ? '' : `&cursor=${cursor}`}`;
-        const page = (await client.get(`/api/admin/payments${query}`)).json<{ payments: { id: string }[]; nextCursor: string | null }>();
+        const page = (await client.get(`/api/admin/payments${query}`)).json<{
+          payments: { id: string }[];
+          nextCursor: string | null;
+        }>();
         seen.push(...page.payments.map((p) => p.id));
         cursor = page.nextCursor;
       } while (cursor !== null);
@@ -81,9 +84,22 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('the dashboar
     expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(response.headers['content-disposition']).toMatch(/^attachment; filename="payments-\d{4}-\d{2}-\d{2}\.csv"$/);
     const lines = response.body.trimEnd().split('\r\n');
-    expect(lines[0]).toBe('id,created_at,status,amount,currency,order_number,customer_email,payment_method_type,card_brand,card_last_four,transaction_id,settlement_status,decline_reason,processor_response');
+    expect(lines[0]).toBe(
+      'id,created_at,status,amount,currency,order_number,customer_email,payment_method_type,card_brand,card_last_four,transaction_id,settlement_status,decline_reason,processor_response',
+    );
     expect(lines).toHaveLength(5);
-    expect(lines[1]?.split(',').slice(0, 10)).toEqual([paid, expect.any(String), 'succeeded', '12.00', 'EUR', expect.stringMatching(/^\d+$/), "'-cmd@example.com", 'credit_card', 'Visa', '4242']);
+    expect(lines[1]?.split(',').slice(0, 10)).toEqual([
+      paid,
+      expect.any(String),
+      'succeeded',
+      '12.00',
+      'EUR',
+      expect.stringMatching(/^\d+$/),
+      "'-cmd@example.com",
+      'credit_card',
+      'Visa',
+      '4242',
+    ]);
 
     // Read two rows at a time, the export is the same: every page, once.
     let paged = '';
@@ -92,7 +108,11 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('the dashboar
 
     const declined = (await client.get('/api/admin/payments/export?status=declined')).body.trimEnd().split('\r\n');
     expect(declined[1]).toMatch(/,declined,12\.00,EUR,\d+,,credit_card,,,,,processor_declined,Do Not Honor$/);
-    expect((await client.get('/api/admin/payments/export?cardLastFour=12')).json()).toMatchObject({ status: 400, code: 'validation_failed', errors: [{ field: 'cardLastFour' }] });
+    expect((await client.get('/api/admin/payments/export?cardLastFour=12')).json()).toMatchObject({
+      status: 400,
+      code: 'validation_failed',
+      errors: [{ field: 'cardLastFour' }],
+    });
     const actions = await db.selectFrom('admin_audit_log').select('action').where('action', '=', 'payments.export').execute();
     expect(actions).toHaveLength(3);
   });
@@ -109,10 +129,22 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('the dashboar
     await payment(guest, { status: 'declined', minutesAgo: 2 * day, declineText: 'Insufficient Funds' });
     await payment(guest, { status: 'pending', minutesAgo: 4 });
     await payment(guest, { status: 'succeeded', minutesAgo: 40 * day });
-    const adminId = (await db.selectFrom('accounts').select('id').where('email', '=', 'admin@kassa.test').executeTakeFirstOrThrow()).id;
+    const adminId = (
+      await db.selectFrom('accounts').select('id').where('email', '=', 'admin@kassa.test').executeTakeFirstOrThrow()
+    ).id;
     await db
       .insertInto('refunds')
-      .values({ id: newId('ref'), payment_id: paidToday, kind: 'refund', amount: 500, currency: 'EUR', transaction_id: 'cr_1', idempotency_ref: 'k', actor_account_id: adminId, created_at: new Date().toISOString() })
+      .values({
+        id: newId('ref'),
+        payment_id: paidToday,
+        kind: 'refund',
+        amount: 500,
+        currency: 'EUR',
+        transaction_id: 'cr_1',
+        idempotency_ref: 'k',
+        actor_account_id: adminId,
+        created_at: new Date().toISOString(),
+      })
       .execute();
     const client = await admin();
 
@@ -136,14 +168,21 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('the dashboar
     expect(week.succeeded.reduce((a, b) => a + b, 0)).toBe(3);
     expect(week.succeeded[twoDaysAgo]).toBe(2);
     expect(week.declined.reduce((a, b) => a + b, 0)).toBe(3);
-    expect(week.declineReasons.map((entry) => [entry.reason, entry.total])).toEqual([['Do Not Honor', 2], ['Insufficient Funds', 1]]);
+    expect(week.declineReasons.map((entry) => [entry.reason, entry.total])).toEqual([
+      ['Do Not Honor', 2],
+      ['Insufficient Funds', 1],
+    ]);
     expect(week.declineReasons[1]?.counts[twoDaysAgo]).toBe(1);
     expect(week.approvalRate).toBeCloseTo(3 / 6);
     expect(week.days[today]).toBe(week.days.at(-1));
 
     const quarter = (await client.get('/api/admin/overview?days=90')).json<{ days: string[]; volume: { total: number }[] }>();
     expect([quarter.days.length, quarter.volume[0]?.total]).toEqual([90, 2400 + 1200 + 1200]);
-    expect((await client.get('/api/admin/overview?days=12')).json()).toMatchObject({ status: 400, code: 'validation_failed', errors: [{ field: 'days' }] });
+    expect((await client.get('/api/admin/overview?days=12')).json()).toMatchObject({
+      status: 400,
+      code: 'validation_failed',
+      errors: [{ field: 'days' }],
+    });
   });
 
   it('lists customers newest first with their orders and spending, by email prefix, paged', async () => {
@@ -154,7 +193,16 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('the dashboar
     await payment(grace, { status: 'succeeded', minutesAgo: 1 });
     const client = await admin();
 
-    type Page = { customers: { email: string; orders: number; payments: number; spent: { amount: number; currency: string }[]; lastPaymentAt: string | null }[]; nextCursor: string | null };
+    type Page = {
+      customers: {
+        email: string;
+        orders: number;
+        payments: number;
+        spent: { amount: number; currency: string }[];
+        lastPaymentAt: string | null;
+      }[];
+      nextCursor: string | null;
+    };
     const first = (await client.get('/api/admin/customers?limit=2')).json<Page>();
     expect(first.customers.map((c) => [c.email, c.orders, c.payments, c.spent])).toEqual([
       ['grace@example.com', 1, 1, [{ amount: 1200, currency: 'EUR' }]],
@@ -162,22 +210,46 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('the dashboar
     ]);
     // The demo shopper (seeded first) is on the next page; the admin is not a customer.
     const rest = (await client.get(`/api/admin/customers?limit=2&cursor=${first.nextCursor}`)).json<Page>();
-    expect(rest.customers.map((c) => [c.email, c.payments, c.spent, c.lastPaymentAt])).toEqual([['shopper@kassa.test', 0, [], null]]);
+    expect(rest.customers.map((c) => [c.email, c.payments, c.spent, c.lastPaymentAt])).toEqual([
+      ['shopper@kassa.test', 0, [], null],
+    ]);
     expect(rest.nextCursor).toBeNull();
-    expect((await client.get('/api/admin/customers?email=ADA')).json<Page>().customers.map((c) => c.email)).toEqual(['ada@example.com']);
+    expect((await client.get('/api/admin/customers?email=ADA')).json<Page>().customers.map((c) => c.email)).toEqual([
+      'ada@example.com',
+    ]);
     // A wildcard typed is a character, not a pattern.
     expect((await client.get('/api/admin/customers?email=%25')).json<Page>().customers).toEqual([]);
   });
 
-  it('lists disputes with the payment they dispute, and shows them and the webhooks on the payment\'s timeline', async () => {
+  it("lists disputes with the payment they dispute, and shows them and the webhooks on the payment's timeline", async () => {
     const shopper = await signedIn('shopper@kassa.test', 'kassa-demo-shopper');
     const paymentId = await payment(shopper, { status: 'succeeded', minutesAgo: 10 });
     const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000).toISOString();
     await db
       .insertInto('disputes')
       .values([
-        { id: 'dp_old', transaction_id: `t_${paymentId}`, payment_id: paymentId, status: 'won', kind: 'chargeback', reason: 'fraud', amount: 1200, currency: 'EUR', notified_at: at(8) },
-        { id: 'dp_elsewhere', transaction_id: 't_panel', payment_id: null, status: 'open', kind: 'chargeback', reason: 'duplicate', amount: 300, currency: 'EUR', notified_at: at(6) },
+        {
+          id: 'dp_old',
+          transaction_id: `t_${paymentId}`,
+          payment_id: paymentId,
+          status: 'won',
+          kind: 'chargeback',
+          reason: 'fraud',
+          amount: 1200,
+          currency: 'EUR',
+          notified_at: at(8),
+        },
+        {
+          id: 'dp_elsewhere',
+          transaction_id: 't_panel',
+          payment_id: null,
+          status: 'open',
+          kind: 'chargeback',
+          reason: 'duplicate',
+          amount: 300,
+          currency: 'EUR',
+          notified_at: at(6),
+        },
       ])
       .execute();
     await db
@@ -190,7 +262,15 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('the dashboar
       .execute();
     const client = await admin();
 
-    type Page = { disputes: { id: string; status: string; payment: { id: string; orderNumber: number } | null; customer: { email: string } | null }[]; nextCursor: string | null };
+    type Page = {
+      disputes: {
+        id: string;
+        status: string;
+        payment: { id: string; orderNumber: number } | null;
+        customer: { email: string } | null;
+      }[];
+      nextCursor: string | null;
+    };
     const page = (await client.get('/api/admin/disputes')).json<Page>();
     expect(page.disputes.map((d) => [d.id, d.status, d.payment?.id ?? null, d.customer?.email ?? null])).toEqual([
       ['dp_elsewhere', 'open', null, null],
@@ -198,9 +278,14 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('the dashboar
     ]);
     expect((await client.get('/api/admin/disputes?status=won')).json<Page>().disputes.map((d) => d.id)).toEqual(['dp_old']);
     const paged = (await client.get('/api/admin/disputes?limit=1')).json<Page>();
-    expect((await client.get(`/api/admin/disputes?limit=1&cursor=${paged.nextCursor}`)).json<Page>().disputes.map((d) => d.id)).toEqual(['dp_old']);
+    expect(
+      (await client.get(`/api/admin/disputes?limit=1&cursor=${paged.nextCursor}`)).json<Page>().disputes.map((d) => d.id),
+    ).toEqual(['dp_old']);
 
-    const detail = (await client.get(`/api/admin/payments/${paymentId}`)).json<{ timeline: { gatewayAnswered: boolean; events: { type: string; kind?: string; status?: string }[] }; disputes: { id: string }[] }>();
+    const detail = (await client.get(`/api/admin/payments/${paymentId}`)).json<{
+      timeline: { gatewayAnswered: boolean; events: { type: string; kind?: string; status?: string }[] };
+      disputes: { id: string }[];
+    }>();
     expect(detail.disputes.map((d) => d.id)).toEqual(['dp_old']);
     // No gateway configured: the product's records only, and the page says the gateway's statuses are missing.
     expect(detail.timeline.gatewayAnswered).toBe(false);
@@ -214,7 +299,13 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('the dashboar
   it('keeps every new dashboard route from a shopper (403) and a visitor (401)', async () => {
     const shopper = await signedIn('shopper@kassa.test', 'kassa-demo-shopper');
     const visitor = new TestClient(app);
-    for (const url of ['/api/admin/overview', '/api/admin/payments/export', '/api/admin/customers', '/api/admin/disputes', '/api/admin/subscriptions']) {
+    for (const url of [
+      '/api/admin/overview',
+      '/api/admin/payments/export',
+      '/api/admin/customers',
+      '/api/admin/disputes',
+      '/api/admin/subscriptions',
+    ]) {
       expect((await shopper.get(url)).json(), url).toMatchObject({ status: 403, code: 'forbidden' });
       expect((await visitor.get(url)).json(), url).toMatchObject({ status: 401, code: 'not_signed_in' });
     }

@@ -6,12 +6,15 @@ import { encodePageCursor, type PageCursor } from './page-cursor.ts';
 /** A chargeback as the gateway's webhooks last reported it, with the payment it disputes. */
 export const adminDisputeSchema = z.object({
   id: z.string(),
-  status: z.string().describe('The gateway\'s status: `open`, `accepted`, `won`, `lost`, ...'),
+  status: z.string().describe("The gateway's status: `open`, `accepted`, `won`, `lost`, ..."),
   kind: z.string().describe('`chargeback`, `retrieval`, `pre_arbitration`.'),
-  reason: z.string().describe('The card network\'s reason, e.g. `fraud`, `product_not_received`.'),
+  reason: z.string().describe("The card network's reason, e.g. `fraud`, `product_not_received`."),
   amount: moneySchema,
   transactionId: z.string(),
-  payment: z.object({ id: z.string(), orderNumber: z.number().int() }).nullable().describe('Null when the transaction is not one of the shop\'s payments.'),
+  payment: z
+    .object({ id: z.string(), orderNumber: z.number().int() })
+    .nullable()
+    .describe("Null when the transaction is not one of the shop's payments."),
   customer: z.object({ email: z.string() }).nullable(),
   updatedAt: z.string().describe('When the gateway last reported on it.'),
 });
@@ -44,17 +47,29 @@ function toAdminDispute(row: DisputeListRow): AdminDispute {
 }
 
 /** A page of disputes, last reported first (index `disputes_notified`). */
-export async function listDisputes(db: Db, filter: { status?: string; after?: PageCursor; limit: number }): Promise<{ disputes: AdminDispute[]; nextCursor: string | null }> {
+export async function listDisputes(
+  db: Db,
+  filter: { status?: string; after?: PageCursor; limit: number },
+): Promise<{ disputes: AdminDispute[]; nextCursor: string | null }> {
   let query = disputesQuery(db);
   if (filter.status !== undefined) query = query.where('d.status', '=', filter.status);
   const after = filter.after;
   if (after !== undefined) {
-    query = query.where((eb) => eb.or([eb('d.notified_at', '<', after.at), eb.and([eb('d.notified_at', '=', after.at), eb('d.id', '<', after.id)])]));
+    query = query.where((eb) =>
+      eb.or([eb('d.notified_at', '<', after.at), eb.and([eb('d.notified_at', '=', after.at), eb('d.id', '<', after.id)])]),
+    );
   }
-  const rows = await query.orderBy('d.notified_at', 'desc').orderBy('d.id', 'desc').limit(filter.limit + 1).execute();
+  const rows = await query
+    .orderBy('d.notified_at', 'desc')
+    .orderBy('d.id', 'desc')
+    .limit(filter.limit + 1)
+    .execute();
   const page = rows.slice(0, filter.limit);
   const last = page.at(-1);
-  return { disputes: page.map(toAdminDispute), nextCursor: rows.length > filter.limit && last !== undefined ? encodePageCursor({ at: last.notified_at, id: last.id }) : null };
+  return {
+    disputes: page.map(toAdminDispute),
+    nextCursor: rows.length > filter.limit && last !== undefined ? encodePageCursor({ at: last.notified_at, id: last.id }) : null,
+  };
 }
 
 /** The disputes against one payment, last reported first. */

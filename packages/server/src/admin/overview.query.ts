@@ -5,19 +5,32 @@ import type { Db } from '../db/connect.ts';
 export const OVERVIEW_PERIODS = ['7', '30', '90'] as const;
 
 const perDay = z.array(z.number()).describe('One value per day of `days`.');
-const currencySeries = z.object({ currency: z.string().length(3), amounts: perDay.describe('Minor units, one per day of `days`.'), total: z.number().int() });
+const currencySeries = z.object({
+  currency: z.string().length(3),
+  amounts: perDay.describe('Minor units, one per day of `days`.'),
+  total: z.number().int(),
+});
 
 /** The dashboard's overview: what the shop took, day by day (UTC days), over the last 7, 30 or 90 days. */
 export const overviewSchema = z.object({
   days: z.array(z.string()).describe('The days covered, oldest first (YYYY-MM-DD, UTC), today last.'),
-  volume: z.array(currencySeries).describe('What charges took per currency (voided ones left out: no money moved), largest first.'),
+  volume: z
+    .array(currencySeries)
+    .describe('What charges took per currency (voided ones left out: no money moved), largest first.'),
   refunds: z.array(currencySeries).describe('What refunds gave back per currency.'),
   succeeded: perDay.describe('Attempts that charged, per day.'),
   declined: perDay.describe('Declined attempts, per day.'),
   declineReasons: z
     .array(z.object({ reason: z.string(), counts: perDay, total: z.number().int() }))
-    .describe('Declines per reason (the processor\'s text, else the gateway\'s rejection or the decline\'s kind), most frequent first.'),
-  approvalRate: z.number().min(0).max(1).nullable().describe('Charged / (charged + declined) over the period; null with no finished attempt.'),
+    .describe(
+      "Declines per reason (the processor's text, else the gateway's rejection or the decline's kind), most frequent first.",
+    ),
+  approvalRate: z
+    .number()
+    .min(0)
+    .max(1)
+    .nullable()
+    .describe('Charged / (charged + declined) over the period; null with no finished attempt.'),
 });
 export type Overview = z.infer<typeof overviewSchema>;
 
@@ -33,7 +46,9 @@ const dayOf = (column: string) => sql<string>`substr(${sql.ref(column)}, 1, 10)`
  */
 export async function overview(db: Db, periodDays: number, now: Date = new Date()): Promise<Overview> {
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-  const days = Array.from({ length: periodDays }, (_, index) => new Date(today - (periodDays - 1 - index) * 86_400_000).toISOString().slice(0, 10));
+  const days = Array.from({ length: periodDays }, (_, index) =>
+    new Date(today - (periodDays - 1 - index) * 86_400_000).toISOString().slice(0, 10),
+  );
   const from = `${days[0]}T00:00:00.000Z`;
   const slot = new Map(days.map((day, index) => [day, index]));
   const series = () => days.map(() => 0);
@@ -41,7 +56,13 @@ export async function overview(db: Db, periodDays: number, now: Date = new Date(
   const [byStatus, declines, refunds] = await Promise.all([
     db
       .selectFrom('payments')
-      .select([dayOf('created_at').as('day'), 'status', 'currency', (eb) => eb.fn.countAll().as('count'), (eb) => eb.fn.sum<string | number>('amount').as('total')])
+      .select([
+        dayOf('created_at').as('day'),
+        'status',
+        'currency',
+        (eb) => eb.fn.countAll().as('count'),
+        (eb) => eb.fn.sum<string | number>('amount').as('total'),
+      ])
       .where('created_at', '>=', from)
       .where('status', 'in', [...CHARGING_STATUSES, 'declined'])
       .groupBy([dayOf('created_at'), 'status', 'currency'])
@@ -95,7 +116,9 @@ export async function overview(db: Db, periodDays: number, now: Date = new Date(
 
   const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0);
   const toSeries = (map: Map<string, number[]>) =>
-    [...map].map(([currency, amounts]) => ({ currency, amounts, total: sum(amounts) })).sort((a, b) => b.total - a.total || a.currency.localeCompare(b.currency));
+    [...map]
+      .map(([currency, amounts]) => ({ currency, amounts, total: sum(amounts) }))
+      .sort((a, b) => b.total - a.total || a.currency.localeCompare(b.currency));
   const finished = sum(succeeded) + sum(declined);
   return {
     days,
@@ -103,7 +126,9 @@ export async function overview(db: Db, periodDays: number, now: Date = new Date(
     refunds: toSeries(refunded),
     succeeded,
     declined,
-    declineReasons: [...reasons].map(([reason, counts]) => ({ reason, counts, total: sum(counts) })).sort((a, b) => b.total - a.total || a.reason.localeCompare(b.reason)),
+    declineReasons: [...reasons]
+      .map(([reason, counts]) => ({ reason, counts, total: sum(counts) }))
+      .sort((a, b) => b.total - a.total || a.reason.localeCompare(b.reason)),
     approvalRate: finished === 0 ? null : sum(succeeded) / finished,
   };
 }

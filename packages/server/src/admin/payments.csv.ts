@@ -50,13 +50,16 @@ export function csvCell(value: string): string {
 
 const line = (cells: readonly string[]) => `${cells.map(csvCell).join(',')}\r\n`;
 
-
 /**
  * Every payment the filter matches, as CSV lines (header first), read page by page over the list's keyset so the
  * export streams in constant memory however many rows match. Amounts are decimal strings in the currency's digits,
  * as a spreadsheet reads them.
  */
-export async function* paymentsCsv(db: Db, filter: Omit<PaymentsFilter, 'after' | 'limit'>, pageSize = 500): AsyncGenerator<string> {
+export async function* paymentsCsv(
+  db: Db,
+  filter: Omit<PaymentsFilter, 'after' | 'limit'>,
+  pageSize = 500,
+): AsyncGenerator<string> {
   yield line(COLUMNS);
   let after: PaymentsFilter['after'];
   for (;;) {

@@ -13,7 +13,7 @@ import type { PaymentsFilter } from './payments.query.ts';
  * plan says nothing): walking an index in order, with no sort of the whole table, is what keeps a page fast at
  * 100,000 payments.
  */
-describe('the payments list\'s query plans on SQLite', () => {
+describe("the payments list's query plans on SQLite", () => {
   const engine = sqliteEngine();
   let db: Db;
   let cleanup: () => Promise<void>;
@@ -26,7 +26,9 @@ describe('the payments list\'s query plans on SQLite', () => {
 
   async function plan(filter: Omit<PaymentsFilter, 'limit'>): Promise<string> {
     const compiled = paymentsPageQuery(db, { ...filter, limit: 25 }).compile();
-    const result = await db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${compiled.sql}`, [...compiled.parameters]));
+    const result = await db.executeQuery<{ detail: string }>(
+      CompiledQuery.raw(`explain query plan ${compiled.sql}`, [...compiled.parameters]),
+    );
     return result.rows.map((row) => row.detail).join('\n');
   }
 
@@ -36,16 +38,19 @@ describe('the payments list\'s query plans on SQLite', () => {
     [{ cardLastFour: '4242' }, 'payments_last_four_created'],
     [{ after: { amount: 1200, createdAt: '2026-11-23T10:00:00.000Z', id: 'pay_x' } }, 'payments_created'],
     [{ sort: 'amount_desc' as const }, 'payments_amount_created'],
-    [{ sort: 'amount_asc' as const, after: { amount: 1200, createdAt: '2026-11-23T10:00:00.000Z', id: 'pay_x' } }, 'payments_amount_created'],
+    [
+      { sort: 'amount_asc' as const, after: { amount: 1200, createdAt: '2026-11-23T10:00:00.000Z', id: 'pay_x' } },
+      'payments_amount_created',
+    ],
     [{ sort: 'oldest' as const }, 'payments_created'],
-  ])('%j walks %s in the sort\'s order, without sorting the table', async (filter, index) => {
+  ])("%j walks %s in the sort's order, without sorting the table", async (filter, index) => {
     const text = await plan(filter);
     expect(text, text).toContain(index);
     expect(text).not.toContain('USE TEMP B-TREE FOR ORDER BY');
   });
 });
 
-describe('SQLite\'s statistics, which its planner needs to choose the indexes well (payments.scale.test.ts)', () => {
+describe("SQLite's statistics, which its planner needs to choose the indexes well (payments.scale.test.ts)", () => {
   it('are gathered when the server opens a database that has rows (PRAGMA optimize)', async () => {
     const temp = tempSqliteFile();
     const first = await openDatabase({ engine: 'sqlite', file: temp.file });

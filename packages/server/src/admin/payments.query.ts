@@ -14,15 +14,20 @@ export const adminPaymentSchema = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
   order: z.object({ id: z.string(), number: z.number().int() }),
-  customer: z.object({ email: z.string() }).nullable().describe('Null for a guest\'s order.'),
-  paymentMethodType: z.string().nullable().describe('The gateway\'s paymentInstrumentType (`credit_card`, ...); null until it answered.'),
+  customer: z.object({ email: z.string() }).nullable().describe("Null for a guest's order."),
+  paymentMethodType: z
+    .string()
+    .nullable()
+    .describe("The gateway's paymentInstrumentType (`credit_card`, ...); null until it answered."),
   card: z.object({ brand: z.string(), lastFour: z.string() }).nullable(),
   transactionId: z.string().nullable(),
   decline: declineSchema.nullable(),
   settlementStatus: z
     .enum(SETTLEMENT_STATUSES)
     .nullable()
-    .describe('What the gateway\'s webhooks last reported of the money\'s movement; null: not reported yet (a charge is submitted for settlement at once).'),
+    .describe(
+      "What the gateway's webhooks last reported of the money's movement; null: not reported yet (a charge is submitted for settlement at once).",
+    ),
   threeDSecure: z
     .object({ status: z.string(), liabilityShifted: z.boolean(), liabilityShiftPossible: z.boolean() })
     .nullable()
@@ -103,7 +108,11 @@ function toAdminPayment(row: ListedRow): AdminPayment {
     threeDSecure:
       row.three_d_secure_status === null
         ? null
-        : { status: row.three_d_secure_status, liabilityShifted: row.liability_shifted === 1, liabilityShiftPossible: row.liability_shift_possible === 1 },
+        : {
+            status: row.three_d_secure_status,
+            liabilityShifted: row.liability_shifted === 1,
+            liabilityShiftPossible: row.liability_shift_possible === 1,
+          },
   };
 }
 
@@ -126,12 +135,18 @@ export function paymentsPageQuery(db: Db, filter: PaymentsFilter) {
   if (after !== undefined) {
     // Keyset pagination: rows strictly past the last one shown, in the sort's order (an index range, not an offset).
     query = query.where((eb) => {
-      const byDate = eb.or([eb('p.created_at', past, after.createdAt), eb.and([eb('p.created_at', '=', after.createdAt), eb('p.id', past, after.id)])]);
+      const byDate = eb.or([
+        eb('p.created_at', past, after.createdAt),
+        eb.and([eb('p.created_at', '=', after.createdAt), eb('p.id', past, after.id)]),
+      ]);
       return byAmount ? eb.or([eb('p.amount', past, after.amount), eb.and([eb('p.amount', '=', after.amount), byDate])]) : byDate;
     });
   }
   if (byAmount) query = query.orderBy('p.amount', direction);
-  return query.orderBy('p.created_at', direction).orderBy('p.id', direction).limit(filter.limit + 1);
+  return query
+    .orderBy('p.created_at', direction)
+    .orderBy('p.id', direction)
+    .limit(filter.limit + 1);
 }
 
 /**
@@ -139,11 +154,17 @@ export function paymentsPageQuery(db: Db, filter: PaymentsFilter) {
  * (status, created_at, id), (card_last_four, created_at, id)) and 0009_dashboard's (amount, created_at, id) serve the
  * orders and the filters, and the page continues after a cursor instead of an offset, so page 1000 costs what page 1 does.
  */
-export async function listPayments(db: Db, filter: PaymentsFilter): Promise<{ payments: AdminPayment[]; nextCursor: string | null }> {
+export async function listPayments(
+  db: Db,
+  filter: PaymentsFilter,
+): Promise<{ payments: AdminPayment[]; nextCursor: string | null }> {
   const rows = await paymentsPageQuery(db, filter).execute();
   const page = rows.slice(0, filter.limit);
   const last = page.at(-1);
-  const nextCursor = rows.length > filter.limit && last !== undefined ? encodeCursor({ amount: last.amount, createdAt: last.created_at, id: last.id }) : null;
+  const nextCursor =
+    rows.length > filter.limit && last !== undefined
+      ? encodeCursor({ amount: last.amount, createdAt: last.created_at, id: last.id })
+      : null;
   return { payments: page.map(toAdminPayment), nextCursor };
 }
 

@@ -16,7 +16,10 @@ export const adminSubscriptionSchema = z.object({
   createdAt: z.string(),
   failureCount: z.number().int().describe('Charges failed in a row (a `Past Due` subscription is retried).'),
   balance: moneySchema.describe('What is owed after failed charges.'),
-  customer: z.object({ email: z.string() }).nullable().describe('Null when the gateway customer is not one of the shop\'s accounts.'),
+  customer: z
+    .object({ email: z.string() })
+    .nullable()
+    .describe("Null when the gateway customer is not one of the shop's accounts."),
   lastEvent: z.string().nullable().describe('The last webhook the gateway sent about it (`subscription_went_past_due`, ...).'),
 });
 export type AdminSubscription = z.infer<typeof adminSubscriptionSchema>;
@@ -25,14 +28,33 @@ export type AdminSubscription = z.infer<typeof adminSubscriptionSchema>;
  * The subscriptions, asked of the gateway (it bills them and is their source of truth), with the shop's names for
  * plans and customers and the last webhook received about each.
  */
-export async function listAdminSubscriptions(deps: { db: Db; vault: VaultGateway }, filter: { status?: SubscriptionStatus; limit: number }): Promise<AdminSubscription[]> {
+export async function listAdminSubscriptions(
+  deps: { db: Db; vault: VaultGateway },
+  filter: { status?: SubscriptionStatus; limit: number },
+): Promise<AdminSubscription[]> {
   const found = await deps.vault.searchSubscriptions(filter);
   if (found.length === 0) return [];
-  const customerIds = [...new Set(found.flatMap((subscription) => (subscription.customerId === null ? [] : [subscription.customerId])))];
+  const customerIds = [
+    ...new Set(found.flatMap((subscription) => (subscription.customerId === null ? [] : [subscription.customerId]))),
+  ];
   const [plans, accounts, states] = await Promise.all([
     listPlans(deps.db),
-    customerIds.length === 0 ? [] : deps.db.selectFrom('accounts').select(['email', 'gateway_customer_id']).where('gateway_customer_id', 'in', customerIds).execute(),
-    deps.db.selectFrom('subscription_states').select(['id', 'last_event']).where('id', 'in', found.map((subscription) => subscription.id)).execute(),
+    customerIds.length === 0
+      ? []
+      : deps.db
+          .selectFrom('accounts')
+          .select(['email', 'gateway_customer_id'])
+          .where('gateway_customer_id', 'in', customerIds)
+          .execute(),
+    deps.db
+      .selectFrom('subscription_states')
+      .select(['id', 'last_event'])
+      .where(
+        'id',
+        'in',
+        found.map((subscription) => subscription.id),
+      )
+      .execute(),
   ]);
   return found.map((subscription) => {
     const plan = plans.find((candidate) => candidate.id === subscription.planId);

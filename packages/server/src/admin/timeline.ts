@@ -9,22 +9,45 @@ import type { AdminPayment } from './payments.query.ts';
 
 /** One thing that happened to a payment, as the dashboard's timeline shows it (oldest first). */
 export const timelineEventSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('attempt'), at: z.string(), paymentId: z.string(), status: paymentStatusSchema }).describe('An attempt to pay the order (this one or another), as it ended.'),
-  z.object({ type: z.literal('gateway_status'), at: z.string(), status: z.string(), amount: moneySchema.nullable() }).describe('A status the gateway reported for the transaction (`authorized`, `submitted_for_settlement`, `settled`, `voided`, ...).'),
-  z.object({ type: z.enum(['refund', 'void']), at: z.string(), refundId: z.string(), amount: moneySchema, actorAccountId: z.string() }),
-  z.object({ type: z.literal('webhook'), at: z.string(), kind: z.string(), notifiedAt: z.string() }).describe('A gateway notification about the payment, its refunds or its disputes, when it was received.'),
+  z
+    .object({ type: z.literal('attempt'), at: z.string(), paymentId: z.string(), status: paymentStatusSchema })
+    .describe('An attempt to pay the order (this one or another), as it ended.'),
+  z
+    .object({ type: z.literal('gateway_status'), at: z.string(), status: z.string(), amount: moneySchema.nullable() })
+    .describe(
+      'A status the gateway reported for the transaction (`authorized`, `submitted_for_settlement`, `settled`, `voided`, ...).',
+    ),
+  z.object({
+    type: z.enum(['refund', 'void']),
+    at: z.string(),
+    refundId: z.string(),
+    amount: moneySchema,
+    actorAccountId: z.string(),
+  }),
+  z
+    .object({ type: z.literal('webhook'), at: z.string(), kind: z.string(), notifiedAt: z.string() })
+    .describe('A gateway notification about the payment, its refunds or its disputes, when it was received.'),
 ]);
 export type TimelineEvent = z.infer<typeof timelineEventSchema>;
 
 export const paymentTimelineSchema = z.object({
-  gatewayStatus: z.string().nullable().describe('The transaction\'s status at the gateway now; null without a transaction or when the gateway did not answer.'),
+  gatewayStatus: z
+    .string()
+    .nullable()
+    .describe("The transaction's status at the gateway now; null without a transaction or when the gateway did not answer."),
   gatewayAnswered: z.boolean().describe('False when the gateway could not be asked: the timeline lacks its statuses.'),
   events: z.array(timelineEventSchema),
 });
 export type PaymentTimeline = z.infer<typeof paymentTimelineSchema>;
 
 /** An attempt comes before the statuses of its transaction, which come before their webhooks and the refunds they allow. */
-const SAME_SECOND_ORDER: Readonly<Record<TimelineEvent['type'], number>> = { attempt: 0, gateway_status: 1, webhook: 2, refund: 3, void: 3 };
+const SAME_SECOND_ORDER: Readonly<Record<TimelineEvent['type'], number>> = {
+  attempt: 0,
+  gateway_status: 1,
+  webhook: 2,
+  refund: 3,
+  void: 3,
+};
 
 /**
  * The payment's story from the product's records (attempts, refunds, the gateway's notifications) and the gateway's
@@ -37,15 +60,40 @@ export async function paymentTimeline(
   attempts: readonly AdminPayment[],
   refunds: readonly RefundRow[],
 ): Promise<PaymentTimeline> {
-  const events: TimelineEvent[] = attempts.map((attempt) => ({ type: 'attempt', at: attempt.createdAt, paymentId: attempt.id, status: attempt.status }));
+  const events: TimelineEvent[] = attempts.map((attempt) => ({
+    type: 'attempt',
+    at: attempt.createdAt,
+    paymentId: attempt.id,
+    status: attempt.status,
+  }));
   for (const refund of refunds) {
-    events.push({ type: refund.kind, at: refund.created_at, refundId: refund.id, amount: { amount: refund.amount, currency: refund.currency }, actorAccountId: refund.actor_account_id });
+    events.push({
+      type: refund.kind,
+      at: refund.created_at,
+      refundId: refund.id,
+      amount: { amount: refund.amount, currency: refund.currency },
+      actorAccountId: refund.actor_account_id,
+    });
   }
   const disputes = await deps.db.selectFrom('disputes').select('id').where('payment_id', '=', payment.id).execute();
-  const subjects = [payment.transactionId, ...refunds.map((refund) => refund.transaction_id), ...disputes.map((dispute) => dispute.id)].filter((id) => id !== null);
+  const subjects = [
+    payment.transactionId,
+    ...refunds.map((refund) => refund.transaction_id),
+    ...disputes.map((dispute) => dispute.id),
+  ].filter((id) => id !== null);
   if (subjects.length > 0) {
-    const notifications = await deps.db.selectFrom('webhook_notifications').selectAll().where('subject_id', 'in', subjects).execute();
-    for (const notification of notifications) events.push({ type: 'webhook', at: notification.received_at, kind: notification.kind, notifiedAt: notification.notified_at });
+    const notifications = await deps.db
+      .selectFrom('webhook_notifications')
+      .selectAll()
+      .where('subject_id', 'in', subjects)
+      .execute();
+    for (const notification of notifications)
+      events.push({
+        type: 'webhook',
+        at: notification.received_at,
+        kind: notification.kind,
+        notifiedAt: notification.notified_at,
+      });
   }
 
   let gatewayStatus: string | null = null;
@@ -66,6 +114,11 @@ export async function paymentTimeline(
     gatewayAnswered = false;
   }
   // The gateway stamps whole seconds, the product milliseconds: within one second, order by what causes what.
-  events.sort((a, b) => a.at.slice(0, 19).localeCompare(b.at.slice(0, 19)) || SAME_SECOND_ORDER[a.type] - SAME_SECOND_ORDER[b.type] || a.at.localeCompare(b.at));
+  events.sort(
+    (a, b) =>
+      a.at.slice(0, 19).localeCompare(b.at.slice(0, 19)) ||
+      SAME_SECOND_ORDER[a.type] - SAME_SECOND_ORDER[b.type] ||
+      a.at.localeCompare(b.at),
+  );
   return { gatewayStatus, gatewayAnswered, events };
 }

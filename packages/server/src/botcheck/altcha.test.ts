@@ -46,7 +46,10 @@ describe('AltchaVerifier', () => {
 
   it('refuses a solution issued to another session or for another action', async () => {
     const token = await solvedToken();
-    expect(await verifier.verify(token, botcheckBinding('x'.repeat(32), 'ses_attacker', 'payment'))).toEqual({ ok: false, reason: 'issued to another session' });
+    expect(await verifier.verify(token, botcheckBinding('x'.repeat(32), 'ses_attacker', 'payment'))).toEqual({
+      ok: false,
+      reason: 'issued to another session',
+    });
     const otherAction = { ...BINDING, action: 'sign_in' } as unknown as typeof BINDING;
     expect(await verifier.verify(token, otherAction)).toEqual({ ok: false, reason: 'issued for another action' });
   });
@@ -57,7 +60,10 @@ describe('AltchaVerifier', () => {
     handle = await openDatabase({ engine: 'sqlite', file: temp.file });
     const replays = new DbReplayStore(handle.db);
     const token = await solvedToken();
-    const results = await Promise.all([checkBotcheck(verifier, replays, token, BINDING, CONTEXT), checkBotcheck(verifier, replays, token, BINDING, CONTEXT)]);
+    const results = await Promise.all([
+      checkBotcheck(verifier, replays, token, BINDING, CONTEXT),
+      checkBotcheck(verifier, replays, token, BINDING, CONTEXT),
+    ]);
     expect(results.filter((r) => r.ok)).toHaveLength(1);
     expect(await checkBotcheck(verifier, replays, token, BINDING, CONTEXT)).toEqual({ ok: false, reason: 'already used' });
   });

@@ -83,14 +83,20 @@ export class AltchaVerifier implements BotcheckVerifier {
     } catch {
       return { ok: false, reason: 'malformed token' };
     }
-    if (!result.verified) return { ok: false, reason: result.expired ? 'expired' : result.invalidSignature ? 'invalid signature' : 'invalid solution' };
+    if (!result.verified)
+      return {
+        ok: false,
+        reason: result.expired ? 'expired' : result.invalidSignature ? 'invalid signature' : 'invalid solution',
+      };
     const data = challenge.parameters.data;
     if (data?.['session'] !== binding.session) return { ok: false, reason: 'issued to another session' };
     if (data['action'] !== binding.action) return { ok: false, reason: 'issued for another action' };
     // The signed challenge is unique (random nonce and salt): spending it once spends every solution of it.
     return {
       ok: true,
-      fingerprint: createHash('sha256').update(challenge.signature ?? '').digest('hex'),
+      fingerprint: createHash('sha256')
+        .update(challenge.signature ?? '')
+        .digest('hex'),
       expiresAt: new Date(challenge.parameters.expiresAt * 1000),
     };
   }

@@ -16,7 +16,8 @@ export class DbReplayStore implements ReplayStore {
       .executeTakeFirst();
     const inserted = Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
     // Expired tokens fail verification anyway: forgetting them keeps the table small.
-    if (inserted && Math.random() < 0.05) await this.#db.deleteFrom('botcheck_uses').where('expires_at', '<', new Date().toISOString()).execute();
+    if (inserted && Math.random() < 0.05)
+      await this.#db.deleteFrom('botcheck_uses').where('expires_at', '<', new Date().toISOString()).execute();
     return inserted;
   }
 }

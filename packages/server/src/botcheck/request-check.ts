@@ -10,10 +10,21 @@ import type { BotcheckAction, BotcheckVerifier, ReplayStore } from './verifier.t
 /** The configured provider's verifier. */
 export function createBotcheckVerifier(config: Config['botcheck']): BotcheckVerifier {
   if (config.siteverify === null || config.provider === 'altcha') {
-    return new AltchaVerifier({ secret: config.secret, maxCounter: config.maxCounter, challengeTtlSeconds: config.challengeTtlSeconds });
+    return new AltchaVerifier({
+      secret: config.secret,
+      maxCounter: config.maxCounter,
+      challengeTtlSeconds: config.challengeTtlSeconds,
+    });
   }
   const { siteKey, secretKey, verifyUrl, minScore, verifyTimeoutMs } = config.siteverify;
-  return new SiteverifyVerifier({ provider: config.provider, siteKey, secretKey, verifyUrl, minScore, timeoutMs: verifyTimeoutMs });
+  return new SiteverifyVerifier({
+    provider: config.provider,
+    siteKey,
+    secretKey,
+    verifyUrl,
+    minScore,
+    timeoutMs: verifyTimeoutMs,
+  });
 }
 
 export type BotcheckCheck = (token: string) => Promise<{ ok: true } | { ok: false; reason: string }>;
@@ -26,18 +37,17 @@ type BotcheckDeps = { config: Config; botcheck: BotcheckVerifier; replays: Repla
  * that could not be asked is logged as a warning, and the action is refused (fail closed), unless the merchant lets
  * that low-risk action through then (BOTCHECK_FAIL_OPEN), which is logged too.
  */
-export function botcheckOf(
-  deps: BotcheckDeps,
-  request: FastifyRequest,
-  action: BotcheckAction,
-): BotcheckCheck {
+export function botcheckOf(deps: BotcheckDeps, request: FastifyRequest, action: BotcheckAction): BotcheckCheck {
   return async (token) => {
     const { botcheck: settings } = deps.config;
     const binding = botcheckBinding(settings.secret, request.kassaSession?.id ?? null, action);
     const hostnames = settings.hostnames.length > 0 ? settings.hostnames : [request.hostname];
     const verdict = await checkBotcheck(deps.botcheck, deps.replays, token, binding, { remoteIp: request.ip, hostnames });
     if (!verdict.ok && verdict.unavailable === true && settings.failOpen.includes(action)) {
-      request.log.warn({ provider: deps.botcheck.provider, action }, 'bot-check could not be verified: let through (BOTCHECK_FAIL_OPEN)');
+      request.log.warn(
+        { provider: deps.botcheck.provider, action },
+        'bot-check could not be verified: let through (BOTCHECK_FAIL_OPEN)',
+      );
       return { ok: true };
     }
     if (!verdict.ok) {
@@ -54,7 +64,12 @@ export function botcheckOf(
  * Refuses the request (403 `botcheck_failed`) unless its token passes, when the merchant guards `action`
  * (BOTCHECK_ON); an action left unguarded passes without one.
  */
-export async function requireBotcheck(deps: BotcheckDeps, request: FastifyRequest, action: BotcheckAction, token: string | undefined): Promise<void> {
+export async function requireBotcheck(
+  deps: BotcheckDeps,
+  request: FastifyRequest,
+  action: BotcheckAction,
+  token: string | undefined,
+): Promise<void> {
   if (!deps.config.botcheck.actions.includes(action)) return;
   if (token === undefined) {
     await deps.velocity.noteBotcheckRefusal(action, request.ip, 'no token');

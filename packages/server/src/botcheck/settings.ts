@@ -5,7 +5,11 @@ import { botcheckBinding } from './verifier.ts';
 import type { BotcheckAction } from './verifier.ts';
 
 /** The page's bot-check settings for one action of one session (handed out with the checkout, sign-in, ...). */
-export function botcheckSettings(config: Config['botcheck'], sessionId: string | null, action: BotcheckAction): z.input<typeof botcheckSettingsSchema> {
+export function botcheckSettings(
+  config: Config['botcheck'],
+  sessionId: string | null,
+  action: BotcheckAction,
+): z.input<typeof botcheckSettingsSchema> {
   const watchdogs = { anchorTimeoutMs: config.anchorTimeoutMs, executeTimeoutMs: config.executeTimeoutMs };
   if (config.provider === 'altcha' || config.siteverify === null) {
     return { provider: 'altcha', challengeUrl: `/api/botcheck/challenge?action=${action}`, ...watchdogs };

@@ -61,9 +61,11 @@ export class SiteverifyVerifier implements BotcheckVerifier {
 
   #refusal(answer: Answer, binding: BotcheckBinding, context: VerifyContext): string | null {
     if (!answer.success) return `refused by the provider (${(answer['error-codes'] ?? []).join(', ') || 'no reason given'})`;
-    if (answer.hostname === undefined || !context.hostnames.includes(answer.hostname)) return `solved on another host (${answer.hostname ?? 'none'})`;
+    if (answer.hostname === undefined || !context.hostnames.includes(answer.hostname))
+      return `solved on another host (${answer.hostname ?? 'none'})`;
     if (SITEVERIFY_PROVIDERS[this.provider].reportsAction && answer.action !== binding.action) return 'issued for another action';
-    if (this.provider === 'recaptcha-v3' && (answer.score === undefined || answer.score < this.#options.minScore)) return `score too low (${answer.score ?? 'none'})`;
+    if (this.provider === 'recaptcha-v3' && (answer.score === undefined || answer.score < this.#options.minScore))
+      return `score too low (${answer.score ?? 'none'})`;
     if (this.provider === 'turnstile' && answer.cdata !== binding.session) return 'issued to another session';
     return null;
   }
@@ -77,7 +79,11 @@ export class SiteverifyVerifier implements BotcheckVerifier {
     for (let attempt = 0; attempt < 2; attempt += 1) {
       let response: Response;
       try {
-        response = await fetch(this.#options.verifyUrl, { method: 'POST', body: form, signal: AbortSignal.timeout(this.#options.timeoutMs) });
+        response = await fetch(this.#options.verifyUrl, {
+          method: 'POST',
+          body: form,
+          signal: AbortSignal.timeout(this.#options.timeoutMs),
+        });
       } catch {
         continue;
       }

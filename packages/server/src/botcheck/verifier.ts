@@ -16,7 +16,13 @@ export interface BotcheckBinding {
 }
 
 export function botcheckBinding(secret: string, sessionId: string | null, action: BotcheckAction): BotcheckBinding {
-  return { session: createHmac('sha256', secret).update(`botcheck:${sessionId ?? 'none'}`).digest('hex').slice(0, 32), action };
+  return {
+    session: createHmac('sha256', secret)
+      .update(`botcheck:${sessionId ?? 'none'}`)
+      .digest('hex')
+      .slice(0, 32),
+    action,
+  };
 }
 
 /** Where the token was sent from: third-party providers check it against what their widget saw. */

@@ -7,7 +7,12 @@ export const productSchema = z.object({ id: z.string(), name: z.string(), descri
 export type Product = z.infer<typeof productSchema>;
 
 export function toProduct(row: ProductRow): Product {
-  return { id: row.id, name: row.name, description: row.description, price: { amount: row.price_amount, currency: row.currency } };
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    price: { amount: row.price_amount, currency: row.currency },
+  };
 }
 
 export async function listProducts(db: Db): Promise<Product[]> {
@@ -17,6 +22,10 @@ export async function listProducts(db: Db): Promise<Product[]> {
 
 export async function findProducts(db: Db, ids: readonly string[]): Promise<Map<string, Product>> {
   if (ids.length === 0) return new Map();
-  const rows = await db.selectFrom('products').selectAll().where('id', 'in', [...ids]).execute();
+  const rows = await db
+    .selectFrom('products')
+    .selectAll()
+    .where('id', 'in', [...ids])
+    .execute();
   return new Map(rows.map((r) => [r.id, toProduct(r)]));
 }

@@ -7,10 +7,38 @@ import type { PlanRow, ProductRow } from '../db/schema.ts';
  * so in its sandbox-only banner, never in a product's description.
  */
 export const DEMO_PRODUCTS: readonly ProductRow[] = [
-  { id: 'prd_coffeebeans', name: 'Coffee beans, 1 kg', description: 'Single-origin beans, medium roast, with notes of apricot and cocoa. Roasted every week.', price_amount: 2450, currency: 'EUR', position: 1 },
-  { id: 'prd_mug', name: 'Kassa mug', description: 'Stoneware mug, 330 ml, glazed by hand. Dishwasher safe.', price_amount: 1200, currency: 'EUR', position: 2 },
-  { id: 'prd_grinder', name: 'Burr grinder', description: 'Conical steel burrs and 40 grind settings, from espresso to French press.', price_amount: 18900, currency: 'EUR', position: 3 },
-  { id: 'prd_espressomachine', name: 'Espresso machine', description: 'Dual boiler with PID temperature control, for café-quality espresso at home.', price_amount: 200000, currency: 'EUR', position: 4 },
+  {
+    id: 'prd_coffeebeans',
+    name: 'Coffee beans, 1 kg',
+    description: 'Single-origin beans, medium roast, with notes of apricot and cocoa. Roasted every week.',
+    price_amount: 2450,
+    currency: 'EUR',
+    position: 1,
+  },
+  {
+    id: 'prd_mug',
+    name: 'Kassa mug',
+    description: 'Stoneware mug, 330 ml, glazed by hand. Dishwasher safe.',
+    price_amount: 1200,
+    currency: 'EUR',
+    position: 2,
+  },
+  {
+    id: 'prd_grinder',
+    name: 'Burr grinder',
+    description: 'Conical steel burrs and 40 grind settings, from espresso to French press.',
+    price_amount: 18900,
+    currency: 'EUR',
+    position: 3,
+  },
+  {
+    id: 'prd_espressomachine',
+    name: 'Espresso machine',
+    description: 'Dual boiler with PID temperature control, for café-quality espresso at home.',
+    price_amount: 200000,
+    currency: 'EUR',
+    position: 4,
+  },
 ];
 
 /** The sandbox gateway's seeded plan (`coffee-monthly`, packages/sandbox README "Plans and subscriptions"), same price. */
@@ -36,11 +64,24 @@ const EARLIER_DESCRIPTIONS: Readonly<Record<string, string>> = {
 
 /** Inserts missing demo products and plans; leaves edited ones as they are (a merchant may have changed them). */
 export async function seedDemoCatalogue(db: Db): Promise<void> {
-  await db.insertInto('products').values([...DEMO_PRODUCTS]).onConflict((oc) => oc.doNothing()).execute();
-  await db.insertInto('plans').values([...DEMO_PLANS]).onConflict((oc) => oc.doNothing()).execute();
+  await db
+    .insertInto('products')
+    .values([...DEMO_PRODUCTS])
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+  await db
+    .insertInto('plans')
+    .values([...DEMO_PLANS])
+    .onConflict((oc) => oc.doNothing())
+    .execute();
   for (const product of DEMO_PRODUCTS) {
     const earlier = EARLIER_DESCRIPTIONS[product.id];
     if (earlier === undefined) continue;
-    await db.updateTable('products').set({ description: product.description }).where('id', '=', product.id).where('description', '=', earlier).execute();
+    await db
+      .updateTable('products')
+      .set({ description: product.description })
+      .where('id', '=', product.id)
+      .where('description', '=', earlier)
+      .execute();
   }
 }

@@ -4,7 +4,7 @@ import type { PlanRow } from '../db/schema.ts';
 import { moneySchema } from '../money.ts';
 
 export const planSchema = z.object({
-  id: z.string().describe('The plan\'s id, the same at the gateway.'),
+  id: z.string().describe("The plan's id, the same at the gateway."),
   name: z.string(),
   description: z.string(),
   price: moneySchema,

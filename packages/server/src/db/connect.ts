@@ -19,7 +19,8 @@ export interface DatabaseHandle {
 /** Opens the configured engine and brings its schema up to date. */
 export async function openDatabase(config: DatabaseConfig): Promise<DatabaseHandle> {
   // PostgreSQL keeps its statistics itself (autovacuum); SQLite is told to (openSqlite).
-  const { db, optimize } = config.engine === 'sqlite' ? openSqlite(config.file) : { db: openPostgres(config.url), optimize: null };
+  const { db, optimize } =
+    config.engine === 'sqlite' ? openSqlite(config.file) : { db: openPostgres(config.url), optimize: null };
   try {
     await migrate(db);
   } catch (error) {
@@ -100,6 +101,8 @@ export async function migrate(db: Db): Promise<void> {
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error !== undefined || failed !== undefined) {
-    throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(
+      `database migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }

@@ -15,7 +15,19 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('database on 
     try {
       await migrate(handle.db);
       const tables = (await handle.db.introspection.getTables()).map((t) => t.name).sort();
-      expect(tables).toEqual(expect.arrayContaining(['accounts', 'botcheck_uses', 'counters', 'idempotency_keys', 'order_items', 'orders', 'payments', 'products', 'sessions']));
+      expect(tables).toEqual(
+        expect.arrayContaining([
+          'accounts',
+          'botcheck_uses',
+          'counters',
+          'idempotency_keys',
+          'order_items',
+          'orders',
+          'payments',
+          'products',
+          'sessions',
+        ]),
+      );
     } finally {
       await cleanup();
     }
@@ -26,13 +38,49 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('database on 
     const { db } = handle;
     try {
       const now = new Date().toISOString();
-      await db.insertInto('orders').values({ id: 'ord_x', status: 'pending', total_amount: 100, currency: 'EUR', owner_account_id: null, owner_session_id: 'ses_x', created_at: now, updated_at: now, number: 1 }).execute();
+      await db
+        .insertInto('orders')
+        .values({
+          id: 'ord_x',
+          status: 'pending',
+          total_amount: 100,
+          currency: 'EUR',
+          owner_account_id: null,
+          owner_session_id: 'ses_x',
+          created_at: now,
+          updated_at: now,
+          number: 1,
+        })
+        .execute();
       const payment = (id: string, status: string) => ({
-        id, order_id: 'ord_x', status, amount: 100, currency: 'EUR', idempotency_ref: null, nonce: `fake-nonce-${id}`, device_data: null, merchant_account_id: null, transaction_id: null, card_brand: null, card_last_four: null,
-        decline_reason: null, processor_response_code: null, processor_response_text: null, gateway_rejection_reason: null, created_at: now, updated_at: now,
+        id,
+        order_id: 'ord_x',
+        status,
+        amount: 100,
+        currency: 'EUR',
+        idempotency_ref: null,
+        nonce: `fake-nonce-${id}`,
+        device_data: null,
+        merchant_account_id: null,
+        transaction_id: null,
+        card_brand: null,
+        card_last_four: null,
+        decline_reason: null,
+        processor_response_code: null,
+        processor_response_text: null,
+        gateway_rejection_reason: null,
+        created_at: now,
+        updated_at: now,
       });
-      await db.insertInto('payments').values([payment('pay_1', 'declined'), payment('pay_2', 'declined'), payment('pay_3', 'pending')]).execute();
-      const second = await db.insertInto('payments').values(payment('pay_4', 'succeeded')).onConflict((oc) => oc.doNothing()).executeTakeFirst();
+      await db
+        .insertInto('payments')
+        .values([payment('pay_1', 'declined'), payment('pay_2', 'declined'), payment('pay_3', 'pending')])
+        .execute();
+      const second = await db
+        .insertInto('payments')
+        .values(payment('pay_4', 'succeeded'))
+        .onConflict((oc) => oc.doNothing())
+        .executeTakeFirst();
       expect(Number(second.numInsertedOrUpdatedRows)).toBe(0);
     } finally {
       await cleanup();
@@ -47,14 +95,26 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('database on 
       const down = await migrator.migrateTo('0001_initial');
       expect(down.error).toBeUndefined();
       // Inserted out of age order: numbering follows created_at, not insertion.
-      for (const [id, createdAt] of [['ord_b', '2026-01-02T00:00:00.000Z'], ['ord_a', '2026-01-01T00:00:00.000Z']]) {
+      for (const [id, createdAt] of [
+        ['ord_b', '2026-01-02T00:00:00.000Z'],
+        ['ord_a', '2026-01-01T00:00:00.000Z'],
+      ]) {
         await sql`insert into orders (id, status, total_amount, currency, owner_session_id, created_at, updated_at)
           values (${id}, 'paid', 100, 'EUR', 'ses_x', ${createdAt}, ${createdAt})`.execute(db);
       }
       await migrate(db);
       const numbered = await db.selectFrom('orders').select(['id', 'number']).orderBy('number').execute();
-      expect(numbered).toEqual([{ id: 'ord_a', number: 1001 }, { id: 'ord_b', number: 1002 }]);
-      const item = { productId: 'prd_mug', name: 'Mug', quantity: 1, unitPrice: { amount: 100, currency: 'EUR' }, total: { amount: 100, currency: 'EUR' } };
+      expect(numbered).toEqual([
+        { id: 'ord_a', number: 1001 },
+        { id: 'ord_b', number: 1002 },
+      ]);
+      const item = {
+        productId: 'prd_mug',
+        name: 'Mug',
+        quantity: 1,
+        unitPrice: { amount: 100, currency: 'EUR' },
+        total: { amount: 100, currency: 'EUR' },
+      };
       const owner = { accountId: null, sessionId: 'ses_x' };
       const [first, second] = await Promise.all([0, 1].map(() => insertOrder(db, { owner, items: [item], total: item.total })));
       expect([first?.number, second?.number].sort()).toEqual([1003, 1004]);

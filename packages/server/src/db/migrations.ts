@@ -117,7 +117,16 @@ export const migrations: Record<string, Migration> = {
         .execute();
     },
     async down(db: Kysely<unknown>) {
-      for (const table of ['botcheck_uses', 'idempotency_keys', 'payments', 'order_items', 'orders', 'products', 'sessions', 'accounts']) {
+      for (const table of [
+        'botcheck_uses',
+        'idempotency_keys',
+        'payments',
+        'order_items',
+        'orders',
+        'products',
+        'sessions',
+        'accounts',
+      ]) {
         await db.schema.dropTable(table).execute();
       }
     },
@@ -163,7 +172,11 @@ export const migrations: Record<string, Migration> = {
         .addColumn('detail', 'text')
         .addColumn('created_at', 'text', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('velocity_events_lookup').on('velocity_events').columns(['action', 'dimension', 'subject', 'created_at']).execute();
+      await db.schema
+        .createIndex('velocity_events_lookup')
+        .on('velocity_events')
+        .columns(['action', 'dimension', 'subject', 'created_at'])
+        .execute();
       await db.schema.createIndex('velocity_events_age').on('velocity_events').column('created_at').execute();
       // What the merchant reviews: every refusal, with the rule and the subject it counted.
       await db.schema
@@ -224,7 +237,11 @@ export const migrations: Record<string, Migration> = {
       await db.schema.alterTable('payments').addColumn('payment_method_type', 'text').execute();
       await db.schema.createIndex('payments_created').on('payments').columns(['created_at', 'id']).execute();
       await db.schema.createIndex('payments_status_created').on('payments').columns(['status', 'created_at', 'id']).execute();
-      await db.schema.createIndex('payments_last_four_created').on('payments').columns(['card_last_four', 'created_at', 'id']).execute();
+      await db.schema
+        .createIndex('payments_last_four_created')
+        .on('payments')
+        .columns(['card_last_four', 'created_at', 'id'])
+        .execute();
       await db.schema.createIndex('orders_owner_account').on('orders').column('owner_account_id').execute();
     },
     async down(db: Kysely<unknown>) {
@@ -233,8 +250,8 @@ export const migrations: Record<string, Migration> = {
       }
       await db.schema.alterTable('payments').dropColumn('payment_method_type').execute();
       await db.schema.dropTable('admin_audit_log').execute();
-      },
     },
+  },
   '0006_gateway_webhooks': {
     // The gateway's webhook notifications, each recorded once under an id derived from what it says (kind, subject,
     // the gateway's timestamp): the insert that claims a notification is the replay guard on both engines, so a
@@ -302,23 +319,36 @@ export const migrations: Record<string, Migration> = {
         .addColumn('actor_account_id', 'text', (c) => c.notNull().references('accounts.id'))
         .addColumn('created_at', 'text', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('refunds_payment_request').on('refunds').columns(['payment_id', 'idempotency_ref']).unique().execute();
+      await db.schema
+        .createIndex('refunds_payment_request')
+        .on('refunds')
+        .columns(['payment_id', 'idempotency_ref'])
+        .unique()
+        .execute();
     },
     async down(db: Kysely<unknown>) {
       await db.schema.dropTable('refunds').execute();
-      },
     },
+  },
   '0008_three_d_secure': {
     // The 3-D Secure outcome each attempt's transaction recorded, and whether the sale required a liability shift
     // (kept on the attempt so a resend is the same request). Flags are integers 0/1 on both databases.
     async up(db: Kysely<unknown>) {
-      await db.schema.alterTable('payments').addColumn('three_d_secure_required', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema
+        .alterTable('payments')
+        .addColumn('three_d_secure_required', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
       await db.schema.alterTable('payments').addColumn('three_d_secure_status', 'text').execute();
       await db.schema.alterTable('payments').addColumn('liability_shifted', 'integer').execute();
       await db.schema.alterTable('payments').addColumn('liability_shift_possible', 'integer').execute();
     },
     async down(db: Kysely<unknown>) {
-      for (const column of ['liability_shift_possible', 'liability_shifted', 'three_d_secure_status', 'three_d_secure_required']) {
+      for (const column of [
+        'liability_shift_possible',
+        'liability_shifted',
+        'three_d_secure_status',
+        'three_d_secure_required',
+      ]) {
         await db.schema.alterTable('payments').dropColumn(column).execute();
       }
     },
@@ -332,7 +362,8 @@ export const migrations: Record<string, Migration> = {
       await db.schema.createIndex('disputes_notified').on('disputes').columns(['notified_at', 'id']).execute();
     },
     async down(db: Kysely<unknown>) {
-      for (const index of ['disputes_notified', 'accounts_created', 'payments_amount_created']) await db.schema.dropIndex(index).execute();
+      for (const index of ['disputes_notified', 'accounts_created', 'payments_amount_created'])
+        await db.schema.dropIndex(index).execute();
     },
   },
   '0010_refusal_reasons': {

@@ -20,6 +20,11 @@ export class BraintreeCardLookup implements CardLookup {
     );
     const details = found?.details;
     if (found?.type !== 'CreditCard' || details?.bin === undefined || details.lastFour === undefined) return null;
-    return { bin: details.bin, lastFour: details.lastFour, expirationMonth: details.expirationMonth ?? '', expirationYear: details.expirationYear ?? '' };
+    return {
+      bin: details.bin,
+      lastFour: details.lastFour,
+      expirationMonth: details.expirationMonth ?? '',
+      expirationYear: details.expirationYear ?? '',
+    };
   }
 }

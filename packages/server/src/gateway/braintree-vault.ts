@@ -2,7 +2,16 @@ import type braintree from 'braintree';
 import { callGateway, errorCodes } from './braintree.ts';
 import { GatewayUnavailableError } from './gateway.ts';
 import { SUBSCRIPTION_STATUSES } from './vault-gateway.ts';
-import type { AddCardOutcome, BilledSubscription, GatewaySubscription, SavedCard, SubscribeOutcome, SubscriptionStatus, VaultGateway, VerificationFailure } from './vault-gateway.ts';
+import type {
+  AddCardOutcome,
+  BilledSubscription,
+  GatewaySubscription,
+  SavedCard,
+  SubscribeOutcome,
+  SubscriptionStatus,
+  VaultGateway,
+  VerificationFailure,
+} from './vault-gateway.ts';
 
 /**
  * gateway.md: 81724 the card is already in the vault, 81763 already saved for this customer. Cards are refused per
@@ -70,7 +79,8 @@ function asCard(method: braintree.PaymentMethod): braintree.CreditCard | null {
 function verificationOf(result: unknown): VerificationFailure | null {
   const verification = (result as { verification?: Record<string, unknown> }).verification;
   if (verification === undefined || verification === null) return null;
-  const text = (key: string): string | null => (typeof verification[key] === 'string' && verification[key] !== '' ? (verification[key] as string) : null);
+  const text = (key: string): string | null =>
+    typeof verification[key] === 'string' && verification[key] !== '' ? (verification[key] as string) : null;
   return {
     status: text('status') ?? 'failed',
     processorResponseCode: text('processorResponseCode'),
@@ -124,7 +134,8 @@ export class BraintreeVaultAdapter implements VaultGateway {
   async makeDefault(token: string): Promise<SavedCard> {
     const result = await callGateway(() => this.#client.paymentMethod.update(token, { options: { makeDefault: true } }));
     const card = result.success ? asCard(result.paymentMethod) : null;
-    if (card === null) throw new GatewayUnavailableError(`paymentMethod.update failed: ${result.success ? 'not a card' : result.message}`);
+    if (card === null)
+      throw new GatewayUnavailableError(`paymentMethod.update failed: ${result.success ? 'not a card' : result.message}`);
     return toCard(card);
   }
 
@@ -140,7 +151,12 @@ export class BraintreeVaultAdapter implements VaultGateway {
 
   async subscribe(input: { id: string; planId: string; paymentMethodToken: string; price: string }): Promise<SubscribeOutcome> {
     const result = await callGateway(() =>
-      this.#client.subscription.create({ id: input.id, planId: input.planId, paymentMethodToken: input.paymentMethodToken, price: input.price }),
+      this.#client.subscription.create({
+        id: input.id,
+        planId: input.planId,
+        paymentMethodToken: input.paymentMethodToken,
+        price: input.price,
+      }),
     );
     if (result.success) return { kind: 'created', subscription: toSubscription(result.subscription) };
     if (errorCodes(result).includes(SUBSCRIPTION_ID_TAKEN)) {
@@ -149,7 +165,11 @@ export class BraintreeVaultAdapter implements VaultGateway {
     }
     const transaction = (result as { transaction?: braintree.Transaction }).transaction;
     if (transaction === undefined) throw new GatewayUnavailableError(`subscription.create failed: ${result.message}`);
-    return { kind: 'declined', processorResponseCode: transaction.processorResponseCode || null, processorResponseText: transaction.processorResponseText || null };
+    return {
+      kind: 'declined',
+      processorResponseCode: transaction.processorResponseCode || null,
+      processorResponseText: transaction.processorResponseText || null,
+    };
   }
 
   async findSubscription(id: string): Promise<GatewaySubscription | null> {

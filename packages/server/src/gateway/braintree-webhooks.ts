@@ -53,7 +53,15 @@ export class BraintreeWebhookVerifier implements WebhookVerifier {
       return {
         ...base,
         subject: 'dispute',
-        dispute: { id: d.id, status: d.status, kind: d.kind, reason: d.reason, amount: String(d.amountDisputed), currency: d.currencyIsoCode, transactionId: d.transaction.id },
+        dispute: {
+          id: d.id,
+          status: d.status,
+          kind: d.kind,
+          reason: d.reason,
+          amount: String(d.amountDisputed),
+          currency: d.currencyIsoCode,
+          transactionId: d.transaction.id,
+        },
       };
     }
     return { ...base, subject: 'other', subjectId: '' };

@@ -1,25 +1,53 @@
 import braintree from 'braintree';
 import type { GatewayConfig } from '../config.ts';
 import { GatewayUnavailableError, UnknownCustomerError } from './gateway.ts';
-import type { GatewayDeclineReason, PaymentGateway, RefundResult, SaleInput, SaleResult, ThreeDSecureOutcome, TransactionHistory, VoidResult } from './gateway.ts';
+import type {
+  GatewayDeclineReason,
+  PaymentGateway,
+  RefundResult,
+  SaleInput,
+  SaleResult,
+  ThreeDSecureOutcome,
+  TransactionHistory,
+  VoidResult,
+} from './gateway.ts';
 
 /** Builds the SDK client for either a local gateway (the sandbox) or Braintree itself. */
 /** `timeoutMs`: how long the SDK waits for one call's answer (its own default is 60 s). */
 export function createBraintreeClient(config: GatewayConfig, timeoutMs?: number): braintree.BraintreeGateway {
   const environment =
     config.kind === 'custom'
-      ? new braintree.Environment(config.host, String(config.port), `${config.ssl ? 'https' : 'http'}://${config.host}`, config.ssl, config.host, String(config.port))
+      ? new braintree.Environment(
+          config.host,
+          String(config.port),
+          `${config.ssl ? 'https' : 'http'}://${config.host}`,
+          config.ssl,
+          config.host,
+          String(config.port),
+        )
       : config.environment === 'production'
         ? braintree.Environment.Production
         : braintree.Environment.Sandbox;
-  const client = new braintree.BraintreeGateway({ environment, merchantId: config.merchantId, publicKey: config.publicKey, privateKey: config.privateKey });
+  const client = new braintree.BraintreeGateway({
+    environment,
+    merchantId: config.merchantId,
+    publicKey: config.publicKey,
+    privateKey: config.privateKey,
+  });
   // The SDK takes no time-out in its constructor; its HTTP layer reads `config.timeout` on every call.
   if (timeoutMs !== undefined) (client as unknown as { config: { timeout: number } }).config.timeout = timeoutMs;
   return client;
 }
 
 /** The statuses of a sale that mean the money will move. */
-const SUCCESS_STATUSES = new Set(['authorized', 'submitted_for_settlement', 'settling', 'settled', 'settlement_pending', 'settlement_confirmed']);
+const SUCCESS_STATUSES = new Set([
+  'authorized',
+  'submitted_for_settlement',
+  'settling',
+  'settled',
+  'settlement_pending',
+  'settlement_confirmed',
+]);
 
 /** The statuses of a sale that did not go through, and why. */
 const DECLINE_STATUSES: Partial<Record<string, GatewayDeclineReason>> = {
@@ -29,7 +57,10 @@ const DECLINE_STATUSES: Partial<Record<string, GatewayDeclineReason>> = {
 };
 
 /** The SDK's void takes options such as apiRequestKey (its source, gateway.md); @types/braintree declares only the id. */
-type VoidWithOptions = (transactionId: string, options: { apiRequestKey: string }) => Promise<braintree.ValidatedResponse<braintree.Transaction>>;
+type VoidWithOptions = (
+  transactionId: string,
+  options: { apiRequestKey: string },
+) => Promise<braintree.ValidatedResponse<braintree.Transaction>>;
 /** Likewise refund(id, { amount, apiRequestKey }) (the SDK's source, gateway.md); @types/braintree declares (id, amount). */
 type RefundWithOptions = (
   transactionId: string,
@@ -62,10 +93,13 @@ export class BraintreeGatewayAdapter implements PaymentGateway {
     // A customer's cards saved from the browser ("Save card") are verified and never saved twice, as through our API.
     // (failOnDuplicatePaymentMethodForCustomer: per customer, as in vault-gateway; @types/braintree lacks it.)
     const options = { verifyCard: true, failOnDuplicatePaymentMethodForCustomer: true };
-    const request = (input.customerId === undefined ? {} : { customerId: input.customerId, options }) as braintree.ClientTokenRequest;
+    const request = (
+      input.customerId === undefined ? {} : { customerId: input.customerId, options }
+    ) as braintree.ClientTokenRequest;
     const result = await this.#call(() => this.#client.clientToken.generate(request));
     if (!result.success) {
-      if (errorCodes(result).includes(UNKNOWN_CUSTOMER) && input.customerId !== undefined) throw new UnknownCustomerError(input.customerId);
+      if (errorCodes(result).includes(UNKNOWN_CUSTOMER) && input.customerId !== undefined)
+        throw new UnknownCustomerError(input.customerId);
       throw new GatewayUnavailableError(`clientToken.generate failed: ${result.message}`);
     }
     return result.clientToken;
@@ -128,7 +162,9 @@ export class BraintreeGatewayAdapter implements PaymentGateway {
   async refundTransaction(transactionId: string, input: { amount: string; requestKey: string }): Promise<RefundResult> {
     const refund = this.#client.transaction.refund.bind(this.#client.transaction) as unknown as RefundWithOptions;
     const result = await this.#call(() => refund(transactionId, { amount: input.amount, apiRequestKey: input.requestKey }));
-    return result.success ? { kind: 'refunded', transactionId: result.transaction.id } : { kind: 'refused', codes: errorCodes(result), message: result.message };
+    return result.success
+      ? { kind: 'refunded', transactionId: result.transaction.id }
+      : { kind: 'refused', codes: errorCodes(result), message: result.message };
   }
 
   async transactionStatus(transactionId: string): Promise<string> {
@@ -137,7 +173,11 @@ export class BraintreeGatewayAdapter implements PaymentGateway {
 
   async transactionHistory(transactionId: string): Promise<TransactionHistory> {
     const transaction = await this.#call(() => this.#client.transaction.find(transactionId));
-    const history = (transaction.statusHistory ?? []).map((entry) => ({ status: entry.status, at: new Date(entry.timestamp).toISOString(), amount: entry.amount ?? null }));
+    const history = (transaction.statusHistory ?? []).map((entry) => ({
+      status: entry.status,
+      at: new Date(entry.timestamp).toISOString(),
+      amount: entry.amount ?? null,
+    }));
     return { status: transaction.status, history };
   }
 
@@ -151,7 +191,10 @@ export async function callGateway<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
-    throw new GatewayUnavailableError(`gateway call failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`, { cause: error });
+    throw new GatewayUnavailableError(
+      `gateway call failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`,
+      { cause: error },
+    );
   }
 }
 
@@ -183,7 +226,11 @@ function paidWith(transaction: braintree.Transaction): { brand: string; lastFour
 function threeDSecureOf(transaction: braintree.Transaction): ThreeDSecureOutcome | null {
   const info = transaction.threeDSecureInfo;
   if (info === undefined || info === null) return null;
-  return { status: info.status, liabilityShifted: info.liabilityShifted === true, liabilityShiftPossible: info.liabilityShiftPossible === true };
+  return {
+    status: info.status,
+    liabilityShifted: info.liabilityShifted === true,
+    liabilityShiftPossible: info.liabilityShiftPossible === true,
+  };
 }
 
 function optional<K extends string>(key: K, value: string | null | undefined): Partial<Record<K, string>> {

@@ -28,11 +28,25 @@ export type GatewayNotification = NotificationBase &
     | {
         subject: 'subscription';
         /** Null where the notification leaves it out (the SDK's sample notifications carry only the id). */
-        subscription: { id: string; planId: string | null; status: string | null; nextBillingDate: string | null; failureCount: number | null };
+        subscription: {
+          id: string;
+          planId: string | null;
+          status: string | null;
+          nextBillingDate: string | null;
+          failureCount: number | null;
+        };
       }
     | {
         subject: 'dispute';
-        dispute: { id: string; status: string; kind: string; reason: string; amount: string; currency: string; transactionId: string };
+        dispute: {
+          id: string;
+          status: string;
+          kind: string;
+          reason: string;
+          amount: string;
+          currency: string;
+          transactionId: string;
+        };
       }
     /** A kind the product does not act on (recorded all the same). */
     | { subject: 'other'; subjectId: string }

@@ -89,7 +89,9 @@ export type SaleResult =
 export type VoidResult = { kind: 'voided' } | { kind: 'refused'; codes: readonly string[]; message: string };
 
 /** A refund is a credit transaction of its own; a refusal carries the gateway's codes (91506, 91521, ...). */
-export type RefundResult = { kind: 'refunded'; transactionId: string } | { kind: 'refused'; codes: readonly string[]; message: string };
+export type RefundResult =
+  | { kind: 'refunded'; transactionId: string }
+  | { kind: 'refused'; codes: readonly string[]; message: string };
 
 /** The gateway does not know this customer (deleted in its control panel, or a sandbox that started afresh). */
 export class UnknownCustomerError extends Error {

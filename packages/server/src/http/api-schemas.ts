@@ -13,7 +13,15 @@ import { adminDisputeSchema } from '../admin/disputes.query.ts';
 import { overviewSchema } from '../admin/overview.query.ts';
 import { adminSubscriptionSchema } from '../admin/subscriptions.query.ts';
 import { paymentTimelineSchema, timelineEventSchema } from '../admin/timeline.ts';
-import { adminActionSchema, customersPage, disputesPage, paymentDetail, paymentsPage, refundDone, subscriptionsList } from '../routes/admin/admin.schemas.ts';
+import {
+  adminActionSchema,
+  customersPage,
+  disputesPage,
+  paymentDetail,
+  paymentsPage,
+  refundDone,
+  subscriptionsList,
+} from '../routes/admin/admin.schemas.ts';
 import { shopConfigSchema } from '../routes/config/config.routes.ts';
 import { botcheckSettingsSchema } from '../routes/botcheck/botcheck.schemas.ts';
 import { checkoutSessionSchema } from '../routes/orders/orders.schemas.ts';

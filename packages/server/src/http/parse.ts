@@ -53,7 +53,11 @@ export const zodValidatorCompiler: FastifySchemaCompiler<z.ZodType> = ({ schema,
     const unstorable = unstorableTextPath(data);
     if (unstorable !== null) {
       const field = part === 'headers' && unstorable[0] !== undefined ? headerName(unstorable[0]) : unstorable.join('.') || part;
-      return { error: validationFailed([{ field, code: 'invalid_string', message: 'Text may not hold a NUL character or an unpaired surrogate.' }]) };
+      return {
+        error: validationFailed([
+          { field, code: 'invalid_string', message: 'Text may not hold a NUL character or an unpaired surrogate.' },
+        ]),
+      };
     }
     // A bodyless request is an empty object, so each missing field is named rather than the whole body.
     const result = schema.safeParse(part === 'body' && data === null ? {} : data);

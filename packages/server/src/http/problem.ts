@@ -8,13 +8,14 @@ export const PROBLEMS = {
   validation_failed: { status: 400, title: 'The request is not valid.' },
   invalid_credentials: { status: 401, title: 'The email or password is not correct.' },
   not_signed_in: { status: 401, title: 'Sign in first.' },
-  webhook_signature_invalid: { status: 401, title: 'The webhook notification\'s signature does not verify.' },
+  webhook_signature_invalid: { status: 401, title: "The webhook notification's signature does not verify." },
   payment_declined: { status: 402, title: 'The payment was declined.' },
   three_d_secure_required: {
     status: 402,
-    title: 'This payment needs the card to pass 3-D Secure with a liability shift. Pay again to authenticate it, or use another card.',
+    title:
+      'This payment needs the card to pass 3-D Secure with a liability shift. Pay again to authenticate it, or use another card.',
   },
-  subscription_declined: { status: 402, title: 'The subscription\'s first payment was declined. Try another card.' },
+  subscription_declined: { status: 402, title: "The subscription's first payment was declined. Try another card." },
   botcheck_failed: { status: 403, title: 'The bot check did not pass. Try again.' },
   forbidden: { status: 403, title: 'You may not do that.' },
   cross_site_request: { status: 403, title: 'This request came from another site and was refused.' },
@@ -33,9 +34,15 @@ export const PROBLEMS = {
     title: 'This card pays for an active subscription. Cancel the subscription before deleting the card.',
   },
   payment_not_refundable: { status: 409, title: 'Only a payment that went through can be refunded or voided.' },
-  refund_not_settled: { status: 409, title: 'The payment has not settled yet: void it instead, or refund it once it has settled.' },
+  refund_not_settled: {
+    status: 409,
+    title: 'The payment has not settled yet: void it instead, or refund it once it has settled.',
+  },
   already_refunded: { status: 409, title: 'Nothing is left to refund on this payment.' },
-  void_not_allowed: { status: 409, title: 'Only a payment that has not settled, and has no refunds, can be voided. Refund it instead.' },
+  void_not_allowed: {
+    status: 409,
+    title: 'Only a payment that has not settled, and has no refunds, can be voided. Refund it instead.',
+  },
   idempotency_key_in_use: { status: 409, title: 'A request with this Idempotency-Key is still running. Retry later.' },
   payload_too_large: { status: 413, title: 'The request body is too large.' },
   uri_too_long: { status: 414, title: 'The address is too long.' },
@@ -56,7 +63,7 @@ export type ProblemCode = keyof typeof PROBLEMS;
 export const PROBLEM_CODES = Object.keys(PROBLEMS) as [ProblemCode, ...ProblemCode[]];
 
 export const fieldErrorSchema = z.object({
-  field: z.string().describe('The field, by its path (`items.0.quantity`), a header\'s name, or `body`.'),
+  field: z.string().describe("The field, by its path (`items.0.quantity`), a header's name, or `body`."),
   code: z.string(),
   message: z.string(),
 });

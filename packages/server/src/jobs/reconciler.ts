@@ -18,18 +18,27 @@ export interface ReconcilerDeps {
  * payment request would, and its own stored request is sent again under its own gateway request key, so the gateway
  * answers the first outcome and never charges twice. An outcome still unknown leaves the attempt for the next round.
  */
-export async function reconcileStaleAttempts(deps: ReconcilerDeps, now: Date = new Date()): Promise<{ finished: number; unknown: number }> {
+export async function reconcileStaleAttempts(
+  deps: ReconcilerDeps,
+  now: Date = new Date(),
+): Promise<{ finished: number; unknown: number }> {
   const counts = { finished: 0, unknown: 0 };
   for (const attempt of await findStaleAttempts(deps.db, new Date(now.getTime() - deps.staleAttemptMs))) {
     const leased = await leaseAttempt(deps.db, attempt, now);
     if (leased === undefined) continue; // a payment request holds it
     try {
       const saved = await sendAttempt(deps, leased, { resend: true });
-      deps.log.info({ paymentId: saved.id, orderId: saved.order_id, status: saved.status }, 'reconciled a payment attempt whose answer was lost');
+      deps.log.info(
+        { paymentId: saved.id, orderId: saved.order_id, status: saved.status },
+        'reconciled a payment attempt whose answer was lost',
+      );
       counts.finished += 1;
     } catch (error) {
       if (!(error instanceof GatewayUnavailableError)) throw error;
-      deps.log.warn({ paymentId: attempt.id, orderId: attempt.order_id, err: error }, 'payment attempt still unknown; will retry');
+      deps.log.warn(
+        { paymentId: attempt.id, orderId: attempt.order_id, err: error },
+        'payment attempt still unknown; will retry',
+      );
       counts.unknown += 1;
     }
   }

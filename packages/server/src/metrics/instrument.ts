@@ -4,7 +4,12 @@ import { GatewayUnavailableError } from '../gateway/gateway.ts';
 import type { PaymentGateway, SaleResult } from '../gateway/gateway.ts';
 import type { Metrics } from './metrics.ts';
 
-const SALE_OUTCOME: Record<SaleResult['kind'], string> = { charged: 'succeeded', declined: 'declined', refused: 'refused', undecided: 'undecided' };
+const SALE_OUTCOME: Record<SaleResult['kind'], string> = {
+  charged: 'succeeded',
+  declined: 'declined',
+  refused: 'refused',
+  undecided: 'undecided',
+};
 
 /** Times one gateway call: `ok` when the gateway answered (whatever it said), `unavailable` when it did not. */
 async function timed<T>(metrics: Metrics, operation: string, run: () => Promise<T>): Promise<T> {
@@ -49,7 +54,10 @@ export function instrumentBotcheck<Verifier extends BotcheckVerifier>(verifier: 
   const verify = verifier.verify.bind(verifier);
   verifier.verify = async (token, binding, context) => {
     const verdict = await verify(token, binding, context);
-    metrics.botcheckVerifications.inc({ provider: verifier.provider, outcome: verdict.ok ? 'passed' : verdict.unavailable ? 'unavailable' : 'failed' });
+    metrics.botcheckVerifications.inc({
+      provider: verifier.provider,
+      outcome: verdict.ok ? 'passed' : verdict.unavailable ? 'unavailable' : 'failed',
+    });
     return verdict;
   };
   return verifier;

@@ -41,7 +41,8 @@ describe('Prometheus metrics at /metrics, against the sandbox gateway', () => {
   afterEach(() => cleanup());
 
   async function pays(client: TestClient, productId: string): Promise<number> {
-    const order = (await client.post('/api/orders', { items: [{ productId, quantity: 1 }] })).json<{ order: { id: string } }>().order;
+    const order = (await client.post('/api/orders', { items: [{ productId, quantity: 1 }] })).json<{ order: { id: string } }>()
+      .order;
     const body = { nonce: 'fake-valid-visa-nonce', botcheck: await client.botcheckToken() };
     return (await client.post(`/api/orders/${order.id}/payments`, body, { 'idempotency-key': randomUUID() })).statusCode;
   }
@@ -58,8 +59,12 @@ describe('Prometheus metrics at /metrics, against the sandbox gateway', () => {
     // The espresso machine costs 2000.00, which the sandbox declines.
     expect(await pays(shopper, 'prd_espressomachine')).toBe(402);
     const spent = { nonce: 'fake-valid-visa-nonce', botcheck: 'not-a-solution' };
-    const order = (await shopper.post('/api/orders', { items: [{ productId: 'prd_mug', quantity: 1 }] })).json<{ order: { id: string } }>().order;
-    expect((await shopper.post(`/api/orders/${order.id}/payments`, spent, { 'idempotency-key': randomUUID() })).statusCode).toBe(403);
+    const order = (await shopper.post('/api/orders', { items: [{ productId: 'prd_mug', quantity: 1 }] })).json<{
+      order: { id: string };
+    }>().order;
+    expect((await shopper.post(`/api/orders/${order.id}/payments`, spent, { 'idempotency-key': randomUUID() })).statusCode).toBe(
+      403,
+    );
     const notification = await sdk.webhookTesting.sampleNotification('transaction_settled', 'metrics_tx');
     const posted = await app.inject({
       method: 'POST',
@@ -77,8 +82,12 @@ describe('Prometheus metrics at /metrics, against the sandbox gateway', () => {
     expect(sample(text, 'kassa_botcheck_verifications_total{provider="altcha",outcome="passed"}')).toBe(2);
     expect(sample(text, 'kassa_botcheck_verifications_total{provider="altcha",outcome="failed"}')).toBe(1);
     expect(sample(text, 'kassa_webhook_lag_seconds_count{kind="transaction_settled"}')).toBe(1);
-    expect(sample(text, 'kassa_http_request_duration_seconds_count{method="POST",route="/api/orders/:id/payments",status_code="201"}')).toBe(1);
-    expect(sample(text, 'kassa_http_request_duration_seconds_count{method="POST",route="/api/orders/:id/payments",status_code="402"}')).toBe(1);
+    expect(
+      sample(text, 'kassa_http_request_duration_seconds_count{method="POST",route="/api/orders/:id/payments",status_code="201"}'),
+    ).toBe(1);
+    expect(
+      sample(text, 'kassa_http_request_duration_seconds_count{method="POST",route="/api/orders/:id/payments",status_code="402"}'),
+    ).toBe(1);
     expect(text).toContain('kassa_process_resident_memory_bytes');
     // The metrics endpoint does not time itself.
     expect(text).not.toContain('route="/metrics"');
@@ -86,7 +95,9 @@ describe('Prometheus metrics at /metrics, against the sandbox gateway', () => {
 
   it('answers only the machine itself without a token: another address, or a request through a proxy, gets 404', async () => {
     expect((await app.inject({ method: 'GET', url: '/metrics', remoteAddress: '203.0.113.7' })).statusCode).toBe(404);
-    expect((await app.inject({ method: 'GET', url: '/metrics', headers: { 'x-forwarded-for': '203.0.113.7' } })).statusCode).toBe(404);
+    expect((await app.inject({ method: 'GET', url: '/metrics', headers: { 'x-forwarded-for': '203.0.113.7' } })).statusCode).toBe(
+      404,
+    );
     expect((await app.inject({ method: 'GET', url: '/metrics', remoteAddress: '::1' })).statusCode).toBe(200);
   });
 
@@ -98,7 +109,8 @@ describe('Prometheus metrics at /metrics, against the sandbox gateway', () => {
       await app.close();
       await opened.cleanup();
     };
-    const ask = (headers: Record<string, string>, remoteAddress = '198.51.100.4') => app.inject({ method: 'GET', url: '/metrics', headers, remoteAddress });
+    const ask = (headers: Record<string, string>, remoteAddress = '198.51.100.4') =>
+      app.inject({ method: 'GET', url: '/metrics', headers, remoteAddress });
     expect((await ask({}, '127.0.0.1')).statusCode).toBe(404);
     expect((await ask({ authorization: `Bearer ${token}x` })).statusCode).toBe(404);
     expect((await ask({ authorization: token })).statusCode).toBe(404);

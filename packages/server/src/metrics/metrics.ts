@@ -30,7 +30,7 @@ export function createMetrics() {
     }),
     webhookLag: new Histogram({
       name: 'kassa_webhook_lag_seconds',
-      help: 'From the gateway\'s timestamp on a verified webhook notification to its arrival here, by kind.',
+      help: "From the gateway's timestamp on a verified webhook notification to its arrival here, by kind.",
       labelNames: ['kind'] as const,
       buckets: [0.5, 1, 5, 15, 60, 300, 1800, 3600, 6 * 3600, 24 * 3600],
       registers: [registry],

@@ -22,12 +22,20 @@ export async function createOrder(db: Db, owner: Owner, input: CreateOrderInput)
       return;
     }
     const amount = product.price.amount * line.quantity;
-    items.push({ productId: product.id, name: product.name, quantity: line.quantity, unitPrice: product.price, total: { amount, currency: product.price.currency } });
+    items.push({
+      productId: product.id,
+      name: product.name,
+      quantity: line.quantity,
+      unitPrice: product.price,
+      total: { amount, currency: product.price.currency },
+    });
   });
   const currencies = new Set(items.map((i) => i.unitPrice.currency));
-  if (currencies.size > 1) errors.push({ field: 'items', code: 'mixed_currencies', message: 'All items of an order must share one currency.' });
+  if (currencies.size > 1)
+    errors.push({ field: 'items', code: 'mixed_currencies', message: 'All items of an order must share one currency.' });
   const [first] = items;
-  if (first === undefined && errors.length === 0) errors.push({ field: 'items', code: 'too_small', message: 'Add at least one item.' });
+  if (first === undefined && errors.length === 0)
+    errors.push({ field: 'items', code: 'too_small', message: 'Add at least one item.' });
   if (errors.length > 0 || first === undefined) return { kind: 'invalid', errors };
   const total = { amount: items.reduce((sum, i) => sum + i.total.amount, 0), currency: first.unitPrice.currency };
   return { kind: 'created', order: await insertOrder(db, { owner, items, total }) };

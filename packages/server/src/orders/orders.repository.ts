@@ -27,7 +27,10 @@ export async function insertOrder(db: Db, input: { owner: Owner; items: OrderIte
       .where('name', '=', 'order_number')
       .returning('value')
       .executeTakeFirstOrThrow();
-    await trx.insertInto('orders').values({ ...row, number: counter.value }).execute();
+    await trx
+      .insertInto('orders')
+      .values({ ...row, number: counter.value })
+      .execute();
     await trx
       .insertInto('order_items')
       .values(
@@ -51,7 +54,8 @@ export async function insertOrder(db: Db, input: { owner: Owner; items: OrderIte
 export async function findOwnedOrderRow(db: Db, orderId: string, owner: Owner): Promise<OrderRow | undefined> {
   const row = await db.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirst();
   if (row === undefined) return undefined;
-  const mine = row.owner_account_id !== null ? row.owner_account_id === owner.accountId : row.owner_session_id === owner.sessionId;
+  const mine =
+    row.owner_account_id !== null ? row.owner_account_id === owner.accountId : row.owner_session_id === owner.sessionId;
   return mine ? row : undefined;
 }
 
@@ -97,18 +101,32 @@ export async function listAccountOrders(db: Db, accountId: string): Promise<Orde
 
 function toOrderItem(row: OrderItemRow): OrderItem {
   const unitPrice = { amount: row.unit_amount, currency: row.currency };
-  return { productId: row.product_id, name: row.name, quantity: row.quantity, unitPrice, total: { amount: row.unit_amount * row.quantity, currency: row.currency } };
+  return {
+    productId: row.product_id,
+    name: row.name,
+    quantity: row.quantity,
+    unitPrice,
+    total: { amount: row.unit_amount * row.quantity, currency: row.currency },
+  };
 }
 
 /** Moves the order along an allowed transition, only if it is still in `from` (a concurrent move wins once). */
 export async function updateOrderStatus(db: Db, orderId: string, from: OrderStatus, to: OrderStatus): Promise<boolean> {
   if (!canTransitionOrder(from, to)) throw new Error(`order cannot go from ${from} to ${to}`);
-  const result = await db.updateTable('orders').set({ status: to, updated_at: nowIso() }).where('id', '=', orderId).where('status', '=', from).executeTakeFirst();
+  const result = await db
+    .updateTable('orders')
+    .set({ status: to, updated_at: nowIso() })
+    .where('id', '=', orderId)
+    .where('status', '=', from)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 
 /** The orders of a guest session, newest first: what the shopper is asked about before keeping them at sign-in. */
-export async function listGuestOrders(db: Db, sessionId: string): Promise<Array<{ number: number; total: Money; createdAt: string }>> {
+export async function listGuestOrders(
+  db: Db,
+  sessionId: string,
+): Promise<Array<{ number: number; total: Money; createdAt: string }>> {
   const rows = await db
     .selectFrom('orders')
     .select(['number', 'total_amount', 'currency', 'created_at'])
@@ -116,7 +134,11 @@ export async function listGuestOrders(db: Db, sessionId: string): Promise<Array<
     .where('owner_account_id', 'is', null)
     .orderBy('created_at', 'desc')
     .execute();
-  return rows.map((row) => ({ number: row.number, total: { amount: row.total_amount, currency: row.currency }, createdAt: row.created_at }));
+  return rows.map((row) => ({
+    number: row.number,
+    total: { amount: row.total_amount, currency: row.currency },
+    createdAt: row.created_at,
+  }));
 }
 
 /** A guest who signs in and says so keeps the orders made in the guest session. */

@@ -33,10 +33,16 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('IdempotencyR
     const start = new Date('2026-01-01T00:00:00Z');
     await repo.claim('ses_a', 'k', 'h', start);
     expect(await repo.claim('ses_a', 'k', 'h', new Date(start.getTime() + 1000))).toEqual({ kind: 'in_use' });
-    expect(await repo.claim('ses_a', 'k', 'h', new Date(start.getTime() + IDEMPOTENCY_LOCK_TIMEOUT_MS + 1000))).toEqual({ kind: 'acquired' });
+    expect(await repo.claim('ses_a', 'k', 'h', new Date(start.getTime() + IDEMPOTENCY_LOCK_TIMEOUT_MS + 1000))).toEqual({
+      kind: 'acquired',
+    });
     await repo.complete('ses_a', 'k', 402, { code: 'payment_declined' });
-    expect((await repo.claim('ses_a', 'k', 'h', new Date(start.getTime() + IDEMPOTENCY_RETENTION_MS - 1000))).kind).toBe('replay');
-    expect((await repo.claim('ses_a', 'k', 'other', new Date(start.getTime() + IDEMPOTENCY_RETENTION_MS + 1000))).kind).toBe('acquired');
+    expect((await repo.claim('ses_a', 'k', 'h', new Date(start.getTime() + IDEMPOTENCY_RETENTION_MS - 1000))).kind).toBe(
+      'replay',
+    );
+    expect((await repo.claim('ses_a', 'k', 'other', new Date(start.getTime() + IDEMPOTENCY_RETENTION_MS + 1000))).kind).toBe(
+      'acquired',
+    );
   });
 
   it('never forgets an unfinished key: it still pins its attempt to its nonce', async () => {

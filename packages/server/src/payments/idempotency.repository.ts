@@ -39,12 +39,25 @@ export class IdempotencyRepository {
       .execute();
     const inserted = await this.#db
       .insertInto('idempotency_keys')
-      .values({ scope, key, request_hash: requestHash, locked_at: nowIso(now), response_status: null, response_body: null, created_at: nowIso(now) })
+      .values({
+        scope,
+        key,
+        request_hash: requestHash,
+        locked_at: nowIso(now),
+        response_status: null,
+        response_body: null,
+        created_at: nowIso(now),
+      })
       .onConflict((oc) => oc.doNothing())
       .executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1) return { kind: 'acquired' };
 
-    const row = await this.#db.selectFrom('idempotency_keys').selectAll().where('scope', '=', scope).where('key', '=', key).executeTakeFirst();
+    const row = await this.#db
+      .selectFrom('idempotency_keys')
+      .selectAll()
+      .where('scope', '=', scope)
+      .where('key', '=', key)
+      .executeTakeFirst();
     if (row === undefined) return { kind: 'in_use' }; // released between our insert and read: the caller may retry
     if (row.request_hash !== requestHash) return { kind: 'reused' };
     if (row.response_status !== null && row.response_body !== null) {
@@ -53,7 +66,12 @@ export class IdempotencyRepository {
     const stale = new Date(now.getTime() - this.#lockTimeoutMs).toISOString();
     if (row.locked_at !== null && row.locked_at >= stale) return { kind: 'in_use' };
     // Take over a dead holder's lock: compare-and-set on the old lock time, so only one taker wins.
-    let takeover = this.#db.updateTable('idempotency_keys').set({ locked_at: nowIso(now) }).where('scope', '=', scope).where('key', '=', key).where('response_status', 'is', null);
+    let takeover = this.#db
+      .updateTable('idempotency_keys')
+      .set({ locked_at: nowIso(now) })
+      .where('scope', '=', scope)
+      .where('key', '=', key)
+      .where('response_status', 'is', null);
     takeover = row.locked_at === null ? takeover.where('locked_at', 'is', null) : takeover.where('locked_at', '=', row.locked_at);
     const taken = await takeover.executeTakeFirst();
     return Number(taken.numUpdatedRows) === 1 ? { kind: 'acquired' } : { kind: 'in_use' };

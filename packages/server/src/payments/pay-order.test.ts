@@ -21,27 +21,60 @@ const untouched: PaymentGateway = {
 
 const attempt = { id: 'pay_1', currency: 'EUR' } as PaymentRow;
 
-describe('outcomeOf: what a sale\'s answer means for the attempt', () => {
-  it('records a charge in the order\'s currency as a success with its card', async () => {
+describe("outcomeOf: what a sale's answer means for the attempt", () => {
+  it("records a charge in the order's currency as a success with its card", async () => {
     const threeDSecure = { status: 'authenticate_successful', liabilityShifted: true, liabilityShiftPossible: true };
-    const charged = { kind: 'charged', transactionId: 't1', status: 'submitted_for_settlement', currency: 'EUR', paymentMethodType: 'credit_card', card: { brand: 'Visa', lastFour: '1111' }, threeDSecure } as const;
-    expect(await outcomeOf(untouched, attempt, charged, false)).toEqual({ kind: 'succeeded', transactionId: 't1', paymentMethodType: 'credit_card', card: { brand: 'Visa', lastFour: '1111' }, threeDSecure });
+    const charged = {
+      kind: 'charged',
+      transactionId: 't1',
+      status: 'submitted_for_settlement',
+      currency: 'EUR',
+      paymentMethodType: 'credit_card',
+      card: { brand: 'Visa', lastFour: '1111' },
+      threeDSecure,
+    } as const;
+    expect(await outcomeOf(untouched, attempt, charged, false)).toEqual({
+      kind: 'succeeded',
+      transactionId: 't1',
+      paymentMethodType: 'credit_card',
+      card: { brand: 'Visa', lastFour: '1111' },
+      threeDSecure,
+    });
   });
 
-  it('records the gateway\'s declines with their reason and processor response', async () => {
-    const declined = { kind: 'declined', reason: 'processor_declined', transactionId: 't2', paymentMethodType: 'credit_card', threeDSecure: null, processorResponseCode: '2000', processorResponseText: 'Do Not Honor' } as const;
+  it("records the gateway's declines with their reason and processor response", async () => {
+    const declined = {
+      kind: 'declined',
+      reason: 'processor_declined',
+      transactionId: 't2',
+      paymentMethodType: 'credit_card',
+      threeDSecure: null,
+      processorResponseCode: '2000',
+      processorResponseText: 'Do Not Honor',
+    } as const;
     expect(await outcomeOf(untouched, attempt, declined, true)).toEqual(declined);
   });
 
   it('declines a refused first request, but leaves a refused resend and a request-key conflict unknown', async () => {
-    const refused = { kind: 'refused', reason: 'invalid_request', codes: ['91564'], message: 'Cannot use a payment_method_nonce more than once.' } as const;
-    expect(await outcomeOf(untouched, attempt, refused, false)).toEqual({ kind: 'declined', reason: 'gateway_rejected', processorResponseText: refused.message });
+    const refused = {
+      kind: 'refused',
+      reason: 'invalid_request',
+      codes: ['91564'],
+      message: 'Cannot use a payment_method_nonce more than once.',
+    } as const;
+    expect(await outcomeOf(untouched, attempt, refused, false)).toEqual({
+      kind: 'declined',
+      reason: 'gateway_rejected',
+      processorResponseText: refused.message,
+    });
     await expect(outcomeOf(untouched, attempt, refused, true)).rejects.toBeInstanceOf(GatewayUnavailableError);
     const conflict = { kind: 'refused', reason: 'request_key_conflict', codes: ['915233'], message: 'in flight' } as const;
     await expect(outcomeOf(untouched, attempt, conflict, false)).rejects.toBeInstanceOf(GatewayUnavailableError);
   });
 
   it('never declines a sale in a status that may still become a charge', async () => {
-    await expect(outcomeOf(untouched, attempt, { kind: 'undecided', transactionId: 't3', status: 'authorizing' }, false)).rejects.toThrow(/authorizing: outcome unknown/);
+    await expect(
+      outcomeOf(untouched, attempt, { kind: 'undecided', transactionId: 't3', status: 'authorizing' }, false),
+    ).rejects.toThrow(/authorizing: outcome unknown/);
   });
 });

@@ -40,7 +40,9 @@ export interface PayOrderInput {
   idempotencyRef: string;
 }
 
-type Finished = { kind: 'succeeded'; payment: PaymentRow; order: Order } | { kind: 'declined'; payment: PaymentRow; order: Order };
+type Finished =
+  | { kind: 'succeeded'; payment: PaymentRow; order: Order }
+  | { kind: 'declined'; payment: PaymentRow; order: Order };
 
 export type PayOrderResult =
   | Finished
@@ -53,7 +55,6 @@ export type PayOrderResult =
 export function gatewayRequestKey(payment: Pick<PaymentRow, 'id'>): string {
   return `kassa-${payment.id}`;
 }
-
 
 /**
  * Pays an order: the amount is the order's, the attempt (with its nonce and merchant account) is recorded before the
@@ -96,7 +97,10 @@ export async function payOrder(deps: PayOrderDeps, input: PayOrderInput, now: Da
     deviceData: input.deviceData ?? null,
     merchantAccountId: deps.merchantAccountId,
     threeDSecureRequired: deps.threeDSecureRequiredAbove !== null && orderRow.total_amount > deps.threeDSecureRequiredAbove,
-    vaultCustomerId: input.saveCard === true && input.owner.accountId !== null ? await ensureGatewayCustomer(deps.db, deps.gateway, input.owner.accountId) : null,
+    vaultCustomerId:
+      input.saveCard === true && input.owner.accountId !== null
+        ? await ensureGatewayCustomer(deps.db, deps.gateway, input.owner.accountId)
+        : null,
   });
   if (payment === undefined) {
     const winner = await findLivePayment(deps.db, orderRow.id);
@@ -110,7 +114,11 @@ export async function payOrder(deps: PayOrderDeps, input: PayOrderInput, now: Da
  * by the reconciler (jobs/). `resend`: the request may have reached the gateway before (its answer was lost). An
  * outcome this cannot know is thrown (GatewayUnavailableError): the attempt stays pending for a later resend.
  */
-export async function sendAttempt(deps: Pick<PayOrderDeps, 'db' | 'gateway'>, payment: PaymentRow, { resend }: { resend: boolean }): Promise<PaymentRow> {
+export async function sendAttempt(
+  deps: Pick<PayOrderDeps, 'db' | 'gateway'>,
+  payment: PaymentRow,
+  { resend }: { resend: boolean },
+): Promise<PaymentRow> {
   const result = await deps.gateway.sale({
     amount: toDecimalString({ amount: payment.amount, currency: payment.currency }),
     nonce: payment.nonce,
@@ -125,7 +133,12 @@ export async function sendAttempt(deps: Pick<PayOrderDeps, 'db' | 'gateway'>, pa
 }
 
 /** What the gateway's answer to an attempt's sale means: a charge, a decline, or (thrown) an outcome not known. */
-export async function outcomeOf(gateway: PaymentGateway, payment: PaymentRow, result: SaleResult, resend: boolean): Promise<AttemptOutcome> {
+export async function outcomeOf(
+  gateway: PaymentGateway,
+  payment: PaymentRow,
+  result: SaleResult,
+  resend: boolean,
+): Promise<AttemptOutcome> {
   switch (result.kind) {
     case 'charged':
       // The amount means nothing in another currency: take the charge back before anyone is billed.
@@ -141,9 +154,13 @@ export async function outcomeOf(gateway: PaymentGateway, payment: PaymentRow, re
       return result;
     case 'refused':
       // The same request key with another request, or still in flight: the first request's outcome is not known here.
-      if (result.reason === 'request_key_conflict') throw new GatewayUnavailableError(`gateway request key conflict (${result.codes.join(', ')}): outcome unknown`);
+      if (result.reason === 'request_key_conflict')
+        throw new GatewayUnavailableError(`gateway request key conflict (${result.codes.join(', ')}): outcome unknown`);
       // A resend whose first request may have used the nonce: "already used" says nothing of that first outcome.
-      if (resend) throw new GatewayUnavailableError(`a resent sale was refused (${result.codes.join(', ') || result.message}): the first request's outcome is unknown`);
+      if (resend)
+        throw new GatewayUnavailableError(
+          `a resent sale was refused (${result.codes.join(', ') || result.message}): the first request's outcome is unknown`,
+        );
       // Refused before any processor saw it (a used or unknown nonce): a decline the shopper can act on.
       return { kind: 'declined', reason: 'gateway_rejected', processorResponseText: result.message };
     case 'undecided':
@@ -156,7 +173,11 @@ export async function outcomeOf(gateway: PaymentGateway, payment: PaymentRow, re
  * Voids a charge made in the wrong currency. Only a transaction the gateway confirms voided is a decline; otherwise the
  * outcome is unknown (thrown), so the attempt stays pending and no second card is charged.
  */
-async function voidCurrencyMismatch(gateway: PaymentGateway, payment: PaymentRow, charge: Extract<SaleResult, { kind: 'charged' }>): Promise<AttemptOutcome> {
+async function voidCurrencyMismatch(
+  gateway: PaymentGateway,
+  payment: PaymentRow,
+  charge: Extract<SaleResult, { kind: 'charged' }>,
+): Promise<AttemptOutcome> {
   // Its own request key: a repeated void (a resend of the sale) replays the first void's answer.
   const voided = await gateway.voidTransaction(charge.transactionId, { requestKey: `${gatewayRequestKey(payment)}-void` });
   if (voided.kind === 'refused') {
@@ -168,7 +189,13 @@ async function voidCurrencyMismatch(gateway: PaymentGateway, payment: PaymentRow
     }
   }
   const text = `charged in ${charge.currency} for an order in ${payment.currency}; voided`;
-  return { kind: 'declined', reason: 'currency_mismatch', transactionId: charge.transactionId, paymentMethodType: charge.paymentMethodType, processorResponseText: text };
+  return {
+    kind: 'declined',
+    reason: 'currency_mismatch',
+    transactionId: charge.transactionId,
+    paymentMethodType: charge.paymentMethodType,
+    processorResponseText: text,
+  };
 }
 
 async function finished(deps: PayOrderDeps, payment: PaymentRow, owner: Owner): Promise<Finished> {

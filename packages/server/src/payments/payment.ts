@@ -23,7 +23,12 @@ export const PAYMENT_STATUSES = Object.keys(PAYMENT_TRANSITIONS) as [PaymentStat
 export const paymentStatusSchema = z.enum(PAYMENT_STATUSES);
 
 /** Statuses of an attempt that charged the card (whatever the merchant gave back since). */
-export const CHARGED_PAYMENT_STATUSES = ['succeeded', 'partially_refunded', 'refunded', 'voided'] as const satisfies readonly PaymentStatus[];
+export const CHARGED_PAYMENT_STATUSES = [
+  'succeeded',
+  'partially_refunded',
+  'refunded',
+  'voided',
+] as const satisfies readonly PaymentStatus[];
 
 /** Statuses the partial unique index `payments_one_live_per_order` allows once per order (see migrations). */
 export const LIVE_PAYMENT_STATUSES = ['pending', 'succeeded'] as const satisfies readonly PaymentStatus[];
@@ -89,7 +94,13 @@ export function toPaymentSummary(row: PaymentRow): PaymentSummary {
   const status = paymentStatusSchema.parse(row.status);
   const amount = { amount: row.amount, currency: row.currency };
   if (isCharged(status)) {
-    return { id: row.id, status, amount, transactionId: row.transaction_id ?? '', card: { brand: row.card_brand ?? '', lastFour: row.card_last_four ?? '' } };
+    return {
+      id: row.id,
+      status,
+      amount,
+      transactionId: row.transaction_id ?? '',
+      card: { brand: row.card_brand ?? '', lastFour: row.card_last_four ?? '' },
+    };
   }
   if (status === 'declined') return { id: row.id, status, amount, decline: toDecline(row) };
   return { id: row.id, status, amount };

@@ -54,13 +54,22 @@ export async function insertPendingPayment(
     created_at: now,
     updated_at: now,
   };
-  const result = await db.insertInto('payments').values(row).onConflict((oc) => oc.doNothing()).executeTakeFirst();
+  const result = await db
+    .insertInto('payments')
+    .values(row)
+    .onConflict((oc) => oc.doNothing())
+    .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1 ? row : undefined;
 }
 
 /** The attempt an Idempotency-Key started on an order, if any (a key starts at most one). */
 export function findAttemptByRef(db: Db, orderId: string, idempotencyRef: string): Promise<PaymentRow | undefined> {
-  return db.selectFrom('payments').selectAll().where('order_id', '=', orderId).where('idempotency_ref', '=', idempotencyRef).executeTakeFirst();
+  return db
+    .selectFrom('payments')
+    .selectAll()
+    .where('order_id', '=', orderId)
+    .where('idempotency_ref', '=', idempotencyRef)
+    .executeTakeFirst();
 }
 
 /**
@@ -92,7 +101,12 @@ export function findStaleAttempts(db: Db, before: Date, limit = 50): Promise<Pay
 }
 
 export function findLivePayment(db: Db, orderId: string): Promise<PaymentRow | undefined> {
-  return db.selectFrom('payments').selectAll().where('order_id', '=', orderId).where('status', 'in', [...LIVE_PAYMENT_STATUSES]).executeTakeFirst();
+  return db
+    .selectFrom('payments')
+    .selectAll()
+    .where('order_id', '=', orderId)
+    .where('status', 'in', [...LIVE_PAYMENT_STATUSES])
+    .executeTakeFirst();
 }
 
 /**
@@ -110,7 +124,13 @@ export async function recordOutcome(db: Db, payment: PaymentRow, outcome: Attemp
   };
   const changes =
     outcome.kind === 'succeeded'
-      ? { status, transaction_id: outcome.transactionId, payment_method_type: outcome.paymentMethodType, card_brand: outcome.card.brand, card_last_four: outcome.card.lastFour }
+      ? {
+          status,
+          transaction_id: outcome.transactionId,
+          payment_method_type: outcome.paymentMethodType,
+          card_brand: outcome.card.brand,
+          card_last_four: outcome.card.lastFour,
+        }
       : {
           status,
           transaction_id: outcome.transactionId ?? null,
@@ -121,7 +141,12 @@ export async function recordOutcome(db: Db, payment: PaymentRow, outcome: Attemp
           gateway_rejection_reason: outcome.gatewayRejectionReason ?? null,
         };
   return db.transaction().execute(async (trx) => {
-    await trx.updateTable('payments').set({ ...changes, ...secure, updated_at: nowIso() }).where('id', '=', payment.id).where('status', '=', 'pending').execute();
+    await trx
+      .updateTable('payments')
+      .set({ ...changes, ...secure, updated_at: nowIso() })
+      .where('id', '=', payment.id)
+      .where('status', '=', 'pending')
+      .execute();
     const saved = await trx.selectFrom('payments').selectAll().where('id', '=', payment.id).executeTakeFirstOrThrow();
     if (saved.status === 'succeeded') await updateOrderStatus(trx, payment.order_id, 'pending', 'paid');
     return saved;

@@ -40,7 +40,13 @@ export function registerAdminRoutesGuard(app: FastifyInstance, db: Db): void {
     const actorAccountId = request.adminAccountId;
     const action = request.routeOptions.config.adminAction;
     if (actorAccountId === null || action === undefined) return payload;
-    await recordAdminAction(db, { actorAccountId, action, targetId: targetOf(request), detail: queryOf(request), status: reply.statusCode });
+    await recordAdminAction(db, {
+      actorAccountId,
+      action,
+      targetId: targetOf(request),
+      detail: queryOf(request),
+      status: reply.statusCode,
+    });
     return payload;
   };
 
@@ -52,7 +58,10 @@ export function registerAdminRoutesGuard(app: FastifyInstance, db: Db): void {
     }
     route.onRequest = [...hookList(route.onRequest), requireAdmin];
     route.onSend = [...hookList(route.onSend), audit];
-    route.schema = { ...route.schema, response: Object.assign(problemResponses('not_signed_in', 'forbidden'), route.schema?.response) };
+    route.schema = {
+      ...route.schema,
+      response: Object.assign(problemResponses('not_signed_in', 'forbidden'), route.schema?.response),
+    };
   });
 }
 

@@ -38,11 +38,13 @@ export function problemOf(error: unknown, request: FastifyRequest): ProblemBody 
   if (error instanceof ProblemError) return error.toBody();
   if (error instanceof Error && 'problem' in error) return error.problem as ProblemBody;
   if (isFastifyError(error)) {
-    if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return invalidJson().toBody();
+    if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY')
+      return invalidJson().toBody();
     const mapped = FASTIFY_CODES[error.code];
     if (mapped !== undefined) return problemBody(mapped);
     const status = error.statusCode ?? 500;
-    if (status >= 400 && status < 500) return problemBody(status === 404 ? 'not_found' : 'validation_failed', { detail: error.message });
+    if (status >= 400 && status < 500)
+      return problemBody(status === 404 ? 'not_found' : 'validation_failed', { detail: error.message });
   }
   request.log.error({ err: error }, 'unhandled error');
   return problemBody('internal_error');

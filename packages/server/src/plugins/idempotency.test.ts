@@ -27,14 +27,23 @@ async function counterApp(keys: IdempotencyRepository): Promise<{ app: FastifyIn
   app.decorateRequest('kassaSession', null);
   app.addHook('onRequest', async (request) => {
     const visitor = request.headers['x-visitor'];
-    request.kassaSession = typeof visitor === 'string' ? { id: visitor, account_id: null, token_hash: '', created_at: '', expires_at: '' } : null;
+    request.kassaSession =
+      typeof visitor === 'string' ? { id: visitor, account_id: null, token_hash: '', created_at: '', expires_at: '' } : null;
   });
   registerIdempotency(app, keys);
   app.withTypeProvider<ZodTypeProvider>().post(
     '/counters/:id',
     {
       config: { idempotency: { credentials: ['token'], withoutVisitor: 'not_signed_in' } },
-      schema: { params: z.object({ id: z.string() }), body: z.object({ by: z.number(), token: z.string().optional(), fail: z.boolean().optional(), hold: z.boolean().optional() }) },
+      schema: {
+        params: z.object({ id: z.string() }),
+        body: z.object({
+          by: z.number(),
+          token: z.string().optional(),
+          fail: z.boolean().optional(),
+          hold: z.boolean().optional(),
+        }),
+      },
     },
     async (request, reply) => {
       runs.push(heldKeyRef(request));
@@ -65,10 +74,19 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('the Idempote
   });
   afterEach(() => cleanup());
 
-  const post = (body: Record<string, unknown>, headers: Record<string, string> = { 'x-visitor': 'ses_a', 'idempotency-key': 'k1' }, id = 'c1') =>
-    app.inject({ method: 'POST', url: `/counters/${id}`, headers: { 'content-type': 'application/json', ...headers }, payload: JSON.stringify(body) });
+  const post = (
+    body: Record<string, unknown>,
+    headers: Record<string, string> = { 'x-visitor': 'ses_a', 'idempotency-key': 'k1' },
+    id = 'c1',
+  ) =>
+    app.inject({
+      method: 'POST',
+      url: `/counters/${id}`,
+      headers: { 'content-type': 'application/json', ...headers },
+      payload: JSON.stringify(body),
+    });
 
-  it('runs a key\'s request once and replays its answer, whatever credentials the retry carries', async () => {
+  it("runs a key's request once and replays its answer, whatever credentials the retry carries", async () => {
     const first = await post({ by: 1, token: 'a' });
     expect(first.statusCode).toBe(201);
     const retry = await post({ by: 1, token: 'fresh' });
@@ -92,7 +110,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('the Idempote
     expect(runs).toHaveLength(2);
   });
 
-  it('answers 409 while the key\'s first request runs', async () => {
+  it("answers 409 while the key's first request runs", async () => {
     const first = post({ by: 1, hold: true });
     await expect.poll(() => runs.length).toBe(1);
     expect((await post({ by: 1, hold: true })).json()).toMatchObject({ status: 409, code: 'idempotency_key_in_use' });

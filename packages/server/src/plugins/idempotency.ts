@@ -67,7 +67,12 @@ export function registerIdempotency(app: FastifyInstance, keys: IdempotencyRepos
   });
 }
 
-async function claim(keys: IdempotencyRepository, options: IdempotencyOptions, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+async function claim(
+  keys: IdempotencyRepository,
+  options: IdempotencyOptions,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<void> {
   const session = request.kassaSession;
   if (session === null) throw new ProblemError(options.withoutVisitor);
   // Keys are per visitor (Stripe scopes them per account).
@@ -93,7 +98,9 @@ function requestHash(request: FastifyRequest, options: IdempotencyOptions): stri
   if (typeof body === 'object' && body !== null) {
     for (const credential of options.credentials ?? []) delete (body as Record<string, unknown>)[credential];
   }
-  return createHash('sha256').update(JSON.stringify([request.routeOptions.url, request.params, body ?? null])).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify([request.routeOptions.url, request.params, body ?? null]))
+    .digest('hex');
 }
 
 async function release(keys: IdempotencyRepository, request: FastifyRequest): Promise<void> {
@@ -103,7 +110,12 @@ async function release(keys: IdempotencyRepository, request: FastifyRequest): Pr
   await keys.unlock(held.scope, held.key);
 }
 
-async function save(keys: IdempotencyRepository, request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
+async function save(
+  keys: IdempotencyRepository,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+): Promise<unknown> {
   const held = request.idempotencyKey;
   if (held === null || held.released) return payload;
   // A bodyless answer (204) is saved as null and replayed bodyless.
@@ -114,6 +126,7 @@ async function save(keys: IdempotencyRepository, request: FastifyRequest, reply:
 
 /** The key a handler's work is tied to; only routes that opted in have one. */
 export function heldKeyRef(request: FastifyRequest): string {
-  if (request.idempotencyKey === null) throw new Error(`${request.routeOptions.url} did not opt into the Idempotency-Key protocol`);
+  if (request.idempotencyKey === null)
+    throw new Error(`${request.routeOptions.url} did not opt into the Idempotency-Key protocol`);
   return request.idempotencyKey.ref;
 }

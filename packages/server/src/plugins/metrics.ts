@@ -53,6 +53,9 @@ export async function registerMetrics(app: FastifyInstance, metrics: Metrics, to
   });
   app.get(METRICS_PATH, { schema: { hide: true } }, async (request, reply) => {
     if (!mayRead(request, token)) throw new ProblemError('not_found');
-    return reply.type(metrics.registry.contentType).header('cache-control', 'no-store').send(await metrics.registry.metrics());
+    return reply
+      .type(metrics.registry.contentType)
+      .header('cache-control', 'no-store')
+      .send(await metrics.registry.metrics());
   });
 }

@@ -6,7 +6,13 @@ import { sqliteEngine } from '../testing/engines.ts';
 
 interface Document {
   openapi: string;
-  paths: Record<string, Record<string, { requestBody?: unknown; responses: Record<string, { description: string; content: Record<string, { schema: unknown }> }> }>>;
+  paths: Record<
+    string,
+    Record<
+      string,
+      { requestBody?: unknown; responses: Record<string, { description: string; content: Record<string, { schema: unknown }> }> }
+    >
+  >;
   components: { schemas: Record<string, unknown> };
 }
 
@@ -36,20 +42,28 @@ describe('the OpenAPI document', () => {
   });
   afterAll(() => cleanup());
 
-  it('is served as OpenAPI 3.1 from the routes\' own zod schemas', () => {
+  it("is served as OpenAPI 3.1 from the routes' own zod schemas", () => {
     expect(document.openapi).toBe('3.1.0');
     const createOrder = document.paths['/api/orders']?.post;
     expect(createOrder?.requestBody).toMatchObject({
-      content: { 'application/json': { schema: { properties: { items: { type: 'array', minItems: 1, maxItems: 50 } }, required: ['items'] } } },
+      content: {
+        'application/json': {
+          schema: { properties: { items: { type: 'array', minItems: 1, maxItems: 50 } }, required: ['items'] },
+        },
+      },
     });
-    expect(createOrder?.responses['201']?.content['application/json']?.schema).toMatchObject({ properties: { order: { $ref: '#/components/schemas/Order' } } });
+    expect(createOrder?.responses['201']?.content['application/json']?.schema).toMatchObject({
+      properties: { order: { $ref: '#/components/schemas/Order' } },
+    });
   });
 
-  it('lists each route\'s problems by status, with their codes, as application/problem+json', () => {
+  it("lists each route's problems by status, with their codes, as application/problem+json", () => {
     const checkout = document.paths['/api/orders/{id}/checkout-session']?.post;
     expect(checkout?.responses['404']?.description).toContain('`order_not_found`');
     expect(checkout?.responses['503']?.description).toContain('`gateway_not_configured`');
-    expect(checkout?.responses['409']?.content['application/problem+json']?.schema).toEqual({ $ref: '#/components/schemas/Problem' });
+    expect(checkout?.responses['409']?.content['application/problem+json']?.schema).toEqual({
+      $ref: '#/components/schemas/Problem',
+    });
   });
 
   it('names each shared shape once, and every name it lists is used and defined', () => {

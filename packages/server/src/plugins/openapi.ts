@@ -1,5 +1,11 @@
 import swagger from '@fastify/swagger';
-import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+} from 'fastify';
 import { createJsonSchemaTransform, createJsonSchemaTransformObject, serializerCompiler } from 'fastify-type-provider-zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { apiRegistry } from '../http/api-schemas.ts';
@@ -17,7 +23,11 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'Kassa API', version: '0.1.0', description: 'The HTTP API of the Kassa server (docs/contracts.md section 2).' },
+      info: {
+        title: 'Kassa API',
+        version: '0.1.0',
+        description: 'The HTTP API of the Kassa server (docs/contracts.md section 2).',
+      },
     },
     transform: createJsonSchemaTransform({ schemaRegistry: apiRegistry }),
     transformObject: (document) => withoutUnusedComponents(toComponents(document)),
@@ -61,4 +71,10 @@ export function openApiRoutes(app: FastifyInstance): void {
 }
 
 /** The app as routes see it: request parts and replies typed from their zod schemas. */
-export type ApiInstance = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, ZodTypeProvider>;
+export type ApiInstance = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  ZodTypeProvider
+>;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { contentSecurityPolicy } from './security-headers.ts';
 
 describe('contentSecurityPolicy', () => {
-  it('allows a third-party bot-check\'s origin for its script, frames, styles and calls, and nothing inline', () => {
+  it("allows a third-party bot-check's origin for its script, frames, styles and calls, and nothing inline", () => {
     const policy = contentSecurityPolicy(['http://127.0.0.1:8090'], ['https://challenges.cloudflare.com']);
     expect(policy['script-src']).toEqual(["'self'", 'https://challenges.cloudflare.com']);
     expect(policy['frame-src']).toEqual(['http://127.0.0.1:8090', 'https://challenges.cloudflare.com']);

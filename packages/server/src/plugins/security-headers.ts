@@ -8,7 +8,10 @@ import type { Config } from '../config.ts';
  * origin (no blob: workers). A third-party bot-check's origins may serve its script, its frames and its styles (its
  * widget adds them), and be called.
  */
-export function contentSecurityPolicy(gatewayOrigins: readonly string[], widgetOrigins: readonly string[] = []): Record<string, string[]> {
+export function contentSecurityPolicy(
+  gatewayOrigins: readonly string[],
+  widgetOrigins: readonly string[] = [],
+): Record<string, string[]> {
   const frames = [...gatewayOrigins, ...widgetOrigins];
   return {
     'default-src': ["'self'"],
@@ -28,7 +31,10 @@ export function contentSecurityPolicy(gatewayOrigins: readonly string[], widgetO
 export async function registerSecurityHeaders(app: FastifyInstance, config: Config): Promise<void> {
   await app.register(helmet, {
     global: true,
-    contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(config.gatewayOrigins, config.botcheck.widgetOrigins) },
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: contentSecurityPolicy(config.gatewayOrigins, config.botcheck.widgetOrigins),
+    },
     // COEP would stop the gateway's frames from loading (they are cross-origin and do not opt in).
     crossOriginEmbedderPolicy: false,
     // Gateway pop-ups (3-D Secure, wallet sheets) may need their opener.

@@ -23,10 +23,18 @@ export interface RefundRequest {
 /** Why a refund or void was refused: by our rules before the gateway, or the gateway's own (its codes mapped). */
 export type RefundRefusal = Extract<
   ProblemCode,
-  'payment_not_refundable' | 'refund_not_settled' | 'refund_exceeds_amount' | 'already_refunded' | 'void_not_allowed' | 'gateway_refused'
+  | 'payment_not_refundable'
+  | 'refund_not_settled'
+  | 'refund_exceeds_amount'
+  | 'already_refunded'
+  | 'void_not_allowed'
+  | 'gateway_refused'
 >;
 
-export type RefundOutcome = { kind: 'done'; refund: RefundRow; payment: PaymentRow } | { kind: 'payment_not_found' } | { kind: 'refused'; reason: RefundRefusal };
+export type RefundOutcome =
+  | { kind: 'done'; refund: RefundRow; payment: PaymentRow }
+  | { kind: 'payment_not_found' }
+  | { kind: 'refused'; reason: RefundRefusal };
 
 /**
  * The gateway's refusal codes (gateway.md): 91506 not settled yet, 91574 settling, 91521 more than what is left, 91512
@@ -72,7 +80,8 @@ export async function refundPayment(deps: RefundDeps, request: RefundRequest & {
 
   const status = paymentStatusSchema.parse(payment.status);
   if (status === 'refunded') return { kind: 'refused', reason: 'already_refunded' };
-  if (!isCharged(status) || status === 'voided' || payment.transaction_id === null) return { kind: 'refused', reason: 'payment_not_refundable' };
+  if (!isCharged(status) || status === 'voided' || payment.transaction_id === null)
+    return { kind: 'refused', reason: 'payment_not_refundable' };
   const given = (await refundsOf(deps.db, payment.id)).reduce((sum, refund) => sum + refund.amount, 0);
   const left = payment.amount - given;
   if (left <= 0) return { kind: 'refused', reason: 'already_refunded' };
@@ -107,7 +116,9 @@ export async function voidPayment(deps: RefundDeps, request: RefundRequest): Pro
   if (!isCharged(status) || payment.transaction_id === null) return { kind: 'refused', reason: 'payment_not_refundable' };
   if (status !== 'succeeded') return { kind: 'refused', reason: 'void_not_allowed' };
 
-  const result = await deps.gateway.voidTransaction(payment.transaction_id, { requestKey: refundRequestKey(payment, 'void', request.idempotencyRef) });
+  const result = await deps.gateway.voidTransaction(payment.transaction_id, {
+    requestKey: refundRequestKey(payment, 'void', request.idempotencyRef),
+  });
   if (result.kind === 'refused') return { kind: 'refused', reason: refusalOf(result.codes) };
   return {
     kind: 'done',

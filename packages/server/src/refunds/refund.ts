@@ -7,7 +7,7 @@ export const refundSchema = z.object({
   id: z.string(),
   kind: z.enum(['refund', 'void']),
   amount: moneySchema.describe('What was given back; a void gives back the whole payment.'),
-  transactionId: z.string().nullable().describe('The refund\'s credit transaction at the gateway; null for a void.'),
+  transactionId: z.string().nullable().describe("The refund's credit transaction at the gateway; null for a void."),
   actorAccountId: z.string(),
   createdAt: z.string(),
 });

@@ -11,7 +11,12 @@ export function refundsOf(db: Db, paymentId: string): Promise<RefundRow[]> {
 
 /** The refund or void an Idempotency-Key already made on a payment (a key makes at most one). */
 export function findRefundByRef(db: Db, paymentId: string, idempotencyRef: string): Promise<RefundRow | undefined> {
-  return db.selectFrom('refunds').selectAll().where('payment_id', '=', paymentId).where('idempotency_ref', '=', idempotencyRef).executeTakeFirst();
+  return db
+    .selectFrom('refunds')
+    .selectAll()
+    .where('payment_id', '=', paymentId)
+    .where('idempotency_ref', '=', idempotencyRef)
+    .executeTakeFirst();
 }
 
 export interface NewRefund {
@@ -27,7 +32,11 @@ export interface NewRefund {
  * written first so that concurrent refunds of one payment take turns (a row lock on PostgreSQL, SQLite's one writer):
  * each sees the others' amounts when it decides between partially and fully refunded. A key's refund is recorded once.
  */
-export async function recordRefund(db: Db, payment: PaymentRow, refund: NewRefund): Promise<{ refund: RefundRow; payment: PaymentRow }> {
+export async function recordRefund(
+  db: Db,
+  payment: PaymentRow,
+  refund: NewRefund,
+): Promise<{ refund: RefundRow; payment: PaymentRow }> {
   return db.transaction().execute(async (trx) => {
     await trx.updateTable('payments').set({ updated_at: nowIso() }).where('id', '=', payment.id).execute();
     await trx
@@ -45,9 +54,18 @@ export async function recordRefund(db: Db, payment: PaymentRow, refund: NewRefun
       })
       .onConflict((oc) => oc.columns(['payment_id', 'idempotency_ref']).doNothing())
       .execute();
-    const saved = await trx.selectFrom('refunds').selectAll().where('payment_id', '=', payment.id).where('idempotency_ref', '=', refund.idempotencyRef).executeTakeFirstOrThrow();
+    const saved = await trx
+      .selectFrom('refunds')
+      .selectAll()
+      .where('payment_id', '=', payment.id)
+      .where('idempotency_ref', '=', refund.idempotencyRef)
+      .executeTakeFirstOrThrow();
     const current = await trx.selectFrom('payments').selectAll().where('id', '=', payment.id).executeTakeFirstOrThrow();
-    const given = await trx.selectFrom('refunds').select((eb) => eb.fn.sum<number | string>('amount').as('total')).where('payment_id', '=', payment.id).executeTakeFirstOrThrow();
+    const given = await trx
+      .selectFrom('refunds')
+      .select((eb) => eb.fn.sum<number | string>('amount').as('total'))
+      .where('payment_id', '=', payment.id)
+      .executeTakeFirstOrThrow();
     const to = refund.kind === 'void' ? 'voided' : Number(given.total) >= payment.amount ? 'refunded' : 'partially_refunded';
     const from = paymentStatusSchema.parse(current.status);
     if (from !== to) {

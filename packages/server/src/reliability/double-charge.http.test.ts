@@ -22,7 +22,8 @@ class ChargeLedger extends BraintreeGatewayAdapter {
   readonly charges = new Map<string, Set<string>>();
   override async sale(input: SaleInput): Promise<SaleResult> {
     const result = await super.sale(input);
-    if (result.kind === 'charged') this.charges.set(input.orderId, (this.charges.get(input.orderId) ?? new Set()).add(result.transactionId));
+    if (result.kind === 'charged')
+      this.charges.set(input.orderId, (this.charges.get(input.orderId) ?? new Set()).add(result.transactionId));
     return result;
   }
 }
@@ -66,12 +67,17 @@ it(`charges each of ${ORDERS} orders at most once when ${SUBMITS_PER_ORDER} dupl
       const app = instances[i % 2] as FastifyInstance;
       const headers = { 'content-type': 'application/json', cookie: client.cookie ?? '', 'idempotency-key': key };
       const payload = JSON.stringify({ nonce: 'fake-valid-visa-nonce', botcheck });
-      prepared.push(async () => (await app.inject({ method: 'POST', url: `/api/orders/${orderId}/payments`, headers, payload })).statusCode);
+      prepared.push(
+        async () => (await app.inject({ method: 'POST', url: `/api/orders/${orderId}/payments`, headers, payload })).statusCode,
+      );
     }
   }
   const submits = prepared.map((send) => send());
   const statuses = await Promise.all(submits);
-  expect(statuses.every((status) => [201, 409].includes(status)), statuses.join(' ')).toBe(true);
+  expect(
+    statuses.every((status) => [201, 409].includes(status)),
+    statuses.join(' '),
+  ).toBe(true);
   expect(ledger.charges.size).toBe(ORDERS);
   for (const [orderId, transactions] of ledger.charges) expect(transactions.size, orderId).toBe(1);
 }, 300_000);

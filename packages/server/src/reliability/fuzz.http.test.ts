@@ -26,7 +26,18 @@ interface Route {
 /** Text an attacker would try: NUL, lone surrogates, control and right-to-left characters, long runs. */
 const nastyText = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 40 }),
-  fc.constantFrom('\u0000', 'a\u0000b', '\uD800', 'x\uDFFFy', '\u202E', '%00', '../../etc/passwd', "' or 1=1 --", 'ord_\u0000', '𝄞'),
+  fc.constantFrom(
+    '\u0000',
+    'a\u0000b',
+    '\uD800',
+    'x\uDFFFy',
+    '\u202E',
+    '%00',
+    '../../etc/passwd',
+    "' or 1=1 --",
+    'ord_\u0000',
+    '𝄞',
+  ),
   fc.string({ maxLength: 4 }).map((s) => s.repeat(300)),
 );
 /** Only what HTTP carries: anything else (control characters, non-ASCII) as a visible placeholder. */
@@ -62,13 +73,18 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('fuzzing ever
       await opened.cleanup();
     };
     const document = (await app.inject({ method: 'GET', url: '/api/openapi.json' })).json<{
-      paths: Record<string, Record<string, { requestBody?: { content?: Record<string, { schema?: { properties?: Record<string, unknown> } }> } }>>;
+      paths: Record<
+        string,
+        Record<string, { requestBody?: { content?: Record<string, { schema?: { properties?: Record<string, unknown> } }> } }>
+      >;
     }>();
     routes = Object.entries(document.paths).flatMap(([path, operations]) =>
       Object.entries(operations).map(([method, operation]) => ({
         method: method.toUpperCase(),
         path,
-        fields: Object.values(operation.requestBody?.content ?? {}).flatMap((content) => Object.keys(content.schema?.properties ?? {})),
+        fields: Object.values(operation.requestBody?.content ?? {}).flatMap((content) =>
+          Object.keys(content.schema?.properties ?? {}),
+        ),
       })),
     );
     const client = new TestClient(app);
@@ -84,11 +100,21 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('fuzzing ever
     const request = fc.record({
       route: fc.integer({ min: 0, max: 10_000 }),
       param: pathSegment,
-      query: fc.dictionary(fc.constantFrom('status', 'from', 'cursor', 'limit', 'action', 'q', 'minAmount', 'x'), nastyText, { maxKeys: 3 }),
+      query: fc.dictionary(fc.constantFrom('status', 'from', 'cursor', 'limit', 'action', 'q', 'minAmount', 'x'), nastyText, {
+        maxKeys: 3,
+      }),
       body: fc.oneof(
         fc.constant(undefined),
         anyValue,
-        fc.nat().chain((seed) => fc.dictionary(fc.constantFrom('nonce', 'email', 'password', 'items', 'botcheck', 'name', 'planId', `f${seed % 5}`), anyValue, { maxKeys: 5 })),
+        fc
+          .nat()
+          .chain((seed) =>
+            fc.dictionary(
+              fc.constantFrom('nonce', 'email', 'password', 'items', 'botcheck', 'name', 'planId', `f${seed % 5}`),
+              anyValue,
+              { maxKeys: 5 },
+            ),
+          ),
       ),
       fieldsFromSchema: fc.boolean(),
       fieldValues: fc.array(anyValue, { minLength: 8, maxLength: 8 }),
@@ -102,8 +128,12 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('fuzzing ever
         if (route === undefined) return;
         const param = input.param === 'real-order' ? session.orderId : input.param;
         const path = route.path.replace(/\{[^}]+\}/g, () => param);
-        const query = new URLSearchParams(Object.entries(input.query).map(([name, text]) => [name, text.replace(/[\uD800-\uDFFF]/g, '\uFFFD')])).toString();
-        const body = input.fieldsFromSchema ? Object.fromEntries(route.fields.map((field, i) => [field, input.fieldValues[i % 8]])) : input.body;
+        const query = new URLSearchParams(
+          Object.entries(input.query).map(([name, text]) => [name, text.replace(/[\uD800-\uDFFF]/g, '\uFFFD')]),
+        ).toString();
+        const body = input.fieldsFromSchema
+          ? Object.fromEntries(route.fields.map((field, i) => [field, input.fieldValues[i % 8]]))
+          : input.body;
         const headers: Record<string, string> = {};
         if (input.contentType !== undefined) headers['content-type'] = input.contentType;
         if (input.withSession) headers['cookie'] = session.cookie;
@@ -113,7 +143,9 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('fuzzing ever
           method: route.method as 'GET',
           url: query === '' ? path : `${path}?${query}`,
           headers,
-          ...(body === undefined || route.method === 'GET' ? {} : { payload: typeof body === 'string' && input.contentType !== 'application/json' ? body : JSON.stringify(body) }),
+          ...(body === undefined || route.method === 'GET'
+            ? {}
+            : { payload: typeof body === 'string' && input.contentType !== 'application/json' ? body : JSON.stringify(body) }),
         });
         const context = `${route.method} ${path} -> ${response.statusCode} ${response.body.slice(0, 200)}`;
         expect(response.statusCode, context).toBeLessThan(500);

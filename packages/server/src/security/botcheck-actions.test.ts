@@ -33,7 +33,12 @@ describe('the bot-check on sign-in, sign-up and saving a card (BOTCHECK_ON defau
   it('tells the page which actions are guarded and how to get a token', async () => {
     const visitor = new TestClient(app);
     expect((await visitor.get('/api/botcheck/settings?action=sign_in')).json()).toEqual({
-      botcheck: { provider: 'altcha', challengeUrl: '/api/botcheck/challenge?action=sign_in', anchorTimeoutMs: 20_000, executeTimeoutMs: 15_000 },
+      botcheck: {
+        provider: 'altcha',
+        challengeUrl: '/api/botcheck/challenge?action=sign_in',
+        anchorTimeoutMs: 20_000,
+        executeTimeoutMs: 15_000,
+      },
     });
   });
 
@@ -41,10 +46,14 @@ describe('the bot-check on sign-in, sign-up and saving a card (BOTCHECK_ON defau
     const client = new TestClient(app);
     expect((await client.post('/api/session', admin)).json()).toMatchObject({ status: 403, code: 'botcheck_failed' });
     const forPayment = await client.botcheckToken('payment');
-    expect((await client.post('/api/session', { ...admin, botcheck: forPayment })).json()).toMatchObject({ code: 'botcheck_failed' });
+    expect((await client.post('/api/session', { ...admin, botcheck: forPayment })).json()).toMatchObject({
+      code: 'botcheck_failed',
+    });
     const response = await client.post('/api/session', { ...admin, botcheck: await client.botcheckToken('sign_in') });
     expect(response.statusCode).toBe(200);
-    const refusals = (await client.get('/api/admin/refusals?kind=botcheck')).json<{ refusals: { action: string; reason: string }[] }>();
+    const refusals = (await client.get('/api/admin/refusals?kind=botcheck')).json<{
+      refusals: { action: string; reason: string }[];
+    }>();
     expect(refusals.refusals.map((r) => [r.action, r.reason])).toEqual([
       ['sign_in', 'issued for another action'],
       ['sign_in', 'no token'],
@@ -55,16 +64,26 @@ describe('the bot-check on sign-in, sign-up and saving a card (BOTCHECK_ON defau
     const client = new TestClient(app);
     const body = { email: 'ada@example.com', password: 'correct horse', name: 'Ada' };
     expect((await client.post('/api/accounts', body)).json()).toMatchObject({ status: 403, code: 'botcheck_failed' });
-    expect((await client.post('/api/accounts', { ...body, botcheck: await client.botcheckToken('sign_up') })).statusCode).toBe(201);
+    expect((await client.post('/api/accounts', { ...body, botcheck: await client.botcheckToken('sign_up') })).statusCode).toBe(
+      201,
+    );
   });
 
   it('saving a card: refused without a token before the gateway is asked; with one it goes on to the gateway', async () => {
     const client = new TestClient(app);
-    await client.post('/api/session', { email: 'shopper@kassa.test', password: 'kassa-demo-shopper', botcheck: await client.botcheckToken('sign_in') });
-    const save = (body: Record<string, unknown>, key: string) => client.post('/api/payment-methods', { nonce: 'fake-valid-visa-nonce', ...body }, { 'idempotency-key': key });
+    await client.post('/api/session', {
+      email: 'shopper@kassa.test',
+      password: 'kassa-demo-shopper',
+      botcheck: await client.botcheckToken('sign_in'),
+    });
+    const save = (body: Record<string, unknown>, key: string) =>
+      client.post('/api/payment-methods', { nonce: 'fake-valid-visa-nonce', ...body }, { 'idempotency-key': key });
     expect((await save({}, 'k1')).json()).toMatchObject({ status: 403, code: 'botcheck_failed' });
     // No gateway in this test: past the bot-check, the next refusal is the gateway's absence.
-    expect((await save({ botcheck: await client.botcheckToken('save_card') }, 'k2')).json()).toMatchObject({ status: 503, code: 'gateway_not_configured' });
+    expect((await save({ botcheck: await client.botcheckToken('save_card') }, 'k2')).json()).toMatchObject({
+      status: 503,
+      code: 'gateway_not_configured',
+    });
   });
 });
 
@@ -97,8 +116,16 @@ describe('a third-party provider that cannot be asked (BOTCHECK_FAIL_OPEN)', () 
 
   it('lets a low-risk action the merchant named through, and refuses the others (fail closed)', async () => {
     const client = new TestClient(app);
-    expect((await client.post('/api/session', { email: 'shopper@kassa.test', password: 'kassa-demo-shopper', botcheck: 'a-token' })).statusCode).toBe(200);
-    const signUp = await client.post('/api/accounts', { email: 'ada@example.com', password: 'correct horse', name: 'Ada', botcheck: 'a-token' });
+    expect(
+      (await client.post('/api/session', { email: 'shopper@kassa.test', password: 'kassa-demo-shopper', botcheck: 'a-token' }))
+        .statusCode,
+    ).toBe(200);
+    const signUp = await client.post('/api/accounts', {
+      email: 'ada@example.com',
+      password: 'correct horse',
+      name: 'Ada',
+      botcheck: 'a-token',
+    });
     expect(signUp.json()).toMatchObject({ status: 403, code: 'botcheck_failed' });
   });
 });

@@ -76,12 +76,19 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('a card-testi
   afterEach(() => cleanup());
 
   /** A guest session with an order of `productId` and, from its checkout session, the client API to tokenize at. */
-  async function shopper(ip: string, productId = 'prd_espressomachine', card: () => string = () => cardNumber(++cardCounter)): Promise<Shopper> {
+  async function shopper(
+    ip: string,
+    productId = 'prd_espressomachine',
+    card: () => string = () => cardNumber(++cardCounter),
+  ): Promise<Shopper> {
     const client = new TestClient(app, ip);
     const made = await client.post('/api/orders', { items: [{ productId, quantity: 1 }] });
     const orderId = made.json<{ order: { id: string } }>().order.id;
     const session = (await client.post(`/api/orders/${orderId}/checkout-session`)).json<{ clientToken: string }>();
-    const token = JSON.parse(Buffer.from(session.clientToken, 'base64').toString('utf8')) as { authorizationFingerprint: string; clientApiUrl: string };
+    const token = JSON.parse(Buffer.from(session.clientToken, 'base64').toString('utf8')) as {
+      authorizationFingerprint: string;
+      clientApiUrl: string;
+    };
     const tokenize = async () => {
       const response = await fetch(`${token.clientApiUrl}/v1/payment_methods/credit_cards`, {
         method: 'POST',
@@ -91,13 +98,17 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('a card-testi
           creditCard: { number: card(), expirationDate: `12/${new Date().getUTCFullYear() + 2}`, cvv: '123' },
         }),
       });
-      return (await response.json() as { creditCards: Array<{ nonce: string }> }).creditCards[0]?.nonce ?? '';
+      return ((await response.json()) as { creditCards: Array<{ nonce: string }> }).creditCards[0]?.nonce ?? '';
     };
     return { client, orderId, tokenize };
   }
 
   /** `attempts` payments, each with a fresh card and a freshly solved bot-check; `next` picks who makes each. */
-  async function attack(attempts: number, next: (attempt: number) => Promise<Shopper>, botcheck: 'solved' | 'none' | 'replayed' = 'solved'): Promise<Figures> {
+  async function attack(
+    attempts: number,
+    next: (attempt: number) => Promise<Shopper>,
+    botcheck: 'solved' | 'none' | 'replayed' = 'solved',
+  ): Promise<Figures> {
     const before = gateway.sales;
     let refusedByVelocity = 0;
     let refusedChallenge = 0;
@@ -120,14 +131,26 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('a card-testi
       if (botcheck === 'replayed') token = replayed ??= token;
       const used = process.cpuUsage(started);
       cpu += (used.user + used.system) / 1000;
-      const response = await client.post(`/api/orders/${orderId}/payments`, { nonce, botcheck: token }, { 'idempotency-key': `attack-${attempt}` });
+      const response = await client.post(
+        `/api/orders/${orderId}/payments`,
+        { nonce, botcheck: token },
+        { 'idempotency-key': `attack-${attempt}` },
+      );
       if (response.statusCode === 429) refusedByVelocity += 1;
     }
-    return { attempts, gatewayCalls: gateway.sales - before, refusedByVelocity, refusedChallenge, cpuMsPerAttempt: Math.round((cpu / attempts) * 10) / 10 };
+    return {
+      attempts,
+      gatewayCalls: gateway.sales - before,
+      refusedByVelocity,
+      refusedChallenge,
+      cpuMsPerAttempt: Math.round((cpu / attempts) * 10) / 10,
+    };
   }
 
   function print(scenario: string, figures: Figures): void {
-    console.log(`[${name}] ${scenario}: ${figures.attempts} attempts, ${figures.gatewayCalls} reached the gateway, ${figures.refusedByVelocity} refused by velocity rules, ${figures.refusedChallenge} refused a challenge, ${figures.cpuMsPerAttempt} ms attacker CPU per attempt (bot-check)`);
+    console.log(
+      `[${name}] ${scenario}: ${figures.attempts} attempts, ${figures.gatewayCalls} reached the gateway, ${figures.refusedByVelocity} refused by velocity rules, ${figures.refusedChallenge} refused a challenge, ${figures.cpuMsPerAttempt} ms attacker CPU per attempt (bot-check)`,
+    );
   }
 
   it('without a token or with a replayed one, nothing (or one attempt) reaches the gateway', async () => {
@@ -151,7 +174,11 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('a card-testi
     expect(figures.refusedByVelocity).toBe(27);
 
     const real = await shopper('198.51.100.77', 'prd_mug');
-    const paid = await real.client.post(`/api/orders/${real.orderId}/payments`, { nonce: await real.tokenize(), botcheck: await real.client.botcheckToken() }, { 'idempotency-key': 'real-shopper' });
+    const paid = await real.client.post(
+      `/api/orders/${real.orderId}/payments`,
+      { nonce: await real.tokenize(), botcheck: await real.client.botcheckToken() },
+      { 'idempotency-key': 'real-shopper' },
+    );
     expect(paid.statusCode).toBe(201);
   }, 180_000);
 
@@ -163,17 +190,27 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('a card-testi
 
   /** A new address (as from a botnet behind trusted proxies), session and order for every attempt. */
   const rotating = (card?: (attempt: number) => string) => (attempt: number) =>
-    shopper(`198.18.${attempt >> 8}.${attempt & 255}`, 'prd_espressomachine', card === undefined ? undefined : () => card(attempt));
+    shopper(
+      `198.18.${attempt >> 8}.${attempt & 255}`,
+      'prd_espressomachine',
+      card === undefined ? undefined : () => card(attempt),
+    );
 
   it('one card tried from a new address, session and order each time: at most 3 declines of it reach the gateway', async () => {
-    const figures = await attack(12, rotating(() => cardNumber(424242)));
+    const figures = await attack(
+      12,
+      rotating(() => cardNumber(424242)),
+    );
     print('one card, rotating address, session and order', figures);
     expect(figures.gatewayCalls).toBe(3); // declines_per_card_per_hour
   }, 180_000);
 
   it('rotating addresses, sessions and orders: bounded per BIN, the shop alert raises the proof-of-work cost, a real shopper pays', async () => {
     const bins = ['411111', '400551'];
-    const figures = await attack(40, rotating((attempt) => cardNumber(++cardCounter, bins[attempt % 2])));
+    const figures = await attack(
+      40,
+      rotating((attempt) => cardNumber(++cardCounter, bins[attempt % 2])),
+    );
     print('new card, address, session and order per attempt (two BINs)', figures);
     expect(figures.gatewayCalls).toBe(30); // declines_per_bin_per_hour, 15 for each BIN
 
@@ -184,7 +221,11 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('a card-testi
     expect(Math.max(...counters)).toBeGreaterThan(2000); // BOTCHECK_MAX_COUNTER in tests; raised tenfold
 
     const real = await shopper('198.51.100.78', 'prd_mug', () => '5555555555554444');
-    const paid = await real.client.post(`/api/orders/${real.orderId}/payments`, { nonce: await real.tokenize(), botcheck: await real.client.botcheckToken() }, { 'idempotency-key': 'real-shopper' });
+    const paid = await real.client.post(
+      `/api/orders/${real.orderId}/payments`,
+      { nonce: await real.tokenize(), botcheck: await real.client.botcheckToken() },
+      { 'idempotency-key': 'real-shopper' },
+    );
     expect(paid.statusCode).toBe(201);
   }, 300_000);
 
@@ -192,7 +233,11 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('a card-testi
     const attacker = await shopper('203.0.113.40');
     const victim = await shopper('203.0.113.41');
     const farmed = await attacker.client.botcheckToken();
-    const spent = await victim.client.post(`/api/orders/${victim.orderId}/payments`, { nonce: await victim.tokenize(), botcheck: farmed }, { 'idempotency-key': 'farmed' });
+    const spent = await victim.client.post(
+      `/api/orders/${victim.orderId}/payments`,
+      { nonce: await victim.tokenize(), botcheck: farmed },
+      { 'idempotency-key': 'farmed' },
+    );
     expect(spent.statusCode).toBe(403);
     expect(spent.json()).toMatchObject({ code: 'botcheck_failed' });
     expect(gateway.sales).toBe(0);

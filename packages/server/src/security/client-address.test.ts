@@ -24,7 +24,10 @@ afterAll(() => engine.teardown());
 async function appTrusting(trustProxy: TrustProxy): Promise<FastifyInstance> {
   const database = await engine.open();
   const config = testConfig(database.config, null, { trustProxy });
-  const app = await buildApp({ ...config, rateLimits: { ...config.rateLimits, accountsPerMinute: 3 } }, { database: database.handle, gateway: null });
+  const app = await buildApp(
+    { ...config, rateLimits: { ...config.rateLimits, accountsPerMinute: 3 } },
+    { database: database.handle, gateway: null },
+  );
   opened.push({ app, cleanup: database.cleanup });
   return app;
 }
@@ -62,12 +65,24 @@ describe('client addresses', () => {
     const app = await appTrusting(['10.0.0.0/8']);
     expect(await attempts(app, '10.1.2.3', ROTATED)).toEqual([401, 401, 401, 401, 401]);
     // One client behind the proxy is limited, whatever it writes in front of the address the proxy appended.
-    expect(await attempts(app, '10.1.2.3', ROTATED.map((spoofed) => `${spoofed}, 192.0.2.7`))).toEqual([401, 401, 401, 429, 429]);
+    expect(
+      await attempts(
+        app,
+        '10.1.2.3',
+        ROTATED.map((spoofed) => `${spoofed}, 192.0.2.7`),
+      ),
+    ).toEqual([401, 401, 401, 429, 429]);
   });
 
   it('with a hop count, believe only the address the proxy appended', async () => {
     const app = await appTrusting(1);
-    expect(await attempts(app, '10.1.2.3', ROTATED.map((spoofed) => `${spoofed}, 192.0.2.7`))).toEqual([401, 401, 401, 429, 429]);
+    expect(
+      await attempts(
+        app,
+        '10.1.2.3',
+        ROTATED.map((spoofed) => `${spoofed}, 192.0.2.7`),
+      ),
+    ).toEqual([401, 401, 401, 429, 429]);
   });
 });
 
@@ -86,7 +101,12 @@ describe('TRUST_PROXY', () => {
     expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
-    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.168.1.2,fd00::/8, loopback' }).trustProxy).toEqual(['10.0.0.0/8', '192.168.1.2', 'fd00::/8', 'loopback']);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.168.1.2,fd00::/8, loopback' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      '192.168.1.2',
+      'fd00::/8',
+      'loopback',
+    ]);
   });
 
   it('refuses "trust everyone" and what is not an address, naming the variable', () => {

@@ -28,7 +28,8 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('cross-site r
   });
   afterEach(() => cleanup());
 
-  const post = (url: string, headers: Record<string, string>, payload: string) => app.inject({ method: 'POST', url, headers, payload });
+  const post = (url: string, headers: Record<string, string>, payload: string) =>
+    app.inject({ method: 'POST', url, headers, payload });
 
   it.each(SPELLINGS)('refuses a text/plain POST to %s, which JSON from the shop itself reaches', async (url) => {
     const shop = await post(url, { 'content-type': 'application/json', 'sec-fetch-site': 'same-origin' }, JSON.stringify(ORDER));
@@ -47,21 +48,40 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('cross-site r
       expect(response.json()).toMatchObject({ code: 'cross_site_request' });
     }
     // A browser without Fetch Metadata: the Origin header names another site.
-    const old = await post(url, { 'content-type': 'application/json', origin: 'https://evil.example', host: 'shop.example' }, JSON.stringify(ORDER));
+    const old = await post(
+      url,
+      { 'content-type': 'application/json', origin: 'https://evil.example', host: 'shop.example' },
+      JSON.stringify(ORDER),
+    );
     expect(old.statusCode).toBe(403);
-    const same = await post(url, { 'content-type': 'application/json', origin: 'https://shop.example', host: 'shop.example' }, JSON.stringify(ORDER));
+    const same = await post(
+      url,
+      { 'content-type': 'application/json', origin: 'https://shop.example', host: 'shop.example' },
+      JSON.stringify(ORDER),
+    );
     expect(same.statusCode).toBe(201);
   });
 
   it('keeps a signed-in session when another site tries to sign it out through an odd spelling', async () => {
     const client = new TestClient(app);
-    expect((await client.post('/api/session', { email: 'shopper@kassa.test', password: 'kassa-demo-shopper' })).statusCode).toBe(200);
-    for (const headers of [{ 'content-type': 'text/plain' }, { 'content-type': 'application/json', 'sec-fetch-site': 'cross-site' }]) {
-      const response = await app.inject({ method: 'DELETE', url: '/%61pi/session', headers: { ...headers, cookie: client.cookie ?? '' } });
+    expect((await client.post('/api/session', { email: 'shopper@kassa.test', password: 'kassa-demo-shopper' })).statusCode).toBe(
+      200,
+    );
+    for (const headers of [
+      { 'content-type': 'text/plain' },
+      { 'content-type': 'application/json', 'sec-fetch-site': 'cross-site' },
+    ]) {
+      const response = await app.inject({
+        method: 'DELETE',
+        url: '/%61pi/session',
+        headers: { ...headers, cookie: client.cookie ?? '' },
+      });
       expect(response.statusCode).toBeGreaterThanOrEqual(400);
     }
     expect((await client.get('/api/session')).json()).toMatchObject({ account: { email: 'shopper@kassa.test' } });
     // The same spelling from the shop itself signs out: the route is reached, the check passed.
-    expect((await client.request('DELETE', '/%61pi/session', undefined, { 'sec-fetch-site': 'same-origin' })).statusCode).toBe(204);
+    expect((await client.request('DELETE', '/%61pi/session', undefined, { 'sec-fetch-site': 'same-origin' })).statusCode).toBe(
+      204,
+    );
   });
 });

@@ -27,9 +27,14 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('guest orders
   });
   afterEach(() => cleanup());
 
-  async function guestWithOrder(): Promise<{ browser: TestClient; order: { id: string; number: number; total: { amount: number; currency: string } } }> {
+  async function guestWithOrder(): Promise<{
+    browser: TestClient;
+    order: { id: string; number: number; total: { amount: number; currency: string } };
+  }> {
     const browser = new TestClient(app);
-    const { order } = (await browser.post('/api/orders', MUG)).json<{ order: { id: string; number: number; total: { amount: number; currency: string } } }>();
+    const { order } = (await browser.post('/api/orders', MUG)).json<{
+      order: { id: string; number: number; total: { amount: number; currency: string } };
+    }>();
     return { browser, order };
   }
 
@@ -41,7 +46,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('guest orders
     expect((await browser.get('/api/session')).json()).toMatchObject({ account: { email: SHOPPER.email }, guestOrders: [] });
   });
 
-  it('lists the guest\'s orders, and moves them with consent at sign-in and at sign-up', async () => {
+  it("lists the guest's orders, and moves them with consent at sign-in and at sign-up", async () => {
     const { browser, order } = await guestWithOrder();
     expect((await browser.get('/api/session')).json()).toEqual({
       account: null,
@@ -51,7 +56,12 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('guest orders
     expect((await browser.get(`/api/orders/${order.id}`)).json()).toMatchObject({ order: { id: order.id } });
 
     const second = await guestWithOrder();
-    const created = await second.browser.post('/api/accounts', { email: 'grace@kassa.test', password: 'correct horse', name: 'Grace', keepGuestOrders: true });
+    const created = await second.browser.post('/api/accounts', {
+      email: 'grace@kassa.test',
+      password: 'correct horse',
+      name: 'Grace',
+      keepGuestOrders: true,
+    });
     expect(created.statusCode).toBe(201);
     expect((await second.browser.get(`/api/orders/${second.order.id}`)).statusCode).toBe(200);
 

@@ -8,44 +8,55 @@ import { testConfig } from '../testing/config.ts';
 import { ENGINES } from '../testing/engines.ts';
 import type { Db } from '../db/connect.ts';
 
-describe.each(ENGINES.map((make) => [make().name, make] as const))('challenge farming and the merchant\'s refusals list on %s', (_name, make) => {
-  const engine = make();
-  let app: FastifyInstance;
-  let db: Db;
-  let cleanup: () => Promise<void>;
-  beforeAll(() => engine.setup());
-  afterAll(() => engine.teardown());
-  beforeEach(async () => {
-    const opened = await engine.open();
-    db = opened.handle.db;
-    app = await buildApp(testConfig(opened.config), { database: opened.handle, gateway: null });
-    cleanup = async () => {
-      await app.close();
-      await opened.cleanup();
-    };
-  });
-  afterEach(() => cleanup());
+describe.each(ENGINES.map((make) => [make().name, make] as const))(
+  "challenge farming and the merchant's refusals list on %s",
+  (_name, make) => {
+    const engine = make();
+    let app: FastifyInstance;
+    let db: Db;
+    let cleanup: () => Promise<void>;
+    beforeAll(() => engine.setup());
+    afterAll(() => engine.teardown());
+    beforeEach(async () => {
+      const opened = await engine.open();
+      db = opened.handle.db;
+      app = await buildApp(testConfig(opened.config), { database: opened.handle, gateway: null });
+      cleanup = async () => {
+        await app.close();
+        await opened.cleanup();
+      };
+    });
+    afterEach(() => cleanup());
 
-  it('hands one session 30 challenges an hour, refuses the 31st, and the admin sees the refusal', async () => {
-    const farmer = new TestClient(app, '203.0.113.90');
-    await farmer.post('/api/orders', { items: [{ productId: 'prd_mug', quantity: 1 }] });
-    for (let i = 0; i < 30; i += 1) expect((await farmer.get('/api/botcheck/challenge?action=payment')).statusCode).toBe(200);
-    const refused = await farmer.get('/api/botcheck/challenge?action=payment');
-    expect(refused.statusCode).toBe(429);
-    expect(refused.json()).toMatchObject({ code: 'too_many_attempts', rule: 'botcheck_challenges_per_session_per_hour' });
+    it('hands one session 30 challenges an hour, refuses the 31st, and the admin sees the refusal', async () => {
+      const farmer = new TestClient(app, '203.0.113.90');
+      await farmer.post('/api/orders', { items: [{ productId: 'prd_mug', quantity: 1 }] });
+      for (let i = 0; i < 30; i += 1) expect((await farmer.get('/api/botcheck/challenge?action=payment')).statusCode).toBe(200);
+      const refused = await farmer.get('/api/botcheck/challenge?action=payment');
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json()).toMatchObject({ code: 'too_many_attempts', rule: 'botcheck_challenges_per_session_per_hour' });
 
-    await new Velocity(db).noteBotcheckRefusal('payment', '203.0.113.91', 'already used');
-    const admin = new TestClient(app);
-    expect((await admin.post('/api/session', { email: 'admin@kassa.test', password: 'kassa-demo-admin' })).statusCode).toBe(200);
-    const all = (await admin.get('/api/admin/refusals')).json<{ refusals: Refusal[]; nextCursor: string | null }>();
-    expect(all.refusals.map((r) => [r.kind, r.rule, r.subject, r.reason])).toEqual([
-      ['botcheck', 'botcheck_failed', '203.0.113.91', 'already used'],
-      ['velocity', 'botcheck_challenges_per_session_per_hour', expect.stringMatching(/^ses_/), null],
-    ]);
-    const velocityOnly = (await admin.get('/api/admin/refusals?kind=velocity&limit=1')).json<{ refusals: Refusal[]; nextCursor: string | null }>();
-    expect(velocityOnly.refusals).toHaveLength(1);
-    expect(velocityOnly.refusals[0]?.kind).toBe('velocity');
-    expect((await admin.get('/api/admin/refusals?limit=1')).json<{ nextCursor: string | null }>().nextCursor).not.toBeNull();
-    expect((await admin.get('/api/admin/refusals?cursor=made-up')).json()).toMatchObject({ status: 400, code: 'validation_failed' });
-  });
-});
+      await new Velocity(db).noteBotcheckRefusal('payment', '203.0.113.91', 'already used');
+      const admin = new TestClient(app);
+      expect((await admin.post('/api/session', { email: 'admin@kassa.test', password: 'kassa-demo-admin' })).statusCode).toBe(
+        200,
+      );
+      const all = (await admin.get('/api/admin/refusals')).json<{ refusals: Refusal[]; nextCursor: string | null }>();
+      expect(all.refusals.map((r) => [r.kind, r.rule, r.subject, r.reason])).toEqual([
+        ['botcheck', 'botcheck_failed', '203.0.113.91', 'already used'],
+        ['velocity', 'botcheck_challenges_per_session_per_hour', expect.stringMatching(/^ses_/), null],
+      ]);
+      const velocityOnly = (await admin.get('/api/admin/refusals?kind=velocity&limit=1')).json<{
+        refusals: Refusal[];
+        nextCursor: string | null;
+      }>();
+      expect(velocityOnly.refusals).toHaveLength(1);
+      expect(velocityOnly.refusals[0]?.kind).toBe('velocity');
+      expect((await admin.get('/api/admin/refusals?limit=1')).json<{ nextCursor: string | null }>().nextCursor).not.toBeNull();
+      expect((await admin.get('/api/admin/refusals?cursor=made-up')).json()).toMatchObject({
+        status: 400,
+        code: 'validation_failed',
+      });
+    });
+  },
+);

@@ -30,7 +30,12 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('sign-in on %
   });
   afterEach(() => cleanup());
 
-  const signIn = (target: FastifyInstance, body: { email: string; password: string }, ip = '203.0.113.1', cookie?: string): Promise<LightMyRequestResponse> =>
+  const signIn = (
+    target: FastifyInstance,
+    body: { email: string; password: string },
+    ip = '203.0.113.1',
+    cookie?: string,
+  ): Promise<LightMyRequestResponse> =>
     target.inject({
       method: 'POST',
       url: '/api/session',
@@ -41,7 +46,9 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('sign-in on %
 
   it('ends the previous session: the cookie from before signing in no longer works', async () => {
     const client = new TestClient(app);
-    const { order } = (await client.post('/api/orders', { items: [{ productId: 'prd_mug', quantity: 1 }] })).json<{ order: { id: string } }>();
+    const { order } = (await client.post('/api/orders', { items: [{ productId: 'prd_mug', quantity: 1 }] })).json<{
+      order: { id: string };
+    }>();
     const guestCookie = client.cookie ?? '';
     expect(guestCookie).not.toBe('');
     // As an attacker who planted that cookie in the shopper's browser would try it after the shopper signs in.
@@ -55,7 +62,10 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('sign-in on %
     // Signing in again (same browser) ends the signed-in session too.
     const firstSignedIn = client.cookie ?? '';
     expect((await client.post('/api/session', SHOPPER)).statusCode).toBe(200);
-    expect((await app.inject({ method: 'GET', url: '/api/session', headers: { cookie: firstSignedIn } })).json()).toEqual({ account: null, guestOrders: [] });
+    expect((await app.inject({ method: 'GET', url: '/api/session', headers: { cookie: firstSignedIn } })).json()).toEqual({
+      account: null,
+      guestOrders: [],
+    });
     expect((await client.get('/api/session')).json()).toMatchObject({ account: { email: SHOPPER.email } });
   });
 
@@ -64,7 +74,9 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('sign-in on %
       const statuses: number[] = [];
       for (let guess = 0; guess < 10; guess += 1) {
         // Alternating instances and addresses: the count is in the database, per email.
-        statuses.push((await signIn(guess % 2 === 0 ? app : second, { email, password: `guess ${guess}` }, `198.51.100.${guess}`)).statusCode);
+        statuses.push(
+          (await signIn(guess % 2 === 0 ? app : second, { email, password: `guess ${guess}` }, `198.51.100.${guess}`)).statusCode,
+        );
       }
       expect(statuses).toEqual(Array(10).fill(401));
       const refused = await signIn(second, { email: email.toUpperCase(), password: SHOPPER.password }, '198.51.100.99');
@@ -77,7 +89,10 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('sign-in on %
   it('slows guesses per IP across emails, without touching other addresses', async () => {
     const statuses: number[] = [];
     for (let guess = 0; guess < 31; guess += 1) {
-      statuses.push((await signIn(guess % 2 === 0 ? app : second, { email: `person${guess}@kassa.test`, password: 'guess' }, '203.0.113.66')).statusCode);
+      statuses.push(
+        (await signIn(guess % 2 === 0 ? app : second, { email: `person${guess}@kassa.test`, password: 'guess' }, '203.0.113.66'))
+          .statusCode,
+      );
     }
     expect(statuses.slice(0, 30)).toEqual(Array(30).fill(401));
     expect(statuses[30]).toBe(429);

@@ -12,7 +12,7 @@ export const subscriptionSchema = z.object({
   id: z.string(),
   planId: z.string(),
   planName: z.string(),
-  status: z.enum(SUBSCRIPTION_STATUSES).describe('The gateway\'s status, as the provider names it.'),
+  status: z.enum(SUBSCRIPTION_STATUSES).describe("The gateway's status, as the provider names it."),
   price: moneySchema,
   nextBillingDate: z.string().nullable().describe('YYYY-MM-DD; null once canceled.'),
   createdAt: z.string(),
@@ -20,7 +20,11 @@ export const subscriptionSchema = z.object({
 });
 export type SubscriptionSummary = z.infer<typeof subscriptionSchema>;
 
-function toSummary(subscription: GatewaySubscription, card: Pick<SavedCard, 'token' | 'brand' | 'lastFour'>, plan: Plan | undefined): SubscriptionSummary {
+function toSummary(
+  subscription: GatewaySubscription,
+  card: Pick<SavedCard, 'token' | 'brand' | 'lastFour'>,
+  plan: Plan | undefined,
+): SubscriptionSummary {
   const currency = plan?.price.currency ?? 'EUR';
   return {
     id: subscription.id,

@@ -20,7 +20,14 @@ export async function recordPayment(db: Db, client: TestClient, options: Recorde
   const response = await client.post('/api/orders', { items: [{ productId: 'prd_mug', quantity: options.quantity ?? 1 }] });
   expect(response.statusCode).toBe(201);
   const order = response.json<{ order: { id: string; total: { amount: number } } }>().order;
-  const row = await insertPendingPayment(db, { orderId: order.id, amount: { amount: order.total.amount, currency: 'EUR' }, idempotencyRef: null, nonce: 'n', deviceData: null, merchantAccountId: null });
+  const row = await insertPendingPayment(db, {
+    orderId: order.id,
+    amount: { amount: order.total.amount, currency: 'EUR' },
+    idempotencyRef: null,
+    nonce: 'n',
+    deviceData: null,
+    merchantAccountId: null,
+  });
   if (row === undefined) throw new Error('attempt not inserted');
   const at = new Date(Date.now() - options.minutesAgo * 60_000).toISOString();
   await db
@@ -29,9 +36,20 @@ export async function recordPayment(db: Db, client: TestClient, options: Recorde
       status: options.status,
       created_at: at,
       updated_at: at,
-      ...(options.status === 'succeeded' ? { card_brand: 'Visa', card_last_four: options.lastFour ?? '1111', payment_method_type: 'credit_card', transaction_id: `t_${row.id}` } : {}),
+      ...(options.status === 'succeeded'
+        ? {
+            card_brand: 'Visa',
+            card_last_four: options.lastFour ?? '1111',
+            payment_method_type: 'credit_card',
+            transaction_id: `t_${row.id}`,
+          }
+        : {}),
       ...(options.status === 'declined'
-        ? { decline_reason: 'processor_declined', payment_method_type: 'credit_card', processor_response_text: options.declineText ?? null }
+        ? {
+            decline_reason: 'processor_declined',
+            payment_method_type: 'credit_card',
+            processor_response_text: options.declineText ?? null,
+          }
         : {}),
     })
     .where('id', '=', row.id)

@@ -26,7 +26,12 @@ export class TestClient {
     return this.#cookie;
   }
 
-  async request(method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
+  async request(
+    method: 'GET' | 'POST' | 'DELETE',
+    url: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<LightMyRequestResponse> {
     const response = await this.#app.inject({
       method,
       url,

@@ -23,7 +23,14 @@ export function sqliteEngine(): TestEngine {
       const temp = tempSqliteFile();
       const config: DatabaseConfig = { engine: 'sqlite', file: temp.file };
       const handle = await openDatabase(config);
-      return { config, handle, cleanup: async () => { await handle.close(); temp.cleanup(); } };
+      return {
+        config,
+        handle,
+        cleanup: async () => {
+          await handle.close();
+          temp.cleanup();
+        },
+      };
     },
     async teardown() {},
   };

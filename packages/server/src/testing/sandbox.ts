@@ -20,12 +20,23 @@ export async function startSandboxProcess({
   currency = 'EUR',
   timeoutMs = 20_000,
   env = {},
-}: { currency?: string; timeoutMs?: number; /** More of the sandbox's variables (`SANDBOX_WEBHOOK_URL`, ...). */ env?: Record<string, string> } = {}): Promise<RunningSandbox> {
+}: {
+  currency?: string;
+  timeoutMs?: number /** More of the sandbox's variables (`SANDBOX_WEBHOOK_URL`, ...). */;
+  env?: Record<string, string>;
+} = {}): Promise<RunningSandbox> {
   const child = spawn(process.execPath, ['--import', 'tsx', SANDBOX_MAIN], {
     env: { ...process.env, SANDBOX_PORT: '0', SANDBOX_READY_JSON: '1', SANDBOX_CURRENCY: currency, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const ready = await new Promise<{ origin: string; host: string; port: number; merchantId: string; publicKey: string; privateKey: string }>((resolve, reject) => {
+  const ready = await new Promise<{
+    origin: string;
+    host: string;
+    port: number;
+    merchantId: string;
+    publicKey: string;
+    privateKey: string;
+  }>((resolve, reject) => {
     let out = '';
     let err = '';
     const timer = setTimeout(() => fail(new Error(`sandbox not ready after ${timeoutMs} ms\n${err}`)), timeoutMs);
@@ -52,7 +63,15 @@ export async function startSandboxProcess({
   });
   return {
     origin: ready.origin,
-    gateway: { kind: 'custom', host: ready.host, port: ready.port, ssl: false, merchantId: ready.merchantId, publicKey: ready.publicKey, privateKey: ready.privateKey },
+    gateway: {
+      kind: 'custom',
+      host: ready.host,
+      port: ready.port,
+      ssl: false,
+      merchantId: ready.merchantId,
+      publicKey: ready.publicKey,
+      privateKey: ready.privateKey,
+    },
     stop: () => stopChild(child),
   };
 }

@@ -26,7 +26,13 @@ const DECLINES = [
   ['2010', 'Card Issuer Declined CVV'],
   ['2044', 'Declined - Call Issuer'],
 ] as const;
-const BRANDS = [['Visa', '1111'], ['Visa', '1881'], ['MasterCard', '4444'], ['American Express', '0005'], ['Discover', '1117']] as const;
+const BRANDS = [
+  ['Visa', '1111'],
+  ['Visa', '1881'],
+  ['MasterCard', '4444'],
+  ['American Express', '0005'],
+  ['Discover', '1117'],
+] as const;
 const PRICES = [1200, 2450, 2450, 4900, 18900, 3650, 7350] as const;
 const BATCH = 500;
 
@@ -60,7 +66,11 @@ export async function seedPayments(db: Db, options: SeedOptions): Promise<{ paym
     gateway_customer_id: null,
     created_at: new Date(now - options.days * 86_400_000 - Math.floor(next() * 86_400_000 * 30)).toISOString(),
   }));
-  for (let start = 0; start < accounts.length; start += BATCH) await db.insertInto('accounts').values(accounts.slice(start, start + BATCH)).execute();
+  for (let start = 0; start < accounts.length; start += BATCH)
+    await db
+      .insertInto('accounts')
+      .values(accounts.slice(start, start + BATCH))
+      .execute();
 
   const counter = await db.selectFrom('counters').select('value').where('name', '=', 'order_number').executeTakeFirstOrThrow();
   let number = counter.value;
@@ -73,14 +83,30 @@ export async function seedPayments(db: Db, options: SeedOptions): Promise<{ paym
       const amount = pick(PRICES) * (next() < 0.2 ? 2 : 1);
       const owner = next() < 0.8 && accounts.length > 0 ? pick(accounts).id : null;
       const roll = next();
-      const status = roll < 0.1 ? 'declined' : roll < 0.12 ? 'refunded' : roll < 0.13 ? 'partially_refunded' : roll < 0.14 ? 'voided' : roll < 0.145 ? 'pending' : 'succeeded';
+      const status =
+        roll < 0.1
+          ? 'declined'
+          : roll < 0.12
+            ? 'refunded'
+            : roll < 0.13
+              ? 'partially_refunded'
+              : roll < 0.14
+                ? 'voided'
+                : roll < 0.145
+                  ? 'pending'
+                  : 'succeeded';
       const orderId = newId('ord');
       const paymentId = newId('pay');
       number += 1;
       orders.push({
         id: orderId,
         number,
-        status: status === 'declined' || status === 'pending' ? 'pending' : status === 'partially_refunded' || status === 'succeeded' ? 'paid' : status,
+        status:
+          status === 'declined' || status === 'pending'
+            ? 'pending'
+            : status === 'partially_refunded' || status === 'succeeded'
+              ? 'paid'
+              : status,
         total_amount: amount,
         currency,
         owner_account_id: owner,

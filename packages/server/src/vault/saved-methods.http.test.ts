@@ -33,295 +33,372 @@ const FAILS_VERIFICATION = 'fake-processor-declined-visa-nonce';
 let keys = 0;
 const key = (): Record<string, string> => ({ 'idempotency-key': `k-${++keys}` });
 
-describe.each(ENGINES.map((make) => [make().name, make] as const))('saved payment methods and subscriptions on %s against the sandbox gateway', (_name, make) => {
-  const engine = make();
-  let sandbox: RunningSandbox;
-  let app: FastifyInstance;
-  let cleanup: () => Promise<void>;
+describe.each(ENGINES.map((make) => [make().name, make] as const))(
+  'saved payment methods and subscriptions on %s against the sandbox gateway',
+  (_name, make) => {
+    const engine = make();
+    let sandbox: RunningSandbox;
+    let app: FastifyInstance;
+    let cleanup: () => Promise<void>;
 
-  beforeAll(async () => {
-    [sandbox] = await Promise.all([startSandboxProcess(), engine.setup()]);
-  });
-  afterAll(async () => {
-    await Promise.all([sandbox?.stop(), engine.teardown()]);
-  });
-  beforeEach(async () => {
-    const opened = await engine.open();
-    app = await buildApp(testConfig(opened.config, sandbox.gateway), { database: opened.handle });
-    cleanup = async () => {
-      await app.close();
-      await opened.cleanup();
-    };
-  });
-  afterEach(() => cleanup());
-
-  async function shopper(name: string): Promise<TestClient> {
-    const client = new TestClient(app);
-    const response = await client.post('/api/accounts', { email: `${name}-${++keys}@example.com`, password: `${name} password`, name });
-    expect(response.statusCode).toBe(201);
-    return client;
-  }
-
-  async function addCard(client: TestClient, nonce: string, extra: Record<string, unknown> = {}) {
-    return client.post('/api/payment-methods', { nonce, ...extra }, key());
-  }
-
-  async function methods(client: TestClient): Promise<Method[]> {
-    const response = await client.get('/api/payment-methods');
-    expect(response.statusCode).toBe(200);
-    return response.json<{ paymentMethods: Method[] }>().paymentMethods;
-  }
-
-  it('lists, adds, makes default and deletes a shopper\'s cards; a duplicate and a failed verification are refused with their messages', async () => {
-    const bea = await shopper('Bea');
-    expect(await methods(bea)).toEqual([]);
-
-    const first = await addCard(bea, MASTERCARD);
-    expect(first.statusCode).toBe(201);
-    const mastercard = first.json<{ paymentMethod: Method }>().paymentMethod;
-    expect(mastercard).toMatchObject({ brand: 'MasterCard', lastFour: '4444', default: true, hasSubscription: false });
-    expect(mastercard.expirationYear).toMatch(/^\d{4}$/);
-
-    const second = await addCard(bea, AMEX);
-    expect(second.statusCode).toBe(201);
-    const amex = second.json<{ paymentMethod: Method }>().paymentMethod;
-    expect(amex.default).toBe(false);
-    expect((await methods(bea)).map((m) => [m.lastFour, m.default])).toEqual([['4444', true], ['0005', false]]);
-
-    const duplicate = await addCard(bea, MASTERCARD);
-    expect(duplicate.statusCode).toBe(409);
-    expect(duplicate.headers['content-type']).toContain('application/problem+json');
-    expect(duplicate.json()).toMatchObject({ code: 'payment_method_duplicate', title: 'This credit card already exists as a saved payment method.' });
-
-    const failed = await addCard(bea, FAILS_VERIFICATION);
-    expect(failed.statusCode).toBe(422);
-    expect(failed.json()).toMatchObject({
-      code: 'card_verification_failed',
-      title: 'Credit card verification failed.',
-      verification: { status: 'processor_declined', processorResponseCode: '2000' },
+    beforeAll(async () => {
+      [sandbox] = await Promise.all([startSandboxProcess(), engine.setup()]);
     });
-    expect(await methods(bea)).toHaveLength(2);
-
-    const made = await bea.post(`/api/payment-methods/${amex.id}/default`, undefined, key());
-    expect(made.statusCode).toBe(200);
-    expect(made.json()).toMatchObject({ paymentMethod: { id: amex.id, default: true } });
-    expect((await methods(bea)).map((m) => [m.lastFour, m.default])).toEqual([['0005', true], ['4444', false]]);
-
-    const deleteKey = key();
-    const deleted = await bea.request('DELETE', `/api/payment-methods/${mastercard.id}`, undefined, deleteKey);
-    expect(deleted.statusCode).toBe(204);
-    // The same key again replays the deletion's answer instead of a 404.
-    const replayed = await bea.request('DELETE', `/api/payment-methods/${mastercard.id}`, undefined, deleteKey);
-    expect(replayed.statusCode, replayed.body).toBe(204);
-    expect(replayed.headers['idempotent-replayed']).toBe('true');
-    expect((await methods(bea)).map((m) => m.id)).toEqual([amex.id]);
-    expect((await bea.request('DELETE', `/api/payment-methods/${mastercard.id}`, undefined, key())).json()).toMatchObject({
-      status: 404,
-      code: 'payment_method_not_found',
+    afterAll(async () => {
+      await Promise.all([sandbox?.stop(), engine.teardown()]);
     });
-  });
-
-  it('keeps every shopper to their own cards: another shopper\'s card is 404 for default, delete, nonce and subscribe; guests are 401', async () => {
-    const bea = await shopper('Bea');
-    const cal = await shopper('Cal');
-    const beas = (await addCard(bea, MASTERCARD)).json<{ paymentMethod: Method }>().paymentMethod;
-
-    expect(await methods(cal)).toEqual([]);
-    for (const response of [
-      await cal.post(`/api/payment-methods/${beas.id}/default`, undefined, key()),
-      await cal.request('DELETE', `/api/payment-methods/${beas.id}`, undefined, key()),
-      await cal.post(`/api/payment-methods/${beas.id}/nonces`, undefined, key()),
-      await cal.post('/api/subscriptions', { planId: 'coffee-monthly', paymentMethodId: beas.id }, key()),
-    ]) {
-      expect(response.statusCode).toBe(404);
-      expect(response.json()).toMatchObject({ code: 'payment_method_not_found' });
-    }
-    expect((await methods(bea)).map((m) => m.id)).toEqual([beas.id]);
-
-    const guest = new TestClient(app);
-    expect((await guest.get('/api/payment-methods')).json()).toMatchObject({ status: 401, code: 'not_signed_in' });
-    expect((await guest.post('/api/payment-methods', { nonce: AMEX }, key())).json()).toMatchObject({ status: 401, code: 'not_signed_in' });
-    // A guest with a session (an order in the cart) is no shopper either.
-    await guest.post('/api/orders', { items: [{ productId: 'prd_mug', quantity: 1 }] });
-    expect((await guest.post('/api/payment-methods', { nonce: AMEX }, key())).json()).toMatchObject({ status: 401, code: 'not_signed_in' });
-    // A token that is not an id never reaches the gateway's URL paths.
-    expect((await bea.request('DELETE', '/api/payment-methods/..%2Fcustomers', undefined, key())).json()).toMatchObject({ status: 400, code: 'validation_failed' });
-  });
-
-  it('keeps every shopper to their own subscriptions and orders: another shopper lists none, and cannot cancel one', async () => {
-    const bea = await shopper('Bea');
-    const cal = await shopper('Cal');
-    const card = (await addCard(bea, MASTERCARD)).json<{ paymentMethod: Method }>().paymentMethod;
-    const subscription = (await bea.post('/api/subscriptions', { planId: 'coffee-monthly', paymentMethodId: card.id }, key())).json<{
-      subscription: Subscription;
-    }>().subscription;
-    const order = (await bea.post('/api/orders', { items: [{ productId: 'prd_mug', quantity: 2 }] })).json<{ order: { id: string } }>().order;
-
-    expect((await cal.get('/api/subscriptions')).json()).toEqual({ subscriptions: [] });
-    expect((await cal.get('/api/orders')).json()).toEqual({ orders: [] });
-    const refused = await cal.post(`/api/subscriptions/${subscription.id}/cancel`, undefined, key());
-    expect(refused.statusCode).toBe(404);
-    expect(refused.json()).toMatchObject({ code: 'subscription_not_found' });
-
-    expect((await bea.get('/api/subscriptions')).json<{ subscriptions: Subscription[] }>().subscriptions).toEqual([
-      expect.objectContaining({ id: subscription.id, status: 'Active', paymentMethod: expect.objectContaining({ id: card.id }) }),
-    ]);
-    expect((await bea.get('/api/orders')).json<{ orders: Array<{ id: string; items: unknown[] }> }>().orders).toEqual([
-      expect.objectContaining({ id: order.id, items: [expect.objectContaining({ productId: 'prd_mug', quantity: 2 })] }),
-    ]);
-    const guest = new TestClient(app);
-    expect((await guest.get('/api/orders')).json()).toMatchObject({ status: 401, code: 'not_signed_in' });
-    expect((await guest.get('/api/subscriptions')).json()).toMatchObject({ status: 401, code: 'not_signed_in' });
-  });
-
-  it('issues a client token for adding a card outside an order; the card it tokenizes is saved, verified, for the shopper', async () => {
-    const bea = await shopper('Bea');
-    const issued = await bea.post('/api/payment-methods/client-token', {});
-    expect(issued.statusCode).toBe(200);
-    const { clientToken, checkout } = issued.json<{ clientToken: string; checkout: { cardholderName: string } }>();
-    expect(checkout).toEqual({ cardholderName: 'optional' });
-
-    // What the checkout's card frame does with it: the card goes to the gateway's client API, never to our server.
-    const token = JSON.parse(Buffer.from(clientToken, 'base64').toString()) as { authorizationFingerprint: string; clientApiUrl: string };
-    const tokenized = await fetch(`${token.clientApiUrl}/v1/payment_methods/credit_cards`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        authorizationFingerprint: token.authorizationFingerprint,
-        creditCard: { number: '4111111111111111', expirationDate: '12/2031', cvv: '123', billingAddress: { postalCode: '10115' } },
-      }),
+    beforeEach(async () => {
+      const opened = await engine.open();
+      app = await buildApp(testConfig(opened.config, sandbox.gateway), { database: opened.handle });
+      cleanup = async () => {
+        await app.close();
+        await opened.cleanup();
+      };
     });
-    expect(tokenized.status).toBe(201);
-    const nonce = ((await tokenized.json()) as { creditCards: Array<{ nonce: string }> }).creditCards[0]?.nonce;
-    // Not bound to a customer: the checkout shows its card form alone, and the gateway keeps nothing until we save it.
-    const listed = await fetch(`${token.clientApiUrl}/v1/payment_methods?authorizationFingerprint=${encodeURIComponent(token.authorizationFingerprint)}`);
-    expect(await listed.json()).toEqual({ paymentMethods: [] });
-    expect(await methods(bea)).toEqual([]);
+    afterEach(() => cleanup());
 
-    const saved = await addCard(bea, nonce ?? '', { makeDefault: true });
-    expect(saved.statusCode).toBe(201);
-    expect(await methods(bea)).toEqual([expect.objectContaining({ brand: 'Visa', lastFour: '1111', expirationYear: '2031', default: true })]);
-
-    const guest = new TestClient(app);
-    expect((await guest.post('/api/payment-methods/client-token', {})).json()).toMatchObject({ status: 401, code: 'not_signed_in' });
-  });
-
-  it('subscribes with a saved card, locks that card against deletion on the server, and unlocks it once canceled', async () => {
-    const bea = await shopper('Bea');
-    const card = (await addCard(bea, MASTERCARD)).json<{ paymentMethod: Method }>().paymentMethod;
-
-    const plans = (await bea.get('/api/catalogue')).json<{ plans: Array<{ id: string; price: unknown }> }>().plans;
-    expect(plans).toEqual([expect.objectContaining({ id: 'coffee-monthly', price: { amount: 2450, currency: 'EUR' }, billingFrequencyMonths: 1 })]);
-
-    const subscribeKey = key();
-    const created = await bea.post('/api/subscriptions', { planId: 'coffee-monthly', paymentMethodId: card.id }, subscribeKey);
-    expect(created.statusCode).toBe(201);
-    const subscription = created.json<{ subscription: Subscription }>().subscription;
-    expect(subscription).toMatchObject({
-      planId: 'coffee-monthly',
-      planName: 'Coffee beans, 1 kg, every month',
-      status: 'Active',
-      price: { amount: 2450, currency: 'EUR' },
-      paymentMethod: { id: card.id, lastFour: '4444' },
-    });
-    // A retry with the same key is the same subscription, not a second one.
-    expect((await bea.post('/api/subscriptions', { planId: 'coffee-monthly', paymentMethodId: card.id }, subscribeKey)).json()).toEqual(created.json());
-
-    expect((await methods(bea))[0]).toMatchObject({ id: card.id, hasSubscription: true });
-    const refused = await bea.request('DELETE', `/api/payment-methods/${card.id}`, undefined, key());
-    expect(refused.statusCode).toBe(409);
-    expect(refused.json()).toMatchObject({ code: 'payment_method_has_subscription' });
-    expect((await methods(bea)).map((m) => m.id)).toEqual([card.id]);
-
-    const cal = await shopper('Cal');
-    expect((await cal.post(`/api/subscriptions/${subscription.id}/cancel`, undefined, key())).json()).toMatchObject({ status: 404, code: 'subscription_not_found' });
-
-    const canceled = await bea.post(`/api/subscriptions/${subscription.id}/cancel`, undefined, key());
-    expect(canceled.statusCode).toBe(200);
-    expect(canceled.json()).toMatchObject({ subscription: { id: subscription.id, status: 'Canceled', nextBillingDate: null } });
-    expect((await bea.get('/api/subscriptions')).json<{ subscriptions: Subscription[] }>().subscriptions.map((s) => s.status)).toEqual(['Canceled']);
-    expect((await methods(bea))[0]).toMatchObject({ hasSubscription: false });
-    expect((await bea.request('DELETE', `/api/payment-methods/${card.id}`, undefined, key())).statusCode).toBe(204);
-  });
-
-  it('subscribes with a new card saved on the way, refusing a duplicate and an unknown plan', async () => {
-    const bea = await shopper('Bea');
-    const created = await bea.post('/api/subscriptions', { planId: 'coffee-monthly', nonce: AMEX }, key());
-    expect(created.statusCode).toBe(201);
-    expect(created.json()).toMatchObject({ subscription: { status: 'Active', paymentMethod: { lastFour: '0005' } } });
-    expect(await methods(bea)).toEqual([expect.objectContaining({ lastFour: '0005', hasSubscription: true })]);
-
-    expect((await bea.post('/api/subscriptions', { planId: 'coffee-monthly', nonce: AMEX }, key())).json()).toMatchObject({ code: 'payment_method_duplicate' });
-    expect((await bea.post('/api/subscriptions', { planId: 'tea-weekly', nonce: MASTERCARD }, key())).json()).toMatchObject({ status: 404, code: 'plan_not_found' });
-    const both = await bea.post('/api/subscriptions', { planId: 'coffee-monthly' }, key());
-    expect(both.json()).toMatchObject({ status: 400, code: 'validation_failed', errors: [{ field: 'paymentMethodId' }] });
-  });
-
-  it('pays an order with a saved card through a nonce the server makes, and saves a card while paying only for a signed-in shopper', async () => {
-    const bea = await shopper('Bea');
-    const card = (await addCard(bea, MASTERCARD)).json<{ paymentMethod: Method }>().paymentMethod;
-
-    async function payOrder(client: TestClient, body: Record<string, unknown>) {
-      const order = (await client.post('/api/orders', { items: [{ productId: 'prd_mug', quantity: 1 }] })).json<{ order: { id: string } }>().order;
-      return client.post(`/api/orders/${order.id}/payments`, { botcheck: await client.botcheckToken(), ...body }, key());
+    async function shopper(name: string): Promise<TestClient> {
+      const client = new TestClient(app);
+      const response = await client.post('/api/accounts', {
+        email: `${name}-${++keys}@example.com`,
+        password: `${name} password`,
+        name,
+      });
+      expect(response.statusCode).toBe(201);
+      return client;
     }
 
-    const nonce = await bea.post(`/api/payment-methods/${card.id}/nonces`, undefined, key());
-    expect(nonce.statusCode).toBe(201);
-    const paid = await payOrder(bea, { nonce: nonce.json<{ nonce: string }>().nonce });
-    expect(paid.statusCode).toBe(201);
-    expect(paid.json()).toMatchObject({ payment: { status: 'succeeded', card: { brand: 'MasterCard', lastFour: '4444' } }, order: { status: 'paid' } });
+    async function addCard(client: TestClient, nonce: string, extra: Record<string, unknown> = {}) {
+      return client.post('/api/payment-methods', { nonce, ...extra }, key());
+    }
 
-    const saved = await payOrder(bea, { nonce: AMEX, saveCard: true });
-    expect(saved.statusCode).toBe(201);
-    expect((await methods(bea)).map((m) => m.lastFour)).toEqual(['4444', '0005']);
+    async function methods(client: TestClient): Promise<Method[]> {
+      const response = await client.get('/api/payment-methods');
+      expect(response.statusCode).toBe(200);
+      return response.json<{ paymentMethods: Method[] }>().paymentMethods;
+    }
 
-    const guest = new TestClient(app);
-    const guestPaid = await payOrder(guest, { nonce: 'fake-valid-discover-nonce', saveCard: true });
-    expect(guestPaid.statusCode).toBe(201);
-    // The guest's card went nowhere: signing up afterwards shows no saved card.
-    await guest.post('/api/accounts', { email: `guest-${++keys}@example.com`, password: 'guest password', name: 'Gus' });
-    expect(await methods(guest)).toEqual([]);
-  });
+    it("lists, adds, makes default and deletes a shopper's cards; a duplicate and a failed verification are refused with their messages", async () => {
+      const bea = await shopper('Bea');
+      expect(await methods(bea)).toEqual([]);
 
-  it('gives the demo shopper a saved card locked by an active coffee subscription at start, once', async () => {
-    const opened = await engine.open();
-    try {
-      for (let start = 0; start < 2; start++) {
-        const started = await buildApp(testConfig(opened.config, sandbox.gateway), { database: opened.handle, seedDemoVault: true });
-        await started.close();
+      const first = await addCard(bea, MASTERCARD);
+      expect(first.statusCode).toBe(201);
+      const mastercard = first.json<{ paymentMethod: Method }>().paymentMethod;
+      expect(mastercard).toMatchObject({ brand: 'MasterCard', lastFour: '4444', default: true, hasSubscription: false });
+      expect(mastercard.expirationYear).toMatch(/^\d{4}$/);
+
+      const second = await addCard(bea, AMEX);
+      expect(second.statusCode).toBe(201);
+      const amex = second.json<{ paymentMethod: Method }>().paymentMethod;
+      expect(amex.default).toBe(false);
+      expect((await methods(bea)).map((m) => [m.lastFour, m.default])).toEqual([
+        ['4444', true],
+        ['0005', false],
+      ]);
+
+      const duplicate = await addCard(bea, MASTERCARD);
+      expect(duplicate.statusCode).toBe(409);
+      expect(duplicate.headers['content-type']).toContain('application/problem+json');
+      expect(duplicate.json()).toMatchObject({
+        code: 'payment_method_duplicate',
+        title: 'This credit card already exists as a saved payment method.',
+      });
+
+      const failed = await addCard(bea, FAILS_VERIFICATION);
+      expect(failed.statusCode).toBe(422);
+      expect(failed.json()).toMatchObject({
+        code: 'card_verification_failed',
+        title: 'Credit card verification failed.',
+        verification: { status: 'processor_declined', processorResponseCode: '2000' },
+      });
+      expect(await methods(bea)).toHaveLength(2);
+
+      const made = await bea.post(`/api/payment-methods/${amex.id}/default`, undefined, key());
+      expect(made.statusCode).toBe(200);
+      expect(made.json()).toMatchObject({ paymentMethod: { id: amex.id, default: true } });
+      expect((await methods(bea)).map((m) => [m.lastFour, m.default])).toEqual([
+        ['0005', true],
+        ['4444', false],
+      ]);
+
+      const deleteKey = key();
+      const deleted = await bea.request('DELETE', `/api/payment-methods/${mastercard.id}`, undefined, deleteKey);
+      expect(deleted.statusCode).toBe(204);
+      // The same key again replays the deletion's answer instead of a 404.
+      const replayed = await bea.request('DELETE', `/api/payment-methods/${mastercard.id}`, undefined, deleteKey);
+      expect(replayed.statusCode, replayed.body).toBe(204);
+      expect(replayed.headers['idempotent-replayed']).toBe('true');
+      expect((await methods(bea)).map((m) => m.id)).toEqual([amex.id]);
+      expect((await bea.request('DELETE', `/api/payment-methods/${mastercard.id}`, undefined, key())).json()).toMatchObject({
+        status: 404,
+        code: 'payment_method_not_found',
+      });
+    });
+
+    it("keeps every shopper to their own cards: another shopper's card is 404 for default, delete, nonce and subscribe; guests are 401", async () => {
+      const bea = await shopper('Bea');
+      const cal = await shopper('Cal');
+      const beas = (await addCard(bea, MASTERCARD)).json<{ paymentMethod: Method }>().paymentMethod;
+
+      expect(await methods(cal)).toEqual([]);
+      for (const response of [
+        await cal.post(`/api/payment-methods/${beas.id}/default`, undefined, key()),
+        await cal.request('DELETE', `/api/payment-methods/${beas.id}`, undefined, key()),
+        await cal.post(`/api/payment-methods/${beas.id}/nonces`, undefined, key()),
+        await cal.post('/api/subscriptions', { planId: 'coffee-monthly', paymentMethodId: beas.id }, key()),
+      ]) {
+        expect(response.statusCode).toBe(404);
+        expect(response.json()).toMatchObject({ code: 'payment_method_not_found' });
       }
-      const demoApp = await buildApp(testConfig(opened.config, sandbox.gateway), { database: opened.handle });
+      expect((await methods(bea)).map((m) => m.id)).toEqual([beas.id]);
+
+      const guest = new TestClient(app);
+      expect((await guest.get('/api/payment-methods')).json()).toMatchObject({ status: 401, code: 'not_signed_in' });
+      expect((await guest.post('/api/payment-methods', { nonce: AMEX }, key())).json()).toMatchObject({
+        status: 401,
+        code: 'not_signed_in',
+      });
+      // A guest with a session (an order in the cart) is no shopper either.
+      await guest.post('/api/orders', { items: [{ productId: 'prd_mug', quantity: 1 }] });
+      expect((await guest.post('/api/payment-methods', { nonce: AMEX }, key())).json()).toMatchObject({
+        status: 401,
+        code: 'not_signed_in',
+      });
+      // A token that is not an id never reaches the gateway's URL paths.
+      expect((await bea.request('DELETE', '/api/payment-methods/..%2Fcustomers', undefined, key())).json()).toMatchObject({
+        status: 400,
+        code: 'validation_failed',
+      });
+    });
+
+    it('keeps every shopper to their own subscriptions and orders: another shopper lists none, and cannot cancel one', async () => {
+      const bea = await shopper('Bea');
+      const cal = await shopper('Cal');
+      const card = (await addCard(bea, MASTERCARD)).json<{ paymentMethod: Method }>().paymentMethod;
+      const subscription = (
+        await bea.post('/api/subscriptions', { planId: 'coffee-monthly', paymentMethodId: card.id }, key())
+      ).json<{
+        subscription: Subscription;
+      }>().subscription;
+      const order = (await bea.post('/api/orders', { items: [{ productId: 'prd_mug', quantity: 2 }] })).json<{
+        order: { id: string };
+      }>().order;
+
+      expect((await cal.get('/api/subscriptions')).json()).toEqual({ subscriptions: [] });
+      expect((await cal.get('/api/orders')).json()).toEqual({ orders: [] });
+      const refused = await cal.post(`/api/subscriptions/${subscription.id}/cancel`, undefined, key());
+      expect(refused.statusCode).toBe(404);
+      expect(refused.json()).toMatchObject({ code: 'subscription_not_found' });
+
+      expect((await bea.get('/api/subscriptions')).json<{ subscriptions: Subscription[] }>().subscriptions).toEqual([
+        expect.objectContaining({
+          id: subscription.id,
+          status: 'Active',
+          paymentMethod: expect.objectContaining({ id: card.id }),
+        }),
+      ]);
+      expect((await bea.get('/api/orders')).json<{ orders: Array<{ id: string; items: unknown[] }> }>().orders).toEqual([
+        expect.objectContaining({ id: order.id, items: [expect.objectContaining({ productId: 'prd_mug', quantity: 2 })] }),
+      ]);
+      const guest = new TestClient(app);
+      expect((await guest.get('/api/orders')).json()).toMatchObject({ status: 401, code: 'not_signed_in' });
+      expect((await guest.get('/api/subscriptions')).json()).toMatchObject({ status: 401, code: 'not_signed_in' });
+    });
+
+    it('issues a client token for adding a card outside an order; the card it tokenizes is saved, verified, for the shopper', async () => {
+      const bea = await shopper('Bea');
+      const issued = await bea.post('/api/payment-methods/client-token', {});
+      expect(issued.statusCode).toBe(200);
+      const { clientToken, checkout } = issued.json<{ clientToken: string; checkout: { cardholderName: string } }>();
+      expect(checkout).toEqual({ cardholderName: 'optional' });
+
+      // What the checkout's card frame does with it: the card goes to the gateway's client API, never to our server.
+      const token = JSON.parse(Buffer.from(clientToken, 'base64').toString()) as {
+        authorizationFingerprint: string;
+        clientApiUrl: string;
+      };
+      const tokenized = await fetch(`${token.clientApiUrl}/v1/payment_methods/credit_cards`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          authorizationFingerprint: token.authorizationFingerprint,
+          creditCard: {
+            number: '4111111111111111',
+            expirationDate: '12/2031',
+            cvv: '123',
+            billingAddress: { postalCode: '10115' },
+          },
+        }),
+      });
+      expect(tokenized.status).toBe(201);
+      const nonce = ((await tokenized.json()) as { creditCards: Array<{ nonce: string }> }).creditCards[0]?.nonce;
+      // Not bound to a customer: the checkout shows its card form alone, and the gateway keeps nothing until we save it.
+      const listed = await fetch(
+        `${token.clientApiUrl}/v1/payment_methods?authorizationFingerprint=${encodeURIComponent(token.authorizationFingerprint)}`,
+      );
+      expect(await listed.json()).toEqual({ paymentMethods: [] });
+      expect(await methods(bea)).toEqual([]);
+
+      const saved = await addCard(bea, nonce ?? '', { makeDefault: true });
+      expect(saved.statusCode).toBe(201);
+      expect(await methods(bea)).toEqual([
+        expect.objectContaining({ brand: 'Visa', lastFour: '1111', expirationYear: '2031', default: true }),
+      ]);
+
+      const guest = new TestClient(app);
+      expect((await guest.post('/api/payment-methods/client-token', {})).json()).toMatchObject({
+        status: 401,
+        code: 'not_signed_in',
+      });
+    });
+
+    it('subscribes with a saved card, locks that card against deletion on the server, and unlocks it once canceled', async () => {
+      const bea = await shopper('Bea');
+      const card = (await addCard(bea, MASTERCARD)).json<{ paymentMethod: Method }>().paymentMethod;
+
+      const plans = (await bea.get('/api/catalogue')).json<{ plans: Array<{ id: string; price: unknown }> }>().plans;
+      expect(plans).toEqual([
+        expect.objectContaining({ id: 'coffee-monthly', price: { amount: 2450, currency: 'EUR' }, billingFrequencyMonths: 1 }),
+      ]);
+
+      const subscribeKey = key();
+      const created = await bea.post('/api/subscriptions', { planId: 'coffee-monthly', paymentMethodId: card.id }, subscribeKey);
+      expect(created.statusCode).toBe(201);
+      const subscription = created.json<{ subscription: Subscription }>().subscription;
+      expect(subscription).toMatchObject({
+        planId: 'coffee-monthly',
+        planName: 'Coffee beans, 1 kg, every month',
+        status: 'Active',
+        price: { amount: 2450, currency: 'EUR' },
+        paymentMethod: { id: card.id, lastFour: '4444' },
+      });
+      // A retry with the same key is the same subscription, not a second one.
+      expect(
+        (await bea.post('/api/subscriptions', { planId: 'coffee-monthly', paymentMethodId: card.id }, subscribeKey)).json(),
+      ).toEqual(created.json());
+
+      expect((await methods(bea))[0]).toMatchObject({ id: card.id, hasSubscription: true });
+      const refused = await bea.request('DELETE', `/api/payment-methods/${card.id}`, undefined, key());
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json()).toMatchObject({ code: 'payment_method_has_subscription' });
+      expect((await methods(bea)).map((m) => m.id)).toEqual([card.id]);
+
+      const cal = await shopper('Cal');
+      expect((await cal.post(`/api/subscriptions/${subscription.id}/cancel`, undefined, key())).json()).toMatchObject({
+        status: 404,
+        code: 'subscription_not_found',
+      });
+
+      const canceled = await bea.post(`/api/subscriptions/${subscription.id}/cancel`, undefined, key());
+      expect(canceled.statusCode).toBe(200);
+      expect(canceled.json()).toMatchObject({ subscription: { id: subscription.id, status: 'Canceled', nextBillingDate: null } });
+      expect(
+        (await bea.get('/api/subscriptions')).json<{ subscriptions: Subscription[] }>().subscriptions.map((s) => s.status),
+      ).toEqual(['Canceled']);
+      expect((await methods(bea))[0]).toMatchObject({ hasSubscription: false });
+      expect((await bea.request('DELETE', `/api/payment-methods/${card.id}`, undefined, key())).statusCode).toBe(204);
+    });
+
+    it('subscribes with a new card saved on the way, refusing a duplicate and an unknown plan', async () => {
+      const bea = await shopper('Bea');
+      const created = await bea.post('/api/subscriptions', { planId: 'coffee-monthly', nonce: AMEX }, key());
+      expect(created.statusCode).toBe(201);
+      expect(created.json()).toMatchObject({ subscription: { status: 'Active', paymentMethod: { lastFour: '0005' } } });
+      expect(await methods(bea)).toEqual([expect.objectContaining({ lastFour: '0005', hasSubscription: true })]);
+
+      expect((await bea.post('/api/subscriptions', { planId: 'coffee-monthly', nonce: AMEX }, key())).json()).toMatchObject({
+        code: 'payment_method_duplicate',
+      });
+      expect((await bea.post('/api/subscriptions', { planId: 'tea-weekly', nonce: MASTERCARD }, key())).json()).toMatchObject({
+        status: 404,
+        code: 'plan_not_found',
+      });
+      const both = await bea.post('/api/subscriptions', { planId: 'coffee-monthly' }, key());
+      expect(both.json()).toMatchObject({ status: 400, code: 'validation_failed', errors: [{ field: 'paymentMethodId' }] });
+    });
+
+    it('pays an order with a saved card through a nonce the server makes, and saves a card while paying only for a signed-in shopper', async () => {
+      const bea = await shopper('Bea');
+      const card = (await addCard(bea, MASTERCARD)).json<{ paymentMethod: Method }>().paymentMethod;
+
+      async function payOrder(client: TestClient, body: Record<string, unknown>) {
+        const order = (await client.post('/api/orders', { items: [{ productId: 'prd_mug', quantity: 1 }] })).json<{
+          order: { id: string };
+        }>().order;
+        return client.post(`/api/orders/${order.id}/payments`, { botcheck: await client.botcheckToken(), ...body }, key());
+      }
+
+      const nonce = await bea.post(`/api/payment-methods/${card.id}/nonces`, undefined, key());
+      expect(nonce.statusCode).toBe(201);
+      const paid = await payOrder(bea, { nonce: nonce.json<{ nonce: string }>().nonce });
+      expect(paid.statusCode).toBe(201);
+      expect(paid.json()).toMatchObject({
+        payment: { status: 'succeeded', card: { brand: 'MasterCard', lastFour: '4444' } },
+        order: { status: 'paid' },
+      });
+
+      const saved = await payOrder(bea, { nonce: AMEX, saveCard: true });
+      expect(saved.statusCode).toBe(201);
+      expect((await methods(bea)).map((m) => m.lastFour)).toEqual(['4444', '0005']);
+
+      const guest = new TestClient(app);
+      const guestPaid = await payOrder(guest, { nonce: 'fake-valid-discover-nonce', saveCard: true });
+      expect(guestPaid.statusCode).toBe(201);
+      // The guest's card went nowhere: signing up afterwards shows no saved card.
+      await guest.post('/api/accounts', { email: `guest-${++keys}@example.com`, password: 'guest password', name: 'Gus' });
+      expect(await methods(guest)).toEqual([]);
+    });
+
+    it('gives the demo shopper a saved card locked by an active coffee subscription at start, once', async () => {
+      const opened = await engine.open();
       try {
-        const demo = new TestClient(demoApp);
-        await demo.post('/api/session', { email: 'shopper@kassa.test', password: 'kassa-demo-shopper' });
-        const saved = (await demo.get('/api/payment-methods')).json<{ paymentMethods: Method[] }>().paymentMethods;
-        expect(saved).toEqual([expect.objectContaining({ brand: 'Visa', lastFour: '1881', default: true, hasSubscription: true })]);
-        const subscriptions = (await demo.get('/api/subscriptions')).json<{ subscriptions: Subscription[] }>().subscriptions;
-        expect(subscriptions).toEqual([expect.objectContaining({ planId: 'coffee-monthly', status: 'Active' })]);
+        for (let start = 0; start < 2; start++) {
+          const started = await buildApp(testConfig(opened.config, sandbox.gateway), {
+            database: opened.handle,
+            seedDemoVault: true,
+          });
+          await started.close();
+        }
+        const demoApp = await buildApp(testConfig(opened.config, sandbox.gateway), { database: opened.handle });
+        try {
+          const demo = new TestClient(demoApp);
+          await demo.post('/api/session', { email: 'shopper@kassa.test', password: 'kassa-demo-shopper' });
+          const saved = (await demo.get('/api/payment-methods')).json<{ paymentMethods: Method[] }>().paymentMethods;
+          expect(saved).toEqual([
+            expect.objectContaining({ brand: 'Visa', lastFour: '1881', default: true, hasSubscription: true }),
+          ]);
+          const subscriptions = (await demo.get('/api/subscriptions')).json<{ subscriptions: Subscription[] }>().subscriptions;
+          expect(subscriptions).toEqual([expect.objectContaining({ planId: 'coffee-monthly', status: 'Active' })]);
+        } finally {
+          await demoApp.close();
+        }
       } finally {
-        await demoApp.close();
+        await opened.cleanup();
       }
-    } finally {
-      await opened.cleanup();
-    }
-  });
+    });
 
-  it('documents the new routes in the OpenAPI document, with the Idempotency-Key on each that changes state', async () => {
-    const document = (await new TestClient(app).get('/api/openapi.json')).json<{ paths: Record<string, Record<string, { parameters?: Array<{ name: string }> }>> }>();
-    for (const [path, method] of [
-      ['/api/payment-methods', 'post'],
-      ['/api/payment-methods/{id}/default', 'post'],
-      ['/api/payment-methods/{id}', 'delete'],
-      ['/api/payment-methods/{id}/nonces', 'post'],
-      ['/api/subscriptions', 'post'],
-      ['/api/subscriptions/{id}/cancel', 'post'],
-    ] as const) {
-      expect(document.paths[path]?.[method]?.parameters?.map((p) => p.name), `${method} ${path}`).toContain('idempotency-key');
-    }
-    expect(document.paths['/api/payment-methods']?.['get']).toBeDefined();
-    expect(document.paths['/api/subscriptions']?.['get']).toBeDefined();
-    expect(document.paths['/api/payment-methods/client-token']?.['post']).toBeDefined();
-    expect(document.paths['/api/orders']?.['get']).toBeDefined();
-  });
-});
+    it('documents the new routes in the OpenAPI document, with the Idempotency-Key on each that changes state', async () => {
+      const document = (await new TestClient(app).get('/api/openapi.json')).json<{
+        paths: Record<string, Record<string, { parameters?: Array<{ name: string }> }>>;
+      }>();
+      for (const [path, method] of [
+        ['/api/payment-methods', 'post'],
+        ['/api/payment-methods/{id}/default', 'post'],
+        ['/api/payment-methods/{id}', 'delete'],
+        ['/api/payment-methods/{id}/nonces', 'post'],
+        ['/api/subscriptions', 'post'],
+        ['/api/subscriptions/{id}/cancel', 'post'],
+      ] as const) {
+        expect(
+          document.paths[path]?.[method]?.parameters?.map((p) => p.name),
+          `${method} ${path}`,
+        ).toContain('idempotency-key');
+      }
+      expect(document.paths['/api/payment-methods']?.['get']).toBeDefined();
+      expect(document.paths['/api/subscriptions']?.['get']).toBeDefined();
+      expect(document.paths['/api/payment-methods/client-token']?.['post']).toBeDefined();
+      expect(document.paths['/api/orders']?.['get']).toBeDefined();
+    });
+  },
+);

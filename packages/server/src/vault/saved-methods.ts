@@ -7,7 +7,7 @@ import { isCharging } from '../gateway/vault-gateway.ts';
 import type { SavedCard, VaultGateway, VerificationFailure } from '../gateway/vault-gateway.ts';
 
 export const savedMethodSchema = z.object({
-  id: z.string().describe('The saved card\'s token at the gateway.'),
+  id: z.string().describe("The saved card's token at the gateway."),
   type: z.literal('CreditCard'),
   brand: z.string().describe('As the gateway names it: `Visa`, `MasterCard`, `American Express`, ...'),
   bin: z.string(),
@@ -74,7 +74,11 @@ export type AddSavedMethodResult =
  * Saves a tokenized card for the shopper: verified by the gateway, refused when the card is already in the vault.
  * A customer the gateway no longer knows is created again, once.
  */
-export async function addSavedMethod(deps: VaultDeps, accountId: string, input: { nonce: string; makeDefault: boolean }): Promise<AddSavedMethodResult> {
+export async function addSavedMethod(
+  deps: VaultDeps,
+  accountId: string,
+  input: { nonce: string; makeDefault: boolean },
+): Promise<AddSavedMethodResult> {
   let customerId = await ensureGatewayCustomer(deps.db, deps.gateway, accountId);
   let outcome = await deps.vault.addCard({ customerId, ...input });
   if (outcome.kind === 'unknown_customer') {

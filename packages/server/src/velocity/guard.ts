@@ -24,7 +24,9 @@ export async function enforceLimits(
 
 /** The subjects a card is counted as: a keyed hash of what the gateway says of it (never the number), and its BIN. */
 export function cardSubjects(secret: string, card: CardDescription): { card: string; bin: string } {
-  const fingerprint = createHmac('sha256', secret).update(`card:${card.bin}:${card.lastFour}:${card.expirationMonth}:${card.expirationYear}`).digest('hex');
+  const fingerprint = createHmac('sha256', secret)
+    .update(`card:${card.bin}:${card.lastFour}:${card.expirationMonth}:${card.expirationYear}`)
+    .digest('hex');
   return { card: fingerprint.slice(0, 32), bin: card.bin };
 }
 
@@ -45,17 +47,34 @@ export async function enforceCardLimits(
   await velocity.record('payment', card);
   await velocity.record('card_used', { session: payer.session, account: payer.account, ip: payer.ip }, card.card);
   const cardRules = limits.filter((limit) => CARD_DIMENSIONS.has(limit.dimension) || limit.action === 'card_used');
-  await refuseIfExceeded(velocity, request, reply, await velocity.exceeded(cardRules, { ...payer, ...card }, ['payment', 'card_used']));
+  await refuseIfExceeded(
+    velocity,
+    request,
+    reply,
+    await velocity.exceeded(cardRules, { ...payer, ...card }, ['payment', 'card_used']),
+  );
 }
 
-async function refuseIfExceeded(velocity: Velocity, request: FastifyRequest, reply: FastifyReply, exceeded: Exceeded | null): Promise<void> {
+async function refuseIfExceeded(
+  velocity: Velocity,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  exceeded: Exceeded | null,
+): Promise<void> {
   if (exceeded === null) return;
   await velocity.noteRefusal(exceeded, request.log);
   void reply.header('retry-after', String(exceeded.retryAfterSeconds));
-  throw new ProblemError('too_many_attempts', { extensions: { rule: exceeded.limit.rule, retryAfterSeconds: exceeded.retryAfterSeconds } });
+  throw new ProblemError('too_many_attempts', {
+    extensions: { rule: exceeded.limit.rule, retryAfterSeconds: exceeded.retryAfterSeconds },
+  });
 }
 
 /** What a payment attempt is counted against: its order, the session, the account when signed in, the client IP. */
 export function paymentSubjects(request: FastifyRequest, owner: Owner, orderId: string): Subjects {
-  return { order: orderId, session: owner.sessionId, ip: request.ip, ...(owner.accountId === null ? {} : { account: owner.accountId }) };
+  return {
+    order: orderId,
+    session: owner.sessionId,
+    ip: request.ip,
+    ...(owner.accountId === null ? {} : { account: owner.accountId }),
+  };
 }

@@ -23,8 +23,17 @@ export interface VelocityLimits {
   shopAlert: Limit;
 }
 
-const limit = (rule: string, action: Limit['action'], dimension: Limit['dimension'], max: number, windowMs: number): Limit => ({ rule, action, dimension, max, windowMs });
-const distinct = (rule: string, dimension: Limit['dimension'], max: number, windowMs: number): Limit => ({ ...limit(rule, 'card_used', dimension, max, windowMs), distinct: true });
+const limit = (rule: string, action: Limit['action'], dimension: Limit['dimension'], max: number, windowMs: number): Limit => ({
+  rule,
+  action,
+  dimension,
+  max,
+  windowMs,
+});
+const distinct = (rule: string, dimension: Limit['dimension'], max: number, windowMs: number): Limit => ({
+  ...limit(rule, 'card_used', dimension, max, windowMs),
+  distinct: true,
+});
 
 /**
  * Defaults sized for people: a shopper mistypes a password a few times, pays a couple of orders with one or two

@@ -11,19 +11,31 @@ export const refusalSchema = z.object({
   action: z.string().describe('What was refused: `payment`, `sign_in`, `order`, ...'),
   dimension: z.string().describe('What the rule counted: `ip`, `session`, `account`, `card`, `bin`, `email`, ...'),
   subject: z.string().describe('Who: an IP, an id, or a keyed hash (cards, emails): never a card number or an email.'),
-  reason: z.string().nullable().describe('A bot-check refusal\'s reason (`expired`, `already used`, `provider unavailable`, ...).'),
+  reason: z
+    .string()
+    .nullable()
+    .describe("A bot-check refusal's reason (`expired`, `already used`, `provider unavailable`, ...)."),
 });
 export type Refusal = z.infer<typeof refusalSchema>;
 
 /** A page of refusals, newest first (index `velocity_refusals_listed`). */
-export async function listRefusals(db: Db, filter: { kind?: Refusal['kind']; after?: PageCursor; limit: number }): Promise<{ refusals: Refusal[]; nextCursor: string | null }> {
+export async function listRefusals(
+  db: Db,
+  filter: { kind?: Refusal['kind']; after?: PageCursor; limit: number },
+): Promise<{ refusals: Refusal[]; nextCursor: string | null }> {
   let query = db.selectFrom('velocity_refusals').selectAll();
   if (filter.kind !== undefined) query = query.where('rule', filter.kind === 'botcheck' ? '=' : '!=', 'botcheck_failed');
   const after = filter.after;
   if (after !== undefined) {
-    query = query.where((eb) => eb.or([eb('created_at', '<', after.at), eb.and([eb('created_at', '=', after.at), eb('id', '<', after.id)])]));
+    query = query.where((eb) =>
+      eb.or([eb('created_at', '<', after.at), eb.and([eb('created_at', '=', after.at), eb('id', '<', after.id)])]),
+    );
   }
-  const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(filter.limit + 1).execute();
+  const rows = await query
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(filter.limit + 1)
+    .execute();
   const page = rows.slice(0, filter.limit);
   const last = page.at(-1);
   return {

@@ -12,7 +12,14 @@ import { newId, nowIso } from '../ids.ts';
  */
 export type Dimension = 'ip' | 'account' | 'email' | 'session' | 'order' | 'card' | 'bin' | 'shop';
 /** What is counted. `card_used`: a payment's card, kept in the event's detail so distinct cards can be counted. */
-export type VelocityAction = 'sign_in' | 'order' | 'checkout_session' | 'payment' | 'decline' | 'card_used' | 'botcheck_challenge';
+export type VelocityAction =
+  | 'sign_in'
+  | 'order'
+  | 'checkout_session'
+  | 'payment'
+  | 'decline'
+  | 'card_used'
+  | 'botcheck_challenge';
 
 export type Subjects = Partial<Record<Dimension, string>>;
 
@@ -77,7 +84,9 @@ export class Velocity {
       if (subject === undefined) continue;
       const row = await this.#events(limit.action, limit.dimension, subject, now - limit.windowMs)
         .select((eb) => [
-          (limit.distinct === true ? eb.fn.count<string | number>('detail').distinct() : eb.fn.countAll<string | number>()).as('count'),
+          (limit.distinct === true ? eb.fn.count<string | number>('detail').distinct() : eb.fn.countAll<string | number>()).as(
+            'count',
+          ),
           eb.fn.min<string>('created_at').as('oldest'),
         ])
         .executeTakeFirstOrThrow();
@@ -112,22 +121,44 @@ export class Velocity {
     const { limit, subject } = exceeded;
     await this.#db
       .insertInto('velocity_refusals')
-      .values({ id: newId('vel'), rule: limit.rule, action: limit.action, dimension: limit.dimension, subject, reason: null, created_at: nowIso(this.#clock()) })
+      .values({
+        id: newId('vel'),
+        rule: limit.rule,
+        action: limit.action,
+        dimension: limit.dimension,
+        subject,
+        reason: null,
+        created_at: nowIso(this.#clock()),
+      })
       .execute();
-    log.warn({ rule: limit.rule, dimension: limit.dimension, subject, retryAfterSeconds: exceeded.retryAfterSeconds }, 'velocity rule refused an action');
+    log.warn(
+      { rule: limit.rule, dimension: limit.dimension, subject, retryAfterSeconds: exceeded.retryAfterSeconds },
+      'velocity rule refused an action',
+    );
   }
 
   /** Keeps a bot-check refusal for the merchant beside the rules' (rule `botcheck_failed`), counted against the IP. */
   async noteBotcheckRefusal(action: string, ip: string, reason: string): Promise<void> {
     await this.#db
       .insertInto('velocity_refusals')
-      .values({ id: newId('vel'), rule: 'botcheck_failed', action, dimension: 'ip', subject: ip, reason, created_at: nowIso(this.#clock()) })
+      .values({
+        id: newId('vel'),
+        rule: 'botcheck_failed',
+        action,
+        dimension: 'ip',
+        subject: ip,
+        reason,
+        created_at: nowIso(this.#clock()),
+      })
       .execute();
   }
 
   async #pruneNowAndThen(now: Date): Promise<void> {
     if (now.getTime() - this.#prunedAt < PRUNE_EVERY_MS) return;
     this.#prunedAt = now.getTime();
-    await this.#db.deleteFrom('velocity_events').where('created_at', '<', nowIso(new Date(now.getTime() - KEEP_MS))).execute();
+    await this.#db
+      .deleteFrom('velocity_events')
+      .where('created_at', '<', nowIso(new Date(now.getTime() - KEEP_MS)))
+      .execute();
   }
 }

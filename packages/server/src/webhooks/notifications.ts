@@ -31,7 +31,9 @@ const SUBSCRIPTION_STATUS_BY_KIND: Readonly<Record<string, string>> = {
 };
 
 export function notificationId(notification: GatewayNotification): string {
-  const digest = createHash('sha256').update(`${notification.kind}\n${subjectId(notification)}\n${notification.timestamp}`).digest('hex');
+  const digest = createHash('sha256')
+    .update(`${notification.kind}\n${subjectId(notification)}\n${notification.timestamp}`)
+    .digest('hex');
   return `whn_${digest.slice(0, 40)}`;
 }
 
@@ -48,7 +50,13 @@ export async function receiveNotification(db: Db, notification: GatewayNotificat
   return db.transaction().execute(async (tx) => {
     const claimed = await tx
       .insertInto('webhook_notifications')
-      .values({ id, kind: notification.kind, subject_id: subjectId(notification), notified_at: notification.timestamp, received_at: nowIso() })
+      .values({
+        id,
+        kind: notification.kind,
+        subject_id: subjectId(notification),
+        notified_at: notification.timestamp,
+        received_at: nowIso(),
+      })
       .onConflict((oc) => oc.column('id').doNothing())
       .executeTakeFirst();
     if (Number(claimed.numInsertedOrUpdatedRows ?? 0n) !== 1) return { kind: 'duplicate', id };
@@ -105,9 +113,20 @@ async function apply(tx: Transaction<Database>, notification: GatewayNotificatio
     }
     case 'dispute': {
       const d = notification.dispute;
-      const payment = await tx.selectFrom('payments').select('id').where('transaction_id', '=', d.transactionId).executeTakeFirst();
+      const payment = await tx
+        .selectFrom('payments')
+        .select('id')
+        .where('transaction_id', '=', d.transactionId)
+        .executeTakeFirst();
       const money = fromDecimalString(d.amount, d.currency);
-      const state = { status: d.status, kind: d.kind, reason: d.reason, amount: money.amount, currency: money.currency, notified_at: at };
+      const state = {
+        status: d.status,
+        kind: d.kind,
+        reason: d.reason,
+        amount: money.amount,
+        currency: money.currency,
+        notified_at: at,
+      };
       await tx
         .insertInto('disputes')
         .values({ id: d.id, transaction_id: d.transactionId, payment_id: payment?.id ?? null, ...state })

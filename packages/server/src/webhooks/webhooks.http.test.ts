@@ -34,182 +34,254 @@ function form(fields: { bt_signature?: string; bt_payload?: string }): string {
   return params.toString();
 }
 
-describe.each(ENGINES.map((make) => [make().name, make] as const))('gateway webhooks on %s from the sandbox gateway', (_name, make) => {
-  const engine = make();
-  let sandbox: RunningSandbox;
-  let port: number;
-  let app: FastifyInstance;
-  let db: Db;
-  let logLines: string[];
-  let cleanup: () => Promise<void>;
+describe.each(ENGINES.map((make) => [make().name, make] as const))(
+  'gateway webhooks on %s from the sandbox gateway',
+  (_name, make) => {
+    const engine = make();
+    let sandbox: RunningSandbox;
+    let port: number;
+    let app: FastifyInstance;
+    let db: Db;
+    let logLines: string[];
+    let cleanup: () => Promise<void>;
 
-  beforeAll(async () => {
-    // The server listens on this port in every test, so the sandbox (started once) posts its notifications to it.
-    port = await freePort();
-    const env = { SANDBOX_WEBHOOK_URL: `http://127.0.0.1:${port}${WEBHOOKS}`, SANDBOX_TEST_CONTROLS: '1' };
-    [sandbox] = await Promise.all([startSandboxProcess({ env }), engine.setup()]);
-  });
-  afterAll(async () => {
-    await Promise.all([sandbox?.stop(), engine.teardown()]);
-  });
-  beforeEach(async () => {
-    const opened = await engine.open();
-    db = opened.handle.db;
-    logLines = [];
-    const logger = pino({ level: 'info' }, { write: (line: string) => void logLines.push(line) });
-    app = await buildApp(testConfig(opened.config, sandbox.gateway), { database: opened.handle, logger });
-    await app.listen({ port, host: '127.0.0.1' });
-    cleanup = async () => {
-      await app.close();
-      await opened.cleanup();
-    };
-  });
-  afterEach(() => cleanup());
+    beforeAll(async () => {
+      // The server listens on this port in every test, so the sandbox (started once) posts its notifications to it.
+      port = await freePort();
+      const env = { SANDBOX_WEBHOOK_URL: `http://127.0.0.1:${port}${WEBHOOKS}`, SANDBOX_TEST_CONTROLS: '1' };
+      [sandbox] = await Promise.all([startSandboxProcess({ env }), engine.setup()]);
+    });
+    afterAll(async () => {
+      await Promise.all([sandbox?.stop(), engine.teardown()]);
+    });
+    beforeEach(async () => {
+      const opened = await engine.open();
+      db = opened.handle.db;
+      logLines = [];
+      const logger = pino({ level: 'info' }, { write: (line: string) => void logLines.push(line) });
+      app = await buildApp(testConfig(opened.config, sandbox.gateway), { database: opened.handle, logger });
+      await app.listen({ port, host: '127.0.0.1' });
+      cleanup = async () => {
+        await app.close();
+        await opened.cleanup();
+      };
+    });
+    afterEach(() => cleanup());
 
-  const sdk = () => createBraintreeClient(sandbox.gateway);
+    const sdk = () => createBraintreeClient(sandbox.gateway);
 
-  /** A guest's paid order: the payment's id and its gateway transaction (submitted for settlement). */
-  async function paidPayment(): Promise<{ id: string; transactionId: string }> {
-    const guest = new TestClient(app);
-    const order = await guest.post('/api/orders', { items: [{ productId: 'prd_mug', quantity: 1 }] });
-    expect(order.statusCode).toBe(201);
-    const orderId = order.json<{ order: { id: string } }>().order.id;
-    const body = { nonce: 'fake-valid-visa-nonce', deviceData: '{"device_session_id":"abc"}', botcheck: await guest.botcheckToken() };
-    const paid = await guest.post(`/api/orders/${orderId}/payments`, body, { 'idempotency-key': `wh-${++keys}` });
-    expect(paid.statusCode).toBe(201);
-    return paid.json<{ payment: { id: string; transactionId: string } }>().payment;
-  }
-
-  const settlementOf = (paymentId: string) =>
-    db.selectFrom('payments').select(['settlement_status', 'settlement_status_at']).where('id', '=', paymentId).executeTakeFirstOrThrow();
-
-  const post = (payload: string, headers: Record<string, string> = {}) =>
-    app.inject({ method: 'POST', url: WEBHOOKS, headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, payload });
-
-  it('records a settlement and a declined settlement the sandbox posts after testing.settle / settlementDecline', async () => {
-    const settled = await paidPayment();
-    const declined = await paidPayment();
-    expect((await settlementOf(settled.id)).settlement_status).toBeNull();
-
-    await sdk().testing.settle(settled.transactionId);
-    await sdk().testing.settlementDecline(declined.transactionId);
-
-    expect((await eventually(() => settlementOf(settled.id), (row) => row.settlement_status !== null)).settlement_status).toBe('settled');
-    expect((await eventually(() => settlementOf(declined.id), (row) => row.settlement_status !== null)).settlement_status).toBe('settlement_declined');
-    const recorded = await db.selectFrom('webhook_notifications').select(['kind', 'subject_id']).orderBy('kind').execute();
-    expect(recorded).toEqual(
-      expect.arrayContaining([
-        { kind: 'transaction_settled', subject_id: settled.transactionId },
-        { kind: 'transaction_settlement_declined', subject_id: declined.transactionId },
-      ]),
-    );
-  });
-
-  it('processes the same notification once when it is delivered twice, one after the other and at the same moment', async () => {
-    const payment = await paidPayment();
-    const sample = await sdk().webhookTesting.sampleNotification('transaction_settled', payment.transactionId);
-    const body = form(sample);
-
-    const first = await post(body);
-    expect(first.statusCode).toBe(200);
-    expect(first.json()).toEqual({ status: 'processed' });
-    expect((await settlementOf(payment.id)).settlement_status).toBe('settled');
-    const again = await post(body);
-    expect(again.json()).toEqual({ status: 'duplicate' });
-
-    const declined = form(await sdk().webhookTesting.sampleNotification('transaction_settlement_declined', payment.transactionId));
-    const racing = await Promise.all([post(declined), post(declined), post(declined)]);
-    expect(racing.map((r) => r.statusCode)).toEqual([200, 200, 200]);
-    expect(racing.map((r) => r.json<{ status: string }>().status).sort()).toEqual(['duplicate', 'duplicate', 'processed']);
-
-    const rows = await db.selectFrom('webhook_notifications').select('kind').where('subject_id', '=', payment.transactionId).execute();
-    expect(rows.map((r) => r.kind).sort()).toEqual(['transaction_settled', 'transaction_settlement_declined']);
-    expect((await settlementOf(payment.id)).settlement_status).toBe('settlement_declined');
-  });
-
-  it('refuses a tampered and an unsigned notification with problem+json, and logs neither payload', async () => {
-    const payment = await paidPayment();
-    const sample = await sdk().webhookTesting.sampleNotification('transaction_settled', payment.transactionId);
-    // Another transaction's id in the payload, the original signature kept.
-    const xml = Buffer.from(sample.bt_payload, 'base64').toString('utf8').replaceAll(payment.transactionId, 'someoneelse');
-    const tamperedPayload = Buffer.from(xml).toString('base64');
-
-    const tampered = await post(form({ bt_signature: sample.bt_signature, bt_payload: tamperedPayload }));
-    expect(tampered.statusCode).toBe(401);
-    expect(tampered.headers['content-type']).toMatch(/^application\/problem\+json/);
-    expect(tampered.json()).toMatchObject({ code: 'webhook_signature_invalid' });
-
-    const unsigned = await post(form({ bt_payload: sample.bt_payload }));
-    expect(unsigned.statusCode).toBe(400);
-    expect(unsigned.json()).toMatchObject({ code: 'validation_failed' });
-
-    const forgedKey = await post(form({ bt_signature: `${sandbox.gateway.publicKey}|${'0'.repeat(40)}`, bt_payload: sample.bt_payload }));
-    expect(forgedKey.statusCode).toBe(401);
-
-    // Larger than the API's usual 64 KiB body (a subscription's subject lists all its charges): read, then refused.
-    const large = await post(form({ bt_signature: sample.bt_signature, bt_payload: 'A'.repeat(100 * 1024) }));
-    expect(large.statusCode).toBe(401);
-
-    expect(await db.selectFrom('webhook_notifications').select('id').execute()).toEqual([]);
-    expect((await settlementOf(payment.id)).settlement_status).toBeNull();
-    const log = logLines.join('');
-    expect(log).toContain('webhook notification refused');
-    expect(log).not.toContain(tamperedPayload);
-    expect(log).not.toContain(sample.bt_payload);
-  });
-
-  it('is exempt from the JSON-only rule as a form post, and only that: JSON and a browser\'s cross-site post are refused', async () => {
-    const sample = await sdk().webhookTesting.sampleNotification('subscription_canceled', 'sub_cross');
-    const asJson = await app.inject({ method: 'POST', url: WEBHOOKS, headers: { 'content-type': 'application/json' }, payload: JSON.stringify(sample) });
-    expect(asJson.statusCode).toBe(415);
-    const crossSite = await post(form(sample), { 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' });
-    expect(crossSite.statusCode).toBe(403);
-    expect(crossSite.json()).toMatchObject({ code: 'cross_site_request' });
-    // Another route still refuses a form body.
-    const formOrder = await app.inject({ method: 'POST', url: '/api/orders', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'a=b' });
-    expect(formOrder.statusCode).toBe(415);
-    expect((await post(form(sample))).json()).toEqual({ status: 'processed' });
-  });
-
-  it('accepts the SDK\'s sample notifications: subscription statuses and a dispute against the payment', async () => {
-    const payment = await paidPayment();
-    for (const kind of ['subscription_charged_unsuccessfully', 'subscription_went_past_due'] as const) {
-      const response = await post(form(await sdk().webhookTesting.sampleNotification(kind, 'sub_sample')));
-      expect(response.json()).toEqual({ status: 'processed' });
+    /** A guest's paid order: the payment's id and its gateway transaction (submitted for settlement). */
+    async function paidPayment(): Promise<{ id: string; transactionId: string }> {
+      const guest = new TestClient(app);
+      const order = await guest.post('/api/orders', { items: [{ productId: 'prd_mug', quantity: 1 }] });
+      expect(order.statusCode).toBe(201);
+      const orderId = order.json<{ order: { id: string } }>().order.id;
+      const body = {
+        nonce: 'fake-valid-visa-nonce',
+        deviceData: '{"device_session_id":"abc"}',
+        botcheck: await guest.botcheckToken(),
+      };
+      const paid = await guest.post(`/api/orders/${orderId}/payments`, body, { 'idempotency-key': `wh-${++keys}` });
+      expect(paid.statusCode).toBe(201);
+      return paid.json<{ payment: { id: string; transactionId: string } }>().payment;
     }
-    const state = await db.selectFrom('subscription_states').selectAll().where('id', '=', 'sub_sample').executeTakeFirstOrThrow();
-    expect(state).toMatchObject({ status: 'Past Due', last_event: 'subscription_went_past_due' });
 
-    // The SDK's dispute sample names the transaction by the id it is given.
-    const dispute = await post(form(await sdk().webhookTesting.sampleNotification('dispute_opened', payment.transactionId)));
-    expect(dispute.json()).toEqual({ status: 'processed' });
-    const row = await db.selectFrom('disputes').selectAll().where('transaction_id', '=', payment.transactionId).executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ payment_id: payment.id, status: 'open', kind: 'chargeback', reason: 'fraud', amount: 25000, currency: 'USD' });
-  });
+    const settlementOf = (paymentId: string) =>
+      db
+        .selectFrom('payments')
+        .select(['settlement_status', 'settlement_status_at'])
+        .where('id', '=', paymentId)
+        .executeTakeFirstOrThrow();
 
-  it('marks a subscription Past Due when the sandbox\'s recurring charge fails (its clock moved past the billing date)', async () => {
-    const gateway = sdk();
-    const customer = await gateway.customer.create({ paymentMethodNonce: 'fake-valid-visa-nonce' });
-    expect(customer.success, customer.message).toBe(true);
-    const token = customer.customer.paymentMethods?.[0]?.token ?? '';
-    const clock = await (await fetch(`${sandbox.origin}/__sandbox/clock`)).json() as { now: string };
-    // The provider takes the calendar date as text (YYYY-MM-DD); the SDK's types only name Date.
-    const firstBillingDate = new Date(Date.parse(clock.now) + 3 * DAY_MS).toISOString().slice(0, 10) as unknown as Date;
-    // 2000.00 is a processor-declined amount at the sandbox (gateway.md): the first recurring charge fails.
-    const created = await gateway.subscription.create({ planId: 'coffee-monthly', paymentMethodToken: token, price: '2000.00', firstBillingDate });
-    expect(created.success, created.message).toBe(true);
-    const id = created.subscription.id;
+    const post = (payload: string, headers: Record<string, string> = {}) =>
+      app.inject({
+        method: 'POST',
+        url: WEBHOOKS,
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+        payload,
+      });
 
-    const moved = await fetch(`${sandbox.origin}/__sandbox/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advanceMs: 5 * DAY_MS }) });
-    expect(moved.status).toBe(200);
+    it('records a settlement and a declined settlement the sandbox posts after testing.settle / settlementDecline', async () => {
+      const settled = await paidPayment();
+      const declined = await paidPayment();
+      expect((await settlementOf(settled.id)).settlement_status).toBeNull();
 
-    // Both notifications of the failed charge arrive (in either order); the kept status is the past-due one.
-    const kinds = await eventually(
-      () => db.selectFrom('webhook_notifications').select('kind').where('subject_id', '=', id).execute(),
-      (rows) => rows.length >= 2,
-    );
-    expect(kinds.map((k) => k.kind).sort()).toEqual(['subscription_charged_unsuccessfully', 'subscription_went_past_due']);
-    const state = await db.selectFrom('subscription_states').selectAll().where('id', '=', id).executeTakeFirst();
-    expect(state).toMatchObject({ status: 'Past Due', plan_id: 'coffee-monthly', failure_count: 1 });
-  });
-});
+      await sdk().testing.settle(settled.transactionId);
+      await sdk().testing.settlementDecline(declined.transactionId);
+
+      expect(
+        (
+          await eventually(
+            () => settlementOf(settled.id),
+            (row) => row.settlement_status !== null,
+          )
+        ).settlement_status,
+      ).toBe('settled');
+      expect(
+        (
+          await eventually(
+            () => settlementOf(declined.id),
+            (row) => row.settlement_status !== null,
+          )
+        ).settlement_status,
+      ).toBe('settlement_declined');
+      const recorded = await db.selectFrom('webhook_notifications').select(['kind', 'subject_id']).orderBy('kind').execute();
+      expect(recorded).toEqual(
+        expect.arrayContaining([
+          { kind: 'transaction_settled', subject_id: settled.transactionId },
+          { kind: 'transaction_settlement_declined', subject_id: declined.transactionId },
+        ]),
+      );
+    });
+
+    it('processes the same notification once when it is delivered twice, one after the other and at the same moment', async () => {
+      const payment = await paidPayment();
+      const sample = await sdk().webhookTesting.sampleNotification('transaction_settled', payment.transactionId);
+      const body = form(sample);
+
+      const first = await post(body);
+      expect(first.statusCode).toBe(200);
+      expect(first.json()).toEqual({ status: 'processed' });
+      expect((await settlementOf(payment.id)).settlement_status).toBe('settled');
+      const again = await post(body);
+      expect(again.json()).toEqual({ status: 'duplicate' });
+
+      const declined = form(
+        await sdk().webhookTesting.sampleNotification('transaction_settlement_declined', payment.transactionId),
+      );
+      const racing = await Promise.all([post(declined), post(declined), post(declined)]);
+      expect(racing.map((r) => r.statusCode)).toEqual([200, 200, 200]);
+      expect(racing.map((r) => r.json<{ status: string }>().status).sort()).toEqual(['duplicate', 'duplicate', 'processed']);
+
+      const rows = await db
+        .selectFrom('webhook_notifications')
+        .select('kind')
+        .where('subject_id', '=', payment.transactionId)
+        .execute();
+      expect(rows.map((r) => r.kind).sort()).toEqual(['transaction_settled', 'transaction_settlement_declined']);
+      expect((await settlementOf(payment.id)).settlement_status).toBe('settlement_declined');
+    });
+
+    it('refuses a tampered and an unsigned notification with problem+json, and logs neither payload', async () => {
+      const payment = await paidPayment();
+      const sample = await sdk().webhookTesting.sampleNotification('transaction_settled', payment.transactionId);
+      // Another transaction's id in the payload, the original signature kept.
+      const xml = Buffer.from(sample.bt_payload, 'base64').toString('utf8').replaceAll(payment.transactionId, 'someoneelse');
+      const tamperedPayload = Buffer.from(xml).toString('base64');
+
+      const tampered = await post(form({ bt_signature: sample.bt_signature, bt_payload: tamperedPayload }));
+      expect(tampered.statusCode).toBe(401);
+      expect(tampered.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(tampered.json()).toMatchObject({ code: 'webhook_signature_invalid' });
+
+      const unsigned = await post(form({ bt_payload: sample.bt_payload }));
+      expect(unsigned.statusCode).toBe(400);
+      expect(unsigned.json()).toMatchObject({ code: 'validation_failed' });
+
+      const forgedKey = await post(
+        form({ bt_signature: `${sandbox.gateway.publicKey}|${'0'.repeat(40)}`, bt_payload: sample.bt_payload }),
+      );
+      expect(forgedKey.statusCode).toBe(401);
+
+      // Larger than the API's usual 64 KiB body (a subscription's subject lists all its charges): read, then refused.
+      const large = await post(form({ bt_signature: sample.bt_signature, bt_payload: 'A'.repeat(100 * 1024) }));
+      expect(large.statusCode).toBe(401);
+
+      expect(await db.selectFrom('webhook_notifications').select('id').execute()).toEqual([]);
+      expect((await settlementOf(payment.id)).settlement_status).toBeNull();
+      const log = logLines.join('');
+      expect(log).toContain('webhook notification refused');
+      expect(log).not.toContain(tamperedPayload);
+      expect(log).not.toContain(sample.bt_payload);
+    });
+
+    it("is exempt from the JSON-only rule as a form post, and only that: JSON and a browser's cross-site post are refused", async () => {
+      const sample = await sdk().webhookTesting.sampleNotification('subscription_canceled', 'sub_cross');
+      const asJson = await app.inject({
+        method: 'POST',
+        url: WEBHOOKS,
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify(sample),
+      });
+      expect(asJson.statusCode).toBe(415);
+      const crossSite = await post(form(sample), { 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' });
+      expect(crossSite.statusCode).toBe(403);
+      expect(crossSite.json()).toMatchObject({ code: 'cross_site_request' });
+      // Another route still refuses a form body.
+      const formOrder = await app.inject({
+        method: 'POST',
+        url: '/api/orders',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: 'a=b',
+      });
+      expect(formOrder.statusCode).toBe(415);
+      expect((await post(form(sample))).json()).toEqual({ status: 'processed' });
+    });
+
+    it("accepts the SDK's sample notifications: subscription statuses and a dispute against the payment", async () => {
+      const payment = await paidPayment();
+      for (const kind of ['subscription_charged_unsuccessfully', 'subscription_went_past_due'] as const) {
+        const response = await post(form(await sdk().webhookTesting.sampleNotification(kind, 'sub_sample')));
+        expect(response.json()).toEqual({ status: 'processed' });
+      }
+      const state = await db
+        .selectFrom('subscription_states')
+        .selectAll()
+        .where('id', '=', 'sub_sample')
+        .executeTakeFirstOrThrow();
+      expect(state).toMatchObject({ status: 'Past Due', last_event: 'subscription_went_past_due' });
+
+      // The SDK's dispute sample names the transaction by the id it is given.
+      const dispute = await post(form(await sdk().webhookTesting.sampleNotification('dispute_opened', payment.transactionId)));
+      expect(dispute.json()).toEqual({ status: 'processed' });
+      const row = await db
+        .selectFrom('disputes')
+        .selectAll()
+        .where('transaction_id', '=', payment.transactionId)
+        .executeTakeFirstOrThrow();
+      expect(row).toMatchObject({
+        payment_id: payment.id,
+        status: 'open',
+        kind: 'chargeback',
+        reason: 'fraud',
+        amount: 25000,
+        currency: 'USD',
+      });
+    });
+
+    it("marks a subscription Past Due when the sandbox's recurring charge fails (its clock moved past the billing date)", async () => {
+      const gateway = sdk();
+      const customer = await gateway.customer.create({ paymentMethodNonce: 'fake-valid-visa-nonce' });
+      expect(customer.success, customer.message).toBe(true);
+      const token = customer.customer.paymentMethods?.[0]?.token ?? '';
+      const clock = (await (await fetch(`${sandbox.origin}/__sandbox/clock`)).json()) as { now: string };
+      // The provider takes the calendar date as text (YYYY-MM-DD); the SDK's types only name Date.
+      const firstBillingDate = new Date(Date.parse(clock.now) + 3 * DAY_MS).toISOString().slice(0, 10) as unknown as Date;
+      // 2000.00 is a processor-declined amount at the sandbox (gateway.md): the first recurring charge fails.
+      const created = await gateway.subscription.create({
+        planId: 'coffee-monthly',
+        paymentMethodToken: token,
+        price: '2000.00',
+        firstBillingDate,
+      });
+      expect(created.success, created.message).toBe(true);
+      const id = created.subscription.id;
+
+      const moved = await fetch(`${sandbox.origin}/__sandbox/clock`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ advanceMs: 5 * DAY_MS }),
+      });
+      expect(moved.status).toBe(200);
+
+      // Both notifications of the failed charge arrive (in either order); the kept status is the past-due one.
+      const kinds = await eventually(
+        () => db.selectFrom('webhook_notifications').select('kind').where('subject_id', '=', id).execute(),
+        (rows) => rows.length >= 2,
+      );
+      expect(kinds.map((k) => k.kind).sort()).toEqual(['subscription_charged_unsuccessfully', 'subscription_went_past_due']);
+      const state = await db.selectFrom('subscription_states').selectAll().where('id', '=', id).executeTakeFirst();
+      expect(state).toMatchObject({ status: 'Past Due', plan_id: 'coffee-monthly', failure_count: 1 });
+    });
+  },
+);

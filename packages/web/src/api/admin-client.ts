@@ -1,5 +1,13 @@
 import { call } from './client.ts';
-import type { CustomersPage, DisputesPage, Overview, PaymentDetail, PaymentsPage, RefundDone, SubscriptionsList } from './types.gen.ts';
+import type {
+  CustomersPage,
+  DisputesPage,
+  Overview,
+  PaymentDetail,
+  PaymentsPage,
+  RefundDone,
+  SubscriptionsList,
+} from './types.gen.ts';
 
 /** The merchant's API (`/api/admin/*`, admin accounts only). `query`: the page's own query string, passed on as is. */
 export const adminApi = {
@@ -9,7 +17,9 @@ export const adminApi = {
   paymentsExportUrl: (query: URLSearchParams) => `/api/admin/payments/export?${query}`,
   payment: (id: string) => call<PaymentDetail>('GET', `/api/admin/payments/${encodeURIComponent(id)}`),
   refund: (id: string, idempotencyKey: string, amount?: number) =>
-    call<RefundDone>('POST', `/api/admin/payments/${encodeURIComponent(id)}/refund`, amount === undefined ? {} : { amount }, { 'idempotency-key': idempotencyKey }),
+    call<RefundDone>('POST', `/api/admin/payments/${encodeURIComponent(id)}/refund`, amount === undefined ? {} : { amount }, {
+      'idempotency-key': idempotencyKey,
+    }),
   void: (id: string, idempotencyKey: string) =>
     call<RefundDone>('POST', `/api/admin/payments/${encodeURIComponent(id)}/void`, {}, { 'idempotency-key': idempotencyKey }),
   subscriptions: (query: URLSearchParams) => call<SubscriptionsList>('GET', `/api/admin/subscriptions?${query}`),

@@ -72,11 +72,12 @@ export const api = {
   config: () => call<ShopConfig>('GET', '/api/config'),
   catalogue: () => call<{ products: Product[]; plans: Plan[] }>('GET', '/api/catalogue'),
   session: () => call<SessionState>('GET', '/api/session'),
-  signUp: async (input: SignUpRequest) => call<{ account: Account }>('POST', '/api/accounts', { ...input, ...(await botcheckFor('sign_up')) }),
-  signIn: async (input: SignInRequest) => call<{ account: Account }>('POST', '/api/session', { ...input, ...(await botcheckFor('sign_in')) }),
+  signUp: async (input: SignUpRequest) =>
+    call<{ account: Account }>('POST', '/api/accounts', { ...input, ...(await botcheckFor('sign_up')) }),
+  signIn: async (input: SignInRequest) =>
+    call<{ account: Account }>('POST', '/api/session', { ...input, ...(await botcheckFor('sign_in')) }),
   signOut: () => call<void>('DELETE', '/api/session'),
-  createOrder: (items: CreateOrderRequest['items']) =>
-    call<{ order: Order }>('POST', '/api/orders', { items }),
+  createOrder: (items: CreateOrderRequest['items']) => call<{ order: Order }>('POST', '/api/orders', { items }),
   order: (id: string) => call<{ order: Order }>('GET', `/api/orders/${encodeURIComponent(id)}`),
   checkoutSession: (orderId: string) =>
     call<CheckoutSession>('POST', `/api/orders/${encodeURIComponent(orderId)}/checkout-session`, {}),
@@ -90,14 +91,29 @@ export const api = {
   /** A client token for the checkout's card form outside an order: the card it tokenizes is then saved by addPaymentMethod. */
   vaultSession: () => call<VaultSession>('POST', '/api/payment-methods/client-token', {}),
   addPaymentMethod: async (idempotencyKey: string, nonce: string, makeDefault: boolean) =>
-    call<{ paymentMethod: SavedPaymentMethod }>('POST', '/api/payment-methods', { nonce, makeDefault, ...(await botcheckFor('save_card')) }, { 'idempotency-key': idempotencyKey }),
+    call<{ paymentMethod: SavedPaymentMethod }>(
+      'POST',
+      '/api/payment-methods',
+      { nonce, makeDefault, ...(await botcheckFor('save_card')) },
+      { 'idempotency-key': idempotencyKey },
+    ),
   makeDefaultPaymentMethod: (idempotencyKey: string, id: string) =>
-    call<{ paymentMethod: SavedPaymentMethod }>('POST', `/api/payment-methods/${encodeURIComponent(id)}/default`, {}, { 'idempotency-key': idempotencyKey }),
+    call<{ paymentMethod: SavedPaymentMethod }>(
+      'POST',
+      `/api/payment-methods/${encodeURIComponent(id)}/default`,
+      {},
+      { 'idempotency-key': idempotencyKey },
+    ),
   deletePaymentMethod: (idempotencyKey: string, id: string) =>
     call<void>('DELETE', `/api/payment-methods/${encodeURIComponent(id)}`, undefined, { 'idempotency-key': idempotencyKey }),
   subscriptions: () => call<{ subscriptions: Subscription[] }>('GET', '/api/subscriptions'),
   subscribe: (idempotencyKey: string, body: SubscribeRequest) =>
     call<{ subscription: Subscription }>('POST', '/api/subscriptions', body, { 'idempotency-key': idempotencyKey }),
   cancelSubscription: (idempotencyKey: string, id: string) =>
-    call<{ subscription: Subscription }>('POST', `/api/subscriptions/${encodeURIComponent(id)}/cancel`, {}, { 'idempotency-key': idempotencyKey }),
+    call<{ subscription: Subscription }>(
+      'POST',
+      `/api/subscriptions/${encodeURIComponent(id)}/cancel`,
+      {},
+      { 'idempotency-key': idempotencyKey },
+    ),
 };

@@ -21,7 +21,8 @@ export async function runAltcha(settings: AltchaSettings): Promise<string> {
     solution = await solveChallengeWorkers({
       challenge,
       concurrency: Math.min(MAX_WORKERS, navigator.hardwareConcurrency || 1),
-      createWorker: () => new Worker(new URL('./altcha.worker.ts', import.meta.url), { type: 'module', name: 'kassa-proof-of-work' }),
+      createWorker: () =>
+        new Worker(new URL('./altcha.worker.ts', import.meta.url), { type: 'module', name: 'kassa-proof-of-work' }),
       timeout: settings.executeTimeoutMs,
     });
   } catch {

@@ -19,7 +19,12 @@ interface Listener {
   challenge(open: boolean): void;
 }
 
-const GLOBALS = { 'recaptcha-v2': 'grecaptcha', 'recaptcha-v3': 'grecaptcha', hcaptcha: 'hcaptcha', turnstile: 'turnstile' } as const;
+const GLOBALS = {
+  'recaptcha-v2': 'grecaptcha',
+  'recaptcha-v3': 'grecaptcha',
+  hcaptcha: 'hcaptcha',
+  turnstile: 'turnstile',
+} as const;
 
 /** How often the execute watchdog looks whether a visible challenge is open. */
 const WATCH_MS = 200;
@@ -98,7 +103,10 @@ function renderOnce(api: WidgetApi, settings: WidgetSettings): Rendered {
   } else {
     Object.assign(params, { size: 'invisible' });
     if (settings.provider === 'hcaptcha') {
-      Object.assign(params, { 'open-callback': () => listener.current?.challenge(true), 'close-callback': () => listener.current?.challenge(false) });
+      Object.assign(params, {
+        'open-callback': () => listener.current?.challenge(true),
+        'close-callback': () => listener.current?.challenge(false),
+      });
     }
   }
   const made = { id: api.render(container, params), listener };
@@ -111,9 +119,11 @@ function renderOnce(api: WidgetApi, settings: WidgetSettings): Rendered {
  * is solving one.
  */
 function recaptchaChallengeVisible(): boolean {
-  return [...document.querySelectorAll<HTMLIFrameElement>('iframe[src*="/recaptcha/api2/bframe"], iframe[src*="/recaptcha/enterprise/bframe"]')].some(
-    (frame) => getComputedStyle(frame).visibility === 'visible' && frame.getBoundingClientRect().width > 0,
-  );
+  return [
+    ...document.querySelectorAll<HTMLIFrameElement>(
+      'iframe[src*="/recaptcha/api2/bframe"], iframe[src*="/recaptcha/enterprise/bframe"]',
+    ),
+  ].some((frame) => getComputedStyle(frame).visibility === 'visible' && frame.getBoundingClientRect().width > 0);
 }
 
 /**

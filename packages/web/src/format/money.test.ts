@@ -27,7 +27,7 @@ describe('toDecimalString', () => {
 });
 
 describe('toMinorUnits', () => {
-  it('reads what a person types, with a point or a comma, in the currency\'s minor units', () => {
+  it("reads what a person types, with a point or a comma, in the currency's minor units", () => {
     expect(toMinorUnits('12', 'EUR')).toBe(1200);
     expect(toMinorUnits('12.5', 'EUR')).toBe(1250);
     expect(toMinorUnits(' 7,05 ', 'EUR')).toBe(705);
@@ -36,7 +36,14 @@ describe('toMinorUnits', () => {
   });
 
   it('refuses what is not an amount, or has more decimals than the currency', () => {
-    for (const [text, currency] of [['', 'EUR'], ['-1', 'EUR'], ['1.2.3', 'EUR'], ['12.345', 'EUR'], ['1.5', 'JPY'], ['abc', 'EUR']]) {
+    for (const [text, currency] of [
+      ['', 'EUR'],
+      ['-1', 'EUR'],
+      ['1.2.3', 'EUR'],
+      ['12.345', 'EUR'],
+      ['1.5', 'JPY'],
+      ['abc', 'EUR'],
+    ]) {
       expect(toMinorUnits(text as string, currency as string), text).toBeNull();
     }
   });

@@ -14,7 +14,12 @@ export function toDecimalString({ amount, currency }: Money): string {
  */
 export function formatMoney({ amount, currency }: Money, locale = 'en'): string {
   const digits = MINOR_UNITS[currency] ?? 2;
-  const format = new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits });
+  const format = new Intl.NumberFormat(locale, {
+    style: 'currency',
+    currency,
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  });
   return format.format(amount / 10 ** digits);
 }
 

@@ -95,7 +95,8 @@ export const adminMessages = {
   gatewayUnreachable: 'The gateway did not answer: its statuses are missing from the timeline.',
   threeDSecure: '3-D Secure',
   threeDSecureNone: 'Not used',
-  threeDSecureOutcome: (status: string, shifted: boolean) => `${status.replaceAll('_', ' ')}, liability ${shifted ? 'shifted' : 'not shifted'}`,
+  threeDSecureOutcome: (status: string, shifted: boolean) =>
+    `${status.replaceAll('_', ' ')}, liability ${shifted ? 'shifted' : 'not shifted'}`,
   declineReason: 'Decline reason',
   refundedSoFar: 'Refunded so far',
   refundable: 'Left to refund',
@@ -112,7 +113,8 @@ export const adminMessages = {
 
   // Refund and void dialogs
   refundTitle: 'Refund payment',
-  refundIntro: (left: string) => `You can refund up to ${left}. The money goes back to the customer's card in 5-10 business days.`,
+  refundIntro: (left: string) =>
+    `You can refund up to ${left}. The money goes back to the customer's card in 5-10 business days.`,
   refundFull: 'Full refund',
   refundPartial: 'Partial refund',
   refundAmount: 'Amount to refund',
@@ -120,7 +122,8 @@ export const adminMessages = {
   refundAmountInvalid: (left: string) => `Enter an amount above zero and at most ${left}.`,
   confirmRefund: (amount: string) => `Refund ${amount}`,
   voidTitle: 'Void payment',
-  voidIntro: (amount: string) => `Voiding cancels the charge of ${amount} before it settles: the customer is never charged. This cannot be undone.`,
+  voidIntro: (amount: string) =>
+    `Voiding cancels the charge of ${amount} before it settles: the customer is never charged. This cannot be undone.`,
   confirmVoid: 'Void payment',
   cancel: 'Cancel',
   working: 'Working…',
@@ -172,6 +175,7 @@ const adminProblems: Record<string, string> = {
 
 /** The sentence for a problem the dashboard's calls can meet. */
 export function adminProblemMessage(problem: Problem): string {
-  if (problem.code === 'validation_failed' && problem.errors?.length) return problem.errors.map((error) => error.message).join(' ');
+  if (problem.code === 'validation_failed' && problem.errors?.length)
+    return problem.errors.map((error) => error.message).join(' ');
   return adminProblems[problem.code] ?? 'Something went wrong. Please try again.';
 }

@@ -45,7 +45,8 @@ export const messages = {
   documentTitle: (page: string) => `${page} · Kassa Coffee`,
   skipToContent: 'Skip to content',
   viewReceipt: 'View the receipt',
-  receiptPaidWith: (brand: string, lastFour: string) => (lastFour === '' ? `Paid with ${brand}` : `Paid with ${brand} ending in ${lastFour}`),
+  receiptPaidWith: (brand: string, lastFour: string) =>
+    lastFour === '' ? `Paid with ${brand}` : `Paid with ${brand} ending in ${lastFour}`,
   receiptTransaction: (id: string) => `Transaction ${id}`,
   continueShopping: 'Continue shopping',
   loading: 'Loading…',
@@ -107,7 +108,13 @@ export const messages = {
   cardSaved: (card: string) => `${card} saved.`,
   subscriptionsTitle: 'Subscriptions',
   subscriptionsEmpty: 'No subscriptions yet.',
-  subscriptionStatus: { Active: 'Active', Pending: 'Starting', 'Past Due': 'Payment overdue', Canceled: 'Canceled', Expired: 'Ended' } as Record<string, string>,
+  subscriptionStatus: {
+    Active: 'Active',
+    Pending: 'Starting',
+    'Past Due': 'Payment overdue',
+    Canceled: 'Canceled',
+    Expired: 'Ended',
+  } as Record<string, string>,
   pricePerPeriod: (price: string, months: number) => (months === 1 ? `${price} / month` : `${price} every ${months} months`),
   nextBilling: (date: string) => `Next payment on ${date}`,
   paidWithCard: (card: string) => `Paid with ${card}`,
@@ -155,7 +162,8 @@ const problemMessages: Record<string, string> = {
   subscription_declined: 'The first payment was declined, so the subscription did not start. Please try another card.',
   plan_not_found: 'This plan is no longer offered.',
   not_signed_in: 'Your session has ended. Please sign in again.',
-  three_d_secure_required: 'Your bank has to confirm this payment (3-D Secure). Please enter your card again, or use another card.',
+  three_d_secure_required:
+    'Your bank has to confirm this payment (3-D Secure). Please enter your card again, or use another card.',
 };
 
 /** Card brands as shoppers read them; the gateway's own spelling for the rest ("Visa", "American Express"). */

@@ -51,17 +51,19 @@ function solveBotcheckOnSubmit(session: CheckoutSession): void {
     event.stopImmediatePropagation();
     pay.disabled = true;
     pay.textContent = messages.checkingYouAreHuman;
-    runBotcheck(session.botcheck).then(
-      (solution) => {
-        token.value = solution;
-        solvedAt = Date.now();
-        form.requestSubmit();
-      },
-      (error: unknown) => showError(error instanceof BotcheckError ? error.code : 'botcheck_unavailable'),
-    ).finally(() => {
-      pay.disabled = false;
-      pay.textContent = messages.pay(formatMoney(session.amount));
-    });
+    runBotcheck(session.botcheck)
+      .then(
+        (solution) => {
+          token.value = solution;
+          solvedAt = Date.now();
+          form.requestSubmit();
+        },
+        (error: unknown) => showError(error instanceof BotcheckError ? error.code : 'botcheck_unavailable'),
+      )
+      .finally(() => {
+        pay.disabled = false;
+        pay.textContent = messages.pay(formatMoney(session.amount));
+      });
   });
 }
 

@@ -21,7 +21,16 @@ function listed(details: Partial<PaymentMethodResult['details']>, extra: Partial
   return {
     nonce: 'nonce-1',
     type: 'CreditCard',
-    details: { bin: '411111', cardType: 'Visa', lastFour: '1111', lastTwo: '11', expirationMonth: '12', expirationYear: '2029', cardholderName: null, ...details },
+    details: {
+      bin: '411111',
+      cardType: 'Visa',
+      lastFour: '1111',
+      lastTwo: '11',
+      expirationMonth: '12',
+      expirationYear: '2029',
+      cardholderName: null,
+      ...details,
+    },
     description: 'ending in 11',
     binData: undefined,
     vaulted: true,
@@ -37,10 +46,12 @@ function listed(details: Partial<PaymentMethodResult['details']>, extra: Partial
 describe('serverCardFor', () => {
   const mastercard = { ...visa, id: 'tok_mc', brand: 'MasterCard', bin: '555555', lastFour: '4444', default: false };
 
-  it('finds the server\'s card by brand, BIN, last four and expiry (a one-digit month as the gateway may spell it)', () => {
+  it("finds the server's card by brand, BIN, last four and expiry (a one-digit month as the gateway may spell it)", () => {
     expect(serverCardFor(listed({}), [mastercard, visa])?.id).toBe('tok_visa');
     expect(serverCardFor(listed({ expirationMonth: '07' }), [{ ...visa, expirationMonth: '7' }])?.id).toBe('tok_visa');
-    expect(serverCardFor(listed({ bin: '555555', cardType: 'MasterCard', lastFour: '4444' }), [visa, mastercard])?.id).toBe('tok_mc');
+    expect(serverCardFor(listed({ bin: '555555', cardType: 'MasterCard', lastFour: '4444' }), [visa, mastercard])?.id).toBe(
+      'tok_mc',
+    );
   });
 
   it('matches nothing when any of them differs: no card is deleted on a guess', () => {

@@ -18,7 +18,8 @@ export function serverCardFor(card: PaymentMethodResult, saved: readonly SavedPa
       Number(method.expirationMonth) === Number(expirationMonth) &&
       Number(method.expirationYear) === Number(expirationYear),
   );
-  if (candidates.length > 1 && card.default !== undefined) candidates = candidates.filter((method) => method.default === card.default);
+  if (candidates.length > 1 && card.default !== undefined)
+    candidates = candidates.filter((method) => method.default === card.default);
   return candidates.length === 1 ? (candidates[0] ?? null) : null;
 }
 

@@ -74,7 +74,8 @@ export const de: Catalogue = {
 
   'error.gatewayUnavailable': 'Der Zahlungsdienst ist gerade nicht erreichbar. Bitte versuchen Sie es erneut.',
   'error.timeout': 'Der Zahlungsdienst hat nicht rechtzeitig geantwortet. Bitte versuchen Sie es erneut.',
-  'error.rateLimited': 'Der Zahlungsdienst ist gerade ausgelastet. Bitte warten Sie einen Moment und versuchen Sie es dann erneut.',
+  'error.rateLimited':
+    'Der Zahlungsdienst ist gerade ausgelastet. Bitte warten Sie einen Moment und versuchen Sie es dann erneut.',
   'error.insufficientPrivileges': 'Dieser Shop kann derzeit keine Zahlungen annehmen. Bitte wenden Sie sich an den Shop.',
   'error.sessionExpired': 'Diese Zahlungssitzung ist abgelaufen. Laden Sie die Seite neu, um von vorn zu beginnen.',
   'error.authorizationRejected': 'Diese Zahlungssitzung ist nicht mehr gültig. Laden Sie die Seite neu, um von vorn zu beginnen.',

@@ -19,7 +19,7 @@ export const fr: Catalogue = {
   'methods.card': '{brand} se terminant par {lastFour}',
   'methods.expires': 'Expire fin {month}/{year}',
   'methods.default': 'Par défaut',
-  'methods.hasSubscription': 'Paie un abonnement. Résiliez l\'abonnement pour supprimer cette carte.',
+  'methods.hasSubscription': "Paie un abonnement. Résiliez l'abonnement pour supprimer cette carte.",
   'delete.question': 'Supprimer la carte {brand} se terminant par {lastFour} ?',
   'delete.cancel': 'Annuler',
   'delete.confirm': 'Supprimer',
@@ -75,7 +75,8 @@ export const fr: Catalogue = {
   'error.gatewayUnavailable': "Le service de paiement n'est pas disponible pour le moment. Veuillez réessayer.",
   'error.timeout': 'Le service de paiement a mis trop de temps à répondre. Veuillez réessayer.',
   'error.rateLimited': 'Le service de paiement est très sollicité en ce moment. Patientez quelques instants, puis réessayez.',
-  'error.insufficientPrivileges': 'Cette boutique ne peut pas accepter de paiements pour le moment. Veuillez contacter la boutique.',
+  'error.insufficientPrivileges':
+    'Cette boutique ne peut pas accepter de paiements pour le moment. Veuillez contacter la boutique.',
   'error.sessionExpired': 'Cette session de paiement a expiré. Rechargez la page pour recommencer.',
   'error.authorizationRejected': "Cette session de paiement n'est plus valide. Rechargez la page pour recommencer.",
   'error.invalidAuthorization':

@@ -42,31 +42,44 @@ function fakeBraintreeWeb(overrides: Partial<Record<keyof BraintreeWeb, unknown>
     tokenize: vi.fn(() => Promise.resolve(visa)),
     teardown: vi.fn(() => Promise.resolve()),
   };
-  const module = <T>(name: string, instance: T) => () =>
-    Promise.resolve({
-      create: (options: unknown) => {
-        created[name] = options;
-        return Promise.resolve(instance);
-      },
-    });
+  const module =
+    <T>(name: string, instance: T) =>
+    () =>
+      Promise.resolve({
+        create: (options: unknown) => {
+          created[name] = options;
+          return Promise.resolve(instance);
+        },
+      });
   const modules = {
     client: module('client', { getConfiguration: () => ({ gatewayConfiguration }) }),
     hostedFields: module('hostedFields', hostedFields),
     dataCollector: module('dataCollector', { deviceData: '{"correlation_id":"c1"}' }),
     threeDSecure: module('threeDSecure', {
       verifyCard: vi.fn(() =>
-        Promise.resolve({ ...visa, nonce: 'tokencc_3ds', threeDSecureInfo: { liabilityShifted: true, liabilityShiftPossible: true, status: 'authenticate_successful' } }),
+        Promise.resolve({
+          ...visa,
+          nonce: 'tokencc_3ds',
+          threeDSecureInfo: { liabilityShifted: true, liabilityShiftPossible: true, status: 'authenticate_successful' },
+        }),
       ),
       cancelVerifyCard: vi.fn(() => Promise.resolve()),
       teardown: vi.fn(() => Promise.resolve()),
     }),
     vaultManager: module('vaultManager', {
-      fetchPaymentMethods: vi.fn(() => Promise.resolve([{ ...visa, nonce: 'tokencc_saved', default: true, hasSubscription: false }])),
+      fetchPaymentMethods: vi.fn(() =>
+        Promise.resolve([{ ...visa, nonce: 'tokencc_saved', default: true, hasSubscription: false }]),
+      ),
       deletePaymentMethod: vi.fn(() => Promise.resolve()),
     }),
-    venmo: module('venmo', { isBrowserSupported: () => true, tokenize: vi.fn(() => Promise.resolve({ nonce: 'venmo_nonce', type: 'VenmoAccount', details: { username: 'venmojoe' } })) }),
+    venmo: module('venmo', {
+      isBrowserSupported: () => true,
+      tokenize: vi.fn(() => Promise.resolve({ nonce: 'venmo_nonce', type: 'VenmoAccount', details: { username: 'venmojoe' } })),
+    }),
     paypal: module('paypal', {
-      tokenize: vi.fn(() => Promise.resolve({ nonce: 'paypal_nonce', type: 'PayPalAccount', details: { email: 'shopper@paypal.example' } })),
+      tokenize: vi.fn(() =>
+        Promise.resolve({ nonce: 'paypal_nonce', type: 'PayPalAccount', details: { email: 'shopper@paypal.example' } }),
+      ),
     }),
     ...overrides,
   } as BraintreeWeb;
@@ -94,8 +107,12 @@ describe('the braintree-web provider', () => {
   });
 
   it('turns a client that cannot be created into a retriable configuration failure', async () => {
-    const { modules } = fakeBraintreeWeb({ client: () => Promise.resolve({ create: () => Promise.reject(new Error('CLIENT_AUTHORIZATION_INVALID')) }) });
-    await expect(createBraintreeProvider(AUTHORIZATION, modules).getConfiguration(new AbortController().signal)).rejects.toMatchObject({
+    const { modules } = fakeBraintreeWeb({
+      client: () => Promise.resolve({ create: () => Promise.reject(new Error('CLIENT_AUTHORIZATION_INVALID')) }),
+    });
+    await expect(
+      createBraintreeProvider(AUTHORIZATION, modules).getConfiguration(new AbortController().signal),
+    ).rejects.toMatchObject({
       info: { code: 'configuration_failed', retriable: true },
     });
   });
@@ -114,7 +131,10 @@ describe('the braintree-web provider', () => {
       onMessage: (field, message) => messages.push([field, message]),
     });
     await vi.waitFor(() => expect(messages).toContainEqual(['cvv', { type: 'ready', field: 'cvv' }]));
-    expect(created.hostedFields).toMatchObject({ authorization: AUTHORIZATION, fields: { number: { container: container('n') }, cvv: { container: container('c') } } });
+    expect(created.hostedFields).toMatchObject({
+      authorization: AUTHORIZATION,
+      fields: { number: { container: container('n') }, cvv: { container: container('c') } },
+    });
 
     const state = { isEmpty: false, isValid: true, isPotentiallyValid: true, isFocused: true };
     handlers.get('validityChange')?.({ emittedBy: 'number', fields: { number: state }, cards: [] });
@@ -139,12 +159,27 @@ describe('the braintree-web provider', () => {
     const fields = provider.createHostedFields(config, { mounts: [], onMessage: () => {} });
     const outcome = await provider.tokenize(fields, config, ['number', 'expirationDate', 'cvv'], true);
     expect(hostedFields.tokenize).toHaveBeenCalledWith({ vault: true });
-    expect(outcome).toMatchObject({ ok: true, result: { nonce: 'tokencc_visa', type: 'CreditCard', details: { cardType: 'Visa', lastFour: '1111' } } });
+    expect(outcome).toMatchObject({
+      ok: true,
+      result: { nonce: 'tokencc_visa', type: 'CreditCard', details: { cardType: 'Visa', lastFour: '1111' } },
+    });
 
-    vi.mocked(hostedFields.tokenize).mockRejectedValueOnce({ code: 'HOSTED_FIELDS_FIELDS_INVALID', message: 'Some payment input fields are invalid.' });
-    expect(await provider.tokenize(fields, config, ['number'], false)).toMatchObject({ ok: false, error: { code: 'invalid_fields' } });
-    vi.mocked(hostedFields.tokenize).mockRejectedValueOnce({ code: 'HOSTED_FIELDS_TOKENIZATION_FAIL_ON_DUPLICATE', message: 'duplicate' });
-    expect(await provider.tokenize(fields, config, ['number'], true)).toMatchObject({ ok: false, error: { code: 'duplicate_card' } });
+    vi.mocked(hostedFields.tokenize).mockRejectedValueOnce({
+      code: 'HOSTED_FIELDS_FIELDS_INVALID',
+      message: 'Some payment input fields are invalid.',
+    });
+    expect(await provider.tokenize(fields, config, ['number'], false)).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_fields' },
+    });
+    vi.mocked(hostedFields.tokenize).mockRejectedValueOnce({
+      code: 'HOSTED_FIELDS_TOKENIZATION_FAIL_ON_DUPLICATE',
+      message: 'duplicate',
+    });
+    expect(await provider.tokenize(fields, config, ['number'], true)).toMatchObject({
+      ok: false,
+      error: { code: 'duplicate_card' },
+    });
   });
 
   it('lists and deletes saved methods through the vault manager, and collects device data', async () => {
@@ -167,10 +202,17 @@ describe('the braintree-web provider', () => {
     const request = { card, amount: '12.00', config, showChallenge: () => {}, signal: new AbortController().signal };
     expect(await provider.verifyThreeDSecure(request)).toMatchObject({
       kind: 'result',
-      result: { nonce: 'tokencc_3ds', liabilityShifted: true, liabilityShiftPossible: true, threeDSecureInfo: { status: 'authenticate_successful' } },
+      result: {
+        nonce: 'tokencc_3ds',
+        liabilityShifted: true,
+        liabilityShiftPossible: true,
+        threeDSecureInfo: { status: 'authenticate_successful' },
+      },
     });
     const threeDSecure = await (await modules.threeDSecure()).create({ authorization: AUTHORIZATION, version: 2 });
-    expect(threeDSecure.verifyCard).toHaveBeenCalledWith(expect.objectContaining({ nonce: 'tokencc_visa', bin: '411111', amount: '12.00' }));
+    expect(threeDSecure.verifyCard).toHaveBeenCalledWith(
+      expect.objectContaining({ nonce: 'tokencc_visa', bin: '411111', amount: '12.00' }),
+    );
 
     vi.mocked(threeDSecure.verifyCard).mockRejectedValueOnce({ code: 'THREEDS_LOOKUP_ERROR', message: 'lookup failed' });
     expect(await provider.verifyThreeDSecure(request)).toEqual({ kind: 'failed', detail: 'lookup failed' });
@@ -190,19 +232,36 @@ describe('the braintree-web provider', () => {
     const ask = (option: 'paypal' | 'paypalCredit' | 'venmo') =>
       provider.approveWallet({ option, amount: '12.00', config, surface: window(), signal: new AbortController().signal });
 
-    expect(await ask('paypalCredit')).toMatchObject({ kind: 'approved', result: { nonce: 'paypal_nonce', type: 'PayPalAccount', details: { email: 'shopper@paypal.example' } } });
+    expect(await ask('paypalCredit')).toMatchObject({
+      kind: 'approved',
+      result: { nonce: 'paypal_nonce', type: 'PayPalAccount', details: { email: 'shopper@paypal.example' } },
+    });
     const paypal = await (await modules.paypal()).create({ authorization: AUTHORIZATION });
     expect(paypal.tokenize).toHaveBeenCalledWith({ flow: 'checkout', amount: '12.00', currency: 'EUR', offerCredit: true });
-    expect(await ask('venmo')).toMatchObject({ kind: 'approved', result: { type: 'VenmoAccount', details: { username: 'venmojoe' } } });
+    expect(await ask('venmo')).toMatchObject({
+      kind: 'approved',
+      result: { type: 'VenmoAccount', details: { username: 'venmojoe' } },
+    });
 
-    vi.mocked(paypal.tokenize).mockRejectedValueOnce({ code: 'PAYPAL_POPUP_CLOSED', message: 'Customer closed PayPal popup before authorizing.' });
+    vi.mocked(paypal.tokenize).mockRejectedValueOnce({
+      code: 'PAYPAL_POPUP_CLOSED',
+      message: 'Customer closed PayPal popup before authorizing.',
+    });
     expect(await ask('paypal')).toEqual({ kind: 'canceled' });
-    vi.mocked(paypal.tokenize).mockRejectedValueOnce({ code: 'PAYPAL_TOKENIZATION_REQUEST_ACTIVE', message: 'Another tokenization request is active.' });
-    expect(await ask('paypal')).toEqual({ kind: 'failed', detail: 'PAYPAL_TOKENIZATION_REQUEST_ACTIVE Another tokenization request is active.' });
+    vi.mocked(paypal.tokenize).mockRejectedValueOnce({
+      code: 'PAYPAL_TOKENIZATION_REQUEST_ACTIVE',
+      message: 'Another tokenization request is active.',
+    });
+    expect(await ask('paypal')).toEqual({
+      kind: 'failed',
+      detail: 'PAYPAL_TOKENIZATION_REQUEST_ACTIVE Another tokenization request is active.',
+    });
   });
 
   it('offers PayPal, PayPal Credit and Venmo, not the wallets it has not built (Apple Pay, Google Pay)', () => {
     const provider = createBraintreeProvider(AUTHORIZATION, fakeBraintreeWeb().modules);
-    expect(['paypal', 'paypalCredit', 'venmo', 'applePay', 'googlePay'].map((option) => provider.canPayWith(option as 'paypal'))).toEqual([true, true, true, false, false]);
+    expect(
+      ['paypal', 'paypalCredit', 'venmo', 'applePay', 'googlePay'].map((option) => provider.canPayWith(option as 'paypal')),
+    ).toEqual([true, true, true, false, false]);
   });
 });

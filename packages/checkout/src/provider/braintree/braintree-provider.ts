@@ -7,14 +7,23 @@ import type { FieldName, PaymentMethodResult, PaymentMethodType } from '../../ma
 import type { WalletOptionId } from '../../machine/payment-options.ts';
 import { ProviderError, type ProviderClient, type WalletOutcome } from '../provider.ts';
 import { parseConfiguration } from '../sandbox-provider.ts';
-import { braintreeWeb, type BraintreeError, type BraintreeWeb, type HostedFieldsInstance, type TokenizePayload } from './modules.ts';
+import {
+  braintreeWeb,
+  type BraintreeError,
+  type BraintreeWeb,
+  type HostedFieldsInstance,
+  type TokenizePayload,
+} from './modules.ts';
 
 const str = (value: unknown): string => (typeof value === 'string' ? value : '');
 const record = (value: unknown): Readonly<Record<string, unknown>> =>
   typeof value === 'object' && value !== null ? (value as Readonly<Record<string, unknown>>) : {};
 
 /** A braintree-web payload in the result shape (cards, wallets and saved methods alike). */
-export function resultOf(payload: TokenizePayload & { readonly threeDSecureInfo?: unknown }, type: PaymentMethodType = 'CreditCard'): PaymentMethodResult {
+export function resultOf(
+  payload: TokenizePayload & { readonly threeDSecureInfo?: unknown },
+  type: PaymentMethodType = 'CreditCard',
+): PaymentMethodResult {
   const d = payload.details;
   const lastFour = str(d.lastFour);
   return {
@@ -45,9 +54,11 @@ export function resultOf(payload: TokenizePayload & { readonly threeDSecureInfo?
 /** braintree-web's error codes, as the checkout tells them apart (the rest is a gateway failure). */
 function tokenizeFailure(error: unknown): TokenizeOutcome {
   const { code = '', message = 'braintree-web refused the card.' } = record(error) as BraintreeError;
-  if (code === 'HOSTED_FIELDS_FIELDS_EMPTY' || code === 'HOSTED_FIELDS_FIELDS_INVALID') return { ok: false, error: { code: 'invalid_fields', message } };
+  if (code === 'HOSTED_FIELDS_FIELDS_EMPTY' || code === 'HOSTED_FIELDS_FIELDS_INVALID')
+    return { ok: false, error: { code: 'invalid_fields', message } };
   if (code === 'HOSTED_FIELDS_TOKENIZATION_FAIL_ON_DUPLICATE') return { ok: false, error: { code: 'duplicate_card', message } };
-  if (code === 'HOSTED_FIELDS_TOKENIZATION_CVV_VERIFICATION_FAILED') return { ok: false, error: { code: 'verification_failed', message } };
+  if (code === 'HOSTED_FIELDS_TOKENIZATION_CVV_VERIFICATION_FAILED')
+    return { ok: false, error: { code: 'verification_failed', message } };
   if (code === 'HOSTED_FIELDS_TOKENIZATION_NETWORK_ERROR') return { ok: false, error: { code: 'network', message } };
   return { ok: false, error: { code: 'gateway', message } };
 }
@@ -96,7 +107,9 @@ function hostedFieldsOver(created: Promise<HostedFieldsInstance>, options: Omit<
     },
     async tokenize(request) {
       const fields = await created;
-      return fields.tokenize(request.vault === true ? { vault: true } : {}).then((payload) => ({ ok: true, result: resultOf(payload) }), tokenizeFailure);
+      return fields
+        .tokenize(request.vault === true ? { vault: true } : {})
+        .then((payload) => ({ ok: true, result: resultOf(payload) }), tokenizeFailure);
     },
     teardown() {
       tornDown = true;
@@ -112,7 +125,9 @@ export function createBraintreeProvider(authorization: string, modules: Braintre
   };
   const client = once(async () => (await modules.client()).create({ authorization }));
   const vaultManager = once(async () => (await modules.vaultManager()).create({ authorization }));
-  const venmo = once(async () => (await modules.venmo()).create({ authorization, allowDesktop: true, paymentMethodUsage: 'single_use' }));
+  const venmo = once(async () =>
+    (await modules.venmo()).create({ authorization, allowDesktop: true, paymentMethodUsage: 'single_use' }),
+  );
   const paypal = once(async () => (await modules.paypal()).create({ authorization }));
   let currency = '';
 
@@ -127,23 +142,44 @@ export function createBraintreeProvider(authorization: string, modules: Braintre
         const gateway = (await client()).getConfiguration().gatewayConfiguration;
         currency = str(record(gateway.paypal).currencyIsoCode);
         const urls = { clientApiUrl: str(gateway.clientApiUrl), assetsUrl: str(gateway.assetsUrl) };
-        return parseConfiguration(gateway, { version: 2, environment: '', authorizationFingerprint: '', configUrl: '', merchantId: '', ...urls });
+        return parseConfiguration(gateway, {
+          version: 2,
+          environment: '',
+          authorizationFingerprint: '',
+          configUrl: '',
+          merchantId: '',
+          ...urls,
+        });
       } catch (error) {
         const info = { code: 'configuration_failed', messageKey: 'error.gatewayUnavailable', retriable: true } as const;
-        throw error instanceof ProviderError ? error : new ProviderError(info, `braintree-web could not load the configuration: ${String(error)}`);
+        throw error instanceof ProviderError
+          ? error
+          : new ProviderError(info, `braintree-web could not load the configuration: ${String(error)}`);
       }
     },
     createHostedFields(_config, options) {
       const fields = Object.fromEntries(options.mounts.map((mount) => [mount.field, { container: mount.container }]));
-      const created = modules.hostedFields().then((module) => module.create({ authorization, fields, styles: { input: { 'font-size': '16px' } } }));
+      const created = modules
+        .hostedFields()
+        .then((module) => module.create({ authorization, fields, styles: { input: { 'font-size': '16px' } } }));
       return hostedFieldsOver(created, options);
     },
     async tokenize(fields, _config, fieldNames, vault) {
-      return fields.tokenize({ authorizationFingerprint: '', clientApiUrl: '', fields: fieldNames, ...(vault ? { vault: true } : {}) });
+      return fields.tokenize({
+        authorizationFingerprint: '',
+        clientApiUrl: '',
+        fields: fieldNames,
+        ...(vault ? { vault: true } : {}),
+      });
     },
     async listPaymentMethods() {
       const methods = await (await vaultManager()).fetchPaymentMethods({ defaultFirst: true });
-      return methods.map((method) => ({ ...resultOf(method), vaulted: true, default: method.default === true, hasSubscription: method.hasSubscription === true }));
+      return methods.map((method) => ({
+        ...resultOf(method),
+        vaulted: true,
+        default: method.default === true,
+        hasSubscription: method.hasSubscription === true,
+      }));
     },
     async deletePaymentMethod(_config, nonce) {
       await (await vaultManager()).deletePaymentMethod(nonce);
@@ -176,11 +212,22 @@ export function createBraintreeProvider(authorization: string, modules: Braintre
       try {
         const threeDSecure = await (await modules.threeDSecure()).create({ authorization, version: 2 });
         signal.addEventListener('abort', () => void threeDSecure.cancelVerifyCard(), { once: true });
-        const payload = await threeDSecure.verifyCard({ nonce: card.nonce, bin: card.details.bin, amount, onLookupComplete: (_data, next) => next() });
+        const payload = await threeDSecure.verifyCard({
+          nonce: card.nonce,
+          bin: card.details.bin,
+          amount,
+          onLookupComplete: (_data, next) => next(),
+        });
         const info = record(payload.threeDSecureInfo);
         return {
           kind: 'result',
-          result: { ...card, nonce: payload.nonce, liabilityShifted: info.liabilityShifted === true, liabilityShiftPossible: info.liabilityShiftPossible === true, threeDSecureInfo: info },
+          result: {
+            ...card,
+            nonce: payload.nonce,
+            liabilityShifted: info.liabilityShifted === true,
+            liabilityShiftPossible: info.liabilityShiftPossible === true,
+            threeDSecureInfo: info,
+          },
         };
       } catch (error) {
         if (signal.aborted) return { kind: 'canceled' };

@@ -24,7 +24,11 @@ export interface FieldData {
 export interface HostedFieldsEvent {
   readonly emittedBy: string;
   readonly fields: Readonly<Record<string, FieldData | undefined>>;
-  readonly cards: readonly { readonly type: string; readonly niceType: string; readonly code: { readonly name: string; readonly size: number } }[];
+  readonly cards: readonly {
+    readonly type: string;
+    readonly niceType: string;
+    readonly code: { readonly name: string; readonly size: number };
+  }[];
 }
 
 export interface TokenizePayload {
@@ -64,7 +68,9 @@ export interface ThreeDSecureInstance {
 }
 
 export interface VaultManagerInstance {
-  fetchPaymentMethods(options: { defaultFirst: boolean }): Promise<readonly (TokenizePayload & { readonly default?: boolean; readonly hasSubscription?: boolean })[]>;
+  fetchPaymentMethods(options: {
+    defaultFirst: boolean;
+  }): Promise<readonly (TokenizePayload & { readonly default?: boolean; readonly hasSubscription?: boolean })[]>;
   deletePaymentMethod(nonce: string): Promise<void>;
 }
 
@@ -84,7 +90,9 @@ export interface BraintreeWeb {
   dataCollector(): Promise<{ create(options: { authorization: string }): Promise<{ readonly deviceData: string }> }>;
   threeDSecure(): Promise<{ create(options: { authorization: string; version: 2 }): Promise<ThreeDSecureInstance> }>;
   vaultManager(): Promise<{ create(options: { authorization: string }): Promise<VaultManagerInstance> }>;
-  venmo(): Promise<{ create(options: { authorization: string; allowDesktop: boolean; paymentMethodUsage: 'single_use' }): Promise<VenmoInstance> }>;
+  venmo(): Promise<{
+    create(options: { authorization: string; allowDesktop: boolean; paymentMethodUsage: 'single_use' }): Promise<VenmoInstance>;
+  }>;
   paypal(): Promise<{ create(options: { authorization: string }): Promise<PayPalInstance> }>;
 }
 

@@ -25,7 +25,12 @@ export interface CardFieldProps {
 export function CardField(props: CardFieldProps): ReactElement {
   const { field, error, brand } = props;
   return (
-    <div className="kassa-field" data-field={field} data-invalid={error !== null ? '' : undefined} data-focused={props.focused ? '' : undefined}>
+    <div
+      className="kassa-field"
+      data-field={field}
+      data-invalid={error !== null ? '' : undefined}
+      data-focused={props.focused ? '' : undefined}
+    >
       {/* biome-ignore lint/a11y/noLabelWithoutControl lint/a11y/useKeyWithClickEvents: the input is in the gateway's frame (its own label names it); a click here only focuses that frame, the keyboard reaches the input directly */}
       <label id={props.labelId} className="kassa-field__label" onClick={props.onLabelClick}>
         {props.label}

@@ -7,14 +7,19 @@ import { Sheet } from '../sheet/sheet.tsx';
 const config = gatewayConfiguration({ challenges: ['cvv', 'postal_code'], supportedCardTypes: ['Visa', 'MasterCard'] });
 
 function render(...events: CheckoutEvent[]): string {
-  const state = stateAfter([{ type: 'CONFIG_LOADED', config, options: ['card'] }, { type: 'OPTION_READY', option: 'card' }, ...events]);
+  const state = stateAfter([
+    { type: 'CONFIG_LOADED', config, options: ['card'] },
+    { type: 'OPTION_READY', option: 'card' },
+    ...events,
+  ]);
   return renderWith(state, <Sheet />);
 }
 
 describe('card view markup', () => {
   it('labels every field and marks the optional name', () => {
     const html = render();
-    for (const label of ['Cardholder name', 'Card number', 'Expiration date', 'CVV', 'Postal code']) expect(html).toContain(`>${label}`);
+    for (const label of ['Cardholder name', 'Card number', 'Expiration date', 'CVV', 'Postal code'])
+      expect(html).toContain(`>${label}`);
     expect(html).toContain('(optional)');
     expect(html).toMatch(/<p id="[^"]+-number-error" class="kassa-field__error" aria-live="polite">/);
   });
@@ -25,7 +30,9 @@ describe('card view markup', () => {
     expect(html).toContain('aria-label="Mastercard"');
     expect(html).not.toContain('aria-label="American Express"');
     expect(html).toMatch(/data-brand="visa" data-active=""/);
-    expect(html).toMatch(/<div class="kassa-field__box" data-brand="visa">.*<span class="kassa-field__brand"><svg[^>]*aria-label="Visa"/);
+    expect(html).toMatch(
+      /<div class="kassa-field__box" data-brand="visa">.*<span class="kassa-field__brand"><svg[^>]*aria-label="Visa"/,
+    );
     expect(html).toContain('CVV (3 digits)');
   });
 

@@ -66,7 +66,11 @@ export function CardView({ active }: { readonly active: boolean }): ReactElement
       </div>
       {view.saveCard !== null && (
         <label className="kassa-save-card">
-          <input type="checkbox" checked={view.saveCard.checked} onChange={(event) => runtime?.setSaveCard(event.currentTarget.checked)} />
+          <input
+            type="checkbox"
+            checked={view.saveCard.checked}
+            onChange={(event) => runtime?.setSaveCard(event.currentTarget.checked)}
+          />
           <span>{view.saveCard.label}</span>
         </label>
       )}

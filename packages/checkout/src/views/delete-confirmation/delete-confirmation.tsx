@@ -9,7 +9,10 @@ export function DeleteConfirmation(): ReactElement | null {
   const questionId = useId();
   const cancel = useRef<HTMLButtonElement>(null);
   const confirm = useRef<HTMLButtonElement>(null);
-  useFocusTarget('delete-confirmation', useCallback(() => cancel.current?.focus(), []));
+  useFocusTarget(
+    'delete-confirmation',
+    useCallback(() => cancel.current?.focus(), []),
+  );
   const view = connectDeleteConfirmation(state, t);
   if (view === null) return null;
 
@@ -25,15 +28,34 @@ export function DeleteConfirmation(): ReactElement | null {
   };
 
   return (
-    <div className="kassa-delete" role="dialog" aria-modal="true" aria-labelledby={questionId} aria-busy={view.busy} onKeyDown={onKeyDown}>
+    <div
+      className="kassa-delete"
+      role="dialog"
+      aria-modal="true"
+      aria-labelledby={questionId}
+      aria-busy={view.busy}
+      onKeyDown={onKeyDown}
+    >
       <p id={questionId} className="kassa-delete__question">
         {view.question}
       </p>
       <div className="kassa-delete__actions">
-        <button ref={cancel} type="button" className="kassa-delete__cancel" disabled={view.busy} onClick={() => runtime?.answerDelete(false)}>
+        <button
+          ref={cancel}
+          type="button"
+          className="kassa-delete__cancel"
+          disabled={view.busy}
+          onClick={() => runtime?.answerDelete(false)}
+        >
           {view.cancelText}
         </button>
-        <button ref={confirm} type="button" className="kassa-delete__confirm" disabled={view.busy} onClick={() => runtime?.answerDelete(true)}>
+        <button
+          ref={confirm}
+          type="button"
+          className="kassa-delete__confirm"
+          disabled={view.busy}
+          onClick={() => runtime?.answerDelete(true)}
+        >
           {view.confirmText}
         </button>
       </div>

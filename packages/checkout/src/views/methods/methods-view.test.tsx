@@ -6,8 +6,16 @@ import { DeleteConfirmation } from '../delete-confirmation/delete-confirmation.t
 import { MethodsView } from './methods-view.tsx';
 
 const details = paymentMethodResult.details;
-const visa = savedMethod({ nonce: 'n-visa', default: true, details: { ...details, cardType: 'Visa', lastFour: '1881', expirationMonth: '12', expirationYear: '2029' } });
-const amex = savedMethod({ nonce: 'n-amex', hasSubscription: true, details: { ...details, cardType: 'American Express', lastFour: '0005' } });
+const visa = savedMethod({
+  nonce: 'n-visa',
+  default: true,
+  details: { ...details, cardType: 'Visa', lastFour: '1881', expirationMonth: '12', expirationYear: '2029' },
+});
+const amex = savedMethod({
+  nonce: 'n-amex',
+  hasSubscription: true,
+  details: { ...details, cardType: 'American Express', lastFour: '0005' },
+});
 const loaded: CheckoutEvent[] = [
   { type: 'CONFIG_LOADED', config: gatewayConfiguration(), options: ['card'], savedMethods: [visa, amex] },
   { type: 'OPTION_READY', option: 'card' },
@@ -19,7 +27,8 @@ describe('saved methods markup', () => {
     const html = renderWith(stateAfter(loaded, settings), <MethodsView />);
     expect(html).toContain('role="heading" aria-level="3">Paying with Card</p>');
     expect(html).toMatch(/<div class="kassa-methods__list" role="radiogroup" aria-labelledby="sheet-heading">/);
-    const radio = (nonce: string): string => html.match(new RegExp(`<input type="radio"[^>]*value="${nonce}"[^>]*/?>`))?.[0] ?? '';
+    const radio = (nonce: string): string =>
+      html.match(new RegExp(`<input type="radio"[^>]*value="${nonce}"[^>]*/?>`))?.[0] ?? '';
     expect(radio('n-visa')).toContain('checked=""');
     expect(radio('n-amex')).not.toBe('');
     expect(radio('n-amex')).not.toContain('checked=""');
@@ -40,9 +49,13 @@ describe('saved methods markup', () => {
     const html = renderWith(stateAfter([...loaded, { type: 'EDIT_METHODS' }], settings), <MethodsView />);
     expect(html).toContain('>Edit payment methods</p>');
     expect(html).toContain('>Done</button>');
-    expect(html).toMatch(/data-nonce="n-visa"(?![^>]*disabled)[^>]*><span class="kassa-method__label"><span class="kassa-visually-hidden">Delete(<!-- -->)? <\/span>Visa ending in 1881<\/span>/);
+    expect(html).toMatch(
+      /data-nonce="n-visa"(?![^>]*disabled)[^>]*><span class="kassa-method__label"><span class="kassa-visually-hidden">Delete(<!-- -->)? <\/span>Visa ending in 1881<\/span>/,
+    );
     expect(html).toMatch(/data-nonce="n-amex" aria-describedby="sheet-heading-n-amex-locked" disabled="">/);
-    expect(html).toContain('id="sheet-heading-n-amex-locked" class="kassa-method__locked">Pays for a subscription. Cancel the subscription to delete this card.</p>');
+    expect(html).toContain(
+      'id="sheet-heading-n-amex-locked" class="kassa-method__locked">Pays for a subscription. Cancel the subscription to delete this card.</p>',
+    );
     expect(html).not.toContain('Other ways to pay');
   });
 

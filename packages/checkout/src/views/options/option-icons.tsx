@@ -15,7 +15,15 @@ function monogram(text: string, fill: string): ReactElement {
   return (
     <>
       <rect x="2" y="4" width="28" height="20" rx="4" fill={fill} />
-      <text x="16" y="18" textAnchor="middle" fontFamily="Arial, Helvetica, sans-serif" fontWeight="700" fontSize="10" fill="#fff">
+      <text
+        x="16"
+        y="18"
+        textAnchor="middle"
+        fontFamily="Arial, Helvetica, sans-serif"
+        fontWeight="700"
+        fontSize="10"
+        fill="#fff"
+      >
         {text}
       </text>
     </>

@@ -22,8 +22,12 @@ describe('option list markup', () => {
     const state = stateAfter(settled);
     const list = renderWith(state, <OptionList />);
     expect(list).toMatch(/^<ul class="kassa-options" aria-labelledby="sheet-heading">/);
-    expect(list).toMatch(/<button type="button" class="kassa-option" data-option="card"><svg[^>]*aria-hidden="true"[^>]*>.*<\/svg><span class="kassa-option__label">Card<\/span><\/button>/);
-    expect(list).toMatch(/data-option="venmo" disabled="" aria-describedby="sheet-heading-venmo-note">.*Venmo.*<span id="sheet-heading-venmo-note" class="kassa-option__note">Not available right now<\/span>/);
+    expect(list).toMatch(
+      /<button type="button" class="kassa-option" data-option="card"><svg[^>]*aria-hidden="true"[^>]*>.*<\/svg><span class="kassa-option__label">Card<\/span><\/button>/,
+    );
+    expect(list).toMatch(
+      /data-option="venmo" disabled="" aria-describedby="sheet-heading-venmo-note">.*Venmo.*<span id="sheet-heading-venmo-note" class="kassa-option__note">Not available right now<\/span>/,
+    );
     const header = renderWith(state, <SheetHeader root={connectRoot(state, createTranslator())} />);
     expect(header).toContain('<p id="sheet-heading" class="kassa-heading" role="heading" aria-level="3">Choose a way to pay</p>');
   });
@@ -45,7 +49,12 @@ describe('option list markup', () => {
 
   it('shows "All payment options failed to load." and a retry when every option failed', () => {
     const html = renderWith(
-      stateAfter([loaded, { type: 'OPTION_FAILED', option: 'card' }, { type: 'OPTION_FAILED', option: 'paypal' }, { type: 'OPTION_FAILED', option: 'venmo' }]),
+      stateAfter([
+        loaded,
+        { type: 'OPTION_FAILED', option: 'card' },
+        { type: 'OPTION_FAILED', option: 'paypal' },
+        { type: 'OPTION_FAILED', option: 'venmo' },
+      ]),
       <Sheet />,
     );
     expect(html).toContain('data-state="error"');

@@ -9,7 +9,10 @@ import { useCheckoutContext, useFocusTarget } from '../checkout-context.ts';
 export function SheetHeader({ root }: { readonly root: RootProps }): ReactElement {
   const { state, t, headingId } = useCheckoutContext();
   const alert = useRef<HTMLParagraphElement>(null);
-  useFocusTarget('alert', useCallback(() => alert.current?.focus(), []));
+  useFocusTarget(
+    'alert',
+    useCallback(() => alert.current?.focus(), []),
+  );
   const covered = root.alert !== '' || root.selectedText !== '';
 
   let content: ReactElement | null = null;

@@ -2,7 +2,5 @@
 import type { ReactElement } from 'react';
 
 export function VenmoMark(): ReactElement {
-  return (
-    <span className="kassa-wallet__word">venmo</span>
-  );
+  return <span className="kassa-wallet__word">venmo</span>;
 }

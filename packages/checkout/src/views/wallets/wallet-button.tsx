@@ -2,7 +2,17 @@
 // wallet's window in the click itself (one opened later would be blocked), or, for Venmo on a desktop, shows a QR
 // code for the shopper's phone. Once approved, the account it will pay with. Shared by the wallet views, which all
 // load in one chunk when a wallet is offered (src/wallets/registry.ts).
-import { lazy, Suspense, useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactElement, type ReactNode } from 'react';
+import {
+  lazy,
+  Suspense,
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type ReactElement,
+  type ReactNode,
+} from 'react';
 import { walletText, type WalletMessageKey } from '../../i18n/wallet-messages.ts';
 import type { PaymentMethodResult } from '../../machine/checkout.types.ts';
 import type { WalletSurface } from '../../provider/provider.ts';
@@ -43,7 +53,10 @@ export function WalletButton({ context, mark }: WalletButtonProps): ReactElement
   const button = useRef<HTMLButtonElement>(null);
   const running = useRef<AbortController | null>(null);
   const [flow, setFlow] = useState<Flow>({ step: 'idle', refocus: false });
-  useFocusTarget(option, useCallback(() => button.current?.focus(), []));
+  useFocusTarget(
+    option,
+    useCallback(() => button.current?.focus(), []),
+  );
   // Leaving the view ends the flow: its window closes, a QR code stops waiting, a late approval is dropped.
   useEffect(() => () => running.current?.abort(), []);
   // Back on the button once it is drawn again, to try again or after a cancel (the QR code that had focus is gone).
@@ -119,7 +132,13 @@ export function WalletButton({ context, mark }: WalletButtonProps): ReactElement
         {flow.step === 'failed' ? text('failed') : ''}
       </p>
       <p className="kassa-wallet__status" role="status">
-        {flow.step === 'waiting' ? text('waiting') : approved !== null ? text('readyToPay', accountOf(approved)) : byQrCode ? '' : text('hint')}
+        {flow.step === 'waiting'
+          ? text('waiting')
+          : approved !== null
+            ? text('readyToPay', accountOf(approved))
+            : byQrCode
+              ? ''
+              : text('hint')}
       </p>
     </div>
   );

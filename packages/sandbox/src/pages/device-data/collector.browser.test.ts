@@ -60,7 +60,11 @@ describe('device data', () => {
     };
     expect(view.deviceData).toBe(deviceData);
     expect(view.deviceSession.id).toBe(parsed.device_session_id);
-    expect(view.deviceSession.signals).toMatchObject({ screenWidth: expect.any(Number), language: expect.any(String), timeZone: expect.any(String) });
+    expect(view.deviceSession.signals).toMatchObject({
+      screenWidth: expect.any(Number),
+      language: expect.any(String),
+      timeZone: expect.any(String),
+    });
   });
 
   it('a sale without device data: not captured, nothing recorded; device data from elsewhere is kept as given', async () => {
@@ -68,14 +72,22 @@ describe('device data', () => {
     expect(plain.transaction.riskData).toMatchObject({ deviceDataCaptured: false });
     expect(await deviceDataView(plain.transaction.id)).toEqual({ deviceData: null, deviceSession: null });
 
-    const foreign = await gateway.transaction.sale({ amount: '10.00', paymentMethodNonce: 'fake-valid-nonce', deviceData: '{"correlation_id":"abc"}' });
+    const foreign = await gateway.transaction.sale({
+      amount: '10.00',
+      paymentMethodNonce: 'fake-valid-nonce',
+      deviceData: '{"correlation_id":"abc"}',
+    });
     expect(await deviceDataView(foreign.transaction.id)).toEqual({ deviceData: '{"correlation_id":"abc"}', deviceSession: null });
     expect((await fetch(`${sandbox.origin}/__sandbox/transactions/nope/device-data`)).status).toBe(404);
   });
 
   it('the session endpoint refuses anything but a session id and short signals', async () => {
     const post = (body: unknown) =>
-      fetch(`${sandbox.origin}/device-data/sessions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      fetch(`${sandbox.origin}/device-data/sessions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
     expect((await post({ sessionId: 'x', signals: {} })).status).toBe(400);
     expect((await post({ sessionId: 'a'.repeat(32), signals: { note: 'n'.repeat(101) } })).status).toBe(400);
     expect((await post({ sessionId: 'a'.repeat(32), signals: { screenWidth: 390 } })).status).toBe(204);

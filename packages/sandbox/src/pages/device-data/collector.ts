@@ -39,7 +39,11 @@ async function collect(): Promise<void> {
   const message: DeviceDataMessage = {
     source: DEVICE_DATA_MESSAGE_SOURCE,
     type: 'deviceData',
-    deviceData: JSON.stringify({ device_session_id: sessionId, fraud_merchant_id: 'kassa-sandbox', correlation_id: randomHex(16) }),
+    deviceData: JSON.stringify({
+      device_session_id: sessionId,
+      fraud_merchant_id: 'kassa-sandbox',
+      correlation_id: randomHex(16),
+    }),
   };
   window.parent.postMessage(message, fragment.parentOrigin);
 }

@@ -15,13 +15,19 @@ export function bundleCollectorScript(): Promise<string> {
 export async function deviceDataPageRoutes(app: FastifyInstance, options: { gateway: SandboxGateway }): Promise<void> {
   const { gateway } = options;
   const script = await bundleCollectorScript();
-  app.get('/device-data/collector.html', async (_request, reply) => securePage(reply, 'text/html; charset=utf-8').send(PAGE_HTML));
-  app.get('/device-data/collector.js', async (_request, reply) => securePage(reply, 'text/javascript; charset=utf-8').send(script));
+  app.get('/device-data/collector.html', async (_request, reply) =>
+    securePage(reply, 'text/html; charset=utf-8').send(PAGE_HTML),
+  );
+  app.get('/device-data/collector.js', async (_request, reply) =>
+    securePage(reply, 'text/javascript; charset=utf-8').send(script),
+  );
   app.post('/device-data/sessions', async (request, reply) => {
     const body = (request.body ?? {}) as { sessionId?: unknown; signals?: unknown };
     const signals = parseSignals(body.signals);
     if (typeof body.sessionId !== 'string' || !DEVICE_SESSION_ID.test(body.sessionId) || signals === null) {
-      return reply.code(400).send({ error: { message: 'A device session is { sessionId: 32 hex digits, signals: { name: short string or number } }' } });
+      return reply.code(400).send({
+        error: { message: 'A device session is { sessionId: 32 hex digits, signals: { name: short string or number } }' },
+      });
     }
     gateway.deviceData.recordSession(body.sessionId, signals, gateway.now());
     return reply.code(204).send();

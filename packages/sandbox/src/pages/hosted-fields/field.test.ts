@@ -173,7 +173,13 @@ describe('hosted field messages', () => {
       errorMessage: 'Enter the 3 digits on the back',
       lang: 'ar',
       dir: 'ltr',
-      style: { color: 'rgb(1, 2, 3)', fontSize: '16px', textAlign: 'right', backgroundColor: 'rgb(4, 5, 6)', background: 'url(x)' },
+      style: {
+        color: 'rgb(1, 2, 3)',
+        fontSize: '16px',
+        textAlign: 'right',
+        backgroundColor: 'rgb(4, 5, 6)',
+        background: 'url(x)',
+      },
     });
     expect(Object.fromEntries(cvv.input.attributes)).toMatchObject({
       'aria-label': 'Security code',
@@ -184,9 +190,22 @@ describe('hosted field messages', () => {
       dir: 'ltr',
     });
     expect(cvv.input.placeholder).toBe('123');
-    expect(Object.fromEntries(cvv.input.styles)).toEqual({ color: 'rgb(1, 2, 3)', 'font-size': '16px', 'text-align': 'right', 'background-color': 'rgb(4, 5, 6)' });
+    expect(Object.fromEntries(cvv.input.styles)).toEqual({
+      color: 'rgb(1, 2, 3)',
+      'font-size': '16px',
+      'text-align': 'right',
+      'background-color': 'rgb(4, 5, 6)',
+    });
     // Only a language tag and a direction pass: anything else is not written into the frame.
-    cvv.field.receive({ ...envelope, type: 'configure', label: 'CVV', required: true, invalid: false, lang: 'x" onload', dir: 'auto' });
+    cvv.field.receive({
+      ...envelope,
+      type: 'configure',
+      label: 'CVV',
+      required: true,
+      invalid: false,
+      lang: 'x" onload',
+      dir: 'auto',
+    });
     expect(Object.fromEntries(cvv.input.attributes)).toMatchObject({ lang: 'ar', dir: 'ltr' });
 
     cvv.input.type('1234');
@@ -221,7 +240,13 @@ describe('tokenize', () => {
       result: {
         type: 'CreditCard',
         description: 'ending in 11',
-        details: { cardType: 'Visa', lastFour: '1111', expirationMonth: '12', expirationYear: String(year), cardholderName: 'Ada Lovelace' },
+        details: {
+          cardType: 'Visa',
+          lastFour: '1111',
+          expirationMonth: '12',
+          expirationYear: String(year),
+          cardholderName: 'Ada Lovelace',
+        },
       },
     });
     const nonce = (answer as { result: { nonce: string } }).result.nonce;
@@ -247,16 +272,30 @@ describe('tokenize', () => {
       the(instance, 'expirationDate').input.type(`12${year % 100}`);
       return instance;
     };
-    const saved = await tokenizeResult(typed('5555 5555 5555 4444'), ['number', 'expirationDate'], clientApiUrl, { vault: true, fingerprint });
+    const saved = await tokenizeResult(typed('5555 5555 5555 4444'), ['number', 'expirationDate'], clientApiUrl, {
+      vault: true,
+      fingerprint,
+    });
     expect(saved).toMatchObject({ type: 'tokenized', result: { details: { lastFour: '4444' } } });
     expect((await gateway.customer.find(customer.id)).creditCards?.map((card) => card.last4)).toEqual(['4444']);
 
-    const again = await tokenizeResult(typed('5555 5555 5555 4444'), ['number', 'expirationDate'], clientApiUrl, { vault: true, fingerprint });
+    const again = await tokenizeResult(typed('5555 5555 5555 4444'), ['number', 'expirationDate'], clientApiUrl, {
+      vault: true,
+      fingerprint,
+    });
     expect(again).toMatchObject({ type: 'tokenizeFailed', error: { code: 'duplicate_payment_method', fields: ['number'] } });
-    const declined = await tokenizeResult(typed('4000 1111 1111 1115'), ['number', 'expirationDate'], clientApiUrl, { vault: true, fingerprint });
+    const declined = await tokenizeResult(typed('4000 1111 1111 1115'), ['number', 'expirationDate'], clientApiUrl, {
+      vault: true,
+      fingerprint,
+    });
     expect(declined).toMatchObject({ type: 'tokenizeFailed', error: { code: 'verification_failed' } });
     // Without vault the same card only tokenizes: nothing more is saved.
-    expect(await tokenizeResult(typed('5555 5555 5555 4444'), ['number', 'expirationDate'], clientApiUrl, { vault: false, fingerprint })).toMatchObject({
+    expect(
+      await tokenizeResult(typed('5555 5555 5555 4444'), ['number', 'expirationDate'], clientApiUrl, {
+        vault: false,
+        fingerprint,
+      }),
+    ).toMatchObject({
       type: 'tokenized',
     });
     expect((await gateway.customer.find(customer.id)).creditCards).toHaveLength(1);
@@ -318,8 +357,10 @@ describe('gateway failures during tokenization', () => {
     the(instance, 'number').input.type('4111111111111111');
     return instance;
   }
-  const answer = (status: number, headers: Record<string, string> = {}): typeof fetch => async () =>
-    new Response('{}', { status, headers });
+  const answer =
+    (status: number, headers: Record<string, string> = {}): typeof fetch =>
+    async () =>
+      new Response('{}', { status, headers });
 
   it.each([
     [401, {}, { code: 'authorization' }],

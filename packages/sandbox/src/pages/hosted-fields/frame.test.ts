@@ -36,7 +36,11 @@ async function loadFrame(fragment: unknown) {
   const send = (data: unknown, origin: string, source: unknown = parent): void => {
     window.dispatchEvent(Object.assign(new Event('message'), { data, origin, source }));
   };
-  return { input, toParent, send, close: () => {
+  return {
+    input,
+    toParent,
+    send,
+    close: () => {
       for (const channel of channels) channel.close();
     },
   };
@@ -48,7 +52,14 @@ describe('frame script bundle', () => {
     try {
       expect(frame.toParent).toEqual([[{ source: MESSAGE_SOURCE, channel: 'c1', type: 'ready', field: 'cvv' }, PARENT_ORIGIN]]);
       expect(frame.input.attributes.get('autocomplete')).toBe('cc-csc');
-      const configure = { source: MESSAGE_SOURCE, channel: 'c1', type: 'configure', label: 'CVV', required: true, invalid: false };
+      const configure = {
+        source: MESSAGE_SOURCE,
+        channel: 'c1',
+        type: 'configure',
+        label: 'CVV',
+        required: true,
+        invalid: false,
+      };
       frame.send({ ...configure, label: 'from elsewhere' }, 'https://evil.example');
       frame.send({ ...configure, label: 'from a sibling window' }, PARENT_ORIGIN, {});
       expect(frame.input.attributes.get('aria-label')).toBeUndefined();
@@ -60,7 +71,10 @@ describe('frame script bundle', () => {
   });
 
   it('stays inert with a malformed fragment or a wildcard parent origin', async () => {
-    for (const fragment of [{ field: 'pin', channel: 'c', parentOrigin: PARENT_ORIGIN }, { field: 'number', channel: 'c', parentOrigin: '*' }]) {
+    for (const fragment of [
+      { field: 'pin', channel: 'c', parentOrigin: PARENT_ORIGIN },
+      { field: 'number', channel: 'c', parentOrigin: '*' },
+    ]) {
       const frame = await loadFrame(fragment);
       expect(frame.toParent).toEqual([]);
       frame.close();

@@ -22,7 +22,13 @@ describe('hosted field frame', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/html/);
     const csp = response.headers.get('content-security-policy') ?? '';
-    for (const directive of ["default-src 'none'", "script-src 'self'", "style-src 'self'", "connect-src 'self'", 'frame-ancestors *']) {
+    for (const directive of [
+      "default-src 'none'",
+      "script-src 'self'",
+      "style-src 'self'",
+      "connect-src 'self'",
+      'frame-ancestors *',
+    ]) {
       expect(csp).toContain(directive);
     }
     expect(csp).not.toContain('unsafe');

@@ -75,7 +75,7 @@ describe('validateField', () => {
 describe('card number formatting', () => {
   const at = (value: string) => formatCardNumber(value, value.length);
 
-  it("groups the digits as the brand prints them", () => {
+  it('groups the digits as the brand prints them', () => {
     expect(at('4111111111111111')).toEqual({ value: '4111 1111 1111 1111', caret: 19 });
     expect(at('378282246310005')).toEqual({ value: '3782 822463 10005', caret: 17 });
     expect(at('36259600000004').value).toBe('3625 960000 0004');

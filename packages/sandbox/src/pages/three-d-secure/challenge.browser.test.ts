@@ -74,7 +74,9 @@ async function openChallenge(number = '4000000000001091'): Promise<Opened> {
   return { page, frame, challengeId, violations, messages };
 }
 
-async function result(challengeId: string): Promise<{ status: number; body: { threeDSecureInfo?: { liabilityShifted: boolean; status: string } } }> {
+async function result(
+  challengeId: string,
+): Promise<{ status: number; body: { threeDSecureInfo?: { liabilityShifted: boolean; status: string } } }> {
   const response = await fetch(`${token.clientApiUrl}/v1/three_d_secure/challenges/${challengeId}/result`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -98,7 +100,10 @@ describe('the 3-D Secure challenge page in Chromium', () => {
       origin: sandbox.origin,
       data: { source: 'kassa-three-d-secure', challengeId, type: 'complete' },
     });
-    expect((await result(challengeId)).body.threeDSecureInfo).toMatchObject({ liabilityShifted: true, status: 'authenticate_successful' });
+    expect((await result(challengeId)).body.threeDSecureInfo).toMatchObject({
+      liabilityShifted: true,
+      status: 'authenticate_successful',
+    });
     expect(violations).toEqual([]);
     await page.close();
   });
@@ -137,12 +142,17 @@ describe('the 3-D Secure challenge page in Chromium', () => {
     await failing.frame.getByLabel('One-time code').fill('1234');
     await failing.frame.getByRole('button', { name: 'Submit' }).click();
     await expect.poll(async () => (await failing.messages()).map((message) => message.data.type)).toContain('complete');
-    expect((await result(failing.challengeId)).body.threeDSecureInfo).toMatchObject({ liabilityShifted: false, status: 'authenticate_failed' });
+    expect((await result(failing.challengeId)).body.threeDSecureInfo).toMatchObject({
+      liabilityShifted: false,
+      status: 'authenticate_failed',
+    });
     await failing.page.close();
 
     const cancelling = await openChallenge();
     await cancelling.frame.getByRole('button', { name: 'Cancel' }).click();
-    await expect.poll(async () => (await cancelling.messages()).map((message) => message.data.type)).toEqual(['ready', 'cancelled']);
+    await expect
+      .poll(async () => (await cancelling.messages()).map((message) => message.data.type))
+      .toEqual(['ready', 'cancelled']);
     await cancelling.page.close();
   });
 });

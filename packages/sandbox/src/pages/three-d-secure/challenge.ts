@@ -74,7 +74,9 @@ async function load(): Promise<void> {
     tell('failed');
     return;
   }
-  const amount = new Intl.NumberFormat('en', { style: 'currency', currency: details.currencyIsoCode }).format(Number(details.amount));
+  const amount = new Intl.NumberFormat('en', { style: 'currency', currency: details.currencyIsoCode }).format(
+    Number(details.amount),
+  );
   summary.textContent = messages.summary(amount, messages.card(details.cardType, details.lastFour));
   input.focus();
   tell('ready');

@@ -28,16 +28,24 @@ type ChallengeRequest = FastifyRequest<{ Params: { id: string } }>;
 export async function threeDSecurePageRoutes(app: FastifyInstance, options: { gateway: SandboxGateway }): Promise<void> {
   const { threeDSecure } = options.gateway;
   const script = await bundleChallengeScript();
-  app.get('/three-d-secure/challenge.html', async (_request, reply) => securePage(reply, 'text/html; charset=utf-8').send(PAGE_HTML));
-  app.get('/three-d-secure/challenge.js', async (_request, reply) => securePage(reply, 'text/javascript; charset=utf-8').send(script));
-  app.get('/three-d-secure/challenge.css', async (_request, reply) => securePage(reply, 'text/css; charset=utf-8').send(PAGE_CSS));
+  app.get('/three-d-secure/challenge.html', async (_request, reply) =>
+    securePage(reply, 'text/html; charset=utf-8').send(PAGE_HTML),
+  );
+  app.get('/three-d-secure/challenge.js', async (_request, reply) =>
+    securePage(reply, 'text/javascript; charset=utf-8').send(script),
+  );
+  app.get('/three-d-secure/challenge.css', async (_request, reply) =>
+    securePage(reply, 'text/css; charset=utf-8').send(PAGE_CSS),
+  );
 
   const notFound = { error: { message: 'Unknown or expired 3D Secure challenge' } };
   app.get('/three-d-secure/challenges/:id', async (request: ChallengeRequest, reply) => {
     const challenge = threeDSecure.challenge(request.params.id);
     if (challenge === undefined) return reply.code(404).header('cache-control', 'no-store').send(notFound);
     const { state, amount, currencyIsoCode, card } = challenge;
-    return reply.header('cache-control', 'no-store').send({ state, amount, currencyIsoCode, cardType: card.cardType, lastFour: card.last4 });
+    return reply
+      .header('cache-control', 'no-store')
+      .send({ state, amount, currencyIsoCode, cardType: card.cardType, lastFour: card.last4 });
   });
   app.post('/three-d-secure/challenges/:id/answer', async (request: ChallengeRequest, reply) => {
     const code = (request.body as { code?: unknown } | null)?.code;

@@ -28,7 +28,11 @@ afterAll(async () => {
 });
 
 const post = (url: string, body: Record<string, unknown>) =>
-  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ authorizationFingerprint: token.authorizationFingerprint, ...body }) });
+  fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ authorizationFingerprint: token.authorizationFingerprint, ...body }),
+  });
 
 interface Received {
   data: { source: string; approvalId: string; type: string };
@@ -74,7 +78,9 @@ describe('wallet approval page', () => {
     // A phone that scanned the checkout's QR code keeps the page: it says the shopper is done.
     expect(done).toBe('Approved. You can go back to the checkout.');
     expect(result.status).toBe(201);
-    const { paymentMethod } = (await result.json()) as { paymentMethod: { nonce: string; type: string; details: object; rawPaymentData?: object } };
+    const { paymentMethod } = (await result.json()) as {
+      paymentMethod: { nonce: string; type: string; details: object; rawPaymentData?: object };
+    };
     expect(paymentMethod).toMatchObject({ type, details });
     if (wallet === 'apple_pay' || wallet === 'google_pay') expect(paymentMethod.rawPaymentData).toBeDefined();
     const sale = await gateway.transaction.sale({ amount: '30.00', paymentMethodNonce: paymentMethod.nonce });
@@ -96,7 +102,9 @@ describe('wallet approval page', () => {
     try {
       const response = await post(`${token.clientApiUrl}/v1/wallets/venmo/approvals`, { amount: '30.00' });
       expect(response.status).toBe(422);
-      expect(((await response.json()) as { error: { message: string } }).error.message).toBe('This wallet is not enabled for this merchant account.');
+      expect(((await response.json()) as { error: { message: string } }).error.message).toBe(
+        'This wallet is not enabled for this merchant account.',
+      );
     } finally {
       sandbox.settings.reset();
     }

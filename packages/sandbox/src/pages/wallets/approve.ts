@@ -4,7 +4,12 @@ import type { ApprovalFragment, WalletMessage } from './protocol.ts';
 // The wallet approval page (entry of approve.js): shows the wallet and the amount; Approve, Cancel (Escape too) or
 // Simulate a failure; tells the checkout that opened it (opener window or parent frame, only at its origin).
 
-const WALLET_NAMES: Readonly<Record<string, string>> = { paypal: 'PayPal', venmo: 'Venmo', apple_pay: 'Apple Pay', google_pay: 'Google Pay' };
+const WALLET_NAMES: Readonly<Record<string, string>> = {
+  paypal: 'PayPal',
+  venmo: 'Venmo',
+  apple_pay: 'Apple Pay',
+  google_pay: 'Google Pay',
+};
 const DONE: Readonly<Record<WalletMessage['type'], string>> = {
   approved: 'Approved. You can go back to the checkout.',
   cancelled: 'Cancelled. You can go back to the checkout.',
@@ -47,7 +52,11 @@ async function decide(decision: 'approve' | 'cancel' | 'fail'): Promise<void> {
   if (done) return;
   done = true;
   for (const control of Object.values(buttons)) control.disabled = true;
-  const response = await fetch(`${base}/${decision}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }).catch(() => null);
+  const response = await fetch(`${base}/${decision}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+  }).catch(() => null);
   const end = decision === 'cancel' ? 'cancelled' : decision === 'approve' && response?.ok === true ? 'approved' : 'failed';
   tell(end);
   // On a phone that scanned the checkout's QR code nothing closes this page: say it is done.
@@ -56,7 +65,10 @@ async function decide(decision: 'approve' | 'cancel' | 'fail'): Promise<void> {
 
 async function load(): Promise<void> {
   const response = fragment === null ? null : await fetch(base).catch(() => null);
-  const details = response?.ok === true ? ((await response.json()) as { wallet: string; amount: string; currencyIsoCode: string; state: string }) : null;
+  const details =
+    response?.ok === true
+      ? ((await response.json()) as { wallet: string; amount: string; currencyIsoCode: string; state: string })
+      : null;
   if (details === null || details.state !== 'pending') {
     if (status !== null) status.textContent = 'This payment has expired or does not exist. Close it and try again.';
     buttons.approve.disabled = true;
@@ -65,7 +77,9 @@ async function load(): Promise<void> {
     tell('failed');
     return;
   }
-  const amount = new Intl.NumberFormat('en', { style: 'currency', currency: details.currencyIsoCode }).format(Number(details.amount));
+  const amount = new Intl.NumberFormat('en', { style: 'currency', currency: details.currencyIsoCode }).format(
+    Number(details.amount),
+  );
   document.title = `${WALLET_NAMES[details.wallet] ?? details.wallet}: approve the payment`;
   if (summary !== null) summary.textContent = `Pay ${amount} with ${WALLET_NAMES[details.wallet] ?? details.wallet}.`;
   buttons.approve.focus();

@@ -13,10 +13,13 @@ export function accountsRoutes(app: ApiInstance, ctx: AppContext): void {
     {
       config: { rateLimit: { max: ctx.config.rateLimits.accountsPerMinute, timeWindow: '1 minute' } },
       schema: {
-        summary: 'Sign up and sign in (a guest\'s orders move to the new account only with keepGuestOrders)',
+        summary: "Sign up and sign in (a guest's orders move to the new account only with keepGuestOrders)",
         tags: ['accounts'],
         body: signUpBody,
-        response: { 201: accountResponse, ...problemResponses('validation_failed', 'botcheck_failed', 'email_taken', 'rate_limited') },
+        response: {
+          201: accountResponse,
+          ...problemResponses('validation_failed', 'botcheck_failed', 'email_taken', 'rate_limited'),
+        },
       },
     },
     async (request, reply) => {

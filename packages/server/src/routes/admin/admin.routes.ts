@@ -65,7 +65,10 @@ async function giveBack(
   if (actorAccountId === null) throw new ProblemError('forbidden');
   let outcome: RefundOutcome;
   try {
-    outcome = await run({ db: ctx.db, gateway }, { paymentId: request.params.id, actorAccountId, idempotencyRef: heldKeyRef(request) });
+    outcome = await run(
+      { db: ctx.db, gateway },
+      { paymentId: request.params.id, actorAccountId, idempotencyRef: heldKeyRef(request) },
+    );
   } catch (error) {
     // Outcome unknown: a retry with the same key sends the same gateway request key, which cannot give back twice.
     if (error instanceof GatewayUnavailableError) {
@@ -105,21 +108,26 @@ export function adminRoutes(app: ApiInstance, ctx: AppContext): void {
     {
       config: { adminAction: 'payments.export' },
       schema: {
-        summary: 'Every payment the filters match, as CSV (text/csv), in the list\'s order',
+        summary: "Every payment the filters match, as CSV (text/csv), in the list's order",
         tags: ['admin'],
         querystring: exportPaymentsQuery,
         produces: ['text/csv'],
-        response: { 200: z.string().describe('CSV with a header row; amounts as decimal strings in their currency\'s digits.'), ...problemResponses('validation_failed') },
+        response: {
+          200: z.string().describe("CSV with a header row; amounts as decimal strings in their currency's digits."),
+          ...problemResponses('validation_failed'),
+        },
       },
     },
     async (request, reply) => {
       const day = new Date().toISOString().slice(0, 10);
-      return reply
-        .type('text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="payments-${day}.csv"`)
-        .header('cache-control', 'no-store')
-        // A stream goes out as it is (Fastify serializes objects only); the schema above documents what it carries.
-        .send(Readable.from(paymentsCsv(ctx.db, request.query)) as unknown as string);
+      return (
+        reply
+          .type('text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="payments-${day}.csv"`)
+          .header('cache-control', 'no-store')
+          // A stream goes out as it is (Fastify serializes objects only); the schema above documents what it carries.
+          .send(Readable.from(paymentsCsv(ctx.db, request.query)) as unknown as string)
+      );
     },
   );
 
@@ -145,7 +153,10 @@ export function adminRoutes(app: ApiInstance, ctx: AppContext): void {
         summary: 'Subscriptions as the gateway bills them, newest first, with their customers',
         tags: ['admin'],
         querystring: listSubscriptionsQuery,
-        response: { 200: subscriptionsList, ...problemResponses('validation_failed', 'gateway_unavailable', 'gateway_not_configured') },
+        response: {
+          200: subscriptionsList,
+          ...problemResponses('validation_failed', 'gateway_unavailable', 'gateway_not_configured'),
+        },
       },
     },
     async (request) => {
@@ -182,7 +193,7 @@ export function adminRoutes(app: ApiInstance, ctx: AppContext): void {
     {
       config: { adminAction: 'customers.list' },
       schema: {
-        summary: 'Shoppers\' accounts, newest first, with their orders and what they paid',
+        summary: "Shoppers' accounts, newest first, with their orders and what they paid",
         tags: ['admin'],
         querystring: listCustomersQuery,
         response: { 200: customersPage, ...problemResponses('validation_failed') },
@@ -199,7 +210,8 @@ export function adminRoutes(app: ApiInstance, ctx: AppContext): void {
     {
       config: { adminAction: 'payments.read' },
       schema: {
-        summary: 'A payment with its timeline (attempts, the gateway\'s statuses, refunds, webhooks), disputes and what admins did with it',
+        summary:
+          "A payment with its timeline (attempts, the gateway's statuses, refunds, webhooks), disputes and what admins did with it",
         tags: ['admin'],
         params: paymentIdParams,
         response: { 200: paymentDetail, ...problemResponses('validation_failed', 'payment_not_found') },
@@ -220,7 +232,12 @@ export function adminRoutes(app: ApiInstance, ctx: AppContext): void {
         disputes,
         attempts,
         refunds: refunds.map(toRefund),
-        adminActions: actions.map((entry) => ({ at: entry.created_at, action: entry.action, actorAccountId: entry.actor_account_id, status: entry.status })),
+        adminActions: actions.map((entry) => ({
+          at: entry.created_at,
+          action: entry.action,
+          actorAccountId: entry.actor_account_id,
+          status: entry.status,
+        })),
       };
     },
   );
@@ -239,7 +256,9 @@ export function adminRoutes(app: ApiInstance, ctx: AppContext): void {
     },
     async (request, reply) => {
       const { amount } = request.body;
-      const done = await giveBack(ctx, request, (deps, input) => refundPayment(deps, { ...input, ...(amount !== undefined ? { amount } : {}) }));
+      const done = await giveBack(ctx, request, (deps, input) =>
+        refundPayment(deps, { ...input, ...(amount !== undefined ? { amount } : {}) }),
+      );
       return reply.status(201).send(done);
     },
   );

@@ -11,7 +11,11 @@ import { paymentStatusSchema } from '../../payments/payment.ts';
 import { refundSchema } from '../../refunds/refund.ts';
 
 const isoDateTime = z.iso.datetime({ offset: true, error: 'Use an ISO 8601 date and time, e.g. 2026-11-01T00:00:00Z.' });
-const minorUnits = z.coerce.number('Use an amount in minor units.').int('Use an amount in minor units.').min(0).max(Number.MAX_SAFE_INTEGER);
+const minorUnits = z.coerce
+  .number('Use an amount in minor units.')
+  .int('Use an amount in minor units.')
+  .min(0)
+  .max(Number.MAX_SAFE_INTEGER);
 
 /** The payments list's filters (the list, its CSV export). */
 const paymentFilters = {
@@ -21,8 +25,11 @@ const paymentFilters = {
   minAmount: minorUnits.optional().describe('Minor units, inclusive.'),
   maxAmount: minorUnits.optional().describe('Minor units, inclusive.'),
   customerEmail: z.string().trim().max(254).optional(),
-  cardLastFour: z.string().regex(/^\d{4}$/, 'Use the card\'s last four digits.').optional(),
-  paymentMethodType: z.string().max(64).optional().describe('The gateway\'s paymentInstrumentType, e.g. `credit_card`.'),
+  cardLastFour: z
+    .string()
+    .regex(/^\d{4}$/, "Use the card's last four digits.")
+    .optional(),
+  paymentMethodType: z.string().max(64).optional().describe("The gateway's paymentInstrumentType, e.g. `credit_card`."),
   sort: z.enum(PAYMENT_SORTS).default('newest').describe('Newest or oldest first, or by amount (largest or smallest first).'),
 };
 
@@ -37,7 +44,7 @@ export function cursorParam<T>(decode: (text: string) => T | null) {
       return cursor ?? undefined;
     })
     .optional()
-    .describe('The previous page\'s `nextCursor`.');
+    .describe("The previous page's `nextCursor`.");
 }
 
 const limit = z.coerce.number().int().min(1).max(100).default(25);
@@ -51,7 +58,12 @@ export const paymentsPage = z.object({
   nextCursor: z.string().nullable().describe('Pass as `cursor` for the next page; null on the last page.'),
 });
 
-export const adminActionSchema = z.object({ at: z.string(), action: z.string(), actorAccountId: z.string(), status: z.number().int() });
+export const adminActionSchema = z.object({
+  at: z.string(),
+  action: z.string(),
+  actorAccountId: z.string(),
+  status: z.number().int(),
+});
 
 export const paymentDetail = z.object({
   payment: adminPaymentSchema,
@@ -78,7 +90,11 @@ export const refundDone = z.object({ refund: refundSchema, payment: adminPayment
 export const paymentIdParams = z.object({ id: z.string().min(1).max(64) });
 
 export const overviewQuery = z.object({
-  days: z.enum(OVERVIEW_PERIODS).default('30').transform(Number).describe('The period: the last 7, 30 or 90 days (UTC), today included.'),
+  days: z
+    .enum(OVERVIEW_PERIODS)
+    .default('30')
+    .transform(Number)
+    .describe('The period: the last 7, 30 or 90 days (UTC), today included.'),
 });
 
 export const listSubscriptionsQuery = z.object({
@@ -87,11 +103,15 @@ export const listSubscriptionsQuery = z.object({
 });
 export const subscriptionsList = z.object({ subscriptions: z.array(adminSubscriptionSchema) });
 
-export const listDisputesQuery = z.object({ status: z.string().max(64).optional(), cursor: cursorParam(decodePageCursor), limit });
+export const listDisputesQuery = z.object({
+  status: z.string().max(64).optional(),
+  cursor: cursorParam(decodePageCursor),
+  limit,
+});
 export const disputesPage = z.object({ disputes: z.array(adminDisputeSchema), nextCursor: z.string().nullable() });
 
 export const listCustomersQuery = z.object({
-  email: z.string().trim().max(254).optional().describe('The email\'s beginning (case does not matter).'),
+  email: z.string().trim().max(254).optional().describe("The email's beginning (case does not matter)."),
   cursor: cursorParam(decodePageCursor),
   limit,
 });

@@ -21,7 +21,11 @@ export function botcheckRoutes(app: ApiInstance, ctx: AppContext): void {
         summary: 'Whether an action needs a bot-check token (BOTCHECK_ON), and how the page gets one',
         tags: ['botcheck'],
         querystring: actionQuery,
-        response: { 200: z.object({ botcheck: botcheckSettingsSchema.nullable().describe('Null: the merchant does not guard this action.') }) },
+        response: {
+          200: z.object({
+            botcheck: botcheckSettingsSchema.nullable().describe('Null: the merchant does not guard this action.'),
+          }),
+        },
       },
     },
     async (request) => {
@@ -38,7 +42,7 @@ export function botcheckRoutes(app: ApiInstance, ctx: AppContext): void {
     '/api/botcheck/challenge',
     {
       schema: {
-        summary: 'A fresh ALTCHA challenge (single use), bound to the visitor\'s session and to one action',
+        summary: "A fresh ALTCHA challenge (single use), bound to the visitor's session and to one action",
         tags: ['botcheck'],
         querystring: actionQuery,
         response: { 200: challengeSchema, ...problemResponses('too_many_attempts') },
@@ -48,7 +52,14 @@ export function botcheckRoutes(app: ApiInstance, ctx: AppContext): void {
       // A challenge is single use: never from a cache.
       void reply.header('cache-control', 'no-store');
       const sessionId = request.kassaSession?.id ?? null;
-      await enforceLimits(ctx.velocity, request, reply, 'botcheck_challenge', { ip: request.ip, ...(sessionId === null ? {} : { session: sessionId }) }, ctx.config.velocity.botcheckChallenges);
+      await enforceLimits(
+        ctx.velocity,
+        request,
+        reply,
+        'botcheck_challenge',
+        { ip: request.ip, ...(sessionId === null ? {} : { session: sessionId }) },
+        ctx.config.velocity.botcheckChallenges,
+      );
       const binding = botcheckBinding(ctx.config.botcheck.secret, sessionId, request.query.action);
       const costFactor = (await ctx.shopAlert.raised()) ? ctx.config.botcheck.elevatedCostFactor : 1;
       return challengeSchema.parse(await altcha.createChallenge(binding, costFactor));

@@ -10,11 +10,13 @@ const watchdogs = {
 export const botcheckSettingsSchema = z.discriminatedUnion('provider', [
   z.object({ provider: z.literal('altcha'), challengeUrl: z.string(), ...watchdogs }),
   z.object({
-    provider: z.enum(BOTCHECK_PROVIDERS.filter((p) => p !== 'altcha') as ['recaptcha-v2', 'recaptcha-v3', 'hcaptcha', 'turnstile']),
+    provider: z.enum(
+      BOTCHECK_PROVIDERS.filter((p) => p !== 'altcha') as ['recaptcha-v2', 'recaptcha-v3', 'hcaptcha', 'turnstile'],
+    ),
     siteKey: z.string(),
     scriptUrl: z.string(),
     action: z.string().describe('The action the token is for (reCAPTCHA v3 and Turnstile report it back).'),
-    binding: z.string().describe('Turnstile\'s cData: the session binding siteverify reports back.'),
+    binding: z.string().describe("Turnstile's cData: the session binding siteverify reports back."),
     ...watchdogs,
   }),
 ]);

@@ -20,7 +20,9 @@ export const shopConfigSchema = z.object({
 export function configRoutes(app: ApiInstance, ctx: AppContext): void {
   app.get(
     '/api/config',
-    { schema: { summary: 'What the web app needs to know about this shop', tags: ['meta'], response: { 200: shopConfigSchema } } },
+    {
+      schema: { summary: 'What the web app needs to know about this shop', tags: ['meta'], response: { 200: shopConfigSchema } },
+    },
     async () => ({ sandbox: isSandboxGateway(ctx.config.gateway) }),
   );
 }

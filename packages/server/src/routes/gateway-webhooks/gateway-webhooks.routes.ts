@@ -25,13 +25,19 @@ export async function gatewayWebhookRoutes(app: ApiInstance, ctx: AppContext): P
         config: { crossSite: 'signed-server-post' },
         bodyLimit: WEBHOOK_BODY_LIMIT,
         schema: {
-          summary: 'The gateway\'s signed webhook notifications (form-encoded bt_signature + bt_payload); each is acted on once',
+          summary: "The gateway's signed webhook notifications (form-encoded bt_signature + bt_payload); each is acted on once",
           tags: ['gateway'],
           consumes: ['application/x-www-form-urlencoded'],
           body: webhookBody,
           response: {
             200: webhookResponse,
-            ...problemResponses('validation_failed', 'webhook_signature_invalid', 'payload_too_large', 'unsupported_media_type', 'gateway_not_configured'),
+            ...problemResponses(
+              'validation_failed',
+              'webhook_signature_invalid',
+              'payload_too_large',
+              'unsupported_media_type',
+              'gateway_not_configured',
+            ),
           },
         },
       },
@@ -39,7 +45,10 @@ export async function gatewayWebhookRoutes(app: ApiInstance, ctx: AppContext): P
         if (ctx.webhooks === null) throw new ProblemError('gateway_not_configured');
         const notification = await verified(ctx.webhooks, request, request.body);
         const outcome = await receiveNotification(ctx.db, notification);
-        request.log.info({ notification: outcome.id, kind: notification.kind, outcome: outcome.kind }, 'webhook notification received');
+        request.log.info(
+          { notification: outcome.id, kind: notification.kind, outcome: outcome.kind },
+          'webhook notification received',
+        );
         return { status: outcome.kind };
       },
     );
@@ -47,7 +56,11 @@ export async function gatewayWebhookRoutes(app: ApiInstance, ctx: AppContext): P
 }
 
 /** The verified notification, or 401 `webhook_signature_invalid`. */
-async function verified(verifier: WebhookVerifier, request: FastifyRequest, body: { bt_signature: string; bt_payload: string }): Promise<GatewayNotification> {
+async function verified(
+  verifier: WebhookVerifier,
+  request: FastifyRequest,
+  body: { bt_signature: string; bt_payload: string },
+): Promise<GatewayNotification> {
   try {
     return await verifier.parse(body.bt_signature, body.bt_payload);
   } catch (error) {

@@ -13,5 +13,7 @@ export const webhookBody = z.object({
 });
 
 export const webhookResponse = z.object({
-  status: z.enum(['processed', 'duplicate']).describe('`duplicate`: this notification was received before and is not acted on again.'),
+  status: z
+    .enum(['processed', 'duplicate'])
+    .describe('`duplicate`: this notification was received before and is not acted on again.'),
 });

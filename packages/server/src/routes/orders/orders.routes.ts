@@ -26,7 +26,14 @@ export function ordersRoutes(app: ApiInstance, ctx: AppContext): void {
     },
     async (request, reply) => {
       const session = await ensureSession(ctx, request, reply);
-      await enforceLimits(ctx.velocity, request, reply, 'order', { session: session.id, ip: request.ip }, ctx.config.velocity.orders);
+      await enforceLimits(
+        ctx.velocity,
+        request,
+        reply,
+        'order',
+        { session: session.id, ip: request.ip },
+        ctx.config.velocity.orders,
+      );
       const result = await createOrder(ctx.db, { accountId: session.account_id, sessionId: session.id }, request.body);
       if (result.kind === 'invalid') throw validationFailed(result.errors);
       return reply.status(201).send({ order: result.order });
@@ -49,7 +56,7 @@ export function ordersRoutes(app: ApiInstance, ctx: AppContext): void {
     '/api/orders/:id',
     {
       schema: {
-        summary: 'An order of the visitor\'s, with its payment attempts',
+        summary: "An order of the visitor's, with its payment attempts",
         tags: ['orders'],
         params: orderIdParams,
         response: { 200: orderResponse, ...problemResponses('validation_failed', 'order_not_found') },
@@ -72,7 +79,14 @@ export function ordersRoutes(app: ApiInstance, ctx: AppContext): void {
         params: orderIdParams,
         response: {
           200: checkoutSessionSchema,
-          ...problemResponses('validation_failed', 'order_not_found', 'order_already_paid', 'gateway_unavailable', 'gateway_not_configured', 'too_many_attempts'),
+          ...problemResponses(
+            'validation_failed',
+            'order_not_found',
+            'order_already_paid',
+            'gateway_unavailable',
+            'gateway_not_configured',
+            'too_many_attempts',
+          ),
         },
       },
     },
@@ -84,11 +98,20 @@ export function ordersRoutes(app: ApiInstance, ctx: AppContext): void {
       const gateway = ctx.gateway;
       if (gateway === null) throw new ProblemError('gateway_not_configured');
       // Each client token opens the gateway's tokenization to the browser: counted before one is asked for.
-      await enforceLimits(ctx.velocity, request, reply, 'checkout_session', { session: owner.sessionId, ip: request.ip }, ctx.config.velocity.checkoutSessions);
+      await enforceLimits(
+        ctx.velocity,
+        request,
+        reply,
+        'checkout_session',
+        { session: owner.sessionId, ip: request.ip },
+        ctx.config.velocity.checkoutSessions,
+      );
       try {
         // Signed in: a customer-bound token, so the checkout can list and save the shopper's cards.
         const clientToken =
-          owner.accountId === null ? await gateway.generateClientToken({}) : await customerClientToken(ctx.db, gateway, owner.accountId);
+          owner.accountId === null
+            ? await gateway.generateClientToken({})
+            : await customerClientToken(ctx.db, gateway, owner.accountId);
         return {
           clientToken,
           amount: { amount: order.total_amount, currency: order.currency },

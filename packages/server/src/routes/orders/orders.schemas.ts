@@ -20,9 +20,8 @@ export const createOrderBody = z.object({
 export const orderResponse = z.object({ order: orderSchema });
 export const ordersResponse = z.object({ orders: z.array(orderSchema) });
 
-
 export const checkoutSessionSchema = z.object({
-  clientToken: z.string().describe('For the gateway\'s client SDK; customer-bound when signed in.'),
+  clientToken: z.string().describe("For the gateway's client SDK; customer-bound when signed in."),
   amount: moneySchema,
   checkout: z.object({ cardholderName: z.enum(['optional', 'required']), vaultCard: z.boolean(), vaultManager: z.boolean() }),
   botcheck: botcheckSettingsSchema,

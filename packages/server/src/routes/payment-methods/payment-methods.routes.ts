@@ -4,7 +4,13 @@ import type { AppContext } from '../../context.ts';
 import { problemResponses } from '../../http/api-schemas.ts';
 import { ProblemError } from '../../http/problem.ts';
 import type { ApiInstance } from '../../plugins/openapi.ts';
-import { addSavedMethod, deleteSavedMethod, listSavedMethods, makeDefaultMethod, savedMethodNonce } from '../../vault/saved-methods.ts';
+import {
+  addSavedMethod,
+  deleteSavedMethod,
+  listSavedMethods,
+  makeDefaultMethod,
+  savedMethodNonce,
+} from '../../vault/saved-methods.ts';
 import { enforceLimits } from '../../velocity/guard.ts';
 import { refusedCardProblem, sendFinal, signedInAccount, vaultDeps, withGateway } from './vault-http.ts';
 import {
@@ -25,7 +31,7 @@ export function paymentMethodsRoutes(app: ApiInstance, ctx: AppContext): void {
     '/api/payment-methods',
     {
       schema: {
-        summary: 'The signed-in shopper\'s saved cards, the default first',
+        summary: "The signed-in shopper's saved cards, the default first",
         tags: ['payment methods'],
         response: { 200: paymentMethodsResponse, ...problemResponses(...GATEWAY_PROBLEMS) },
       },
@@ -40,7 +46,7 @@ export function paymentMethodsRoutes(app: ApiInstance, ctx: AppContext): void {
     '/api/payment-methods/client-token',
     {
       schema: {
-        summary: 'A client token for the checkout\'s card form, to add a card outside an order (then `POST /api/payment-methods`)',
+        summary: "A client token for the checkout's card form, to add a card outside an order (then `POST /api/payment-methods`)",
         tags: ['payment methods'],
         response: { 200: vaultSessionSchema, ...problemResponses('too_many_attempts', ...GATEWAY_PROBLEMS) },
       },
@@ -68,7 +74,8 @@ export function paymentMethodsRoutes(app: ApiInstance, ctx: AppContext): void {
         response: {
           201: paymentMethodResponse,
           422: {
-            description: '`card_verification_failed`: Credit card verification failed.\n`payment_method_invalid`: the nonce was refused',
+            description:
+              '`card_verification_failed`: Credit card verification failed.\n`payment_method_invalid`: the nonce was refused',
             content: { 'application/problem+json': { schema: verificationFailedSchema } },
           },
           ...problemResponses('validation_failed', 'botcheck_failed', 'payment_method_duplicate', ...GATEWAY_PROBLEMS),
@@ -90,10 +97,13 @@ export function paymentMethodsRoutes(app: ApiInstance, ctx: AppContext): void {
     {
       config: IDEMPOTENT,
       schema: {
-        summary: 'Make a saved card the shopper\'s default',
+        summary: "Make a saved card the shopper's default",
         tags: ['payment methods'],
         params: paymentMethodIdParams,
-        response: { 200: paymentMethodResponse, ...problemResponses('validation_failed', 'payment_method_not_found', ...GATEWAY_PROBLEMS) },
+        response: {
+          200: paymentMethodResponse,
+          ...problemResponses('validation_failed', 'payment_method_not_found', ...GATEWAY_PROBLEMS),
+        },
       },
     },
     async (request, reply) => {
@@ -114,7 +124,12 @@ export function paymentMethodsRoutes(app: ApiInstance, ctx: AppContext): void {
         params: paymentMethodIdParams,
         response: {
           204: z.undefined().describe('Deleted.'),
-          ...problemResponses('validation_failed', 'payment_method_not_found', 'payment_method_has_subscription', ...GATEWAY_PROBLEMS),
+          ...problemResponses(
+            'validation_failed',
+            'payment_method_not_found',
+            'payment_method_has_subscription',
+            ...GATEWAY_PROBLEMS,
+          ),
         },
       },
     },
@@ -135,7 +150,10 @@ export function paymentMethodsRoutes(app: ApiInstance, ctx: AppContext): void {
         summary: 'A single-use nonce that pays with a saved card (no card typed)',
         tags: ['payment methods'],
         params: paymentMethodIdParams,
-        response: { 201: savedMethodNonceResponse, ...problemResponses('validation_failed', 'payment_method_not_found', ...GATEWAY_PROBLEMS) },
+        response: {
+          201: savedMethodNonceResponse,
+          ...problemResponses('validation_failed', 'payment_method_not_found', ...GATEWAY_PROBLEMS),
+        },
       },
     },
     async (request, reply) => {

@@ -4,15 +4,23 @@ import { savedMethodSchema } from '../../vault/saved-methods.ts';
 
 /** A gateway token goes into the SDK's URL paths: only the characters the gateway allows in ids (gateway.md). */
 export const paymentMethodIdParams = z.object({
-  id: z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'Not a payment method id.'),
+  id: z
+    .string()
+    .min(1)
+    .max(64)
+    .regex(/^[A-Za-z0-9_-]+$/, 'Not a payment method id.'),
 });
 
 export const nonceSchema = z.string('Send the payment method nonce.').min(1, 'Send the payment method nonce.').max(4096);
 
 export const addPaymentMethodBody = z.object({
-  nonce: nonceSchema.describe('A card tokenized by the checkout\'s card view.'),
+  nonce: nonceSchema.describe("A card tokenized by the checkout's card view."),
   makeDefault: z.boolean().optional(),
-  botcheck: z.string().max(8192).optional().describe('The bot-check token, when the merchant guards this action (`GET /api/botcheck/settings`).'),
+  botcheck: z
+    .string()
+    .max(8192)
+    .optional()
+    .describe('The bot-check token, when the merchant guards this action (`GET /api/botcheck/settings`).'),
 });
 
 /**
@@ -21,7 +29,7 @@ export const addPaymentMethodBody = z.object({
  * (`POST /api/payment-methods`: verified, duplicates refused per shopper).
  */
 export const vaultSessionSchema = z.object({
-  clientToken: z.string().describe('For the gateway\'s client SDK: tokenizes one card, saved by `POST /api/payment-methods`.'),
+  clientToken: z.string().describe("For the gateway's client SDK: tokenizes one card, saved by `POST /api/payment-methods`."),
   checkout: z.object({ cardholderName: z.enum(['optional', 'required']) }),
 });
 

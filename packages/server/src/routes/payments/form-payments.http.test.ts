@@ -55,7 +55,12 @@ describe('POST /api/form-payments (an HTML form of this site)', () => {
   }
 
   async function fields(client: TestClient, orderId: string, nonce = 'fake-valid-visa-nonce') {
-    return { order_id: orderId, payment_method_nonce: nonce, device_data: '{"device_session_id":"abc"}', botcheck: await client.botcheckToken() };
+    return {
+      order_id: orderId,
+      payment_method_nonce: nonce,
+      device_data: '{"device_session_id":"abc"}',
+      botcheck: await client.botcheckToken(),
+    };
   }
 
   async function orderStatus(orderId: string): Promise<{ status: string; payments: number }> {
@@ -102,7 +107,7 @@ describe('POST /api/form-payments (an HTML form of this site)', () => {
     expect(await orderStatus(orderId)).toEqual({ status: 'pending', payments: 0 });
   });
 
-  it("refuses a cross-site form post, a post that does not prove its origin, and JSON, and never touches the order", async () => {
+  it('refuses a cross-site form post, a post that does not prove its origin, and JSON, and never touches the order', async () => {
     const shopper = new TestClient(app);
     const orderId = await orderOf(shopper);
     const posted = await fields(shopper, orderId);

@@ -72,7 +72,8 @@ export async function formPaymentsRoutes(app: ApiInstance, ctx: AppContext): Pro
           rateLimit: { max: ctx.config.rateLimits.paymentsPerMinute, timeWindow: '1 minute' },
         },
         schema: {
-          summary: 'Pay an order from an HTML form of this site (payment_method_nonce, device_data); answers 303 to the receipt or back to the page',
+          summary:
+            'Pay an order from an HTML form of this site (payment_method_nonce, device_data); answers 303 to the receipt or back to the page',
           tags: ['payments'],
           consumes: ['application/x-www-form-urlencoded'],
           body: formPaymentBody,

@@ -17,7 +17,9 @@ import { orderIdParams } from '../orders/orders.schemas.ts';
 import { paidResponse, payBody, paymentDeclinedSchema } from './payments.schemas.ts';
 
 /** The problem code of a decline: the merchant requires a liability shift above THREE_D_SECURE_REQUIRED_ABOVE and the card had none, or any other. */
-export function declineCode(payment: Pick<PaymentRow, 'gateway_rejection_reason'>): 'three_d_secure_required' | 'payment_declined' {
+export function declineCode(
+  payment: Pick<PaymentRow, 'gateway_rejection_reason'>,
+): 'three_d_secure_required' | 'payment_declined' {
   return payment.gateway_rejection_reason === 'three_d_secure' ? 'three_d_secure_required' : 'payment_declined';
 }
 
@@ -60,8 +62,21 @@ export function paymentsRoutes(app: ApiInstance, ctx: AppContext): void {
         body: payBody,
         response: {
           201: paidResponse,
-          402: { description: '`payment_declined`, or `three_d_secure_required` (a decline for want of a 3-D Secure liability shift)', content: { 'application/problem+json': { schema: paymentDeclinedSchema } } },
-          ...problemResponses('validation_failed', 'botcheck_failed', 'order_not_found', 'order_already_paid', 'payment_in_progress', 'rate_limited', 'too_many_attempts', 'gateway_unavailable', 'gateway_not_configured'),
+          402: {
+            description: '`payment_declined`, or `three_d_secure_required` (a decline for want of a 3-D Secure liability shift)',
+            content: { 'application/problem+json': { schema: paymentDeclinedSchema } },
+          },
+          ...problemResponses(
+            'validation_failed',
+            'botcheck_failed',
+            'order_not_found',
+            'order_already_paid',
+            'payment_in_progress',
+            'rate_limited',
+            'too_many_attempts',
+            'gateway_unavailable',
+            'gateway_not_configured',
+          ),
         },
       },
     },
@@ -95,7 +110,12 @@ export interface PaymentRequest {
  * The payment use-case behind both payment routes: the visitor's order, the velocity rules before a new attempt, the
  * outcome logged. An outcome the gateway left unknown is thrown as `gateway_unavailable` (a retry resumes it).
  */
-export async function takePayment(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, input: PaymentRequest): Promise<PayOrderResult> {
+export async function takePayment(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  input: PaymentRequest,
+): Promise<PayOrderResult> {
   const gateway = ctx.gateway;
   if (gateway === null) throw new ProblemError('gateway_not_configured');
   const owner = ownerOf(request);
@@ -151,11 +171,19 @@ function logOutcome(log: FastifyReply['log'], orderId: string, result: PayOrderR
   if (result.kind === 'declined' && result.payment.decline_reason === 'currency_mismatch') {
     log.error(
       { orderId, paymentId: result.payment.id, detail: result.payment.processor_response_text },
-      'the gateway charged another currency than the order\'s and the charge was voided: set GATEWAY_MERCHANT_ACCOUNT_ID to the merchant account in the catalogue\'s currency',
+      "the gateway charged another currency than the order's and the charge was voided: set GATEWAY_MERCHANT_ACCOUNT_ID to the merchant account in the catalogue's currency",
     );
   }
   if (result.kind === 'succeeded' || result.kind === 'declined') {
-    log.info({ orderId, paymentId: result.payment.id, status: result.payment.status, declineReason: result.payment.decline_reason ?? undefined }, 'payment attempt finished');
+    log.info(
+      {
+        orderId,
+        paymentId: result.payment.id,
+        status: result.payment.status,
+        declineReason: result.payment.decline_reason ?? undefined,
+      },
+      'payment attempt finished',
+    );
   } else {
     log.info({ orderId, outcome: result.kind }, 'payment refused');
   }

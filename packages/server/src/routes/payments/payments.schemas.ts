@@ -6,8 +6,15 @@ import { problemSchema } from '../../http/problem.ts';
 export const payBody = z.object({
   nonce: z.string('Send the payment method nonce.').min(1, 'Send the payment method nonce.').max(4096),
   deviceData: z.string().max(16_384).optional(),
-  saveCard: z.boolean().optional().describe('Save the card for the signed-in shopper when the payment succeeds; ignored for guests.'),
-  botcheck: z.string('Send the bot-check token.').min(1, 'Send the bot-check token.').max(16_384).describe('The ALTCHA v2 payload: base64 of JSON `{ challenge, solution }`.'),
+  saveCard: z
+    .boolean()
+    .optional()
+    .describe('Save the card for the signed-in shopper when the payment succeeds; ignored for guests.'),
+  botcheck: z
+    .string('Send the bot-check token.')
+    .min(1, 'Send the bot-check token.')
+    .max(16_384)
+    .describe('The ALTCHA v2 payload: base64 of JSON `{ challenge, solution }`.'),
 });
 
 export const paidResponse = z.object({ payment: paymentSummarySchema, order: orderSchema });

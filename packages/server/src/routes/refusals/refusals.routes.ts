@@ -7,7 +7,7 @@ import { listRefusals, refusalSchema } from '../../velocity/refusals.query.ts';
 import { cursorParam } from '../admin/admin.schemas.ts';
 
 const listRefusalsQuery = z.object({
-  kind: z.enum(['velocity', 'botcheck']).optional().describe('Only the velocity rules\' refusals, or only the bot-check\'s.'),
+  kind: z.enum(['velocity', 'botcheck']).optional().describe("Only the velocity rules' refusals, or only the bot-check's."),
   cursor: cursorParam(decodePageCursor),
   limit: z.coerce.number().int().min(1).max(100).default(25),
 });
@@ -22,7 +22,10 @@ export function refusalsRoutes(app: ApiInstance, ctx: AppContext): void {
         summary: 'Actions refused before the gateway (velocity rules, failed bot-checks), newest first',
         tags: ['admin'],
         querystring: listRefusalsQuery,
-        response: { 200: z.object({ refusals: z.array(refusalSchema), nextCursor: z.string().nullable() }), ...problemResponses('validation_failed') },
+        response: {
+          200: z.object({ refusals: z.array(refusalSchema), nextCursor: z.string().nullable() }),
+          ...problemResponses('validation_failed'),
+        },
       },
     },
     async (request) => {

@@ -35,10 +35,13 @@ export function sessionRoutes(app: ApiInstance, ctx: AppContext): void {
     {
       config: { rateLimit: { max: ctx.config.rateLimits.accountsPerMinute, timeWindow: '1 minute' } },
       schema: {
-        summary: 'Sign in (a guest\'s orders move to the account only with keepGuestOrders)',
+        summary: "Sign in (a guest's orders move to the account only with keepGuestOrders)",
         tags: ['session'],
         body: signInBody,
-        response: { 200: accountResponse, ...problemResponses('validation_failed', 'botcheck_failed', 'invalid_credentials', 'rate_limited', 'too_many_attempts') },
+        response: {
+          200: accountResponse,
+          ...problemResponses('validation_failed', 'botcheck_failed', 'invalid_credentials', 'rate_limited', 'too_many_attempts'),
+        },
       },
     },
     async (request, reply) => {

@@ -14,7 +14,7 @@ export function subscriptionsRoutes(app: ApiInstance, ctx: AppContext): void {
     '/api/subscriptions',
     {
       schema: {
-        summary: 'The signed-in shopper\'s subscriptions, newest first',
+        summary: "The signed-in shopper's subscriptions, newest first",
         tags: ['subscriptions'],
         response: { 200: subscriptionsResponse, ...problemResponses(...GATEWAY_PROBLEMS) },
       },
@@ -72,10 +72,13 @@ export function subscriptionsRoutes(app: ApiInstance, ctx: AppContext): void {
     {
       config: { idempotency: { withoutVisitor: 'not_signed_in' } },
       schema: {
-        summary: 'Cancel one of the shopper\'s subscriptions (cancelling a canceled one answers it unchanged)',
+        summary: "Cancel one of the shopper's subscriptions (cancelling a canceled one answers it unchanged)",
         tags: ['subscriptions'],
         params: subscriptionIdParams,
-        response: { 200: subscriptionResponse, ...problemResponses('validation_failed', 'subscription_not_found', ...GATEWAY_PROBLEMS) },
+        response: {
+          200: subscriptionResponse,
+          ...problemResponses('validation_failed', 'subscription_not_found', ...GATEWAY_PROBLEMS),
+        },
       },
     },
     async (request, reply) => {

@@ -2,7 +2,13 @@ import { z } from 'zod';
 import { subscriptionSchema } from '../../subscriptions/subscriptions.ts';
 import { nonceSchema, paymentMethodIdParams } from '../payment-methods/payment-methods.schemas.ts';
 
-export const subscriptionIdParams = z.object({ id: z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'Not a subscription id.') });
+export const subscriptionIdParams = z.object({
+  id: z
+    .string()
+    .min(1)
+    .max(64)
+    .regex(/^[A-Za-z0-9_-]+$/, 'Not a subscription id.'),
+});
 
 /** Pay with a saved card (`paymentMethodId`) or a new card (`nonce`, saved on the way): exactly one. */
 export const subscribeBody = z

@@ -3,6 +3,8 @@
 import { STANDIN_KEYS, standinUrls, startBotcheckStandin } from './standin.ts';
 
 const standin = await startBotcheckStandin();
-const providers = Object.fromEntries((['recaptcha-v2', 'recaptcha-v3', 'hcaptcha', 'turnstile'] as const).map((p) => [p, standinUrls(standin.url, p)]));
+const providers = Object.fromEntries(
+  (['recaptcha-v2', 'recaptcha-v3', 'hcaptcha', 'turnstile'] as const).map((p) => [p, standinUrls(standin.url, p)]),
+);
 console.log(`KASSA_BOTCHECK_STANDIN ${JSON.stringify({ url: standin.url, providers, keys: STANDIN_KEYS })}`);
 process.on('SIGTERM', () => void standin.close().then(() => process.exit(0)));

@@ -18,7 +18,11 @@ export const STANDIN_KEYS = { siteKey: 'standin-site-key', secretKey: 'standin-s
 /** The providers' published test keys (botcheck.md), as the stand-in models them. */
 export const TEST_KEYS = {
   recaptcha: { siteKey: '6LeIxAcTAAAAAJcZVRqyHh71UMIEGNQ_MXjiZKhI', secretKey: '6LeIxAcTAAAAAGG-vFI1TnRWxMZNFuojJ4WifJWe' },
-  hcaptcha: { siteKey: '10000000-ffff-ffff-ffff-000000000001', secretKey: '0x0000000000000000000000000000000000000000', response: '10000000-aaaa-bbbb-cccc-000000000001' },
+  hcaptcha: {
+    siteKey: '10000000-ffff-ffff-ffff-000000000001',
+    secretKey: '0x0000000000000000000000000000000000000000',
+    response: '10000000-aaaa-bbbb-cccc-000000000001',
+  },
   turnstile: {
     passSiteKey: '1x00000000000000000000AA',
     blockSiteKey: '2x00000000000000000000AB',
@@ -30,9 +34,18 @@ export const TEST_KEYS = {
 } as const;
 
 /** The host names siteverify reports for the test keys' tokens (not the shop's: they work on any site). */
-export const TEST_KEY_HOSTNAMES = { recaptcha: 'testkey.google.com', hcaptcha: 'dummy-key-pass', turnstile: 'example.com' } as const;
+export const TEST_KEY_HOSTNAMES = {
+  recaptcha: 'testkey.google.com',
+  hcaptcha: 'dummy-key-pass',
+  turnstile: 'example.com',
+} as const;
 
-const TOKEN_LIFE_SECONDS: Record<StandinProvider, number> = { 'recaptcha-v2': 120, 'recaptcha-v3': 120, hcaptcha: 120, turnstile: 300 };
+const TOKEN_LIFE_SECONDS: Record<StandinProvider, number> = {
+  'recaptcha-v2': 120,
+  'recaptcha-v3': 120,
+  hcaptcha: 120,
+  turnstile: 300,
+};
 
 const VERIFY_PATHS: Record<string, 'recaptcha' | 'hcaptcha' | 'turnstile'> = {
   '/recaptcha/api/siteverify': 'recaptcha',
@@ -103,9 +116,11 @@ export async function startBotcheckStandin(host = '127.0.0.1'): Promise<Botcheck
     if (request.method === 'GET' && /^\/(recaptcha\/api|hcaptcha\/1\/api|turnstile\/v0\/api)\.js$/.test(path)) {
       return send(response, 200, 'text/javascript', widgetScript);
     }
-    if (request.method === 'GET' && (path === '/anchor' || path === '/recaptcha/api2/bframe')) return send(response, 200, 'text/html', anchorPage);
+    if (request.method === 'GET' && (path === '/anchor' || path === '/recaptcha/api2/bframe'))
+      return send(response, 200, 'text/html', anchorPage);
     if (request.method === 'GET' && path === '/mode') return sendJson(response, 200, { interactive: controls.interactive });
-    if (request.method === 'POST' && path === '/token') return sendJson(response, ...issue(JSON.parse(await body(request)) as Record<string, unknown>));
+    if (request.method === 'POST' && path === '/token')
+      return sendJson(response, ...issue(JSON.parse(await body(request)) as Record<string, unknown>));
     if (request.method === 'POST' && path === '/controls') {
       Object.assign(controls, JSON.parse(await body(request)) as Partial<StandinControls>);
       return sendJson(response, 200, controls);
@@ -126,11 +141,28 @@ export async function startBotcheckStandin(host = '127.0.0.1'): Promise<Botcheck
     const kind = text('kind');
     const siteKey = text('sitekey');
     if (kind === 'turnstile' && siteKey === TEST_KEYS.turnstile.blockSiteKey) return [400, { code: '300030' }];
-    if (kind === 'turnstile' && siteKey === TEST_KEYS.turnstile.passSiteKey) return [200, { token: TEST_KEYS.turnstile.response }];
+    if (kind === 'turnstile' && siteKey === TEST_KEYS.turnstile.passSiteKey)
+      return [200, { token: TEST_KEYS.turnstile.response }];
     if (kind === 'hcaptcha' && siteKey === TEST_KEYS.hcaptcha.siteKey) return [200, { token: TEST_KEYS.hcaptcha.response }];
-    const provider: StandinProvider = kind === 'recaptcha' ? (input['v3'] === true ? 'recaptcha-v3' : 'recaptcha-v2') : kind === 'hcaptcha' ? 'hcaptcha' : 'turnstile';
+    const provider: StandinProvider =
+      kind === 'recaptcha'
+        ? input['v3'] === true
+          ? 'recaptcha-v3'
+          : 'recaptcha-v2'
+        : kind === 'hcaptcha'
+          ? 'hcaptcha'
+          : 'turnstile';
     const token = `${provider}.${randomBytes(24).toString('base64url')}`;
-    issued.set(token, { provider, siteKey, hostname: text('hostname'), action: text('action'), cdata: text('cdata'), score: controls.score, issuedAt: now(), spent: false });
+    issued.set(token, {
+      provider,
+      siteKey,
+      hostname: text('hostname'),
+      action: text('action'),
+      cdata: text('cdata'),
+      score: controls.score,
+      issuedAt: now(),
+      spent: false,
+    });
     return [200, { token }];
   }
 
@@ -146,17 +178,33 @@ export async function startBotcheckStandin(host = '127.0.0.1'): Promise<Botcheck
     const token = issued.get(response);
     if (token === undefined || !token.provider.startsWith(family)) return fail('invalid-input-response');
     if (token.siteKey !== STANDIN_KEYS.siteKey) return fail('invalid-input-response');
-    if (family === 'hcaptcha' && form.get('sitekey') !== null && form.get('sitekey') !== token.siteKey) return fail('sitekey-secret-mismatch');
+    if (family === 'hcaptcha' && form.get('sitekey') !== null && form.get('sitekey') !== token.siteKey)
+      return fail('sitekey-secret-mismatch');
     if (token.spent || now() - token.issuedAt > TOKEN_LIFE_SECONDS[token.provider]) return fail('timeout-or-duplicate');
     token.spent = true;
-    const answer: Record<string, unknown> = { success: true, challenge_ts: new Date(token.issuedAt * 1000).toISOString(), hostname: token.hostname, 'error-codes': [] };
+    const answer: Record<string, unknown> = {
+      success: true,
+      challenge_ts: new Date(token.issuedAt * 1000).toISOString(),
+      hostname: token.hostname,
+      'error-codes': [],
+    };
     if (token.provider === 'recaptcha-v3') Object.assign(answer, { score: token.score, action: token.action });
     if (token.provider === 'turnstile') Object.assign(answer, { action: token.action, cdata: token.cdata });
     return answer;
   }
 
-  function testKeyAnswer(family: 'recaptcha' | 'hcaptcha' | 'turnstile', secret: string, response: string): Record<string, unknown> | null {
-    const passed = (extra: Record<string, unknown> = {}) => ({ success: true, challenge_ts: new Date().toISOString(), hostname: TEST_KEY_HOSTNAMES[family], 'error-codes': [], ...extra });
+  function testKeyAnswer(
+    family: 'recaptcha' | 'hcaptcha' | 'turnstile',
+    secret: string,
+    response: string,
+  ): Record<string, unknown> | null {
+    const passed = (extra: Record<string, unknown> = {}) => ({
+      success: true,
+      challenge_ts: new Date().toISOString(),
+      hostname: TEST_KEY_HOSTNAMES[family],
+      'error-codes': [],
+      ...extra,
+    });
     if (family === 'recaptcha' && secret === TEST_KEYS.recaptcha.secretKey) return passed();
     if (family === 'hcaptcha' && secret === TEST_KEYS.hcaptcha.secretKey) {
       return response === TEST_KEYS.hcaptcha.response ? passed() : { success: false, 'error-codes': ['invalid-input-response'] };

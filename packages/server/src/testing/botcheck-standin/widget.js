@@ -6,7 +6,11 @@
   const script = document.currentScript;
   const url = new URL(script.src);
   const origin = url.origin;
-  const kind = url.pathname.startsWith('/recaptcha') ? 'recaptcha' : url.pathname.startsWith('/hcaptcha') ? 'hcaptcha' : 'turnstile';
+  const kind = url.pathname.startsWith('/recaptcha')
+    ? 'recaptcha'
+    : url.pathname.startsWith('/hcaptcha')
+      ? 'hcaptcha'
+      : 'turnstile';
   const render_ = url.searchParams.get('render');
   const v3SiteKey = kind === 'recaptcha' && render_ !== null && render_ !== 'explicit' ? render_ : null;
   const widgets = new Map();
@@ -22,13 +26,32 @@
   }
 
   function show(frame) {
-    Object.assign(frame.style, { position: 'fixed', top: '20%', left: '50%', transform: 'translateX(-50%)', width: '320px', height: '160px', border: '1px solid #ccc', background: '#fff', visibility: 'visible', zIndex: '2147483647' });
+    Object.assign(frame.style, {
+      position: 'fixed',
+      top: '20%',
+      left: '50%',
+      transform: 'translateX(-50%)',
+      width: '320px',
+      height: '160px',
+      border: '1px solid #ccc',
+      background: '#fff',
+      visibility: 'visible',
+      zIndex: '2147483647',
+    });
   }
 
   function render(target, params) {
     const id = kind === 'turnstile' ? `cf-chl-widget-${nextId++}` : nextId++;
     const frame = document.createElement('iframe');
-    const query = new URLSearchParams({ kind, sitekey: params.sitekey ?? '', hostname: location.hostname, parent: location.origin, action: params.action ?? '', cdata: params.cData ?? '', v3: v3SiteKey === null ? '' : '1' });
+    const query = new URLSearchParams({
+      kind,
+      sitekey: params.sitekey ?? '',
+      hostname: location.hostname,
+      parent: location.origin,
+      action: params.action ?? '',
+      cdata: params.cData ?? '',
+      v3: v3SiteKey === null ? '' : '1',
+    });
     // reCAPTCHA's challenge frame is its "bframe": pages (Kassa's too) look for it to know a challenge is showing.
     frame.src = `${origin}/${kind === 'recaptcha' ? 'recaptcha/api2/bframe' : 'anchor'}?${query}`;
     frame.title = 'bot-check challenge';

@@ -51,7 +51,11 @@ function AccountForm({
   const inputs: Record<Field, { label: string; type: string; autoComplete: string }> = {
     name: { label: messages.name, type: 'text', autoComplete: 'name' },
     email: { label: messages.email, type: 'email', autoComplete: 'email' },
-    password: { label: messages.password, type: 'password', autoComplete: fields.includes('name') ? 'new-password' : 'current-password' },
+    password: {
+      label: messages.password,
+      type: 'password',
+      autoComplete: fields.includes('name') ? 'new-password' : 'current-password',
+    },
   };
 
   return (
@@ -61,7 +65,13 @@ function AccountForm({
         {fields.map((field) => (
           <p key={field} className="form-row">
             <label htmlFor={`account-${field}`}>{inputs[field].label}</label>
-            <input id={`account-${field}`} name={field} required type={inputs[field].type} autoComplete={inputs[field].autoComplete} />
+            <input
+              id={`account-${field}`}
+              name={field}
+              required
+              type={inputs[field].type}
+              autoComplete={inputs[field].autoComplete}
+            />
           </p>
         ))}
         <GuestOrdersConsent />
@@ -91,7 +101,9 @@ function GuestOrdersConsent() {
       <legend>{messages.guestOrdersTitle}</legend>
       <ul>
         {orders.map((order) => (
-          <li key={order.number}>{messages.guestOrderLine(order.number, formatMoney(order.total), new Date(order.createdAt).toLocaleString('en'))}</li>
+          <li key={order.number}>
+            {messages.guestOrderLine(order.number, formatMoney(order.total), new Date(order.createdAt).toLocaleString('en'))}
+          </li>
         ))}
       </ul>
       <label className="checkbox-row">

@@ -86,7 +86,13 @@ export function NewCardForm({
             {messages.cancel}
           </button>
         )}
-        <button type="button" className="primary" onClick={() => void send()} aria-disabled={instance === null || busy} aria-busy={busy}>
+        <button
+          type="button"
+          className="primary"
+          onClick={() => void send()}
+          aria-disabled={instance === null || busy}
+          aria-busy={busy}
+        >
           {busy ? busyLabel : submitLabel}
         </button>
       </div>

@@ -50,7 +50,10 @@ function OrderRow({ order }: { order: Order }) {
         <p className="muted">{`${placedOn.format(new Date(order.createdAt))} · ${items}`}</p>
       </div>
       <div className="account-row-side">
-        <span className="badge" data-tone={order.status === 'paid' ? 'success' : order.status === 'pending' ? 'attention' : 'neutral'}>
+        <span
+          className="badge"
+          data-tone={order.status === 'paid' ? 'success' : order.status === 'pending' ? 'attention' : 'neutral'}
+        >
           {messages.orderStatus[order.status] ?? order.status}
         </span>
         <span className="account-row-amount">{formatMoney(order.total)}</span>

@@ -103,7 +103,15 @@ function SavedCards() {
   );
 }
 
-function SavedCardRow({ card, onMakeDefault, onDelete }: { card: SavedPaymentMethod; onMakeDefault: () => void; onDelete: () => void }) {
+function SavedCardRow({
+  card,
+  onMakeDefault,
+  onDelete,
+}: {
+  card: SavedPaymentMethod;
+  onMakeDefault: () => void;
+  onDelete: () => void;
+}) {
   const label = cardLabel(card);
   const lockedId = `locked-${card.id}`;
   return (
@@ -141,7 +149,15 @@ function SavedCardRow({ card, onMakeDefault, onDelete }: { card: SavedPaymentMet
   );
 }
 
-function DeleteCardDialog({ card, onDelete, onClose }: { card: SavedPaymentMethod; onDelete: () => Promise<boolean>; onClose: () => void }) {
+function DeleteCardDialog({
+  card,
+  onDelete,
+  onClose,
+}: {
+  card: SavedPaymentMethod;
+  onDelete: () => Promise<boolean>;
+  onClose: () => void;
+}) {
   const [busy, setBusy] = useState(false);
   return (
     <ConfirmDialog
@@ -162,14 +178,24 @@ function DeleteCardDialog({ card, onDelete, onClose }: { card: SavedPaymentMetho
 }
 
 /** "Add a card": the checkout's card form, saved by the server (verified by the gateway, a card already saved refused). */
-function AddCard({ firstCard, onSaved, onCancel }: { firstCard: boolean; onSaved: (card: SavedPaymentMethod) => void; onCancel: () => void }) {
+function AddCard({
+  firstCard,
+  onSaved,
+  onCancel,
+}: {
+  firstCard: boolean;
+  onSaved: (card: SavedPaymentMethod) => void;
+  onCancel: () => void;
+}) {
   const [makeDefault, setMakeDefault] = useState(firstCard);
   return (
     <NewCardForm
       title={messages.addCardTitle}
       submitLabel={messages.saveCard}
       busyLabel={messages.saving}
-      submit={async (nonce, idempotencyKey) => onSaved((await api.addPaymentMethod(idempotencyKey, nonce, makeDefault)).paymentMethod)}
+      submit={async (nonce, idempotencyKey) =>
+        onSaved((await api.addPaymentMethod(idempotencyKey, nonce, makeDefault)).paymentMethod)
+      }
       onCancel={onCancel}
     >
       <label className="checkbox-row">

@@ -14,7 +14,11 @@ const billingDate = new Intl.DateTimeFormat('en', { dateStyle: 'long', timeZone:
 const LIVE_STATUSES: ReadonlySet<Subscription['status']> = new Set(['Active', 'Pending', 'Past Due']);
 
 async function loadSubscriptions() {
-  const [{ subscriptions }, { plans }, { paymentMethods }] = await Promise.all([api.subscriptions(), api.catalogue(), api.paymentMethods()]);
+  const [{ subscriptions }, { plans }, { paymentMethods }] = await Promise.all([
+    api.subscriptions(),
+    api.catalogue(),
+    api.paymentMethods(),
+  ]);
   return { subscriptions, plans, cards: paymentMethods };
 }
 
@@ -53,7 +57,12 @@ function Subscriptions() {
       ) : (
         <ul className="account-list">
           {subscriptions.map((subscription) => (
-            <SubscriptionRow key={subscription.id} subscription={subscription} plans={plans} onCancel={() => setCanceling(subscription)} />
+            <SubscriptionRow
+              key={subscription.id}
+              subscription={subscription}
+              plans={plans}
+              onCancel={() => setCanceling(subscription)}
+            />
           ))}
         </ul>
       )}
@@ -62,13 +71,22 @@ function Subscriptions() {
           <h2 id="plans-title">{messages.plansTitle}</h2>
           <ul className="plan-list">
             {offered.map((plan) => (
-              <PlanOffer key={plan.id} plan={plan} cards={cards} onSubscribed={(created) => done(messages.subscribed(created.planName))} />
+              <PlanOffer
+                key={plan.id}
+                plan={plan}
+                cards={cards}
+                onSubscribed={(created) => done(messages.subscribed(created.planName))}
+              />
             ))}
           </ul>
         </section>
       )}
       {canceling !== null && (
-        <CancelDialog subscription={canceling} onCanceled={(canceled) => done(messages.subscriptionCanceled(canceled.planName))} onClose={() => setCanceling(null)} />
+        <CancelDialog
+          subscription={canceling}
+          onCanceled={(canceled) => done(messages.subscriptionCanceled(canceled.planName))}
+          onClose={() => setCanceling(null)}
+        />
       )}
     </>
   );
@@ -87,7 +105,12 @@ function SubscriptionRow({ subscription, plans, onCancel }: { subscription: Subs
       <div className="account-row-main">
         <h2 className="account-row-title">
           {subscription.planName}
-          <span className="badge" data-tone={subscription.status === 'Active' ? 'success' : subscription.status === 'Past Due' ? 'attention' : 'neutral'}>
+          <span
+            className="badge"
+            data-tone={
+              subscription.status === 'Active' ? 'success' : subscription.status === 'Past Due' ? 'attention' : 'neutral'
+            }
+          >
             {messages.subscriptionStatus[subscription.status] ?? subscription.status}
           </span>
         </h2>
@@ -99,7 +122,12 @@ function SubscriptionRow({ subscription, plans, onCancel }: { subscription: Subs
       </div>
       {live && (
         <div className="account-row-actions">
-          <button type="button" className="secondary" aria-label={messages.cancelSubscriptionOf(subscription.planName)} onClick={onCancel}>
+          <button
+            type="button"
+            className="secondary"
+            aria-label={messages.cancelSubscriptionOf(subscription.planName)}
+            onClick={onCancel}
+          >
             {messages.cancelSubscription}
           </button>
         </div>
@@ -108,7 +136,15 @@ function SubscriptionRow({ subscription, plans, onCancel }: { subscription: Subs
   );
 }
 
-function CancelDialog({ subscription, onCanceled, onClose }: { subscription: Subscription; onCanceled: (canceled: Subscription) => Promise<void>; onClose: () => void }) {
+function CancelDialog({
+  subscription,
+  onCanceled,
+  onClose,
+}: {
+  subscription: Subscription;
+  onCanceled: (canceled: Subscription) => Promise<void>;
+  onClose: () => void;
+}) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [key] = useState(() => crypto.randomUUID());
@@ -145,7 +181,15 @@ const NEW_CARD = 'new-card';
  * form and saved on the way. One Idempotency-Key per attempt until the subscription is made, so pressing Subscribe
  * again after a lost answer never subscribes twice.
  */
-function PlanOffer({ plan, cards, onSubscribed }: { plan: Plan; cards: SavedPaymentMethod[]; onSubscribed: (created: Subscription) => Promise<void> }) {
+function PlanOffer({
+  plan,
+  cards,
+  onSubscribed,
+}: {
+  plan: Plan;
+  cards: SavedPaymentMethod[];
+  onSubscribed: (created: Subscription) => Promise<void>;
+}) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [key, setKey] = useState(() => crypto.randomUUID());
@@ -198,7 +242,9 @@ function PlanOffer({ plan, cards, onSubscribed }: { plan: Plan; cards: SavedPaym
           title={messages.newCardTitle}
           submitLabel={messages.subscribe}
           busyLabel={messages.subscribing}
-          submit={async (nonce, idempotencyKey) => onSubscribed((await api.subscribe(idempotencyKey, { planId: plan.id, nonce })).subscription)}
+          submit={async (nonce, idempotencyKey) =>
+            onSubscribed((await api.subscribe(idempotencyKey, { planId: plan.id, nonce })).subscription)
+          }
           onCancel={cards[0] === undefined ? undefined : () => setChoice(cards[0]?.id ?? NEW_CARD)}
         />
       )}

@@ -38,7 +38,8 @@ export function AdminPage({ section }: { section: AdminSection }) {
     );
   }
   // The section whose pages these are: /admin/payments/pay_… belongs to Payments.
-  const currentSection = [...SECTIONS].reverse().find((item) => path === item.to || path.startsWith(`${item.to}/`))?.to ?? '/admin';
+  const currentSection =
+    [...SECTIONS].reverse().find((item) => path === item.to || path.startsWith(`${item.to}/`))?.to ?? '/admin';
   return (
     <div className="admin">
       <nav className="admin-nav" aria-label={adminMessages.dashboardNav}>

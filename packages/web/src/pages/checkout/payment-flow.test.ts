@@ -25,7 +25,9 @@ class StandInCheckout {
       if (this.typed === null) throw new Error('invalid_fields');
       this.selected = `nonce-${++this.nonces}-${this.typed}`;
     }
-    return { nonce: this.selected, deviceData: 'device-data' } as Awaited<ReturnType<PaymentPorts['checkout']['requestPaymentMethod']>>;
+    return { nonce: this.selected, deviceData: 'device-data' } as Awaited<
+      ReturnType<PaymentPorts['checkout']['requestPaymentMethod']>
+    >;
   }
 
   clearSelectedPaymentMethod(): void {
@@ -126,7 +128,11 @@ describe('the payment flow', () => {
   });
 
   it('clears the card when the shop requires a 3-D Secure liability shift the card did not have, and says so', async () => {
-    const required: Problem = { status: 402, code: 'three_d_secure_required', decline: { reason: 'gateway_rejected', gatewayRejectionReason: 'three_d_secure' } };
+    const required: Problem = {
+      status: 402,
+      code: 'three_d_secure_required',
+      decline: { reason: 'gateway_rejected', gatewayRejectionReason: 'three_d_secure' },
+    };
     const flow = setUp([required]);
     flow.checkout.type('visa');
     await flow.pay();

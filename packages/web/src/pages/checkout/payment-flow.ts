@@ -4,10 +4,7 @@ import type { Problem } from '../../api/types.ts';
 import { BotcheckError } from '../../botcheck/botcheck.ts';
 import { problemMessage } from '../../i18n/messages.ts';
 
-export type PaymentState =
-  | { step: 'idle'; error?: string }
-  | { step: 'tokenizing' | 'botcheck' | 'charging' }
-  | { step: 'paid' };
+export type PaymentState = { step: 'idle'; error?: string } | { step: 'tokenizing' | 'botcheck' | 'charging' } | { step: 'paid' };
 
 /** What one Pay press needs from outside: the checkout's card, the bot-check's token, the server's charge. */
 export interface PaymentPorts {
@@ -57,7 +54,8 @@ export function createPaymentFlow(onState: (state: PaymentState) => void): Payme
       // again. Anything else (network failure, gateway unavailable, another attempt in progress, bot-check) keeps the
       // card selected in the checkout and its key here, so Pay again resumes the same attempt without retyping, and
       // the server answers it once.
-      if (problem.code === 'payment_declined' || problem.code === 'three_d_secure_required') ports.checkout.clearSelectedPaymentMethod();
+      if (problem.code === 'payment_declined' || problem.code === 'three_d_secure_required')
+        ports.checkout.clearSelectedPaymentMethod();
       // The key belongs to another request: never send it again.
       if (problem.code === 'idempotency_key_reused') keys.clear();
       onState({ step: 'idle', error: problemMessage(problem) });

@@ -11,7 +11,16 @@ function orderWith(statuses: Array<'pending' | 'declined' | 'succeeded'>): Order
     if (status === 'declined') return { id: `pay_${i}`, status, amount: money, decline: { reason: 'processor_declined' } };
     return { id: `pay_${i}`, status, amount: money, transactionId: 't', card: { brand: 'visa', lastFour: '1111' } };
   });
-  return { id: 'ord_1', number: 1001, status: 'pending', items: [], total: money, createdAt: '2026-11-23T00:00:00Z', payments, payment: payments.at(-1) };
+  return {
+    id: 'ord_1',
+    number: 1001,
+    status: 'pending',
+    items: [],
+    total: money,
+    createdAt: '2026-11-23T00:00:00Z',
+    payments,
+    payment: payments.at(-1),
+  };
 }
 
 describe('what the checkout says about an attempt whose answer was lost', () => {

@@ -10,12 +10,28 @@ import { PagedTable } from '../parts/paged-table.tsx';
 import { useQueryState } from '../parts/query.ts';
 
 const COLUMNS: Column<AdminCustomer>[] = [
-  { header: adminMessages.email, className: 'ellipsis', cell: (c) => <Link to={`/admin/payments?customerEmail=${encodeURIComponent(c.email)}`} className="row-link">{c.email}</Link> },
+  {
+    header: adminMessages.email,
+    className: 'ellipsis',
+    cell: (c) => (
+      <Link to={`/admin/payments?customerEmail=${encodeURIComponent(c.email)}`} className="row-link">
+        {c.email}
+      </Link>
+    ),
+  },
   { header: adminMessages.name, cell: (c) => c.name, className: 'hide-narrow' },
-  { header: adminMessages.spent, cell: (c) => (c.spent.length === 0 ? adminMessages.dash : c.spent.map((money) => formatMoney(money)).join(', ')), className: 'numeric' },
+  {
+    header: adminMessages.spent,
+    cell: (c) => (c.spent.length === 0 ? adminMessages.dash : c.spent.map((money) => formatMoney(money)).join(', ')),
+    className: 'numeric',
+  },
   { header: adminMessages.paymentsCount, cell: (c) => String(c.payments), className: 'numeric hide-narrow' },
   { header: adminMessages.ordersCount, cell: (c) => String(c.orders), className: 'numeric hide-narrow' },
-  { header: adminMessages.lastPayment, cell: (c) => (c.lastPaymentAt === null ? adminMessages.never : formatDateTime(c.lastPaymentAt)), className: 'nowrap hide-narrow' },
+  {
+    header: adminMessages.lastPayment,
+    cell: (c) => (c.lastPaymentAt === null ? adminMessages.never : formatDateTime(c.lastPaymentAt)),
+    className: 'nowrap hide-narrow',
+  },
   { header: adminMessages.created, cell: (c) => formatDateTime(c.createdAt), className: 'nowrap' },
 ];
 

@@ -17,7 +17,15 @@ const COLUMNS: Column<AdminDispute>[] = [
   { header: adminMessages.amount, cell: (d) => formatMoney(d.amount), className: 'numeric' },
   { header: adminMessages.status, cell: (d) => <StatusBadge status={d.status} label={words(d.status)} /> },
   { header: adminMessages.disputeReason, cell: (d) => words(d.reason) },
-  { header: adminMessages.payment, cell: (d) => (d.payment === null ? <span className="muted">{adminMessages.notOurPayment}</span> : <Link to={`/admin/payments/${d.payment.id}`}>{adminMessages.orderNumber(d.payment.orderNumber)}</Link>) },
+  {
+    header: adminMessages.payment,
+    cell: (d) =>
+      d.payment === null ? (
+        <span className="muted">{adminMessages.notOurPayment}</span>
+      ) : (
+        <Link to={`/admin/payments/${d.payment.id}`}>{adminMessages.orderNumber(d.payment.orderNumber)}</Link>
+      ),
+  },
   { header: adminMessages.customer, cell: (d) => d.customer?.email ?? adminMessages.dash, className: 'hide-narrow' },
   { header: adminMessages.disputeKind, cell: (d) => words(d.kind), className: 'hide-narrow' },
   { header: adminMessages.updated, cell: (d) => formatDateTime(d.updatedAt), className: 'nowrap' },
@@ -32,7 +40,13 @@ export function DisputesPage() {
     <section aria-labelledby="disputes-title" className="admin-section">
       <header className="admin-header">
         <h1 id="disputes-title">{adminMessages.disputesTitle}</h1>
-        <StatusFilter id="disputes-status" statuses={STATUSES} value={status} label={words} onChange={(value) => query.set({ status: value })} />
+        <StatusFilter
+          id="disputes-status"
+          statuses={STATUSES}
+          value={status}
+          label={words}
+          onChange={(value) => query.set({ status: value })}
+        />
       </header>
       <PagedTable
         key={status}

@@ -1,7 +1,19 @@
 import { adminMessages } from '../../../i18n/admin-messages.ts';
 
 /** A list's status filter: changing it shows the list at once (no Apply button for one control). */
-export function StatusFilter({ id, statuses, value, onChange, label }: { id: string; statuses: readonly string[]; value: string; onChange: (value: string) => void; label?: (status: string) => string }) {
+export function StatusFilter({
+  id,
+  statuses,
+  value,
+  onChange,
+  label,
+}: {
+  id: string;
+  statuses: readonly string[];
+  value: string;
+  onChange: (value: string) => void;
+  label?: (status: string) => string;
+}) {
   return (
     <p className="inline-filter">
       <label htmlFor={id}>{adminMessages.status}</label>

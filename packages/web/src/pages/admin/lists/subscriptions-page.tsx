@@ -16,7 +16,11 @@ const COLUMNS: Column<AdminSubscription>[] = [
   { header: adminMessages.status, cell: (s) => <StatusBadge status={s.status} /> },
   { header: adminMessages.plan, cell: (s) => s.planName, className: 'hide-narrow' },
   { header: adminMessages.price, cell: (s) => formatMoney(s.price), className: 'numeric' },
-  { header: adminMessages.nextBilling, cell: (s) => (s.nextBillingDate === null ? adminMessages.dash : formatDay(s.nextBillingDate)), className: 'nowrap' },
+  {
+    header: adminMessages.nextBilling,
+    cell: (s) => (s.nextBillingDate === null ? adminMessages.dash : formatDay(s.nextBillingDate)),
+    className: 'nowrap',
+  },
   { header: adminMessages.failures, cell: (s) => String(s.failureCount), className: 'numeric hide-narrow' },
   { header: adminMessages.balance, cell: (s) => formatMoney(s.balance), className: 'numeric hide-narrow' },
   { header: adminMessages.created, cell: (s) => formatDateTime(s.createdAt), className: 'nowrap hide-narrow' },
@@ -31,12 +35,23 @@ export function SubscriptionsPage() {
     <section aria-labelledby="subscriptions-title" className="admin-section">
       <header className="admin-header">
         <h1 id="subscriptions-title">{adminMessages.subscriptionsTitle}</h1>
-        <StatusFilter id="subscriptions-status" statuses={STATUSES} value={status} onChange={(value) => query.set({ status: value })} />
+        <StatusFilter
+          id="subscriptions-status"
+          statuses={STATUSES}
+          value={status}
+          onChange={(value) => query.set({ status: value })}
+        />
       </header>
       {loaded.status === 'loading' && <p className="status">{adminMessages.working}</p>}
       {loaded.status === 'failed' && <p role="alert">{adminProblemMessage(loaded.problem)}</p>}
       {loaded.status === 'ready' && (
-        <DataTable caption={adminMessages.subscriptionsCaption} columns={COLUMNS} rows={loaded.data.subscriptions} rowKey={(s) => s.id} empty={adminMessages.noSubscriptions} />
+        <DataTable
+          caption={adminMessages.subscriptionsCaption}
+          columns={COLUMNS}
+          rows={loaded.data.subscriptions}
+          rowKey={(s) => s.id}
+          empty={adminMessages.noSubscriptions}
+        />
       )}
     </section>
   );

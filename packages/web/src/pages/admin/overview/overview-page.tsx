@@ -24,7 +24,12 @@ export function OverviewPage() {
         <h1 id="overview-title">{adminMessages.overviewTitle}</h1>
         <div className="segmented" role="group" aria-label={adminMessages.period}>
           {PERIODS.map((period) => (
-            <button key={period} type="button" aria-pressed={period === days} onClick={() => query.set({ days: period === 30 ? null : String(period) })}>
+            <button
+              key={period}
+              type="button"
+              aria-pressed={period === days}
+              onClick={() => query.set({ days: period === 30 ? null : String(period) })}
+            >
               {adminMessages.periodDays(period)}
             </button>
           ))}
@@ -49,12 +54,16 @@ function OverviewBody({ overview }: { overview: Overview }) {
   }, [currency]);
   const count = useMemo(() => (value: number) => String(Math.round(value)), []);
   const charts = useMemo(() => {
-    const volumeSeries: ChartSeries[] = [{ label: adminMessages.grossVolume, values: volume?.amounts ?? overview.days.map(() => 0), colorVar: '--chart-1' }];
+    const volumeSeries: ChartSeries[] = [
+      { label: adminMessages.grossVolume, values: volume?.amounts ?? overview.days.map(() => 0), colorVar: '--chart-1' },
+    ];
     const paymentSeries: ChartSeries[] = [
       { label: adminMessages.succeededSeries, values: overview.succeeded, colorVar: '--chart-1' },
       { label: adminMessages.declinedSeries, values: overview.declined, colorVar: '--chart-danger' },
     ];
-    const reasonSeries: ChartSeries[] = overview.declineReasons.slice(0, CHARTED_REASONS).map((reason, index) => ({ label: reason.reason, values: reason.counts, colorVar: REASON_COLORS[index] ?? '--chart-4' }));
+    const reasonSeries: ChartSeries[] = overview.declineReasons
+      .slice(0, CHARTED_REASONS)
+      .map((reason, index) => ({ label: reason.reason, values: reason.counts, colorVar: REASON_COLORS[index] ?? '--chart-4' }));
     return { volumeSeries, paymentSeries, reasonSeries };
   }, [overview, volume]);
 
@@ -79,8 +88,20 @@ function OverviewBody({ overview }: { overview: Overview }) {
         </div>
       </dl>
       <div className="charts">
-        <TimeChart title={adminMessages.volumeChart} days={overview.days} series={charts.volumeSeries} format={money} axisFormat={moneyAxis} />
-        <TimeChart title={adminMessages.paymentsChart} days={overview.days} series={charts.paymentSeries} format={count} kind="bars" />
+        <TimeChart
+          title={adminMessages.volumeChart}
+          days={overview.days}
+          series={charts.volumeSeries}
+          format={money}
+          axisFormat={moneyAxis}
+        />
+        <TimeChart
+          title={adminMessages.paymentsChart}
+          days={overview.days}
+          series={charts.paymentSeries}
+          format={count}
+          kind="bars"
+        />
         {charts.reasonSeries.length > 0 ? (
           <TimeChart title={adminMessages.declinesChart} days={overview.days} series={charts.reasonSeries} format={count} />
         ) : (

@@ -60,7 +60,10 @@ export function TimeChart({
       cursor: { drag: { x: false, y: false }, points: { show: kind === 'line' } },
       scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] } },
       axes: [
-        { ...axis, values: (_u, splits) => splits.map((split) => formatDay(new Date(split * 1000).toISOString()).replace(/, \d{4}$/, '')) },
+        {
+          ...axis,
+          values: (_u, splits) => splits.map((split) => formatDay(new Date(split * 1000).toISOString()).replace(/, \d{4}$/, '')),
+        },
         { ...axis, size: 56, values: (_u, splits) => splits.map((split) => axisFormat(split)) },
       ],
       series: [
@@ -68,8 +71,23 @@ export function TimeChart({
         ...series.map((entry) => {
           const color = themeColor(entry.colorVar);
           return kind === 'bars' && bars !== undefined
-            ? { label: entry.label, stroke: color, fill: color, width: 0, paths: bars, points: { show: false }, value: (_u: uPlot, value: number | null) => (value === null ? '' : format(value)) }
-            : { label: entry.label, stroke: color, width: 2, fill: `${color}22`, points: { show: false }, value: (_u: uPlot, value: number | null) => (value === null ? '' : format(value)) };
+            ? {
+                label: entry.label,
+                stroke: color,
+                fill: color,
+                width: 0,
+                paths: bars,
+                points: { show: false },
+                value: (_u: uPlot, value: number | null) => (value === null ? '' : format(value)),
+              }
+            : {
+                label: entry.label,
+                stroke: color,
+                width: 2,
+                fill: `${color}22`,
+                points: { show: false },
+                value: (_u: uPlot, value: number | null) => (value === null ? '' : format(value)),
+              };
         }),
       ],
     };

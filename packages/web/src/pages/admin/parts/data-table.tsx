@@ -11,7 +11,19 @@ export interface Column<Row> {
  * A list as a table: a caption for screen readers, a scrolling region a keyboard can reach when it is wider than a
  * phone, and an empty state in place of an empty table.
  */
-export function DataTable<Row>({ caption, columns, rows, rowKey, empty }: { caption: string; columns: Column<Row>[]; rows: readonly Row[]; rowKey: (row: Row) => string; empty: string }) {
+export function DataTable<Row>({
+  caption,
+  columns,
+  rows,
+  rowKey,
+  empty,
+}: {
+  caption: string;
+  columns: Column<Row>[];
+  rows: readonly Row[];
+  rowKey: (row: Row) => string;
+  empty: string;
+}) {
   const captionId = useId();
   if (rows.length === 0) return <p className="empty-note card">{empty}</p>;
   return (

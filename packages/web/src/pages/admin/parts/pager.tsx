@@ -25,7 +25,15 @@ export function usePager(onPage: (cursor: string | null) => void) {
   };
 }
 
-export function Pager({ pager, current, nextCursor }: { pager: ReturnType<typeof usePager>; current: string | null; nextCursor: string | null }) {
+export function Pager({
+  pager,
+  current,
+  nextCursor,
+}: {
+  pager: ReturnType<typeof usePager>;
+  current: string | null;
+  nextCursor: string | null;
+}) {
   if (!pager.hasPrevious && nextCursor === null) return null;
   return (
     <nav className="pager" aria-label={adminMessages.pagination}>
@@ -33,7 +41,12 @@ export function Pager({ pager, current, nextCursor }: { pager: ReturnType<typeof
       <button type="button" className="secondary small" disabled={!pager.hasPrevious} onClick={() => pager.back()}>
         {adminMessages.previousPage}
       </button>
-      <button type="button" className="secondary small" disabled={nextCursor === null} onClick={() => nextCursor !== null && pager.next(current, nextCursor)}>
+      <button
+        type="button"
+        className="secondary small"
+        disabled={nextCursor === null}
+        onClick={() => nextCursor !== null && pager.next(current, nextCursor)}
+      >
         {adminMessages.nextPage}
       </button>
     </nav>

@@ -54,7 +54,10 @@ export function GiveBackDialog({
     setError(null);
     try {
       // A full refund sends no amount: the server refunds what is left, whatever it is by then.
-      const done = kind === 'void' ? await adminApi.void(payment.id, key) : await adminApi.refund(payment.id, key, partial ? (partialAmount ?? undefined) : undefined);
+      const done =
+        kind === 'void'
+          ? await adminApi.void(payment.id, key)
+          : await adminApi.refund(payment.id, key, partial ? (partialAmount ?? undefined) : undefined);
       onDone(done);
     } catch (caught) {
       setError(adminProblemMessage(caught instanceof ApiError ? caught.problem : { status: 0, code: 'unexpected_error' }));
@@ -63,12 +66,23 @@ export function GiveBackDialog({
   }
 
   const title = kind === 'refund' ? adminMessages.refundTitle : adminMessages.voidTitle;
-  const confirmLabel = kind === 'void' ? adminMessages.confirmVoid : adminMessages.confirmRefund(validAmount ? formatMoney({ amount: partialAmount, currency }) : left);
+  const confirmLabel =
+    kind === 'void'
+      ? adminMessages.confirmVoid
+      : adminMessages.confirmRefund(validAmount ? formatMoney({ amount: partialAmount, currency }) : left);
   return (
-    <dialog ref={dialog} className="dialog" aria-labelledby="give-back-title" aria-describedby="give-back-intro" onCancel={onClose}>
+    <dialog
+      ref={dialog}
+      className="dialog"
+      aria-labelledby="give-back-title"
+      aria-describedby="give-back-intro"
+      onCancel={onClose}
+    >
       <form onSubmit={confirm} noValidate>
         <h2 id="give-back-title">{title}</h2>
-        <p id="give-back-intro">{kind === 'refund' ? adminMessages.refundIntro(left) : adminMessages.voidIntro(formatMoney(payment.amount))}</p>
+        <p id="give-back-intro">
+          {kind === 'refund' ? adminMessages.refundIntro(left) : adminMessages.voidIntro(formatMoney(payment.amount))}
+        </p>
         {kind === 'refund' && (
           <fieldset className="choice-group">
             <legend className="visually-hidden">{adminMessages.refundAmount}</legend>

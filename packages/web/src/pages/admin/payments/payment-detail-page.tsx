@@ -18,7 +18,11 @@ function offers(detail: PaymentDetail, refundable: number): { refund: boolean; v
   return {
     refund: charged && refundable > 0,
     // Before settlement, with nothing refunded: the provider's rule for a void.
-    void: status === 'succeeded' && detail.refunds.length === 0 && settlementStatus === null && detail.timeline.gatewayStatus !== 'settled',
+    void:
+      status === 'succeeded' &&
+      detail.refunds.length === 0 &&
+      settlementStatus === null &&
+      detail.timeline.gatewayStatus !== 'settled',
   };
 }
 
@@ -42,13 +46,17 @@ export function PaymentDetailPage({ paymentId }: { paymentId: string }) {
   if (loaded.status === 'loading') return <p className="status">{adminMessages.working}</p>;
   const detail = loaded.data;
   const { payment } = detail;
-  const refunded = detail.refunds.filter((refund) => refund.kind === 'refund').reduce((sum, refund) => sum + refund.amount.amount, 0);
+  const refunded = detail.refunds
+    .filter((refund) => refund.kind === 'refund')
+    .reduce((sum, refund) => sum + refund.amount.amount, 0);
   const refundable = payment.status === 'voided' ? 0 : payment.amount.amount - refunded;
   const can = offers(detail, refundable);
 
   function done(result: RefundDone): void {
     setDialog(null);
-    setNotice(result.refund.kind === 'void' ? adminMessages.voidDone : adminMessages.refundDone(formatMoney(result.refund.amount)));
+    setNotice(
+      result.refund.kind === 'void' ? adminMessages.voidDone : adminMessages.refundDone(formatMoney(result.refund.amount)),
+    );
     setVersion((value) => value + 1);
   }
 
@@ -65,7 +73,8 @@ export function PaymentDetailPage({ paymentId }: { paymentId: string }) {
             <StatusBadge status={payment.status} label={paymentStatusLabel(payment.status)} />
           </h1>
           <p className="muted">
-            {adminMessages.orderNumber(payment.order.number)} · {payment.customer?.email ?? adminMessages.guest} · {formatDateTime(payment.createdAt)}
+            {adminMessages.orderNumber(payment.order.number)} · {payment.customer?.email ?? adminMessages.guest} ·{' '}
+            {formatDateTime(payment.createdAt)}
           </p>
         </div>
         <div className="payment-actions">
@@ -87,7 +96,9 @@ export function PaymentDetailPage({ paymentId }: { paymentId: string }) {
       <div className="detail-layout">
         <section aria-labelledby="timeline-title" className="card detail-card">
           <h2 id="timeline-title">{adminMessages.timeline}</h2>
-          {!detail.timeline.gatewayAnswered && payment.transactionId !== null && <p className="fine-print">{adminMessages.gatewayUnreachable}</p>}
+          {!detail.timeline.gatewayAnswered && payment.transactionId !== null && (
+            <p className="fine-print">{adminMessages.gatewayUnreachable}</p>
+          )}
           <Timeline detail={detail} />
         </section>
         <section aria-labelledby="details-title" className="card detail-card">
@@ -102,13 +113,16 @@ export function PaymentDetailPage({ paymentId }: { paymentId: string }) {
           <ul className="plain-list">
             {detail.disputes.map((dispute) => (
               <li key={dispute.id}>
-                <StatusBadge status={dispute.status} /> {formatMoney(dispute.amount)} · {dispute.reason.replaceAll('_', ' ')} · {formatDateTime(dispute.updatedAt)}
+                <StatusBadge status={dispute.status} /> {formatMoney(dispute.amount)} · {dispute.reason.replaceAll('_', ' ')} ·{' '}
+                {formatDateTime(dispute.updatedAt)}
               </li>
             ))}
           </ul>
         </section>
       )}
-      {dialog !== null && <GiveBackDialog kind={dialog} payment={payment} refundable={refundable} onClose={() => setDialog(null)} onDone={done} />}
+      {dialog !== null && (
+        <GiveBackDialog kind={dialog} payment={payment} refundable={refundable} onClose={() => setDialog(null)} onDone={done} />
+      )}
     </section>
   );
 }
@@ -116,24 +130,37 @@ export function PaymentDetailPage({ paymentId }: { paymentId: string }) {
 function PaymentFacts({ detail, refunded, refundable }: { detail: PaymentDetail; refunded: number; refundable: number }) {
   const { payment, timeline } = detail;
   const currency = payment.amount.currency;
-  const settlement = payment.settlementStatus !== null
-    ? (adminMessages.settlementStatus[payment.settlementStatus] ?? payment.settlementStatus)
-    : payment.status === 'succeeded' || payment.status === 'partially_refunded' || payment.status === 'refunded'
-      ? adminMessages.notSettledYet
-      : adminMessages.noSettlement;
+  const settlement =
+    payment.settlementStatus !== null
+      ? (adminMessages.settlementStatus[payment.settlementStatus] ?? payment.settlementStatus)
+      : payment.status === 'succeeded' || payment.status === 'partially_refunded' || payment.status === 'refunded'
+        ? adminMessages.notSettledYet
+        : adminMessages.noSettlement;
   const facts: [string, string][] = [
     [adminMessages.paymentId, payment.id],
     [adminMessages.order, adminMessages.orderNumber(payment.order.number)],
     [adminMessages.customer, payment.customer?.email ?? adminMessages.guest],
-    [adminMessages.paymentMethod, payment.card === null ? adminMessages.dash : adminMessages.cardEnding(payment.card.brand, payment.card.lastFour)],
+    [
+      adminMessages.paymentMethod,
+      payment.card === null ? adminMessages.dash : adminMessages.cardEnding(payment.card.brand, payment.card.lastFour),
+    ],
     [adminMessages.settlement, settlement],
     [adminMessages.gatewayStatus, timeline.gatewayStatus?.replaceAll('_', ' ') ?? adminMessages.dash],
-    [adminMessages.threeDSecure, payment.threeDSecure === null ? adminMessages.threeDSecureNone : adminMessages.threeDSecureOutcome(payment.threeDSecure.status, payment.threeDSecure.liabilityShifted)],
+    [
+      adminMessages.threeDSecure,
+      payment.threeDSecure === null
+        ? adminMessages.threeDSecureNone
+        : adminMessages.threeDSecureOutcome(payment.threeDSecure.status, payment.threeDSecure.liabilityShifted),
+    ],
     [adminMessages.refundedSoFar, formatMoney({ amount: refunded, currency })],
     [adminMessages.refundable, formatMoney({ amount: refundable, currency })],
     [adminMessages.transactionId, payment.transactionId ?? adminMessages.dash],
   ];
-  if (payment.decline !== null) facts.push([adminMessages.declineReason, payment.decline.processorResponseText ?? payment.decline.reason.replaceAll('_', ' ')]);
+  if (payment.decline !== null)
+    facts.push([
+      adminMessages.declineReason,
+      payment.decline.processorResponseText ?? payment.decline.reason.replaceAll('_', ' '),
+    ]);
   return (
     <dl className="facts">
       {facts.map(([term, value]) => (

@@ -110,19 +110,45 @@ export function PaymentsPage() {
         </p>
         <p className="form-row">
           <label htmlFor="filter-min">{`${adminMessages.minAmount} (${currency})`}</label>
-          <input id="filter-min" name="minAmount" inputMode="decimal" pattern="\d+([.,]\d{1,3})?" defaultValue={amountOf('minAmount')} />
+          <input
+            id="filter-min"
+            name="minAmount"
+            inputMode="decimal"
+            pattern="\d+([.,]\d{1,3})?"
+            defaultValue={amountOf('minAmount')}
+          />
         </p>
         <p className="form-row">
           <label htmlFor="filter-max">{`${adminMessages.maxAmount} (${currency})`}</label>
-          <input id="filter-max" name="maxAmount" inputMode="decimal" pattern="\d+([.,]\d{1,3})?" defaultValue={amountOf('maxAmount')} />
+          <input
+            id="filter-max"
+            name="maxAmount"
+            inputMode="decimal"
+            pattern="\d+([.,]\d{1,3})?"
+            defaultValue={amountOf('maxAmount')}
+          />
         </p>
         <p className="form-row">
           <label htmlFor="filter-email">{adminMessages.customerEmail}</label>
-          <input id="filter-email" name="customerEmail" type="email" autoComplete="off" defaultValue={query.get('customerEmail')} />
+          <input
+            id="filter-email"
+            name="customerEmail"
+            type="email"
+            autoComplete="off"
+            defaultValue={query.get('customerEmail')}
+          />
         </p>
         <p className="form-row">
           <label htmlFor="filter-last-four">{adminMessages.cardLastFour}</label>
-          <input id="filter-last-four" name="cardLastFour" inputMode="numeric" pattern="\d{4}" maxLength={4} autoComplete="off" defaultValue={query.get('cardLastFour')} />
+          <input
+            id="filter-last-four"
+            name="cardLastFour"
+            inputMode="numeric"
+            pattern="\d{4}"
+            maxLength={4}
+            autoComplete="off"
+            defaultValue={query.get('cardLastFour')}
+          />
         </p>
         <p className="form-row">
           <label htmlFor="filter-sort">{adminMessages.sort}</label>
@@ -138,7 +164,11 @@ export function PaymentsPage() {
           <button type="submit" className="primary small">
             {adminMessages.applyFilters}
           </button>
-          <button type="button" className="secondary small" onClick={() => query.set(Object.fromEntries(API_FILTERS.map((name) => [name, null])))}>
+          <button
+            type="button"
+            className="secondary small"
+            onClick={() => query.set(Object.fromEntries(API_FILTERS.map((name) => [name, null])))}
+          >
             {adminMessages.clearFilters}
           </button>
         </div>
@@ -170,9 +200,25 @@ const COLUMNS: Column<AdminPayment>[] = [
       </Link>
     ),
   },
-  { header: adminMessages.status, cell: (payment) => <StatusBadge status={payment.status} label={paymentStatusLabel(payment.status)} /> },
-  { header: adminMessages.paymentMethod, className: 'hide-narrow', cell: (payment) => (payment.card === null ? adminMessages.dash : adminMessages.cardEnding(payment.card.brand, payment.card.lastFour)) },
-  { header: adminMessages.customer, className: 'hide-narrow ellipsis', cell: (payment) => payment.customer?.email ?? <span className="muted">{adminMessages.guest}</span> },
-  { header: adminMessages.order, className: 'hide-narrow nowrap', cell: (payment) => adminMessages.orderNumber(payment.order.number) },
+  {
+    header: adminMessages.status,
+    cell: (payment) => <StatusBadge status={payment.status} label={paymentStatusLabel(payment.status)} />,
+  },
+  {
+    header: adminMessages.paymentMethod,
+    className: 'hide-narrow',
+    cell: (payment) =>
+      payment.card === null ? adminMessages.dash : adminMessages.cardEnding(payment.card.brand, payment.card.lastFour),
+  },
+  {
+    header: adminMessages.customer,
+    className: 'hide-narrow ellipsis',
+    cell: (payment) => payment.customer?.email ?? <span className="muted">{adminMessages.guest}</span>,
+  },
+  {
+    header: adminMessages.order,
+    className: 'hide-narrow nowrap',
+    cell: (payment) => adminMessages.orderNumber(payment.order.number),
+  },
   { header: adminMessages.date, className: 'nowrap', cell: (payment) => formatDateTime(payment.createdAt) },
 ];

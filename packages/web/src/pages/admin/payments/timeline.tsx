@@ -8,14 +8,20 @@ function describe(event: TimelineEvent, currentId: string): { text: string; tone
   switch (event.type) {
     case 'attempt': {
       // The attempt's own outcome: what was given back later has its own events.
-      const outcome = event.status === 'partially_refunded' || event.status === 'refunded' || event.status === 'voided' ? 'succeeded' : event.status;
+      const outcome =
+        event.status === 'partially_refunded' || event.status === 'refunded' || event.status === 'voided'
+          ? 'succeeded'
+          : event.status;
       return {
         text: adminMessages.timelineAttempt(paymentStatusLabel(outcome), event.paymentId === currentId),
         tone: outcome === 'declined' ? 'danger' : outcome === 'pending' ? 'warning' : 'success',
       };
     }
     case 'gateway_status':
-      return { text: adminMessages.timelineGateway(event.status), tone: /declined|failed|rejected/.test(event.status) ? 'danger' : 'info' };
+      return {
+        text: adminMessages.timelineGateway(event.status),
+        tone: /declined|failed|rejected/.test(event.status) ? 'danger' : 'info',
+      };
     case 'refund':
       return { text: adminMessages.timelineRefund(formatMoney(event.amount)), tone: 'neutral' };
     case 'void':
