@@ -9,7 +9,7 @@ import { build, type Rollup } from 'vite';
 import { bundleFrameScript } from '@kassa/sandbox';
 
 const budgetBytes = 25 * 1024;
-// A ratchet while the card view is over its budget: saved methods and the 3-D Secure hooks took it to 26.1 KB.
+// A ratchet while the card view is over its budget: saved methods, the 3-D Secure and wallet hooks took it to 26.4 KB.
 // Nothing may grow past this; every run prints how far over the 25 KB budget it is, until it is back under.
 const ratchetBytes = 26.5 * 1024;
 const goalBytes = 15 * 1024;
