@@ -307,7 +307,6 @@ describe('CheckoutRuntime with several ways to pay', () => {
   /** A wallet whose set-up the test settles by hand. */
   function wallet() {
     let settle: (ok: boolean) => void = () => {};
-    // biome-ignore lint/correctness/noComponentHookFactories: a stand-in view, made once per test wallet
     const View = (): null => null;
     const plugin: WalletPlugin = {
       load: () =>

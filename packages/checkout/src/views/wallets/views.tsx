@@ -21,7 +21,6 @@ const MARKS: Readonly<Record<WalletOptionId, () => ReactElement>> = {
 /** The view of the wallet `context` is for, bound to its context (set up once, when the wallet loads). */
 export function walletView(context: WalletContext): ComponentType {
   const Mark = MARKS[context.option];
-  // biome-ignore lint/correctness/noComponentHookFactories: made once per wallet when it loads (the plugin's view), not per render
   return function WalletView(): ReactElement {
     return <WalletButton context={context} mark={<Mark />} />;
   };
