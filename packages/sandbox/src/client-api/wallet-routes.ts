@@ -45,7 +45,12 @@ export function walletPaymentMethod(record: NonceRecord) {
       return {
         ...base,
         description: wallet.sourceDescription,
-        details: { cardType: wallet.sourceCardType, lastFour: wallet.sourceCardLast4, lastTwo: wallet.sourceCardLast4.slice(-2) },
+        details: {
+          cardType: wallet.sourceCardType,
+          lastFour: wallet.sourceCardLast4,
+          lastTwo: wallet.sourceCardLast4.slice(-2),
+          isNetworkTokenized: wallet.isNetworkTokenized !== false,
+        },
         rawPaymentData: {
           paymentMethodData: {
             type: 'CARD',

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { UNKNOWN_BIN_DATA } from './cards.ts';
 import type { Card } from './cards.ts';
 import { decideSale, formatAmount, parseAmount, validateAmount } from './transactions.ts';
+import { androidPayCard, applePayCard, paypalAccount, threeDSecureApplies, venmoAccount } from './wallets.ts';
 
 const card: Card = {
   bin: '411111',
@@ -65,5 +66,17 @@ describe('sale outcomes (sandbox test amounts)', () => {
     expect(decideSale(1000, card, true)).toEqual({ status: 'gateway_rejected', reason: 'three_d_secure' });
     expect(decideSale(1000, { ...card, behaviour: 'processor_declined' }, false)).toMatchObject({ status: 'processor_declined' });
     expect(decideSale(1000, { ...card, behaviour: 'processor_failure' }, false)).toMatchObject({ status: 'failed' });
+  });
+});
+
+describe('what 3-D Secure applies to (threeDSecure.required)', () => {
+  it('cards and Google Pay cards that are not network tokens; not Apple Pay, Google Pay tokens, PayPal or Venmo', () => {
+    const googlePayToken = androidPayCard('Visa', '1111');
+    expect(threeDSecureApplies(null)).toBe(true);
+    expect(threeDSecureApplies({ ...googlePayToken, isNetworkTokenized: false } as typeof googlePayToken)).toBe(true);
+    expect(threeDSecureApplies(googlePayToken)).toBe(false);
+    expect(threeDSecureApplies(applePayCard('Visa', '1111'))).toBe(false);
+    expect(threeDSecureApplies(paypalAccount(false, 'seed'))).toBe(false);
+    expect(threeDSecureApplies(venmoAccount())).toBe(false);
   });
 });

@@ -3,7 +3,7 @@ import { validationError } from './errors.ts';
 import type { ValidationError } from './errors.ts';
 import type { Card } from './cards.ts';
 import type { ThreeDSecureInfo } from './three-d-secure.ts';
-import type { WalletAccount } from './wallets.ts';
+import { threeDSecureApplies, type WalletAccount } from './wallets.ts';
 import { APPROVED, NETWORK_UNAVAILABLE, processorDecline } from './processor-responses.ts';
 import type { ProcessorResponse } from './processor-responses.ts';
 import type { Collection } from '../store/store.ts';
@@ -235,7 +235,8 @@ export class Transactions {
 
   sale(request: SaleRequest, now: Date): TransactionResult {
     const minorUnits = request.amount;
-    const unshifted = request.threeDSecureRequired && request.threeDSecureInfo?.liabilityShifted !== true;
+    const unshifted =
+      request.threeDSecureRequired && threeDSecureApplies(request.wallet) && request.threeDSecureInfo?.liabilityShifted !== true;
     const decision = decideSale(minorUnits, request.card, unshifted, request.rulesRejection);
     const vaulted = decision.status === 'authorized' ? request.vaultOnSuccess : null;
     const id = this.newId();

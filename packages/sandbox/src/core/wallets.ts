@@ -30,6 +30,12 @@ export type WalletAccount =
       sourceDescription: string;
       virtualCardType: string;
       virtualCardLast4: string;
+      /**
+       * A device token (DPAN, authenticated by the phone's cryptogram) or the card itself (PAN_ONLY, a card saved in
+       * the shopper's Google account): only the latter can be verified with 3-D Secure. Absent in records of earlier
+       * versions, which were all network tokens.
+       */
+      isNetworkTokenized?: boolean;
     };
 
 export type WalletKind = WalletAccount['kind'];
@@ -100,5 +106,17 @@ export function androidPayCard(cardType: string, last4: string): WalletAccount {
     // The card the phone pays with is a device token (a different number, the same brand).
     virtualCardType: brand,
     virtualCardLast4: '1881',
+    isNetworkTokenized: true,
   };
+}
+
+/**
+ * Whether 3-D Secure applies to what a nonce pays with, so that `threeDSecure.required` can reject its sale. The
+ * provider's rule: 3-D Secure is only compatible with card transactions; a Google Pay card that is not network
+ * tokenized is one (the provider verifies it with 3-D Secure like a card), while Apple Pay and Google Pay device
+ * tokens (authenticated on the phone), PayPal and Venmo accounts are not, and their sales ignore the option.
+ */
+export function threeDSecureApplies(wallet: WalletAccount | null | undefined): boolean {
+  if (wallet === null || wallet === undefined) return true;
+  return wallet.kind === 'android_pay_card' && wallet.isNetworkTokenized === false;
 }

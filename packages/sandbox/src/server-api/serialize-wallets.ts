@@ -61,6 +61,7 @@ function walletElement(transaction: Transaction): [tag: string, value: XmlElemen
           'source-description': wallet.sourceDescription,
           'virtual-card-type': wallet.virtualCardType,
           'virtual-card-last-4': wallet.virtualCardLast4,
+          'is-network-tokenized': wallet.isNetworkTokenized !== false,
           'expiration-month': card.expirationMonth,
           'expiration-year': card.expirationYear,
           'google-transaction-id': `google_${transaction.id}`,

@@ -97,6 +97,18 @@ describe('options.threeDSecure.required', () => {
     expect(result.transaction.status).toBe('authorized');
   });
 
+  it.each([
+    ['fake-paypal-one-time-nonce', 'paypal_account'],
+    ['fake-venmo-account-nonce', 'venmo_account'],
+    ['fake-apple-pay-visa-nonce', 'apple_pay_card'],
+    ['fake-android-pay-visa-nonce', 'android_pay_card'],
+  ])('does not apply to %s (3-D Secure is for cards only): the sale is authorized', async (nonce, instrument) => {
+    const result = await sale(nonce, true);
+    expect(result.success).toBe(true);
+    expect(result.transaction).toMatchObject({ status: 'authorized', paymentInstrumentType: instrument });
+    expect(result.transaction.threeDSecureInfo).toBeNull();
+  });
+
   it('false (or absent) charges a nonce without 3-D Secure', async () => {
     expect((await sale('fake-valid-visa-nonce', false)).transaction.status).toBe('authorized');
   });

@@ -75,13 +75,14 @@ describe('wallet fake nonces', () => {
     ['mastercard', 'MasterCard', '4444'],
     ['amex', 'American Express', '0005'],
     ['discover', 'Discover', '1117'],
-  ])('fake-android-pay-%s-nonce: a Google Pay card', async (brand, sourceCardType, sourceCardLast4) => {
+  ])('fake-android-pay-%s-nonce: a Google Pay card (a network token)', async (brand, sourceCardType, sourceCardLast4) => {
     const transaction = await sale(`fake-android-pay-${brand}-nonce`);
     expect(transaction.paymentInstrumentType).toBe('android_pay_card');
     expect(transaction.androidPayCard).toMatchObject({
       sourceCardType,
       sourceCardLast4,
       virtualCardLast4: expect.stringMatching(/^\d{4}$/),
+      isNetworkTokenized: true,
     });
   });
 

@@ -1,6 +1,7 @@
 // 3-D Secure on the server, against the sandbox gateway through the official SDK, on SQLite and PostgreSQL: the
 // outcome each transaction recorded is stored on the attempt, and above THREE_D_SECURE_REQUIRED_ABOVE a sale without
-// a liability shift is refused (`threeDSecure.required`; 402 three_d_secure_required).
+// a liability shift is refused (`threeDSecure.required`; 402 three_d_secure_required), while a wallet, to which
+// 3-D Secure does not apply, is charged.
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../db/connect.ts';
@@ -107,6 +108,19 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
         liability_shifted: 0,
         liability_shift_possible: 0,
       });
+    });
+
+    it('charges a wallet above the threshold: 3-D Secure is for cards, so the gateway ignores the requirement for it', async () => {
+      for (const [nonce, type] of [
+        ['fake-paypal-one-time-nonce', 'paypal_account'],
+        ['fake-venmo-account-nonce', 'venmo_account'],
+        ['fake-apple-pay-visa-nonce', 'apple_pay_card'],
+        ['fake-android-pay-visa-nonce', 'android_pay_card'],
+      ] as const) {
+        const { response, row } = await payMugs(2, nonce);
+        expect(response.statusCode, nonce).toBe(201);
+        expect(row).toMatchObject({ status: 'succeeded', payment_method_type: type, three_d_secure_status: null });
+      }
     });
 
     it('takes a sale at the threshold without a liability shift (the merchant accepts the risk there)', async () => {
