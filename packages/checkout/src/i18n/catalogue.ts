@@ -75,6 +75,7 @@ export const en = {
 
   // The provider failures, told apart in words a shopper understands (developer detail goes to the console).
   'error.gatewayUnavailable': 'The payment service is not available right now. Please try again.',
+  'error.configurationFailed': 'The payment form could not be set up. Please try again.',
   'error.timeout': 'The payment service took too long to answer. Please try again.',
   'error.rateLimited': 'The payment service is busy right now. Please wait a moment and try again.',
   'error.insufficientPrivileges': 'This shop cannot take payments right now. Please contact the shop.',

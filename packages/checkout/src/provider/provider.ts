@@ -82,12 +82,41 @@ export type ThreeDSecureOutcome =
   | { readonly kind: 'failed'; readonly detail: string }
   | { readonly kind: 'canceled' };
 
+/**
+ * Marks a ProviderError of any copy of this module: `@kassa/checkout/braintree` is built on its own and carries its
+ * own copy of the class, so `instanceof` alone would take its errors for unexpected ones (isProviderError).
+ */
+const PROVIDER_ERROR = Symbol.for('kassa.checkout.providerError');
+
 /** A load failure with its stable code and catalogue message. */
 export class ProviderError extends Error {
   readonly info: CheckoutErrorInfo;
+  readonly [PROVIDER_ERROR] = true;
   constructor(info: CheckoutErrorInfo, detail: string) {
     super(detail);
     this.name = 'ProviderError';
     this.info = info;
+  }
+}
+
+/** A ProviderError from this bundle or another one (see PROVIDER_ERROR). */
+export function isProviderError(error: unknown): error is ProviderError {
+  return typeof error === 'object' && error !== null && PROVIDER_ERROR in error;
+}
+
+export const CONFIGURATION_FAILED: CheckoutErrorInfo = {
+  code: 'configuration_failed',
+  messageKey: 'error.configurationFailed',
+  retriable: true,
+};
+
+/**
+ * The provider client could not set itself up: its SDK did not load or refused to start, or the gateway's
+ * configuration is not one it can read. Not a network failure (those are ProviderErrors of their own).
+ */
+export class ProviderConfigurationError extends ProviderError {
+  constructor(detail: string) {
+    super(CONFIGURATION_FAILED, detail);
+    this.name = 'ProviderConfigurationError';
   }
 }

@@ -4,10 +4,8 @@ import { parseTokenizeResult } from '../fields/protocol.ts';
 import type { GatewayConfiguration, PaymentMethodResult } from '../machine/checkout.types.ts';
 import type { ClientToken } from './client-token.ts';
 import { fetchFromGateway, GATEWAY_TIMEOUT_MS, httpFailure } from './gateway-failures.ts';
-import { ProviderError, type ProviderClient } from './provider.ts';
+import { ProviderConfigurationError, type ProviderClient } from './provider.ts';
 import type { GatewayFetch } from './sandbox-client-api.ts';
-
-const BAD_CONFIG = { code: 'configuration_failed', messageKey: 'error.gatewayUnavailable', retriable: true } as const;
 
 function strings(value: unknown): readonly string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
@@ -21,7 +19,7 @@ function isEnabled(value: unknown): boolean {
 /** Reads the configuration defensively: absent optional parts mean "not offered". */
 export function parseConfiguration(body: unknown, token: ClientToken): GatewayConfiguration {
   if (typeof body !== 'object' || body === null)
-    throw new ProviderError(BAD_CONFIG, 'The gateway configuration is not an object.');
+    throw new ProviderConfigurationError('The gateway configuration is not an object.');
   const c = body as Record<string, unknown>;
   const cards = typeof c.creditCards === 'object' && c.creditCards !== null ? (c.creditCards as Record<string, unknown>) : {};
   return {
@@ -79,7 +77,7 @@ export function createSandboxProvider(
   return {
     async getConfiguration(signal) {
       const body = await call(token.configUrl, 'the configuration request', { signal });
-      if (body === undefined) throw new ProviderError(BAD_CONFIG, 'The gateway configuration is not JSON.');
+      if (body === undefined) throw new ProviderConfigurationError('The gateway configuration is not JSON.');
       return parseConfiguration(body, token);
     },
     createHostedFields(config, options) {

@@ -3,7 +3,13 @@ import type { HostedFields, HostedFieldsOptions, TokenizeOutcome } from '../fiel
 import type { ConfigurePayload } from '../fields/protocol.ts';
 import { createTranslator } from '../i18n/i18n.ts';
 import type { CheckoutSettings, FieldName, GatewayConfiguration } from '../machine/checkout.types.ts';
-import { ProviderError, type ProviderClient, type ThreeDSecureOutcome, type ThreeDSecureRequest } from '../provider/provider.ts';
+import {
+  ProviderConfigurationError,
+  ProviderError,
+  type ProviderClient,
+  type ThreeDSecureOutcome,
+  type ThreeDSecureRequest,
+} from '../provider/provider.ts';
 import type { WalletPlugin } from '../wallets/registry.ts';
 import { CheckoutError } from './checkout-error.ts';
 import { CheckoutRuntime, type RuntimeOptions } from './checkout-runtime.ts';
@@ -267,6 +273,32 @@ describe('CheckoutRuntime', () => {
     h.answerConfig(config);
     await h.settle();
     expect(h.runtime.getState().phase).toBe('mounting');
+  });
+
+  it("reports a provider client's configuration failure with its own message and a retry, even from another bundle's copy of the class", async () => {
+    // @kassa/checkout/braintree is built on its own: its ProviderConfigurationError is another class than ours.
+    // A query makes Vite load the module a second time (a specifier TypeScript does not resolve, hence the variable).
+    const copy = '../provider/provider.ts?other-bundle';
+    const otherBundle: typeof import('../provider/provider.ts') = await import(/* @vite-ignore */ copy);
+    expect(otherBundle.ProviderConfigurationError).not.toBe(ProviderConfigurationError);
+    const onError = vi.fn();
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const h = harness({ onError });
+    h.runtime.start();
+    await h.settle();
+    h.answerConfig(new otherBundle.ProviderConfigurationError('braintree-web could not load the configuration: boom'));
+    await h.settle();
+    expect(onError).toHaveBeenCalledWith(
+      expect.objectContaining({
+        code: 'configuration_failed',
+        message: 'The payment form could not be set up. Please try again.',
+      }),
+    );
+    expect(h.runtime.getState().phase).toBe('error');
+    h.runtime.retry();
+    expect(h.runtime.getState().phase).toBe('loading');
+    expect(errors).toHaveBeenCalledWith('[kassa/checkout] braintree-web could not load the configuration: boom');
+    errors.mockRestore();
   });
 
   it('survives being destroyed during set-up and during tokenization', async () => {

@@ -21,7 +21,7 @@ import type {
 import { cvvSize, isFieldRequired } from '../machine/field-rules.ts';
 import { offeredOptions, type PaymentOptionId, type WalletOptionId } from '../machine/payment-options.ts';
 import { parseClientToken } from '../provider/client-token.ts';
-import { ProviderError, type ProviderClient } from '../provider/provider.ts';
+import { CONFIGURATION_FAILED, isProviderError, type ProviderClient } from '../provider/provider.ts';
 import { createSandboxProvider } from '../provider/sandbox-provider.ts';
 import { WALLETS, type WalletEvent, type WalletRegistry } from '../wallets/registry.ts';
 import { CheckoutError } from './checkout-error.ts';
@@ -400,12 +400,10 @@ export class CheckoutRuntime {
   }
 
   private fail(error: unknown): void {
-    const info: CheckoutErrorInfo =
-      error instanceof ProviderError
-        ? error.info
-        : { code: 'configuration_failed', messageKey: 'error.network', retriable: true };
-    if (!(error instanceof ProviderError)) console.error('[kassa/checkout] unexpected load failure', error);
-    else if (!info.retriable) console.error(`[kassa/checkout] ${error.message}`);
+    const info: CheckoutErrorInfo = isProviderError(error) ? error.info : CONFIGURATION_FAILED;
+    if (!isProviderError(error)) console.error('[kassa/checkout] unexpected load failure', error);
+    // The developer's part: what to fix (a bad token), or what the provider client could not set up.
+    else if (!info.retriable || info.code === 'configuration_failed') console.error(`[kassa/checkout] ${error.message}`);
     this.send({ type: 'CONFIG_FAILED', error: info });
   }
 

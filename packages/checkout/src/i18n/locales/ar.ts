@@ -73,6 +73,7 @@ export const ar: Catalogue = {
   'error.usePayPalButton': 'استخدم زر PayPal لمتابعة الدفع.',
 
   'error.gatewayUnavailable': 'خدمة الدفع غير متاحة حاليًا. يُرجى المحاولة مرة أخرى.',
+  'error.configurationFailed': 'تعذّر إعداد نموذج الدفع. يُرجى المحاولة مرة أخرى.',
   'error.timeout': 'استغرقت خدمة الدفع وقتًا طويلًا للرد. يُرجى المحاولة مرة أخرى.',
   'error.rateLimited': 'خدمة الدفع مشغولة حاليًا. يُرجى الانتظار قليلًا ثم المحاولة مرة أخرى.',
   'error.insufficientPrivileges': 'لا يمكن لهذا المتجر قبول المدفوعات حاليًا. يُرجى التواصل مع المتجر.',

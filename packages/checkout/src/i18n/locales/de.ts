@@ -73,6 +73,7 @@ export const de: Catalogue = {
   'error.usePayPalButton': 'Verwenden Sie die PayPal-Schaltfläche, um mit der Zahlung fortzufahren.',
 
   'error.gatewayUnavailable': 'Der Zahlungsdienst ist gerade nicht erreichbar. Bitte versuchen Sie es erneut.',
+  'error.configurationFailed': 'Das Zahlungsformular konnte nicht eingerichtet werden. Bitte versuchen Sie es erneut.',
   'error.timeout': 'Der Zahlungsdienst hat nicht rechtzeitig geantwortet. Bitte versuchen Sie es erneut.',
   'error.rateLimited':
     'Der Zahlungsdienst ist gerade ausgelastet. Bitte warten Sie einen Moment und versuchen Sie es dann erneut.',

@@ -73,6 +73,7 @@ export const es: Catalogue = {
   'error.usePayPalButton': 'Use el botón de PayPal para continuar con el pago.',
 
   'error.gatewayUnavailable': 'El servicio de pago no está disponible en este momento. Vuelva a intentarlo.',
+  'error.configurationFailed': 'No se ha podido preparar el formulario de pago. Vuelva a intentarlo.',
   'error.timeout': 'El servicio de pago ha tardado demasiado en responder. Vuelva a intentarlo.',
   'error.rateLimited': 'El servicio de pago está saturado en este momento. Espere un momento y vuelva a intentarlo.',
   'error.insufficientPrivileges': 'Esta tienda no puede aceptar pagos en este momento. Póngase en contacto con la tienda.',

@@ -73,6 +73,7 @@ export const fr: Catalogue = {
   'error.usePayPalButton': 'Utilisez le bouton PayPal pour poursuivre votre paiement.',
 
   'error.gatewayUnavailable': "Le service de paiement n'est pas disponible pour le moment. Veuillez réessayer.",
+  'error.configurationFailed': "Le formulaire de paiement n'a pas pu être préparé. Veuillez réessayer.",
   'error.timeout': 'Le service de paiement a mis trop de temps à répondre. Veuillez réessayer.',
   'error.rateLimited': 'Le service de paiement est très sollicité en ce moment. Patientez quelques instants, puis réessayez.',
   'error.insufficientPrivileges':

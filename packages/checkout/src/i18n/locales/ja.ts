@@ -73,6 +73,7 @@ export const ja: Catalogue = {
   'error.usePayPalButton': 'お支払いを続けるには、PayPalボタンをご利用ください。',
 
   'error.gatewayUnavailable': '現在、決済サービスをご利用いただけません。もう一度お試しください。',
+  'error.configurationFailed': '支払いフォームを準備できませんでした。もう一度お試しください。',
   'error.timeout': '決済サービスからの応答がありませんでした。もう一度お試しください。',
   'error.rateLimited': '現在、決済サービスが混み合っています。しばらく待ってから、もう一度お試しください。',
   'error.insufficientPrivileges': '現在、このショップではお支払いを受け付けられません。ショップにお問い合わせください。',

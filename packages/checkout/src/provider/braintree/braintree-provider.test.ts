@@ -4,6 +4,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { FrameMessage } from '../../fields/protocol.ts';
 import type { FieldName, PaymentMethodResult } from '../../machine/checkout.types.ts';
+import { ProviderConfigurationError } from '../provider.ts';
 import { createBraintreeProvider } from './braintree-provider.ts';
 import type { BraintreeWeb, HostedFieldsEvent, HostedFieldsInstance, TokenizePayload } from './modules.ts';
 
@@ -106,14 +107,29 @@ describe('the braintree-web provider', () => {
     });
   });
 
-  it('turns a client that cannot be created into a retriable configuration failure', async () => {
-    const { modules } = fakeBraintreeWeb({
-      client: () => Promise.resolve({ create: () => Promise.reject(new Error('CLIENT_AUTHORIZATION_INVALID')) }),
+  it("turns a client that cannot be created into a configuration failure, and braintree-web's network codes into theirs", async () => {
+    const failing = (error: unknown) =>
+      createBraintreeProvider(
+        AUTHORIZATION,
+        fakeBraintreeWeb({ client: () => Promise.resolve({ create: () => Promise.reject(error) }) }).modules,
+      ).getConfiguration(new AbortController().signal);
+    const refused = failing({ code: 'CLIENT_AUTHORIZATION_INVALID', message: 'Authorization is invalid.' });
+    await expect(refused).rejects.toBeInstanceOf(ProviderConfigurationError);
+    await expect(refused).rejects.toMatchObject({
+      info: { code: 'configuration_failed', messageKey: 'error.configurationFailed', retriable: true },
+      message: 'braintree-web could not load the configuration: CLIENT_AUTHORIZATION_INVALID Authorization is invalid.',
     });
-    await expect(
-      createBraintreeProvider(AUTHORIZATION, modules).getConfiguration(new AbortController().signal),
-    ).rejects.toMatchObject({
-      info: { code: 'configuration_failed', retriable: true },
+    await expect(failing(new Error('Failed to fetch dynamically imported module'))).rejects.toBeInstanceOf(
+      ProviderConfigurationError,
+    );
+    await expect(failing({ code: 'CLIENT_GATEWAY_NETWORK', message: 'Cannot contact the gateway.' })).rejects.toMatchObject({
+      info: { code: 'network', messageKey: 'error.network' },
+    });
+    await expect(failing({ code: 'CLIENT_REQUEST_TIMEOUT', message: 'Request timed out.' })).rejects.toMatchObject({
+      info: { code: 'timeout' },
+    });
+    await expect(failing({ code: 'CLIENT_RATE_LIMITED', message: 'Too many requests.' })).rejects.toMatchObject({
+      info: { code: 'rate_limited' },
     });
   });
 

@@ -5,7 +5,8 @@
 import type { HostedFields, HostedFieldsOptions, TokenizeOutcome } from '../../fields/hosted-fields.ts';
 import type { FieldName, PaymentMethodResult, PaymentMethodType } from '../../machine/checkout.types.ts';
 import type { WalletOptionId } from '../../machine/payment-options.ts';
-import { ProviderError, type ProviderClient, type WalletOutcome } from '../provider.ts';
+import { NETWORK, TIMEOUT } from '../gateway-failures.ts';
+import { ProviderConfigurationError, ProviderError, type ProviderClient, type WalletOutcome } from '../provider.ts';
 import { parseConfiguration } from '../sandbox-provider.ts';
 import {
   braintreeWeb,
@@ -61,6 +62,21 @@ function tokenizeFailure(error: unknown): TokenizeOutcome {
     return { ok: false, error: { code: 'verification_failed', message } };
   if (code === 'HOSTED_FIELDS_TOKENIZATION_NETWORK_ERROR') return { ok: false, error: { code: 'network', message } };
   return { ok: false, error: { code: 'gateway', message } };
+}
+
+/**
+ * What braintree-web's client could not do, as the checkout tells failures apart: its network, time-out and
+ * rate-limit codes are those failures; anything else (the module did not load, it refused the authorization or the
+ * configuration) is a configuration failure, with braintree-web's code and message for the developer.
+ */
+function clientFailure(error: unknown): ProviderError {
+  const { code = '', message = String(error) } = record(error) as BraintreeError;
+  const detail = `braintree-web could not load the configuration: ${`${code} ${message}`.trim()}`;
+  if (code === 'CLIENT_GATEWAY_NETWORK') return new ProviderError(NETWORK, detail);
+  if (code === 'CLIENT_REQUEST_TIMEOUT') return new ProviderError(TIMEOUT, detail);
+  if (code === 'CLIENT_RATE_LIMITED')
+    return new ProviderError({ code: 'rate_limited', messageKey: 'error.rateLimited', retriable: true }, detail);
+  return new ProviderConfigurationError(detail);
 }
 
 /** Our hosted-fields interface over braintree-web's: its frames, events and tokenization. */
@@ -151,10 +167,7 @@ export function createBraintreeProvider(authorization: string, modules: Braintre
           ...urls,
         });
       } catch (error) {
-        const info = { code: 'configuration_failed', messageKey: 'error.gatewayUnavailable', retriable: true } as const;
-        throw error instanceof ProviderError
-          ? error
-          : new ProviderError(info, `braintree-web could not load the configuration: ${String(error)}`);
+        throw error instanceof ProviderError ? error : clientFailure(error);
       }
     },
     createHostedFields(_config, options) {
