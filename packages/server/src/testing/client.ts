@@ -58,8 +58,7 @@ export class TestClient {
 
   /** Does what the checkout's bot-check does: fetch a challenge (for `action`), solve it, encode the payload. */
   async botcheckToken(action = 'payment'): Promise<string> {
-    const { challenge, solution } = await this.#solvedChallenge(action);
-    return Buffer.from(JSON.stringify({ challenge, solution })).toString('base64');
+    return encodedToken(await this.#solvedChallenge(action));
   }
 
   /** The work a fresh challenge took: the counter its solution needed (the keys tried). */
@@ -70,9 +69,22 @@ export class TestClient {
   async #solvedChallenge(action: string) {
     const response = await this.get(`/api/botcheck/challenge?action=${action}`);
     if (response.statusCode !== 200) throw new ChallengeRefused(response.statusCode);
-    const challenge = response.json<Challenge>();
-    const solution = await solveChallenge({ challenge, deriveKey, timeout: 10_000 });
-    if (solution === null) throw new Error('bot-check challenge not solved');
-    return { challenge, solution };
+    return solvedChallenge(response.json<Challenge>());
   }
+}
+
+/** Solves a challenge the way the checkout's bot-check does. */
+async function solvedChallenge(challenge: Challenge) {
+  const solution = await solveChallenge({ challenge, deriveKey, timeout: 10_000 });
+  if (solution === null) throw new Error('bot-check challenge not solved');
+  return { challenge, solution };
+}
+
+function encodedToken(solved: Awaited<ReturnType<typeof solvedChallenge>>): string {
+  return Buffer.from(JSON.stringify(solved)).toString('base64');
+}
+
+/** The token a payment carries for a challenge the server handed out (over real HTTP): solved and encoded. */
+export async function botcheckTokenFor(challenge: Challenge): Promise<string> {
+  return encodedToken(await solvedChallenge(challenge));
 }
