@@ -20,6 +20,11 @@ export interface ProviderClient {
    * in for the Apple Pay and Google Pay sheets, so it says yes; the real provider asks the browser.
    */
   canPayWith(option: WalletOptionId): boolean;
+  /**
+   * The provider shows every wallet's own UI itself (its window, its QR code, the browser's payment sheet): the
+   * wallet's button then opens nothing and hands it the `provider` surface. Unset: the checkout opens the surface.
+   */
+  readonly ownWalletUi?: boolean;
   /** Runs a wallet's approval on its surface (code imported on demand); never rejects, failures are outcomes. */
   approveWallet(request: WalletRequest): Promise<WalletOutcome>;
   /** Runs 3-D Secure for a card (its code is imported on demand); never rejects, failures are outcomes. */
@@ -53,7 +58,9 @@ export interface WalletRequest {
  */
 export type WalletSurface =
   | { readonly kind: 'window'; readonly window: Window }
-  | { readonly kind: 'qrCode'; readonly show: (url: string) => void };
+  | { readonly kind: 'qrCode'; readonly show: (url: string) => void }
+  /** The provider shows its own (ownWalletUi): the flow must begin in the click (a payment sheet needs it). */
+  | { readonly kind: 'provider' };
 
 /** `canceled` by the shopper: silent; `failed`: shown in the checkout, `detail` for the developer. */
 export type WalletOutcome =

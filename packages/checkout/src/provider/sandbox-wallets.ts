@@ -162,10 +162,10 @@ export async function approveWithSandbox(
       const end = await ended;
       closeWindow();
       answer = end === 'approved' ? await resultOf() : end;
-    } else {
+    } else if (surface.kind === 'qrCode') {
       surface.show(url);
       answer = await phoneEnd(resultOf, signal);
-    }
+    } else throw new Error("The sandbox's wallet page needs a window or a QR code to show in.");
     if (answer === 'cancelled') return { kind: 'canceled' };
     if (answer === 'failed') return { kind: 'failed', detail: "The shopper's wallet refused the payment." };
     const result = walletResult(answer.paymentMethod);

@@ -1,12 +1,15 @@
 // The braintree-web provider through the modules' documented interfaces. MOCKED HERE: braintree-web itself, at its
 // module boundary (modules.ts, `BraintreeWeb`): the real modules only talk to the provider's own https origins,
-// which cannot be reached from this machine. Everything on our side of that boundary is the real code.
+// which cannot be reached from this machine. Everything on our side of that boundary is the real code. STOOD IN FOR
+// as well: the browsers' payment sheets (payment-sheets.ts: Safari's ApplePaySession, Google Pay's PaymentsClient),
+// which this machine's Chromium does not have; the stand-ins answer as Apple's and Google's documentation says.
 import { describe, expect, it, vi } from 'vitest';
 import type { FrameMessage } from '../../fields/protocol.ts';
 import type { FieldName, PaymentMethodResult } from '../../machine/checkout.types.ts';
 import { ProviderConfigurationError } from '../provider.ts';
 import { createBraintreeProvider } from './braintree-provider.ts';
 import type { BraintreeWeb, HostedFieldsEvent, HostedFieldsInstance, TokenizePayload } from './modules.ts';
+import type { ApplePaySessionInstance, GooglePaymentsClient, PaymentSheets } from './payment-sheets.ts';
 
 const AUTHORIZATION = 'sandbox_client_token_from_the_server';
 const gatewayConfiguration = {
@@ -77,6 +80,33 @@ function fakeBraintreeWeb(overrides: Partial<Record<keyof BraintreeWeb, unknown>
       isBrowserSupported: () => true,
       tokenize: vi.fn(() => Promise.resolve({ nonce: 'venmo_nonce', type: 'VenmoAccount', details: { username: 'venmojoe' } })),
     }),
+    applePay: module('applePay', {
+      createPaymentRequest: vi.fn((request: object) => ({ countryCode: 'US', currencyCode: 'EUR', ...request })),
+      performValidation: vi.fn(() => Promise.resolve({ merchantSession: 'from the provider' })),
+      tokenize: vi.fn(() =>
+        Promise.resolve({
+          nonce: 'applepay_nonce',
+          type: 'ApplePayCard',
+          description: 'Visa 1111',
+          details: { cardType: 'Apple Pay - Visa', dpanLastTwo: '11', paymentInstrumentName: 'Visa 1111' },
+        }),
+      ),
+    }),
+    googlePayment: module('googlePayment', {
+      createPaymentDataRequest: vi.fn((overrides: object) => ({
+        apiVersion: 2,
+        allowedPaymentMethods: [{ type: 'CARD' }],
+        ...overrides,
+      })),
+      parseResponse: vi.fn(() =>
+        Promise.resolve({
+          nonce: 'googlepay_nonce',
+          type: 'AndroidPayCard',
+          description: 'Visa 1111',
+          details: { cardType: 'Visa', lastFour: '1111', lastTwo: '11', isNetworkTokenized: true },
+        }),
+      ),
+    }),
     paypal: module('paypal', {
       tokenize: vi.fn(() =>
         Promise.resolve({ nonce: 'paypal_nonce', type: 'PayPalAccount', details: { email: 'shopper@paypal.example' } }),
@@ -92,7 +122,7 @@ const window = () => ({ kind: 'window', window: { close: vi.fn() } as unknown as
 describe('the braintree-web provider', () => {
   it("reads the gateway configuration from braintree-web's client, created with the server's authorization", async () => {
     const { modules, created } = fakeBraintreeWeb();
-    const config = await createBraintreeProvider(AUTHORIZATION, modules).getConfiguration(new AbortController().signal);
+    const config = await createBraintreeProvider(AUTHORIZATION, { modules }).getConfiguration(new AbortController().signal);
     expect(created.client).toEqual({ authorization: AUTHORIZATION });
     expect(config).toMatchObject({
       clientApiUrl: gatewayConfiguration.clientApiUrl,
@@ -109,10 +139,9 @@ describe('the braintree-web provider', () => {
 
   it("turns a client that cannot be created into a configuration failure, and braintree-web's network codes into theirs", async () => {
     const failing = (error: unknown) =>
-      createBraintreeProvider(
-        AUTHORIZATION,
-        fakeBraintreeWeb({ client: () => Promise.resolve({ create: () => Promise.reject(error) }) }).modules,
-      ).getConfiguration(new AbortController().signal);
+      createBraintreeProvider(AUTHORIZATION, {
+        modules: fakeBraintreeWeb({ client: () => Promise.resolve({ create: () => Promise.reject(error) }) }).modules,
+      }).getConfiguration(new AbortController().signal);
     const refused = failing({ code: 'CLIENT_AUTHORIZATION_INVALID', message: 'Authorization is invalid.' });
     await expect(refused).rejects.toBeInstanceOf(ProviderConfigurationError);
     await expect(refused).rejects.toMatchObject({
@@ -135,7 +164,7 @@ describe('the braintree-web provider', () => {
 
   it("mounts braintree-web's hosted fields in our containers and relays their events as our frame messages", async () => {
     const { modules, created, hostedFields, handlers } = fakeBraintreeWeb();
-    const provider = createBraintreeProvider(AUTHORIZATION, modules);
+    const provider = createBraintreeProvider(AUTHORIZATION, { modules });
     const config = await provider.getConfiguration(new AbortController().signal);
     const messages: [FieldName, FrameMessage][] = [];
     const container = (name: string) => ({ id: name }) as unknown as HTMLElement;
@@ -170,7 +199,7 @@ describe('the braintree-web provider', () => {
 
   it('tokenizes through the hosted fields (saving when asked) and tells their errors apart', async () => {
     const { modules, hostedFields } = fakeBraintreeWeb();
-    const provider = createBraintreeProvider(AUTHORIZATION, modules);
+    const provider = createBraintreeProvider(AUTHORIZATION, { modules });
     const config = await provider.getConfiguration(new AbortController().signal);
     const fields = provider.createHostedFields(config, { mounts: [], onMessage: () => {} });
     const outcome = await provider.tokenize(fields, config, ['number', 'expirationDate', 'cvv'], true);
@@ -200,7 +229,7 @@ describe('the braintree-web provider', () => {
 
   it('lists and deletes saved methods through the vault manager, and collects device data', async () => {
     const { modules } = fakeBraintreeWeb();
-    const provider = createBraintreeProvider(AUTHORIZATION, modules);
+    const provider = createBraintreeProvider(AUTHORIZATION, { modules });
     const config = await provider.getConfiguration(new AbortController().signal);
     const [saved] = await provider.listPaymentMethods(config, new AbortController().signal);
     expect(saved).toMatchObject({ nonce: 'tokencc_saved', vaulted: true, default: true, hasSubscription: false });
@@ -212,7 +241,7 @@ describe('the braintree-web provider', () => {
 
   it('verifies a card with 3-D Secure 2: the new nonce and the liability flags; a failure and a cancel are told apart', async () => {
     const { modules } = fakeBraintreeWeb();
-    const provider = createBraintreeProvider(AUTHORIZATION, modules);
+    const provider = createBraintreeProvider(AUTHORIZATION, { modules });
     const config = await provider.getConfiguration(new AbortController().signal);
     const card = { nonce: 'tokencc_visa', details: { bin: '411111' } } as PaymentMethodResult;
     const request = { card, amount: '12.00', config, showChallenge: () => {}, signal: new AbortController().signal };
@@ -243,7 +272,7 @@ describe('the braintree-web provider', () => {
 
   it("approves PayPal (credit too) and Venmo in the provider's own windows; a closed window is a silent cancel", async () => {
     const { modules } = fakeBraintreeWeb();
-    const provider = createBraintreeProvider(AUTHORIZATION, modules);
+    const provider = createBraintreeProvider(AUTHORIZATION, { modules });
     const config = await provider.getConfiguration(new AbortController().signal);
     const ask = (option: 'paypal' | 'paypalCredit' | 'venmo') =>
       provider.approveWallet({ option, amount: '12.00', config, surface: window(), signal: new AbortController().signal });
@@ -274,10 +303,211 @@ describe('the braintree-web provider', () => {
     });
   });
 
-  it('offers PayPal, PayPal Credit and Venmo, not the wallets it has not built (Apple Pay, Google Pay)', () => {
-    const provider = createBraintreeProvider(AUTHORIZATION, fakeBraintreeWeb().modules);
-    expect(
-      ['paypal', 'paypalCredit', 'venmo', 'applePay', 'googlePay'].map((option) => provider.canPayWith(option as 'paypal')),
-    ).toEqual([true, true, true, false, false]);
+  it('shows every wallet in its own UI: the checkout opens no window for it', () => {
+    expect(createBraintreeProvider(AUTHORIZATION, { modules: fakeBraintreeWeb().modules }).ownWalletUi).toBe(true);
+  });
+});
+
+/** STAND-IN for Safari's ApplePaySession (this machine's Chromium has none): records each session the provider begins. */
+function applePaySessions(canMakePayments = true) {
+  const sessions: FakeApplePaySession[] = [];
+  class FakeApplePaySession implements ApplePaySessionInstance {
+    static readonly STATUS_SUCCESS = 0;
+    static readonly STATUS_FAILURE = 1;
+    static supportsVersion(version: number): boolean {
+      return version <= 3;
+    }
+    static canMakePayments(): boolean {
+      return canMakePayments;
+    }
+    onvalidatemerchant: ApplePaySessionInstance['onvalidatemerchant'] = null;
+    onpaymentauthorized: ApplePaySessionInstance['onpaymentauthorized'] = null;
+    oncancel: ApplePaySessionInstance['oncancel'] = null;
+    readonly begin = vi.fn();
+    readonly abort = vi.fn();
+    readonly completeMerchantValidation = vi.fn();
+    readonly completePayment = vi.fn();
+    constructor(
+      readonly version: number,
+      readonly request: Readonly<Record<string, unknown>>,
+    ) {
+      sessions.push(this);
+    }
+  }
+  return { ApplePaySession: FakeApplePaySession, sessions };
+}
+
+/** STAND-IN for Google Pay's PaymentsClient (pay.js; this machine cannot load it): says ready, answers the sheet. */
+function googlePayments(ready = true) {
+  const paymentData = { apiVersion: 2, paymentMethodData: { tokenizationData: { token: '{"androidPayCards":[]}' } } };
+  const client = {
+    isReadyToPay: vi.fn(() => Promise.resolve({ result: ready })),
+    loadPaymentData: vi.fn((_request: Readonly<Record<string, unknown>>): Promise<unknown> => Promise.resolve(paymentData)),
+  } satisfies GooglePaymentsClient;
+  return { client, paymentData };
+}
+
+const withGooglePay = { ...gatewayConfiguration, androidPay: { enabled: true, supportedNetworks: ['visa'] } };
+const provided = { kind: 'provider' } as const;
+
+describe("the braintree-web provider with Apple Pay and Google Pay (the browsers' sheets stood in for)", () => {
+  function provider(
+    options: { sheets: Partial<PaymentSheets>; applePay?: boolean; googlePay?: boolean; gateway?: object },
+    overrides: Parameters<typeof fakeBraintreeWeb>[0] = {},
+  ) {
+    const gateway = options.gateway ?? withGooglePay;
+    const fake = fakeBraintreeWeb({
+      client: () =>
+        Promise.resolve({ create: () => Promise.resolve({ getConfiguration: () => ({ gatewayConfiguration: gateway }) }) }),
+      ...overrides,
+    });
+    const sheets: PaymentSheets = {
+      applePaySession: () => undefined,
+      googlePaymentsClient: () => Promise.resolve(googlePayments(false).client),
+      ...options.sheets,
+    };
+    const client = createBraintreeProvider(AUTHORIZATION, {
+      modules: fake.modules,
+      sheets,
+      ...(options.applePay === false ? {} : { applePay: { displayName: 'Kassa Coffee' } }),
+      ...(options.googlePay === false ? {} : { googlePay: { currencyCode: 'EUR' } }),
+    });
+    return { ...fake, client };
+  }
+  const request = (
+    option: 'applePay' | 'googlePay',
+    config: Awaited<ReturnType<ReturnType<typeof createBraintreeProvider>['getConfiguration']>>,
+  ) => ({ option, amount: '12.00', config, surface: provided, signal: new AbortController().signal }) as const;
+
+  it("offers Apple Pay only with the store's name, the gateway's applePayWeb and a Safari that can pay on the page", async () => {
+    const offered = async (options: Parameters<typeof provider>[0]) => {
+      const { client } = provider(options);
+      await client.getConfiguration(new AbortController().signal);
+      return client.canPayWith('applePay');
+    };
+    const { ApplePaySession } = applePaySessions();
+    expect(await offered({ sheets: { applePaySession: () => ApplePaySession } })).toBe(true);
+    expect(await offered({ sheets: { applePaySession: () => ApplePaySession }, applePay: false })).toBe(false);
+    expect(await offered({ sheets: { applePaySession: () => applePaySessions(false).ApplePaySession } })).toBe(false);
+    expect(await offered({ sheets: {} })).toBe(false);
+    const { applePayWeb: _off, ...withoutApplePay } = withGooglePay;
+    expect(await offered({ sheets: { applePaySession: () => ApplePaySession }, gateway: withoutApplePay })).toBe(false);
+  });
+
+  it("begins Safari's sheet in the click, validates the merchant and tokenizes through braintree-web; cancel is silent", async () => {
+    const { ApplePaySession, sessions } = applePaySessions();
+    const { client, modules, created } = provider({ sheets: { applePaySession: () => ApplePaySession } });
+    const config = await client.getConfiguration(new AbortController().signal);
+    const applePay = await (await modules.applePay()).create({ client: {} as never });
+    expect(created.applePay).toHaveProperty('client');
+
+    const approval = client.approveWallet(request('applePay', config));
+    // Synchronously, in the click: Safari refuses a sheet begun later.
+    expect(sessions).toHaveLength(1);
+    const [session] = sessions;
+    expect(session?.version).toBe(3);
+    expect(session?.request).toMatchObject({ currencyCode: 'EUR', total: { label: 'Kassa Coffee', amount: '12.00' } });
+    expect(session?.begin).toHaveBeenCalled();
+    const validationURL = 'https://apple-pay-gateway.apple.com/paymentservices/startSession';
+    session?.onvalidatemerchant?.({ validationURL });
+    await vi.waitFor(() =>
+      expect(session?.completeMerchantValidation).toHaveBeenCalledWith({ merchantSession: 'from the provider' }),
+    );
+    expect(applePay.performValidation).toHaveBeenCalledWith({ validationURL, displayName: 'Kassa Coffee' });
+    const payment = { token: { paymentData: { data: 'encrypted by Apple' } } };
+    session?.onpaymentauthorized?.({ payment });
+    expect(await approval).toMatchObject({
+      kind: 'approved',
+      result: { nonce: 'applepay_nonce', type: 'ApplePayCard', description: 'Visa 1111', details: { rawPaymentData: payment } },
+    });
+    expect(applePay.tokenize).toHaveBeenCalledWith({ token: payment.token });
+    expect(session?.completePayment).toHaveBeenCalledWith(ApplePaySession.STATUS_SUCCESS);
+
+    const canceled = client.approveWallet(request('applePay', config));
+    sessions[1]?.oncancel?.({});
+    expect(await canceled).toEqual({ kind: 'canceled' });
+
+    vi.mocked(applePay.tokenize).mockRejectedValueOnce({
+      code: 'APPLE_PAY_TOKENIZATION',
+      message: 'Apple Pay tokenization failed.',
+    });
+    const refused = client.approveWallet(request('applePay', config));
+    sessions[2]?.onpaymentauthorized?.({ payment });
+    expect(await refused).toEqual({ kind: 'failed', detail: 'APPLE_PAY_TOKENIZATION Apple Pay tokenization failed.' });
+    expect(sessions[2]?.completePayment).toHaveBeenCalledWith(ApplePaySession.STATUS_FAILURE);
+  });
+
+  it("offers Google Pay only when Google's isReadyToPay says yes, asked with braintree-web's payment methods", async () => {
+    for (const ready of [true, false]) {
+      const google = googlePayments(ready);
+      const { client, created } = provider({ sheets: { googlePaymentsClient: () => Promise.resolve(google.client) } });
+      await client.getConfiguration(new AbortController().signal);
+      expect(client.canPayWith('googlePay')).toBe(ready);
+      expect(created.googlePayment).toMatchObject({ googlePayVersion: 2 });
+      expect(google.client.isReadyToPay).toHaveBeenCalledWith({
+        apiVersion: 2,
+        apiVersionMinor: 0,
+        allowedPaymentMethods: [{ type: 'CARD' }],
+      });
+    }
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const { client } = provider({ sheets: { googlePaymentsClient: () => Promise.reject(new Error('no Google Pay here')) } });
+    await client.getConfiguration(new AbortController().signal);
+    expect(client.canPayWith('googlePay')).toBe(false);
+    expect(errors).toHaveBeenCalledWith('[kassa/checkout] googlePay is not offered: it could not be set up', expect.any(Error));
+    expect(await client.approveWallet(request('googlePay', await client.getConfiguration(new AbortController().signal)))).toEqual(
+      {
+        kind: 'failed',
+        detail: 'googlePay was not prepared',
+      },
+    );
+    errors.mockRestore();
+  });
+
+  it("opens Google's sheet in the click for the amount and hands over braintree-web's nonce; CANCELED is silent", async () => {
+    const google = googlePayments();
+    const { client } = provider({ sheets: { googlePaymentsClient: () => Promise.resolve(google.client) } });
+    const config = await client.getConfiguration(new AbortController().signal);
+    const approval = client.approveWallet(request('googlePay', config));
+    expect(google.client.loadPaymentData).toHaveBeenCalledWith(
+      expect.objectContaining({ transactionInfo: { currencyCode: 'EUR', totalPriceStatus: 'FINAL', totalPrice: '12.00' } }),
+    );
+    expect(await approval).toMatchObject({
+      kind: 'approved',
+      result: {
+        nonce: 'googlepay_nonce',
+        type: 'AndroidPayCard',
+        details: { cardType: 'Visa', lastFour: '1111', rawPaymentData: google.paymentData },
+        liabilityShifted: undefined,
+      },
+    });
+    google.client.loadPaymentData.mockRejectedValueOnce({ statusCode: 'CANCELED' });
+    expect(await client.approveWallet(request('googlePay', config))).toEqual({ kind: 'canceled' });
+    google.client.loadPaymentData.mockRejectedValueOnce({ statusCode: 'DEVELOPER_ERROR', statusMessage: 'bad merchant' });
+    expect(await client.approveWallet(request('googlePay', config))).toMatchObject({ kind: 'failed' });
+  });
+
+  it('verifies a Google Pay card that is not a network token with 3-D Secure, as the provider treats it as a card', async () => {
+    const google = googlePayments();
+    const { client, modules } = provider({ sheets: { googlePaymentsClient: () => Promise.resolve(google.client) } });
+    const config = await client.getConfiguration(new AbortController().signal);
+    const googlePay = await (await modules.googlePayment()).create({ client: {} as never, googlePayVersion: 2 });
+    vi.mocked(googlePay.parseResponse).mockResolvedValueOnce({
+      nonce: 'googlepay_pan_only',
+      type: 'AndroidPayCard',
+      details: { cardType: 'Visa', lastFour: '1111', bin: '411111', isNetworkTokenized: false },
+    });
+    expect(await client.approveWallet(request('googlePay', config))).toMatchObject({
+      kind: 'approved',
+      result: { nonce: 'tokencc_3ds', type: 'AndroidPayCard', liabilityShifted: true, liabilityShiftPossible: true },
+    });
+    const threeDSecure = await (await modules.threeDSecure()).create({ authorization: AUTHORIZATION, version: 2 });
+    expect(threeDSecure.verifyCard).toHaveBeenCalledWith(
+      expect.objectContaining({ nonce: 'googlepay_pan_only', bin: '411111', amount: '12.00' }),
+    );
+    // A network token (authenticated on the phone) is handed over as it is.
+    vi.mocked(threeDSecure.verifyCard).mockClear();
+    expect(await client.approveWallet(request('googlePay', config))).toMatchObject({ result: { nonce: 'googlepay_nonce' } });
+    expect(threeDSecure.verifyCard).not.toHaveBeenCalled();
   });
 });

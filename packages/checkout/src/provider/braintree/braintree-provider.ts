@@ -1,20 +1,56 @@
 // The provider client for the real provider, over braintree-web (gateway.md: braintree-web only talks to the
 // provider's own https origins, so the sandbox has its own client). Same interface as the sandbox's: the checkout's
 // machine, views and events do not know which one runs. Each braintree-web module is imported when first used.
-// Not built here: Apple Pay and Google Pay (canPayWith says no, so they are not offered with this provider).
+// Apple Pay and Google Pay: braintree-web's apple-pay and google-payment with the browsers' own payment sheets
+// (payment-sheets.ts), prepared when the configuration loads so that the sheet opens in the shopper's click.
 import type { HostedFields, HostedFieldsOptions, TokenizeOutcome } from '../../fields/hosted-fields.ts';
 import type { FieldName, PaymentMethodResult, PaymentMethodType } from '../../machine/checkout.types.ts';
 import type { WalletOptionId } from '../../machine/payment-options.ts';
 import { NETWORK, TIMEOUT } from '../gateway-failures.ts';
-import { ProviderConfigurationError, ProviderError, type ProviderClient, type WalletOutcome } from '../provider.ts';
+import {
+  ProviderConfigurationError,
+  ProviderError,
+  type ProviderClient,
+  type ThreeDSecureOutcome,
+  type WalletOutcome,
+} from '../provider.ts';
 import { parseConfiguration } from '../sandbox-provider.ts';
 import {
   braintreeWeb,
+  type ApplePayInstance,
   type BraintreeError,
   type BraintreeWeb,
+  type Client,
+  type GooglePaymentInstance,
   type HostedFieldsInstance,
   type TokenizePayload,
 } from './modules.ts';
+import { browserPaymentSheets, type PaymentSheets } from './payment-sheets.ts';
+
+export interface BraintreeProviderOptions {
+  /** Apple Pay on the web: your store's name on Safari's sheet and in the merchant validation. Unset: not offered. */
+  readonly applePay?: { readonly displayName: string };
+  /**
+   * Google Pay: the currency of the amounts (ISO 4217) and, in production, your Google merchant id. Unset: not
+   * offered. Google's pay.js is loaded from pay.google.com (CSP: script-src https://pay.google.com).
+   */
+  readonly googlePay?: { readonly currencyCode: string; readonly merchantId?: string };
+  /** Tests: braintree-web's modules and the browsers' payment sheets, replaced at their boundary. */
+  readonly modules?: BraintreeWeb;
+  readonly sheets?: PaymentSheets;
+}
+
+/** The wallets whose sheet the browser can open, prepared once the configuration is known. */
+interface PreparedSheets {
+  applePay?: { readonly instance: ApplePayInstance; readonly session: NonNullable<ReturnType<PaymentSheets['applePaySession']>> };
+  googlePay?: {
+    readonly instance: GooglePaymentInstance;
+    readonly client: Awaited<ReturnType<PaymentSheets['googlePaymentsClient']>>;
+  };
+}
+
+/** How long the browser may take to say whether it can pay with Google Pay before Google Pay is left out. */
+const SHEET_READY_TIMEOUT_MS = 5_000;
 
 const str = (value: unknown): string => (typeof value === 'string' ? value : '');
 const record = (value: unknown): Readonly<Record<string, unknown>> =>
@@ -50,6 +86,11 @@ export function resultOf(
     threeDSecureInfo: undefined,
     deviceData: undefined,
   };
+}
+
+/** What the phone's or the search company's sheet answered, for the merchant (spec section 3: rawPaymentData). */
+function withRawPaymentData(result: PaymentMethodResult, rawPaymentData: unknown): PaymentMethodResult {
+  return { ...result, details: { ...result.details, rawPaymentData } };
 }
 
 /** braintree-web's error codes, as the checkout tells them apart (the rest is a gateway failure). */
@@ -134,7 +175,59 @@ function hostedFieldsOver(created: Promise<HostedFieldsInstance>, options: Omit<
   };
 }
 
-export function createBraintreeProvider(authorization: string, modules: BraintreeWeb = braintreeWeb): ProviderClient {
+/** Apple Pay when Safari can pay on this page: braintree-web's apple-pay, created now (the click makes the request). */
+async function prepareApplePay(
+  modules: BraintreeWeb,
+  sheets: PaymentSheets,
+  client: Client,
+): Promise<PreparedSheets['applePay']> {
+  const session = sheets.applePaySession();
+  if (session === undefined || !session.supportsVersion(3) || !session.canMakePayments()) return undefined;
+  return { instance: await (await modules.applePay()).create({ client }), session };
+}
+
+/** Google Pay when Google's isReadyToPay says this browser can pay: braintree-web's google-payment and Google's client. */
+async function prepareGooglePay(
+  modules: BraintreeWeb,
+  sheets: PaymentSheets,
+  client: Client,
+  options: NonNullable<BraintreeProviderOptions['googlePay']>,
+  environment: string,
+): Promise<PreparedSheets['googlePay']> {
+  const module = await modules.googlePayment();
+  const instance = await module.create({
+    client,
+    googlePayVersion: 2,
+    ...(options.merchantId === undefined ? {} : { googleMerchantId: options.merchantId }),
+  });
+  const payments = await sheets.googlePaymentsClient(environment === 'production' ? 'PRODUCTION' : 'TEST');
+  const request = instance.createPaymentDataRequest({
+    transactionInfo: { currencyCode: options.currencyCode, totalPriceStatus: 'FINAL', totalPrice: '0.00' },
+  });
+  const { result } = await payments.isReadyToPay({
+    apiVersion: 2,
+    apiVersionMinor: 0,
+    allowedPaymentMethods: request.allowedPaymentMethods ?? [],
+  });
+  return result ? { instance, client: payments } : undefined;
+}
+
+/** A wallet that cannot be prepared is left out, with the reason in the console (the others are still offered). */
+function leftOut<T>(wallet: string, preparing: Promise<T>): Promise<T | undefined> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${SHEET_READY_TIMEOUT_MS} ms`)), SHEET_READY_TIMEOUT_MS);
+  });
+  return Promise.race([preparing, timeout])
+    .finally(() => clearTimeout(timer))
+    .catch((error: unknown) => {
+      console.error(`[kassa/checkout] ${wallet} is not offered: it could not be set up`, error);
+      return undefined;
+    });
+}
+
+export function createBraintreeProvider(authorization: string, providerOptions: BraintreeProviderOptions = {}): ProviderClient {
+  const { modules = braintreeWeb, sheets = browserPaymentSheets } = providerOptions;
   const once = <T>(load: () => Promise<T>): (() => Promise<T>) => {
     let loaded: Promise<T> | null = null;
     return () => (loaded ??= load());
@@ -146,19 +239,115 @@ export function createBraintreeProvider(authorization: string, modules: Braintre
   );
   const paypal = once(async () => (await modules.paypal()).create({ authorization }));
   let currency = '';
+  let prepared: PreparedSheets = {};
+  let threeDSecureEnabled = false;
 
   const approve = async (option: WalletOptionId, amount: string): Promise<TokenizePayload> => {
     if (option === 'venmo') return (await venmo()).tokenize();
     return (await paypal()).tokenize({ flow: 'checkout', amount, currency, offerCredit: option === 'paypalCredit' });
   };
 
+  /** Safari's sheet, begun in the click (it must be): validation and tokenization go through braintree-web. */
+  const approveWithApplePay = (
+    { instance, session: ApplePaySession }: NonNullable<PreparedSheets['applePay']>,
+    displayName: string,
+    amount: string,
+  ): Promise<PaymentMethodResult> =>
+    new Promise((resolve, reject) => {
+      const session = new ApplePaySession(3, instance.createPaymentRequest({ total: { label: displayName, amount } }));
+      session.onvalidatemerchant = (event) => {
+        instance.performValidation({ validationURL: event.validationURL, displayName }).then(
+          (merchantSession) => session.completeMerchantValidation(merchantSession),
+          (error: unknown) => {
+            session.abort();
+            reject(error);
+          },
+        );
+      };
+      session.onpaymentauthorized = (event) => {
+        instance.tokenize({ token: event.payment.token }).then(
+          (payload) => {
+            session.completePayment(ApplePaySession.STATUS_SUCCESS);
+            resolve(withRawPaymentData(resultOf(payload, 'ApplePayCard'), event.payment));
+          },
+          (error: unknown) => {
+            session.completePayment(ApplePaySession.STATUS_FAILURE);
+            reject(error);
+          },
+        );
+      };
+      session.oncancel = () => reject({ code: 'APPLE_PAY_CANCELED' });
+      session.begin();
+    });
+
+  /** Google's sheet, opened in the click; a card that is not a network token gets 3-D Secure like a card. */
+  const approveWithGooglePay = async (
+    { instance, client: payments }: NonNullable<PreparedSheets['googlePay']>,
+    currencyCode: string,
+    amount: string,
+    signal: AbortSignal,
+  ): Promise<PaymentMethodResult> => {
+    const sheet = payments.loadPaymentData(
+      instance.createPaymentDataRequest({ transactionInfo: { currencyCode, totalPriceStatus: 'FINAL', totalPrice: amount } }),
+    );
+    const paymentData = await sheet.catch((error: unknown) => {
+      throw record(error).statusCode === 'CANCELED' ? { code: 'GOOGLE_PAY_CANCELED' } : error;
+    });
+    const payload = await instance.parseResponse(paymentData);
+    const card = withRawPaymentData(resultOf(payload, 'AndroidPayCard'), paymentData);
+    // The provider's rule: a Google Pay card that is not a network token is a card for 3-D Secure (gateway.md).
+    if (!threeDSecureEnabled || payload.details.isNetworkTokenized !== false) return card;
+    const verified = await verifyCard(card, amount, signal);
+    if (verified.kind === 'result') return verified.result;
+    throw verified.kind === 'canceled' ? { code: 'THREEDS_CANCELED' } : new Error(verified.detail);
+  };
+
+  const verifyCard = async (card: PaymentMethodResult, amount: string, signal: AbortSignal): Promise<ThreeDSecureOutcome> => {
+    try {
+      const threeDSecure = await (await modules.threeDSecure()).create({ authorization, version: 2 });
+      signal.addEventListener('abort', () => void threeDSecure.cancelVerifyCard(), { once: true });
+      const payload = await threeDSecure.verifyCard({
+        nonce: card.nonce,
+        bin: card.details.bin,
+        amount,
+        onLookupComplete: (_data, next) => next(),
+      });
+      const info = record(payload.threeDSecureInfo);
+      return {
+        kind: 'result',
+        result: {
+          ...card,
+          nonce: payload.nonce,
+          liabilityShifted: info.liabilityShifted === true,
+          liabilityShiftPossible: info.liabilityShiftPossible === true,
+          threeDSecureInfo: info,
+        },
+      };
+    } catch (error) {
+      if (signal.aborted) return { kind: 'canceled' };
+      return { kind: 'failed', detail: String(record(error).message ?? error) };
+    }
+  };
+
+  /** The approval in the wallet's own UI: braintree-web's windows, or the browser's sheet (begun synchronously). */
+  const walletResult = (option: WalletOptionId, amount: string, signal: AbortSignal): Promise<PaymentMethodResult> => {
+    if (option === 'applePay' && prepared.applePay !== undefined && providerOptions.applePay !== undefined)
+      return approveWithApplePay(prepared.applePay, providerOptions.applePay.displayName, amount);
+    if (option === 'googlePay' && prepared.googlePay !== undefined && providerOptions.googlePay !== undefined)
+      return approveWithGooglePay(prepared.googlePay, providerOptions.googlePay.currencyCode, amount, signal);
+    if (option === 'applePay' || option === 'googlePay') return Promise.reject(new Error(`${option} was not prepared`));
+    return approve(option, amount).then((payload) => resultOf(payload, option === 'venmo' ? 'VenmoAccount' : 'PayPalAccount'));
+  };
+
   return {
     async getConfiguration() {
       try {
-        const gateway = (await client()).getConfiguration().gatewayConfiguration;
+        const created = await client();
+        const gateway = created.getConfiguration().gatewayConfiguration;
         currency = str(record(gateway.paypal).currencyIsoCode);
+        threeDSecureEnabled = gateway.threeDSecureEnabled === true;
         const urls = { clientApiUrl: str(gateway.clientApiUrl), assetsUrl: str(gateway.assetsUrl) };
-        return parseConfiguration(gateway, {
+        const config = parseConfiguration(gateway, {
           version: 2,
           environment: '',
           authorizationFingerprint: '',
@@ -166,6 +355,21 @@ export function createBraintreeProvider(authorization: string, modules: Braintre
           merchantId: '',
           ...urls,
         });
+        // The sheets must be ready before the click that opens them; each is asked only when it can be offered.
+        const { applePay, googlePay } = providerOptions;
+        const [applePaySheet, googlePaySheet] = await Promise.all([
+          config.applePayWeb && applePay !== undefined
+            ? leftOut('applePay', prepareApplePay(modules, sheets, created))
+            : undefined,
+          config.androidPay && googlePay !== undefined
+            ? leftOut('googlePay', prepareGooglePay(modules, sheets, created, googlePay, str(gateway.environment)))
+            : undefined,
+        ]);
+        prepared = {
+          ...(applePaySheet === undefined ? {} : { applePay: applePaySheet }),
+          ...(googlePaySheet === undefined ? {} : { googlePay: googlePaySheet }),
+        };
+        return config;
       } catch (error) {
         throw error instanceof ProviderError ? error : clientFailure(error);
       }
@@ -204,48 +408,23 @@ export function createBraintreeProvider(authorization: string, modules: Braintre
         return null;
       }
     },
-    // Apple Pay and Google Pay are not built on this provider yet; PayPal, PayPal Credit and Venmo open their own windows.
-    canPayWith: (option) => option === 'paypal' || option === 'paypalCredit' || option === 'venmo',
+    // PayPal, PayPal Credit and Venmo open braintree-web's windows; Apple Pay and Google Pay when their sheet is ready.
+    canPayWith: (option) =>
+      option === 'applePay' ? prepared.applePay !== undefined : option === 'googlePay' ? prepared.googlePay !== undefined : true,
+    // braintree-web and the browsers show every wallet's own UI (even Venmo's QR code): the checkout opens nothing.
+    ownWalletUi: true,
     async approveWallet(request): Promise<WalletOutcome> {
-      // braintree-web opens the provider's own window: the one the checkout opened is not needed.
-      if (request.surface.kind === 'window') request.surface.window.close();
       try {
-        const payload = await approve(request.option, request.amount);
-        return { kind: 'approved', result: resultOf(payload, request.option === 'venmo' ? 'VenmoAccount' : 'PayPalAccount') };
+        return { kind: 'approved', result: await walletResult(request.option, request.amount, request.signal) };
       } catch (error) {
         const { code = '', message = String(error) } = record(error) as BraintreeError;
-        // The shopper closed the provider's window or cancelled in the app (PAYPAL_POPUP_CLOSED, VENMO_CANCELED,
-        // VENMO_APP_CANCELED, VENMO_DESKTOP_CANCELED): silent, as with the sandbox.
+        // The shopper closed the provider's window, cancelled in the app or closed the sheet (PAYPAL_POPUP_CLOSED,
+        // VENMO_CANCELED, VENMO_APP_CANCELED, VENMO_DESKTOP_CANCELED, APPLE_PAY_CANCELED, GOOGLE_PAY_CANCELED, a
+        // cancelled 3-D Secure challenge): silent, as with the sandbox.
         if (/POPUP_CLOSED|CANCELED/.test(code)) return { kind: 'canceled' };
         return { kind: 'failed', detail: `${code} ${message}`.trim() };
       }
     },
-    async verifyThreeDSecure(request) {
-      const { card, amount, signal } = request;
-      try {
-        const threeDSecure = await (await modules.threeDSecure()).create({ authorization, version: 2 });
-        signal.addEventListener('abort', () => void threeDSecure.cancelVerifyCard(), { once: true });
-        const payload = await threeDSecure.verifyCard({
-          nonce: card.nonce,
-          bin: card.details.bin,
-          amount,
-          onLookupComplete: (_data, next) => next(),
-        });
-        const info = record(payload.threeDSecureInfo);
-        return {
-          kind: 'result',
-          result: {
-            ...card,
-            nonce: payload.nonce,
-            liabilityShifted: info.liabilityShifted === true,
-            liabilityShiftPossible: info.liabilityShiftPossible === true,
-            threeDSecureInfo: info,
-          },
-        };
-      } catch (error) {
-        if (signal.aborted) return { kind: 'canceled' };
-        return { kind: 'failed', detail: String(record(error).message ?? error) };
-      }
-    },
+    verifyThreeDSecure: ({ card, amount, signal }) => verifyCard(card, amount, signal),
   };
 }

@@ -83,6 +83,26 @@ export interface PayPalInstance {
   tokenize(options: { flow: 'checkout'; amount: string; currency: string; offerCredit?: boolean }): Promise<TokenizePayload>;
 }
 
+/** braintree-web's apple-pay, created with the client so that its payment request is made in the shopper's click. */
+export interface ApplePayInstance {
+  /** The gateway configuration's country, currency, networks and capabilities, plus the total. */
+  createPaymentRequest(request: { total: { label: string; amount: string } }): Readonly<Record<string, unknown>>;
+  /** Asks the provider for the merchant session Safari's sheet validates (its onvalidatemerchant). */
+  performValidation(options: { validationURL: string; displayName: string }): Promise<unknown>;
+  /** The nonce for the token Safari's sheet authorized. */
+  tokenize(options: { token: unknown }): Promise<TokenizePayload>;
+}
+
+/** braintree-web's google-payment (Google Pay API version 2), created with the client for the same reason. */
+export interface GooglePaymentInstance {
+  /** The request for Google's sheet: the gateway's networks and tokenization, plus the transaction. */
+  createPaymentDataRequest(overrides: {
+    transactionInfo: { currencyCode: string; totalPriceStatus: 'FINAL'; totalPrice: string };
+  }): Readonly<Record<string, unknown>> & { readonly allowedPaymentMethods?: readonly unknown[] };
+  /** The nonce inside the payment data Google's sheet answered (details.isNetworkTokenized says which card). */
+  parseResponse(paymentData: unknown): Promise<TokenizePayload>;
+}
+
 /** Each module's `create`, as braintree-web exports it. */
 export interface BraintreeWeb {
   client(): Promise<{ create(options: { authorization: string }): Promise<Client> }>;
@@ -94,6 +114,10 @@ export interface BraintreeWeb {
     create(options: { authorization: string; allowDesktop: boolean; paymentMethodUsage: 'single_use' }): Promise<VenmoInstance>;
   }>;
   paypal(): Promise<{ create(options: { authorization: string }): Promise<PayPalInstance> }>;
+  applePay(): Promise<{ create(options: { client: Client }): Promise<ApplePayInstance> }>;
+  googlePayment(): Promise<{
+    create(options: { client: Client; googlePayVersion: 2; googleMerchantId?: string }): Promise<GooglePaymentInstance>;
+  }>;
 }
 
 /**
@@ -115,4 +139,6 @@ export const braintreeWeb: BraintreeWeb = {
   vaultManager: () => asDocumented(import('braintree-web/vault-manager')),
   venmo: () => asDocumented(import('braintree-web/venmo')),
   paypal: () => asDocumented(import('braintree-web/paypal')),
+  applePay: () => asDocumented(import('braintree-web/apple-pay')),
+  googlePayment: () => asDocumented(import('braintree-web/google-payment')),
 };

@@ -66,19 +66,23 @@ export function WalletButton({ context, mark }: WalletButtonProps): ReactElement
   const wallet = t(`option.${option}`);
   const text = (key: WalletMessageKey, account?: string): string => walletText(locale, key, wallet, account);
   const approved = state.walletMethod;
-  // Venmo on a desktop shows a QR code; it opens no window, so the window hint would be wrong there.
-  const byQrCode = option === 'venmo' && !isPhone();
+  // Venmo on a desktop shows a QR code; it opens no window, so the window hint would be wrong there. A provider that
+  // shows the wallets' own UI (braintree-web: its windows, its QR code, the browser's payment sheet) gets no surface.
+  const ownUi = context.provider.ownWalletUi === true;
+  const byQrCode = option === 'venmo' && !ownUi && !isPhone();
 
   const start = (): void => {
     if (flow.step === 'waiting') return;
     const abort = new AbortController();
     running.current = abort;
-    const surface: WalletSurface | null = byQrCode
-      ? { kind: 'qrCode', show: (url) => setFlow((now) => (now.step === 'waiting' ? { ...now, qrCode: url } : now)) }
-      : (() => {
-          const opened = window.open('', `kassa-${option}`, 'popup,width=480,height=680');
-          return opened === null ? null : { kind: 'window', window: opened };
-        })();
+    const surface: WalletSurface | null = ownUi
+      ? { kind: 'provider' }
+      : byQrCode
+        ? { kind: 'qrCode', show: (url) => setFlow((now) => (now.step === 'waiting' ? { ...now, qrCode: url } : now)) }
+        : (() => {
+            const opened = window.open('', `kassa-${option}`, 'popup,width=480,height=680');
+            return opened === null ? null : { kind: 'window', window: opened };
+          })();
     setFlow({ step: 'waiting', qrCode: byQrCode ? '' : null, abort });
     void approveWallet(context, surface, abort.signal).then((end) => {
       setFlow({ step: end === 'failed' ? 'failed' : 'idle', refocus: end !== 'approved' });

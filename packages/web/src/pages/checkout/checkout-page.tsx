@@ -29,7 +29,10 @@ export function CheckoutPage({ orderId }: { orderId: string }) {
   const session = loaded.status === 'ready' ? loaded.data.session : undefined;
   const payment = usePayment(orderId, session?.botcheck);
   // Kassa's sandbox, or the real provider's braintree-web client when the server is configured for it.
-  const provider = useProviderFor(session?.clientToken);
+  const provider = useProviderFor(session?.clientToken, {
+    displayName: messages.shopName,
+    currencyCode: session?.amount.currency ?? '',
+  });
   // The card frames take the page's colours when they load: a new theme loads them again.
   const theme = useTheme();
 

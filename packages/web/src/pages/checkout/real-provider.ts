@@ -17,20 +17,31 @@ export function isProviderToken(clientToken: string): boolean {
   }
 }
 
-/** `undefined`: the checkout's own sandbox client; `null`: the real provider's client is still loading. */
-export function useProviderFor(clientToken: string | undefined): ProviderClient | undefined | null {
+/**
+ * `undefined`: the checkout's own sandbox client; `null`: the real provider's client is still loading. The real
+ * provider's Apple Pay sheet names the shop (`displayName`) and Google Pay's is in the order's currency.
+ */
+export function useProviderFor(
+  clientToken: string | undefined,
+  wallets: { displayName: string; currencyCode: string },
+): ProviderClient | undefined | null {
   const real = clientToken !== undefined && isProviderToken(clientToken);
+  const { displayName, currencyCode } = wallets;
   const [provider, setProvider] = useState<{ token: string; client: ProviderClient } | null>(null);
   useEffect(() => {
     if (!real || clientToken === undefined) return;
     let current = true;
     void import('@kassa/checkout/braintree').then(({ createBraintreeProvider }) => {
-      if (current) setProvider({ token: clientToken, client: createBraintreeProvider(clientToken) });
+      const client = createBraintreeProvider(clientToken, {
+        applePay: { displayName },
+        googlePay: { currencyCode },
+      });
+      if (current) setProvider({ token: clientToken, client });
     });
     return () => {
       current = false;
     };
-  }, [real, clientToken]);
+  }, [real, clientToken, displayName, currencyCode]);
   if (!real) return undefined;
   return provider?.token === clientToken ? provider.client : null;
 }
