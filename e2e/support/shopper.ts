@@ -1,5 +1,6 @@
 import { expect, type Page } from '@playwright/test';
 import { botcheckToken } from './botcheck-token.ts';
+import { signUpLink } from './outbox.ts';
 
 export interface TestCard {
   number: string;
@@ -138,20 +139,35 @@ export class Shopper {
     await expect(this.page.getByText(line)).toBeAttached();
   }
 
-  /** A new account made through the API the sign-up page uses (the session cookie is the page's): not clicked through. */
+  /**
+   * A new account made through the API the sign-up pages use (the session cookie is the page's): not clicked
+   * through. The sign-up mail's link is read in the dev outbox and followed as its page does.
+   */
   async signUpThroughApi(name: string, email: string, password: string): Promise<void> {
-    const response = await this.page.request.post('/api/accounts', {
+    const asked = await this.page.request.post('/api/accounts', {
       data: { name, email, password, botcheck: await botcheckToken(this.page.request, 'sign_up') },
     });
-    expect(response.status()).toBe(201);
+    expect(asked.status()).toBe(202);
+    const token = new URL(await signUpLink(this.page.request, email)).searchParams.get('token');
+    const confirmed = await this.page.request.post('/api/accounts/confirmation', { data: { token } });
+    expect(confirmed.status()).toBe(201);
   }
 
-  async signUp(name: string, email: string, password: string): Promise<void> {
+  /** Fills in the sign-up page and presses its button: the page then says to check the mailbox. */
+  async asksToSignUp(name: string, email: string, password: string): Promise<void> {
     await this.page.goto('/sign-up');
     await this.page.getByLabel('Name').fill(name);
     await this.page.getByLabel('Email').fill(email);
     await this.page.getByLabel('Password').fill(password);
     await this.page.getByRole('button', { name: 'Create an account' }).click();
+    await expect(this.page.getByRole('heading', { name: 'Check your email' })).toBeVisible();
+  }
+
+  /** Signs up as a person does: the sign-up page, then the mailed link (read in the dev outbox) and its button. */
+  async signUp(name: string, email: string, password: string): Promise<void> {
+    await this.asksToSignUp(name, email, password);
+    await this.page.goto(await signUpLink(this.page.request, email));
+    await this.page.getByRole('button', { name: 'Create my account' }).click();
     await this.seesSignedIn(`Signed in as ${name}`);
   }
 

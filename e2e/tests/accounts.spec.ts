@@ -1,6 +1,8 @@
 import { expect, test } from '@playwright/test';
 import { catalogue } from '../support/catalogue.ts';
-import { cards, DEMO_SAVED_CARD, Shopper } from '../support/shopper.ts';
+import { botcheckToken } from '../support/botcheck-token.ts';
+import { mailsTo, signUpLink } from '../support/outbox.ts';
+import { cards, DEMO_SAVED_CARD, Shopper, uniqueEmail } from '../support/shopper.ts';
 
 test('a new shopper signs up and pays as a gateway customer', async ({ page }) => {
   const shopper = new Shopper(page);
@@ -9,6 +11,57 @@ test('a new shopper signs up and pays as a gateway customer', async ({ page }) =
   await shopper.enterCard(cards.visa);
   await shopper.pay();
   await shopper.seesReceipt();
+});
+
+test('sign-up answers a new and an existing email alike (status, body, page, time); the mail says which', async ({ page }) => {
+  const shopper = new Shopper(page);
+  const existing = 'shopper@kassa.test';
+  const fresh = uniqueEmail('grace');
+  const answers: { status: number; body: string; page: string }[] = [];
+  for (const email of [existing, fresh]) {
+    const answered = page.waitForResponse((r) => r.url().endsWith('/api/accounts') && r.request().method() === 'POST');
+    await shopper.asksToSignUp('Grace Hopper', email, 'cobol-compiler-1959');
+    const response = await answered;
+    answers.push({
+      status: response.status(),
+      body: await response.text(),
+      page: ((await page.getByRole('status').textContent()) ?? '').replace(email, 'EMAIL'),
+    });
+  }
+  expect(answers[0]?.status).toBe(202);
+  expect(answers[1]).toEqual(answers[0]);
+
+  // Time, through the API (one browser request is too noisy on a shared machine): alternated, medians compared.
+  const times: Record<'existing' | 'fresh', number[]> = { existing: [], fresh: [] };
+  for (let round = 0; round < 4; round += 1) {
+    for (const kind of ['existing', 'fresh'] as const) {
+      const data = {
+        name: 'Grace Hopper',
+        email: kind === 'existing' ? existing : uniqueEmail('timing'),
+        password: 'cobol-compiler-1959',
+        botcheck: await botcheckToken(page.request, 'sign_up'),
+      };
+      const started = performance.now();
+      expect((await page.request.post('/api/accounts', { data })).status()).toBe(202);
+      times[kind].push(performance.now() - started);
+    }
+  }
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+  const [existingMs, freshMs] = [median(times.existing), median(times.fresh)];
+  console.log(`sign-up median ${existingMs.toFixed(0)} ms (existing email), ${freshMs.toFixed(0)} ms (new email)`);
+  expect(Math.abs(existingMs - freshMs)).toBeLessThan(Math.max(100, 0.5 * Math.max(existingMs, freshMs)));
+
+  expect((await mailsTo(page.request, existing))[0]?.subject).toBe('You already have a Kassa account');
+  await page.goto(await signUpLink(page.request, fresh));
+  await page.getByRole('button', { name: 'Create my account' }).click();
+  await expect(page.getByText('Signed in as Grace Hopper')).toBeAttached();
+  // The link works once.
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.goto(await signUpLink(page.request, fresh));
+  await page.getByRole('button', { name: 'Create my account' }).click();
+  await expect(page.getByRole('alert')).toHaveText(
+    'This link has expired or was already used. Sign up again, or sign in if you finished already.',
+  );
 });
 
 test('the demo shopper signs in, pays, signs out, and the order is then out of reach', async ({ page }) => {

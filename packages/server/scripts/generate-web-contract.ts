@@ -10,7 +10,7 @@ import type { z } from 'zod';
 import { createAuxiliaryTypeStore, createTypeAlias, printNode, zodToTs } from 'zod-to-ts';
 import { MINOR_UNITS } from '../src/currencies.ts';
 import { API_SCHEMAS } from '../src/http/api-schemas.ts';
-import { signInBody, signUpBody } from '../src/routes/accounts/accounts.schemas.ts';
+import { confirmSignUpBody, signInBody, signUpBody } from '../src/routes/accounts/accounts.schemas.ts';
 import { createOrderBody } from '../src/routes/orders/orders.schemas.ts';
 import { addPaymentMethodBody } from '../src/routes/payment-methods/payment-methods.schemas.ts';
 import { payBody } from '../src/routes/payments/payments.schemas.ts';
@@ -19,6 +19,7 @@ import { subscribeBody } from '../src/routes/subscriptions/subscriptions.schemas
 /** What the web app sends: the request bodies' input types. */
 const REQUEST_SCHEMAS = {
   SignUpRequest: signUpBody,
+  ConfirmSignUpRequest: confirmSignUpBody,
   SignInRequest: signInBody,
   CreateOrderRequest: createOrderBody,
   PayRequest: payBody,

@@ -20,6 +20,9 @@ import { BraintreeWebhookVerifier } from './gateway/braintree-webhooks.ts';
 import type { VaultGateway } from './gateway/vault-gateway.ts';
 import { createLogger, RequestLinesAtDebug } from './logger.ts';
 import { IdempotencyRepository } from './payments/idempotency.repository.ts';
+import { DevMailDelivery } from './mail/delivery.ts';
+import type { MailDelivery } from './mail/delivery.ts';
+import { MailOutbox, startMailSender } from './mail/outbox.ts';
 import { registerDatabaseLifecycle } from './plugins/db.ts';
 import { registerCrossSiteRefusal } from './plugins/cross-site.ts';
 import { answerFrameworkError, registerErrorMapping } from './plugins/errors.ts';
@@ -33,6 +36,7 @@ import { registerStaticWeb } from './plugins/static-web.ts';
 import { accountsRoutes } from './routes/accounts/accounts.routes.ts';
 import { adminRoutes } from './routes/admin/admin.routes.ts';
 import { botcheckRoutes } from './routes/botcheck/botcheck.routes.ts';
+import { devOutboxRoutes } from './routes/dev/dev-outbox.routes.ts';
 import { catalogueRoutes } from './routes/catalogue/catalogue.routes.ts';
 import { gatewayWebhookRoutes } from './routes/gateway-webhooks/gateway-webhooks.routes.ts';
 import { configRoutes } from './routes/config/config.routes.ts';
@@ -52,6 +56,9 @@ import { ShopAlert } from './velocity/shop-alert.ts';
 import { Velocity } from './velocity/velocity.ts';
 import { seedDemoVault } from './vault/demo-vault.ts';
 
+/** How often the outbox is swept for mail a failed round left (each new mail wakes the sender at once). */
+const MAIL_ROUND_MS = 30_000;
+
 export interface AppDeps {
   /** An open database; otherwise the configured one is opened (and closed with the app). */
   database?: DatabaseHandle;
@@ -60,6 +67,8 @@ export interface AppDeps {
   /** The gateway's vault; otherwise the configured braintree SDK client's (or none when not configured). */
   vault?: VaultGateway | null;
   logger?: Logger;
+  /** How mail leaves the outbox; otherwise the dev delivery (kept readable at /api/dev/outbox: no mail server here). */
+  mailDelivery?: MailDelivery;
   /** Give the demo shopper a saved card and a subscription at the gateway (DEMO_SEED); the running product does. */
   seedDemoVault?: boolean;
 }
@@ -93,6 +102,8 @@ export async function buildKassaApp(config: Config, deps: AppDeps = {}): Promise
   }
 
   const velocity = new Velocity(database.db);
+  const outbox = new MailOutbox(database.db, deps.mailDelivery ?? new DevMailDelivery(logger), logger);
+  const mailSender = startMailSender(outbox, logger, MAIL_ROUND_MS);
   const ctx: AppContext = {
     config,
     db: database.db,
@@ -106,6 +117,8 @@ export async function buildKassaApp(config: Config, deps: AppDeps = {}): Promise
     idempotency: new IdempotencyRepository(database.db, config.staleAttemptMs),
     velocity,
     shopAlert: new ShopAlert(velocity, config.velocity.shopAlert),
+    outbox,
+    wakeMailSender: mailSender.kick,
   };
 
   // Typed as Fastify's logger so the instance keeps the default generics the route modules expect.
@@ -124,6 +137,8 @@ export async function buildKassaApp(config: Config, deps: AppDeps = {}): Promise
   await registerOpenApi(app);
   await registerMetrics(app, metrics, config.metricsToken);
   // App plugins.
+  // Before anything closes (preClose precedes every onClose): a mail round under way finishes, no new one starts.
+  app.addHook('preClose', async () => mailSender.stop());
   registerDatabaseLifecycle(app, database, deps.database === undefined);
   registerErrorMapping(app);
   registerCrossSiteRefusal(app);
@@ -141,6 +156,7 @@ export async function buildKassaApp(config: Config, deps: AppDeps = {}): Promise
   catalogueRoutes(api, ctx);
   configRoutes(api, ctx);
   accountsRoutes(api, ctx);
+  devOutboxRoutes(api, ctx);
   sessionRoutes(api, ctx);
   ordersRoutes(api, ctx);
   botcheckRoutes(api, ctx);

@@ -44,6 +44,8 @@ export interface Config {
   metricsToken: string | null;
   /** Cookie `Secure` flag: on when the public URL is https. */
   secureCookies: boolean;
+  /** PUBLIC_URL's origin, where mailed links point; null: the origin a request came to (development). */
+  publicUrl: string | null;
   botcheck: {
     provider: BotcheckProvider;
     /** HMAC key of ALTCHA challenges and of the session bindings every provider's tokens are checked against. */
@@ -295,6 +297,7 @@ export function loadConfig(env: Env): Config {
     sessionSecret: v.SESSION_SECRET ?? randomBytes(32).toString('hex'),
     metricsToken: v.METRICS_TOKEN ?? null,
     secureCookies: v.PUBLIC_URL?.startsWith('https:') ?? false,
+    publicUrl: v.PUBLIC_URL === undefined ? null : new URL(v.PUBLIC_URL).origin,
     botcheck: {
       provider: v.BOTCHECK_PROVIDER,
       secret: v.BOTCHECK_SECRET ?? randomBytes(32).toString('hex'),

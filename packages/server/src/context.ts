@@ -6,6 +6,7 @@ import type { CardLookup } from './gateway/card-lookup.ts';
 import type { PaymentGateway } from './gateway/gateway.ts';
 import type { WebhookVerifier } from './gateway/gateway-webhooks.ts';
 import type { VaultGateway } from './gateway/vault-gateway.ts';
+import type { MailOutbox } from './mail/outbox.ts';
 import type { IdempotencyRepository } from './payments/idempotency.repository.ts';
 import type { ShopAlert } from './velocity/shop-alert.ts';
 import type { Velocity } from './velocity/velocity.ts';
@@ -28,4 +29,8 @@ export interface AppContext {
   velocity: Velocity;
   /** Raised while the shop's declines say it is under attack: challenges cost more. */
   shopAlert: ShopAlert;
+  /** Mail to send (written by requests, sent by the mail sender through the configured delivery). */
+  outbox: MailOutbox;
+  /** Tells the mail sender a mail is waiting, so it goes now rather than at the next round. */
+  wakeMailSender: () => void;
 }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 
 const ALPHABET = '0123456789abcdefghijklmnopqrstuv';
 
-export type IdPrefix = 'acc' | 'ses' | 'ord' | 'pay' | 'prd' | 'vel' | 'aud' | 'ref';
+export type IdPrefix = 'acc' | 'ses' | 'ord' | 'pay' | 'prd' | 'vel' | 'aud' | 'ref' | 'sgn' | 'mail';
 
 /** A random id that says what it names (`ord_…`); 100 bits, lowercase, safe in gateway URL paths. */
 export function newId(prefix: IdPrefix): string {

@@ -2,7 +2,7 @@ import { lazy, Suspense, useEffect, type ReactNode } from 'react';
 import { adminMessages } from './i18n/admin-messages.ts';
 import { messages } from './i18n/messages.ts';
 import { Layout } from './layout/layout.tsx';
-import { SignInPage, SignUpPage } from './pages/account/account-pages.tsx';
+import { ConfirmSignUpPage, SignInPage, SignUpPage } from './pages/account/account-pages.tsx';
 import { OrdersPage } from './pages/account/orders-page.tsx';
 import { PaymentMethodsPage } from './pages/account/payment-methods-page.tsx';
 import { SubscriptionsPage } from './pages/account/subscriptions-page.tsx';
@@ -37,6 +37,7 @@ const routes: Route[] = [
   },
   { pattern: '/sign-in', title: messages.signIn, render: () => <SignInPage /> },
   { pattern: '/sign-up', title: messages.signUp, render: () => <SignUpPage /> },
+  { pattern: '/verify-email', title: messages.confirmSignUpTitle, render: () => <ConfirmSignUpPage /> },
   { pattern: '/account', title: messages.ordersTitle, render: () => <OrdersPage /> },
   { pattern: '/account/payment-methods', title: messages.paymentMethodsTitle, render: () => <PaymentMethodsPage /> },
   { pattern: '/account/subscriptions', title: messages.subscriptionsTitle, render: () => <SubscriptionsPage /> },

@@ -13,12 +13,13 @@ import {
 } from './accounts.repository.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 
-export type SignUpResult = { kind: 'created'; account: Account } | { kind: 'email_taken' };
+export type CreateAccountResult = { kind: 'created'; account: Account } | { kind: 'email_taken' };
 
-export async function signUp(
+/** An account made at once: the seeded demo accounts (people sign up by mail: sign-up.ts). */
+export async function createAccount(
   db: Db,
   input: { email: string; password: string; name: string; role?: Role },
-): Promise<SignUpResult> {
+): Promise<CreateAccountResult> {
   const email = normalizeEmail(input.email);
   const row = await insertAccount(db, {
     email,
@@ -30,7 +31,7 @@ export async function signUp(
 }
 
 /**
- * What the sign-in limits count an email as: keyed by the session secret (shared by every instance), so the table
+ * What the sign-in and sign-up limits count an email as: keyed by the session secret (shared by every instance), so the table
  * keeps no list of the addresses people typed (or the passwords typed into the email field).
  */
 export function emailSubject(secret: string, email: string): string {
@@ -102,8 +103,8 @@ export async function seedDemoAccounts(
 ): Promise<DemoCredentials> {
   const shopper = { email: 'shopper@kassa.test', password: passwords.shopperPassword };
   const admin = { email: 'admin@kassa.test', password: passwords.adminPassword };
-  if ((await findAccountByEmail(db, shopper.email)) === undefined) await signUp(db, { ...shopper, name: 'Demo Shopper' });
+  if ((await findAccountByEmail(db, shopper.email)) === undefined) await createAccount(db, { ...shopper, name: 'Demo Shopper' });
   if ((await findAccountByEmail(db, admin.email)) === undefined)
-    await signUp(db, { ...admin, name: 'Demo Admin', role: 'admin' });
+    await createAccount(db, { ...admin, name: 'Demo Admin', role: 'admin' });
   return { shopper, admin };
 }

@@ -74,7 +74,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('the admin AP
 
   it('lists payments newest first with each filter, paged by cursor', async () => {
     const ada = new TestClient(app);
-    await ada.post('/api/accounts', { email: 'ada@example.com', password: 'ada password', name: 'Ada' });
+    await ada.signUp({ email: 'ada@example.com', password: 'ada password', name: 'Ada' });
     const guest = new TestClient(app);
     const ids = {
       adaOld: await payment(ada, { status: 'succeeded', lastFour: '4242', minutesAgo: 50 }),

@@ -38,7 +38,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('the dashboar
   const payment = (client: TestClient, options: RecordedPayment) => recordPayment(db, client, options);
   async function newShopper(email: string, name: string): Promise<TestClient> {
     const client = new TestClient(app);
-    expect((await client.post('/api/accounts', { email, password: `${name} password`, name })).statusCode).toBe(201);
+    expect((await client.signUp({ email, password: `${name} password`, name })).statusCode).toBe(201);
     return client;
   }
 

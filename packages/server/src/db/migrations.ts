@@ -378,4 +378,38 @@ export const migrations: Record<string, Migration> = {
       await db.schema.alterTable('velocity_refusals').dropColumn('reason').execute();
     },
   },
+  '0011_sign_up_by_mail': {
+    // Sign-up answers the same whether or not the email has an account and finishes by mail (issue 9): a sign-up
+    // waits in `sign_ups` until its link is followed; every mail goes through `mail_outbox`, sent by the mail job.
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('sign_ups')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('token_hash', 'text', (c) => c.notNull().unique())
+        .addColumn('email', 'text', (c) => c.notNull())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('password_hash', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('mail_outbox')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('recipient', 'text', (c) => c.notNull())
+        .addColumn('subject', 'text', (c) => c.notNull())
+        .addColumn('body', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('claimed_at', 'text')
+        .addColumn('sent_at', 'text')
+        .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('last_error', 'text')
+        .execute();
+      await db.schema.createIndex('mail_outbox_unsent').on('mail_outbox').columns(['sent_at', 'created_at']).execute();
+      await db.schema.createIndex('mail_outbox_recipient').on('mail_outbox').columns(['recipient', 'created_at']).execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable('mail_outbox').execute();
+      await db.schema.dropTable('sign_ups').execute();
+    },
+  },
 };

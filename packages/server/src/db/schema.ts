@@ -22,6 +22,8 @@ export interface Database {
   webhook_notifications: WebhookNotificationsTable;
   subscription_states: SubscriptionStatesTable;
   disputes: DisputesTable;
+  sign_ups: SignUpsTable;
+  mail_outbox: MailOutboxTable;
 }
 
 export interface AccountsTable {
@@ -251,3 +253,30 @@ export type NewPayment = Insertable<PaymentsTable>;
 export type IdempotencyKeyRow = Selectable<IdempotencyKeysTable>;
 export type AdminAuditRow = Selectable<AdminAuditLogTable>;
 export type RefundRow = Selectable<RefundsTable>;
+
+/** A sign-up waiting for its email to be confirmed: the account is made when the mailed link is followed. */
+export interface SignUpsTable {
+  id: string;
+  /** SHA-256 of the mailed token: a database leak hands out no links. */
+  token_hash: string;
+  email: string;
+  name: string;
+  password_hash: string;
+  created_at: string;
+  expires_at: string;
+}
+
+/** A mail to send (src/mail/): written in the request, sent by the mail job through the configured delivery. */
+export interface MailOutboxTable {
+  id: string;
+  recipient: string;
+  subject: string;
+  body: string;
+  created_at: string;
+  /** Set while a sender holds it; a crashed sender's claim goes stale. */
+  claimed_at: string | null;
+  sent_at: string | null;
+  attempts: Generated<number>;
+  last_error: string | null;
+}
+export type MailRow = Selectable<MailOutboxTable>;

@@ -128,7 +128,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
 
       // A signed-in shopper gets a gateway customer (at sign-up) and a customer-bound token.
       const shopper = new TestClient(app);
-      const signUp = await shopper.post('/api/accounts', {
+      const signUp = await shopper.signUp({
         email: 'bea@example.com',
         password: 'bea password',
         name: 'Bea Example',

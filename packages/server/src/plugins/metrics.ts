@@ -28,6 +28,11 @@ function mayRead(request: FastifyRequest, token: string | null): boolean {
     const header = request.headers.authorization ?? '';
     return header.startsWith('Bearer ') && sameToken(header.slice('Bearer '.length), token);
   }
+  return fromThisMachine(request);
+}
+
+/** A client on this machine that came through no proxy (also the dev outbox's only reader: routes/dev/). */
+export function fromThisMachine(request: FastifyRequest): boolean {
   return isLoopback(request.ip) && request.headers['x-forwarded-for'] === undefined && request.headers.forwarded === undefined;
 }
 

@@ -56,17 +56,15 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('guest orders
     expect((await browser.get(`/api/orders/${order.id}`)).json()).toMatchObject({ order: { id: order.id } });
 
     const second = await guestWithOrder();
-    const created = await second.browser.post('/api/accounts', {
-      email: 'grace@kassa.test',
-      password: 'correct horse',
-      name: 'Grace',
-      keepGuestOrders: true,
-    });
+    const created = await second.browser.signUp(
+      { email: 'grace@kassa.test', password: 'correct horse', name: 'Grace' },
+      { keepGuestOrders: true },
+    );
     expect(created.statusCode).toBe(201);
     expect((await second.browser.get(`/api/orders/${second.order.id}`)).statusCode).toBe(200);
 
     const third = await guestWithOrder();
-    await third.browser.post('/api/accounts', { email: 'ada@kassa.test', password: 'correct horse', name: 'Ada' });
+    await third.browser.signUp({ email: 'ada@kassa.test', password: 'correct horse', name: 'Ada' });
     expect((await third.browser.get(`/api/orders/${third.order.id}`)).statusCode).toBe(404);
   });
 });

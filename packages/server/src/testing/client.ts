@@ -56,6 +56,20 @@ export class TestClient {
     return this.request('POST', url, body, headers);
   }
 
+  /**
+   * Signs up as a person does: the sign-up form, then the link its mail holds (read in the dev outbox, from this
+   * machine), keeping the guest session's orders if `confirm` says so. Answers the confirmation (or a refused sign-up).
+   */
+  async signUp(
+    body: { email: string; password: string; name: string; botcheck?: string },
+    confirm: { keepGuestOrders?: boolean } = {},
+  ): Promise<LightMyRequestResponse> {
+    const asked = await this.post('/api/accounts', body);
+    if (asked.statusCode !== 202) return asked;
+    const token = signUpToken((await latestMail(this.#app, body.email))?.body ?? '');
+    return this.post('/api/accounts/confirmation', { token, ...confirm });
+  }
+
   /** Does what the checkout's bot-check does: fetch a challenge (for `action`), solve it, encode the payload. */
   async botcheckToken(action = 'payment'): Promise<string> {
     return encodedToken(await this.#solvedChallenge(action));
@@ -87,4 +101,29 @@ function encodedToken(solved: Awaited<ReturnType<typeof solvedChallenge>>): stri
 /** The token a payment carries for a challenge the server handed out (over real HTTP): solved and encoded. */
 export async function botcheckTokenFor(challenge: Challenge): Promise<string> {
   return encodedToken(await solvedChallenge(challenge));
+}
+
+export interface OutboxMail {
+  id: string;
+  to: string;
+  subject: string;
+  body: string;
+  createdAt: string;
+  sentAt: string | null;
+}
+
+/** The mails the dev outbox holds for `to`, newest first (read as a developer would, from this machine). */
+export async function outbox(app: FastifyInstance, to: string): Promise<OutboxMail[]> {
+  const response = await app.inject({ method: 'GET', url: `/api/dev/outbox?to=${encodeURIComponent(to)}` });
+  if (response.statusCode !== 200) throw new Error(`dev outbox answered ${response.statusCode}`);
+  return response.json<{ mails: OutboxMail[] }>().mails;
+}
+
+export async function latestMail(app: FastifyInstance, to: string): Promise<OutboxMail | undefined> {
+  return (await outbox(app, to))[0];
+}
+
+/** The token of a sign-up mail's link ('' when the mail has none: the "you already have an account" one). */
+export function signUpToken(mailBody: string): string {
+  return /\/verify-email\?token=([A-Za-z0-9_-]+)/.exec(mailBody)?.[1] ?? '';
 }

@@ -59,7 +59,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
 
     async function shopper(name: string): Promise<TestClient> {
       const client = new TestClient(app);
-      const response = await client.post('/api/accounts', {
+      const response = await client.signUp({
         email: `${name}-${++keys}@example.com`,
         password: `${name} password`,
         name,
@@ -346,7 +346,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
       const guestPaid = await payOrder(guest, { nonce: 'fake-valid-discover-nonce', saveCard: true });
       expect(guestPaid.statusCode).toBe(201);
       // The guest's card went nowhere: signing up afterwards shows no saved card.
-      await guest.post('/api/accounts', { email: `guest-${++keys}@example.com`, password: 'guest password', name: 'Gus' });
+      await guest.signUp({ email: `guest-${++keys}@example.com`, password: 'guest password', name: 'Gus' });
       expect(await methods(guest)).toEqual([]);
     });
 

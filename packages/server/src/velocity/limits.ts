@@ -7,6 +7,8 @@ const HOUR = 60 * MINUTE;
 export interface VelocityLimits {
   /** Sign-in attempts that did not succeed, per email (whether or not it has an account) and per IP. */
   signIn: Limit[];
+  /** Sign-ups per IP (refused), and the sign-up mails one email is sent (past it: answered alike, not mailed). */
+  signUp: { perIp: Limit; mailsPerEmail: Limit };
   /** Orders made, per session and per IP. */
   orders: Limit[];
   /** Client tokens handed out (checkout sessions), per session and per IP. */
@@ -46,6 +48,10 @@ export const DEFAULT_VELOCITY_LIMITS: VelocityLimits = {
     limit('sign_in_failures_per_email_per_15_minutes', 'sign_in', 'email', 10, 15 * MINUTE),
     limit('sign_in_failures_per_ip_per_15_minutes', 'sign_in', 'ip', 30, 15 * MINUTE),
   ],
+  signUp: {
+    perIp: limit('sign_ups_per_ip_per_hour', 'sign_up', 'ip', 20, HOUR),
+    mailsPerEmail: limit('sign_up_mails_per_email_per_hour', 'sign_up', 'email', 3, HOUR),
+  },
   orders: [
     limit('orders_per_session_per_hour', 'order', 'session', 30, HOUR),
     limit('orders_per_ip_per_hour', 'order', 'ip', 60, HOUR),
@@ -80,13 +86,15 @@ export const DEFAULT_VELOCITY_LIMITS: VelocityLimits = {
 
 /** Every rule's `max` times `factor` (VELOCITY_LIMIT_FACTOR: test runs from one address, a shop behind one NAT). */
 export function scaleLimits(limits: VelocityLimits, factor: number): VelocityLimits {
-  const scale = (rules: Limit[]) => rules.map((rule) => ({ ...rule, max: rule.max * factor }));
+  const scaleOne = (rule: Limit) => ({ ...rule, max: rule.max * factor });
+  const scale = (rules: Limit[]) => rules.map(scaleOne);
   return {
     signIn: scale(limits.signIn),
+    signUp: { perIp: scaleOne(limits.signUp.perIp), mailsPerEmail: scaleOne(limits.signUp.mailsPerEmail) },
     orders: scale(limits.orders),
     checkoutSessions: scale(limits.checkoutSessions),
     payments: scale(limits.payments),
     botcheckChallenges: scale(limits.botcheckChallenges),
-    shopAlert: { ...limits.shopAlert, max: limits.shopAlert.max * factor },
+    shopAlert: scaleOne(limits.shopAlert),
   };
 }

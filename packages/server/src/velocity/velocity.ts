@@ -14,6 +14,7 @@ export type Dimension = 'ip' | 'account' | 'email' | 'session' | 'order' | 'card
 /** What is counted. `card_used`: a payment's card, kept in the event's detail so distinct cards can be counted. */
 export type VelocityAction =
   | 'sign_in'
+  | 'sign_up'
   | 'order'
   | 'checkout_session'
   | 'payment'

@@ -3,6 +3,7 @@ import type {
   Account,
   BotcheckSettings,
   CheckoutSession,
+  ConfirmSignUpRequest,
   CreateOrderRequest,
   Order,
   Payment,
@@ -72,8 +73,11 @@ export const api = {
   config: () => call<ShopConfig>('GET', '/api/config'),
   catalogue: () => call<{ products: Product[]; plans: Plan[] }>('GET', '/api/catalogue'),
   session: () => call<SessionState>('GET', '/api/session'),
+  /** Answered alike whether or not the email has an account: the rest happens by mail. */
   signUp: async (input: SignUpRequest) =>
-    call<{ account: Account }>('POST', '/api/accounts', { ...input, ...(await botcheckFor('sign_up')) }),
+    call<{ status: 'check_email' }>('POST', '/api/accounts', { ...input, ...(await botcheckFor('sign_up')) }),
+  /** The sign-up mail's link: makes the account and signs in. */
+  confirmSignUp: (input: ConfirmSignUpRequest) => call<{ account: Account }>('POST', '/api/accounts/confirmation', input),
   signIn: async (input: SignInRequest) =>
     call<{ account: Account }>('POST', '/api/session', { ...input, ...(await botcheckFor('sign_in')) }),
   signOut: () => call<void>('DELETE', '/api/session'),

@@ -6,6 +6,7 @@ export type {
   Account,
   BotcheckSettings,
   CheckoutSession,
+  ConfirmSignUpRequest,
   CreateOrderRequest,
   Decline,
   Money,

@@ -27,7 +27,6 @@ export const signUpBody = z.object({
   // 8+ characters (NIST SP 800-63B); an upper bound keeps hashing cheap to refuse.
   password: z.string().min(8, 'Use at least 8 characters.').max(256, 'Use at most 256 characters.'),
   name: z.string().trim().min(1, 'Enter your name.').max(200, 'Use at most 200 characters.'),
-  keepGuestOrders: keepGuestOrdersSchema(),
   botcheck: z
     .string()
     .max(8192)
@@ -47,3 +46,14 @@ export const signInBody = z.object({
 });
 
 export const accountResponse = z.object({ account: accountSchema });
+
+/** What a sign-up answers, whether or not the email has an account: the rest happens by mail. */
+export const signUpAnswer = z.object({
+  status: z.literal('check_email').describe('A mail went to the address: a link to finish, or a note to sign in'),
+});
+
+/** Following the mailed link: the token from it, and (in this browser) whether to keep the guest session's orders. */
+export const confirmSignUpBody = z.object({
+  token: z.string().min(1).max(200),
+  keepGuestOrders: keepGuestOrdersSchema(),
+});

@@ -8,22 +8,29 @@ import { messages, problemMessage } from '../../i18n/messages.ts';
 import { Link, navigate, returnPath } from '../../router.tsx';
 
 type Field = 'name' | 'email' | 'password';
+type Values = Record<Field, string> & { keepGuestOrders: boolean };
+/** How a form ends: signed in, or (sign-up) a mail sent, whatever the address: the page then says to read it. */
+type Outcome = { signedIn: Account } | { mailedTo: string };
 
 function AccountForm({
   title,
   fields,
+  guestOrdersConsent,
   submitLabel,
   submit,
   footer,
 }: {
   title: string;
   fields: Field[];
+  /** Offer to keep this browser's guest orders (where the form signs the shopper in). */
+  guestOrdersConsent: boolean;
   submitLabel: string;
-  submit: (values: Record<Field, string> & { keepGuestOrders: boolean }) => Promise<{ account: Account }>;
+  submit: (values: Values) => Promise<Outcome>;
   footer: ReactNode;
 }) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [mailedTo, setMailedTo] = useState<string | null>(null);
 
   async function onSubmit(event: FormEvent<HTMLFormElement>): Promise<void> {
     event.preventDefault();
@@ -37,7 +44,12 @@ function AccountForm({
     setBusy(true);
     setError(null);
     try {
-      const { account } = await submit(values);
+      const outcome = await submit(values);
+      if ('mailedTo' in outcome) {
+        setMailedTo(outcome.mailedTo);
+        return;
+      }
+      const account = outcome.signedIn;
       setSignedIn(account);
       // Back where the shopper came from (an order's checkout), else the shop or, for an admin, the admin page.
       const back = returnPath(window.location.search);
@@ -46,6 +58,16 @@ function AccountForm({
       setError(problemMessage(caught instanceof ApiError ? caught.problem : { status: 0, code: 'unexpected_error' }));
       setBusy(false);
     }
+  }
+
+  if (mailedTo !== null) {
+    return (
+      <section aria-labelledby="account-title" className="account-form card" role="status">
+        <h1 id="account-title">{messages.checkEmailTitle}</h1>
+        <p>{messages.checkEmailText(mailedTo)}</p>
+        <p className="account-switch">{footer}</p>
+      </section>
+    );
   }
 
   const inputs: Record<Field, { label: string; type: string; autoComplete: string }> = {
@@ -74,7 +96,7 @@ function AccountForm({
             />
           </p>
         ))}
-        <GuestOrdersConsent />
+        {guestOrdersConsent && <GuestOrdersConsent />}
         <div role="alert" className="form-error">
           {error}
         </div>
@@ -119,8 +141,11 @@ export function SignInPage() {
     <AccountForm
       title={messages.signIn}
       fields={['email', 'password']}
+      guestOrdersConsent
       submitLabel={messages.signIn}
-      submit={({ email, password, keepGuestOrders }) => api.signIn({ email, password, keepGuestOrders })}
+      submit={async ({ email, password, keepGuestOrders }) => ({
+        signedIn: (await api.signIn({ email, password, keepGuestOrders })).account,
+      })}
       footer={
         <>
           {messages.noAccount} <Link to={`/sign-up${window.location.search}`}>{messages.signUp}</Link>
@@ -135,11 +160,38 @@ export function SignUpPage() {
     <AccountForm
       title={messages.signUp}
       fields={['name', 'email', 'password']}
+      guestOrdersConsent={false}
       submitLabel={messages.signUp}
-      submit={(values) => api.signUp(values)}
+      submit={async ({ name, email, password }) => {
+        // The answer is the same whether or not the email has an account (issue 9): the mail says which.
+        await api.signUp({ name, email, password });
+        return { mailedTo: email };
+      }}
       footer={
         <>
           {messages.haveAccount} <Link to={`/sign-in${window.location.search}`}>{messages.signIn}</Link>
+        </>
+      }
+    />
+  );
+}
+
+/**
+ * Where the sign-up mail's link leads: the account is made (and the shopper signed in) when they press the button, a
+ * POST, so a mail scanner that opens links makes nothing; this browser's guest orders join it only if they say so.
+ */
+export function ConfirmSignUpPage() {
+  const token = new URLSearchParams(window.location.search).get('token') ?? '';
+  return (
+    <AccountForm
+      title={messages.confirmSignUpTitle}
+      fields={[]}
+      guestOrdersConsent
+      submitLabel={messages.confirmSignUp}
+      submit={async ({ keepGuestOrders }) => ({ signedIn: (await api.confirmSignUp({ token, keepGuestOrders })).account })}
+      footer={
+        <>
+          {messages.haveAccount} <Link to="/sign-in">{messages.signIn}</Link>
         </>
       }
     />
