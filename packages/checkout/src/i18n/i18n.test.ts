@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { en, type MessageKey } from './catalogue.ts';
 import { createTranslator, directionOf, loadCatalogue, loadedCatalogue, resolveLocale, SUPPORTED_LOCALES } from './i18n.ts';
 import { translationsFrom } from '../runtime/options.ts';
+import { WALLET_MESSAGES, walletText } from './wallet-messages.ts';
 import type { CheckoutOptions } from '../runtime/options.ts';
 import { FIELD_ORDER } from '../machine/checkout.types.ts';
 
@@ -124,6 +125,22 @@ describe('merchant overrides', () => {
     expect(t('error.network')).toBe('Erreur réseau. Veuillez réessayer.');
   });
 
+  it("reach the wallet views' own sentences too (wallet.*), in any locale, their placeholders filled", async () => {
+    const log = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const overrides = translationsFrom({
+      translations: { 'wallet.button': 'Jetzt mit {wallet} zahlen', 'wallet.readyToPay': '{account} über {wallet}' },
+    });
+    expect(overrides).toEqual({ 'wallet.button': 'Jetzt mit {wallet} zahlen', 'wallet.readyToPay': '{account} über {wallet}' });
+    const t = createTranslator(await loadCatalogue('de'), overrides);
+    expect(walletText(t, 'de', 'button', 'PayPal')).toBe('Jetzt mit PayPal zahlen');
+    expect(walletText(t, 'de', 'readyToPay', 'PayPal', 'shopper@paypal.example')).toBe('shopper@paypal.example über PayPal');
+    // The others stay the locale's.
+    expect(walletText(t, 'de', 'failed', 'PayPal')).toBe(WALLET_MESSAGES.de.failed);
+    expect(walletText(createTranslator(), 'en', 'button', 'Venmo')).toBe('Pay with Venmo');
+    expect(log).not.toHaveBeenCalled();
+    log.mockRestore();
+  });
+
   it('drop unknown keys and values that are not text, and say so once', async () => {
     const log = vi.spyOn(console, 'error').mockImplementation(() => {});
     // As a JavaScript caller could pass them, past the types.
@@ -136,7 +153,7 @@ describe('merchant overrides', () => {
     // The sentences are imported on demand (runtime/option-problems.ts): they arrive a moment later, in order.
     await vi.waitFor(() => expect(log).toHaveBeenCalledTimes(3));
     expect(log.mock.calls.map(([line]) => String(line))).toEqual([
-      "[kassa/checkout] options.translations has an unknown key 'error.nope'; the keys are those of the English catalogue.",
+      "[kassa/checkout] options.translations has an unknown key 'error.nope'; the keys are those of the English catalogue, and wallet.* for the wallet views.",
       "[kassa/checkout] options.translations['field.number.label'] must be a string, not 42.",
       '[kassa/checkout] options.translations must be an object of message keys to text, not "Hello".',
     ]);

@@ -2,6 +2,7 @@
 // reference for the MessageKey union); every other catalogue is a chunk of its own, imported only when asked for,
 // so the card view's entry chunk carries English alone.
 import { en, type Catalogue, type MessageKey } from './catalogue.ts';
+import type { WalletTranslationKey } from './wallet-messages.ts';
 
 /** Locales with a complete catalogue. Claim only what is translated (integrators complained of half-English sheets). */
 export const SUPPORTED_LOCALES = ['en', 'de', 'fr', 'es', 'ja', 'ar'] as const;
@@ -18,8 +19,11 @@ const loaders: Readonly<Record<Exclude<Locale, 'en'>, () => Promise<Catalogue>>>
   ar: () => import('./locales/ar.ts').then((module) => module.ar),
 };
 
-/** The merchant's own wording for any message, by key (the provider's drop-in calls this option `translations`). */
-export type Translations = Readonly<Partial<Record<MessageKey, string>>>;
+/**
+ * The merchant's own wording for any message, by key (the provider's drop-in calls this option `translations`): the
+ * catalogue's keys, and the wallet views' own sentences (`wallet.button`, ...: wallet-messages.ts, loaded with them).
+ */
+export type Translations = Readonly<Partial<Record<MessageKey | WalletTranslationKey, string>>>;
 
 export type Translate = (key: MessageKey, params?: Readonly<Record<string, string>>) => string;
 
@@ -61,7 +65,10 @@ export async function loadCatalogue(locale: Locale): Promise<Catalogue> {
   return catalogue;
 }
 
-/** A translator over a catalogue, the merchant's overrides winning; `{name}` placeholders are filled from params. */
+/**
+ * A translator over a catalogue, the merchant's overrides winning; `{name}` placeholders are filled from params. A
+ * wallet view's key (not in the catalogue) gives the merchant's override alone, or undefined (wallet-messages.ts).
+ */
 export function createTranslator(catalogue: Catalogue = en, overrides: Translations = {}): Translate {
   return (key, params) => {
     const template = overrides[key] ?? catalogue[key];

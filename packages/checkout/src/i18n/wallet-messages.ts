@@ -1,7 +1,8 @@
 // The wallet views' own messages, every locale, imported only with the wallet views: the card view's English
 // catalogue (catalogue.ts, in the card view's bundle) does not carry them. "Use the PayPal button" is in the main
-// catalogues: the machine answers Pay on a wallet view with it.
-import type { Locale } from './i18n.ts';
+// catalogues: the machine answers Pay on a wallet view with it. The merchant overrides them like any message, with
+// `options.translations` keyed `wallet.<key>` ('wallet.failed': ...).
+import type { Locale, Translate } from './i18n.ts';
 
 const en = {
   button: 'Pay with {wallet}',
@@ -16,6 +17,9 @@ const en = {
 } as const;
 
 export type WalletMessageKey = keyof typeof en;
+
+/** A wallet message's key in `options.translations`. */
+export type WalletTranslationKey = `wallet.${WalletMessageKey}`;
 
 export const WALLET_MESSAGES: Readonly<Record<Locale, Readonly<Record<WalletMessageKey, string>>>> = {
   en,
@@ -79,10 +83,12 @@ export const WALLET_MESSAGES: Readonly<Record<Locale, Readonly<Record<WalletMess
 };
 
 /**
- * A wallet view's message in the checkout's locale, with the wallet's name and (once approved) the account filled
- * in. Only these two placeholders exist here, so this does not import the catalogues' translator: that would tie
- * the wallets' chunk to the card view's.
+ * A wallet view's message: the merchant's override (`options.translations['wallet.<key>']`), else this locale's, with
+ * the wallet's name and (once approved) the account filled in. The override comes through the checkout's translator
+ * `t`, which answers a key outside its catalogue with the override alone (i18n.ts): the wallets' sentences stay out
+ * of the card view's catalogue.
  */
-export function walletText(locale: Locale, key: WalletMessageKey, wallet: string, account = ''): string {
-  return WALLET_MESSAGES[locale][key].replaceAll('{wallet}', wallet).replace('{account}', account);
+export function walletText(t: Translate, locale: Locale, key: WalletMessageKey, wallet: string, account = ''): string {
+  const override = (t as unknown as (key: WalletTranslationKey) => string | undefined)(`wallet.${key}`);
+  return (override ?? WALLET_MESSAGES[locale][key]).replaceAll('{wallet}', wallet).replaceAll('{account}', account);
 }

@@ -29,7 +29,7 @@ export function describeProblem(problem: OptionProblem): string {
     case 'translations':
       return `options.translations must be an object of message keys to text, not ${JSON.stringify(problem.value)}.`;
     case 'translationKey':
-      return `options.translations has an unknown key '${problem.key}'; the keys are those of the English catalogue.`;
+      return `options.translations has an unknown key '${problem.key}'; the keys are those of the English catalogue, and wallet.* for the wallet views.`;
     case 'translationValue':
       return `options.translations['${problem.key}'] must be a string, not ${JSON.stringify(problem.value)}.`;
     case 'postalCode':

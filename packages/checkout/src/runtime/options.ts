@@ -1,7 +1,7 @@
 // Merchant options arrive from JavaScript callers too: unknown values are reported with the fix and replaced by
 // the default, never allowed to reach the machine half-valid. Both Kassa's shapes and the provider's drop-in shapes
 // are accepted, so an integrator can switch without rewriting the options.
-import { en, type MessageKey } from '../i18n/catalogue.ts';
+import { en } from '../i18n/catalogue.ts';
 import type { Translations } from '../i18n/i18n.ts';
 import type { CardholderNameOption, CheckoutSettings, PostalCodeOption, ThreeDSecureOption } from '../machine/checkout.types.ts';
 import { PAYMENT_OPTIONS, isPaymentOptionId, type PaymentOptionId, type WalletOptionId } from '../machine/payment-options.ts';
@@ -124,11 +124,12 @@ export function translationsFrom(options: CheckoutOptions | undefined): Translat
     warnOnce({ kind: 'translations', value: overrides });
     return {};
   }
-  const valid: Partial<Record<MessageKey, string>> = {};
+  const valid: Record<string, string> = {};
   for (const [key, value] of Object.entries(overrides)) {
-    if (!Object.hasOwn(en, key)) warnOnce({ kind: 'translationKey', key });
+    // The wallet views' keys (`wallet.*`) are checked by type only: their sentences load with the wallets.
+    if (!Object.hasOwn(en, key) && !key.startsWith('wallet.')) warnOnce({ kind: 'translationKey', key });
     else if (typeof value !== 'string') warnOnce({ kind: 'translationValue', key, value });
-    else valid[key as MessageKey] = value;
+    else valid[key] = value;
   }
   return valid;
 }

@@ -64,7 +64,7 @@ export function WalletButton({ context, mark }: WalletButtonProps): ReactElement
     if (flow.step !== 'waiting' && flow.refocus) button.current?.focus();
   }, [flow]);
   const wallet = t(`option.${option}`);
-  const text = (key: WalletMessageKey, account?: string): string => walletText(locale, key, wallet, account);
+  const text = (key: WalletMessageKey, account?: string): string => walletText(t, locale, key, wallet, account);
   const approved = state.walletMethod;
   // Venmo on a desktop shows a QR code; it opens no window, so the window hint would be wrong there. A provider that
   // shows the wallets' own UI (braintree-web: its windows, its QR code, the browser's payment sheet) gets no surface.
