@@ -120,7 +120,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
       const shopper = await signedIn('shopper@kassa.test', 'kassa-demo-shopper');
       const created = await shopper.post(
         '/api/subscriptions',
-        { planId: 'coffee-monthly', nonce: 'fake-valid-visa-nonce' },
+        { planId: 'coffee-monthly', nonce: 'fake-valid-visa-nonce', botcheck: await shopper.botcheckToken('payment') },
         { 'idempotency-key': randomUUID() },
       );
       expect(created.statusCode, created.body).toBe(201);

@@ -300,17 +300,26 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
       expect((await bea.request('DELETE', `/api/payment-methods/${card.id}`, undefined, key())).statusCode).toBe(204);
     });
 
-    it('subscribes with a new card saved on the way, refusing a duplicate and an unknown plan', async () => {
+    it('subscribes with a new card saved on the way (with a payment bot-check), refusing a duplicate and an unknown plan', async () => {
       const bea = await shopper('Bea');
-      const created = await bea.post('/api/subscriptions', { planId: 'coffee-monthly', nonce: AMEX }, key());
+      // A new card's first charge is a payment: no token, or one for another action, is refused before the gateway.
+      for (const botcheck of [undefined, await bea.botcheckToken('save_card')]) {
+        const refused = await bea.post('/api/subscriptions', { planId: 'coffee-monthly', nonce: AMEX, botcheck }, key());
+        expect(refused.json()).toMatchObject({ status: 403, code: 'botcheck_failed' });
+      }
+      expect(await methods(bea)).toEqual([]);
+      const paying = async () => ({ botcheck: await bea.botcheckToken('payment') });
+      const created = await bea.post('/api/subscriptions', { planId: 'coffee-monthly', nonce: AMEX, ...(await paying()) }, key());
       expect(created.statusCode).toBe(201);
       expect(created.json()).toMatchObject({ subscription: { status: 'Active', paymentMethod: { lastFour: '0005' } } });
       expect(await methods(bea)).toEqual([expect.objectContaining({ lastFour: '0005', hasSubscription: true })]);
 
-      expect((await bea.post('/api/subscriptions', { planId: 'coffee-monthly', nonce: AMEX }, key())).json()).toMatchObject({
-        code: 'payment_method_duplicate',
-      });
-      expect((await bea.post('/api/subscriptions', { planId: 'tea-weekly', nonce: MASTERCARD }, key())).json()).toMatchObject({
+      expect(
+        (await bea.post('/api/subscriptions', { planId: 'coffee-monthly', nonce: AMEX, ...(await paying()) }, key())).json(),
+      ).toMatchObject({ code: 'payment_method_duplicate' });
+      expect(
+        (await bea.post('/api/subscriptions', { planId: 'tea-weekly', nonce: MASTERCARD, ...(await paying()) }, key())).json(),
+      ).toMatchObject({
         status: 404,
         code: 'plan_not_found',
       });

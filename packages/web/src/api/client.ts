@@ -52,8 +52,8 @@ export async function call<T>(method: string, path: string, body?: unknown, head
   return payload as T;
 }
 
-/** The actions the merchant may guard with the bot-check besides payments (the server's BOTCHECK_ON). */
-type GuardedAction = 'sign_in' | 'sign_up' | 'save_card';
+/** The actions the bot-check guards: payments always, the others as the merchant chose (the server's BOTCHECK_ON). */
+type GuardedAction = 'payment' | 'sign_in' | 'sign_up' | 'save_card';
 
 /**
  * A token for `action` when the server guards it (none otherwise): the bot-check runs with its watchdogs, and a
@@ -111,8 +111,14 @@ export const api = {
   deletePaymentMethod: (idempotencyKey: string, id: string) =>
     call<void>('DELETE', `/api/payment-methods/${encodeURIComponent(id)}`, undefined, { 'idempotency-key': idempotencyKey }),
   subscriptions: () => call<{ subscriptions: Subscription[] }>('GET', '/api/subscriptions'),
-  subscribe: (idempotencyKey: string, body: SubscribeRequest) =>
-    call<{ subscription: Subscription }>('POST', '/api/subscriptions', body, { 'idempotency-key': idempotencyKey }),
+  /** With a new card (a nonce) the first charge is a payment: it carries a payment's bot-check token. */
+  subscribe: async (idempotencyKey: string, body: SubscribeRequest) =>
+    call<{ subscription: Subscription }>(
+      'POST',
+      '/api/subscriptions',
+      body.nonce === undefined ? body : { ...body, ...(await botcheckFor('payment')) },
+      { 'idempotency-key': idempotencyKey },
+    ),
   cancelSubscription: (idempotencyKey: string, id: string) =>
     call<{ subscription: Subscription }>(
       'POST',

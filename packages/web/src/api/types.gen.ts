@@ -467,4 +467,6 @@ export type SubscribeRequest = {
   planId: string;
   paymentMethodId?: string | undefined;
   nonce?: string | undefined;
+  /** With a nonce: a bot-check token for the `payment` action (a new card's first charge is a payment). */
+  botcheck?: string | undefined;
 };

@@ -1,3 +1,4 @@
+import { requireBotcheck } from '../../botcheck/request-check.ts';
 import type { AppContext } from '../../context.ts';
 import { problemResponses } from '../../http/api-schemas.ts';
 import { ProblemError } from '../../http/problem.ts';
@@ -28,9 +29,10 @@ export function subscriptionsRoutes(app: ApiInstance, ctx: AppContext): void {
   app.post(
     '/api/subscriptions',
     {
-      config: { idempotency: { withoutVisitor: 'not_signed_in' } },
+      config: { idempotency: { credentials: ['botcheck'], withoutVisitor: 'not_signed_in' } },
       schema: {
-        summary: 'Subscribe to a plan with a saved card, or a new card saved on the way (first period charged at once)',
+        summary:
+          'Subscribe to a plan with a saved card, or a new card saved on the way (first period charged at once; a new card needs a payment bot-check token)',
         tags: ['subscriptions'],
         body: subscribeBody,
         response: {
@@ -43,6 +45,7 @@ export function subscriptionsRoutes(app: ApiInstance, ctx: AppContext): void {
             'payment_method_duplicate',
             'card_verification_failed',
             'payment_method_invalid',
+            'botcheck_failed',
             ...GATEWAY_PROBLEMS,
           ),
         },
@@ -51,6 +54,9 @@ export function subscriptionsRoutes(app: ApiInstance, ctx: AppContext): void {
     async (request, reply) => {
       const accountId = signedInAccount(request);
       const { planId, paymentMethodId, nonce } = request.body;
+      // A new card is charged at once: a card tester's way in like any payment, so it needs a payment's bot-check
+      // (always on). A saved card passed one when it was saved.
+      if (nonce !== undefined) await requireBotcheck(ctx, request, 'payment', request.body.botcheck);
       const input = { planId, paymentMethodId, nonce, idempotencyRef: heldKeyRef(request) };
       const result = await withGateway(request, () => subscribe(vaultDeps(ctx), accountId, input));
       switch (result.kind) {

@@ -16,6 +16,11 @@ export const subscribeBody = z
     planId: z.string('Choose a plan.').min(1, 'Choose a plan.').max(64),
     paymentMethodId: paymentMethodIdParams.shape.id.optional(),
     nonce: nonceSchema.optional(),
+    botcheck: z
+      .string()
+      .max(8192)
+      .optional()
+      .describe("With a nonce: a bot-check token for the `payment` action (a new card's first charge is a payment)."),
   })
   .refine((body) => (body.paymentMethodId === undefined) !== (body.nonce === undefined), {
     message: 'Send either a saved payment method id or a nonce.',
