@@ -49,6 +49,7 @@ import { refusalsRoutes } from './routes/refusals/refusals.routes.ts';
 import { sessionRoutes } from './routes/session/session.routes.ts';
 import { subscriptionsRoutes } from './routes/subscriptions/subscriptions.routes.ts';
 import { startReconciler } from './jobs/reconciler.ts';
+import { startSweeper } from './jobs/sweeper.ts';
 import { instrumentBotcheck, instrumentGateway, instrumentWebhooks } from './metrics/instrument.ts';
 import { createMetrics } from './metrics/metrics.ts';
 import { registerMetrics } from './plugins/metrics.ts';
@@ -133,7 +134,7 @@ export async function buildKassaApp(config: Config, deps: AppDeps = {}): Promise
 
   // External plugins.
   await registerSecurityHeaders(app, config);
-  await registerRateLimits(app);
+  await registerRateLimits(app, database.db);
   await registerOpenApi(app);
   await registerMetrics(app, metrics, config.metricsToken);
   // App plugins.
@@ -178,6 +179,8 @@ export async function buildKassaApp(config: Config, deps: AppDeps = {}): Promise
     );
     app.addHook('onClose', async () => stop());
   }
+  const stopSweeper = startSweeper({ database, log: app.log });
+  app.addHook('onClose', async () => stopSweeper());
 
   await app.ready();
   return { app, demo };

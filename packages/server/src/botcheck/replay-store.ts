@@ -14,10 +14,7 @@ export class DbReplayStore implements ReplayStore {
       .values({ fingerprint, expires_at: expiresAt.toISOString() })
       .onConflict((oc) => oc.doNothing())
       .executeTakeFirst();
-    const inserted = Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
-    // Expired tokens fail verification anyway: forgetting them keeps the table small.
-    if (inserted && Math.random() < 0.05)
-      await this.#db.deleteFrom('botcheck_uses').where('expires_at', '<', new Date().toISOString()).execute();
-    return inserted;
+    // Expired tokens fail verification anyway: the sweeper (src/jobs/sweeper.ts) forgets them.
+    return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
   }
 }

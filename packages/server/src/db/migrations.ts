@@ -412,4 +412,27 @@ export const migrations: Record<string, Migration> = {
       await db.schema.dropTable('sign_ups').execute();
     },
   },
+  '0012_sweeps_and_shared_rate_limits': {
+    // The sweeper (src/jobs/sweeper.ts) deletes by age: each table it sweeps gets the index its condition reads, so a
+    // sweep never scans. Rate limits count in the database (src/plugins/rate-limit-store.ts), so that every instance
+    // enforces one limit: one row per route and client per window, its hits incremented in place.
+    async up(db: Kysely<unknown>) {
+      await db.schema.createIndex('sessions_expires').on('sessions').column('expires_at').execute();
+      await db.schema.createIndex('idempotency_keys_created').on('idempotency_keys').column('created_at').execute();
+      await db.schema.createIndex('botcheck_uses_expires').on('botcheck_uses').column('expires_at').execute();
+      await db.schema
+        .createTable('rate_limit_hits')
+        .addColumn('bucket', 'text', (c) => c.notNull())
+        .addColumn('window_ends_at', 'text', (c) => c.notNull())
+        .addColumn('hits', 'integer', (c) => c.notNull())
+        .addPrimaryKeyConstraint('rate_limit_hits_pk', ['bucket', 'window_ends_at'])
+        .execute();
+      await db.schema.createIndex('rate_limit_hits_ends').on('rate_limit_hits').column('window_ends_at').execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable('rate_limit_hits').execute();
+      for (const index of ['botcheck_uses_expires', 'idempotency_keys_created', 'sessions_expires'])
+        await db.schema.dropIndex(index).execute();
+    },
+  },
 };

@@ -24,6 +24,15 @@ export interface Database {
   disputes: DisputesTable;
   sign_ups: SignUpsTable;
   mail_outbox: MailOutboxTable;
+  rate_limit_hits: RateLimitHitsTable;
+}
+
+/** One client's requests to one route in one fixed window (src/plugins/rate-limit-store.ts); swept once it ended. */
+export interface RateLimitHitsTable {
+  /** The route and the client (`POST /api/session 203.0.113.7`). */
+  bucket: string;
+  window_ends_at: string;
+  hits: number;
 }
 
 export interface AccountsTable {

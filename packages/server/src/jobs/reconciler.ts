@@ -4,6 +4,7 @@ import type { PaymentGateway } from '../gateway/gateway.ts';
 import { GatewayUnavailableError } from '../gateway/gateway.ts';
 import { sendAttempt } from '../payments/pay-order.ts';
 import { findStaleAttempts, leaseAttempt } from '../payments/payments.repository.ts';
+import { runEvery } from './every.ts';
 
 export interface ReconcilerDeps {
   db: Db;
@@ -47,16 +48,11 @@ export async function reconcileStaleAttempts(
 
 /** Runs the reconciler every `intervalMs`, one round at a time; returns the function that stops it. */
 export function startReconciler(deps: ReconcilerDeps, intervalMs: number): () => void {
-  let running = false;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = true;
-    reconcileStaleAttempts(deps)
-      .catch((error: unknown) => deps.log.error({ err: error }, 'reconciler round failed'))
-      .finally(() => {
-        running = false;
-      });
-  }, intervalMs);
-  timer.unref();
-  return () => clearInterval(timer);
+  return runEvery(intervalMs, async () => {
+    try {
+      await reconcileStaleAttempts(deps);
+    } catch (error) {
+      deps.log.error({ err: error }, 'reconciler round failed');
+    }
+  });
 }

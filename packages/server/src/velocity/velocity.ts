@@ -42,14 +42,12 @@ export interface Exceeded {
   retryAfterSeconds: number;
 }
 
-/** Events older than this are of no rule's concern (the longest window is a day). */
-const KEEP_MS = 24 * 60 * 60 * 1000;
-const PRUNE_EVERY_MS = 10 * 60 * 1000;
+/** Events older than this are of no rule's concern (the longest window is a day): the sweeper deletes them (src/jobs/). */
+export const VELOCITY_EVENTS_KEEP_MS = 24 * 60 * 60 * 1000;
 
 export class Velocity {
   readonly #db: Db;
   readonly #clock: () => Date;
-  #prunedAt = 0;
 
   constructor(db: Db, clock: () => Date = () => new Date()) {
     this.#db = db;
@@ -63,7 +61,6 @@ export class Velocity {
       .filter((entry): entry is [Dimension, string] => entry[1] !== undefined)
       .map(([dimension, subject]) => ({ id: newId('vel'), action, dimension, subject, detail, created_at: nowIso(now) }));
     if (rows.length > 0) await this.#db.insertInto('velocity_events').values(rows).execute();
-    await this.#pruneNowAndThen(now);
     return rows.map((row) => row.id);
   }
 
@@ -151,15 +148,6 @@ export class Velocity {
         reason,
         created_at: nowIso(this.#clock()),
       })
-      .execute();
-  }
-
-  async #pruneNowAndThen(now: Date): Promise<void> {
-    if (now.getTime() - this.#prunedAt < PRUNE_EVERY_MS) return;
-    this.#prunedAt = now.getTime();
-    await this.#db
-      .deleteFrom('velocity_events')
-      .where('created_at', '<', nowIso(new Date(now.getTime() - KEEP_MS)))
       .execute();
   }
 }

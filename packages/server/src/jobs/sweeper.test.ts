@@ -1,0 +1,131 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../db/connect.ts';
+import type { Db } from '../db/connect.ts';
+import { nowIso } from '../ids.ts';
+import { IDEMPOTENCY_RETENTION_MS } from '../payments/idempotency.repository.ts';
+import { ENGINES } from '../testing/engines.ts';
+import { VELOCITY_EVENTS_KEEP_MS } from '../velocity/velocity.ts';
+import { SWEEP_BATCH, sweepExpired } from './sweeper.ts';
+
+const NOW = new Date('2026-11-23T12:00:00.000Z');
+const at = (offsetMs: number): string => nowIso(new Date(NOW.getTime() + offsetMs));
+const MINUTE = 60_000;
+
+/** Rows on both sides of each table's line: what is done with, and what a request could still read. */
+async function seed(db: Db): Promise<void> {
+  await db
+    .insertInto('sessions')
+    .values([
+      { id: 'ses_expired', token_hash: 'h1', account_id: null, created_at: at(-60 * MINUTE), expires_at: at(-MINUTE) },
+      { id: 'ses_live', token_hash: 'h2', account_id: null, created_at: at(-60 * MINUTE), expires_at: at(MINUTE) },
+    ])
+    .execute();
+  const key = (name: string, createdAt: string, lockedAt: string | null, answered: boolean) => ({
+    scope: 'ses_x',
+    key: name,
+    request_hash: 'r',
+    locked_at: lockedAt,
+    response_status: answered ? 201 : null,
+    response_body: answered ? '{}' : null,
+    created_at: createdAt,
+  });
+  const old = at(-IDEMPOTENCY_RETENTION_MS - MINUTE);
+  await db
+    .insertInto('idempotency_keys')
+    .values([
+      key('answered-old', old, null, true),
+      key('released-old', old, null, false),
+      key('answered-recent', at(-MINUTE), null, true),
+      // Held right now by a request that is still running (a retry took over an old key): kept.
+      key('held-old', old, at(-MINUTE), false),
+    ])
+    .execute();
+  await db
+    .insertInto('botcheck_uses')
+    .values([
+      { fingerprint: 'expired', expires_at: at(-MINUTE) },
+      { fingerprint: 'live', expires_at: at(MINUTE) },
+    ])
+    .execute();
+  const event = (id: string, createdAt: string) => ({
+    id,
+    action: 'payment',
+    dimension: 'ip',
+    subject: '192.0.2.1',
+    detail: null,
+    created_at: createdAt,
+  });
+  await db
+    .insertInto('velocity_events')
+    .values([event('vel_old', at(-VELOCITY_EVENTS_KEEP_MS - MINUTE)), event('vel_recent', at(-60 * MINUTE))])
+    .execute();
+  await db
+    .insertInto('rate_limit_hits')
+    .values([
+      { bucket: 'POST /api/session 192.0.2.1', window_ends_at: at(-MINUTE), hits: 3 },
+      { bucket: 'POST /api/session 192.0.2.1', window_ends_at: at(MINUTE), hits: 1 },
+    ])
+    .execute();
+}
+
+describe.each(ENGINES.map((make) => [make().name, make] as const))('the sweeper on %s', (_name, make) => {
+  const engine = make();
+  beforeAll(() => engine.setup());
+  afterAll(() => engine.teardown());
+
+  it('deletes expired sessions, old unheld Idempotency-Keys, expired bot-check uses, old velocity events, ended rate windows; keeps the rest', async () => {
+    const { handle, cleanup } = await engine.open();
+    try {
+      await seed(handle.db);
+      expect(await sweepExpired(handle, NOW)).toEqual({
+        sessions: 1,
+        idempotency_keys: 2,
+        botcheck_uses: 1,
+        velocity_events: 1,
+        rate_limit_hits: 1,
+      });
+      const { db } = handle;
+      expect((await db.selectFrom('sessions').select('id').execute()).map((r) => r.id)).toEqual(['ses_live']);
+      expect((await db.selectFrom('idempotency_keys').select('key').orderBy('key').execute()).map((r) => r.key)).toEqual([
+        'answered-recent',
+        'held-old',
+      ]);
+      expect((await db.selectFrom('botcheck_uses').select('fingerprint').execute()).map((r) => r.fingerprint)).toEqual(['live']);
+      expect((await db.selectFrom('velocity_events').select('id').execute()).map((r) => r.id)).toEqual(['vel_recent']);
+      expect((await db.selectFrom('rate_limit_hits').select('window_ends_at').execute()).map((r) => r.window_ends_at)).toEqual([
+        at(MINUTE),
+      ]);
+      // A second sweep finds nothing left to do.
+      expect(Object.values(await sweepExpired(handle, NOW))).toEqual([0, 0, 0, 0, 0]);
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it('two instances sweeping at once delete each expired row once, in batches, and nothing live', async () => {
+    const { config, handle, cleanup } = await engine.open();
+    // The other instance: its own connection (pool), as another process would have.
+    const other = await openDatabase(config);
+    try {
+      const expired = 2 * SWEEP_BATCH + 500;
+      const rows = Array.from({ length: expired }, (_, n) => ({ fingerprint: `expired-${n}`, expires_at: at(-MINUTE) }));
+      for (let n = 0; n < rows.length; n += 500)
+        await handle.db
+          .insertInto('botcheck_uses')
+          .values(rows.slice(n, n + 500))
+          .execute();
+      await handle.db
+        .insertInto('botcheck_uses')
+        .values({ fingerprint: 'live', expires_at: at(MINUTE) })
+        .execute();
+      const [mine, theirs] = await Promise.all([sweepExpired(handle, NOW), sweepExpired(other, NOW)]);
+      expect(mine.botcheck_uses + theirs.botcheck_uses).toBe(expired);
+      expect((await handle.db.selectFrom('botcheck_uses').select('fingerprint').execute()).map((r) => r.fingerprint)).toEqual([
+        'live',
+      ]);
+    } finally {
+      await other.close();
+      await cleanup();
+    }
+  });
+});

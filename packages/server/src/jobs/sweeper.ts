@@ -1,0 +1,94 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { sql } from 'kysely';
+import type { RawBuilder } from 'kysely';
+import type { DatabaseHandle } from '../db/connect.ts';
+import { nowIso } from '../ids.ts';
+import { runEvery } from './every.ts';
+import { IDEMPOTENCY_RETENTION_MS } from '../payments/idempotency.repository.ts';
+import { VELOCITY_EVENTS_KEEP_MS } from '../velocity/velocity.ts';
+
+// The sweeper deletes what no request will read again, in a job apart from requests (a request pays for its own work
+// only). How long each kind of row is kept:
+// - sessions: until they expire (SESSION_TTL_MS, 30 days after sign-in or first visit); an expired one is refused anyway;
+// - Idempotency-Keys: IDEMPOTENCY_RETENTION_MS (48 hours; Stripe keeps them 24) after the request, answered or not, as
+//   long as no request holds the key (an unanswered key is released or its holder dead long before);
+// - spent bot-check tokens: until the token expires (BOTCHECK_CHALLENGE_TTL_SECONDS): an expired token is refused
+//   before the replay check, so its fingerprint guards nothing;
+// - velocity events: VELOCITY_EVENTS_KEEP_MS (a day, the longest window of any rule);
+// - rate limit counters: until their window ends.
+// Several instances may sweep at once: each batch is one statement; on PostgreSQL its rows are locked with SKIP LOCKED,
+// so two sweepers take different rows instead of waiting on each other, and a row is deleted once.
+
+/** Rows deleted per statement: short statements, so a sweep never holds locks (or SQLite's writer) for long. */
+export const SWEEP_BATCH = 1000;
+/** How often each instance sweeps. */
+export const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
+
+interface Sweep {
+  table: 'sessions' | 'idempotency_keys' | 'botcheck_uses' | 'velocity_events' | 'rate_limit_hits';
+  /** The primary key's columns. */
+  key: readonly string[];
+  /** Which rows are done with, as of `now`. */
+  done(now: Date): RawBuilder<unknown>;
+}
+
+const ago = (now: Date, ms: number): string => nowIso(new Date(now.getTime() - ms));
+
+export const SWEEPS: readonly Sweep[] = [
+  { table: 'sessions', key: ['id'], done: (now) => sql`expires_at < ${nowIso(now)}` },
+  {
+    table: 'idempotency_keys',
+    key: ['scope', 'key'],
+    done: (now) => {
+      const cutoff = ago(now, IDEMPOTENCY_RETENTION_MS);
+      return sql`created_at < ${cutoff} and (locked_at is null or locked_at < ${cutoff})`;
+    },
+  },
+  { table: 'botcheck_uses', key: ['fingerprint'], done: (now) => sql`expires_at < ${nowIso(now)}` },
+  { table: 'velocity_events', key: ['id'], done: (now) => sql`created_at < ${ago(now, VELOCITY_EVENTS_KEEP_MS)}` },
+  { table: 'rate_limit_hits', key: ['bucket', 'window_ends_at'], done: (now) => sql`window_ends_at < ${nowIso(now)}` },
+];
+
+export type SweepCounts = Record<Sweep['table'], number>;
+
+/** One sweep of every table; returns how many rows each lost. */
+export async function sweepExpired(
+  database: Pick<DatabaseHandle, 'db' | 'engine'>,
+  now: Date = new Date(),
+): Promise<SweepCounts> {
+  const counts = {} as SweepCounts;
+  for (const sweep of SWEEPS) counts[sweep.table] = await sweepTable(database, sweep, now);
+  return counts;
+}
+
+async function sweepTable({ db, engine }: Pick<DatabaseHandle, 'db' | 'engine'>, sweep: Sweep, now: Date): Promise<number> {
+  const key = sql.join(sweep.key.map((column) => sql.ref(column)));
+  const table = sql.table(sweep.table);
+  const skipLocked = engine === 'postgres' ? sql`for update skip locked` : sql``;
+  let total = 0;
+  for (;;) {
+    const result = await sql`
+      delete from ${table} where (${key}) in (
+        select ${key} from ${table} where ${sweep.done(now)} limit ${SWEEP_BATCH} ${skipLocked}
+      )`.execute(db);
+    const deleted = Number(result.numAffectedRows ?? 0n);
+    total += deleted;
+    if (deleted < SWEEP_BATCH) return total;
+  }
+}
+
+export interface SweeperDeps {
+  database: Pick<DatabaseHandle, 'db' | 'engine'>;
+  log: FastifyBaseLogger;
+}
+
+/** Sweeps every `intervalMs`, one sweep at a time; returns the function that stops it. */
+export function startSweeper(deps: SweeperDeps, intervalMs: number = SWEEP_INTERVAL_MS): () => void {
+  return runEvery(intervalMs, async () => {
+    try {
+      deps.log.debug({ deleted: await sweepExpired(deps.database) }, 'swept expired rows');
+    } catch (error) {
+      deps.log.error({ err: error }, 'sweep failed');
+    }
+  });
+}
