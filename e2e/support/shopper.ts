@@ -268,6 +268,11 @@ export class Shopper {
     await expect(this.page.locator('.payment-feedback')).toHaveText(message);
   }
 
+  /** What the checkout page says of the order's last attempt when its answer was lost (issue 10). */
+  async seesAttemptStatus(message: string | RegExp): Promise<void> {
+    await expect(this.page.locator('.attempt-status')).toHaveText(message);
+  }
+
   /** The saved cards in the checkout (a radio per card, named "Visa ending in 1881"). */
   savedCard(label: string) {
     return this.page.locator('[data-kassa-checkout]').getByRole('radio', { name: label });
