@@ -9,9 +9,10 @@ import { changeSandboxSettings, resetSandboxSettings } from '../../support/sandb
 import { Shopper } from '../../support/shopper.ts';
 
 // The wallets against the sandbox, every one turned on in the merchant settings: the option list, each wallet's own
-// view and button, the sandbox's approval page in the wallet's window (approve, cancel, fail), Venmo's QR code on a
-// desktop scanned by a "phone" (another browser context), and the paid order's payment-method type as the server
-// recorded it (admin API). Under gateway-faults/: merchant settings apply to the whole running product.
+// view and button, the sandbox's approval page in the wallet's window (each wallet cancelled, failed, then approved),
+// Venmo's QR code on a desktop scanned by a "phone" (another browser context), and the paid order's payment-method
+// type as the server recorded it (admin API). Under gateway-faults/: merchant settings apply to the whole running
+// product.
 test.beforeEach(async () => {
   await changeSandboxSettings({ wallets: ['paypal', 'venmo', 'apple_pay', 'google_pay'] });
 });
@@ -113,13 +114,24 @@ test('the option list offers the card and every wallet, passes axe, and the togg
   await expect(shopper.field('number')).toBeVisible();
 });
 
+/** Cancelled in its window: nothing shown, focus back on the button; then failed: the checkout says so. */
+async function cancelThenFail(page: Page, sheet: CheckoutSheet, option: string): Promise<void> {
+  await answerInWindow(page, option, 'Cancel');
+  await expect(walletButton(page, option)).toBeFocused();
+  await expect(sheet.root().getByRole('alert')).toHaveText(['']);
+  await answerInWindow(page, option, 'Simulate a failure');
+  await expect(sheet.root().getByRole('alert').filter({ hasText: FAILED })).toBeVisible();
+  await expect(walletButton(page, option)).toBeFocused();
+}
+
 for (const { option, view, type, account } of WINDOW_WALLETS) {
-  test(`${option}: its view passes axe, approved in its window the order is paid at once, recorded as ${type}`, async ({
+  test(`${option}: its view passes axe; cancelled in its window nothing is shown, failed the checkout says so, approved the order is paid at once, recorded as ${type}`, async ({
     page,
   }) => {
     const { shopper, sheet, orderId } = await openWallet(page, option);
     await sheet.seesView(view);
     expect((await new AxeBuilder({ page }).include('[data-kassa-checkout]').analyze()).violations).toEqual([]);
+    await cancelThenFail(page, sheet, option);
     await answerInWindow(page, option, 'Approve');
     if (account !== null) await expect(sheet.root().getByText(account).first()).toBeVisible();
     await shopper.seesReceipt();
@@ -127,21 +139,9 @@ for (const { option, view, type, account } of WINDOW_WALLETS) {
   });
 }
 
-test('a wallet cancelled in its window: nothing is shown, focus is back on its button, which still works', async ({ page }) => {
-  const { shopper, sheet } = await openWallet(page, 'PayPal');
-  await answerInWindow(page, 'PayPal', 'Cancel');
-  await expect(walletButton(page, 'PayPal')).toBeFocused();
-  await expect(sheet.root().getByRole('alert')).toHaveText(['']);
-  await answerInWindow(page, 'PayPal', 'Approve');
-  await shopper.seesReceipt();
-});
-
-test("a wallet that fails says so in the checkout; on a wallet's view only its own button pays", async ({ page }) => {
+test("on a wallet's view only its own button pays: the shop's Pay is hidden there and back on the card", async ({ page }) => {
   const { shopper, sheet } = await openWallet(page, 'Google Pay');
   await expect(shopper.payButton()).toBeHidden();
-  await answerInWindow(page, 'Google Pay', 'Simulate a failure');
-  await expect(sheet.root().getByRole('alert').filter({ hasText: FAILED })).toBeVisible();
-  await expect(walletButton(page, 'Google Pay')).toBeFocused();
   await sheet.toggle().click();
   await sheet.root().getByRole('button', { name: 'Card' }).click();
   await expect(shopper.payButton()).toBeVisible();
@@ -181,8 +181,11 @@ test('Venmo on a desktop: cancelled on the phone or in the checkout, nothing is 
 test.describe('on a phone', () => {
   test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 
-  test('Venmo opens its app (the sandbox page in a window), approved the order is paid', async ({ page }) => {
-    const { shopper, orderId } = await openWallet(page, 'Venmo');
+  test('Venmo opens its app (the sandbox page in a window): cancelled nothing is shown, failed it says so, approved the order is paid', async ({
+    page,
+  }) => {
+    const { shopper, sheet, orderId } = await openWallet(page, 'Venmo');
+    await cancelThenFail(page, sheet, 'Venmo');
     await answerInWindow(page, 'Venmo', 'Approve');
     await shopper.seesReceipt();
     expect((await recordedPayment(page, orderId)).paymentMethodType).toBe('venmo_account');

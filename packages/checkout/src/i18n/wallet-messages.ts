@@ -2,6 +2,7 @@
 // catalogue (catalogue.ts, in the card view's bundle) does not carry them. "Use the PayPal button" is in the main
 // catalogues: the machine answers Pay on a wallet view with it. The merchant overrides them like any message, with
 // `options.translations` keyed `wallet.<key>` ('wallet.failed': ...).
+import type { PaymentMethodResult } from '../machine/checkout.types.ts';
 import type { Locale, Translate } from './i18n.ts';
 
 const en = {
@@ -14,6 +15,7 @@ const en = {
   qrLabel: 'QR code to pay with {wallet} on your phone',
   cancel: 'Cancel',
   failed: 'This way to pay did not go through. Please try again or choose another way to pay.',
+  deleteQuestion: 'Delete {wallet} ({account})?',
 } as const;
 
 export type WalletMessageKey = keyof typeof en;
@@ -34,6 +36,7 @@ export const WALLET_MESSAGES: Readonly<Record<Locale, Readonly<Record<WalletMess
     qrLabel: 'QR-Code zum Bezahlen mit {wallet} auf Ihrem Telefon',
     cancel: 'Abbrechen',
     failed: 'Diese Zahlungsart hat nicht funktioniert. Bitte versuchen Sie es erneut oder wählen Sie eine andere Zahlungsart.',
+    deleteQuestion: '{wallet} ({account}) löschen?',
   },
   fr: {
     button: 'Payer avec {wallet}',
@@ -46,6 +49,7 @@ export const WALLET_MESSAGES: Readonly<Record<Locale, Readonly<Record<WalletMess
     qrLabel: 'Code QR pour payer avec {wallet} sur votre téléphone',
     cancel: 'Annuler',
     failed: "Ce moyen de paiement n'a pas abouti. Veuillez réessayer ou choisir un autre moyen de paiement.",
+    deleteQuestion: 'Supprimer {wallet} ({account}) ?',
   },
   es: {
     button: 'Pagar con {wallet}',
@@ -57,6 +61,7 @@ export const WALLET_MESSAGES: Readonly<Record<Locale, Readonly<Record<WalletMess
     qrLabel: 'Código QR para pagar con {wallet} en su teléfono',
     cancel: 'Cancelar',
     failed: 'Esta forma de pago no se ha completado. Vuelva a intentarlo o elija otra forma de pago.',
+    deleteQuestion: '¿Eliminar {wallet} ({account})?',
   },
   ja: {
     button: '{wallet}で支払う',
@@ -68,6 +73,7 @@ export const WALLET_MESSAGES: Readonly<Record<Locale, Readonly<Record<WalletMess
     qrLabel: 'スマートフォンの{wallet}で支払うためのQRコード',
     cancel: 'キャンセル',
     failed: 'この支払い方法は完了しませんでした。もう一度お試しいただくか、別の支払い方法を選んでください。',
+    deleteQuestion: '{wallet}（{account}）を削除しますか？',
   },
   ar: {
     button: 'ادفع باستخدام {wallet}',
@@ -79,6 +85,7 @@ export const WALLET_MESSAGES: Readonly<Record<Locale, Readonly<Record<WalletMess
     qrLabel: 'رمز QR للدفع باستخدام {wallet} على هاتفك',
     cancel: 'إلغاء',
     failed: 'لم تنجح طريقة الدفع هذه. يُرجى المحاولة مرة أخرى أو اختيار طريقة دفع أخرى.',
+    deleteQuestion: 'هل تريد حذف {wallet} ({account})؟',
   },
 };
 
@@ -91,4 +98,10 @@ export const WALLET_MESSAGES: Readonly<Record<Locale, Readonly<Record<WalletMess
 export function walletText(t: Translate, locale: Locale, key: WalletMessageKey, wallet: string, account = ''): string {
   const override = (t as unknown as (key: WalletTranslationKey) => string | undefined)(`wallet.${key}`);
   return (override ?? WALLET_MESSAGES[locale][key]).replaceAll('{wallet}', wallet).replaceAll('{account}', account);
+}
+
+/** The account a wallet pays with, as the shopper knows it: the PayPal email, the Venmo @name, a phone wallet's card. */
+export function walletAccount(result: PaymentMethodResult): string {
+  const { email, username, cardType, lastFour } = result.details;
+  return email ?? (username !== undefined ? `@${username}` : result.description || `${cardType} ${lastFour}`);
 }

@@ -1,14 +1,28 @@
 // State -> props for the saved methods and the delete confirmation (the connect step, as checkout.connect.ts), in a
 // module of their own: only the views loaded on demand import it, so the card view's bundle does not carry it.
-import type { Translate } from '../i18n/i18n.ts';
-import type { CheckoutState, PaymentMethodResult } from './checkout.types.ts';
+// Saved wallets (the provider's vault lists PayPal and Venmo accounts, Apple Pay and Google Pay cards) are named by
+// their way to pay, with the account under it; their sentences come with the wallets' (wallet-messages.ts).
+import type { MessageKey } from '../i18n/catalogue.ts';
+import type { Locale, Translate } from '../i18n/i18n.ts';
+import { walletAccount, walletText } from '../i18n/wallet-messages.ts';
+import type { CheckoutState, PaymentMethodResult, PaymentMethodType } from './checkout.types.ts';
+
+/** The way to pay a saved method is ("Paying with PayPal"), by the type the gateway gave it. */
+const SOURCE: Readonly<Record<PaymentMethodType, MessageKey>> = {
+  CreditCard: 'option.card',
+  PayPalAccount: 'option.paypal',
+  VenmoAccount: 'option.venmo',
+  ApplePayCard: 'option.applePay',
+  AndroidPayCard: 'option.googlePay',
+};
 
 export interface SavedMethodProps {
   readonly nonce: string;
-  /** "Visa ending in 1881". */
+  /** "Visa ending in 1881"; a saved wallet's way to pay ("PayPal"). */
   readonly label: string;
   readonly brand: string;
-  readonly expires: string;
+  /** "Expires 12/29"; for a saved wallet, its account ("shopper@paypal.example", "@venmojoe", "Visa 1111"). */
+  readonly detail: string;
   readonly isDefault: boolean;
   readonly active: boolean;
   /** Edit mode: the delete button's action word (read before the card), and why it is disabled, if it is. */
@@ -30,11 +44,14 @@ export interface MethodsProps {
 
 function methodProps(method: PaymentMethodResult, state: CheckoutState, t: Translate): SavedMethodProps {
   const { cardType: brand, lastFour, expirationMonth, expirationYear } = method.details;
+  const card = method.type === 'CreditCard';
   return {
     nonce: method.nonce,
-    label: t('methods.card', { brand, lastFour }),
+    label: card ? t('methods.card', { brand, lastFour }) : t(SOURCE[method.type]),
     brand,
-    expires: t('methods.expires', { month: expirationMonth.padStart(2, '0'), year: expirationYear.slice(-2) }),
+    detail: card
+      ? t('methods.expires', { month: expirationMonth.padStart(2, '0'), year: expirationYear.slice(-2) })
+      : walletAccount(method),
     isDefault: method.default === true,
     active: state.activeMethod?.nonce === method.nonce,
     deleteLabel: t('delete.confirm'),
@@ -47,7 +64,7 @@ export function connectMethods(state: CheckoutState, t: Translate): MethodsProps
   const heading = editing
     ? t('methods.editHeading')
     : activeMethod !== null
-      ? t('methods.payingWith', { source: t('option.card') })
+      ? t('methods.payingWith', { source: t(SOURCE[activeMethod.type]) })
       : t('methods.choose');
   return {
     heading,
@@ -66,11 +83,14 @@ export interface DeleteConfirmationProps {
   readonly busy: boolean;
 }
 
-export function connectDeleteConfirmation(state: CheckoutState, t: Translate): DeleteConfirmationProps | null {
+export function connectDeleteConfirmation(state: CheckoutState, t: Translate, locale: Locale): DeleteConfirmationProps | null {
   const method = state.pendingDelete;
   if (method === null) return null;
   return {
-    question: t('delete.question', { brand: method.details.cardType, lastFour: method.details.lastFour }),
+    question:
+      method.type === 'CreditCard'
+        ? t('delete.question', { brand: method.details.cardType, lastFour: method.details.lastFour })
+        : walletText(t, locale, 'deleteQuestion', t(SOURCE[method.type]), walletAccount(method)),
     cancelText: t('delete.cancel'),
     confirmText: t('delete.confirm'),
     busy: state.phase === 'submitting',

@@ -5,7 +5,7 @@ import { connectDeleteConfirmation } from '../../machine/methods.connect.ts';
 import { useCheckoutContext, useFocusTarget } from '../checkout-context.ts';
 
 export function DeleteConfirmation(): ReactElement | null {
-  const { state, runtime, t } = useCheckoutContext();
+  const { state, runtime, t, locale } = useCheckoutContext();
   const questionId = useId();
   const cancel = useRef<HTMLButtonElement>(null);
   const confirm = useRef<HTMLButtonElement>(null);
@@ -13,7 +13,7 @@ export function DeleteConfirmation(): ReactElement | null {
     'delete-confirmation',
     useCallback(() => cancel.current?.focus(), []),
   );
-  const view = connectDeleteConfirmation(state, t);
+  const view = connectDeleteConfirmation(state, t, locale);
   if (view === null) return null;
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>): void => {

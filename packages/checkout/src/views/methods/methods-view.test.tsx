@@ -66,4 +66,43 @@ describe('saved methods markup', () => {
     expect(html).toMatch(/<p id="[^"]+" class="kassa-delete__question">Delete Visa card ending in 1881\?<\/p>/);
     expect(html.indexOf('>Cancel</button>')).toBeLessThan(html.indexOf('>Delete</button>'));
   });
+
+  it('lists saved wallets by their way to pay with the account under it, reads "Paying with PayPal" and asks to delete them by name', () => {
+    const paypal = savedMethod({
+      nonce: 'n-paypal',
+      default: true,
+      type: 'PayPalAccount',
+      description: '',
+      details: { ...details, cardType: '', lastFour: '', email: 'shopper@paypal.example' },
+    });
+    const applePay = savedMethod({
+      nonce: 'n-apple',
+      type: 'ApplePayCard',
+      description: 'Visa 1111',
+      details: { ...details, cardType: 'Apple Pay - Visa', lastFour: '1111' },
+    });
+    const venmo = savedMethod({
+      nonce: 'n-venmo',
+      type: 'VenmoAccount',
+      description: '',
+      details: { ...details, cardType: '', lastFour: '', username: 'venmojoe' },
+    });
+    const wallets: CheckoutEvent[] = [
+      { type: 'CONFIG_LOADED', config: gatewayConfiguration(), options: ['card'], savedMethods: [paypal, applePay, venmo] },
+      { type: 'OPTION_READY', option: 'card' },
+    ];
+    const html = renderWith(stateAfter(wallets, settings), <MethodsView />);
+    expect(html).toContain('role="heading" aria-level="3">Paying with PayPal</p>');
+    for (const [name, account] of [
+      ['PayPal', 'shopper@paypal.example'],
+      ['Apple Pay', 'Visa 1111'],
+      ['Venmo', '@venmojoe'],
+    ]) {
+      expect(html).toMatch(new RegExp(`class="kassa-method__label">${name}</span>.*?>${account}<`));
+    }
+    expect(html).not.toContain('ending in');
+
+    const asking = stateAfter([...wallets, { type: 'EDIT_METHODS' }, { type: 'ASK_DELETE', nonce: 'n-paypal' }], settings);
+    expect(renderWith(asking, <DeleteConfirmation />)).toContain('>Delete PayPal (shopper@paypal.example)?</p>');
+  });
 });

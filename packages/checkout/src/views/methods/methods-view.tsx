@@ -61,7 +61,7 @@ export function MethodsView(): ReactElement {
                   </span>
                   <span className="kassa-method__meta">
                     <span className="kassa-visually-hidden">, </span>
-                    {method.expires}
+                    {method.detail}
                   </span>
                   <span className="kassa-method__delete-mark" aria-hidden="true">
                     ×
@@ -90,7 +90,7 @@ export function MethodsView(): ReactElement {
               />
               <span className="kassa-method__label">{method.label}</span>
               <span className="kassa-method__meta">
-                {method.expires}
+                {method.detail}
                 {method.isDefault && <span className="kassa-method__default"> · {t('methods.default')}</span>}
               </span>
             </label>

@@ -13,8 +13,7 @@ import {
   type ReactElement,
   type ReactNode,
 } from 'react';
-import { walletText, type WalletMessageKey } from '../../i18n/wallet-messages.ts';
-import type { PaymentMethodResult } from '../../machine/checkout.types.ts';
+import { walletAccount, walletText, type WalletMessageKey } from '../../i18n/wallet-messages.ts';
 import type { WalletSurface } from '../../provider/provider.ts';
 import { approveWallet } from '../../wallets/approve.ts';
 import type { WalletContext } from '../../wallets/registry.ts';
@@ -31,12 +30,6 @@ export interface WalletButtonProps {
 /** A phone (touch, no hover) pays in the wallet's app; elsewhere Venmo is paid by scanning a QR code. */
 function isPhone(): boolean {
   return window.matchMedia('(hover: none) and (pointer: coarse)').matches;
-}
-
-/** The account an approved wallet pays with, as the shopper knows it. */
-function accountOf(result: PaymentMethodResult): string {
-  const { email, username, cardType, lastFour } = result.details;
-  return email ?? (username !== undefined ? `@${username}` : result.description || `${cardType} ${lastFour}`);
 }
 
 /**
@@ -117,7 +110,7 @@ export function WalletButton({ context, mark }: WalletButtonProps): ReactElement
           <svg className="kassa-wallet__check" viewBox="0 0 16 16" width="16" height="16" aria-hidden="true" focusable="false">
             <path d="M6.2 11.6 2.8 8.2l1.1-1.1 2.3 2.3 5.9-5.9 1.1 1.1z" fill="currentColor" />
           </svg>
-          <span>{accountOf(approved)}</span>
+          <span>{walletAccount(approved)}</span>
         </p>
       )}
       <button
@@ -139,7 +132,7 @@ export function WalletButton({ context, mark }: WalletButtonProps): ReactElement
         {flow.step === 'waiting'
           ? text('waiting')
           : approved !== null
-            ? text('readyToPay', accountOf(approved))
+            ? text('readyToPay', walletAccount(approved))
             : byQrCode
               ? ''
               : text('hint')}
