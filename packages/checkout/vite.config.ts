@@ -14,7 +14,12 @@ const library: UserConfig = {
     minify: true,
     cssCodeSplit: true,
     sourcemap: true,
-    rollupOptions: { external: REACT },
+    rollupOptions: {
+      external: REACT,
+      // Everything the card view needs in one chunk: split around modules the lazy views share, it was three files
+      // that gzip each on its own (1.3 KB more in all than the same code in one file, and three requests).
+      output: { codeSplitting: { groups: [{ name: 'checkout', test: /\.tsx?$/, tags: ['$initial'] }] } },
+    },
   },
 };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { initialState, transition } from './checkout.machine.ts';
+import { CORE, createCheckoutMachine, initialState, transition, withParts } from './checkout.machine.ts';
 import type {
   CheckoutEffect,
   CheckoutEvent,
@@ -9,6 +9,8 @@ import type {
   FieldState,
   GatewayConfiguration,
 } from './checkout.types.ts';
+import { savedMethodsPart } from './parts/saved-methods.ts';
+import { threeDSecurePart } from './parts/three-d-secure.ts';
 import type { PaymentOptionId } from './payment-options.ts';
 import {
   EMPTY,
@@ -21,6 +23,7 @@ import {
   paymentMethodResult as result,
   visa,
 } from '../testing/fixtures.ts';
+import { ALL_PARTS } from '../testing/machine.ts';
 
 const config = gatewayConfiguration({
   challenges: ['cvv', 'postal_code'],
@@ -34,7 +37,7 @@ function run(state: CheckoutState, ...events: CheckoutEvent[]): { state: Checkou
   const effects: CheckoutEffect[] = [];
   let current = state;
   for (const event of events) {
-    const step = transition(current, event);
+    const step = transition(current, event, ALL_PARTS);
     current = step.state;
     effects.push(...step.effects);
   }
@@ -315,7 +318,7 @@ describe('requestable events', () => {
       input('number', INVALID),
       input('number', { ...INVALID, isPotentiallyValid: true }),
     ] satisfies CheckoutEvent[]) {
-      const step = transition(state, event);
+      const step = transition(state, event, ALL_PARTS);
       state = step.state;
       events.push(
         ...step.effects.filter((e) => e.type === 'paymentMethodRequestable' || e.type === 'noPaymentMethodRequestable'),
@@ -706,5 +709,41 @@ describe('wallets', () => {
     const late = run(run(view, { type: 'SHOW_OPTIONS' }).state, { type: 'WALLET_APPROVED', option: 'paypal', result: paypal });
     expect(late.state.walletMethod).toBeNull();
     expect(late.effects).toEqual([]);
+  });
+});
+
+describe('parts loaded on demand', () => {
+  const secure = { ...defaults, threeDSecure: { amount: '12.00' } } as const;
+  const enabled = { ...config, threeDSecureEnabled: true };
+
+  it("skips a part's transitions until the part is installed, then takes them", () => {
+    const machine = createCheckoutMachine(secure);
+    machine.send(loaded(enabled));
+    machine.send({ type: 'OPTION_READY', option: 'card' });
+    machine.send({ type: 'CARD_TYPE_CHANGED', cards: [visa] });
+    for (const field of machine.getState().visibleFields) machine.send(input(field, VALID));
+    machine.send({ type: 'SUBMIT' });
+    // The core alone hands the tokenized card over: 3-D Secure's guard is not there to say otherwise.
+    const core = transition(machine.getState(), { type: 'TOKENIZED', result });
+    expect(core.state.phase).toBe('ready');
+    expect(core.effects).toContainEqual({ type: 'resolveRequest', result });
+
+    machine.install(threeDSecurePart);
+    expect(machine.send({ type: 'TOKENIZED', result })).toContainEqual({ type: 'verifyThreeDSecure', card: result });
+    expect(machine.getState().phase).toBe('authenticating');
+  });
+
+  it('ignores the events of a part not installed (an unguarded transition whose actions are missing too)', () => {
+    const listed = run(
+      initialState(defaults),
+      { type: 'CONFIG_LOADED', config, options: ['card'], savedMethods: [{ ...result, vaulted: true }] },
+      { type: 'OPTION_READY', option: 'card' },
+    ).state;
+    expect(listed).toMatchObject({ phase: 'ready', view: 'methods' });
+    for (const event of [{ type: 'EDIT_METHODS' }, { type: 'DONE_EDITING' }, { type: 'SET_SAVE_CARD', save: false }] as const)
+      expect(transition(listed, event)).toEqual({ state: listed, effects: [] });
+    expect(transition(listed, { type: 'SET_SAVE_CARD', save: false }, withParts(CORE, savedMethodsPart)).state.saveCard).toBe(
+      false,
+    );
   });
 });

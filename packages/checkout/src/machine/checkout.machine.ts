@@ -1,25 +1,32 @@
 // The checkout's view machine: a transition table over closed unions, named guards and actions, and a pure
 // `transition(state, event)` that returns the next state plus the effects its host must run. No DOM, no network.
 import type {
-  ActionName,
+  Action,
   CardFieldEventName,
-  FieldState,
-  OptionEntry,
-  ViewId,
   CheckoutEffect,
   CheckoutErrorInfo,
   CheckoutEvent,
   CheckoutSettings,
   CheckoutState,
+  CoreActionName,
+  CoreGuardName,
+  Emit,
   FieldEntry,
   FieldMap,
   FieldName,
-  GuardName,
+  FieldState,
+  Guard,
+  MachinePart,
+  MachineRules,
   MachineStep,
+  OptionEntry,
   PaymentMethodResult,
   Requestability,
+  SomeMachinePart,
   TokenizeFailure,
+  Transition,
   TransitionTable,
+  ViewId,
 } from './checkout.types.ts';
 import {
   EMPTY_FIELD_STATE,
@@ -136,10 +143,6 @@ export const transitions: TransitionTable = {
   },
 };
 
-type Guard = (state: CheckoutState, event: CheckoutEvent) => boolean;
-type Emit = (effect: CheckoutEffect) => void;
-type Action = (state: CheckoutState, event: CheckoutEvent, emit: Emit) => CheckoutState;
-
 /** The option list after an OPTION_READY / OPTION_FAILED event. */
 function optionsAfter(state: CheckoutState, event: CheckoutEvent): readonly OptionEntry[] {
   if (event.type !== 'OPTION_READY' && event.type !== 'OPTION_FAILED') return state.options;
@@ -147,26 +150,13 @@ function optionsAfter(state: CheckoutState, event: CheckoutEvent): readonly Opti
   return state.options.map((entry) => (entry.id === event.option ? { ...entry, status } : entry));
 }
 
-/**
- * 3-D Secure results that let the card through: the liability shifted, or 3-D Secure does not apply to this card
- * (not enrolled, unavailable, bypassed), where the merchant's server decides whether it accepts no shift. Any other
- * status (frictionless or challenge failed, lookup error) fails the request.
- */
-const THREE_D_SECURE_PASSES: ReadonlySet<unknown> = new Set([
-  'lookup_not_enrolled',
-  'authentication_unavailable',
-  'lookup_bypassed',
-]);
-
 /** The card an event hands over (the one 3-D Secure must verify first): tokenized, verified, or the chosen saved one. */
-function deliveredCard(state: CheckoutState, event: CheckoutEvent): PaymentMethodResult | null {
+export function deliveredCard(state: CheckoutState, event: CheckoutEvent): PaymentMethodResult | null {
   if (event.type === 'TOKENIZED' || event.type === 'THREE_D_SECURE_RESULT') return event.result;
   return event.type === 'SUBMIT' && state.view === 'methods' && !state.editing ? state.activeMethod : null;
 }
 
-const WALLET_VIEWS: ReadonlySet<ViewId> = new Set<ViewId>(['paypal', 'paypalCredit', 'venmo', 'applePay', 'googlePay']);
-
-const guards: Record<GuardName, Guard> = {
+const coreGuards: Record<CoreGuardName, Guard> = {
   hasOptions: (_, event) => event.type === 'CONFIG_LOADED' && event.options.length > 0,
   isRateLimited: (_, event) => event.type === 'CONFIG_FAILED' && event.error.retryAfterMs !== undefined,
   lastOptionSettles: (state, event) => optionsAfter(state, event).every((entry) => entry.status !== 'loading'),
@@ -174,42 +164,23 @@ const guards: Record<GuardName, Guard> = {
   optionUsable: (state, event) =>
     event.type === 'SELECT_OPTION' && state.options.some((entry) => entry.id === event.option && entry.status === 'ready'),
   hasOtherWays: (state) => state.view !== 'options' && hasOtherWays(state),
-  onWalletView: (state) => state.view !== null && WALLET_VIEWS.has(state.view),
-  hasWalletMethod: (state) => state.walletMethod !== null,
   onOptionsView: (state) => state.view === 'options',
-  onMethodsView: (state) => state.view === 'methods',
-  choosingMethod: (state) => state.view === 'methods' && !state.editing,
-  hasActiveMethod: (state) => state.view === 'methods' && !state.editing && state.activeMethod !== null,
-  vaultManagerOn: (state) => state.settings.vaultManager && state.view === 'methods' && state.savedMethods.length > 0,
-  // A method with a subscription is never deleted (the provider only greys it: we refuse it here and on the server).
-  methodDeletable: (state, event) =>
-    event.type === 'ASK_DELETE' && state.editing && state.savedMethods.some((m) => m.nonce === event.nonce && !m.hasSubscription),
-  hasPendingDelete: (state) => state.view === 'delete-confirmation' && state.pendingDelete !== null,
   hasSelection: (state) => state.selected !== null,
   formValid: (state) => isFormValid(state),
   isRetriable: (state) => state.loadError?.retriable === true,
-  // Merchant option AND gateway configuration; a card that carries a 3-D Secure result already is not verified twice.
-  needsThreeDSecure: (state, event) =>
-    state.settings.threeDSecure !== false &&
-    state.config?.threeDSecureEnabled === true &&
-    deliveredCard(state, event)?.type === 'CreditCard' &&
-    deliveredCard(state, event)?.threeDSecureInfo === undefined,
-  liabilityAcceptable: (_, event) =>
-    event.type === 'THREE_D_SECURE_RESULT' &&
-    (event.result.liabilityShifted === true || THREE_D_SECURE_PASSES.has(event.result.threeDSecureInfo?.status)),
 };
 
-function emptyFields(): FieldMap {
+export function emptyFields(): FieldMap {
   const entry: FieldEntry = { state: EMPTY_FIELD_STATE, error: null };
   return { cardholderName: entry, number: entry, expirationDate: entry, cvv: entry, postalCode: entry };
 }
 
-function withField(state: CheckoutState, field: FieldName, entry: Partial<FieldEntry>): CheckoutState {
+export function withField(state: CheckoutState, field: FieldName, entry: Partial<FieldEntry>): CheckoutState {
   return { ...state, fields: { ...state.fields, [field]: { ...state.fields[field], ...entry } } };
 }
 
 /** Empties the fields in the machine and asks the host to empty the frames. */
-function resetFields(state: CheckoutState, emit: Emit): CheckoutState {
+export function resetFields(state: CheckoutState, emit: Emit): CheckoutState {
   emit({ type: 'clearFields' });
   return { ...state, fields: emptyFields(), cards: [], pendingEmptyBlur: null };
 }
@@ -220,16 +191,6 @@ const NOT_READY: CheckoutErrorInfo = { code: 'not_ready', messageKey: 'error.not
 const BUSY: CheckoutErrorInfo = { code: 'request_in_progress', messageKey: 'error.requestInProgress', retriable: true };
 const INVALID: CheckoutErrorInfo = { code: 'invalid_fields', messageKey: 'error.checkEntries', retriable: true };
 const NO_OPTIONS: CheckoutErrorInfo = { code: 'no_payment_options', messageKey: 'error.noPaymentOptions', retriable: false };
-const THREE_D_SECURE_FAILED: CheckoutErrorInfo = {
-  code: 'three_d_secure_failed',
-  messageKey: 'error.threeDSecureFailed',
-  retriable: true,
-};
-const THREE_D_SECURE_CANCELED: CheckoutErrorInfo = {
-  code: 'three_d_secure_canceled',
-  messageKey: 'error.threeDSecureCanceled',
-  retriable: true,
-};
 
 /** Maps a frame's tokenization failure to the stable code and catalogue message shown on the sheet. */
 export function tokenizeFailureInfo(failure: TokenizeFailure): CheckoutErrorInfo {
@@ -290,7 +251,7 @@ export function preselectedMethod(
 }
 
 /** Every view change: the events, the sheet error cleared, focus to the new view's first control. */
-function changeView(state: CheckoutState, to: ViewId, emit: Emit): CheckoutState {
+export function changeView(state: CheckoutState, to: ViewId, emit: Emit): CheckoutState {
   if (state.view === to) return state;
   if (state.view !== null) emit({ type: 'changeActiveView', previousViewId: state.view, newViewId: to });
   emit({ type: 'focusView', view: to });
@@ -341,7 +302,7 @@ function updateField(state: CheckoutState, event: CheckoutEvent, emit: Emit): Ch
   return next;
 }
 
-const actions: Record<ActionName, Action> = {
+const coreActions: Record<CoreActionName, Action> = {
   storeConfig: (state, event) => {
     if (event.type !== 'CONFIG_LOADED') return state;
     const next: CheckoutState = {
@@ -379,12 +340,6 @@ const actions: Record<ActionName, Action> = {
   rejectNoPaymentMethod: (state, _, emit) => {
     emit({ type: 'rejectRequest', error: NO_METHOD });
     return { ...state, sheetError: NO_METHOD.messageKey };
-  },
-  rejectUseWalletButton: (state, _, emit) => {
-    const messageKey =
-      state.view === 'paypal' || state.view === 'paypalCredit' ? 'error.usePayPalButton' : 'error.useWalletButton';
-    emit({ type: 'rejectRequest', error: { code: 'use_wallet_button', messageKey, retriable: true } });
-    return { ...state, sheetError: messageKey };
   },
   focusFirstInvalid: (state, _, emit) => {
     const field = state.visibleFields.find((f) => state.fields[f].error !== null);
@@ -494,86 +449,6 @@ const actions: Record<ActionName, Action> = {
   },
   clearSelection: (state, _, emit) =>
     resetFields({ ...state, selected: null, activeMethod: null, walletMethod: null, sheetError: null }, emit),
-  selectMethod: (state, event) => {
-    if (event.type !== 'SELECT_METHOD') return state;
-    const method = state.savedMethods.find((m) => m.nonce === event.nonce);
-    return method === undefined ? state : { ...state, activeMethod: method, sheetError: null };
-  },
-  resolveActiveMethod: (state, _, emit) => {
-    if (state.activeMethod !== null) emit({ type: 'resolveRequest', result: state.activeMethod });
-    return state;
-  },
-  // Edit / Done is one button whose text changes: focus stays on it.
-  startEditing: (state) => ({ ...state, editing: true, sheetError: null }),
-  stopEditing: (state) => (state.editing ? { ...state, editing: false, sheetError: null } : state),
-  askDelete: (state, event, emit) => {
-    if (event.type !== 'ASK_DELETE') return state;
-    const pendingDelete = state.savedMethods.find((m) => m.nonce === event.nonce) ?? null;
-    return changeView({ ...state, pendingDelete }, 'delete-confirmation', emit);
-  },
-  // Back to edit mode; focus returns to the method the shopper asked about (the view's focus target knows it).
-  cancelDelete: (state, _, emit) => (state.view === 'delete-confirmation' ? changeView(state, 'methods', emit) : state),
-  startDelete: (state, _, emit) => {
-    if (state.pendingDelete !== null) emit({ type: 'deleteMethod', nonce: state.pendingDelete.nonce });
-    return { ...state, sheetError: null };
-  },
-  applyDeleted: (state, event, emit) => {
-    if (event.type !== 'METHOD_DELETED') return state;
-    const stillActive = state.activeMethod !== null && event.methods.find((m) => m.nonce === state.activeMethod?.nonce);
-    const next: CheckoutState = {
-      ...state,
-      savedMethods: event.methods,
-      activeMethod:
-        stillActive === undefined || stillActive === false ? preselectedMethod(event.methods, state.settings) : stillActive,
-      pendingDelete: null,
-      editing: false,
-    };
-    return changeView(next, event.methods.length > 0 ? 'methods' : (firstView(next) ?? 'options'), emit);
-  },
-  // The method stays listed; the shopper is back in edit mode with the message.
-  applyDeleteFailed: (state, _, emit) => ({
-    ...changeView(state, 'methods', emit),
-    pendingDelete: null,
-    editing: true,
-    sheetError: 'error.deleteFailed',
-  }),
-  setSaveCard: (state, event) => (event.type === 'SET_SAVE_CARD' ? { ...state, saveCard: event.save } : state),
-  // An approval that ends after the shopper left the wallet's view changes nothing.
-  selectWalletMethod: (state, event) =>
-    event.type === 'WALLET_APPROVED' && event.option === state.view
-      ? { ...state, walletMethod: event.result, sheetError: null }
-      : state,
-  resolveWalletMethod: (state, _, emit) => {
-    if (state.walletMethod !== null) emit({ type: 'resolveRequest', result: state.walletMethod });
-    return state;
-  },
-  startThreeDSecure: (state, event, emit) => {
-    const card = deliveredCard(state, event);
-    if (card !== null) emit({ type: 'verifyThreeDSecure', card });
-    return { ...state, sheetError: null };
-  },
-  showChallenge: (state, event, emit) => {
-    if (event.type !== 'THREE_D_SECURE_CHALLENGE') return state;
-    emit({ type: 'threeDSecureEvent', name: 'authentication-modal-render' });
-    return { ...state, challengeUrl: event.url };
-  },
-  closeChallenge: (state, _, emit) => {
-    if (state.challengeUrl === null) return state;
-    emit({ type: 'threeDSecureEvent', name: 'authentication-modal-close' });
-    return { ...state, challengeUrl: null };
-  },
-  // The card is forgotten (its fields emptied): the shopper starts again, with this card or another.
-  failThreeDSecure: (state, _, emit) => {
-    emit({ type: 'focusAlert' });
-    emit({ type: 'rejectRequest', error: THREE_D_SECURE_FAILED });
-    return resetFields({ ...state, selected: null, activeMethod: null, sheetError: THREE_D_SECURE_FAILED.messageKey }, emit);
-  },
-  // The shopper's own choice: nothing to announce; the typed card stays, and Pay starts 3-D Secure again.
-  cancelThreeDSecure: (state, _, emit) => {
-    emit({ type: 'threeDSecureEvent', name: 'customer-canceled' });
-    emit({ type: 'rejectRequest', error: THREE_D_SECURE_CANCELED });
-    return { ...state, selected: null };
-  },
 };
 
 function requestabilityOf(state: CheckoutState): Requestability {
@@ -622,16 +497,37 @@ export function initialState(settings: CheckoutSettings): CheckoutState {
   };
 }
 
-/** One step: pick the first transition whose guard passes, run its actions in order, then derive requestability. */
-export function transition(state: CheckoutState, event: CheckoutEvent): MachineStep {
+/** The card view's guards and actions: what every checkout starts with. */
+export const CORE: MachinePart<CoreGuardName, CoreActionName> = { guards: coreGuards, actions: coreActions };
+
+/** Rules with more parts added (installing a part twice changes nothing). */
+export function withParts(rules: MachineRules, ...parts: readonly SomeMachinePart[]): MachineRules {
+  return parts.reduce<MachineRules>(
+    (all, part) => ({ guards: { ...all.guards, ...part.guards }, actions: { ...all.actions, ...part.actions } }),
+    rules,
+  );
+}
+
+/** A transition can be taken when its guard and all its actions are loaded, and its guard (if any) passes. */
+function passes(candidate: Transition, rules: MachineRules, state: CheckoutState, event: CheckoutEvent): boolean {
+  if (!candidate.actions.every((name) => rules.actions[name] !== undefined)) return false;
+  if (candidate.guard === undefined) return true;
+  return rules.guards[candidate.guard]?.(state, event) ?? false;
+}
+
+/**
+ * One step: pick the first transition that passes with these rules (the core unless parts were added), run its
+ * actions in order, then derive requestability.
+ */
+export function transition(state: CheckoutState, event: CheckoutEvent, rules: MachineRules = CORE): MachineStep {
   const candidates = transitions[state.phase][event.type] ?? [];
-  const chosen = candidates.find((t) => t.guard === undefined || guards[t.guard](state, event));
+  const chosen = candidates.find((candidate) => passes(candidate, rules, state, event));
   if (chosen === undefined) return { state, effects: [] };
 
   const effects: CheckoutEffect[] = [];
   const emit: Emit = (effect) => effects.push(effect);
   let next: CheckoutState = { ...state, phase: chosen.target ?? state.phase };
-  for (const name of chosen.actions) next = actions[name](next, event, emit);
+  for (const name of chosen.actions) next = rules.actions[name]?.(next, event, emit) ?? next;
 
   // Requestable events fire only on change (integrators found the provider's repeated events confusing).
   const requestability = requestabilityOf(next);
@@ -651,16 +547,19 @@ export interface CheckoutMachine {
   /** Applies the event, notifies subscribers if the state changed, and returns the effects to run. */
   send(event: CheckoutEvent): readonly CheckoutEffect[];
   subscribe(listener: () => void): () => void;
+  /** Adds a part's guards and actions (loaded on demand) to this machine's rules. */
+  install(part: SomeMachinePart): void;
 }
 
 /** A tiny holder around `transition` for hosts that need a current state and change notifications. */
 export function createCheckoutMachine(settings: CheckoutSettings): CheckoutMachine {
   let state = initialState(settings);
+  let rules: MachineRules = CORE;
   const listeners = new Set<() => void>();
   return {
     getState: () => state,
     send(event) {
-      const step = transition(state, event);
+      const step = transition(state, event, rules);
       if (step.state !== state) {
         state = step.state;
         for (const listener of [...listeners]) listener();
@@ -670,6 +569,9 @@ export function createCheckoutMachine(settings: CheckoutSettings): CheckoutMachi
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
+    },
+    install(part) {
+      rules = withParts(rules, part);
     },
   };
 }

@@ -330,7 +330,8 @@ export type ThreeDSecureEventName = 'customer-canceled' | 'authentication-modal-
 /** The hosted-field events the provider's drop-in passes on as `card:<name>`. */
 export type CardFieldEventName = 'focus' | 'blur' | 'empty' | 'notEmpty' | 'validityChange' | 'cardTypeChange';
 
-export type GuardName =
+/** Guards and actions of the card view, always loaded. */
+export type CoreGuardName =
   | 'hasOptions'
   | 'isRateLimited'
   | 'lastOptionSettles'
@@ -338,21 +339,11 @@ export type GuardName =
   | 'optionUsable'
   | 'hasOtherWays'
   | 'onOptionsView'
-  | 'onMethodsView'
-  | 'choosingMethod'
-  | 'hasActiveMethod'
-  | 'vaultManagerOn'
-  | 'methodDeletable'
-  | 'hasPendingDelete'
-  | 'onWalletView'
   | 'hasSelection'
   | 'formValid'
-  | 'isRetriable'
-  | 'hasWalletMethod'
-  | 'needsThreeDSecure'
-  | 'liabilityAcceptable';
+  | 'isRetriable';
 
-export type ActionName =
+export type CoreActionName =
   | 'storeConfig'
   | 'setNoOptionsError'
   | 'setLoadError'
@@ -366,7 +357,6 @@ export type ActionName =
   | 'updateSettings'
   | 'close'
   | 'rejectNoPaymentMethod'
-  | 'rejectUseWalletButton'
   | 'focusFirstInvalid'
   | 'announceReady'
   | 'clearLoadError'
@@ -383,7 +373,18 @@ export type ActionName =
   | 'selectResult'
   | 'resolveRequest'
   | 'applyTokenizeFailure'
-  | 'clearSelection'
+  | 'clearSelection';
+
+/** The saved methods' guards and actions (src/machine/parts/saved-methods.ts, loaded on demand). */
+export type SavedMethodsGuardName =
+  | 'onMethodsView'
+  | 'choosingMethod'
+  | 'hasActiveMethod'
+  | 'vaultManagerOn'
+  | 'methodDeletable'
+  | 'hasPendingDelete';
+
+export type SavedMethodsActionName =
   | 'selectMethod'
   | 'resolveActiveMethod'
   | 'startEditing'
@@ -393,14 +394,26 @@ export type ActionName =
   | 'startDelete'
   | 'applyDeleted'
   | 'applyDeleteFailed'
-  | 'setSaveCard'
-  | 'selectWalletMethod'
-  | 'resolveWalletMethod'
+  | 'setSaveCard';
+
+/** 3-D Secure's guards and actions (src/machine/parts/three-d-secure.ts, loaded on demand). */
+export type ThreeDSecureGuardName = 'needsThreeDSecure' | 'liabilityAcceptable';
+
+export type ThreeDSecureActionName =
   | 'startThreeDSecure'
   | 'showChallenge'
   | 'closeChallenge'
   | 'failThreeDSecure'
   | 'cancelThreeDSecure';
+
+/** The wallets' guards and actions (src/machine/parts/wallets.ts, loaded on demand). */
+export type WalletGuardName = 'onWalletView' | 'hasWalletMethod';
+
+export type WalletActionName = 'rejectUseWalletButton' | 'selectWalletMethod' | 'resolveWalletMethod';
+
+export type GuardName = CoreGuardName | SavedMethodsGuardName | ThreeDSecureGuardName | WalletGuardName;
+
+export type ActionName = CoreActionName | SavedMethodsActionName | ThreeDSecureActionName | WalletActionName;
 
 export interface Transition {
   readonly guard?: GuardName;
@@ -408,7 +421,10 @@ export interface Transition {
   readonly actions: readonly ActionName[];
 }
 
-/** For each phase and event: the candidate transitions, first passing guard wins; absent = event ignored. */
+/**
+ * For each phase and event: the candidate transitions, first passing guard wins; absent = event ignored. A transition
+ * whose guard or actions belong to a part that is not loaded is skipped (see MachinePart).
+ */
 export type TransitionTable = {
   readonly [P in Phase]: { readonly [E in CheckoutEventType]?: readonly Transition[] };
 };
@@ -416,4 +432,32 @@ export type TransitionTable = {
 export interface MachineStep {
   readonly state: CheckoutState;
   readonly effects: readonly CheckoutEffect[];
+}
+
+export type Guard = (state: CheckoutState, event: CheckoutEvent) => boolean;
+export type Emit = (effect: CheckoutEffect) => void;
+export type Action = (state: CheckoutState, event: CheckoutEvent, emit: Emit) => CheckoutState;
+
+/**
+ * The guards and actions of one concern of the machine. The card view's own (the core) travel with it; those of the
+ * saved methods, 3-D Secure and the wallets are parts the runtime imports on demand, before the configuration reaches
+ * the machine, and only when the checkout can need them. The transition table names them all: until a part is loaded
+ * its transitions are skipped, as its guards would say no (there is no saved method, 3-D Secure or wallet to act on).
+ */
+export interface MachinePart<G extends GuardName, A extends ActionName> {
+  readonly guards: Readonly<Record<G, Guard>>;
+  readonly actions: Readonly<Record<A, Action>>;
+}
+
+/** Any one of the machine's parts. */
+export type SomeMachinePart =
+  | MachinePart<CoreGuardName, CoreActionName>
+  | MachinePart<SavedMethodsGuardName, SavedMethodsActionName>
+  | MachinePart<ThreeDSecureGuardName, ThreeDSecureActionName>
+  | MachinePart<WalletGuardName, WalletActionName>;
+
+/** The guards and actions a machine has loaded so far: the core, plus the parts installed. */
+export interface MachineRules {
+  readonly guards: Readonly<Partial<Record<GuardName, Guard>>>;
+  readonly actions: Readonly<Partial<Record<ActionName, Action>>>;
 }

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { initialState, transition } from './checkout.machine.ts';
 import type { CheckoutEffect, CheckoutEvent, CheckoutSettings, CheckoutState, PaymentMethodResult } from './checkout.types.ts';
 import { VALID, checkoutSettings, gatewayConfiguration, savedMethod } from '../testing/fixtures.ts';
+import { ALL_PARTS } from '../testing/machine.ts';
 
 const config = gatewayConfiguration({ challenges: [], supportedCardTypes: ['Visa', 'MasterCard'] });
 const visa = savedMethod({
@@ -21,7 +22,7 @@ function run(state: CheckoutState, ...events: CheckoutEvent[]): { state: Checkou
   const effects: CheckoutEffect[] = [];
   let current = state;
   for (const event of events) {
-    const step = transition(current, event);
+    const step = transition(current, event, ALL_PARTS);
     current = step.state;
     effects.push(...step.effects);
   }

@@ -96,6 +96,11 @@ function harness(
       runtime.getState().visibleFields.map((field) => ({ field, container: {} as HTMLElement, describedBy: `${field}-error` })),
     );
   const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
+  /** The configuration reached the machine (after the parts it calls for were imported). */
+  const configured = (): Promise<void> =>
+    vi.waitFor(() => {
+      if (runtime.getState().phase === 'loading') throw new Error('the configuration has not reached the machine yet');
+    });
   return {
     runtime,
     log,
@@ -103,6 +108,7 @@ function harness(
     frame,
     mount,
     settle,
+    configured,
     answerConfig: (outcome: GatewayConfiguration | Error) => answerConfig(outcome),
     answerTokenize: (outcome: TokenizeOutcome) => answerTokenize(outcome),
     threeDSecure: () => threeDSecure,
@@ -121,7 +127,7 @@ async function readyHarness(
   h.runtime.start();
   await h.settle();
   h.answerConfig(gateway);
-  await h.settle();
+  await h.configured();
   h.mount();
   for (const field of h.runtime.getState().visibleFields) h.frame(field, { type: 'ready', field });
   return h;
@@ -359,7 +365,7 @@ describe('CheckoutRuntime with several ways to pay', () => {
     h.runtime.start();
     await h.settle();
     h.answerConfig(withPaypal);
-    await h.settle();
+    await h.configured();
     h.mount();
     return { h, paypal };
   }
@@ -425,7 +431,7 @@ describe('CheckoutRuntime with several ways to pay', () => {
     h.runtime.start();
     await h.settle();
     h.answerConfig(withPaypal);
-    await h.settle();
+    await h.configured();
     h.mount();
     paypal.settle(false);
     await new Promise((resolve) => setTimeout(resolve, 40));

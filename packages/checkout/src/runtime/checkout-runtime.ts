@@ -27,6 +27,8 @@ import { WALLETS, type WalletEvent, type WalletRegistry } from '../wallets/regis
 import { CheckoutError } from './checkout-error.ts';
 import { CheckoutEmitter, type CheckoutCallbacks, type CheckoutEventMap, type CheckoutEventName } from './events.ts';
 import type { WalletOptions } from './options.ts';
+import { loadParts, partsNeeded } from './parts/load.ts';
+import type { PartHost, RuntimePart } from './parts/part.ts';
 
 export type { PaymentOptionId as PaymentOption } from '../machine/payment-options.ts';
 
@@ -117,7 +119,9 @@ export class CheckoutRuntime {
   private tokenizing: Deferred | null = null;
   /** The amount the current request asked 3-D Secure to authenticate (else the option's). */
   private requestedAmount: string | null = null;
-  private threeDSecureAbort: AbortController | null = null;
+  /** The parts loaded on demand (saved methods, 3-D Secure, wallets), and what they see of this runtime. */
+  private parts: readonly RuntimePart[] = [];
+  private partHost: PartHost | null = null;
   /** The device data collected for this checkout (null: none), started once the configuration is known. */
   private deviceData: Promise<string | null> = Promise.resolve(null);
   private readonly timers = new Set<ReturnType<typeof setTimeout>>();
@@ -257,7 +261,7 @@ export class CheckoutRuntime {
 
   /** The shopper cancelled the 3-D Secure challenge (Escape on the modal frame). */
   cancelThreeDSecure(): void {
-    this.threeDSecureAbort?.abort();
+    this.partHost?.threeDSecureAbort?.abort();
   }
 
   /** Mounts the frames into the card view's containers; returns the clean-up for the view's effect. */
@@ -291,7 +295,7 @@ export class CheckoutRuntime {
     this.emitter.clear();
     this.focusHandlers.clear();
     this.loadAbort?.abort();
-    this.threeDSecureAbort?.abort();
+    this.partHost?.threeDSecureAbort?.abort();
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
     this.fields?.teardown();
@@ -352,9 +356,34 @@ export class CheckoutRuntime {
         console.error('[kassa/checkout] the saved payment methods could not be listed', error);
         return [];
       })
-      .then((savedMethods) => {
-        if (!signal.aborted) this.optionsOffered(config, options, savedMethods, signal);
-      });
+      // The machine's parts this checkout can need are in place before its first view (a card-only checkout has none).
+      .then((savedMethods) =>
+        loadParts(partsNeeded(config, settings, options, savedMethods)).then(
+          (parts) => {
+            if (signal.aborted) return;
+            this.installParts(parts);
+            this.optionsOffered(config, options, savedMethods, signal);
+          },
+          (error: unknown) => {
+            if (!signal.aborted) this.fail(error);
+          },
+        ),
+      );
+  }
+
+  private installParts(parts: readonly RuntimePart[]): void {
+    const { provider } = this;
+    if (provider === null) return;
+    for (const part of parts) this.machine.install(part.machine);
+    this.parts = parts;
+    this.partHost ??= {
+      provider,
+      getState: () => this.machine.getState(),
+      send: (event) => this.send(event),
+      callbacks: () => this.options.callbacks(),
+      requestedAmount: () => this.requestedAmount,
+      threeDSecureAbort: null,
+    };
   }
 
   private optionsOffered(
@@ -461,7 +490,8 @@ export class CheckoutRuntime {
         this.tokenize(effect.fields, effect.vault);
         return;
       case 'deleteMethod':
-        this.deleteMethod(effect.nonce);
+      case 'verifyThreeDSecure':
+        for (const part of this.parts) if (this.partHost !== null) part.run?.(effect, this.partHost);
         return;
       case 'clearFields':
         this.fields?.clear();
@@ -504,9 +534,6 @@ export class CheckoutRuntime {
       case 'focusField':
         this.later(0, () => this.fields?.focus(effect.field));
         return;
-      case 'verifyThreeDSecure':
-        this.verifyThreeDSecure(effect.card);
-        return;
       case 'threeDSecureEvent':
         this.emitter.emit(`threeDSecure:${effect.name}`, undefined);
         return;
@@ -527,31 +554,6 @@ export class CheckoutRuntime {
     return waiting;
   }
 
-  /**
-   * Deletes through the integrator's server when it takes deletions (onDeletePaymentMethod), else through the
-   * provider; then lists again (the other nonces were single-use too). Any failure keeps the method listed.
-   */
-  private deleteMethod(nonce: string): void {
-    const { provider } = this;
-    const { config, savedMethods } = this.machine.getState();
-    if (provider === null || config === null) return;
-    const signal = new AbortController().signal;
-    const throughServer = this.options.callbacks().onDeletePaymentMethod;
-    const method = savedMethods.find((m) => m.nonce === nonce);
-    Promise.resolve()
-      .then(() =>
-        throughServer !== undefined && method !== undefined ? throughServer(method) : provider.deletePaymentMethod(config, nonce),
-      )
-      .then(() => provider.listPaymentMethods(config, signal))
-      .then(
-        (methods) => this.send({ type: 'METHOD_DELETED', methods }),
-        (error: unknown) => {
-          console.error('[kassa/checkout] the saved payment method was not deleted', error);
-          this.send({ type: 'DELETE_FAILED' });
-        },
-      );
-  }
-
   private tokenize(fieldNames: readonly FieldName[], vault: boolean): void {
     const { provider, fields } = this;
     const config = this.machine.getState().config;
@@ -561,32 +563,6 @@ export class CheckoutRuntime {
     }
     void provider.tokenize(fields, config, fieldNames, vault).then((outcome) => {
       this.send(outcome.ok ? { type: 'TOKENIZED', result: outcome.result } : { type: 'TOKENIZE_FAILED', failure: outcome.error });
-    });
-  }
-
-  /** 3-D Secure for a card about to be handed over: its outcome goes back to the machine, which judges it. */
-  private verifyThreeDSecure(card: PaymentMethodResult): void {
-    const { provider } = this;
-    const { config, settings } = this.machine.getState();
-    const amount = this.requestedAmount ?? (settings.threeDSecure === false ? null : settings.threeDSecure.amount);
-    // A malformed amount is the gateway's to refuse (its answer reaches the console).
-    if (provider === null || config === null || amount === null) {
-      console.error(
-        '[kassa/checkout] 3-D Secure needs the amount: options.threeDSecure or requestPaymentMethod({ threeDSecure }).',
-      );
-      this.send({ type: 'THREE_D_SECURE_FAILED' });
-      return;
-    }
-    const abort = new AbortController();
-    this.threeDSecureAbort = abort;
-    const showChallenge = (url: string): void => {
-      if (!abort.signal.aborted) this.send({ type: 'THREE_D_SECURE_CHALLENGE', url });
-    };
-    void provider.verifyThreeDSecure({ card, amount, config, showChallenge, signal: abort.signal }).then((outcome) => {
-      if (this.threeDSecureAbort === abort) this.threeDSecureAbort = null;
-      if (outcome.kind === 'failed') console.error(`[kassa/checkout] 3-D Secure failed: ${outcome.detail}`);
-      if (outcome.kind === 'result') this.send({ type: 'THREE_D_SECURE_RESULT', result: outcome.result });
-      else this.send({ type: outcome.kind === 'canceled' ? 'THREE_D_SECURE_CANCELED' : 'THREE_D_SECURE_FAILED' });
     });
   }
 

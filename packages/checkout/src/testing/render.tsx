@@ -3,13 +3,14 @@
 import type { ReactElement } from 'react';
 import { renderToString } from 'react-dom/server';
 import { createTranslator } from '../i18n/i18n.ts';
-import { initialState, transition } from '../machine/checkout.machine.ts';
+import { initialState } from '../machine/checkout.machine.ts';
 import type { CheckoutEvent, CheckoutSettings, CheckoutState } from '../machine/checkout.types.ts';
 import { CheckoutContext } from '../views/checkout-context.ts';
 import { checkoutSettings } from './fixtures.ts';
+import { step } from './machine.ts';
 
 export function stateAfter(events: readonly CheckoutEvent[], settings: CheckoutSettings = checkoutSettings()): CheckoutState {
-  return events.reduce((state, event) => transition(state, event).state, initialState(settings));
+  return events.reduce((state, event) => step(state, event).state, initialState(settings));
 }
 
 export function renderWith(state: CheckoutState, element: ReactElement): string {

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { checkoutSettings, gatewayConfiguration, savedMethod } from '../../testing/fixtures.ts';
+import { loadParts, partsNeeded } from './load.ts';
+
+describe('the parts a checkout loads on demand', () => {
+  const config = gatewayConfiguration({ challenges: ['cvv'], supportedCardTypes: ['Visa'] });
+
+  it('loads none for a card-only checkout of a guest', () => {
+    expect(partsNeeded(config, checkoutSettings(), ['card'], [])).toEqual([]);
+    // 3-D Secure needs the merchant option AND the gateway.
+    expect(partsNeeded(config, checkoutSettings({ threeDSecure: { amount: '1.00' } }), ['card'], [])).toEqual([]);
+    expect(partsNeeded({ ...config, threeDSecureEnabled: true }, checkoutSettings(), ['card'], [])).toEqual([]);
+  });
+
+  it('loads 3-D Secure, the wallets and the saved methods when the checkout can need them', () => {
+    const secure = { ...config, threeDSecureEnabled: true };
+    expect(partsNeeded(secure, checkoutSettings({ threeDSecure: { amount: null } }), ['card'], [])).toEqual(['threeDSecure']);
+    expect(partsNeeded(config, checkoutSettings(), ['card', 'paypal'], [])).toEqual(['wallets']);
+    expect(partsNeeded(config, checkoutSettings(), ['card'], [savedMethod({ nonce: 'n' })])).toEqual(['savedMethods']);
+    expect(partsNeeded(config, checkoutSettings({ vaultCard: true }), ['card'], [])).toEqual(['savedMethods']);
+  });
+
+  it("imports each part with its machine part's guards and actions", async () => {
+    const [saved, secure, wallets] = await loadParts(['savedMethods', 'threeDSecure', 'wallets']);
+    expect(Object.keys(saved?.machine.actions ?? {})).toContain('applyDeleted');
+    expect(Object.keys(secure?.machine.guards ?? {})).toContain('needsThreeDSecure');
+    expect(Object.keys(wallets?.machine.actions ?? {})).toContain('resolveWalletMethod');
+  });
+});

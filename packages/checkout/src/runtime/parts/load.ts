@@ -1,0 +1,34 @@
+// Which parts a checkout can need, and their on-demand imports: a card-only checkout loads none.
+import type { CheckoutSettings, GatewayConfiguration, PaymentMethodResult } from '../../machine/checkout.types.ts';
+import type { PaymentOptionId } from '../../machine/payment-options.ts';
+import type { RuntimePart } from './part.ts';
+
+export type PartName = 'savedMethods' | 'threeDSecure' | 'wallets';
+
+const IMPORTS: Readonly<Record<PartName, () => Promise<RuntimePart>>> = {
+  savedMethods: () => import('./saved-methods.ts').then((part) => part.savedMethods),
+  threeDSecure: () => import('./three-d-secure.ts').then((part) => part.threeDSecure),
+  wallets: () => import('./wallets.ts').then((part) => part.wallets),
+};
+
+/**
+ * The parts a loaded configuration calls for: 3-D Secure when the merchant option and the gateway both turn it on,
+ * the wallets when one is offered, the saved methods when the customer has some or the card can be saved on the way.
+ */
+export function partsNeeded(
+  config: GatewayConfiguration,
+  settings: CheckoutSettings,
+  options: readonly PaymentOptionId[],
+  savedMethods: readonly PaymentMethodResult[],
+): readonly PartName[] {
+  const needed: PartName[] = [];
+  if (settings.threeDSecure !== false && config.threeDSecureEnabled) needed.push('threeDSecure');
+  if (options.some((option) => option !== 'card')) needed.push('wallets');
+  if (savedMethods.length > 0 || settings.vaultCard) needed.push('savedMethods');
+  return needed;
+}
+
+/** Imports the named parts; rejects when one cannot be loaded (the checkout then fails to load, and offers a retry). */
+export function loadParts(names: readonly PartName[]): Promise<readonly RuntimePart[]> {
+  return Promise.all(names.map((name) => IMPORTS[name]()));
+}
