@@ -196,7 +196,7 @@ export interface VelocityEventsTable {
   action: string;
   dimension: string;
   subject: string;
-  /** Reserved for distinct counts (distinct card fingerprints per account, not built yet); always null today. */
+  /** The card fingerprint of card events (`card_used`, a BIN's `decline` and `approval`), for distinct counts. */
   detail: string | null;
   created_at: string;
 }

@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CardDescription } from '../gateway/card-lookup.ts';
 import { ProblemError } from '../http/problem.ts';
 import type { Owner } from '../orders/order.ts';
+import type { BinTestingRule } from './limits.ts';
 import type { Exceeded, Limit, Subjects, Velocity, VelocityAction } from './velocity.ts';
 
 /**
@@ -43,6 +44,7 @@ export async function enforceCardLimits(
   card: { card: string; bin: string },
   payer: Subjects,
   limits: readonly Limit[],
+  binRule: BinTestingRule,
 ): Promise<void> {
   await velocity.record('payment', card);
   await velocity.record('card_used', { session: payer.session, account: payer.account, ip: payer.ip }, card.card);
@@ -51,8 +53,30 @@ export async function enforceCardLimits(
     velocity,
     request,
     reply,
-    await velocity.exceeded(cardRules, { ...payer, ...card }, ['payment', 'card_used']),
+    (await velocity.exceeded(cardRules, { ...payer, ...card }, ['payment', 'card_used'])) ??
+      (await binUnderTest(velocity, card.bin, binRule)),
   );
+}
+
+/**
+ * The BIN rule (BinTestingRule): its distinct declined cards against those approved. Only answers count, so cards
+ * refused before the gateway (or by the bot-check) cannot dilute the share; diluting it takes cards that are approved.
+ */
+export async function binUnderTest(velocity: Velocity, bin: string, rule: BinTestingRule): Promise<Exceeded | null> {
+  const declined = await velocity.countDistinct('decline', 'bin', bin, rule.windowMs);
+  if (declined < rule.minDeclinedCards) return null;
+  const approved = await velocity.countDistinct('approval', 'bin', bin, rule.windowMs);
+  if (declined < rule.minDeclinedShare * (declined + approved)) return null;
+  const limit: Limit = {
+    rule: rule.rule,
+    action: 'decline',
+    dimension: 'bin',
+    max: rule.minDeclinedCards,
+    windowMs: rule.windowMs,
+    distinct: true,
+  };
+  // The share falls as declines age out; a quarter of the window is a fair wait to name.
+  return { limit, subject: bin, retryAfterSeconds: Math.ceil(rule.windowMs / 4000) };
 }
 
 async function refuseIfExceeded(

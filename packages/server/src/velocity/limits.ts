@@ -1,5 +1,18 @@
 import type { Limit } from './velocity.ts';
 
+/**
+ * A BIN under test (issue 9): card testers walk through numbers of one issuer range and nearly all are declined,
+ * while the shoppers of a popular BIN are mostly approved. So a BIN is held back only when, within the window, at
+ * least `minDeclinedCards` of its distinct cards were declined AND they are at least `minDeclinedShare` of its
+ * cards that got an answer (declined or approved): the volume of a BIN never trips it, its failure rate does.
+ */
+export interface BinTestingRule {
+  rule: string;
+  minDeclinedCards: number;
+  minDeclinedShare: number;
+  windowMs: number;
+}
+
 const MINUTE = 60 * 1000;
 const HOUR = 60 * MINUTE;
 
@@ -15,6 +28,8 @@ export interface VelocityLimits {
   checkoutSessions: Limit[];
   /** Payment attempts and their outcomes, checked before the gateway is called. */
   payments: Limit[];
+  /** The BIN rule, checked on a payment's card once the others passed (src/velocity/guard.ts). */
+  binTesting: BinTestingRule;
   /** Bot-check challenges handed out, per session and per IP (each costs a signature; farming them is refused). */
   botcheckChallenges: Limit[];
   /**
@@ -74,9 +89,9 @@ export const DEFAULT_VELOCITY_LIMITS: VelocityLimits = {
     distinct('distinct_cards_per_session_per_hour', 'session', 3, HOUR),
     distinct('distinct_cards_per_account_per_hour', 'account', 3, HOUR),
     distinct('distinct_cards_per_ip_per_hour', 'ip', 5, HOUR),
-    // Shop-wide: testers walk through numbers of one issuer range. Shoppers with that range are held back too.
-    limit('declines_per_bin_per_hour', 'decline', 'bin', 15, HOUR),
   ],
+  // Shop-wide, on the failure rate of one issuer range (not its volume): see BinTestingRule.
+  binTesting: { rule: 'bin_under_test', minDeclinedCards: 10, minDeclinedShare: 0.5, windowMs: HOUR },
   botcheckChallenges: [
     limit('botcheck_challenges_per_session_per_hour', 'botcheck_challenge', 'session', 30, HOUR),
     limit('botcheck_challenges_per_ip_per_hour', 'botcheck_challenge', 'ip', 120, HOUR),
@@ -94,6 +109,7 @@ export function scaleLimits(limits: VelocityLimits, factor: number): VelocityLim
     orders: scale(limits.orders),
     checkoutSessions: scale(limits.checkoutSessions),
     payments: scale(limits.payments),
+    binTesting: { ...limits.binTesting, minDeclinedCards: limits.binTesting.minDeclinedCards * factor },
     botcheckChallenges: scale(limits.botcheckChallenges),
     shopAlert: scaleOne(limits.shopAlert),
   };

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/connect.ts';
 import type { DatabaseHandle } from '../db/connect.ts';
 import { tempSqliteFile } from '../testing/sqlite.ts';
+import { binUnderTest } from './guard.ts';
 import { DEFAULT_VELOCITY_LIMITS } from './limits.ts';
 import { SHOP, ShopAlert } from './shop-alert.ts';
 import { Velocity } from './velocity.ts';
@@ -47,5 +48,35 @@ describe('Velocity on SQLite', () => {
     expect(await alert.raised()).toBe(true);
     now = new Date(now.getTime() + 16 * 60 * 1000);
     expect(await alert.raised()).toBe(false);
+  });
+
+  describe('the BIN rule: a failure rate, not a volume', () => {
+    const rule = DEFAULT_VELOCITY_LIMITS.binTesting;
+    const answer = (kind: 'decline' | 'approval', bin: string, card: string) => velocity.record(kind, { bin }, card);
+    const heldBack = async (bin: string) => (await binUnderTest(velocity, bin, rule))?.limit.rule ?? null;
+
+    it("a popular BIN's shoppers are never held back by its volume: 200 approved, 30 declined (13%)", async () => {
+      for (let i = 0; i < 200; i += 1) await answer('approval', '411111', `ok-${i}`);
+      for (let i = 0; i < 30; i += 1) await answer('decline', '411111', `no-${i}`);
+      // The former rule (15 declines per BIN an hour, shop-wide) refused every card of this BIN from the 16th decline.
+      expect(await heldBack('411111')).toBeNull();
+    });
+
+    it('a BIN being walked through is held back at 10 declined cards when they are most of its answers', async () => {
+      for (let i = 0; i < 9; i += 1) await answer('decline', '400551', `tested-${i}`);
+      await answer('approval', '400551', 'shopper');
+      expect(await heldBack('400551')).toBeNull(); // 9 declined cards: under the 10 the rule needs
+      await answer('decline', '400551', 'tested-9');
+      expect(await heldBack('400551')).toBe('bin_under_test'); // 10 of 11 answered cards declined
+      // The same card declined again is one card; other BINs are not concerned.
+      expect(await velocity.countDistinct('decline', 'bin', '400551', rule.windowMs)).toBe(10);
+      expect(await heldBack('555555')).toBeNull();
+      // A share under half lets it through again (approved cards are real charges: diluting costs the tester).
+      for (let i = 0; i < 10; i += 1) await answer('approval', '400551', `paid-${i}`);
+      expect(await heldBack('400551')).toBeNull();
+      // Declines age out with the window.
+      now = new Date(now.getTime() + 61 * 60 * 1000);
+      expect(await velocity.countDistinct('decline', 'bin', '400551', rule.windowMs)).toBe(0);
+    });
   });
 });

@@ -11,7 +11,10 @@ import { newId, nowIso } from '../ids.ts';
  * number); `bin`: the card's first six digits, counted shop-wide; `shop`: the whole shop (one subject, `all`).
  */
 export type Dimension = 'ip' | 'account' | 'email' | 'session' | 'order' | 'card' | 'bin' | 'shop';
-/** What is counted. `card_used`: a payment's card, kept in the event's detail so distinct cards can be counted. */
+/**
+ * What is counted. `card_used`: a payment's card, kept in the event's detail so distinct cards can be counted;
+ * `decline` and `approval`: the gateway's answers (against the BIN with the card in the detail, for the BIN rule).
+ */
 export type VelocityAction =
   | 'sign_in'
   | 'sign_up'
@@ -19,6 +22,7 @@ export type VelocityAction =
   | 'checkout_session'
   | 'payment'
   | 'decline'
+  | 'approval'
   | 'card_used'
   | 'botcheck_challenge';
 
@@ -95,6 +99,14 @@ export class Velocity {
       }
     }
     return null;
+  }
+
+  /** How many distinct details (cards) the events of `action` by one subject had within `windowMs`. */
+  async countDistinct(action: VelocityAction, dimension: Dimension, subject: string, windowMs: number): Promise<number> {
+    const row = await this.#events(action, dimension, subject, this.#clock().getTime() - windowMs)
+      .select((eb) => eb.fn.count<string | number>('detail').distinct().as('count'))
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
   }
 
   /** How many events of `action` one subject had within `windowMs` (the shop's declines, for the alert). */

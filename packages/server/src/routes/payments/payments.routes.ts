@@ -130,7 +130,7 @@ export async function takePayment(
     const described = ctx.cards === null ? null : await ctx.cards.describeNonce(input.nonce);
     if (described === null) return;
     card = cardSubjects(ctx.config.sessionSecret, described);
-    await enforceCardLimits(ctx.velocity, request, reply, card, subjects, limits);
+    await enforceCardLimits(ctx.velocity, request, reply, card, subjects, limits, ctx.config.velocity.binTesting);
   };
   let result: PayOrderResult;
   try {
@@ -162,7 +162,12 @@ export async function takePayment(
     }
     throw error;
   }
-  if (result.kind === 'declined') await ctx.velocity.record('decline', { ...subjects, ...(card ?? {}), shop: SHOP });
+  // The gateway's answer, with the card for the BIN rule's distinct counts (velocity/limits.ts BinTestingRule).
+  const answered = card as { card: string; bin: string } | null;
+  if (result.kind === 'declined')
+    await ctx.velocity.record('decline', { ...subjects, ...(answered ?? {}), shop: SHOP }, answered?.card ?? null);
+  else if (result.kind === 'succeeded' && answered !== null)
+    await ctx.velocity.record('approval', { bin: answered.bin }, answered.card);
   logOutcome(request.log, id, result);
   return result;
 }
