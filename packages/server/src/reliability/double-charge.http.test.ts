@@ -14,7 +14,8 @@ import type { RunningSandbox } from '../testing/sandbox.ts';
 // (the same Idempotency-Key, and other keys for the same order): every order is charged at most once at the gateway.
 // Refusals are fine (409: another attempt runs, or the order is paid); a second charge is not.
 
-const ORDERS = 10;
+/** 10 in `npm test` (100 submits); `npm run test:reliability` sets DOUBLE_CHARGE_ORDERS=100 (1,000 submits). */
+const ORDERS = Number(process.env.DOUBLE_CHARGE_ORDERS ?? 10);
 const SUBMITS_PER_ORDER = 10;
 
 /** The real SDK adapter against the sandbox, keeping each charge's transaction by order. */
@@ -38,8 +39,12 @@ beforeAll(async () => {
   [sandbox] = await Promise.all([startSandboxProcess(), engine.setup()]);
   const opened = await engine.open();
   // One configuration for both (the same session and bot-check secrets, as two instances behind a load balancer).
-  // Every submit comes from 127.0.0.1: the per-IP velocity rules would refuse most before they could race.
-  const config = testConfig(opened.config, sandbox.gateway, { velocity: scaleLimits(DEFAULT_VELOCITY_LIMITS, 100) });
+  // Every submit comes from 127.0.0.1 with one card: the per-IP and per-card velocity rules and the rate limit would
+  // refuse most before they could race.
+  const config = testConfig(opened.config, sandbox.gateway, {
+    velocity: scaleLimits(DEFAULT_VELOCITY_LIMITS, 10_000),
+    rateLimits: { paymentsPerMinute: 100_000, accountsPerMinute: 120 },
+  });
   ledger = new ChargeLedger(createBraintreeClient(sandbox.gateway));
   // The second instance opens the same database itself: its own connection pool, as another process would.
   instances = [await buildApp(config, { database: opened.handle, gateway: ledger }), await buildApp(config, { gateway: ledger })];
