@@ -303,6 +303,34 @@ describe('the braintree-web provider', () => {
     });
   });
 
+  it("calls PayPal's and Venmo's tokenize within the click once they were offered (a window opened after a wait is blocked)", async () => {
+    const { modules } = fakeBraintreeWeb();
+    const provider = createBraintreeProvider(AUTHORIZATION, { modules });
+    const config = await provider.getConfiguration(new AbortController().signal);
+    expect([provider.canPayWith('paypal'), provider.canPayWith('venmo')]).toEqual([true, true]);
+    const paypal = await (await modules.paypal()).create({ authorization: AUTHORIZATION });
+    const venmo = await (await modules.venmo()).create({
+      authorization: AUTHORIZATION,
+      allowDesktop: true,
+      paymentMethodUsage: 'single_use',
+    });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const ask = (option: 'paypal' | 'venmo') =>
+      provider.approveWallet({
+        option,
+        amount: '12.00',
+        config,
+        surface: { kind: 'provider' },
+        signal: new AbortController().signal,
+      });
+    const paying = ask('paypal');
+    expect(paypal.tokenize).toHaveBeenCalledTimes(1);
+    const payingWithVenmo = ask('venmo');
+    expect(venmo.tokenize).toHaveBeenCalledTimes(1);
+    expect(await paying).toMatchObject({ kind: 'approved' });
+    expect(await payingWithVenmo).toMatchObject({ kind: 'approved' });
+  });
+
   it('shows every wallet in its own UI: the checkout opens no window for it', () => {
     expect(createBraintreeProvider(AUTHORIZATION, { modules: fakeBraintreeWeb().modules }).ownWalletUi).toBe(true);
   });

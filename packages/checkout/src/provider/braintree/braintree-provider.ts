@@ -23,6 +23,7 @@ import {
   type Client,
   type GooglePaymentInstance,
   type HostedFieldsInstance,
+  type PayPalInstance,
   type TokenizePayload,
 } from './modules.ts';
 import { browserPaymentSheets, type PaymentSheets } from './payment-sheets.ts';
@@ -234,17 +235,31 @@ export function createBraintreeProvider(authorization: string, providerOptions: 
   };
   const client = once(async () => (await modules.client()).create({ authorization }));
   const vaultManager = once(async () => (await modules.vaultManager()).create({ authorization }));
-  const venmo = once(async () =>
+  /** A module's instance made once and kept at hand: a window must open in the click, with no wait before it. */
+  const kept = <T>(load: () => Promise<T>) => {
+    let instance: T | undefined;
+    const get = once(async () => (instance = await load()));
+    return { get, now: () => instance };
+  };
+  const venmo = kept(async () =>
     (await modules.venmo()).create({ authorization, allowDesktop: true, paymentMethodUsage: 'single_use' }),
   );
-  const paypal = once(async () => (await modules.paypal()).create({ authorization }));
+  const paypal = kept(async () => (await modules.paypal()).create({ authorization }));
   let currency = '';
   let prepared: PreparedSheets = {};
   let threeDSecureEnabled = false;
 
-  const approve = async (option: WalletOptionId, amount: string): Promise<TokenizePayload> => {
-    if (option === 'venmo') return (await venmo()).tokenize();
-    return (await paypal()).tokenize({ flow: 'checkout', amount, currency, offerCredit: option === 'paypalCredit' });
+  // Made when the option is offered (canPayWith), so that braintree-web opens its window within the shopper's click
+  // (a browser blocks a window opened after a wait); made now if it was not.
+  const approve = (option: WalletOptionId, amount: string): Promise<TokenizePayload> => {
+    if (option === 'venmo') {
+      const ready = venmo.now();
+      return ready !== undefined ? ready.tokenize() : venmo.get().then((instance) => instance.tokenize());
+    }
+    const tokenize = (instance: PayPalInstance) =>
+      instance.tokenize({ flow: 'checkout', amount, currency, offerCredit: option === 'paypalCredit' });
+    const ready = paypal.now();
+    return ready !== undefined ? tokenize(ready) : paypal.get().then(tokenize);
   };
 
   /** Safari's sheet, begun in the click (it must be): validation and tokenization go through braintree-web. */
@@ -409,8 +424,13 @@ export function createBraintreeProvider(authorization: string, providerOptions: 
       }
     },
     // PayPal, PayPal Credit and Venmo open braintree-web's windows; Apple Pay and Google Pay when their sheet is ready.
-    canPayWith: (option) =>
-      option === 'applePay' ? prepared.applePay !== undefined : option === 'googlePay' ? prepared.googlePay !== undefined : true,
+    canPayWith(option) {
+      if (option === 'applePay') return prepared.applePay !== undefined;
+      if (option === 'googlePay') return prepared.googlePay !== undefined;
+      // Offered: its instance is made now, ready for the click (a failure shows when the shopper presses the button).
+      void (option === 'venmo' ? venmo : paypal).get().catch(() => {});
+      return true;
+    },
     // braintree-web and the browsers show every wallet's own UI (even Venmo's QR code): the checkout opens nothing.
     ownWalletUi: true,
     async approveWallet(request): Promise<WalletOutcome> {
