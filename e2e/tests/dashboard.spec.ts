@@ -133,6 +133,41 @@ test('the overview charts the payments made; the demo subscription is listed wit
   await expect(page.getByRole('row').filter({ hasText: 'shopper@kassa.test' }).first()).toContainText('Active');
 });
 
+test('a merchant cancels a subscription from the list after the question, and sees it canceled', async ({ page, browser }) => {
+  // A new shopper subscribes through the API the account page uses (the subject is the merchant's side).
+  const context = await browser.newContext();
+  const shopper = new Shopper(await context.newPage());
+  const email = uniqueEmail('subscriber');
+  await shopper.page.goto('/');
+  await shopper.signUpThroughApi('Sam Subscriber', email, 'subscriber-password');
+  const subscribed = await shopper.page.request.post('/api/subscriptions', {
+    data: { planId: 'coffee-monthly', nonce: 'fake-valid-visa-nonce' },
+    headers: { 'idempotency-key': `e2e-${crypto.randomUUID()}` },
+  });
+  expect(subscribed.status()).toBe(201);
+  await context.close();
+
+  const merchant = new Merchant(page);
+  await merchant.signsIn();
+  await merchant.opensSection('Subscriptions');
+  const row = page.getByRole('row').filter({ hasText: email });
+  await expect(row).toContainText('Active');
+  const cancel = row.getByRole('button', { name: `Cancel Coffee beans, 1 kg, every month for ${email}` });
+  await cancel.click();
+  await expect(merchant.dialog()).toContainText(`Coffee beans, 1 kg, every month for ${email} is canceled at the gateway`);
+  await expect(merchant.dialog().getByRole('button', { name: "Don't cancel" })).toBeFocused();
+  expect(await merchant.axeViolations('cancel subscription dialog')).toEqual([]);
+  await page.screenshot({ path: test.info().outputPath('cancel-subscription-dialog.png') });
+  await merchant.dialog().getByRole('button', { name: 'Cancel subscription' }).click();
+  await expect(merchant.dialog()).toBeHidden();
+  await expect(page.getByRole('status').filter({ hasText: 'Canceled Coffee beans' })).toHaveText(
+    `Canceled Coffee beans, 1 kg, every month for ${email}.`,
+  );
+  await expect(row).toContainText('Canceled');
+  await expect(row.getByRole('button')).toHaveCount(0);
+  await page.screenshot({ path: test.info().outputPath('subscription-canceled.png'), fullPage: true });
+});
+
 for (const theme of ['light', 'dark'] as const) {
   test(`every dashboard page passes axe in the ${theme} theme`, async ({ page }) => {
     test.setTimeout(120_000);

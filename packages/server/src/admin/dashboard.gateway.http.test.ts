@@ -155,5 +155,87 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
         errors: [{ field: 'status' }],
       });
     });
+
+    /** Subscribes the shopper to the monthly plan, with the card saved by their first subscription; the new one's id. */
+    async function subscribed(shopper: TestClient): Promise<string> {
+      const saved = (await shopper.get('/api/payment-methods')).json<{ paymentMethods: { id: string }[] }>().paymentMethods;
+      const paidWith = saved[0] === undefined ? { nonce: 'fake-valid-visa-nonce' } : { paymentMethodId: saved[0].id };
+      const created = await shopper.post(
+        '/api/subscriptions',
+        { planId: 'coffee-monthly', ...paidWith },
+        { 'idempotency-key': randomUUID() },
+      );
+      expect(created.statusCode, created.body).toBe(201);
+      return created.json<{ subscription: { id: string } }>().subscription.id;
+    }
+
+    it('pages the subscriptions by cursor, newest first, neither repeating nor skipping one made in the same second', async () => {
+      const shopper = await signedIn('shopper@kassa.test', 'kassa-demo-shopper');
+      const made = [await subscribed(shopper), await subscribed(shopper), await subscribed(shopper)];
+      const client = await admin();
+      type Page = { subscriptions: { id: string; createdAt: string }[]; nextCursor: string | null };
+      const whole = (await client.get('/api/admin/subscriptions?limit=100')).json<Page>();
+      expect(whole.nextCursor).toBeNull();
+      const paged: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const query: string = cursor === null ? '' : `&cursor=${cursor}`;
+        const page = (await client.get(`/api/admin/subscriptions?limit=1${query}`)).json<Page>();
+        expect(page.subscriptions.length).toBeLessThanOrEqual(1);
+        paged.push(...page.subscriptions.map((s) => s.id));
+        cursor = page.nextCursor;
+      } while (cursor !== null && paged.length <= whole.subscriptions.length);
+      expect(paged).toEqual(whole.subscriptions.map((s) => s.id));
+      expect(paged).toEqual(expect.arrayContaining(made));
+      const times = whole.subscriptions.map((s) => Date.parse(s.createdAt));
+      expect(times).toEqual([...times].sort((a, b) => b - a));
+      expect((await client.get('/api/admin/subscriptions?cursor=not-ours')).json()).toMatchObject({
+        status: 400,
+        code: 'validation_failed',
+        errors: [{ field: 'cursor' }],
+      });
+    });
+
+    it('cancels a subscription at the gateway once per key, answers a canceled one unchanged, and audits each', async () => {
+      const shopper = await signedIn('shopper@kassa.test', 'kassa-demo-shopper');
+      const id = await subscribed(shopper);
+      const client = await admin();
+      const key = randomUUID();
+      const canceled = await client.post(`/api/admin/subscriptions/${id}/cancel`, {}, { 'idempotency-key': key });
+      expect(canceled.statusCode, canceled.body).toBe(200);
+      expect(canceled.json()).toMatchObject({
+        subscription: { id, status: 'Canceled', nextBillingDate: null, customer: { email: 'shopper@kassa.test' } },
+      });
+      // At the gateway itself, and in the shopper's own list.
+      expect((await sdk.subscription.find(id)).status).toBe('Canceled');
+      const mine = (await shopper.get('/api/subscriptions')).json<{ subscriptions: { id: string; status: string }[] }>();
+      expect(mine.subscriptions.find((s) => s.id === id)?.status).toBe('Canceled');
+
+      const replayed = await client.post(`/api/admin/subscriptions/${id}/cancel`, {}, { 'idempotency-key': key });
+      expect([replayed.statusCode, replayed.headers['idempotent-replayed']]).toEqual([200, 'true']);
+      const again = await client.post(`/api/admin/subscriptions/${id}/cancel`, {}, { 'idempotency-key': randomUUID() });
+      expect([again.statusCode, again.json().subscription.status]).toEqual([200, 'Canceled']);
+      const unknown = await client.post('/api/admin/subscriptions/ks_nope/cancel', {}, { 'idempotency-key': randomUUID() });
+      expect(unknown.json()).toMatchObject({ status: 404, code: 'subscription_not_found' });
+      expect((await client.post(`/api/admin/subscriptions/${id}/cancel`, {})).json()).toMatchObject({
+        status: 400,
+        code: 'validation_failed',
+      });
+
+      const log = await db
+        .selectFrom('admin_audit_log')
+        .select(['action', 'target_id', 'status'])
+        .where('action', '=', 'subscriptions.cancel')
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
+      expect(log.map((entry) => [entry.target_id, entry.status])).toEqual([
+        [id, 200],
+        [id, 200],
+        [id, 200],
+        ['ks_nope', 404],
+        [id, 400],
+      ]);
+    });
   },
 );

@@ -2,8 +2,9 @@ import { z } from 'zod';
 import { listPlans } from '../catalogue/plans.repository.ts';
 import type { Db } from '../db/connect.ts';
 import { SUBSCRIPTION_STATUSES } from '../gateway/vault-gateway.ts';
-import type { SubscriptionStatus, VaultGateway } from '../gateway/vault-gateway.ts';
+import type { BilledSubscription, SubscriptionStatus, VaultGateway } from '../gateway/vault-gateway.ts';
 import { fromDecimalString, moneySchema } from '../money.ts';
+import { encodePageCursor, type PageCursor } from './page-cursor.ts';
 
 /** A subscription as the merchant sees it: the gateway's record, its plan's name and the customer it bills. */
 export const adminSubscriptionSchema = z.object({
@@ -25,28 +26,68 @@ export const adminSubscriptionSchema = z.object({
 export type AdminSubscription = z.infer<typeof adminSubscriptionSchema>;
 
 /**
- * The subscriptions, asked of the gateway (it bills them and is their source of truth), with the shop's names for
- * plans and customers and the last webhook received about each.
+ * A page of the subscriptions, asked of the gateway (it bills them and is their source of truth) after the cursor's
+ * subscription, with the shop's names for plans and customers and the last webhook received about each.
  */
 export async function listAdminSubscriptions(
   deps: { db: Db; vault: VaultGateway },
-  filter: { status?: SubscriptionStatus; limit: number },
-): Promise<AdminSubscription[]> {
-  const found = await deps.vault.searchSubscriptions(filter);
+  filter: { status?: SubscriptionStatus; after?: PageCursor; limit: number },
+): Promise<{ subscriptions: AdminSubscription[]; nextCursor: string | null }> {
+  const { after, ...criteria } = filter;
+  // One more than the page: whether there is a next page.
+  const found = await deps.vault.searchSubscriptions({
+    ...criteria,
+    ...(after !== undefined ? { after: { createdAt: after.at, id: after.id } } : {}),
+    limit: filter.limit + 1,
+  });
+  const page = await describeSubscriptions(deps.db, found.slice(0, filter.limit));
+  const last = page.at(-1);
+  return {
+    subscriptions: page,
+    nextCursor: found.length > filter.limit && last !== undefined ? encodePageCursor({ at: last.createdAt, id: last.id }) : null,
+  };
+}
+
+export type CancelSubscriptionOutcome =
+  | { kind: 'canceled'; subscription: AdminSubscription }
+  | { kind: 'subscription_not_found' }
+  | { kind: 'subscription_not_cancelable' };
+
+/**
+ * The merchant cancels a subscription at the gateway (`subscription.cancel`): it bills no more. Cancelling a canceled
+ * one answers it as it is; an expired one has nothing left to cancel.
+ */
+export async function cancelAdminSubscription(
+  deps: { db: Db; vault: VaultGateway },
+  id: string,
+): Promise<CancelSubscriptionOutcome> {
+  const current = await deps.vault.findSubscription(id);
+  if (current === null) return { kind: 'subscription_not_found' };
+  if (current.status === 'Expired') return { kind: 'subscription_not_cancelable' };
+  if (current.status !== 'Canceled') await deps.vault.cancelSubscription(id);
+  const [billed] = await deps.vault.searchSubscriptions({ id, limit: 1 });
+  if (billed === undefined) throw new Error(`subscription ${id} vanished at the gateway while it was canceled`);
+  const [subscription] = await describeSubscriptions(deps.db, [billed]);
+  if (subscription === undefined) throw new Error(`subscription ${id} was not described`);
+  return { kind: 'canceled', subscription };
+}
+
+/** The gateway's subscriptions with the shop's names for their plans and customers and their last webhook. */
+async function describeSubscriptions(db: Db, found: BilledSubscription[]): Promise<AdminSubscription[]> {
   if (found.length === 0) return [];
   const customerIds = [
     ...new Set(found.flatMap((subscription) => (subscription.customerId === null ? [] : [subscription.customerId]))),
   ];
   const [plans, accounts, states] = await Promise.all([
-    listPlans(deps.db),
+    listPlans(db),
     customerIds.length === 0
       ? []
-      : deps.db
+      : db
           .selectFrom('accounts')
           .select(['email', 'gateway_customer_id'])
           .where('gateway_customer_id', 'in', customerIds)
           .execute(),
-    deps.db
+    db
       .selectFrom('subscription_states')
       .select(['id', 'last_event'])
       .where(

@@ -1,13 +1,14 @@
 import type braintree from 'braintree';
 import { callGateway, errorCodes } from './braintree.ts';
 import { GatewayUnavailableError } from './gateway.ts';
-import { SUBSCRIPTION_STATUSES } from './vault-gateway.ts';
+import { SUBSCRIPTION_STATUSES, subscriptionOrder } from './vault-gateway.ts';
 import type {
   AddCardOutcome,
   BilledSubscription,
   GatewaySubscription,
   SavedCard,
   SubscribeOutcome,
+  SubscriptionSearchFilter,
   SubscriptionStatus,
   VaultGateway,
   VerificationFailure,
@@ -24,9 +25,11 @@ const UNKNOWN_CUSTOMER = '93105';
 /** 81902 subscription id taken: our id is derived from the request, so a retry finds the first one. */
 const SUBSCRIPTION_ID_TAKEN = '81902';
 
-/** What the SDK's search callback is given (@types/braintree leaves it untyped): the one criterion used here. */
+/** What the SDK's search callback is given (@types/braintree leaves it untyped): the criteria used here. */
 interface SubscriptionSearch {
   status(): { in(statuses: string[]): void };
+  id(): { is(id: string): void };
+  createdAt(): { max(date: string): void };
 }
 
 /** The SDK's "not found" is an answer (the token or id is unknown), not an outage. */
@@ -177,24 +180,35 @@ export class BraintreeVaultAdapter implements VaultGateway {
     return subscription === null ? null : toSubscription(subscription);
   }
 
-  async searchSubscriptions(filter: { status?: SubscriptionStatus; limit: number }): Promise<BilledSubscription[]> {
+  async searchSubscriptions(filter: SubscriptionSearchFilter): Promise<BilledSubscription[]> {
+    const { after } = filter;
     const found: BilledSubscription[] = [];
+    let oldestKept = Infinity;
     await callGateway(async () => {
-      // The SDK's search streams the matches page by page; stop reading once the list is full.
       const results = this.#client.subscription.search((search: SubscriptionSearch) => {
         search.status().in(filter.status === undefined ? [...SUBSCRIPTION_STATUSES] : [filter.status]);
+        if (filter.id !== undefined) search.id().is(filter.id);
+        // Created up to the last one shown (a second later: the gateway's times are whole seconds); the ones at that
+        // very time that were already shown are left out below.
+        if (after !== undefined) search.createdAt().max(new Date(Date.parse(after.createdAt) + 1000).toISOString());
       });
+      // The SDK's search streams the matches newest first, page by page: stop reading once the page is full and no
+      // later match can have been created at the same time as the oldest kept (it could belong before it).
       for await (const subscription of results as AsyncIterable<braintree.Subscription>) {
-        found.push({
+        const billed = {
           ...toSubscription(subscription),
           failureCount: subscription.failureCount ?? 0,
           balance: subscription.balance,
           customerId: subscription.transactions?.find((transaction) => transaction.customer?.id)?.customer?.id ?? null,
-        });
-        if (found.length >= filter.limit) break;
+        };
+        if (after !== undefined && subscriptionOrder(after, billed) >= 0) continue;
+        const createdAt = Date.parse(billed.createdAt);
+        if (found.length >= filter.limit && createdAt < oldestKept) break;
+        found.push(billed);
+        oldestKept = Math.min(oldestKept, createdAt);
       }
     });
-    return found;
+    return found.sort(subscriptionOrder).slice(0, filter.limit);
   }
 
   async cancelSubscription(id: string): Promise<GatewaySubscription> {

@@ -18,8 +18,28 @@ export interface VaultGateway {
   subscribe(input: { id: string; planId: string; paymentMethodToken: string; price: string }): Promise<SubscribeOutcome>;
   findSubscription(id: string): Promise<GatewaySubscription | null>;
   cancelSubscription(id: string): Promise<GatewaySubscription>;
-  /** The merchant's subscriptions (`subscription.search`), newest first, at most `limit` (the dashboard's list). */
-  searchSubscriptions(filter: { status?: SubscriptionStatus; limit: number }): Promise<BilledSubscription[]>;
+  /**
+   * The merchant's subscriptions (`subscription.search`) in `subscriptionOrder`, only those after `after` when given,
+   * at most `limit` (the dashboard's list, paged by the last one shown).
+   */
+  searchSubscriptions(filter: SubscriptionSearchFilter): Promise<BilledSubscription[]>;
+}
+
+export interface SubscriptionSearchFilter {
+  status?: SubscriptionStatus;
+  /** Only the subscription with this id. */
+  id?: string;
+  /** The last subscription of the page before: only those after it in `subscriptionOrder`. */
+  after?: { createdAt: string; id: string };
+  limit: number;
+}
+
+/**
+ * The list's order: newest first, then by id (descending). The gateway orders its search newest first only, so the
+ * id breaks ties between subscriptions created in the same second and a page boundary never repeats or skips one.
+ */
+export function subscriptionOrder(a: { createdAt: string; id: string }, b: { createdAt: string; id: string }): number {
+  return Date.parse(b.createdAt) - Date.parse(a.createdAt) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 }
 
 /** A subscription with what the merchant follows up on: who pays it and how many charges failed in a row. */

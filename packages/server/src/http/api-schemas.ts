@@ -20,6 +20,7 @@ import {
   paymentDetail,
   paymentsPage,
   refundDone,
+  subscriptionCanceled,
   subscriptionsList,
 } from '../routes/admin/admin.schemas.ts';
 import { shopConfigSchema } from '../routes/config/config.routes.ts';
@@ -67,6 +68,7 @@ export const API_SCHEMAS = {
   Overview: overviewSchema,
   AdminSubscription: adminSubscriptionSchema,
   SubscriptionsList: subscriptionsList,
+  SubscriptionCanceled: subscriptionCanceled,
   AdminDispute: adminDisputeSchema,
   DisputesPage: disputesPage,
   AdminCustomer: adminCustomerSchema,

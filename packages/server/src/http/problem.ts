@@ -33,6 +33,7 @@ export const PROBLEMS = {
     status: 409,
     title: 'This card pays for an active subscription. Cancel the subscription before deleting the card.',
   },
+  subscription_not_cancelable: { status: 409, title: 'The subscription has expired: there is nothing left to cancel.' },
   payment_not_refundable: { status: 409, title: 'Only a payment that went through can be refunded or voided.' },
   refund_not_settled: {
     status: 409,

@@ -6,6 +6,7 @@ import type {
   PaymentDetail,
   PaymentsPage,
   RefundDone,
+  SubscriptionCanceled,
   SubscriptionsList,
 } from './types.gen.ts';
 
@@ -23,6 +24,15 @@ export const adminApi = {
   void: (id: string, idempotencyKey: string) =>
     call<RefundDone>('POST', `/api/admin/payments/${encodeURIComponent(id)}/void`, {}, { 'idempotency-key': idempotencyKey }),
   subscriptions: (query: URLSearchParams) => call<SubscriptionsList>('GET', `/api/admin/subscriptions?${query}`),
+  cancelSubscription: (id: string, idempotencyKey: string) =>
+    call<SubscriptionCanceled>(
+      'POST',
+      `/api/admin/subscriptions/${encodeURIComponent(id)}/cancel`,
+      {},
+      {
+        'idempotency-key': idempotencyKey,
+      },
+    ),
   disputes: (query: URLSearchParams) => call<DisputesPage>('GET', `/api/admin/disputes?${query}`),
   customers: (query: URLSearchParams) => call<CustomersPage>('GET', `/api/admin/customers?${query}`),
 };

@@ -120,7 +120,7 @@ export type Problem = {
   type: string;
   title: string;
   status: number;
-  code: "validation_failed" | "invalid_credentials" | "not_signed_in" | "webhook_signature_invalid" | "payment_declined" | "three_d_secure_required" | "subscription_declined" | "botcheck_failed" | "forbidden" | "cross_site_request" | "not_found" | "order_not_found" | "payment_method_not_found" | "plan_not_found" | "subscription_not_found" | "payment_not_found" | "email_taken" | "order_already_paid" | "payment_in_progress" | "payment_method_duplicate" | "payment_method_has_subscription" | "payment_not_refundable" | "refund_not_settled" | "already_refunded" | "void_not_allowed" | "idempotency_key_in_use" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "sign_up_link_invalid" | "idempotency_key_reused" | "refund_exceeds_amount" | "gateway_refused" | "card_verification_failed" | "payment_method_invalid" | "rate_limited" | "too_many_attempts" | "internal_error" | "gateway_unavailable" | "gateway_not_configured";
+  code: "validation_failed" | "invalid_credentials" | "not_signed_in" | "webhook_signature_invalid" | "payment_declined" | "three_d_secure_required" | "subscription_declined" | "botcheck_failed" | "forbidden" | "cross_site_request" | "not_found" | "order_not_found" | "payment_method_not_found" | "plan_not_found" | "subscription_not_found" | "payment_not_found" | "email_taken" | "order_already_paid" | "payment_in_progress" | "payment_method_duplicate" | "payment_method_has_subscription" | "subscription_not_cancelable" | "payment_not_refundable" | "refund_not_settled" | "already_refunded" | "void_not_allowed" | "idempotency_key_in_use" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "sign_up_link_invalid" | "idempotency_key_reused" | "refund_exceeds_amount" | "gateway_refused" | "card_verification_failed" | "payment_method_invalid" | "rate_limited" | "too_many_attempts" | "internal_error" | "gateway_unavailable" | "gateway_not_configured";
   detail: string;
   errors?: FieldError[] | undefined;
   [x: string]: unknown;
@@ -130,7 +130,7 @@ export type PaymentDeclined = {
   type: string;
   title: string;
   status: number;
-  code: "validation_failed" | "invalid_credentials" | "not_signed_in" | "webhook_signature_invalid" | "payment_declined" | "three_d_secure_required" | "subscription_declined" | "botcheck_failed" | "forbidden" | "cross_site_request" | "not_found" | "order_not_found" | "payment_method_not_found" | "plan_not_found" | "subscription_not_found" | "payment_not_found" | "email_taken" | "order_already_paid" | "payment_in_progress" | "payment_method_duplicate" | "payment_method_has_subscription" | "payment_not_refundable" | "refund_not_settled" | "already_refunded" | "void_not_allowed" | "idempotency_key_in_use" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "sign_up_link_invalid" | "idempotency_key_reused" | "refund_exceeds_amount" | "gateway_refused" | "card_verification_failed" | "payment_method_invalid" | "rate_limited" | "too_many_attempts" | "internal_error" | "gateway_unavailable" | "gateway_not_configured";
+  code: "validation_failed" | "invalid_credentials" | "not_signed_in" | "webhook_signature_invalid" | "payment_declined" | "three_d_secure_required" | "subscription_declined" | "botcheck_failed" | "forbidden" | "cross_site_request" | "not_found" | "order_not_found" | "payment_method_not_found" | "plan_not_found" | "subscription_not_found" | "payment_not_found" | "email_taken" | "order_already_paid" | "payment_in_progress" | "payment_method_duplicate" | "payment_method_has_subscription" | "subscription_not_cancelable" | "payment_not_refundable" | "refund_not_settled" | "already_refunded" | "void_not_allowed" | "idempotency_key_in_use" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "sign_up_link_invalid" | "idempotency_key_reused" | "refund_exceeds_amount" | "gateway_refused" | "card_verification_failed" | "payment_method_invalid" | "rate_limited" | "too_many_attempts" | "internal_error" | "gateway_unavailable" | "gateway_not_configured";
   detail: string;
   errors?: FieldError[] | undefined;
   decline: Decline;
@@ -367,6 +367,12 @@ export type AdminSubscription = {
 
 export type SubscriptionsList = {
   subscriptions: AdminSubscription[];
+  /** Pass as `cursor` for the next page; null on the last page. */
+  nextCursor: string | null;
+};
+
+export type SubscriptionCanceled = {
+  subscription: AdminSubscription;
 };
 
 export type AdminDispute = {

@@ -7,15 +7,17 @@ import { disputesOfPayment, listDisputes } from '../../admin/disputes.query.ts';
 import { overview, overviewSchema } from '../../admin/overview.query.ts';
 import { paymentsCsv } from '../../admin/payments.csv.ts';
 import { attemptsOfOrder, findAdminPayment, listPayments } from '../../admin/payments.query.ts';
-import { listAdminSubscriptions } from '../../admin/subscriptions.query.ts';
+import { cancelAdminSubscription, listAdminSubscriptions } from '../../admin/subscriptions.query.ts';
 import { paymentTimeline } from '../../admin/timeline.ts';
 import type { AppContext } from '../../context.ts';
 import { problemResponses } from '../../http/api-schemas.ts';
 import { GatewayUnavailableError } from '../../gateway/gateway.ts';
+import type { VaultGateway } from '../../gateway/vault-gateway.ts';
 import { ProblemError } from '../../http/problem.ts';
 import { heldKeyRef } from '../../plugins/idempotency.ts';
 import type { ApiInstance } from '../../plugins/openapi.ts';
 import { toRefund } from '../../refunds/refund.ts';
+import { sendFinal, withGateway } from '../payment-methods/vault-http.ts';
 import { refundPayment, voidPayment } from '../../refunds/refund-payment.ts';
 import type { RefundDeps, RefundOutcome, RefundRequest } from '../../refunds/refund-payment.ts';
 import { refundsOf } from '../../refunds/refunds.repository.ts';
@@ -33,6 +35,8 @@ import {
   paymentsPage,
   refundBody,
   refundDone,
+  subscriptionCanceled,
+  subscriptionIdParams,
   subscriptionsList,
 } from './admin.schemas.ts';
 
@@ -82,6 +86,17 @@ async function giveBack(
   const payment = await findAdminPayment(ctx.db, outcome.payment.id);
   if (payment === undefined) throw new Error(`payment ${outcome.payment.id} vanished during a refund`);
   return { refund: toRefund(outcome.refund), payment };
+}
+
+/** Runs a read or change of the gateway's subscriptions; an unreachable gateway is 502 `gateway_unavailable`. */
+function withVault<T>(
+  ctx: AppContext,
+  request: FastifyRequest,
+  run: (deps: { db: AppContext['db']; vault: VaultGateway }) => Promise<T>,
+): Promise<T> {
+  const vault = ctx.vault;
+  if (vault === null) throw new ProblemError('gateway_not_configured');
+  return withGateway(request, () => run({ db: ctx.db, vault }));
 }
 
 /** The merchant's API: admin accounts only, every request audited (plugins/admin.ts). */
@@ -150,7 +165,7 @@ export function adminRoutes(app: ApiInstance, ctx: AppContext): void {
     {
       config: { adminAction: 'subscriptions.list' },
       schema: {
-        summary: 'Subscriptions as the gateway bills them, newest first, with their customers',
+        summary: 'Subscriptions as the gateway bills them, newest first, with their customers, paged by cursor',
         tags: ['admin'],
         querystring: listSubscriptionsQuery,
         response: {
@@ -160,14 +175,37 @@ export function adminRoutes(app: ApiInstance, ctx: AppContext): void {
       },
     },
     async (request) => {
-      const vault = ctx.vault;
-      if (vault === null) throw new ProblemError('gateway_not_configured');
-      try {
-        return { subscriptions: await listAdminSubscriptions({ db: ctx.db, vault }, request.query) };
-      } catch (error) {
-        if (error instanceof GatewayUnavailableError) throw new ProblemError('gateway_unavailable');
-        throw error;
-      }
+      const { cursor, ...filter } = request.query;
+      return withVault(ctx, request, (deps) =>
+        listAdminSubscriptions(deps, { ...filter, ...(cursor !== undefined ? { after: cursor } : {}) }),
+      );
+    },
+  );
+
+  app.post(
+    '/api/admin/subscriptions/:id/cancel',
+    {
+      config: { adminAction: 'subscriptions.cancel', idempotency: { withoutVisitor: 'not_signed_in' } },
+      schema: {
+        summary: 'Cancel a subscription at the gateway: it bills no more (a canceled one is answered as it is)',
+        tags: ['admin'],
+        params: subscriptionIdParams,
+        response: {
+          200: subscriptionCanceled,
+          ...problemResponses(
+            'validation_failed',
+            'subscription_not_found',
+            'subscription_not_cancelable',
+            'gateway_unavailable',
+            'gateway_not_configured',
+          ),
+        },
+      },
+    },
+    async (request, reply) => {
+      const outcome = await withVault(ctx, request, (deps) => cancelAdminSubscription(deps, request.params.id));
+      if (outcome.kind === 'canceled') return { subscription: outcome.subscription };
+      return sendFinal(reply, new ProblemError(outcome.kind));
     },
   );
 

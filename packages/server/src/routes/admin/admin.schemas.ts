@@ -99,9 +99,16 @@ export const overviewQuery = z.object({
 
 export const listSubscriptionsQuery = z.object({
   status: z.enum(SUBSCRIPTION_STATUSES).optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(100),
+  cursor: cursorParam(decodePageCursor),
+  limit,
 });
-export const subscriptionsList = z.object({ subscriptions: z.array(adminSubscriptionSchema) });
+export const subscriptionsList = z.object({
+  subscriptions: z.array(adminSubscriptionSchema),
+  nextCursor: z.string().nullable().describe('Pass as `cursor` for the next page; null on the last page.'),
+});
+
+export const subscriptionIdParams = z.object({ id: z.string().min(1).max(64) });
+export const subscriptionCanceled = z.object({ subscription: adminSubscriptionSchema });
 
 export const listDisputesQuery = z.object({
   status: z.string().max(64).optional(),

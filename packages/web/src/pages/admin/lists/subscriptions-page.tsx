@@ -1,36 +1,74 @@
+import { useState } from 'react';
 import { adminApi } from '../../../api/admin-client.ts';
 import type { AdminSubscription } from '../../../api/types.gen.ts';
-import { useLoad } from '../../../api/use-load.ts';
+import { problemOf } from '../../../api/use-load.ts';
 import { formatMoney } from '../../../format/money.ts';
 import { adminMessages, adminProblemMessage } from '../../../i18n/admin-messages.ts';
-import { DataTable, type Column } from '../parts/data-table.tsx';
-import { formatDateTime, formatDay } from '../parts/format.ts';
+import { ConfirmDialog } from '../../account/confirm-dialog.tsx';
+import type { Column } from '../parts/data-table.tsx';
+import { formatDay } from '../parts/format.ts';
+import { PagedTable } from '../parts/paged-table.tsx';
 import { useQueryState } from '../parts/query.ts';
 import { StatusBadge } from '../parts/status-badge.tsx';
 import { StatusFilter } from './status-filter.tsx';
 
 const STATUSES = ['Active', 'Past Due', 'Pending', 'Canceled', 'Expired'] as const;
+/** The statuses in which a subscription still bills, so it can be canceled. */
+const CANCELABLE: ReadonlySet<string> = new Set(['Active', 'Past Due', 'Pending']);
 
-const COLUMNS: Column<AdminSubscription>[] = [
-  { header: adminMessages.customer, cell: (s) => s.customer?.email ?? <span className="muted">{adminMessages.dash}</span> },
-  { header: adminMessages.status, cell: (s) => <StatusBadge status={s.status} /> },
-  { header: adminMessages.plan, cell: (s) => s.planName, className: 'hide-narrow' },
-  { header: adminMessages.price, cell: (s) => formatMoney(s.price), className: 'numeric' },
-  {
-    header: adminMessages.nextBilling,
-    cell: (s) => (s.nextBillingDate === null ? adminMessages.dash : formatDay(s.nextBillingDate)),
-    className: 'nowrap',
-  },
-  { header: adminMessages.failures, cell: (s) => String(s.failureCount), className: 'numeric hide-narrow' },
-  { header: adminMessages.balance, cell: (s) => formatMoney(s.balance), className: 'numeric hide-narrow' },
-  { header: adminMessages.created, cell: (s) => formatDateTime(s.createdAt), className: 'nowrap hide-narrow' },
-];
+const customerOf = (s: AdminSubscription) => s.customer?.email ?? adminMessages.unknownCustomer;
 
-/** The subscriptions the gateway bills (it is their source of truth), filtered by status. */
+function columns(onCancel: (subscription: AdminSubscription) => void): Column<AdminSubscription>[] {
+  return [
+    {
+      header: adminMessages.subscription,
+      cell: (s) => (
+        <>
+          <span className="cell-title">{s.customer?.email ?? adminMessages.unknownCustomer}</span>
+          <span className="cell-detail muted">{s.planName}</span>
+        </>
+      ),
+    },
+    { header: adminMessages.status, cell: (s) => <StatusBadge status={s.status} /> },
+    { header: adminMessages.price, cell: (s) => formatMoney(s.price), className: 'numeric' },
+    {
+      header: adminMessages.nextBilling,
+      cell: (s) => (s.nextBillingDate === null ? adminMessages.dash : formatDay(s.nextBillingDate)),
+      className: 'nowrap',
+    },
+    {
+      header: adminMessages.failures,
+      cell: (s) =>
+        s.failureCount === 0 ? adminMessages.dash : adminMessages.failedCharges(s.failureCount, formatMoney(s.balance)),
+      className: 'hide-narrow',
+    },
+    { header: adminMessages.created, cell: (s) => formatDay(s.createdAt), className: 'nowrap hide-narrow' },
+    {
+      header: adminMessages.actions,
+      cell: (s) =>
+        CANCELABLE.has(s.status) ? (
+          <button
+            type="button"
+            className="secondary small"
+            aria-label={adminMessages.cancelSubscriptionOf(s.planName, customerOf(s))}
+            onClick={() => onCancel(s)}
+          >
+            {adminMessages.cancelSubscription}
+          </button>
+        ) : null,
+      className: 'actions',
+    },
+  ];
+}
+
+/** The subscriptions the gateway bills (it is their source of truth), filtered by status, paged; each can be canceled. */
 export function SubscriptionsPage() {
   const query = useQueryState();
   const status = query.get('status');
-  const loaded = useLoad(() => adminApi.subscriptions(new URLSearchParams(status === '' ? {} : { status })), status);
+  const cursor = query.get('cursor');
+  const [canceling, setCanceling] = useState<AdminSubscription | null>(null);
+  const [notice, setNotice] = useState('');
+  const [version, setVersion] = useState(0);
   return (
     <section aria-labelledby="subscriptions-title" className="admin-section">
       <header className="admin-header">
@@ -42,17 +80,74 @@ export function SubscriptionsPage() {
           onChange={(value) => query.set({ status: value })}
         />
       </header>
-      {loaded.status === 'loading' && <p className="status">{adminMessages.working}</p>}
-      {loaded.status === 'failed' && <p role="alert">{adminProblemMessage(loaded.problem)}</p>}
-      {loaded.status === 'ready' && (
-        <DataTable
-          caption={adminMessages.subscriptionsCaption}
-          columns={COLUMNS}
-          rows={loaded.data.subscriptions}
-          rowKey={(s) => s.id}
-          empty={adminMessages.noSubscriptions}
+      <p role="status" className="notice">
+        {notice}
+      </p>
+      <PagedTable
+        key={status}
+        version={version}
+        params={new URLSearchParams({ ...(status === '' ? {} : { status }), ...(cursor === '' ? {} : { cursor }) })}
+        load={async (params) => {
+          const page = await adminApi.subscriptions(params);
+          return { rows: page.subscriptions, nextCursor: page.nextCursor };
+        }}
+        onPage={(next) => query.set({ cursor: next }, { keepCursor: true })}
+        caption={adminMessages.subscriptionsCaption}
+        columns={columns((subscription) => {
+          setNotice('');
+          setCanceling(subscription);
+        })}
+        rowKey={(s) => s.id}
+        empty={adminMessages.noSubscriptions}
+      />
+      {canceling !== null && (
+        <CancelSubscriptionDialog
+          subscription={canceling}
+          onClose={() => setCanceling(null)}
+          onDone={(canceled) => {
+            setCanceling(null);
+            setNotice(adminMessages.subscriptionCanceled(canceled.planName, customerOf(canceled)));
+            setVersion((current) => current + 1);
+          }}
         />
       )}
     </section>
+  );
+}
+
+/** The question before a subscription is canceled; one Idempotency-Key per opening, so Confirm again is a retry. */
+function CancelSubscriptionDialog({
+  subscription,
+  onClose,
+  onDone,
+}: {
+  subscription: AdminSubscription;
+  onClose: () => void;
+  onDone: (canceled: AdminSubscription) => void;
+}) {
+  const [key] = useState(() => crypto.randomUUID());
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  async function confirm(): Promise<void> {
+    setBusy(true);
+    setError(null);
+    try {
+      onDone((await adminApi.cancelSubscription(subscription.id, key)).subscription);
+    } catch (caught) {
+      setError(adminProblemMessage(problemOf(caught)));
+      setBusy(false);
+    }
+  }
+  return (
+    <ConfirmDialog
+      title={adminMessages.cancelSubscriptionTitle}
+      description={adminMessages.cancelSubscriptionIntro(subscription.planName, customerOf(subscription))}
+      confirmLabel={busy ? adminMessages.working : adminMessages.confirmCancelSubscription}
+      cancelLabel={adminMessages.keepSubscription}
+      busy={busy}
+      error={error}
+      onConfirm={() => void confirm()}
+      onCancel={onClose}
+    />
   );
 }

@@ -16,6 +16,7 @@ export function PagedTable<Row>({
   columns,
   rowKey,
   empty,
+  version = 0,
 }: {
   params: URLSearchParams;
   load: (params: URLSearchParams) => Promise<{ rows: Row[]; nextCursor: string | null }>;
@@ -24,9 +25,11 @@ export function PagedTable<Row>({
   columns: Column<Row>[];
   rowKey: (row: Row) => string;
   empty: string;
+  /** Raised by the page after it changed a row (a subscription canceled): the same page loads again. */
+  version?: number;
 }) {
   const pager = usePager(onPage);
-  const loaded = useLoad(() => load(params), params.toString());
+  const loaded = useLoad(() => load(params), `${params}#${version}`);
   if (loaded.status === 'loading') return <p className="status">{adminMessages.working}</p>;
   if (loaded.status === 'failed') return <ProblemNote problem={loaded.problem} />;
   return (
