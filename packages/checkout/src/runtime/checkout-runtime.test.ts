@@ -647,6 +647,16 @@ describe('CheckoutRuntime deleting a saved method', () => {
     return { h, deletedAtGateway };
   }
 
+  it('says a preselected saved wallet is requestable with its own type (PayPalAccount), not a card', async () => {
+    const onPaymentMethodRequestable = vi.fn();
+    const paypal = savedMethod({ nonce: 'n-paypal', type: 'PayPalAccount', default: true });
+    await readyHarness({ onPaymentMethodRequestable }, {}, config, null, {
+      listPaymentMethods: () => Promise.resolve([paypal]),
+      deletePaymentMethod: () => Promise.resolve(),
+    });
+    expect(onPaymentMethodRequestable).toHaveBeenLastCalledWith({ type: 'PayPalAccount', paymentMethodIsSelected: true });
+  });
+
   it("deletes through onDeletePaymentMethod (the merchant's server) when given, never through the gateway's client API", async () => {
     const onDeletePaymentMethod = vi.fn(() => Promise.resolve());
     const { h, deletedAtGateway } = await savedMethodsHarness({ onDeletePaymentMethod });

@@ -509,13 +509,15 @@ export class CheckoutRuntime {
         if (effect.error.retryAfterMs !== undefined) this.rateLimitedUntil = Date.now() + effect.error.retryAfterMs;
         this.settle(request)?.reject(new CheckoutError(effect.error.code, t(effect.error.messageKey)));
         return;
-      case 'paymentMethodRequestable':
+      case 'paymentMethodRequestable': {
+        const { walletMethod, activeMethod, view } = this.machine.getState();
         this.emitter.emit('paymentMethodRequestable', {
-          // A wallet's approved method, on its view; else a card.
-          type: this.machine.getState().walletMethod?.type ?? 'CreditCard',
+          // A wallet's approved method on its view, the chosen saved method (a saved wallet's own type); else a card.
+          type: walletMethod?.type ?? (view === 'methods' ? activeMethod?.type : undefined) ?? 'CreditCard',
           paymentMethodIsSelected: effect.paymentMethodIsSelected,
         });
         return;
+      }
       case 'noPaymentMethodRequestable':
         this.emitter.emit('noPaymentMethodRequestable', undefined);
         return;
