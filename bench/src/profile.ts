@@ -6,7 +6,12 @@ import type { BenchProcess } from './processes.ts';
 
 /** The parts of V8's `.cpuprofile` (written by `node --cpu-prof`) the summary reads. */
 interface CpuProfile {
-  nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount?: number }>;
+  nodes: Array<{
+    id: number;
+    callFrame: { functionName: string; url: string; lineNumber: number };
+    hitCount?: number;
+    children?: number[];
+  }>;
   startTime: number;
   endTime: number;
 }
@@ -18,6 +23,11 @@ export interface ProfileSummary {
   byArea: Array<{ area: string; ms: number; share: number }>;
   /** The functions with the most self time. */
   topFunctions: Array<{ fn: string; ms: number; share: number }>;
+  /**
+   * Each sample given to the innermost function of ours on its stack (Kysely, SQLite, the SDK it called included):
+   * which of our functions the time is spent for.
+   */
+  byOwnCaller: Array<{ fn: string; ms: number; share: number }>;
 }
 
 /** Which area a script belongs to: the package, our folder, or Node itself. */
@@ -34,6 +44,9 @@ function areaOf(url: string, functionName: string): string {
   return relative.split('/').slice(0, 4).join('/').replace(/\.ts$/, '');
 }
 
+/** A script of this repository's own packages (not a dependency, not Node). */
+const isOwn = (url: string): boolean => url.startsWith('file://') && !url.includes('/node_modules/');
+
 /** Sums a profile's samples by area and by function. Each sample is one sampling interval of self time. */
 export function summarizeProfile(file: string, top = 15): ProfileSummary {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
@@ -41,6 +54,12 @@ export function summarizeProfile(file: string, top = 15): ProfileSummary {
   const msPerSample = samples === 0 ? 0 : (profile.endTime - profile.startTime) / 1000 / samples;
   const areas = new Map<string, number>();
   const functions = new Map<string, number>();
+  const callers = new Map<string, number>();
+  const parents = new Map<number, (typeof profile.nodes)[number]>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parents.set(child, node);
+  // Our scripts run through tsx, whose line numbers say little: the file names them.
+  const nameOf = (node: (typeof profile.nodes)[number]): string =>
+    `${node.callFrame.functionName || '(anonymous)'} ${node.callFrame.url.replace(`file://${ROOT}/`, '')}`;
   for (const node of profile.nodes) {
     const hits = node.hitCount ?? 0;
     if (hits === 0) continue;
@@ -49,6 +68,10 @@ export function summarizeProfile(file: string, top = 15): ProfileSummary {
     areas.set(area, (areas.get(area) ?? 0) + hits);
     const fn = `${functionName || '(anonymous)'} ${area}:${lineNumber + 1}`;
     functions.set(fn, (functions.get(fn) ?? 0) + hits);
+    let own: (typeof profile.nodes)[number] | undefined = node;
+    while (own !== undefined && !isOwn(own.callFrame.url)) own = parents.get(own.id);
+    const caller = own === undefined ? `(not ours) ${area}` : nameOf(own);
+    callers.set(caller, (callers.get(caller) ?? 0) + hits);
   }
   const rank = <K extends string>(map: Map<string, number>, key: K, limit: number) =>
     [...map.entries()]
@@ -61,7 +84,13 @@ export function summarizeProfile(file: string, top = 15): ProfileSummary {
             share: number;
           },
       );
-  return { file, totalMs: samples * msPerSample, byArea: rank(areas, 'area', top), topFunctions: rank(functions, 'fn', top) };
+  return {
+    file,
+    totalMs: samples * msPerSample,
+    byArea: rank(areas, 'area', top),
+    topFunctions: rank(functions, 'fn', top),
+    byOwnCaller: rank(callers, 'fn', top),
+  };
 }
 
 /**
@@ -95,5 +124,7 @@ export function formatProfile(name: string, summary: ProfileSummary): string {
     ...summary.byArea.map((row) => `    ${pct(row.share)}  ${row.area}`),
     '  by function:',
     ...summary.topFunctions.map((row) => `    ${pct(row.share)}  ${row.fn}`),
+    '  by the innermost function of ours on the stack (what it called included):',
+    ...summary.byOwnCaller.map((row) => `    ${pct(row.share)}  ${row.fn}`),
   ].join('\n');
 }

@@ -435,4 +435,44 @@ export const migrations: Record<string, Migration> = {
         await db.schema.dropIndex(index).execute();
     },
   },
+  '0013_velocity_counts': {
+    // The velocity rules count per minute instead of per event (issue 10): counting an hour read every event of the
+    // subject in it, so a busy address made every count slower. Events already counted become their minutes' counts.
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('velocity_counts')
+        .addColumn('action', 'text', (c) => c.notNull())
+        .addColumn('dimension', 'text', (c) => c.notNull())
+        .addColumn('subject', 'text', (c) => c.notNull())
+        .addColumn('minute', 'text', (c) => c.notNull())
+        .addColumn('detail', 'text', (c) => c.notNull())
+        .addColumn('count', 'integer', (c) => c.notNull())
+        // The rules' one lookup: a subject's counts of an action from a minute on.
+        .addPrimaryKeyConstraint('velocity_counts_key', ['action', 'dimension', 'subject', 'minute', 'detail'])
+        .execute();
+      await db.schema.createIndex('velocity_counts_age').on('velocity_counts').column('minute').execute();
+      await sql`INSERT INTO velocity_counts (action, dimension, subject, minute, detail, count)
+        SELECT action, dimension, subject, substr(created_at, 1, 16) || ':00.000Z', coalesce(detail, ''), count(*)
+        FROM velocity_events GROUP BY action, dimension, subject, substr(created_at, 1, 16), coalesce(detail, '')`.execute(db);
+      await db.schema.dropTable('velocity_events').execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('velocity_events')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('action', 'text', (c) => c.notNull())
+        .addColumn('dimension', 'text', (c) => c.notNull())
+        .addColumn('subject', 'text', (c) => c.notNull())
+        .addColumn('detail', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('velocity_events_lookup')
+        .on('velocity_events')
+        .columns(['action', 'dimension', 'subject', 'created_at'])
+        .execute();
+      await db.schema.createIndex('velocity_events_age').on('velocity_events').column('created_at').execute();
+      await db.schema.dropTable('velocity_counts').execute();
+    },
+  },
 };

@@ -17,7 +17,7 @@ export interface Database {
   counters: CountersTable;
   admin_audit_log: AdminAuditLogTable;
   refunds: RefundsTable;
-  velocity_events: VelocityEventsTable;
+  velocity_counts: VelocityCountsTable;
   velocity_refusals: VelocityRefusalsTable;
   webhook_notifications: WebhookNotificationsTable;
   subscription_states: SubscriptionStatesTable;
@@ -190,15 +190,19 @@ export interface CountersTable {
   value: number;
 }
 
-/** One counted event (src/velocity/): an action by one subject (an IP, an account, a card fingerprint, ...). */
-export interface VelocityEventsTable {
-  id: string;
+/**
+ * How many times one subject (an IP, an account, a card fingerprint, ...) did an action within one minute
+ * (src/velocity/): a count reads at most a window's minutes of rows, however busy the subject.
+ */
+export interface VelocityCountsTable {
   action: string;
   dimension: string;
   subject: string;
-  /** The card fingerprint of card events (`card_used`, a BIN's `decline` and `approval`), for distinct counts. */
-  detail: string | null;
-  created_at: string;
+  /** The card fingerprint of card events (`card_used`, a BIN's `decline` and `approval`), for distinct counts; '' otherwise. */
+  detail: string;
+  /** The minute's start, ISO 8601 (`2026-11-23T12:34:00.000Z`). */
+  minute: string;
+  count: number;
 }
 
 /** A refusal by a velocity rule, kept for the merchant to review. */

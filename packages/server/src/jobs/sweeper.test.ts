@@ -4,7 +4,7 @@ import type { Db } from '../db/connect.ts';
 import { nowIso } from '../ids.ts';
 import { IDEMPOTENCY_RETENTION_MS } from '../payments/idempotency.repository.ts';
 import { ENGINES } from '../testing/engines.ts';
-import { VELOCITY_EVENTS_KEEP_MS } from '../velocity/velocity.ts';
+import { VELOCITY_COUNTS_KEEP_MS } from '../velocity/velocity.ts';
 import { SWEEP_BATCH, sweepExpired } from './sweeper.ts';
 
 const NOW = new Date('2026-11-23T12:00:00.000Z');
@@ -47,17 +47,10 @@ async function seed(db: Db): Promise<void> {
       { fingerprint: 'live', expires_at: at(MINUTE) },
     ])
     .execute();
-  const event = (id: string, createdAt: string) => ({
-    id,
-    action: 'payment',
-    dimension: 'ip',
-    subject: '192.0.2.1',
-    detail: null,
-    created_at: createdAt,
-  });
+  const count = (minute: string) => ({ action: 'payment', dimension: 'ip', subject: '192.0.2.1', detail: '', minute, count: 2 });
   await db
-    .insertInto('velocity_events')
-    .values([event('vel_old', at(-VELOCITY_EVENTS_KEEP_MS - MINUTE)), event('vel_recent', at(-60 * MINUTE))])
+    .insertInto('velocity_counts')
+    .values([count(at(-VELOCITY_COUNTS_KEEP_MS - MINUTE)), count(at(-60 * MINUTE))])
     .execute();
   await db
     .insertInto('rate_limit_hits')
@@ -73,7 +66,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('the sweeper 
   beforeAll(() => engine.setup());
   afterAll(() => engine.teardown());
 
-  it('deletes expired sessions, old unheld Idempotency-Keys, expired bot-check uses, old velocity events, ended rate windows; keeps the rest', async () => {
+  it('deletes expired sessions, old unheld Idempotency-Keys, expired bot-check uses, old velocity counts, ended rate windows; keeps the rest', async () => {
     const { handle, cleanup } = await engine.open();
     try {
       await seed(handle.db);
@@ -81,7 +74,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('the sweeper 
         sessions: 1,
         idempotency_keys: 2,
         botcheck_uses: 1,
-        velocity_events: 1,
+        velocity_counts: 1,
         rate_limit_hits: 1,
       });
       const { db } = handle;
@@ -91,7 +84,9 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('the sweeper 
         'held-old',
       ]);
       expect((await db.selectFrom('botcheck_uses').select('fingerprint').execute()).map((r) => r.fingerprint)).toEqual(['live']);
-      expect((await db.selectFrom('velocity_events').select('id').execute()).map((r) => r.id)).toEqual(['vel_recent']);
+      expect((await db.selectFrom('velocity_counts').select('minute').execute()).map((r) => r.minute)).toEqual([
+        at(-60 * MINUTE),
+      ]);
       expect((await db.selectFrom('rate_limit_hits').select('window_ends_at').execute()).map((r) => r.window_ends_at)).toEqual([
         at(MINUTE),
       ]);

@@ -5,7 +5,7 @@ import type { DatabaseHandle } from '../db/connect.ts';
 import { nowIso } from '../ids.ts';
 import { runEvery } from './every.ts';
 import { IDEMPOTENCY_RETENTION_MS } from '../payments/idempotency.repository.ts';
-import { VELOCITY_EVENTS_KEEP_MS } from '../velocity/velocity.ts';
+import { VELOCITY_COUNTS_KEEP_MS } from '../velocity/velocity.ts';
 
 // The sweeper deletes what no request will read again, in a job apart from requests (a request pays for its own work
 // only). How long each kind of row is kept:
@@ -14,7 +14,7 @@ import { VELOCITY_EVENTS_KEEP_MS } from '../velocity/velocity.ts';
 //   long as no request holds the key (an unanswered key is released or its holder dead long before);
 // - spent bot-check tokens: until the token expires (BOTCHECK_CHALLENGE_TTL_SECONDS): an expired token is refused
 //   before the replay check, so its fingerprint guards nothing;
-// - velocity events: VELOCITY_EVENTS_KEEP_MS (a day, the longest window of any rule);
+// - velocity counts: VELOCITY_COUNTS_KEEP_MS (a day, the longest window of any rule);
 // - rate limit counters: until their window ends.
 // Several instances may sweep at once: each batch is one statement; on PostgreSQL its rows are locked with SKIP LOCKED,
 // so two sweepers take different rows instead of waiting on each other, and a row is deleted once.
@@ -25,7 +25,7 @@ export const SWEEP_BATCH = 1000;
 export const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 
 interface Sweep {
-  table: 'sessions' | 'idempotency_keys' | 'botcheck_uses' | 'velocity_events' | 'rate_limit_hits';
+  table: 'sessions' | 'idempotency_keys' | 'botcheck_uses' | 'velocity_counts' | 'rate_limit_hits';
   /** The primary key's columns. */
   key: readonly string[];
   /** Which rows are done with, as of `now`. */
@@ -45,7 +45,11 @@ export const SWEEPS: readonly Sweep[] = [
     },
   },
   { table: 'botcheck_uses', key: ['fingerprint'], done: (now) => sql`expires_at < ${nowIso(now)}` },
-  { table: 'velocity_events', key: ['id'], done: (now) => sql`created_at < ${ago(now, VELOCITY_EVENTS_KEEP_MS)}` },
+  {
+    table: 'velocity_counts',
+    key: ['action', 'dimension', 'subject', 'minute', 'detail'],
+    done: (now) => sql`minute < ${ago(now, VELOCITY_COUNTS_KEEP_MS)}`,
+  },
   { table: 'rate_limit_hits', key: ['bucket', 'window_ends_at'], done: (now) => sql`window_ends_at < ${nowIso(now)}` },
 ];
 

@@ -28,30 +28,7 @@ export class IdempotencyRepository {
   }
 
   async claim(scope: string, key: string, requestHash: string, now: Date = new Date()): Promise<Claim> {
-    const expired = new Date(now.getTime() - IDEMPOTENCY_RETENTION_MS).toISOString();
-    // Only answered keys expire: an unfinished one still pins its attempt's nonce, however old.
-    await this.#db
-      .deleteFrom('idempotency_keys')
-      .where('scope', '=', scope)
-      .where('key', '=', key)
-      .where('created_at', '<', expired)
-      .where('response_status', 'is not', null)
-      .execute();
-    const inserted = await this.#db
-      .insertInto('idempotency_keys')
-      .values({
-        scope,
-        key,
-        request_hash: requestHash,
-        locked_at: nowIso(now),
-        response_status: null,
-        response_body: null,
-        created_at: nowIso(now),
-      })
-      .onConflict((oc) => oc.doNothing())
-      .executeTakeFirst();
-    if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1) return { kind: 'acquired' };
-
+    if (await this.#insert(scope, key, requestHash, now)) return { kind: 'acquired' };
     const row = await this.#db
       .selectFrom('idempotency_keys')
       .selectAll()
@@ -59,6 +36,19 @@ export class IdempotencyRepository {
       .where('key', '=', key)
       .executeTakeFirst();
     if (row === undefined) return { kind: 'in_use' }; // released between our insert and read: the caller may retry
+    // Only answered keys expire: an unfinished one still pins its attempt's nonce, however old. An expired one starts
+    // over (this row only: a concurrent claim that already replaced it is left alone).
+    const expired = new Date(now.getTime() - IDEMPOTENCY_RETENTION_MS).toISOString();
+    if (row.response_status !== null && row.created_at < expired) {
+      await this.#db
+        .deleteFrom('idempotency_keys')
+        .where('scope', '=', scope)
+        .where('key', '=', key)
+        .where('created_at', '=', row.created_at)
+        .where('response_status', 'is not', null)
+        .execute();
+      return (await this.#insert(scope, key, requestHash, now)) ? { kind: 'acquired' } : { kind: 'in_use' };
+    }
     if (row.request_hash !== requestHash) return { kind: 'reused' };
     if (row.response_status !== null && row.response_body !== null) {
       return { kind: 'replay', status: row.response_status, body: JSON.parse(row.response_body) as unknown };
@@ -75,6 +65,24 @@ export class IdempotencyRepository {
     takeover = row.locked_at === null ? takeover.where('locked_at', 'is', null) : takeover.where('locked_at', '=', row.locked_at);
     const taken = await takeover.executeTakeFirst();
     return Number(taken.numUpdatedRows) === 1 ? { kind: 'acquired' } : { kind: 'in_use' };
+  }
+
+  /** Takes the key if no row holds it: the primary key lets one of concurrent claims win. */
+  async #insert(scope: string, key: string, requestHash: string, now: Date): Promise<boolean> {
+    const inserted = await this.#db
+      .insertInto('idempotency_keys')
+      .values({
+        scope,
+        key,
+        request_hash: requestHash,
+        locked_at: nowIso(now),
+        response_status: null,
+        response_body: null,
+        created_at: nowIso(now),
+      })
+      .onConflict((oc) => oc.doNothing())
+      .executeTakeFirst();
+    return Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1;
   }
 
   async complete(scope: string, key: string, status: number, body: unknown): Promise<void> {

@@ -1,4 +1,5 @@
 import type { BotcheckCheck } from '../botcheck/request-check.ts';
+import { syncWrites } from '../db/connect.ts';
 import type { Db } from '../db/connect.ts';
 import type { PaymentRow } from '../db/schema.ts';
 import { GatewayUnavailableError } from '../gateway/gateway.ts';
@@ -8,7 +9,7 @@ import type { Order, Owner } from '../orders/order.ts';
 import { findOwnedOrder, findOwnedOrderRow } from '../orders/orders.repository.ts';
 import type { AttemptOutcome } from './payment.ts';
 import { ensureGatewayCustomer } from '../accounts/accounts.service.ts';
-import { findAttemptByRef, findLivePayment, insertPendingPayment, leaseAttempt, recordOutcome } from './payments.repository.ts';
+import { findAttempts, findLivePayment, insertPendingPayment, leaseAttempt, recordOutcome } from './payments.repository.ts';
 
 export interface PayOrderDeps {
   db: Db;
@@ -68,13 +69,12 @@ export async function payOrder(deps: PayOrderDeps, input: PayOrderInput, now: Da
   const orderRow = await findOwnedOrderRow(deps.db, input.orderId, input.owner);
   if (orderRow === undefined) return { kind: 'order_not_found' };
 
+  const { own, live } = await findAttempts(deps.db, orderRow.id, input.idempotencyRef);
   // This key's own attempt, finished by another request before this one's answer was saved: its answer is that one.
-  const own = await findAttemptByRef(deps.db, orderRow.id, input.idempotencyRef);
   if (own !== undefined && own.status !== 'pending') return finished(deps, own, input.owner);
   // Paid, or paid and given back (refunded, voided): never charged again.
   if (orderRow.status !== 'pending') return { kind: 'order_already_paid' };
 
-  const live = await findLivePayment(deps.db, orderRow.id);
   if (live?.status === 'pending') {
     // The same request again (its Idempotency-Key pins the nonce, and it passed the bot-check), or a stale attempt.
     const mine = live.idempotency_ref === input.idempotencyRef;
@@ -106,6 +106,8 @@ export async function payOrder(deps: PayOrderDeps, input: PayOrderInput, now: Da
     const winner = await findLivePayment(deps.db, orderRow.id);
     return winner?.status === 'succeeded' ? { kind: 'order_already_paid' } : { kind: 'payment_in_progress' };
   }
+  // On disk before the gateway can charge: a power cut must not leave a charge whose attempt the database forgot.
+  await syncWrites(deps.db);
   return finished(deps, await sendAttempt(deps, payment, { resend: false }), input.owner);
 }
 

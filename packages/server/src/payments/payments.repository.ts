@@ -62,14 +62,25 @@ export async function insertPendingPayment(
   return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1 ? row : undefined;
 }
 
-/** The attempt an Idempotency-Key started on an order, if any (a key starts at most one). */
-export function findAttemptByRef(db: Db, orderId: string, idempotencyRef: string): Promise<PaymentRow | undefined> {
-  return db
+/**
+ * What a payment request needs of an order's attempts, in one read: the attempt its Idempotency-Key started (a key
+ * starts at most one), and the order's live (pending or succeeded) attempt, if any.
+ */
+export async function findAttempts(
+  db: Db,
+  orderId: string,
+  idempotencyRef: string,
+): Promise<{ own: PaymentRow | undefined; live: PaymentRow | undefined }> {
+  const rows = await db
     .selectFrom('payments')
     .selectAll()
     .where('order_id', '=', orderId)
-    .where('idempotency_ref', '=', idempotencyRef)
-    .executeTakeFirst();
+    .where((eb) => eb.or([eb('idempotency_ref', '=', idempotencyRef), eb('status', 'in', [...LIVE_PAYMENT_STATUSES])]))
+    .execute();
+  return {
+    own: rows.find((row) => row.idempotency_ref === idempotencyRef),
+    live: rows.find((row) => (LIVE_PAYMENT_STATUSES as readonly string[]).includes(row.status)),
+  };
 }
 
 /**
@@ -141,13 +152,16 @@ export async function recordOutcome(db: Db, payment: PaymentRow, outcome: Attemp
           gateway_rejection_reason: outcome.gatewayRejectionReason ?? null,
         };
   return db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable('payments')
-      .set({ ...changes, ...secure, updated_at: nowIso() })
-      .where('id', '=', payment.id)
-      .where('status', '=', 'pending')
-      .execute();
-    const saved = await trx.selectFrom('payments').selectAll().where('id', '=', payment.id).executeTakeFirstOrThrow();
+    const saved =
+      (await trx
+        .updateTable('payments')
+        .set({ ...changes, ...secure, updated_at: nowIso() })
+        .where('id', '=', payment.id)
+        .where('status', '=', 'pending')
+        .returningAll()
+        .executeTakeFirst()) ??
+      // Recorded already (a late duplicate): that outcome stands.
+      (await trx.selectFrom('payments').selectAll().where('id', '=', payment.id).executeTakeFirstOrThrow());
     if (saved.status === 'succeeded') await updateOrderStatus(trx, payment.order_id, 'pending', 'paid');
     return saved;
   });

@@ -4,11 +4,11 @@ import type { CardDescription } from '../gateway/card-lookup.ts';
 import { ProblemError } from '../http/problem.ts';
 import type { Owner } from '../orders/order.ts';
 import type { BinTestingRule } from './limits.ts';
-import type { Exceeded, Limit, Subjects, Velocity, VelocityAction } from './velocity.ts';
+import type { Exceeded, Limit, Recorded, Subjects, Velocity, VelocityAction } from './velocity.ts';
 
 /**
  * Counts this request's `action` against its subjects, then refuses it (429 `too_many_attempts`, Retry-After, the
- * rule named) when a limit is past; the refusal is recorded for the merchant. Returns the recorded events' ids.
+ * rule named) when a limit is past; the refusal is recorded for the merchant. Returns what it counted.
  */
 export async function enforceLimits(
   velocity: Velocity,
@@ -17,10 +17,10 @@ export async function enforceLimits(
   action: VelocityAction,
   subjects: Subjects,
   limits: readonly Limit[],
-): Promise<string[]> {
-  const ids = await velocity.record(action, subjects);
+): Promise<Recorded> {
+  const recorded = await velocity.record(action, subjects);
   await refuseIfExceeded(velocity, request, reply, await velocity.exceeded(limits, subjects, [action]));
-  return ids;
+  return recorded;
 }
 
 /** The subjects a card is counted as: a keyed hash of what the gateway says of it (never the number), and its BIN. */

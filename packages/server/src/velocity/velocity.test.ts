@@ -40,6 +40,23 @@ describe('Velocity on SQLite', () => {
     expect(await use('d')).toBeNull();
   });
 
+  it("keeps a subject's events as one count per minute, and refuses past the limit counted over the window", async () => {
+    const perIp = DEFAULT_VELOCITY_LIMITS.payments.filter((limit) => limit.rule === 'payments_per_ip_per_hour');
+    for (let i = 0; i < 400; i += 1) await velocity.record('payment', { ip: '198.18.0.1' });
+    now = new Date(now.getTime() + 30 * 60 * 1000);
+    await velocity.record('payment', { ip: '198.18.0.1' });
+    const rows = await handle.db.selectFrom('velocity_counts').select(['minute', 'count']).orderBy('minute').execute();
+    expect(rows).toEqual([
+      { minute: '2026-11-23T12:00:00.000Z', count: 400 },
+      { minute: '2026-11-23T12:30:00.000Z', count: 1 },
+    ]);
+    const exceeded = await velocity.exceeded(perIp, { ip: '198.18.0.1' }, ['payment']);
+    // Refused until the first minute leaves the hour: 30 minutes from now.
+    expect(exceeded).toMatchObject({ limit: { rule: 'payments_per_ip_per_hour' }, retryAfterSeconds: 1800 });
+    now = new Date(now.getTime() + 31 * 60 * 1000);
+    expect(await velocity.exceeded(perIp, { ip: '198.18.0.1' }, ['payment'])).toBeNull();
+  });
+
   it('raises the shop alert at 20 declines shop-wide within 15 minutes, and lowers it as they age out', async () => {
     const alert = new ShopAlert(velocity, DEFAULT_VELOCITY_LIMITS.shopAlert);
     for (let i = 0; i < 19; i += 1) await velocity.record('decline', { shop: SHOP, ip: `198.18.0.${i}` });

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { sql } from 'kysely';
 import type { Db } from '../db/connect.ts';
 import { newId, nowIso } from '../ids.ts';
 
@@ -46,8 +47,26 @@ export interface Exceeded {
   retryAfterSeconds: number;
 }
 
-/** Events older than this are of no rule's concern (the longest window is a day): the sweeper deletes them (src/jobs/). */
-export const VELOCITY_EVENTS_KEEP_MS = 24 * 60 * 60 * 1000;
+/** Counts older than this are of no rule's concern (the longest window is a day): the sweeper deletes them (src/jobs/). */
+export const VELOCITY_COUNTS_KEEP_MS = 24 * 60 * 60 * 1000;
+/**
+ * Events are counted per minute: a rule reads at most its window's minutes of a subject, however many events they
+ * hold. A window counts the minute it began in too, so it may hold up to a minute more: a refusal comes early, never late.
+ */
+const MINUTE_MS = 60 * 1000;
+const minuteOf = (ms: number): string => nowIso(new Date(ms - (ms % MINUTE_MS)));
+
+/** What `record` counted, so it can be taken back (`forget`). */
+export interface Recorded {
+  action: VelocityAction;
+  subjects: Array<[Dimension, string]>;
+  detail: string;
+  minute: string;
+}
+
+interface Counted {
+  events: number;
+}
 
 export class Velocity {
   readonly #db: Db;
@@ -58,19 +77,51 @@ export class Velocity {
     this.#clock = clock;
   }
 
-  /** Counts one event of `action` against each subject given; returns the events' ids (see forget). */
-  async record(action: VelocityAction, subjects: Subjects, detail: string | null = null): Promise<string[]> {
-    const now = this.#clock();
-    const rows = Object.entries(subjects)
-      .filter((entry): entry is [Dimension, string] => entry[1] !== undefined)
-      .map(([dimension, subject]) => ({ id: newId('vel'), action, dimension, subject, detail, created_at: nowIso(now) }));
-    if (rows.length > 0) await this.#db.insertInto('velocity_events').values(rows).execute();
-    return rows.map((row) => row.id);
+  /** Counts one event of `action` against each subject given. */
+  async record(action: VelocityAction, subjects: Subjects, detail: string | null = null): Promise<Recorded> {
+    const now = this.#clock().getTime();
+    const recorded: Recorded = {
+      action,
+      subjects: Object.entries(subjects).filter((entry): entry is [Dimension, string] => entry[1] !== undefined),
+      detail: detail ?? '',
+      minute: minuteOf(now),
+    };
+    if (recorded.subjects.length > 0) {
+      await this.#db
+        .insertInto('velocity_counts')
+        .values(
+          recorded.subjects.map(([dimension, subject]) => ({
+            action,
+            dimension,
+            subject,
+            minute: recorded.minute,
+            detail: recorded.detail,
+            count: 1,
+          })),
+        )
+        .onConflict((oc) =>
+          oc
+            .columns(['action', 'dimension', 'subject', 'minute', 'detail'])
+            .doUpdateSet({ count: sql<number>`velocity_counts.count + 1` }),
+        )
+        .execute();
+    }
+    return recorded;
   }
 
-  /** Takes back events (a sign-in that succeeded is not a failure to count). */
-  async forget(ids: readonly string[]): Promise<void> {
-    if (ids.length > 0) await this.#db.deleteFrom('velocity_events').where('id', 'in', ids).execute();
+  /** Takes back what `record` counted (a sign-in that succeeded is not a failure to count). */
+  async forget(recorded: Recorded): Promise<void> {
+    for (const [dimension, subject] of recorded.subjects) {
+      await this.#db
+        .updateTable('velocity_counts')
+        .set({ count: sql<number>`count - 1` })
+        .where('action', '=', recorded.action)
+        .where('dimension', '=', dimension)
+        .where('subject', '=', subject)
+        .where('minute', '=', recorded.minute)
+        .where('detail', '=', recorded.detail)
+        .execute();
+    }
   }
 
   /**
@@ -81,29 +132,33 @@ export class Velocity {
    */
   async exceeded(limits: readonly Limit[], subjects: Subjects, recorded: readonly VelocityAction[]): Promise<Exceeded | null> {
     const now = this.#clock().getTime();
-    for (const limit of limits) {
+    const checked = limits.flatMap((limit) => {
       const subject = subjects[limit.dimension];
-      if (subject === undefined) continue;
-      const row = await this.#events(limit.action, limit.dimension, subject, now - limit.windowMs)
-        .select((eb) => [
-          (limit.distinct === true ? eb.fn.count<string | number>('detail').distinct() : eb.fn.countAll<string | number>()).as(
-            'count',
-          ),
-          eb.fn.min<string>('created_at').as('oldest'),
-        ])
-        .executeTakeFirstOrThrow();
+      return subject === undefined ? [] : [{ limit, subject }];
+    });
+    // One query per window length (a list's rules share one or two), each counting every rule of that length.
+    const counted = new Map<string, Counted>();
+    const counts = checked.filter(({ limit }) => limit.distinct !== true);
+    for (const windowMs of new Set(counts.map(({ limit }) => limit.windowMs))) {
+      const sameWindow = counts.filter(({ limit }) => limit.windowMs === windowMs);
+      for (const [key, value] of await this.#count(sameWindow, now - windowMs)) counted.set(`${windowMs}:${key}`, value);
+    }
+    for (const { limit, subject } of checked) {
       const allowed = limit.max + (recorded.includes(limit.action) ? 1 : 0);
-      if (Number(row.count) >= allowed) {
-        const oldest = row.oldest === null ? now : new Date(row.oldest).getTime();
-        return { limit, subject, retryAfterSeconds: Math.max(1, Math.ceil((oldest + limit.windowMs - now) / 1000)) };
-      }
+      const past =
+        limit.distinct === true
+          ? (await this.#countDistinct(limit, subject, now - limit.windowMs, allowed)) >= allowed
+          : (counted.get(`${limit.windowMs}:${keyOf(limit.action, limit.dimension, subject)}`)?.events ?? 0) >= allowed;
+      if (!past) continue;
+      const oldest = new Date(await this.#oldest(limit, subject, now - limit.windowMs)).getTime();
+      return { limit, subject, retryAfterSeconds: Math.max(1, Math.ceil((oldest + limit.windowMs - now) / 1000)) };
     }
     return null;
   }
 
   /** How many distinct details (cards) the events of `action` by one subject had within `windowMs`. */
   async countDistinct(action: VelocityAction, dimension: Dimension, subject: string, windowMs: number): Promise<number> {
-    const row = await this.#events(action, dimension, subject, this.#clock().getTime() - windowMs)
+    const row = await this.#events(this.#db, { action, dimension }, subject, this.#clock().getTime() - windowMs)
       .select((eb) => eb.fn.count<string | number>('detail').distinct().as('count'))
       .executeTakeFirstOrThrow();
     return Number(row.count);
@@ -111,19 +166,63 @@ export class Velocity {
 
   /** How many events of `action` one subject had within `windowMs` (the shop's declines, for the alert). */
   async count(action: VelocityAction, dimension: Dimension, subject: string, windowMs: number): Promise<number> {
-    const row = await this.#events(action, dimension, subject, this.#clock().getTime() - windowMs)
+    const limit = { rule: '', action, dimension, max: 0, windowMs };
+    const counted = await this.#count([{ limit, subject }], this.#clock().getTime() - windowMs);
+    return counted.get(keyOf(action, dimension, subject))?.events ?? 0;
+  }
+
+  /** The events of each (action, dimension, subject) since `sinceMs`: at most a window's minutes of rows each. */
+  async #count(checked: ReadonlyArray<{ limit: Limit; subject: string }>, sinceMs: number): Promise<Map<string, Counted>> {
+    const since = minuteOf(sinceMs);
+    const rows = await this.#db
+      .selectFrom('velocity_counts')
+      .select((eb) => ['action', 'dimension', 'subject', eb.fn.sum<string | number>('count').as('events')])
+      .where((eb) =>
+        eb.or(
+          checked.map(({ limit, subject }) =>
+            eb.and([
+              eb('action', '=', limit.action),
+              eb('dimension', '=', limit.dimension),
+              eb('subject', '=', subject),
+              eb('minute', '>=', since),
+            ]),
+          ),
+        ),
+      )
+      .groupBy(['action', 'dimension', 'subject'])
+      .execute();
+    return new Map(rows.map((row) => [keyOf(row.action, row.dimension, row.subject), { events: Number(row.events) }]));
+  }
+
+  /**
+   * Distinct details (cards) of one subject since `sinceMs`, counted up to `allowed` only: a subject that used
+   * thousands of cards (a card tester refused at the fifth) costs the next check no more than the limit.
+   */
+  async #countDistinct(limit: Limit, subject: string, sinceMs: number, allowed: number): Promise<number> {
+    const row = await this.#db
+      .selectFrom((db) => this.#events(db, limit, subject, sinceMs).select('detail').distinct().limit(allowed).as('details'))
       .select((eb) => eb.fn.countAll<string | number>().as('count'))
       .executeTakeFirstOrThrow();
     return Number(row.count);
   }
 
-  #events(action: VelocityAction, dimension: Dimension, subject: string, sinceMs: number) {
-    return this.#db
-      .selectFrom('velocity_events')
-      .where('action', '=', action)
-      .where('dimension', '=', dimension)
+  /** The start of the oldest minute a refused subject was counted in since `sinceMs` (its Retry-After). */
+  async #oldest(limit: Limit, subject: string, sinceMs: number): Promise<string> {
+    const row = await this.#events(this.#db, limit, subject, sinceMs)
+      .select('minute')
+      .orderBy('minute')
+      .limit(1)
+      .executeTakeFirst();
+    return row?.minute ?? minuteOf(sinceMs);
+  }
+
+  #events(db: Pick<Db, 'selectFrom'>, limit: Pick<Limit, 'action' | 'dimension'>, subject: string, sinceMs: number) {
+    return db
+      .selectFrom('velocity_counts')
+      .where('action', '=', limit.action)
+      .where('dimension', '=', limit.dimension)
       .where('subject', '=', subject)
-      .where('created_at', '>', nowIso(new Date(sinceMs)));
+      .where('minute', '>=', minuteOf(sinceMs));
   }
 
   /** Keeps the refusal for the merchant and logs it (never card data: subjects are IPs, ids and HMACs of emails). */
@@ -163,3 +262,5 @@ export class Velocity {
       .execute();
   }
 }
+
+const keyOf = (action: string, dimension: string, subject: string): string => `${action} ${dimension} ${subject}`;
