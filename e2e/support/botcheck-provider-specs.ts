@@ -1,7 +1,7 @@
 import { expect, type Page } from '@playwright/test';
 import { test, WATCHDOG_MS, type WidgetProvider } from './botcheck-provider.ts';
 import { catalogue } from './catalogue.ts';
-import { cards, Shopper } from './shopper.ts';
+import { cards, Shopper, uniqueEmail } from './shopper.ts';
 
 // The specs of each third-party bot-check (tests/botcheck/<provider>.spec.ts, one file each: a provider is a
 // Kassa of its own, started per worker). Each third-party bot-check through its local stand-in (the real providers cannot be reached here: see
@@ -69,6 +69,32 @@ export function botcheckProviderSpecs(provider: WidgetProvider): void {
         'The bot-check took too long. Please try again.',
       );
     });
+
+    if (provider === 'recaptcha-v2') {
+      test("sign-up shows reCAPTCHA's checkbox: the anchor time-out's message if it does not load, then ticked it goes on", async ({
+        page,
+        providerShop,
+      }) => {
+        const release = await hold(page, new RegExp(`^${providerShop.scriptUrl.replace(/[.?]/g, '\\$&')}`));
+        await page.goto('/sign-up');
+        await page.getByLabel('Name').fill('Katherine Johnson');
+        await page.getByLabel('Email').fill(uniqueEmail('katherine'));
+        await page.getByLabel('Password').fill('trajectory-1962');
+        await page.getByRole('button', { name: 'Create an account' }).click();
+        await expect(page.getByRole('alert')).toHaveText('The bot-check did not load in time. Please try again.');
+        await release();
+        await page.getByRole('button', { name: 'Create an account' }).click();
+        const box = page.getByRole('dialog', { name: 'Bot check' });
+        const tick = box.frameLocator('iframe[title="reCAPTCHA"]').getByRole('checkbox', { name: "I'm not a robot" });
+        await expect(tick).toBeVisible();
+        // A person takes their time over the box: the execute watchdog does not cut it off.
+        await page.waitForTimeout(WATCHDOG_MS + 500);
+        await page.screenshot({ path: test.info().outputPath('recaptcha-checkbox.png') });
+        await tick.check();
+        await expect(page.getByRole('heading', { name: 'Check your email' })).toBeVisible();
+        await expect(box).toHaveCount(0);
+      });
+    }
 
     if (provider !== 'recaptcha-v3') {
       // v3 never shows a challenge: it scores silently.

@@ -148,4 +148,27 @@ describe('loadConfig', () => {
   it('refuses short secrets', () => {
     expect(problemsOf({ SESSION_SECRET: 'short' })).toEqual(['SESSION_SECRET must be at least 32 characters']);
   });
+
+  it("BOTCHECK_CHECKBOX_ON: reCAPTCHA v2's checkbox for the actions named, with its own keys or the main ones", async () => {
+    const { botcheckSettings } = await import('./botcheck/settings.ts');
+    const base = { BOTCHECK_PROVIDER: 'recaptcha-v2', BOTCHECK_SITE_KEY: 'inv-site', BOTCHECK_SECRET_KEY: 'inv-secret' };
+    const config = loadConfig({ ...base, BOTCHECK_CHECKBOX_ON: 'sign_up,save_card', BOTCHECK_CHECKBOX_SITE_KEY: 'box-site' });
+    expect(config.botcheck.siteverify?.checkbox).toEqual({
+      actions: ['sign_up', 'save_card'],
+      siteKey: 'box-site',
+      secretKey: 'inv-secret',
+    });
+    expect(botcheckSettings(config.botcheck, 'ses_1', 'sign_up')).toMatchObject({
+      provider: 'recaptcha-v2-checkbox',
+      siteKey: 'box-site',
+    });
+    expect(botcheckSettings(config.botcheck, 'ses_1', 'payment')).toMatchObject({
+      provider: 'recaptcha-v2',
+      siteKey: 'inv-site',
+    });
+    expect(problemsOf({ BOTCHECK_CHECKBOX_ON: 'sign_up' })).toEqual([
+      "BOTCHECK_CHECKBOX_ON needs BOTCHECK_PROVIDER=recaptcha-v2 (the checkbox is reCAPTCHA v2's)",
+    ]);
+    expect(problemsOf({ ...base, BOTCHECK_CHECKBOX_ON: 'checkout' })[0]).toMatch(/^BOTCHECK_CHECKBOX_ON must list actions/);
+  });
 });

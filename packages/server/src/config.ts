@@ -96,10 +96,21 @@ export type TrustProxy = false | number | string[];
 export interface SiteverifyConfig {
   siteKey: string;
   secretKey: string;
+  /**
+   * reCAPTCHA v2 only: the actions shown its visible "I'm not a robot" checkbox instead of the invisible widget
+   * (BOTCHECK_CHECKBOX_ON), with the checkbox-type key pair (reCAPTCHA keys are of one type); null: none.
+   */
+  checkbox: CheckboxConfig | null;
   verifyUrl: string;
   scriptUrl: string;
   minScore: number;
   verifyTimeoutMs: number;
+}
+
+export interface CheckboxConfig {
+  actions: BotcheckAction[];
+  siteKey: string;
+  secretKey: string;
 }
 
 export type Env = Record<string, string | undefined>;
@@ -171,6 +182,9 @@ const fields = {
   BOTCHECK_VERIFY_TIMEOUT_MS: positiveInt('BOTCHECK_VERIFY_TIMEOUT_MS').default(5000),
   BOTCHECK_HOSTNAMES: z.string().optional(),
   BOTCHECK_ON: z.string().optional(),
+  BOTCHECK_CHECKBOX_ON: z.string().optional(),
+  BOTCHECK_CHECKBOX_SITE_KEY: nonEmpty('BOTCHECK_CHECKBOX_SITE_KEY').optional(),
+  BOTCHECK_CHECKBOX_SECRET_KEY: nonEmpty('BOTCHECK_CHECKBOX_SECRET_KEY').optional(),
   BOTCHECK_FAIL_OPEN: z.string().optional(),
   BOTCHECK_SECRET: z.string().min(32, 'BOTCHECK_SECRET must be at least 32 characters').optional(),
   BOTCHECK_MAX_COUNTER: positiveInt('BOTCHECK_MAX_COUNTER').default(20_000),
@@ -330,6 +344,7 @@ export function loadConfig(env: Env): Config {
 /** A third-party provider needs its two keys; its endpoints default to the provider's own. */
 function parseSiteverify(v: Parsed, problems: string[]): SiteverifyConfig | null {
   const provider = v.BOTCHECK_PROVIDER;
+  const checkbox = parseCheckbox(v, problems);
   if (provider === 'altcha') return null;
   if (v.BOTCHECK_SITE_KEY === undefined)
     problems.push(`BOTCHECK_SITE_KEY is required with BOTCHECK_PROVIDER=${provider} (the provider's site key)`);
@@ -339,10 +354,29 @@ function parseSiteverify(v: Parsed, problems: string[]): SiteverifyConfig | null
   return {
     siteKey: v.BOTCHECK_SITE_KEY ?? '',
     secretKey: v.BOTCHECK_SECRET_KEY ?? '',
+    checkbox,
     verifyUrl: v.BOTCHECK_VERIFY_URL ?? facts.verifyUrl,
     scriptUrl: v.BOTCHECK_SCRIPT_URL ?? facts.scriptUrl,
     minScore: v.BOTCHECK_MIN_SCORE,
     verifyTimeoutMs: v.BOTCHECK_VERIFY_TIMEOUT_MS,
+  };
+}
+
+/** BOTCHECK_CHECKBOX_ON (reCAPTCHA v2): the actions shown the checkbox, with its key pair (default: the main one). */
+function parseCheckbox(v: Parsed, problems: string[]): CheckboxConfig | null {
+  const listed = (v.BOTCHECK_CHECKBOX_ON ?? '').split(/[\s,]+/).filter(Boolean);
+  if (listed.length === 0) return null;
+  if (v.BOTCHECK_PROVIDER !== 'recaptcha-v2') {
+    problems.push("BOTCHECK_CHECKBOX_ON needs BOTCHECK_PROVIDER=recaptcha-v2 (the checkbox is reCAPTCHA v2's)");
+    return null;
+  }
+  const unknown = listed.filter((action) => !(BOTCHECK_ACTIONS as readonly string[]).includes(action));
+  if (unknown.length > 0)
+    problems.push(`BOTCHECK_CHECKBOX_ON must list actions among ${BOTCHECK_ACTIONS.join(', ')} (not ${unknown.join(', ')})`);
+  return {
+    actions: BOTCHECK_ACTIONS.filter((action) => listed.includes(action)),
+    siteKey: v.BOTCHECK_CHECKBOX_SITE_KEY ?? v.BOTCHECK_SITE_KEY ?? '',
+    secretKey: v.BOTCHECK_CHECKBOX_SECRET_KEY ?? v.BOTCHECK_SECRET_KEY ?? '',
   };
 }
 

@@ -16,11 +16,12 @@ export function createBotcheckVerifier(config: Config['botcheck']): BotcheckVeri
       challengeTtlSeconds: config.challengeTtlSeconds,
     });
   }
-  const { siteKey, secretKey, verifyUrl, minScore, verifyTimeoutMs } = config.siteverify;
+  const { siteKey, secretKey, checkbox, verifyUrl, minScore, verifyTimeoutMs } = config.siteverify;
   return new SiteverifyVerifier({
     provider: config.provider,
     siteKey,
     secretKey,
+    checkbox,
     verifyUrl,
     minScore,
     timeoutMs: verifyTimeoutMs,

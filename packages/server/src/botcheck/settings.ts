@@ -14,6 +14,17 @@ export function botcheckSettings(
   if (config.provider === 'altcha' || config.siteverify === null) {
     return { provider: 'altcha', challengeUrl: `/api/botcheck/challenge?action=${action}`, ...watchdogs };
   }
+  const checkbox = config.siteverify.checkbox;
+  if (checkbox?.actions.includes(action)) {
+    return {
+      provider: 'recaptcha-v2-checkbox',
+      siteKey: checkbox.siteKey,
+      scriptUrl: config.siteverify.scriptUrl,
+      action,
+      binding: botcheckBinding(config.secret, sessionId, action).session,
+      ...watchdogs,
+    };
+  }
   return {
     provider: config.provider,
     siteKey: config.siteverify.siteKey,

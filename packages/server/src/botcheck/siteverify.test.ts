@@ -173,4 +173,22 @@ describe('SiteverifyVerifier: what only some providers report', () => {
       { ok: false, reason: 'issued for another action' },
     );
   });
+
+  it("reCAPTCHA v2's checkbox: its actions verify with the checkbox key pair, the others with the main one", async () => {
+    // Only the checkbox's secret is the stand-in's: a sign_up token verifies, a payment's goes out with the other secret.
+    const checkbox = new SiteverifyVerifier({
+      provider: 'recaptcha-v2',
+      siteKey: 'invisible-site-key',
+      secretKey: 'invisible-secret-key',
+      checkbox: { actions: ['sign_up'], ...STANDIN_KEYS },
+      verifyUrl: standinUrls(standin.url, 'recaptcha-v2').verifyUrl,
+      minScore: 0.5,
+      timeoutMs: 2000,
+    });
+    const signUp = botcheckBinding(SECRET, 'ses_shopper', 'sign_up');
+    expect(await checkbox.verify(await widgetToken('recaptcha-v2'), signUp, CONTEXT)).toMatchObject({ ok: true });
+    expect(standin.lastVerify()?.get('secret')).toBe(STANDIN_KEYS.secretKey);
+    expect(await checkbox.verify(await widgetToken('recaptcha-v2'), BINDING, CONTEXT)).toMatchObject({ ok: false });
+    expect(standin.lastVerify()?.get('secret')).toBe('invisible-secret-key');
+  });
 });

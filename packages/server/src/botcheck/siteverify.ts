@@ -2,12 +2,15 @@ import { createHash, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { SITEVERIFY_PROVIDERS } from './providers.ts';
 import type { SiteverifyProvider } from './providers.ts';
+import type { CheckboxConfig } from '../config.ts';
 import type { BotcheckBinding, BotcheckVerifier, Verdict, VerifyContext } from './verifier.ts';
 
 export interface SiteverifyOptions {
   provider: SiteverifyProvider;
   siteKey: string;
   secretKey: string;
+  /** reCAPTCHA v2's checkbox: the actions that show it, verified with its own key pair. */
+  checkbox?: CheckboxConfig | null;
   /** The provider's siteverify endpoint (a stand-in in tests). */
   verifyUrl: string;
   /** reCAPTCHA v3: tokens scored below this are refused (0.0 = bot, 1.0 = person). */
@@ -30,7 +33,7 @@ const answerSchema = z.object({
 type Answer = z.infer<typeof answerSchema>;
 
 /**
- * reCAPTCHA (v2 invisible, v3), hCaptcha and Turnstile: the token goes to the provider's siteverify with the secret
+ * reCAPTCHA (v2 invisible or checkbox, v3), hCaptcha and Turnstile: the token goes to the provider's siteverify with the secret
  * key and the client's address, and the answer is checked here: success, the host name the widget ran on, the
  * action (v3, Turnstile), the score (v3) and, for Turnstile, the session the widget was rendered for (its cData).
  * reCAPTCHA and hCaptcha tokens carry no session: they are bound by their short life and single use instead.
@@ -46,7 +49,7 @@ export class SiteverifyVerifier implements BotcheckVerifier {
 
   async verify(token: string, binding: BotcheckBinding, context: VerifyContext): Promise<Verdict> {
     if (token.length === 0 || token.length > 4096) return { ok: false, reason: 'malformed token' };
-    const answer = await this.#siteverify(token, context.remoteIp);
+    const answer = await this.#siteverify(token, context.remoteIp, binding.action);
     if (answer === null) return { ok: false, reason: 'provider unavailable', unavailable: true };
     const refusal = this.#refusal(answer, binding, context);
     if (refusal !== null) return { ok: false, reason: refusal };
@@ -71,8 +74,10 @@ export class SiteverifyVerifier implements BotcheckVerifier {
   }
 
   /** One call to siteverify, retried once when the network failed; null when no answer could be had. */
-  async #siteverify(token: string, remoteIp: string): Promise<Answer | null> {
-    const form = new URLSearchParams({ secret: this.#options.secretKey, response: token, remoteip: remoteIp });
+  async #siteverify(token: string, remoteIp: string, action: string): Promise<Answer | null> {
+    const checkbox = this.#options.checkbox;
+    const secret = checkbox?.actions.some((shown) => shown === action) ? checkbox.secretKey : this.#options.secretKey;
+    const form = new URLSearchParams({ secret, response: token, remoteip: remoteIp });
     if (this.provider === 'hcaptcha') form.set('sitekey', this.#options.siteKey);
     // Turnstile answers a retried call with the same key as the first instead of "already spent".
     if (this.provider === 'turnstile') form.set('idempotency_key', randomUUID());

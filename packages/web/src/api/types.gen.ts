@@ -79,7 +79,8 @@ export type BotcheckSettings = {
   /** How long the page waits for a token (not while a visible challenge is open). */
   executeTimeoutMs: number;
 } | {
-  provider: "recaptcha-v2" | "recaptcha-v3" | "hcaptcha" | "turnstile";
+  /** The widget to run; `recaptcha-v2-checkbox`: reCAPTCHA v2's visible checkbox (BOTCHECK_CHECKBOX_ON). */
+  provider: "recaptcha-v2" | "recaptcha-v3" | "hcaptcha" | "turnstile" | "recaptcha-v2-checkbox";
   siteKey: string;
   scriptUrl: string;
   /** The action the token is for (reCAPTCHA v3 and Turnstile report it back). */

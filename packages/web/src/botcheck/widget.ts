@@ -1,4 +1,5 @@
 import type { BotcheckSettings } from '../api/types.ts';
+import { messages } from '../i18n/messages.ts';
 import { BotcheckError } from './botcheck-error.ts';
 
 type WidgetSettings = Exclude<BotcheckSettings, { provider: 'altcha' }>;
@@ -21,6 +22,7 @@ interface Listener {
 
 const GLOBALS = {
   'recaptcha-v2': 'grecaptcha',
+  'recaptcha-v2-checkbox': 'grecaptcha',
   'recaptcha-v3': 'grecaptcha',
   hcaptcha: 'hcaptcha',
   turnstile: 'turnstile',
@@ -115,6 +117,31 @@ function renderOnce(api: WidgetApi, settings: WidgetSettings): Rendered {
 }
 
 /**
+ * reCAPTCHA v2's checkbox, shown where the person can tick it: a panel over the page, made afresh each time (a token
+ * is single use) and removed when done. While it shows, the person is the one to act, so it counts as a visible
+ * challenge: the execute watchdog waits (botcheck.md: a person still solving is not cut off).
+ */
+function renderCheckbox(api: WidgetApi, settings: WidgetSettings, listener: Listener): { id: WidgetId; remove(): void } {
+  const panel = document.createElement('div');
+  panel.className = 'botcheck-checkbox card';
+  panel.setAttribute('role', 'dialog');
+  panel.setAttribute('aria-label', messages.botcheckCheckboxTitle);
+  const prompt = document.createElement('p');
+  prompt.textContent = messages.botcheckCheckboxPrompt;
+  const container = document.createElement('div');
+  panel.append(prompt, container);
+  document.body.append(panel);
+  const id = api.render(container, {
+    sitekey: settings.siteKey,
+    callback: (token: string) => listener.token(token),
+    'error-callback': () => listener.failed(),
+    // A ticked box's token lapses after two minutes unused: the box unticks itself and the person ticks it again.
+    'expired-callback': () => undefined,
+  });
+  return { id, remove: () => panel.remove() };
+}
+
+/**
  * reCAPTCHA has no callback for its challenge opening: its challenge frame (the "bframe") is visible while a person
  * is solving one.
  */
@@ -134,7 +161,9 @@ function recaptchaChallengeVisible(): boolean {
 export async function runWidget(settings: WidgetSettings): Promise<string> {
   const api = await loadApi(settings);
   let challengeOpen = false;
-  const challengeVisible = () => challengeOpen || (settings.provider.startsWith('recaptcha') && recaptchaChallengeVisible());
+  const checkbox = settings.provider === 'recaptcha-v2-checkbox';
+  const challengeVisible = () =>
+    checkbox || challengeOpen || (settings.provider.startsWith('recaptcha') && recaptchaChallengeVisible());
   return new Promise<string>((resolve, reject) => {
     let waited = 0;
     let done = false;
@@ -151,10 +180,12 @@ export async function runWidget(settings: WidgetSettings): Promise<string> {
       },
     };
     let widget: Rendered | null = null;
+    let shown: { remove(): void } | null = null;
     function finish(settle: () => void): void {
       if (done) return;
       done = true;
       clearInterval(watchdog);
+      shown?.remove();
       if (widget !== null) {
         widget.listener.current = null;
         // A token is single use: the next execution starts from a fresh widget.
@@ -163,7 +194,9 @@ export async function runWidget(settings: WidgetSettings): Promise<string> {
       settle();
     }
     try {
-      if (settings.provider === 'recaptcha-v3') {
+      if (checkbox) {
+        shown = renderCheckbox(api, settings, listener);
+      } else if (settings.provider === 'recaptcha-v3') {
         // v3 has no widget to render: execute(siteKey, { action }) answers a promise of a scored token.
         void Promise.resolve(api.execute(settings.siteKey, { action: settings.action })).then(
           (token) => listener.token(token ?? ''),

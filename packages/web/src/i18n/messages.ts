@@ -38,6 +38,8 @@ export const messages = {
   pay: (amount: string) => `Pay ${amount}`,
   paying: 'Paying…',
   checkingYouAreHuman: 'Checking that you are not a bot…',
+  botcheckCheckboxTitle: 'Bot check',
+  botcheckCheckboxPrompt: 'Tick the box to show you are not a robot; we then go on.',
   receiptTitle: 'Thank you, your payment went through',
   receiptPageTitle: 'Receipt',
   receiptOrderNumber: (number: number) => `Order ${number}`,

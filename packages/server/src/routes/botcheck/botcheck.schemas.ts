@@ -10,9 +10,12 @@ const watchdogs = {
 export const botcheckSettingsSchema = z.discriminatedUnion('provider', [
   z.object({ provider: z.literal('altcha'), challengeUrl: z.string(), ...watchdogs }),
   z.object({
-    provider: z.enum(
-      BOTCHECK_PROVIDERS.filter((p) => p !== 'altcha') as ['recaptcha-v2', 'recaptcha-v3', 'hcaptcha', 'turnstile'],
-    ),
+    provider: z
+      .enum([
+        ...(BOTCHECK_PROVIDERS.filter((p) => p !== 'altcha') as ['recaptcha-v2', 'recaptcha-v3', 'hcaptcha', 'turnstile']),
+        'recaptcha-v2-checkbox',
+      ])
+      .describe("The widget to run; `recaptcha-v2-checkbox`: reCAPTCHA v2's visible checkbox (BOTCHECK_CHECKBOX_ON)."),
     siteKey: z.string(),
     scriptUrl: z.string(),
     action: z.string().describe('The action the token is for (reCAPTCHA v3 and Turnstile report it back).'),

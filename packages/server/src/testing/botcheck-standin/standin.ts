@@ -116,7 +116,7 @@ export async function startBotcheckStandin(host = '127.0.0.1'): Promise<Botcheck
     if (request.method === 'GET' && /^\/(recaptcha\/api|hcaptcha\/1\/api|turnstile\/v0\/api)\.js$/.test(path)) {
       return send(response, 200, 'text/javascript', widgetScript);
     }
-    if (request.method === 'GET' && (path === '/anchor' || path === '/recaptcha/api2/bframe'))
+    if (request.method === 'GET' && ['/anchor', '/recaptcha/api2/bframe', '/recaptcha/api2/anchor'].includes(path))
       return send(response, 200, 'text/html', anchorPage);
     if (request.method === 'GET' && path === '/mode') return sendJson(response, 200, { interactive: controls.interactive });
     if (request.method === 'POST' && path === '/token')

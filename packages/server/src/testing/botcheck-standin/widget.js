@@ -1,4 +1,4 @@
-// The bot-check stand-in's widget script: the JavaScript API of reCAPTCHA (v2 invisible, v3), hCaptcha or Turnstile,
+// The bot-check stand-in's widget script: the JavaScript API of reCAPTCHA (v2 invisible or checkbox, v3), hCaptcha or Turnstile,
 // chosen by the path it is loaded from, with the same globals, render parameters and callbacks as the real ones. Each
 // widget is an "anchor" frame from the stand-in's origin that makes the token (and shows a challenge when the stand-in
 // is told to), as the real widgets do. Test infrastructure only: the real providers cannot be reached here.
@@ -43,6 +43,8 @@
   function render(target, params) {
     const id = kind === 'turnstile' ? `cf-chl-widget-${nextId++}` : nextId++;
     const frame = document.createElement('iframe');
+    // reCAPTCHA v2 rendered without size 'invisible' is its checkbox: an anchor frame shown in place, ticked by a person.
+    const checkbox = kind === 'recaptcha' && v3SiteKey === null && params.size !== 'invisible';
     const query = new URLSearchParams({
       kind,
       sitekey: params.sitekey ?? '',
@@ -51,12 +53,14 @@
       action: params.action ?? '',
       cdata: params.cData ?? '',
       v3: v3SiteKey === null ? '' : '1',
+      checkbox: checkbox ? '1' : '',
     });
     // reCAPTCHA's challenge frame is its "bframe": pages (Kassa's too) look for it to know a challenge is showing.
-    frame.src = `${origin}/${kind === 'recaptcha' ? 'recaptcha/api2/bframe' : 'anchor'}?${query}`;
-    frame.title = 'bot-check challenge';
-    hide(frame);
-    const widget = { frame, params, ready: false, queued: null, token: null, resolve: null };
+    frame.src = `${origin}/${checkbox ? 'recaptcha/api2/anchor' : kind === 'recaptcha' ? 'recaptcha/api2/bframe' : 'anchor'}?${query}`;
+    frame.title = checkbox ? 'reCAPTCHA' : 'bot-check challenge';
+    if (checkbox) Object.assign(frame.style, { width: '304px', height: '128px', border: '0' });
+    else hide(frame);
+    const widget = { frame, params, checkbox, ready: false, queued: null, token: null, resolve: null };
     widgets.set(id, widget);
     containerOf(target).appendChild(frame);
     return id;
@@ -126,6 +130,12 @@
         widget.frame.contentWindow.postMessage(widget.queued, origin);
         widget.queued = null;
       }
+    } else if (widget.checkbox) {
+      // The checkbox stays where the page put it, ticked once the token is made.
+      if (data.type === 'token') {
+        widget.token = data.token;
+        call(widget, 'callback', data.token);
+      } else if (data.type === 'error') call(widget, 'error-callback', data.code);
     } else if (data.type === 'challenge-open') {
       show(widget.frame);
       call(widget, kind === 'turnstile' ? 'before-interactive-callback' : 'open-callback');
