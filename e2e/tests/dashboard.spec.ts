@@ -168,6 +168,33 @@ test('a merchant cancels a subscription from the list after the question, and se
   await page.screenshot({ path: test.info().outputPath('subscription-canceled.png'), fullPage: true });
 });
 
+test("a merchant sees a sign-in the bot check refused among the refusals, filtered to the bot check's", async ({
+  page,
+  browser,
+}) => {
+  // A sign-in with a made-up bot-check token, from a browser of its own: refused before the password is checked.
+  const context = await browser.newContext();
+  const bot = await context.newPage();
+  await bot.goto('/');
+  const refused = await bot.request.post('/api/session', {
+    data: { email: 'shopper@kassa.test', password: 'guessing', botcheck: 'made-up-token' },
+  });
+  expect((await refused.json()).code).toBe('botcheck_failed');
+  await context.close();
+
+  const merchant = new Merchant(page);
+  await merchant.signsIn();
+  await merchant.opensSection('Refusals');
+  await page.getByLabel('Refused by').selectOption({ label: 'Bot check' });
+  await expect(page).toHaveURL(/kind=botcheck/);
+  const rows = page.getByRole('region', { name: 'Refusals, newest first' }).locator('tbody tr');
+  await expect(rows.first()).toContainText('Bot check');
+  await expect(rows.filter({ hasText: 'sign in' }).first()).toBeVisible();
+  await expect(rows.filter({ hasText: 'Velocity rule' })).toHaveCount(0);
+  expect(await merchant.axeViolations('refusals')).toEqual([]);
+  await page.screenshot({ path: test.info().outputPath('refusals.png'), fullPage: true });
+});
+
 for (const theme of ['light', 'dark'] as const) {
   test(`every dashboard page passes axe in the ${theme} theme`, async ({ page }) => {
     test.setTimeout(120_000);
@@ -175,7 +202,7 @@ for (const theme of ['light', 'dark'] as const) {
     const merchant = new Merchant(page);
     await merchant.signsIn();
     const violations: string[] = [];
-    for (const section of ['Overview', 'Payments', 'Subscriptions', 'Disputes', 'Customers'] as const) {
+    for (const section of ['Overview', 'Payments', 'Subscriptions', 'Disputes', 'Customers', 'Refusals'] as const) {
       await merchant.opensSection(section);
       await expect(page.locator('.status')).toHaveCount(0);
       violations.push(...(await merchant.axeViolations(`${section} (${theme})`)));

@@ -59,6 +59,7 @@ const routes: Route[] = [
     title: adminMessages.customersTitle,
     render: () => <AdminPage section={{ name: 'customers' }} />,
   },
+  { pattern: '/admin/refusals', title: adminMessages.refusalsTitle, render: () => <AdminPage section={{ name: 'refusals' }} /> },
 ];
 
 const notFound: Route = { pattern: '', title: messages.notFound, render: () => <h1>{messages.notFound}</h1> };

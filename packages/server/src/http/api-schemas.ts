@@ -24,6 +24,7 @@ import {
   subscriptionsList,
 } from '../routes/admin/admin.schemas.ts';
 import { shopConfigSchema } from '../routes/config/config.routes.ts';
+import { refusalSchema, refusalsPage } from '../velocity/refusals.query.ts';
 import { botcheckSettingsSchema } from '../routes/botcheck/botcheck.schemas.ts';
 import { checkoutSessionSchema } from '../routes/orders/orders.schemas.ts';
 import { paymentDeclinedSchema } from '../routes/payments/payments.schemas.ts';
@@ -73,6 +74,8 @@ export const API_SCHEMAS = {
   DisputesPage: disputesPage,
   AdminCustomer: adminCustomerSchema,
   CustomersPage: customersPage,
+  Refusal: refusalSchema,
+  RefusalsPage: refusalsPage,
 } as const satisfies Record<string, z.ZodType>;
 
 /** The registry the OpenAPI document takes its components from. */

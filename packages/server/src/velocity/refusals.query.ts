@@ -18,6 +18,8 @@ export const refusalSchema = z.object({
 });
 export type Refusal = z.infer<typeof refusalSchema>;
 
+export const refusalsPage = z.object({ refusals: z.array(refusalSchema), nextCursor: z.string().nullable() });
+
 /** A page of refusals, newest first (index `velocity_refusals_listed`). */
 export async function listRefusals(
   db: Db,

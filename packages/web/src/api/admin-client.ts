@@ -6,6 +6,7 @@ import type {
   PaymentDetail,
   PaymentsPage,
   RefundDone,
+  RefusalsPage,
   SubscriptionCanceled,
   SubscriptionsList,
 } from './types.gen.ts';
@@ -35,4 +36,5 @@ export const adminApi = {
     ),
   disputes: (query: URLSearchParams) => call<DisputesPage>('GET', `/api/admin/disputes?${query}`),
   customers: (query: URLSearchParams) => call<CustomersPage>('GET', `/api/admin/customers?${query}`),
+  refusals: (query: URLSearchParams) => call<RefusalsPage>('GET', `/api/admin/refusals?${query}`),
 };

@@ -422,6 +422,27 @@ export type CustomersPage = {
   nextCursor: string | null;
 };
 
+export type Refusal = {
+  id: string;
+  at: string;
+  kind: "velocity" | "botcheck";
+  /** The velocity rule (`payments_per_ip_per_hour`, ...), or `botcheck_failed`. */
+  rule: string;
+  /** What was refused: `payment`, `sign_in`, `order`, ... */
+  action: string;
+  /** What the rule counted: `ip`, `session`, `account`, `card`, `bin`, `email`, ... */
+  dimension: string;
+  /** Who: an IP, an id, or a keyed hash (cards, emails): never a card number or an email. */
+  subject: string;
+  /** A bot-check refusal's reason (`expired`, `already used`, `provider unavailable`, ...). */
+  reason: string | null;
+};
+
+export type RefusalsPage = {
+  refusals: Refusal[];
+  nextCursor: string | null;
+};
+
 // What the web app sends.
 export type SignUpRequest = {
   email: string;

@@ -9,6 +9,7 @@ export const adminMessages = {
   subscriptionsTitle: 'Subscriptions',
   disputesTitle: 'Disputes',
   customersTitle: 'Customers',
+  refusalsTitle: 'Refusals',
   adminOnly: 'This page is for administrators. Sign in with an admin account.',
 
   // Overview
@@ -167,6 +168,28 @@ export const adminMessages = {
   noCustomers: 'No customers match.',
   never: 'Never',
   dash: '—',
+
+  // Refusals (the card-testing defence)
+  refusalsIntro:
+    'Requests refused before they reached the gateway: by a velocity rule (too many attempts from one source) or by a failed bot check.',
+  refusedBy: 'Refused by',
+  allRefusals: 'Velocity rules and bot checks',
+  refusalKind: { velocity: 'Velocity rule', botcheck: 'Bot check' } as Record<string, string>,
+  refusalRule: 'Rule or reason',
+  refusalDimension: {
+    ip: 'IP address',
+    session: 'Session',
+    account: 'Account',
+    card: 'Card',
+    bin: 'Card BIN',
+    email: 'Email',
+  } as Record<string, string>,
+  refusalAction: 'Refused action',
+  refusalSource: 'Counted by',
+  refusalReason: 'Reason',
+  when: 'When',
+  noRefusals: 'No refusals. Requests refused by the velocity rules or the bot check appear here.',
+  refusalsCaption: 'Refusals, newest first',
 } as const;
 
 const adminProblems: Record<string, string> = {

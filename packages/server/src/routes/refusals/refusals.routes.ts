@@ -3,7 +3,7 @@ import { decodePageCursor } from '../../admin/page-cursor.ts';
 import type { AppContext } from '../../context.ts';
 import { problemResponses } from '../../http/api-schemas.ts';
 import type { ApiInstance } from '../../plugins/openapi.ts';
-import { listRefusals, refusalSchema } from '../../velocity/refusals.query.ts';
+import { listRefusals, refusalsPage } from '../../velocity/refusals.query.ts';
 import { cursorParam } from '../admin/admin.schemas.ts';
 
 const listRefusalsQuery = z.object({
@@ -23,7 +23,7 @@ export function refusalsRoutes(app: ApiInstance, ctx: AppContext): void {
         tags: ['admin'],
         querystring: listRefusalsQuery,
         response: {
-          200: z.object({ refusals: z.array(refusalSchema), nextCursor: z.string().nullable() }),
+          200: refusalsPage,
           ...problemResponses('validation_failed'),
         },
       },

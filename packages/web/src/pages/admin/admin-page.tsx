@@ -4,6 +4,7 @@ import { messages } from '../../i18n/messages.ts';
 import { Link, usePath } from '../../router.tsx';
 import { CustomersPage } from './lists/customers-page.tsx';
 import { DisputesPage } from './lists/disputes-page.tsx';
+import { RefusalsPage } from './lists/refusals-page.tsx';
 import { SubscriptionsPage } from './lists/subscriptions-page.tsx';
 import { OverviewPage } from './overview/overview-page.tsx';
 import { PaymentDetailPage } from './payments/payment-detail-page.tsx';
@@ -11,7 +12,7 @@ import { PaymentsPage } from './payments/payments-page.tsx';
 import '../../styles/admin.css';
 
 export type AdminSection =
-  | { name: 'overview' | 'payments' | 'subscriptions' | 'disputes' | 'customers' }
+  | { name: 'overview' | 'payments' | 'subscriptions' | 'disputes' | 'customers' | 'refusals' }
   | { name: 'payment'; paymentId: string };
 
 const SECTIONS = [
@@ -20,6 +21,7 @@ const SECTIONS = [
   { to: '/admin/subscriptions', label: adminMessages.subscriptionsTitle },
   { to: '/admin/disputes', label: adminMessages.disputesTitle },
   { to: '/admin/customers', label: adminMessages.customersTitle },
+  { to: '/admin/refusals', label: adminMessages.refusalsTitle },
 ] as const;
 
 /** The merchant's dashboard: its own navigation beside the section shown; admins only (the server checks too). */
@@ -72,5 +74,7 @@ function renderSection(section: AdminSection) {
       return <DisputesPage />;
     case 'customers':
       return <CustomersPage />;
+    case 'refusals':
+      return <RefusalsPage />;
   }
 }

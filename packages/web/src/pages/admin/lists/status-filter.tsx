@@ -7,18 +7,23 @@ export function StatusFilter({
   value,
   onChange,
   label,
+  title = adminMessages.status,
+  allLabel = adminMessages.allStatuses,
 }: {
   id: string;
   statuses: readonly string[];
   value: string;
   onChange: (value: string) => void;
   label?: (status: string) => string;
+  /** The control's label and its "any" choice, when the list is filtered by something other than a status. */
+  title?: string;
+  allLabel?: string;
 }) {
   return (
     <p className="inline-filter">
-      <label htmlFor={id}>{adminMessages.status}</label>
+      <label htmlFor={id}>{title}</label>
       <select id={id} value={value} onChange={(event) => onChange(event.target.value)}>
-        <option value="">{adminMessages.allStatuses}</option>
+        <option value="">{allLabel}</option>
         {statuses.map((status) => (
           <option key={status} value={status}>
             {label?.(status) ?? status}
