@@ -27,7 +27,8 @@ async function orderStatus(page: Page, orderId: string): Promise<string> {
   return ((await (await page.request.get(`/api/orders/${orderId}`)).json()) as { order: { status: string } }).order.status;
 }
 
-const payButton = (page: Page) => page.getByRole('button', { name: /^Pay / });
+/** The page's Pay button, named in the page's language ("Pay €12.00", "12,00 € bezahlen", "ادفع …"). */
+const payButton = (page: Page, name: RegExp = /^Pay /) => page.getByRole('button', { name });
 
 test('a page without React pays an order by a form post: nonce and device data in hidden inputs, then the receipt', async ({
   page,
@@ -86,9 +87,19 @@ test('a form post from another site is refused and the order stays unpaid', asyn
   expect(await orderStatus(page, orderId)).toBe('pending');
 });
 
-test('in German the checkout speaks German: labels, field messages and the sheet message', async ({ page }) => {
+test('in German the page and the checkout speak German: heading, Pay, a returned error (still German when sent back without the locale), labels, field messages and the sheet message', async ({
+  page,
+}) => {
   const shopper = new Shopper(page);
-  await openPlainCheckout(page, await orderFor(page), '&locale=de-DE');
+  // As the server sends the shopper back after a failed form post (?error=<code>).
+  await openPlainCheckout(page, await orderFor(page), '&locale=de-DE&error=botcheck_failed');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'de');
+  await expect(page).toHaveTitle('Kasse · Kassa Coffee');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Kasse');
+  await expect(payButton(page, /bezahlen$/)).toHaveText(/^12,00\s€ bezahlen$/);
+  await expect(page.locator('#plain-error')).toHaveText(
+    'Wir konnten nicht bestätigen, dass Sie kein Bot sind. Bitte versuchen Sie es erneut.',
+  );
   const sheet = page.locator('[data-kassa-checkout]');
   await expect(sheet).toHaveAttribute('lang', 'de');
   await expect(page.locator('iframe[name="kassa-field-number"]')).toHaveAttribute('title', 'Kartennummer');
@@ -97,19 +108,35 @@ test('in German the checkout speaks German: labels, field messages and the sheet
   await expect(shopper.field('expirationDate')).toHaveAttribute('placeholder', 'MM/JJ');
 
   await shopper.typeInto('number', '4111 1111 1111 1112');
-  await payButton(page).click();
+  await payButton(page, /bezahlen$/).click();
   await expect(sheet.getByRole('alert')).toHaveText('Überprüfen Sie Ihre Eingaben und versuchen Sie es erneut.');
   await expect(sheet.getByText('Diese Kartennummer ist ungültig.')).toBeVisible();
   await expect(sheet.getByText('Geben Sie das Ablaufdatum ein.')).toBeVisible();
   // The frame's input carries the same message for assistive technology.
   await expect(shopper.field('number')).toHaveAttribute('aria-description', 'Diese Kartennummer ist ungültig.');
+
+  // Sent back by the server (?error= only, no locale): the tab keeps its language.
+  await page.goto(
+    page
+      .url()
+      .replace(/&locale=[^&]*/, '')
+      .replace(/error=[^&]*/, 'error=payment_in_progress'),
+  );
+  await expect(page.locator('#plain-error')).toHaveText(
+    'Ihre Zahlung wird noch bearbeitet. Bitte warten Sie einen Moment und drücken Sie dann erneut auf „Bezahlen“.',
+  );
+  await expect(page.locator('[data-kassa-checkout]')).toHaveAttribute('lang', 'de');
 });
 
-test('in Arabic the sheet is laid out right to left, the frames follow, and digits stay left to right', async ({
+test('in Arabic the page and the sheet are laid out right to left in Arabic, the frames follow, and digits stay left to right', async ({
   page,
 }, testInfo) => {
   const shopper = new Shopper(page);
   await openPlainCheckout(page, await orderFor(page), '&locale=ar');
+  await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('الدفع');
+  const pay = payButton(page, /^ادفع /);
+  await expect(pay).toBeVisible();
   const sheet = page.locator('[data-kassa-checkout]');
   await expect(sheet).toHaveAttribute('dir', 'rtl');
   await expect(sheet).toHaveAttribute('lang', 'ar');
@@ -130,7 +157,7 @@ test('in Arabic the sheet is laid out right to left, the frames follow, and digi
 
   await shopper.typeInto('number', cards.visa.number);
   await expect(shopper.field('number')).toHaveValue('4111 1111 1111 1111');
-  await payButton(page).click();
+  await pay.click();
   await expect(sheet.getByRole('alert')).toHaveText('تحقّق من البيانات التي أدخلتها وحاول مرة أخرى.');
   await expect(sheet.getByText('أدخل تاريخ انتهاء الصلاحية.')).toBeVisible();
   await page.screenshot({ path: testInfo.outputPath('plain-checkout-rtl.png'), fullPage: true });
@@ -139,7 +166,7 @@ test('in Arabic the sheet is laid out right to left, the frames follow, and digi
   await shopper.typeInto('expirationDate', cards.visa.expiry);
   await shopper.typeInto('cvv', cards.visa.cvv);
   await shopper.typeInto('postalCode', cards.visa.postalCode);
-  await payButton(page).click();
+  await pay.click();
   await shopper.seesReceipt();
 });
 

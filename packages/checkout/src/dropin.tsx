@@ -78,5 +78,7 @@ export function create(options: DropinOptions): Promise<CheckoutInstance> {
 }
 
 export { CheckoutError };
+// A page without React words its own text in the checkout's language: the same locales, resolved the same way.
+export { directionOf, resolveLocale, SUPPORTED_LOCALES, type Locale } from './i18n/i18n.ts';
 export type { CheckoutInstance, CheckoutOptions };
 export type { PaymentMethodResult } from './machine/checkout.types.ts';
