@@ -9,6 +9,7 @@ import { formatProfile } from './profile.ts';
 import { failuresOf, formatTable, machineAtStart, withGoalFigures } from './report.ts';
 import type { Report } from './report.ts';
 import { helloWorld, payments, sdkAlone } from './scenarios.ts';
+import { seedPayments } from './seed.ts';
 import type { Measurement, RunSize } from './scenarios.ts';
 import { startHelloWorld, startKassa, startSandbox } from './stack.ts';
 import type { RunningKassa, RunningSandbox } from './stack.ts';
@@ -29,6 +30,7 @@ const { values } = parseArgs({
     'sandbox-in-memory': { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
     before: { type: 'string' },
+    'seed-payments': { type: 'string' },
     out: { type: 'string' },
   },
 });
@@ -41,6 +43,10 @@ const connectionCounts = (values.connections ?? (smoke ? '16' : '16,64')).split(
 const engines = (values.engines ?? (smoke ? 'sqlite,postgres' : ENGINES.join(','))).split(',') as Engine[];
 for (const engine of engines)
   if (!ENGINES.includes(engine)) throw new Error(`unknown engine ${engine}: one of ${ENGINES.join(', ')}`);
+const seedPaymentCount = values['seed-payments'] === undefined ? 0 : Number(values['seed-payments']);
+if (!Number.isInteger(seedPaymentCount) || seedPaymentCount < 0) throw new Error('--seed-payments takes a whole number');
+// An earlier checkout's server would refuse a database migrated by this one's seeder.
+if (seedPaymentCount > 0 && values.before !== undefined) throw new Error('--seed-payments and --before do not go together');
 const dir = mkdtempSync(join(tmpdir(), 'kassa-bench-'));
 if (values.profile === true) size.profileDir = dir;
 const out = resolve(values.out ?? join(ROOT, '.tmp', smoke ? 'bench-smoke.json' : 'bench.json'));
@@ -89,20 +95,27 @@ try {
     log(`measured the SDK alone at ${connections} connections`);
   }
   // With --before: the same rows from an earlier checkout first, so a change is measured against what it changed.
-  const variants =
+  // With --seed-payments: the same rows again on a database that already holds that many payments (growth).
+  const variants: Array<{ label: string; root: string; seeded?: number }> =
     values.before === undefined
       ? [{ label: 'Kassa', root: ROOT }]
       : [
           { label: 'Kassa before', root: resolve(values.before) },
           { label: 'Kassa', root: ROOT },
         ];
+  if (seedPaymentCount > 0) variants.push({ label: 'Kassa', root: ROOT, seeded: seedPaymentCount });
   for (const engine of engines) {
     for (const variant of variants) {
       const running = sandbox;
       const databaseUrl =
         engine === 'sqlite'
-          ? join(dir, `${variant.label}-${engine}.sqlite`.replace(/\s+/g, '-'))
+          ? join(dir, `${variant.label}-${engine}-${variant.seeded ?? 0}.sqlite`.replace(/\s+/g, '-'))
           : await (postgres ??= await startTestPostgres()).createDatabase();
+      if (variant.seeded !== undefined) {
+        const started = Date.now();
+        await seedPayments(databaseUrl, variant.seeded);
+        log(`seeded ${variant.seeded} payments on ${engine} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+      }
       const count = engine === 'postgres-2' ? 2 : 1;
       const options = {
         env: SHARED_SECRETS,
@@ -113,7 +126,8 @@ try {
       try {
         for (let i = 0; i < count; i += 1)
           instances.push(await startKassa(dir, count === 1 ? 'kassa' : `kassa-${i + 1}`, running, databaseUrl, options));
-        const scenario = `${variant.label} on ${engine === 'sqlite' ? 'SQLite' : count === 1 ? 'PostgreSQL' : 'PostgreSQL, 2 instances'}`;
+        const seeded = variant.seeded === undefined ? '' : `, ${variant.seeded.toLocaleString('en')} payments before`;
+        const scenario = `${variant.label} on ${engine === 'sqlite' ? 'SQLite' : count === 1 ? 'PostgreSQL' : 'PostgreSQL, 2 instances'}${seeded}`;
         for (const connections of connectionCounts) {
           rows.push(await payments(scenario, instances, running, connections, size));
           log(`measured ${scenario} at ${connections} connections`);

@@ -1,0 +1,63 @@
+import { sql } from 'kysely';
+import type { RawBuilder } from 'kysely';
+import type { DatabaseConfig } from '../../packages/server/src/config.ts';
+import { openDatabase } from '../../packages/server/src/db/connect.ts';
+
+// `--seed-payments N`: the growth rows run against a database that already holds N paid orders, each with its line
+// and its charged payment, spread over the last 90 days as a shop's would be. The rows are made by the database
+// itself (a recursive count, one INSERT ... SELECT per table and batch), so a million take seconds, not a million
+// round trips. Only the tables that grow with the shop's age are seeded: sessions, Idempotency-Keys, bot-check
+// spends, velocity counts and rate-limit windows are swept after a day or two (the server's sweeper).
+
+/** Rows per INSERT ... SELECT: one statement (and on SQLite one transaction) each. */
+const BATCH = 100_000;
+const DAYS = 90;
+
+/** Seeds `count` paid orders into the database at `databaseUrl` (migrated first, as the server would). */
+export async function seedPayments(databaseUrl: string, count: number): Promise<void> {
+  const config: DatabaseConfig = /^postgres(ql)?:/.test(databaseUrl)
+    ? { engine: 'postgres', url: databaseUrl }
+    : { engine: 'sqlite', file: databaseUrl };
+  const handle = await openDatabase(config);
+  const { db, engine } = handle;
+  try {
+    const counter = await db.selectFrom('counters').select('value').where('name', '=', 'order_number').executeTakeFirstOrThrow();
+    const seconds = DAYS * 24 * 60 * 60;
+    // The n-th row's time: n spread evenly over the window, oldest first, as an ISO 8601 string like nowIso's.
+    const isoAgo = (n: RawBuilder<unknown>): RawBuilder<string> =>
+      engine === 'sqlite'
+        ? sql`strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-' || (${sql.lit(seconds)} - (${n} * ${sql.lit(seconds)} / ${sql.lit(count)})) || ' seconds')`
+        : sql`to_char((now() at time zone 'utc') - make_interval(secs => ${sql.lit(seconds)} - (${n}::bigint * ${sql.lit(seconds)} / ${sql.lit(count)})), 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+    const n = sql.ref('n');
+    for (let from = 1; from <= count; from += BATCH) {
+      const to = Math.min(count, from + BATCH - 1);
+      // The batch's numbers from..to, counted by the database (WITH RECURSIVE works on both engines).
+      const numbers = sql`with recursive seq(n) as (select ${sql.lit(from)} union all select n + 1 from seq where n < ${sql.lit(to)})`;
+      const at = isoAgo(n);
+      await db.transaction().execute(async (trx) => {
+        await sql`${numbers}
+          insert into orders (id, number, status, total_amount, currency, owner_account_id, owner_session_id, created_at, updated_at)
+          select 'ord_seed' || n, ${sql.lit(counter.value)} + n, 'paid', 1200, 'EUR', null, 'ses_seed' || (n / 25), ${at}, ${at}
+          from seq`.execute(trx);
+        await sql`${numbers}
+          insert into order_items (order_id, position, product_id, name, quantity, unit_amount, currency)
+          select 'ord_seed' || n, 0, 'prd_mug', 'Mug', 1, 1200, 'EUR' from seq`.execute(trx);
+        await sql`${numbers}
+          insert into payments (id, order_id, status, amount, currency, idempotency_ref, nonce, transaction_id, card_brand,
+            card_last_four, payment_method_type, three_d_secure_required, created_at, updated_at)
+          select 'pay_seed' || n, 'ord_seed' || n, 'succeeded', 1200, 'EUR', 'ses_seed' || (n / 25) || ':seed-' || n,
+            'seed-nonce-' || n, 'seed' || n, 'Visa', cast(1000 + n % 9000 as text), 'credit_card', 0, ${at}, ${at}
+          from seq`.execute(trx);
+      });
+    }
+    await db
+      .updateTable('counters')
+      .set({ value: counter.value + count })
+      .where('name', '=', 'order_number')
+      .execute();
+    // What the server does hourly (SQLite) or autovacuum does (PostgreSQL): statistics of the tables as they now are.
+    await sql`analyze`.execute(db);
+  } finally {
+    await handle.close();
+  }
+}
