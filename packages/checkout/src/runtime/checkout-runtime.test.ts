@@ -454,7 +454,7 @@ describe('CheckoutRuntime with several ways to pay', () => {
     h.answerConfig(config);
     await h.settle();
     expect(onError).toHaveBeenCalledWith(expect.objectContaining({ code: 'no_payment_options' }));
-    expect(errors).toHaveBeenCalledWith(expect.stringContaining('No valid payment options available'));
+    await vi.waitFor(() => expect(errors).toHaveBeenCalledWith(expect.stringContaining('No valid payment options available')));
     errors.mockRestore();
   });
 });
@@ -487,8 +487,10 @@ describe('CheckoutRuntime instance', () => {
       'amount',
       '10.00',
     );
-    expect(errors).toHaveBeenCalledWith(
-      expect.stringContaining("updateConfiguration('paypal', 'amount', \"10.00\") is not supported"),
+    await vi.waitFor(() =>
+      expect(errors).toHaveBeenCalledWith(
+        expect.stringContaining("updateConfiguration('paypal', 'amount', \"10.00\") is not supported"),
+      ),
     );
     errors.mockRestore();
   });

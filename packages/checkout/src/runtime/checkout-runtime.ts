@@ -26,7 +26,7 @@ import { createSandboxProvider } from '../provider/sandbox-provider.ts';
 import { WALLETS, type WalletEvent, type WalletRegistry } from '../wallets/registry.ts';
 import { CheckoutError } from './checkout-error.ts';
 import { CheckoutEmitter, type CheckoutCallbacks, type CheckoutEventMap, type CheckoutEventName } from './events.ts';
-import type { WalletOptions } from './options.ts';
+import { reportOptionProblem, type WalletOptions } from './options.ts';
 import { loadParts, partsNeeded } from './parts/load.ts';
 import type { PartHost, RuntimePart } from './parts/part.ts';
 
@@ -253,10 +253,7 @@ export class CheckoutRuntime {
       this.send({ type: 'UPDATE_SETTINGS', settings: { clearFieldsAfterTokenization: value } });
       return;
     }
-    console.error(
-      `[kassa/checkout] updateConfiguration('${option}', '${key}', ${JSON.stringify(value)}) is not supported: ` +
-        'only card.clearFieldsAfterTokenization (a boolean) can change after creation; pass other options to a new checkout.',
-    );
+    reportOptionProblem({ kind: 'updateConfiguration', option, key, value });
   }
 
   /** The shopper cancelled the 3-D Secure challenge (Escape on the modal frame). */
@@ -342,12 +339,7 @@ export class CheckoutRuntime {
     const options = offeredOptions(config, settings.paymentOptionPriority, settings.merchantEnabled, (option) => {
       return option === 'card' || (this.wallets[option] !== undefined && this.provider?.canPayWith(option) === true);
     });
-    if (options.length === 0) {
-      console.error(
-        '[kassa/checkout] No valid payment options available: check options.paymentOptionPriority, options.card and ' +
-          'the wallet options against the gateway configuration (supported card types, wallets enabled).',
-      );
-    }
+    if (options.length === 0) reportOptionProblem({ kind: 'noPaymentOptions' });
     // Saved methods come before the first view; a list that cannot be had leaves the shopper the other ways to pay.
     const provider = this.provider;
     const listed = provider === null ? Promise.resolve([]) : provider.listPaymentMethods(config, signal);

@@ -1,4 +1,5 @@
-// What is wrong with a merchant option a JavaScript caller passed, said with the fix (runtime/options.ts reports it).
+// What is wrong with a merchant option a JavaScript caller passed, said with the fix (runtime/options.ts reports it;
+// the runtime too, for options that leave nothing to offer and for updateConfiguration() calls it cannot honour).
 // Imported on demand: only a checkout given a bad option downloads these sentences, never the card view. It imports
 // nothing: a module it shared with the card view would become a chunk of its own, which costs the card view bytes.
 
@@ -11,7 +12,9 @@ export type OptionProblem =
   | { readonly kind: 'translationKey'; readonly key: string }
   | { readonly kind: 'translationValue'; readonly key: string; readonly value: unknown }
   | { readonly kind: 'postalCode'; readonly value: unknown }
-  | { readonly kind: 'clearFields'; readonly value: unknown };
+  | { readonly kind: 'clearFields'; readonly value: unknown }
+  | { readonly kind: 'noPaymentOptions' }
+  | { readonly kind: 'updateConfiguration'; readonly option: string; readonly key: string; readonly value: unknown };
 
 export function describeProblem(problem: OptionProblem): string {
   switch (problem.kind) {
@@ -36,5 +39,15 @@ export function describeProblem(problem: OptionProblem): string {
       return `options.postalCode must be 'gateway' or 'required', not ${JSON.stringify(problem.value)}; using 'gateway'.`;
     case 'clearFields':
       return `options.clearFieldsAfterTokenization must be a boolean, not ${JSON.stringify(problem.value)}; using false.`;
+    case 'noPaymentOptions':
+      return (
+        'No valid payment options available: check options.paymentOptionPriority, options.card and the wallet options ' +
+        'against the gateway configuration (supported card types, wallets enabled).'
+      );
+    case 'updateConfiguration':
+      return (
+        `updateConfiguration('${problem.option}', '${problem.key}', ${JSON.stringify(problem.value)}) is not supported: ` +
+        'only card.clearFieldsAfterTokenization (a boolean) can change after creation; pass other options to a new checkout.'
+      );
   }
 }

@@ -64,14 +64,19 @@ export function isThreeDSecureAmount(value: unknown): value is string {
 
 const warned = new Set<string>();
 
-/** Each problem once, in the order found; the sentence saying the fix is imported only when there is one. */
+/** Says what is wrong and the fix, in the console; the sentence is imported only when there is a problem. */
+export function reportOptionProblem(problem: OptionProblem): void {
+  void import('./option-problems.ts').then(({ describeProblem }) =>
+    console.error(`[kassa/checkout] ${describeProblem(problem)}`),
+  );
+}
+
+/** Each problem of the options once, in the order found. */
 function warnOnce(problem: OptionProblem): void {
   const key = JSON.stringify(problem);
   if (warned.has(key)) return;
   warned.add(key);
-  void import('./option-problems.ts').then(({ describeProblem }) =>
-    console.error(`[kassa/checkout] ${describeProblem(problem)}`),
-  );
+  reportOptionProblem(problem);
 }
 
 function cardholderNameFrom(value: unknown, where: string): CardholderNameOption {
