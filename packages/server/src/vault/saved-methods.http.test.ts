@@ -300,6 +300,22 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
       expect((await bea.request('DELETE', `/api/payment-methods/${card.id}`, undefined, key())).statusCode).toBe(204);
     });
 
+    it('card saves are card tests too: 3 failed verifications per account an hour, then refused before the gateway', async () => {
+      const bea = await shopper('Bea');
+      for (let i = 0; i < 3; i += 1) expect((await addCard(bea, FAILS_VERIFICATION)).statusCode).toBe(422);
+      const fourth = await addCard(bea, MASTERCARD);
+      expect(fourth.statusCode).toBe(429);
+      expect(fourth.json()).toMatchObject({ code: 'too_many_attempts', rule: 'card_save_failures_per_account_per_hour' });
+      // Subscribing with a new card saves it: the same rules hold there.
+      const subscribed = await bea.post('/api/subscriptions', { planId: 'coffee-monthly', nonce: AMEX }, key());
+      expect(subscribed.json()).toMatchObject({ status: 429, rule: 'card_save_failures_per_account_per_hour' });
+      expect(await methods(bea)).toEqual([]);
+      // Another shopper elsewhere saves cards as usual.
+      const cal = new TestClient(app, '198.51.100.23');
+      expect((await cal.signUp({ email: `cal-${++keys}@example.com`, password: 'cal password', name: 'Cal' })).statusCode).toBe(201);
+      expect((await addCard(cal, MASTERCARD)).statusCode).toBe(201);
+    });
+
     it('subscribes with a new card saved on the way (with a payment bot-check), refusing a duplicate and an unknown plan', async () => {
       const bea = await shopper('Bea');
       // A new card's first charge is a payment: no token, or one for another action, is refused before the gateway.

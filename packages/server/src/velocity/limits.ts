@@ -28,6 +28,11 @@ export interface VelocityLimits {
   checkoutSessions: Limit[];
   /** Payment attempts and their outcomes, checked before the gateway is called. */
   payments: Limit[];
+  /**
+   * Cards saved (each is verified at the gateway: a card test of its own) and the verifications that failed, per
+   * account and per IP; checked before the bot-check and the gateway.
+   */
+  cardSaves: Limit[];
   /** The BIN rule, checked on a payment's card once the others passed (src/velocity/guard.ts). */
   binTesting: BinTestingRule;
   /** Bot-check challenges handed out, per session and per IP (each costs a signature; farming them is refused). */
@@ -90,6 +95,12 @@ export const DEFAULT_VELOCITY_LIMITS: VelocityLimits = {
     distinct('distinct_cards_per_account_per_hour', 'account', 3, HOUR),
     distinct('distinct_cards_per_ip_per_hour', 'ip', 5, HOUR),
   ],
+  cardSaves: [
+    limit('card_saves_per_account_per_hour', 'card_save', 'account', 5, HOUR),
+    limit('card_saves_per_ip_per_hour', 'card_save', 'ip', 10, HOUR),
+    limit('card_save_failures_per_account_per_hour', 'card_save_failure', 'account', 3, HOUR),
+    limit('card_save_failures_per_ip_per_hour', 'card_save_failure', 'ip', 5, HOUR),
+  ],
   // Shop-wide, on the failure rate of one issuer range (not its volume): see BinTestingRule.
   binTesting: { rule: 'bin_under_test', minDeclinedCards: 10, minDeclinedShare: 0.5, windowMs: HOUR },
   botcheckChallenges: [
@@ -109,6 +120,7 @@ export function scaleLimits(limits: VelocityLimits, factor: number): VelocityLim
     orders: scale(limits.orders),
     checkoutSessions: scale(limits.checkoutSessions),
     payments: scale(limits.payments),
+    cardSaves: scale(limits.cardSaves),
     binTesting: { ...limits.binTesting, minDeclinedCards: limits.binTesting.minDeclinedCards * factor },
     botcheckChallenges: scale(limits.botcheckChallenges),
     shopAlert: scaleOne(limits.shopAlert),

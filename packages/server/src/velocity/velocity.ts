@@ -21,6 +21,8 @@ export type VelocityAction =
   | 'sign_up'
   | 'order'
   | 'checkout_session'
+  | 'card_save'
+  | 'card_save_failure'
   | 'payment'
   | 'decline'
   | 'approval'

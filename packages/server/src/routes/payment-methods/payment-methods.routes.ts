@@ -12,7 +12,15 @@ import {
   savedMethodNonce,
 } from '../../vault/saved-methods.ts';
 import { enforceLimits } from '../../velocity/guard.ts';
-import { refusedCardProblem, sendFinal, signedInAccount, vaultDeps, withGateway } from './vault-http.ts';
+import {
+  admitCardSave,
+  countRefusedCard,
+  refusedCardProblem,
+  sendFinal,
+  signedInAccount,
+  vaultDeps,
+  withGateway,
+} from './vault-http.ts';
 import {
   addPaymentMethodBody,
   paymentMethodIdParams,
@@ -78,15 +86,23 @@ export function paymentMethodsRoutes(app: ApiInstance, ctx: AppContext): void {
               '`card_verification_failed`: Credit card verification failed.\n`payment_method_invalid`: the nonce was refused',
             content: { 'application/problem+json': { schema: verificationFailedSchema } },
           },
-          ...problemResponses('validation_failed', 'botcheck_failed', 'payment_method_duplicate', ...GATEWAY_PROBLEMS),
+          ...problemResponses(
+            'validation_failed',
+            'botcheck_failed',
+            'payment_method_duplicate',
+            'too_many_attempts',
+            ...GATEWAY_PROBLEMS,
+          ),
         },
       },
     },
     async (request, reply) => {
       const accountId = signedInAccount(request);
+      await admitCardSave(ctx, request, reply, accountId);
       await requireBotcheck(ctx, request, 'save_card', request.body.botcheck);
       const input = { nonce: request.body.nonce, makeDefault: request.body.makeDefault ?? false };
       const result = await withGateway(request, () => addSavedMethod(vaultDeps(ctx), accountId, input));
+      await countRefusedCard(ctx, request, accountId, result.kind);
       if (result.kind !== 'saved') return sendFinal(reply, refusedCardProblem(result));
       return reply.status(201).send({ paymentMethod: result.method });
     },

@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.ts';
 import { GatewayUnavailableError } from '../../gateway/gateway.ts';
 import { PROBLEM_CONTENT_TYPE, ProblemError } from '../../http/problem.ts';
 import type { AddSavedMethodResult, VaultDeps } from '../../vault/saved-methods.ts';
+import { enforceLimits } from '../../velocity/guard.ts';
 
 // What the saved-method and subscription routes share: who may act, the gateway they act through, how refusals answer.
 
@@ -16,6 +17,21 @@ export function signedInAccount(request: FastifyRequest): string {
 export function vaultDeps(ctx: AppContext): VaultDeps {
   if (ctx.gateway === null || ctx.vault === null) throw new ProblemError('gateway_not_configured');
   return { db: ctx.db, gateway: ctx.gateway, vault: ctx.vault };
+}
+
+/**
+ * A new card about to be saved, so verified at the gateway (a card test of its own): counted against the account and
+ * the IP, and refused (429 `too_many_attempts`) past the card-save rules, before the bot-check and the gateway.
+ */
+export async function admitCardSave(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, accountId: string) {
+  const subjects = { account: accountId, ip: request.ip };
+  await enforceLimits(ctx.velocity, request, reply, 'card_save', subjects, ctx.config.velocity.cardSaves);
+}
+
+/** A card the gateway refused to save (failed verification, refused nonce): counted for the card-save failure rules. */
+export async function countRefusedCard(ctx: AppContext, request: FastifyRequest, accountId: string, kind: string) {
+  if (kind === 'verification_failed' || kind === 'invalid_nonce')
+    await ctx.velocity.record('card_save_failure', { account: accountId, ip: request.ip });
 }
 
 /** A card the gateway would not save -> its problem (final answers: the Idempotency-Key replays them). */

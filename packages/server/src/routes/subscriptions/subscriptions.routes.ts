@@ -5,7 +5,15 @@ import { ProblemError } from '../../http/problem.ts';
 import { heldKeyRef } from '../../plugins/idempotency.ts';
 import type { ApiInstance } from '../../plugins/openapi.ts';
 import { cancelSubscription, listSubscriptions, subscribe } from '../../subscriptions/subscriptions.ts';
-import { refusedCardProblem, sendFinal, signedInAccount, vaultDeps, withGateway } from '../payment-methods/vault-http.ts';
+import {
+  admitCardSave,
+  countRefusedCard,
+  refusedCardProblem,
+  sendFinal,
+  signedInAccount,
+  vaultDeps,
+  withGateway,
+} from '../payment-methods/vault-http.ts';
 import { subscribeBody, subscriptionIdParams, subscriptionResponse, subscriptionsResponse } from './subscriptions.schemas.ts';
 
 const GATEWAY_PROBLEMS = ['not_signed_in', 'gateway_unavailable', 'gateway_not_configured'] as const;
@@ -46,6 +54,7 @@ export function subscriptionsRoutes(app: ApiInstance, ctx: AppContext): void {
             'card_verification_failed',
             'payment_method_invalid',
             'botcheck_failed',
+            'too_many_attempts',
             ...GATEWAY_PROBLEMS,
           ),
         },
@@ -56,9 +65,13 @@ export function subscriptionsRoutes(app: ApiInstance, ctx: AppContext): void {
       const { planId, paymentMethodId, nonce } = request.body;
       // A new card is charged at once: a card tester's way in like any payment, so it needs a payment's bot-check
       // (always on). A saved card passed one when it was saved.
-      if (nonce !== undefined) await requireBotcheck(ctx, request, 'payment', request.body.botcheck);
+      if (nonce !== undefined) {
+        await admitCardSave(ctx, request, reply, accountId);
+        await requireBotcheck(ctx, request, 'payment', request.body.botcheck);
+      }
       const input = { planId, paymentMethodId, nonce, idempotencyRef: heldKeyRef(request) };
       const result = await withGateway(request, () => subscribe(vaultDeps(ctx), accountId, input));
+      await countRefusedCard(ctx, request, accountId, result.kind);
       switch (result.kind) {
         case 'created':
           return reply.status(201).send({ subscription: result.subscription });
