@@ -6,7 +6,8 @@ export default defineConfig({
   globalSetup: './support/global-setup.ts',
   timeout: 60_000,
   expect: { timeout: 15_000 },
-  workers: 2,
+  // One more than the 2 cores of CI's machine: a test spends much of its time waiting on a server or a browser.
+  workers: 3,
   retries: 0,
   reporter: 'list',
   use: {
