@@ -22,7 +22,7 @@ test('a gateway that answers the sale with 503: the shopper is told it did not a
   await shopper.pay();
   await shopper.seesPaymentError('The payment service did not answer. Press Pay again: you will not be charged twice.');
   await shopper.seesAttemptStatus(
-    'Your last payment attempt is being confirmed with the card network. This page updates by itself within about two minutes. You will not be charged twice.',
+    'Your last payment attempt is being confirmed with the card network. Press Pay again, or wait: this page updates by itself within about two minutes. You will not be charged twice.',
   );
   await page.screenshot({ path: test.info().outputPath('attempt-being-confirmed.png'), fullPage: true });
   // The fault was for one request: the same request again resumes the attempt (same Idempotency-Key) and charges once.

@@ -139,7 +139,7 @@ export const messages = {
   newCard: 'A new card',
   newCardTitle: 'Pay with a new card',
   attemptBeingConfirmed:
-    'Your last payment attempt is being confirmed with the card network. This page updates by itself within about two minutes. You will not be charged twice.',
+    'Your last payment attempt is being confirmed with the card network. Press Pay again, or wait: this page updates by itself within about two minutes. You will not be charged twice.',
   attemptNotGoneThrough: 'Your last payment attempt did not go through. No money was taken.',
   notFound: 'This page does not exist.',
 } as const;
