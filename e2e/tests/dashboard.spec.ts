@@ -94,12 +94,16 @@ test('a merchant finds a payment by email and last four, refunds part of it afte
   for (const entry of [
     'Refunded €5.00',
     'Gateway: settled',
-    'Webhook received: transaction_settled',
+    'Webhook: transaction_settled',
     'Gateway: authorized',
     'Payment succeeded',
   ])
     expect(position(entry), entry).toBeGreaterThanOrEqual(0);
   expect(position('Gateway: settled')).toBeLessThan(position('Gateway: authorized'));
+  // The settlement webhook sits by the status it reports (by when the gateway sent it), with when it was received.
+  expect(position('Webhook: transaction_settled')).toBeLessThan(position('Gateway: settled'));
+  expect(timeline[position('Webhook: transaction_settled')]).toMatch(/Sent by the gateway .+ · received /);
+  await page.getByRole('region', { name: 'Timeline' }).screenshot({ path: test.info().outputPath('timeline.png') });
   expect(position('Payment succeeded')).toBe(timeline.length - 1);
   expect(await merchant.axeViolations('payment detail')).toEqual([]);
 

@@ -221,10 +221,11 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('the dashboar
     expect((await client.get('/api/admin/customers?email=%25')).json<Page>().customers).toEqual([]);
   });
 
-  it("lists disputes with the payment they dispute, and shows them and the webhooks on the payment's timeline", async () => {
+  it("lists disputes with the payment they dispute, and shows them and the webhooks on the payment's timeline by when the gateway sent them", async () => {
     const shopper = await signedIn('shopper@kassa.test', 'kassa-demo-shopper');
     const paymentId = await payment(shopper, { status: 'succeeded', minutesAgo: 10 });
     const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000).toISOString();
+    const [sentAt, receivedAt] = [at(9), at(7)];
     await db
       .insertInto('disputes')
       .values([
@@ -255,7 +256,8 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('the dashboar
     await db
       .insertInto('webhook_notifications')
       .values([
-        { id: 'whn_1', kind: 'transaction_settled', subject_id: `t_${paymentId}`, notified_at: at(9), received_at: at(9) },
+        // Sent 9 minutes ago, received 7 minutes ago (a retry): it tells of a settlement that came before the dispute's win.
+        { id: 'whn_1', kind: 'transaction_settled', subject_id: `t_${paymentId}`, notified_at: sentAt, received_at: receivedAt },
         { id: 'whn_2', kind: 'dispute_won', subject_id: 'dp_old', notified_at: at(8), received_at: at(8) },
         { id: 'whn_3', kind: 'dispute_opened', subject_id: 'dp_elsewhere', notified_at: at(6), received_at: at(6) },
       ])
@@ -283,7 +285,10 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('the dashboar
     ).toEqual(['dp_old']);
 
     const detail = (await client.get(`/api/admin/payments/${paymentId}`)).json<{
-      timeline: { gatewayAnswered: boolean; events: { type: string; kind?: string; status?: string }[] };
+      timeline: {
+        gatewayAnswered: boolean;
+        events: { type: string; kind?: string; status?: string; at: string; receivedAt?: string }[];
+      };
       disputes: { id: string }[];
     }>();
     expect(detail.disputes.map((d) => d.id)).toEqual(['dp_old']);
@@ -294,6 +299,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('the dashboar
       ['webhook', 'transaction_settled'],
       ['webhook', 'dispute_won'],
     ]);
+    expect(detail.timeline.events[1]).toMatchObject({ at: sentAt, receivedAt });
   });
 
   it('keeps every new dashboard route from a shopper (403) and a visitor (401)', async () => {

@@ -7,7 +7,11 @@ import { fromDecimalString, moneySchema } from '../money.ts';
 import { paymentStatusSchema } from '../payments/payment.ts';
 import type { AdminPayment } from './payments.query.ts';
 
-/** One thing that happened to a payment, as the dashboard's timeline shows it (oldest first). */
+/**
+ * One thing that happened to a payment, as the dashboard's timeline shows it (oldest first). `at` is always when it
+ * happened: the product's time for attempts and refunds, the gateway's for its statuses and its notifications (a
+ * webhook's `at` is when the gateway sent it; `receivedAt` when it reached the product, which a retry can delay).
+ */
 export const timelineEventSchema = z.discriminatedUnion('type', [
   z
     .object({ type: z.literal('attempt'), at: z.string(), paymentId: z.string(), status: paymentStatusSchema })
@@ -25,8 +29,10 @@ export const timelineEventSchema = z.discriminatedUnion('type', [
     actorAccountId: z.string(),
   }),
   z
-    .object({ type: z.literal('webhook'), at: z.string(), kind: z.string(), notifiedAt: z.string() })
-    .describe('A gateway notification about the payment, its refunds or its disputes, when it was received.'),
+    .object({ type: z.literal('webhook'), at: z.string(), kind: z.string(), receivedAt: z.string() })
+    .describe(
+      'A gateway notification about the payment, its refunds or its disputes: `at` when the gateway sent it, `receivedAt` when it arrived.',
+    ),
 ]);
 export type TimelineEvent = z.infer<typeof timelineEventSchema>;
 
@@ -90,9 +96,9 @@ export async function paymentTimeline(
     for (const notification of notifications)
       events.push({
         type: 'webhook',
-        at: notification.received_at,
+        at: notification.notified_at,
         kind: notification.kind,
-        notifiedAt: notification.notified_at,
+        receivedAt: notification.received_at,
       });
   }
 
@@ -113,12 +119,13 @@ export async function paymentTimeline(
   } else if (payment.transactionId !== null) {
     gatewayAnswered = false;
   }
-  // The gateway stamps whole seconds, the product milliseconds: within one second, order by what causes what.
+  // By when each thing happened (a webhook by when the gateway sent it, not when it arrived: a notification retried
+  // later still tells of the status it reports). The gateway stamps whole seconds, the product milliseconds: within
+  // one second, order by what causes what.
+  const second = (at: string) => Math.floor(Date.parse(at) / 1000);
   events.sort(
     (a, b) =>
-      a.at.slice(0, 19).localeCompare(b.at.slice(0, 19)) ||
-      SAME_SECOND_ORDER[a.type] - SAME_SECOND_ORDER[b.type] ||
-      a.at.localeCompare(b.at),
+      second(a.at) - second(b.at) || SAME_SECOND_ORDER[a.type] - SAME_SECOND_ORDER[b.type] || Date.parse(a.at) - Date.parse(b.at),
   );
   return { gatewayStatus, gatewayAnswered, events };
 }

@@ -300,7 +300,7 @@ export type TimelineEvent = {
   type: "webhook";
   at: string;
   kind: string;
-  notifiedAt: string;
+  receivedAt: string;
 };
 
 export type PaymentTimeline = {

@@ -110,7 +110,11 @@ export const adminMessages = {
   timelineGateway: (status: string) => `Gateway: ${status.replaceAll('_', ' ')}`,
   timelineRefund: (amount: string) => `Refunded ${amount}`,
   timelineVoid: (amount: string) => `Voided ${amount}`,
-  timelineWebhook: (kind: string) => `Webhook received: ${kind}`,
+  timelineWebhook: (kind: string) => `Webhook: ${kind}`,
+  /** Whose clock an event's time is: the gateway's (its statuses, when it sent a webhook) or the shop's. */
+  timelineAt: { gateway_status: 'At the gateway', webhook: 'Sent by the gateway' } as Record<string, string>,
+  timelineInShop: 'In the shop',
+  timelineReceived: ' · received',
 
   // Refund and void dialogs
   refundTitle: 'Refund payment',

@@ -42,9 +42,15 @@ export function Timeline({ detail }: { detail: PaymentDetail }) {
           // biome-ignore lint/suspicious/noArrayIndexKey: two events can share a type and a time; the list is rendered whole, never reordered
           <li key={`${event.type}-${event.at}-${index}`} className="timeline-event" data-tone={tone}>
             <span className="timeline-text">{text}</span>
-            <time className="timeline-time" dateTime={event.at}>
-              {formatDateTime(event.at)}
-            </time>
+            <span className="timeline-time">
+              {adminMessages.timelineAt[event.type] ?? adminMessages.timelineInShop}{' '}
+              <time dateTime={event.at}>{formatDateTime(event.at)}</time>
+              {event.type === 'webhook' && (
+                <>
+                  {adminMessages.timelineReceived} <time dateTime={event.receivedAt}>{formatDateTime(event.receivedAt)}</time>
+                </>
+              )}
+            </span>
           </li>
         );
       })}
