@@ -1,5 +1,6 @@
 import { expect, test, type Browser } from '@playwright/test';
 import { readFileSync } from 'node:fs';
+import { botcheckToken } from '../support/botcheck-token.ts';
 import { catalogue } from '../support/catalogue.ts';
 import { Merchant } from '../support/merchant.ts';
 import { product } from '../support/products.ts';
@@ -145,7 +146,12 @@ test('a merchant cancels a subscription from the list after the question, and se
   await shopper.page.goto('/');
   await shopper.signUpThroughApi('Sam Subscriber', email, 'subscriber-password');
   const subscribed = await shopper.page.request.post('/api/subscriptions', {
-    data: { planId: 'coffee-monthly', nonce: 'fake-valid-visa-nonce' },
+    // A new card's first charge is a payment: it carries the payment bot-check.
+    data: {
+      planId: 'coffee-monthly',
+      nonce: 'fake-valid-visa-nonce',
+      botcheck: await botcheckToken(shopper.page.request, 'payment'),
+    },
     headers: { 'idempotency-key': `e2e-${crypto.randomUUID()}` },
   });
   expect(subscribed.status()).toBe(201);
