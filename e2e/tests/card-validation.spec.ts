@@ -38,3 +38,19 @@ test('paying with empty fields shows every field error and pays nothing', async 
   await expect(page.getByText('Check your entries and try again.')).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Checkout', level: 1 })).toBeVisible();
 });
+
+test('a number of a brand the gateway does not take (Mir) says the card type is not supported, and Pay sends nothing', async ({
+  page,
+}) => {
+  const shopper = new Shopper(page);
+  const payments = shopper.recordPaymentRequests();
+  await shopper.startCheckout(catalogue.everyday);
+  // A valid Mir number (Luhn): the frame knows the brand, the gateway configuration does not list it.
+  await shopper.typeInto('number', '2200 0000 0000 0004');
+  await shopper.field('expirationDate').click();
+  const unsupported = 'This card type is not supported. Please try another card.';
+  await expect(page.locator('.kassa-field[data-field="number"]').getByText(unsupported)).toBeVisible();
+  await shopper.pay();
+  await expect(page.locator('[data-kassa-checkout]').getByRole('alert')).toHaveText('Check your entries and try again.');
+  expect(payments).toEqual([]);
+});
