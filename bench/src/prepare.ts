@@ -10,11 +10,21 @@ export interface PreparedPayment {
   nonce: string;
   botcheck: string;
   idempotencyKey: string;
+  /** The shopper's address, as the proxy in front of Kassa reports it (each session its own, as shoppers have). */
+  clientAddress: string;
 }
 
 /** Orders per guest session: the session's client token tokenizes the cards of all of them. */
 const ORDERS_PER_SESSION = 25;
 const PRODUCT = 'prd_mug';
+
+/**
+ * A documentation-range address per session (198.18.0.0/15, set aside for benchmarks): shoppers pay from their own
+ * addresses, so the per-address rules count one shopper's attempts, not the whole run's as from one address.
+ */
+export function clientAddress(session: number): string {
+  return `198.${18 + ((session >> 16) & 1)}.${(session >> 8) & 255}.${session & 255}`;
+}
 
 /** A Luhn-valid Visa number, different for every `n` (the sandbox approves any such card). */
 export function cardNumber(n: number): string {
@@ -78,9 +88,16 @@ async function prepareSession(
   count: number,
   firstCard: number,
   runId: string,
+  address: string,
 ): Promise<PreparedPayment[]> {
   const items = [{ productId: PRODUCT, quantity: 1 }];
-  const first = await json<{ order: { id: string } }>(kassa, { method: 'POST', path: '/api/orders', body: { items } });
+  const proxied = { 'x-forwarded-for': address };
+  const first = await json<{ order: { id: string } }>(kassa, {
+    method: 'POST',
+    path: '/api/orders',
+    headers: proxied,
+    body: { items },
+  });
   if (first.cookie === undefined) throw new Error('no session cookie');
   const cookie = first.cookie;
   const orderIds = [first.body.order.id];
@@ -90,7 +107,7 @@ async function prepareSession(
         await json<{ order: { id: string } }>(kassa, {
           method: 'POST',
           path: '/api/orders',
-          headers: { cookie },
+          headers: { cookie, ...proxied },
           body: { items },
         })
       ).body.order.id,
@@ -99,7 +116,7 @@ async function prepareSession(
   const session = await json<{ clientToken: string }>(kassa, {
     method: 'POST',
     path: `/api/orders/${orderIds[0]}/checkout-session`,
-    headers: { cookie },
+    headers: { cookie, ...proxied },
     body: {},
   });
   const tokenize = cardTokenizer(gateway, session.body.clientToken);
@@ -108,7 +125,11 @@ async function prepareSession(
     const card = firstCard + i;
     const nonce = await tokenize(card);
     const challenge = (
-      await json<Challenge>(kassa, { method: 'GET', path: '/api/botcheck/challenge?action=payment', headers: { cookie } })
+      await json<Challenge>(kassa, {
+        method: 'GET',
+        path: '/api/botcheck/challenge?action=payment',
+        headers: { cookie, ...proxied },
+      })
     ).body;
     const solution = await solveChallenge({ challenge, deriveKey, timeout: 10_000 });
     if (solution === null) throw new Error('bot-check challenge not solved');
@@ -118,6 +139,7 @@ async function prepareSession(
       nonce,
       botcheck: Buffer.from(JSON.stringify({ challenge, solution })).toString('base64'),
       idempotencyKey: `bench-${runId}-${card}`,
+      clientAddress: address,
     });
   }
   return prepared;
@@ -141,7 +163,9 @@ export async function preparePayments(
         const session = nextSession;
         nextSession += 1;
         const size = Math.min(ORDERS_PER_SESSION, count - session * ORDERS_PER_SESSION);
-        prepared.push(...(await prepareSession(kassa, gateway, size, session * ORDERS_PER_SESSION, runId)));
+        prepared.push(
+          ...(await prepareSession(kassa, gateway, size, session * ORDERS_PER_SESSION, runId, clientAddress(session))),
+        );
       }
     };
     await Promise.all(Array.from({ length: 8 }, worker));

@@ -110,7 +110,12 @@ export async function payments(
       const response = await pool.request({
         method: 'POST',
         path: `/api/orders/${payment.orderId}/payments`,
-        headers: { 'content-type': 'application/json', cookie: payment.cookie, 'idempotency-key': payment.idempotencyKey },
+        headers: {
+          'content-type': 'application/json',
+          cookie: payment.cookie,
+          'idempotency-key': payment.idempotencyKey,
+          'x-forwarded-for': payment.clientAddress,
+        },
         body: JSON.stringify({ nonce: payment.nonce, botcheck: payment.botcheck }),
       });
       const text = await response.body.text();

@@ -78,6 +78,8 @@ export async function startKassa(
       GATEWAY_MERCHANT_ID: sandbox.gateway.merchantId,
       GATEWAY_PUBLIC_KEY: sandbox.gateway.publicKey,
       GATEWAY_PRIVATE_KEY: sandbox.gateway.privateKey,
+      // The bench is the proxy in front: it names each shopper's address (prepare.ts clientAddress).
+      TRUST_PROXY: 'loopback',
       BOTCHECK_MAX_COUNTER: '50',
       BOTCHECK_CHALLENGE_TTL_SECONDS: '3600',
       RATE_LIMIT_PAYMENTS_PER_MINUTE: '100000000',
