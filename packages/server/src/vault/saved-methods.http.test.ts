@@ -312,7 +312,9 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
       expect(await methods(bea)).toEqual([]);
       // Another shopper elsewhere saves cards as usual.
       const cal = new TestClient(app, '198.51.100.23');
-      expect((await cal.signUp({ email: `cal-${++keys}@example.com`, password: 'cal password', name: 'Cal' })).statusCode).toBe(201);
+      expect((await cal.signUp({ email: `cal-${++keys}@example.com`, password: 'cal password', name: 'Cal' })).statusCode).toBe(
+        201,
+      );
       expect((await addCard(cal, MASTERCARD)).statusCode).toBe(201);
     });
 

@@ -38,6 +38,11 @@ export interface VelocityLimits {
   /** Bot-check challenges handed out, per session and per IP (each costs a signature; farming them is refused). */
   botcheckChallenges: Limit[];
   /**
+   * A client that keeps failing payments (declines of its session or its IP): its next ALTCHA challenges cost
+   * BOTCHECK_ELEVATED_COST_FACTOR times more, whatever the shop alert says.
+   */
+  failingClient: Limit[];
+  /**
    * The shop's declines: past this many within the window the shop is under attack, and the proof of work of every
    * new challenge costs BOTCHECK_ELEVATED_COST_FACTOR times more (src/velocity/shop-alert.ts). Rotating addresses,
    * sessions and orders does not escape it.
@@ -107,6 +112,10 @@ export const DEFAULT_VELOCITY_LIMITS: VelocityLimits = {
     limit('botcheck_challenges_per_session_per_hour', 'botcheck_challenge', 'session', 30, HOUR),
     limit('botcheck_challenges_per_ip_per_hour', 'botcheck_challenge', 'ip', 120, HOUR),
   ],
+  failingClient: [
+    limit('declines_raise_challenge_cost_per_session', 'decline', 'session', 2, HOUR),
+    limit('declines_raise_challenge_cost_per_ip', 'decline', 'ip', 2, HOUR),
+  ],
   shopAlert: limit('shop_declines_per_15_minutes', 'decline', 'shop', 20, 15 * MINUTE),
 };
 
@@ -123,6 +132,7 @@ export function scaleLimits(limits: VelocityLimits, factor: number): VelocityLim
     cardSaves: scale(limits.cardSaves),
     binTesting: { ...limits.binTesting, minDeclinedCards: limits.binTesting.minDeclinedCards * factor },
     botcheckChallenges: scale(limits.botcheckChallenges),
+    failingClient: scale(limits.failingClient),
     shopAlert: scaleOne(limits.shopAlert),
   };
 }

@@ -52,16 +52,13 @@ export function botcheckRoutes(app: ApiInstance, ctx: AppContext): void {
       // A challenge is single use: never from a cache.
       void reply.header('cache-control', 'no-store');
       const sessionId = request.kassaSession?.id ?? null;
-      await enforceLimits(
-        ctx.velocity,
-        request,
-        reply,
-        'botcheck_challenge',
-        { ip: request.ip, ...(sessionId === null ? {} : { session: sessionId }) },
-        ctx.config.velocity.botcheckChallenges,
-      );
+      const client = { ip: request.ip, ...(sessionId === null ? {} : { session: sessionId }) };
+      await enforceLimits(ctx.velocity, request, reply, 'botcheck_challenge', client, ctx.config.velocity.botcheckChallenges);
       const binding = botcheckBinding(ctx.config.botcheck.secret, sessionId, request.query.action);
-      const costFactor = (await ctx.shopAlert.raised()) ? ctx.config.botcheck.elevatedCostFactor : 1;
+      // Dearer for everyone while the shop is under attack, and for a client that keeps failing payments.
+      const elevated =
+        (await ctx.shopAlert.raised()) || (await ctx.velocity.exceeded(ctx.config.velocity.failingClient, client, [])) !== null;
+      const costFactor = elevated ? ctx.config.botcheck.elevatedCostFactor : 1;
       return challengeSchema.parse(await altcha.createChallenge(binding, costFactor));
     },
   );
