@@ -51,6 +51,21 @@ test('a card saved while paying pays the next order without typing', async ({ pa
   await shopper.seesReceipt();
 });
 
+test('saving a card that fails the gateway\'s verification says "Credit card verification failed." and pays nothing', async ({
+  page,
+}) => {
+  const shopper = new Shopper(page);
+  const payments = shopper.recordPaymentRequests();
+  await shopper.signUpThroughApi('Katherine Johnson', uniqueEmail('katherine'), 'trajectory-1962');
+  await shopper.startCheckout(catalogue.everyday);
+  await expect(checkout(page).getByRole('checkbox', { name: 'Save card' })).toBeChecked();
+  // The gateway's test Visa that fails verification (processor_declined 2000): saving verifies it.
+  await shopper.enterCard({ ...cards.visa, number: '4000111111111115' });
+  await shopper.pay();
+  await expect(checkout(page).getByRole('alert')).toHaveText('Credit card verification failed.');
+  expect(payments).toEqual([]);
+});
+
 test('the saved cards are a radio group with the default chosen, "Paying with Card" and "Other ways to pay"; axe finds nothing', async ({
   page,
 }) => {
