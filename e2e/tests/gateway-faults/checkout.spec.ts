@@ -142,6 +142,16 @@ test.describe('sending the card', () => {
     await expect(sheet.message()).toHaveText('This shop cannot take payments right now. Please contact the shop.');
   });
 
+  test('a gateway error (503): says the card could not be processed, the card stays, and Pay again pays', async ({ page }) => {
+    const { shopper, sheet } = await cardTyped(page);
+    await injectSandboxFault({ target: 'tokenization', fault: { type: 'status', status: 503 } });
+    await shopper.pay();
+    await expect(sheet.message()).toHaveText('The payment service could not process the card. Please try again.');
+    await expect(shopper.field('number')).toHaveValue('4111 1111 1111 1111');
+    await shopper.pay();
+    await shopper.seesReceipt();
+  });
+
   test('a gateway that never answers: "request timed out", then Pay again pays', async ({ page }) => {
     test.setTimeout(90_000);
     const { shopper, sheet } = await cardTyped(page);
