@@ -20,7 +20,7 @@ import { BraintreeWebhookVerifier } from './gateway/braintree-webhooks.ts';
 import type { VaultGateway } from './gateway/vault-gateway.ts';
 import { createLogger, RequestLinesAtDebug } from './logger.ts';
 import { IdempotencyRepository } from './payments/idempotency.repository.ts';
-import { DevMailDelivery } from './mail/delivery.ts';
+import { DevMailDelivery, SmtpMailDelivery } from './mail/delivery.ts';
 import type { MailDelivery } from './mail/delivery.ts';
 import { MailOutbox, startMailSender } from './mail/outbox.ts';
 import { registerDatabaseLifecycle } from './plugins/db.ts';
@@ -68,7 +68,7 @@ export interface AppDeps {
   /** The gateway's vault; otherwise the configured braintree SDK client's (or none when not configured). */
   vault?: VaultGateway | null;
   logger?: Logger;
-  /** How mail leaves the outbox; otherwise the dev delivery (kept readable at /api/dev/outbox: no mail server here). */
+  /** How mail leaves the outbox; otherwise SMTP_URL's server, or the dev delivery (readable at /api/dev/outbox). */
   mailDelivery?: MailDelivery;
   /** Give the demo shopper a saved card and a subscription at the gateway (DEMO_SEED); the running product does. */
   seedDemoVault?: boolean;
@@ -103,7 +103,10 @@ export async function buildKassaApp(config: Config, deps: AppDeps = {}): Promise
   }
 
   const velocity = new Velocity(database.db);
-  const outbox = new MailOutbox(database.db, deps.mailDelivery ?? new DevMailDelivery(logger), logger);
+  const delivery =
+    deps.mailDelivery ??
+    (config.mail.smtpUrl === null ? new DevMailDelivery(logger) : new SmtpMailDelivery(config.mail.smtpUrl, config.mail.from));
+  const outbox = new MailOutbox(database.db, delivery, logger);
   const mailSender = startMailSender(outbox, logger, MAIL_ROUND_MS);
   const ctx: AppContext = {
     config,

@@ -46,6 +46,8 @@ export interface Config {
   secureCookies: boolean;
   /** PUBLIC_URL's origin, where mailed links point; null: the origin a request came to (development). */
   publicUrl: string | null;
+  /** Where mail goes: a mail server (SMTP_URL), or null: the dev outbox (no mail leaves the machine). */
+  mail: { smtpUrl: string | null; from: string };
   botcheck: {
     provider: BotcheckProvider;
     /** HMAC key of ALTCHA challenges and of the session bindings every provider's tokens are checked against. */
@@ -166,6 +168,11 @@ const fields = {
   GATEWAY_ORIGIN: z.string().optional(),
   PUBLIC_URL: z.url({ error: 'PUBLIC_URL must be a URL like https://shop.example.com' }).optional(),
   SESSION_SECRET: z.string().min(32, 'SESSION_SECRET must be at least 32 characters').optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/[^\s]+$/, 'SMTP_URL must be a URL like smtp://user:password@mail.example.com:587 (or smtps://)')
+    .optional(),
+  MAIL_FROM: nonEmpty('MAIL_FROM').optional(),
   METRICS_TOKEN: z.string().min(32, 'METRICS_TOKEN must be at least 32 characters').optional(),
   BOTCHECK_PROVIDER: z
     .enum(BOTCHECK_PROVIDERS, { error: `BOTCHECK_PROVIDER must be one of ${BOTCHECK_PROVIDERS.join(', ')}` })
@@ -312,6 +319,10 @@ export function loadConfig(env: Env): Config {
     metricsToken: v.METRICS_TOKEN ?? null,
     secureCookies: v.PUBLIC_URL?.startsWith('https:') ?? false,
     publicUrl: v.PUBLIC_URL === undefined ? null : new URL(v.PUBLIC_URL).origin,
+    mail: {
+      smtpUrl: v.SMTP_URL ?? null,
+      from: v.MAIL_FROM ?? `Kassa <no-reply@${v.PUBLIC_URL === undefined ? 'localhost' : new URL(v.PUBLIC_URL).hostname}>`,
+    },
     botcheck: {
       provider: v.BOTCHECK_PROVIDER,
       secret: v.BOTCHECK_SECRET ?? randomBytes(32).toString('hex'),

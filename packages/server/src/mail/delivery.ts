@@ -1,4 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
+import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 
 /** One mail as the outbox hands it to a delivery. */
 export interface OutgoingMail {
@@ -13,8 +15,11 @@ export interface OutgoingMail {
  * outbox for the next round.
  */
 export interface MailDelivery {
-  /** `dev`: nothing leaves this machine; the mails stay readable in the outbox (GET /api/dev/outbox). */
-  readonly kind: 'dev';
+  /**
+   * `dev`: nothing leaves this machine; the mails stay readable in the outbox (GET /api/dev/outbox). `smtp`: sent to
+   * the mail server of SMTP_URL (the outbox then answers no one).
+   */
+  readonly kind: 'dev' | 'smtp';
   deliver(mail: OutgoingMail): Promise<void>;
 }
 
@@ -35,5 +40,21 @@ export class DevMailDelivery implements MailDelivery {
       { mailId: mail.id, subject: mail.subject },
       'mail kept in the dev outbox (no mail server): read it at /api/dev/outbox',
     );
+  }
+}
+
+/** Sends through a mail server (SMTP_URL: `smtp://` with STARTTLS when offered, or `smtps://`), as plain text. */
+export class SmtpMailDelivery implements MailDelivery {
+  readonly kind = 'smtp';
+  readonly #transport: Transporter;
+  readonly #from: string;
+
+  constructor(url: string, from: string) {
+    this.#transport = nodemailer.createTransport(url);
+    this.#from = from;
+  }
+
+  async deliver(mail: OutgoingMail): Promise<void> {
+    await this.#transport.sendMail({ from: this.#from, to: mail.to, subject: mail.subject, text: mail.body });
   }
 }
