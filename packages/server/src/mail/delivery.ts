@@ -1,5 +1,4 @@
 import type { FastifyBaseLogger } from 'fastify';
-import nodemailer from 'nodemailer';
 import type { Transporter } from 'nodemailer';
 
 /** One mail as the outbox hands it to a delivery. */
@@ -43,18 +42,24 @@ export class DevMailDelivery implements MailDelivery {
   }
 }
 
-/** Sends through a mail server (SMTP_URL: `smtp://` with STARTTLS when offered, or `smtps://`), as plain text. */
+/**
+ * Sends through a mail server (SMTP_URL: `smtp://` with STARTTLS when offered, or `smtps://`), as plain text.
+ * nodemailer is loaded on the first mail, so a server without SMTP_URL never loads it.
+ */
 export class SmtpMailDelivery implements MailDelivery {
   readonly kind = 'smtp';
-  readonly #transport: Transporter;
+  readonly #url: string;
   readonly #from: string;
+  #transport: Promise<Transporter> | undefined;
 
   constructor(url: string, from: string) {
-    this.#transport = nodemailer.createTransport(url);
+    this.#url = url;
     this.#from = from;
   }
 
   async deliver(mail: OutgoingMail): Promise<void> {
-    await this.#transport.sendMail({ from: this.#from, to: mail.to, subject: mail.subject, text: mail.body });
+    this.#transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(this.#url));
+    const transport = await this.#transport;
+    await transport.sendMail({ from: this.#from, to: mail.to, subject: mail.subject, text: mail.body });
   }
 }
