@@ -116,6 +116,56 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
       ).toEqual({ amount: order.total.amount, currency: 'EUR' });
     });
 
+    /** A payment of two mugs charged at the sandbox (submitted for settlement at once); its id and transaction id. */
+    async function chargedPayment(): Promise<{ id: string; transactionId: string }> {
+      const shopper = await signedIn('shopper@kassa.test', 'kassa-demo-shopper');
+      const order = (await shopper.post('/api/orders', { items: [{ productId: 'prd_mug', quantity: 2 }] })).json<{
+        order: { id: string; total: { amount: number; currency: string } };
+      }>().order;
+      const pending = await insertPendingPayment(db, {
+        orderId: order.id,
+        amount: order.total,
+        idempotencyRef: null,
+        nonce: 'fake-valid-visa-nonce',
+        deviceData: null,
+        merchantAccountId: null,
+      });
+      if (pending === undefined) throw new Error('attempt not inserted');
+      const paid = await sendAttempt({ db, gateway: new BraintreeGatewayAdapter(sdk) }, pending, { resend: false });
+      return { id: paid.id, transactionId: paid.transaction_id ?? '' };
+    }
+
+    it('a refund racing the settlement: refused while it settles (neither refund nor void, said so), then given once', async () => {
+      const payment = await chargedPayment();
+      const client = await admin();
+      const key = randomUUID();
+      const refund = () => client.post(`/api/admin/payments/${payment.id}/refund`, { amount: 500 }, { 'idempotency-key': key });
+      // Asked while the gateway settles it at that very moment: either refused as not settled, or given once settled.
+      const [raced] = await Promise.all([refund(), sdk.testing.settlementPending(payment.transactionId)]);
+      expect([201, 409]).toContain(raced.statusCode);
+      if (raced.statusCode === 409) expect(raced.json().code).toMatch(/^(refund_not_settled|payment_settling)$/);
+      // Settling (settlement_pending): the gateway takes neither a refund nor a void, and the merchant is told to wait.
+      if (raced.statusCode === 409) {
+        expect((await refund()).json()).toMatchObject({ status: 409, code: 'payment_settling' });
+        const voided = await client.post(`/api/admin/payments/${payment.id}/void`, {}, { 'idempotency-key': randomUUID() });
+        expect(voided.json()).toMatchObject({ status: 409, code: 'payment_settling' });
+      }
+      await sdk.testing.settle(payment.transactionId);
+      // Once settled the refund is made, and only once. (With a new key: the gateway replays a refused request key's
+      // refusal, so a retry with the same Idempotency-Key is still refused; see the server README.)
+      const settledKey = raced.statusCode === 201 ? key : randomUUID();
+      const refundOnce = () =>
+        client.post(`/api/admin/payments/${payment.id}/refund`, { amount: 500 }, { 'idempotency-key': settledKey });
+      const given = raced.statusCode === 201 ? raced : await refundOnce();
+      expect(given.statusCode, given.body).toBe(201);
+      const again = await refundOnce();
+      expect(again.json().refund.id).toBe(given.json().refund.id);
+      const sale = await sdk.transaction.find(payment.transactionId);
+      expect(sale.refundIds).toHaveLength(1);
+      const detail = (await client.get(`/api/admin/payments/${payment.id}`)).json<{ payment: { status: string } }>();
+      expect(detail.payment.status).toBe('partially_refunded');
+    });
+
     it('lists the subscriptions the gateway bills with their plan and customer, filtered by status', async () => {
       const shopper = await signedIn('shopper@kassa.test', 'kassa-demo-shopper');
       const created = await shopper.post(

@@ -35,6 +35,10 @@ export const PROBLEMS = {
   },
   subscription_not_cancelable: { status: 409, title: 'The subscription has expired: there is nothing left to cancel.' },
   payment_not_refundable: { status: 409, title: 'Only a payment that went through can be refunded or voided.' },
+  payment_settling: {
+    status: 409,
+    title: 'The payment is settling at the gateway: it can be neither voided nor refunded until it has settled. Refund it then.',
+  },
   refund_not_settled: {
     status: 409,
     title: 'The payment has not settled yet: void it instead, or refund it once it has settled.',

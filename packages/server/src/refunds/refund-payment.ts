@@ -25,6 +25,7 @@ export type RefundRefusal = Extract<
   ProblemCode,
   | 'payment_not_refundable'
   | 'refund_not_settled'
+  | 'payment_settling'
   | 'refund_exceeds_amount'
   | 'already_refunded'
   | 'void_not_allowed'
@@ -37,16 +38,20 @@ export type RefundOutcome =
   | { kind: 'refused'; reason: RefundRefusal };
 
 /**
- * The gateway's refusal codes (gateway.md): 91506 not settled yet, 91574 settling, 91521 more than what is left, 91512
- * nothing left, 91504 not voidable in its status. Anything else is the gateway's refusal, said as such.
+ * The gateway's refusal codes (gateway.md): 91506 not settled yet, 91574 settling (neither a refund nor a void can be
+ * made until it has settled), 91521 more than what is left, 91512 nothing left, 91504 not voidable in its status.
+ * Anything else is the gateway's refusal, said as such.
  */
 const GATEWAY_REFUSALS: Partial<Record<string, RefundRefusal>> = {
   '91506': 'refund_not_settled',
-  '91574': 'refund_not_settled',
+  '91574': 'payment_settling',
   '91521': 'refund_exceeds_amount',
   '91512': 'already_refunded',
   '91504': 'void_not_allowed',
 };
+
+/** The gateway's statuses of a charge on its way to settlement: neither voidable nor refundable (gateway.md). */
+const SETTLING: ReadonlySet<string> = new Set(['settling', 'settlement_pending']);
 
 function refusalOf(codes: readonly string[]): RefundRefusal {
   for (const code of codes) {
@@ -116,10 +121,17 @@ export async function voidPayment(deps: RefundDeps, request: RefundRequest): Pro
   if (!isCharged(status) || payment.transaction_id === null) return { kind: 'refused', reason: 'payment_not_refundable' };
   if (status !== 'succeeded') return { kind: 'refused', reason: 'void_not_allowed' };
 
-  const result = await deps.gateway.voidTransaction(payment.transaction_id, {
+  const transactionId = payment.transaction_id;
+  const result = await deps.gateway.voidTransaction(transactionId, {
     requestKey: refundRequestKey(payment, 'void', request.idempotencyRef),
   });
-  if (result.kind === 'refused') return { kind: 'refused', reason: refusalOf(result.codes) };
+  if (result.kind === 'refused') {
+    const reason = refusalOf(result.codes);
+    // 91504 says only "not in a voidable status": while the charge settles a refund is refused too, so say to wait.
+    if (reason === 'void_not_allowed' && SETTLING.has((await deps.gateway.transactionHistory(transactionId)).status))
+      return { kind: 'refused', reason: 'payment_settling' };
+    return { kind: 'refused', reason };
+  }
   return {
     kind: 'done',
     ...(await recordRefund(deps.db, payment, {

@@ -198,6 +198,8 @@ export const adminMessages = {
 
 const adminProblems: Record<string, string> = {
   refund_not_settled: 'This payment has not settled yet: void it instead, or refund it once it settles.',
+  payment_settling:
+    'This payment is settling at the gateway: it can be neither voided nor refunded until it has settled. Refund it then.',
   refund_exceeds_amount: 'That is more than is left to refund on this payment.',
   already_refunded: 'This payment is already fully refunded.',
   void_not_allowed: 'This payment has settled or was partly refunded: refund it instead.',

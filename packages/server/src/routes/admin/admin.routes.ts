@@ -46,6 +46,7 @@ const REFUND_PROBLEMS = [
   'payment_not_found',
   'payment_not_refundable',
   'refund_not_settled',
+  'payment_settling',
   'refund_exceeds_amount',
   'already_refunded',
   'void_not_allowed',

@@ -10,7 +10,7 @@ export type GiveBack = 'refund' | 'void';
 /**
  * The confirmation before money is given back: a modal <dialog> (the browser traps focus, Escape cancels, focus
  * returns to the button that opened it). One Idempotency-Key per opening, so pressing Confirm again after a network
- * error or a gateway time-out retries the same refund instead of making a second one.
+ * error or a gateway time-out retries the same refund instead of making a second one (after a refusal, a new key).
  */
 export function GiveBackDialog({
   kind,
@@ -27,7 +27,7 @@ export function GiveBackDialog({
   onDone: (done: RefundDone) => void;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
-  const [key] = useState(() => crypto.randomUUID());
+  const [key, setKey] = useState(() => crypto.randomUUID());
   const [partial, setPartial] = useState(false);
   const [amountText, setAmountText] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -60,7 +60,11 @@ export function GiveBackDialog({
           : await adminApi.refund(payment.id, key, partial ? (partialAmount ?? undefined) : undefined);
       onDone(done);
     } catch (caught) {
-      setError(adminProblemMessage(caught instanceof ApiError ? caught.problem : { status: 0, code: 'unexpected_error' }));
+      const problem = caught instanceof ApiError ? caught.problem : { status: 0, code: 'unexpected_error' };
+      // A refusal (409: not settled yet, settling, ...) gave nothing back: asking again later is a new request, since
+      // the gateway answers a request key it refused with the same refusal. An unknown outcome keeps the key.
+      if (problem.status === 409) setKey(crypto.randomUUID());
+      setError(adminProblemMessage(problem));
       setBusy(false);
     }
   }
