@@ -22,6 +22,7 @@ export const adminMessages = {
   noData: 'No payments in this period.',
   noDeclines: 'No declines in this period.',
   volumeChart: 'Gross volume per day',
+  volumeChartIn: (currency: string) => `Gross volume per day, ${currency}`,
   paymentsChart: 'Payments per day',
   declinesChart: 'Declines per day, by reason',
   succeededSeries: 'Succeeded',

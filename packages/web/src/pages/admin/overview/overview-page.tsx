@@ -2,11 +2,10 @@ import { useMemo } from 'react';
 import { adminApi } from '../../../api/admin-client.ts';
 import type { Overview } from '../../../api/types.gen.ts';
 import { useLoad } from '../../../api/use-load.ts';
-import { MINOR_UNITS } from '../../../format/currencies.gen.ts';
-import { formatMoney } from '../../../format/money.ts';
 import { adminMessages, adminProblemMessage } from '../../../i18n/admin-messages.ts';
 import { formatPercent } from '../parts/format.ts';
 import { useQueryState } from '../parts/query.ts';
+import { moneyFormats, perCurrency } from './currency-figures.ts';
 import { TimeChart, type ChartSeries } from './time-chart.tsx';
 
 const PERIODS = [7, 30, 90] as const;
@@ -43,20 +42,18 @@ export function OverviewPage() {
 }
 
 function OverviewBody({ overview }: { overview: Overview }) {
-  const volume = overview.volume[0];
-  const currency = volume?.currency ?? overview.refunds[0]?.currency ?? 'EUR';
-  const refunds = overview.refunds.find((entry) => entry.currency === currency);
+  // Money is shown per currency (never summed across them): the shop's main currency first.
+  const currency = overview.volume[0]?.currency ?? overview.refunds[0]?.currency ?? 'EUR';
   const succeeded = overview.succeeded.reduce((sum, value) => sum + value, 0);
-  const money = useMemo(() => (value: number) => formatMoney({ amount: Math.round(value), currency }), [currency]);
-  const moneyAxis = useMemo(() => {
-    const compact = new Intl.NumberFormat('en', { style: 'currency', currency, notation: 'compact', maximumFractionDigits: 1 });
-    return (value: number) => compact.format(value / 10 ** (MINOR_UNITS[currency] ?? 2));
-  }, [currency]);
   const count = useMemo(() => (value: number) => String(Math.round(value)), []);
   const charts = useMemo(() => {
-    const volumeSeries: ChartSeries[] = [
-      { label: adminMessages.grossVolume, values: volume?.amounts ?? overview.days.map(() => 0), colorVar: '--chart-1' },
-    ];
+    const volumeCharts = (
+      overview.volume.length > 0 ? overview.volume : [{ currency, amounts: overview.days.map(() => 0), total: 0 }]
+    ).map((entry) => ({
+      currency: entry.currency,
+      formats: moneyFormats(entry.currency),
+      series: [{ label: adminMessages.grossVolume, values: entry.amounts, colorVar: '--chart-1' }] as ChartSeries[],
+    }));
     const paymentSeries: ChartSeries[] = [
       { label: adminMessages.succeededSeries, values: overview.succeeded, colorVar: '--chart-1' },
       { label: adminMessages.declinedSeries, values: overview.declined, colorVar: '--chart-danger' },
@@ -64,15 +61,15 @@ function OverviewBody({ overview }: { overview: Overview }) {
     const reasonSeries: ChartSeries[] = overview.declineReasons
       .slice(0, CHARTED_REASONS)
       .map((reason, index) => ({ label: reason.reason, values: reason.counts, colorVar: REASON_COLORS[index] ?? '--chart-4' }));
-    return { volumeSeries, paymentSeries, reasonSeries };
-  }, [overview, volume]);
+    return { volumeCharts, paymentSeries, reasonSeries };
+  }, [overview, currency]);
 
   return (
     <>
       <dl className="kpis">
         <div className="kpi card">
           <dt>{adminMessages.grossVolume}</dt>
-          <dd>{formatMoney({ amount: volume?.total ?? 0, currency })}</dd>
+          <MoneyFigures figures={perCurrency(overview.volume, currency)} />
         </div>
         <div className="kpi card">
           <dt>{adminMessages.successfulPayments}</dt>
@@ -84,17 +81,20 @@ function OverviewBody({ overview }: { overview: Overview }) {
         </div>
         <div className="kpi card">
           <dt>{adminMessages.refunded}</dt>
-          <dd>{formatMoney({ amount: refunds?.total ?? 0, currency })}</dd>
+          <MoneyFigures figures={perCurrency(overview.refunds, currency)} />
         </div>
       </dl>
       <div className="charts">
-        <TimeChart
-          title={adminMessages.volumeChart}
-          days={overview.days}
-          series={charts.volumeSeries}
-          format={money}
-          axisFormat={moneyAxis}
-        />
+        {charts.volumeCharts.map((chart) => (
+          <TimeChart
+            key={chart.currency}
+            title={charts.volumeCharts.length > 1 ? adminMessages.volumeChartIn(chart.currency) : adminMessages.volumeChart}
+            days={overview.days}
+            series={chart.series}
+            format={chart.formats.value}
+            axisFormat={chart.formats.axis}
+          />
+        ))}
         <TimeChart
           title={adminMessages.paymentsChart}
           days={overview.days}
@@ -130,5 +130,16 @@ function OverviewBody({ overview }: { overview: Overview }) {
       </div>
       <p className="fine-print">{adminMessages.utcNote}</p>
     </>
+  );
+}
+
+/** A money figure per currency, one line each. */
+function MoneyFigures({ figures }: { figures: string[] }) {
+  return (
+    <dd className="kpi-figures">
+      {figures.map((figure) => (
+        <span key={figure}>{figure}</span>
+      ))}
+    </dd>
   );
 }
