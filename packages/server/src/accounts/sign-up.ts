@@ -29,11 +29,14 @@ export async function requestSignUp(
   const name = input.name.trim();
   const passwordHash = await hashPassword(input.password);
   await deps.db.deleteFrom('sign_ups').where('expires_at', '<', nowIso(now)).execute();
-  const mail =
-    (await findAccountByEmail(deps.db, email)) !== undefined
+  const registered = (await findAccountByEmail(deps.db, email)) !== undefined;
+  // One transaction either way (the pending sign-up and its mail, or the mail alone): one commit each, same time.
+  await deps.db.transaction().execute(async (trx) => {
+    const mail = registered
       ? alreadyRegisteredMail({ signInLink: `${links.origin}/sign-in` })
-      : await pendingSignUpMail(deps.db, { email, name, passwordHash }, links.origin, now);
-  if (links.mayMail) await deps.outbox.enqueue({ to: email, ...mail });
+      : await pendingSignUpMail(trx, { email, name, passwordHash }, links.origin, now);
+    if (links.mayMail) await deps.outbox.enqueue({ to: email, ...mail }, trx);
+  });
 }
 
 async function pendingSignUpMail(

@@ -28,8 +28,9 @@ export class MailOutbox {
     return this.#delivery.kind;
   }
 
-  async enqueue(mail: { to: string; subject: string; body: string }): Promise<void> {
-    await this.#db
+  /** Writes a mail to send; `db`: the caller's transaction, so the mail is written with what it is about. */
+  async enqueue(mail: { to: string; subject: string; body: string }, db: Db = this.#db): Promise<void> {
+    await db
       .insertInto('mail_outbox')
       .values({ id: newId('mail'), recipient: mail.to, subject: mail.subject, body: mail.body, created_at: nowIso() })
       .execute();
