@@ -28,7 +28,9 @@ test('a merchant voids a payment that has not settled, after the confirmation', 
   const merchant = new Merchant(page);
   await merchant.signsIn();
   await merchant.opensSection('Payments');
-  await merchant.filtersPayments({ customerEmail: email });
+  await merchant.filtersPayments({ customerEmail: email, method: 'Card' });
+  await expect(page).toHaveURL(/paymentMethodType=credit_card/);
+  await page.screenshot({ path: test.info().outputPath('payments-filtered.png'), fullPage: true });
   await merchant.opensOnlyPayment();
   await expect(merchant.paymentHeading()).toHaveText(/€12\.00 EUR\s*Succeeded/);
   await expect(page.getByText(`Order ${orderNumber} · ${email}`)).toBeVisible();

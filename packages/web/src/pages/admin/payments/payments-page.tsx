@@ -22,7 +22,19 @@ const SORTS = [
 ] as const;
 
 /** The query members the server's list reads (the page's own, such as none today, stay out of the API call). */
-const API_FILTERS = ['status', 'from', 'to', 'minAmount', 'maxAmount', 'customerEmail', 'cardLastFour', 'sort'] as const;
+const API_FILTERS = [
+  'status',
+  'from',
+  'to',
+  'minAmount',
+  'maxAmount',
+  'customerEmail',
+  'cardLastFour',
+  'paymentMethodType',
+  'sort',
+] as const;
+/** The gateway's paymentInstrumentType values a shop's payments carry (cards and the wallets it can turn on). */
+const METHOD_TYPES = ['credit_card', 'paypal_account', 'venmo_account', 'apple_pay_card', 'android_pay_card'] as const;
 
 /** A day picked in the form (`YYYY-MM-DD`) as the server's bound: the start of that UTC day, or of the next for `to`. */
 function dayBound(day: string, inclusiveEnd: boolean): string {
@@ -65,6 +77,7 @@ export function PaymentsPage() {
       maxAmount: money('maxAmount'),
       customerEmail: text('customerEmail'),
       cardLastFour: text('cardLastFour'),
+      paymentMethodType: text('paymentMethodType'),
       sort: text('sort') === 'newest' ? '' : text('sort'),
     });
   }
@@ -149,6 +162,17 @@ export function PaymentsPage() {
             autoComplete="off"
             defaultValue={query.get('cardLastFour')}
           />
+        </p>
+        <p className="form-row">
+          <label htmlFor="filter-method">{adminMessages.paymentMethod}</label>
+          <select id="filter-method" name="paymentMethodType" defaultValue={query.get('paymentMethodType')}>
+            <option value="">{adminMessages.allMethods}</option>
+            {METHOD_TYPES.map((type) => (
+              <option key={type} value={type}>
+                {adminMessages.methodType[type] ?? type}
+              </option>
+            ))}
+          </select>
         </p>
         <p className="form-row">
           <label htmlFor="filter-sort">{adminMessages.sort}</label>
