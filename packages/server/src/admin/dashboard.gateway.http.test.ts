@@ -209,7 +209,11 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
     /** Subscribes the shopper to the monthly plan, with the card saved by their first subscription; the new one's id. */
     async function subscribed(shopper: TestClient): Promise<string> {
       const saved = (await shopper.get('/api/payment-methods')).json<{ paymentMethods: { id: string }[] }>().paymentMethods;
-      const paidWith = saved[0] === undefined ? { nonce: 'fake-valid-visa-nonce' } : { paymentMethodId: saved[0].id };
+      // A new card's first charge is a payment: it carries the payment bot-check.
+      const paidWith =
+        saved[0] === undefined
+          ? { nonce: 'fake-valid-visa-nonce', botcheck: await shopper.botcheckToken('payment') }
+          : { paymentMethodId: saved[0].id };
       const created = await shopper.post(
         '/api/subscriptions',
         { planId: 'coffee-monthly', ...paidWith },
