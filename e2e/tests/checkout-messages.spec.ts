@@ -1,0 +1,94 @@
+import { expect, test } from '@playwright/test';
+import { CheckoutSheet } from '../support/checkout-sheet.ts';
+import {
+  clientTokenForNewOrder,
+  integratorErrors,
+  openIntegratorPage,
+  requestPaymentMethod,
+} from '../support/integrator-page.ts';
+import { cards, Shopper } from '../support/shopper.ts';
+
+// The catalogue messages the shop's own pages never lead to, reached through the real checkout on an integrator's page
+// (support/integrator-page.ts: <Checkout> with the test's options, the instance called as an integrator's Pay button
+// would): what the shopper reads in the sheet, and what the integrator's code receives (onError, the rejection of
+// requestPaymentMethod()). The wallet buttons' messages need wallets turned on at the gateway: gateway-faults/option-list.spec.ts.
+
+test('a client token that is not one: "The payment form cannot start…", no retry, and onError says invalid_authorization', async ({
+  page,
+}) => {
+  const message = 'The payment form cannot start. Reload the page, or contact the shop if it happens again.';
+  await openIntegratorPage(page, { authorization: 'not-a-client-token' });
+  const sheet = new CheckoutSheet(page);
+  await sheet.seesState('error');
+  await expect(sheet.message()).toHaveText(message);
+  await expect(sheet.root().getByRole('button', { name: 'Try again' })).toHaveCount(0);
+  expect(await integratorErrors(page)).toEqual([{ code: 'invalid_authorization', message }]);
+});
+
+test('no way to pay enabled (card: false, no wallet): "No way to pay is available for this shop.", no retry', async ({
+  page,
+}) => {
+  const message = 'No way to pay is available for this shop.';
+  await openIntegratorPage(page, { authorization: await clientTokenForNewOrder(page), options: { card: false } });
+  const sheet = new CheckoutSheet(page);
+  await sheet.seesState('error');
+  await expect(sheet.message()).toHaveText(message);
+  await expect(sheet.root().getByRole('button', { name: 'Try again' })).toHaveCount(0);
+  expect(await integratorErrors(page)).toEqual([{ code: 'no_payment_options', message }]);
+});
+
+test('a gateway configuration the client cannot read: "The payment form could not be set up…", and Try again loads the form', async ({
+  page,
+}) => {
+  const message = 'The payment form could not be set up. Please try again.';
+  const authorization = await clientTokenForNewOrder(page);
+  const { configUrl } = JSON.parse(Buffer.from(authorization, 'base64').toString('utf8')) as { configUrl: string };
+  // Stands in for what cannot run here: a captive portal or a proxy answering the configuration request with its own
+  // HTML page (200). Once: Try again reaches the gateway.
+  await page.route(
+    (url) => url.href.startsWith(configUrl),
+    (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>Sign in to the Wi-Fi</title>' }),
+    { times: 1 },
+  );
+  await openIntegratorPage(page, { authorization });
+  const sheet = new CheckoutSheet(page);
+  await sheet.seesState('error');
+  await expect(sheet.message()).toHaveText(message);
+  expect(await integratorErrors(page)).toEqual([{ code: 'configuration_failed', message }]);
+  await sheet.root().getByRole('button', { name: 'Try again' }).click();
+  await sheet.seesState('ready');
+  await expect(sheet.message()).toHaveText('');
+});
+
+test('a card the gateway refuses (expired by its clock, not by the shopper\'s): "Credit card is invalid", the date marked and focused', async ({
+  page,
+}) => {
+  // The shopper's computer is years behind: the frame (its clock) takes 12/21, the gateway (its own clock) does not.
+  await page.clock.setFixedTime(new Date('2020-06-15T12:00:00Z'));
+  await openIntegratorPage(page, { authorization: await clientTokenForNewOrder(page) });
+  const sheet = new CheckoutSheet(page);
+  await sheet.seesState('ready');
+  await new Shopper(page).enterCard({ ...cards.visa, expiry: '12/21' });
+  expect(await requestPaymentMethod(page)).toEqual([{ ok: false, code: 'invalid_fields', message: 'Credit card is invalid' }]);
+  await expect(sheet.message()).toHaveText('Credit card is invalid');
+  await expect(sheet.root().getByText('This expiration date is not valid.')).toBeVisible();
+  await expect.poll(() => sheet.focusedField()).toBe('expirationDate');
+});
+
+test('a second request while the card is sent: "The card is already being processed."; after teardown: "The payment form is not ready yet."', async ({
+  page,
+}) => {
+  await openIntegratorPage(page, { authorization: await clientTokenForNewOrder(page) });
+  await new CheckoutSheet(page).seesState('ready');
+  await new Shopper(page).enterCard(cards.visa);
+  const [first, second] = await requestPaymentMethod(page, 2);
+  expect(first).toMatchObject({ ok: true, result: { type: 'CreditCard', details: { lastFour: '1111' } } });
+  expect(second).toEqual({ ok: false, code: 'request_in_progress', message: 'The card is already being processed.' });
+
+  await page.evaluate(() =>
+    (window as unknown as { integrator: { instance: { teardown(): Promise<void> } } }).integrator.instance.teardown(),
+  );
+  expect(await requestPaymentMethod(page)).toEqual([
+    { ok: false, code: 'not_ready', message: 'The payment form is not ready yet.' },
+  ]);
+});

@@ -1,0 +1,66 @@
+// Test support only, not exported: an integrator's React page around <Checkout>, which e2e/support/integrator-page.ts
+// bundles and serves in Chromium. It mounts the checkout with the authorization and options the test wrote into the
+// page (`#integrator-setup`), records every event of the provider's drop-in API in the order the integrator receives
+// them, and every load failure (onError), and hands the instance to the test (`window.integrator`), which calls it as
+// an integrator's own Pay button would.
+import { createRoot } from 'react-dom/client';
+import { Checkout } from '../checkout.tsx';
+import type { CheckoutInstance } from '../runtime/checkout-runtime.ts';
+import type { CheckoutEventName } from '../runtime/events.ts';
+import type { CheckoutOptions } from '../runtime/options.ts';
+import '../styles/checkout.css';
+
+export interface IntegratorSetup {
+  readonly authorization: string;
+  readonly options?: CheckoutOptions;
+}
+
+/** What the test reads in the page. */
+export interface IntegratorRecord {
+  /** Every event, in order, with its payload as the handler received it. */
+  readonly events: Array<{ readonly name: CheckoutEventName; readonly payload: unknown }>;
+  readonly errors: Array<{ readonly code: string; readonly message: string }>;
+  instance: CheckoutInstance | null;
+}
+
+// Every event name of CheckoutEventMap (a missing or unknown one does not compile).
+const EVENT_NAMES = Object.keys({
+  paymentMethodRequestable: true,
+  noPaymentMethodRequestable: true,
+  paymentOptionSelected: true,
+  changeActiveView: true,
+  'card:focus': true,
+  'card:blur': true,
+  'card:empty': true,
+  'card:notEmpty': true,
+  'card:validityChange': true,
+  'card:cardTypeChange': true,
+  'card:binAvailable': true,
+  'card:inputSubmitRequest': true,
+  'threeDSecure:customer-canceled': true,
+  'threeDSecure:authentication-modal-render': true,
+  'threeDSecure:authentication-modal-close': true,
+} satisfies Record<CheckoutEventName, true>) as CheckoutEventName[];
+
+const setup = JSON.parse(document.getElementById('integrator-setup')?.textContent ?? '{}') as IntegratorSetup;
+const record: IntegratorRecord = { events: [], errors: [], instance: null };
+Object.assign(window, { integrator: record });
+
+function listen(instance: CheckoutInstance): void {
+  for (const name of EVENT_NAMES) {
+    // A copy: the test reads what the handler was given then, not what the object became.
+    instance.on(name, (payload: unknown) => record.events.push({ name, payload: structuredClone(payload) }));
+  }
+  record.instance = instance;
+}
+
+const container = document.getElementById('checkout');
+if (container === null) throw new Error('the integrator page must contain #checkout');
+createRoot(container).render(
+  <Checkout
+    authorization={setup.authorization}
+    {...(setup.options !== undefined ? { options: setup.options } : {})}
+    onReady={listen}
+    onError={(error) => record.errors.push({ code: error.code, message: error.message })}
+  />,
+);
