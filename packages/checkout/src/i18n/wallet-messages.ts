@@ -8,8 +8,10 @@ import type { Locale, Translate } from './i18n.ts';
 const en = {
   button: 'Pay with {wallet}',
   hint: '{wallet} opens in a window of its own: approve the payment there and your order is paid.',
+  sheetHint: 'Confirm the payment in {wallet} and your order is paid.',
   readyToPay: '{wallet} ({account}) is ready to pay.',
   waiting: 'Finish paying in the {wallet} window.',
+  sheetWaiting: 'Finish paying in {wallet}.',
   qrTitle: 'Scan to pay with {wallet}',
   qrHint: "Point your phone's camera at the code and approve the payment in {wallet}. This page carries on by itself.",
   qrLabel: 'QR code to pay with {wallet} on your phone',
@@ -28,8 +30,10 @@ export const WALLET_MESSAGES: Readonly<Record<Locale, Readonly<Record<WalletMess
   de: {
     button: 'Mit {wallet} bezahlen',
     hint: '{wallet} öffnet sich in einem eigenen Fenster: Bestätigen Sie dort die Zahlung, und Ihre Bestellung ist bezahlt.',
+    sheetHint: 'Bestätigen Sie die Zahlung in {wallet}, und Ihre Bestellung ist bezahlt.',
     readyToPay: '{wallet} ({account}) ist bereit zum Bezahlen.',
     waiting: 'Schließen Sie die Zahlung im {wallet}-Fenster ab.',
+    sheetWaiting: 'Schließen Sie die Zahlung in {wallet} ab.',
     qrTitle: 'Scannen, um mit {wallet} zu bezahlen',
     qrHint:
       'Richten Sie die Kamera Ihres Telefons auf den Code und bestätigen Sie die Zahlung in {wallet}. Diese Seite geht danach von selbst weiter.',
@@ -41,8 +45,10 @@ export const WALLET_MESSAGES: Readonly<Record<Locale, Readonly<Record<WalletMess
   fr: {
     button: 'Payer avec {wallet}',
     hint: "{wallet} s'ouvre dans sa propre fenêtre : approuvez-y le paiement et votre commande est payée.",
+    sheetHint: 'Confirmez le paiement dans {wallet} et votre commande est payée.',
     readyToPay: '{wallet} ({account}) est prêt pour le paiement.',
     waiting: 'Terminez le paiement dans la fenêtre {wallet}.',
+    sheetWaiting: 'Terminez le paiement dans {wallet}.',
     qrTitle: 'Scannez pour payer avec {wallet}',
     qrHint:
       "Pointez l'appareil photo de votre téléphone vers le code et approuvez le paiement dans {wallet}. Cette page continuera d'elle-même.",
@@ -54,8 +60,10 @@ export const WALLET_MESSAGES: Readonly<Record<Locale, Readonly<Record<WalletMess
   es: {
     button: 'Pagar con {wallet}',
     hint: '{wallet} se abre en su propia ventana: apruebe allí el pago y su pedido quedará pagado.',
+    sheetHint: 'Confirme el pago en {wallet} y su pedido quedará pagado.',
     readyToPay: '{wallet} ({account}) está listo para pagar.',
     waiting: 'Termine el pago en la ventana de {wallet}.',
+    sheetWaiting: 'Termine el pago en {wallet}.',
     qrTitle: 'Escanee para pagar con {wallet}',
     qrHint: 'Apunte la cámara de su teléfono al código y apruebe el pago en {wallet}. Esta página continuará sola.',
     qrLabel: 'Código QR para pagar con {wallet} en su teléfono',
@@ -66,8 +74,10 @@ export const WALLET_MESSAGES: Readonly<Record<Locale, Readonly<Record<WalletMess
   ja: {
     button: '{wallet}で支払う',
     hint: '{wallet}が別のウィンドウで開きます。そこでお支払いを承認すると、ご注文のお支払いが完了します。',
+    sheetHint: '{wallet}でお支払いを確認すると、ご注文のお支払いが完了します。',
     readyToPay: '{wallet}（{account}）で支払う準備ができました。',
     waiting: '{wallet}のウィンドウでお支払いを完了してください。',
+    sheetWaiting: '{wallet}でお支払いを完了してください。',
     qrTitle: 'スキャンして{wallet}で支払う',
     qrHint: 'スマートフォンのカメラをコードに向け、{wallet}でお支払いを承認してください。このページは自動的に進みます。',
     qrLabel: 'スマートフォンの{wallet}で支払うためのQRコード',
@@ -78,8 +88,10 @@ export const WALLET_MESSAGES: Readonly<Record<Locale, Readonly<Record<WalletMess
   ar: {
     button: 'ادفع باستخدام {wallet}',
     hint: 'يُفتح {wallet} في نافذة خاصة به: وافق على الدفع هناك وسيُدفع طلبك.',
+    sheetHint: 'أكّد الدفع في {wallet} وسيُدفع طلبك.',
     readyToPay: '{wallet} ({account}) جاهز للدفع.',
     waiting: 'أكمل الدفع في نافذة {wallet}.',
+    sheetWaiting: 'أكمل الدفع في {wallet}.',
     qrTitle: 'امسح الرمز للدفع باستخدام {wallet}',
     qrHint: 'وجّه كاميرا هاتفك نحو الرمز ووافق على الدفع في {wallet}. ستتابع هذه الصفحة تلقائيًا.',
     qrLabel: 'رمز QR للدفع باستخدام {wallet} على هاتفك',

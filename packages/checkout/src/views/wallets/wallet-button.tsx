@@ -63,6 +63,8 @@ export function WalletButton({ context, mark }: WalletButtonProps): ReactElement
   // shows the wallets' own UI (braintree-web: its windows, its QR code, the browser's payment sheet) gets no surface.
   const ownUi = context.provider.ownWalletUi === true;
   const byQrCode = option === 'venmo' && !ownUi && !isPhone();
+  // Apple Pay and Google Pay show the phone's or browser's payment sheet, not a window: their hint says so.
+  const sheet = option === 'applePay' || option === 'googlePay';
 
   const start = (): void => {
     if (flow.step === 'waiting') return;
@@ -130,12 +132,12 @@ export function WalletButton({ context, mark }: WalletButtonProps): ReactElement
       </p>
       <p className="kassa-wallet__status" role="status">
         {flow.step === 'waiting'
-          ? text('waiting')
+          ? text(sheet ? 'sheetWaiting' : 'waiting')
           : approved !== null
             ? text('readyToPay', walletAccount(approved))
             : byQrCode
               ? ''
-              : text('hint')}
+              : text(sheet ? 'sheetHint' : 'hint')}
       </p>
     </div>
   );
