@@ -5,6 +5,7 @@ import type { NonceRecord } from '../core/nonces.ts';
 import type { SavedMethod, VerificationFailed } from '../core/vault-operations.ts';
 import type { ThreeDSecureInfo } from '../core/three-d-secure.ts';
 import { camelCase } from '../core/case.ts';
+import { NONCE_TYPE } from '../core/wallets.ts';
 
 // The browser-facing JSON shapes of contracts section 1 (camelCase, as the provider's client API answers).
 
@@ -34,11 +35,11 @@ export interface FieldError {
   fieldErrors?: FieldError[];
 }
 
-/** The saved-methods list's entries: a tokenized card plus whether it is the default and pays a subscription. */
-export interface SavedPaymentMethod extends TokenizedCreditCard {
+/** The saved-methods list's entries: a tokenized card or wallet plus whether it is the default and pays a subscription. */
+export type SavedPaymentMethod = (TokenizedCreditCard | ReturnType<typeof walletPaymentMethod>) & {
   default: boolean;
   hasSubscription: boolean;
-}
+};
 
 /** What a failed verification answered (the client API's own shape; the checkout shows "verification failed"). */
 export interface VerificationSummary {
@@ -79,8 +80,66 @@ export function tokenizedCreditCard(record: NonceRecord): TokenizedCreditCard {
   };
 }
 
+/** A wallet nonce as the provider's client hands it to the page: its type and the account's details. */
+export function walletPaymentMethod(record: NonceRecord) {
+  const { wallet, card } = record;
+  if (wallet === undefined || wallet === null) throw new Error('not a wallet nonce');
+  const base = { nonce: record.nonce, type: NONCE_TYPE[wallet.kind], consumed: record.consumed };
+  switch (wallet.kind) {
+    case 'paypal_account':
+      return {
+        ...base,
+        description: wallet.payerEmail,
+        details: {
+          email: wallet.payerEmail,
+          payerId: wallet.payerId,
+          firstName: wallet.payerFirstName,
+          lastName: wallet.payerLastName,
+        },
+      };
+    case 'venmo_account':
+      return {
+        ...base,
+        description: `Venmo Account: ${wallet.username}`,
+        details: { username: wallet.username, venmoUserId: wallet.venmoUserId },
+      };
+    case 'apple_pay_card':
+      return {
+        ...base,
+        description: wallet.paymentInstrumentName,
+        details: {
+          cardType: card.cardType,
+          lastFour: card.last4,
+          lastTwo: card.last4.slice(-2),
+          paymentInstrumentName: wallet.paymentInstrumentName,
+        },
+        rawPaymentData: { paymentMethod: { network: card.cardType, displayName: wallet.paymentInstrumentName, type: 'credit' } },
+      };
+    case 'android_pay_card':
+      return {
+        ...base,
+        description: wallet.sourceDescription,
+        details: {
+          cardType: wallet.sourceCardType,
+          lastFour: wallet.sourceCardLast4,
+          lastTwo: wallet.sourceCardLast4.slice(-2),
+          isNetworkTokenized: wallet.isNetworkTokenized !== false,
+        },
+        rawPaymentData: {
+          paymentMethodData: {
+            type: 'CARD',
+            description: wallet.sourceDescription,
+            info: { cardNetwork: wallet.sourceCardType.toUpperCase(), cardDetails: wallet.sourceCardLast4 },
+          },
+        },
+      };
+  }
+}
+
 export function savedPaymentMethod(method: SavedMethod): SavedPaymentMethod {
-  return { ...tokenizedCreditCard(method.nonce), default: method.saved.isDefault, hasSubscription: method.hasSubscription };
+  const { nonce } = method;
+  const entry = nonce.wallet === undefined || nonce.wallet === null ? tokenizedCreditCard(nonce) : walletPaymentMethod(nonce);
+  return { ...entry, default: method.saved.isDefault, hasSubscription: method.hasSubscription };
 }
 
 const CVV_VERIFICATION_FAILED = validationError(['credit_card'], 'cvv', '81736', 'CVV verification failed.');

@@ -1,66 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { SandboxGateway } from '../core/gateway.ts';
-import type { NonceRecord } from '../core/nonces.ts';
-import { NONCE_TYPE } from '../core/wallets.ts';
 import { objectOrEmpty } from './authorize.ts';
 import type { Authorize } from './authorize.ts';
-import { fieldErrors } from './payloads.ts';
-
-/** A wallet nonce as the provider's client hands it to the page: its type and the account's details. */
-export function walletPaymentMethod(record: NonceRecord) {
-  const { wallet, card } = record;
-  if (wallet === undefined || wallet === null) throw new Error('not a wallet nonce');
-  const base = { nonce: record.nonce, type: NONCE_TYPE[wallet.kind], consumed: record.consumed };
-  switch (wallet.kind) {
-    case 'paypal_account':
-      return {
-        ...base,
-        description: wallet.payerEmail,
-        details: {
-          email: wallet.payerEmail,
-          payerId: wallet.payerId,
-          firstName: wallet.payerFirstName,
-          lastName: wallet.payerLastName,
-        },
-      };
-    case 'venmo_account':
-      return {
-        ...base,
-        description: `Venmo Account: ${wallet.username}`,
-        details: { username: wallet.username, venmoUserId: wallet.venmoUserId },
-      };
-    case 'apple_pay_card':
-      return {
-        ...base,
-        description: wallet.paymentInstrumentName,
-        details: {
-          cardType: card.cardType,
-          lastFour: card.last4,
-          lastTwo: card.last4.slice(-2),
-          paymentInstrumentName: wallet.paymentInstrumentName,
-        },
-        rawPaymentData: { paymentMethod: { network: card.cardType, displayName: wallet.paymentInstrumentName, type: 'credit' } },
-      };
-    case 'android_pay_card':
-      return {
-        ...base,
-        description: wallet.sourceDescription,
-        details: {
-          cardType: wallet.sourceCardType,
-          lastFour: wallet.sourceCardLast4,
-          lastTwo: wallet.sourceCardLast4.slice(-2),
-          isNetworkTokenized: wallet.isNetworkTokenized !== false,
-        },
-        rawPaymentData: {
-          paymentMethodData: {
-            type: 'CARD',
-            description: wallet.sourceDescription,
-            info: { cardNetwork: wallet.sourceCardType.toUpperCase(), cardDetails: wallet.sourceCardLast4 },
-          },
-        },
-      };
-  }
-}
+import { fieldErrors, walletPaymentMethod } from './payloads.ts';
 
 /** The wallets' approvals for the browser (docs/contracts.md section 1, "Wallets"). */
 export async function walletRoutes(
@@ -74,7 +16,8 @@ export async function walletRoutes(
     const authorization = authorize(request, reply, body['authorizationFingerprint']);
     if (authorization === null) return reply;
     const { wallet } = request.params as { wallet: string };
-    const outcome = gateway.walletApprovals.start(authorization, wallet, body['amount']);
+    // `vault`: PayPal's vault flow (a billing agreement the shop may charge again, no amount needed).
+    const outcome = gateway.walletApprovals.start(authorization, wallet, body['amount'], body['vault'] === true);
     if (!outcome.ok)
       return reply.code(422).send({ error: { message: outcome.message }, fieldErrors: fieldErrors(outcome.errors) });
     return reply.code(201).send({ approvalId: outcome.value.id, approvalUrl: `${gateway.origin}/wallets/approve.html` });

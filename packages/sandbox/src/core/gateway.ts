@@ -19,6 +19,7 @@ import type { NonceRecord } from './nonces.ts';
 import type { ThreeDSecureInfo } from './three-d-secure.ts';
 import { ThreeDSecureOperations } from './three-d-secure-operations.ts';
 import { WalletApprovals } from './wallet-approvals.ts';
+import { vaultingError } from './wallets.ts';
 import type { WalletAccount } from './wallets.ts';
 import { givenText, isTrue } from './params.ts';
 import { buildPlan, DEMO_PLANS } from './plans.ts';
@@ -372,10 +373,13 @@ export class SandboxGateway {
     if (errors.length > 0 || 'code' in source || typeof amount !== 'number') {
       return invalidResult(errors);
     }
+    // storeInVaultOnSuccess: the card is saved (for a new customer when none is given) only if the sale goes through;
+    // a wallet that cannot be saved (a one-time PayPal payment) refuses the sale, as on the provider.
+    const storing = source.saved === null && isTrue(params.options?.storeInVaultOnSuccess);
+    const unsaveable = storing && source.wallet !== null ? vaultingError(source.wallet) : null;
+    if (unsaveable !== null) return invalidResult([unsaveable]);
     this.nonces.consume(source.record);
     customerId ??= source.saved?.customerId ?? null;
-    // storeInVaultOnSuccess: the card is saved (for a new customer when none is given) only if the sale goes through.
-    const storing = source.saved === null && isTrue(params.options?.storeInVaultOnSuccess);
     const newCustomer = storing && customerId === null ? this.customers.blank(now) : null;
     const owner = customerId ?? newCustomer?.id ?? null;
     const vaultOnSuccess = storing && owner !== null ? { token: this.paymentMethods.freshToken(), customerId: owner } : null;
@@ -406,7 +410,7 @@ export class SandboxGateway {
         vaultOnSuccess.customerId,
         source.card,
         vaultOnSuccess.token,
-        { makeDefault: false, verification: null },
+        { makeDefault: false, verification: null, wallet: source.wallet },
         now,
       );
     }
@@ -435,14 +439,15 @@ export class SandboxGateway {
       // The saved card was deleted since the nonce was made: the nonce is as good as unknown.
       if (saved === undefined)
         return validationError(TRANSACTION, 'payment_method_nonce', '91565', 'Unknown or expired payment_method_nonce.');
-      return { card: saved.card, record: resolved.record, saved, threeDSecureInfo: resolved.threeDSecureInfo, wallet: null };
+      const { threeDSecureInfo } = resolved;
+      return { card: saved.card, record: resolved.record, saved, threeDSecureInfo, wallet: saved.wallet ?? null };
     }
     const token = givenText(params.paymentMethodToken);
     if (token === null) return validationError(TRANSACTION, 'base', '91508', 'Cannot determine payment method.');
     const saved = this.paymentMethods.find(token);
     if (saved === undefined)
       return validationError(TRANSACTION, 'payment_method_token', '91518', 'Payment method token is invalid.');
-    return { card: saved.card, record: null, saved, threeDSecureInfo: null, wallet: null };
+    return { card: saved.card, record: null, saved, threeDSecureInfo: null, wallet: saved.wallet ?? null };
   }
 
   /** null when there is no such transaction (the wire answers 404). */

@@ -4,7 +4,7 @@ import type { Card } from './cards.ts';
 import type { Customer, CustomerInput, Customers } from './customers.ts';
 import { invalid, validationError } from './errors.ts';
 import type { Outcome, ValidationError } from './errors.ts';
-import type { NonceRecord, Nonces } from './nonces.ts';
+import type { NonceRecord, Nonces, ResolvedNonce } from './nonces.ts';
 import { givenText, isTrue } from './params.ts';
 import { LIVE_STATUSES } from './subscriptions.ts';
 import type { Subscription, Subscriptions } from './subscriptions.ts';
@@ -14,9 +14,13 @@ import type { PaymentMethods } from './vault.ts';
 import type { DuplicateCheck, VaultedCard } from './vault.ts';
 import { verificationMessage, verifyCard } from './verification.ts';
 import type { CardRules, Verification } from './verification.ts';
+import { vaultingError } from './wallets.ts';
+import type { WalletAccount } from './wallets.ts';
 
 // The vault's operations as the provider's API offers them (customer.create with a card, paymentMethod.*,
-// paymentMethodNonce.create, the client API's saved methods), on top of the records in vault.ts.
+// paymentMethodNonce.create, the client API's saved methods), on top of the records in vault.ts. A wallet nonce saves
+// the wallet (a PayPal billing agreement, a Venmo account, an Apple Pay or Google Pay card): no card verification and
+// no duplicate check apply to it, and a one-time PayPal payment cannot be saved (82902), as on the provider.
 
 /** What the vault operations share with the rest of the gateway. */
 export interface VaultContext {
@@ -183,13 +187,24 @@ export class VaultOperations {
     return verifyCard(card, { amount, currencyIsoCode, merchantAccountId, rules, paymentMethodToken }, now);
   }
 
-  /** Token, duplicate check, verification, then the card is saved; nothing is saved when any of them fails. */
-  saveCard(customerId: string, card: Card, request: SaveRequest, path: readonly string[]): VaultOutcome<VaultedCard> {
+  /**
+   * Token, duplicate check, verification, then the card is saved; nothing is saved when any of them fails. A wallet
+   * (`wallet` set) is saved without the card's checks, unless it cannot be saved at all.
+   */
+  saveCard(
+    customerId: string,
+    card: Card,
+    request: SaveRequest,
+    path: readonly string[],
+    wallet: WalletAccount | null = null,
+  ): VaultOutcome<VaultedCard> {
     const now = this.context.clock();
     const errors: ValidationError[] = [];
     const token = this.paymentMethods.checkToken(request.token, path);
     if (typeof token !== 'string') errors.push(token);
-    const duplicate = this.paymentMethods.duplicateError(card, customerId, request.duplicates, path);
+    const unsaveable = wallet === null ? null : vaultingError(wallet);
+    if (unsaveable !== null) errors.push(unsaveable);
+    const duplicate = wallet === null ? this.paymentMethods.duplicateError(card, customerId, request.duplicates, path) : null;
     if (duplicate !== null) errors.push(duplicate);
     let amount = '0.00';
     if (request.verificationAmount !== undefined && request.verificationAmount !== null && request.verificationAmount !== '') {
@@ -204,18 +219,24 @@ export class VaultOperations {
     }
     if (errors.length > 0 || typeof token !== 'string') return invalid(errors);
     let verification: Verification | null = null;
-    if (request.verify) {
+    if (request.verify && wallet === null) {
       verification = this.verify(card, amount, null, now);
       if (verification.status !== 'verified') {
         return { ok: false, errors: [], message: verificationMessage(verification), verification };
       }
     }
-    const saved = this.paymentMethods.add(customerId, card, token, { makeDefault: request.makeDefault, verification }, now);
+    const saved = this.paymentMethods.add(
+      customerId,
+      card,
+      token,
+      { makeDefault: request.makeDefault, verification, wallet },
+      now,
+    );
     return { ok: true, value: saved };
   }
 
   /** The card behind a nonce for saving, or the error in the operation's codes (`path[0]` names the operation). */
-  private cardOfNonce(nonce: unknown, path: readonly string[]): { card: Card; record: NonceRecord | null } | ValidationError {
+  private cardOfNonce(nonce: unknown, path: readonly string[]): ResolvedNonce | ValidationError {
     const [unknownCode, consumedCode] = NONCE_CODES[path[0] ?? ''] ?? ['93108', '93107'];
     if (typeof nonce !== 'string' || nonce === '') {
       return validationError(path, 'payment_method_nonce', '93103', 'A payment method nonce is required.');
@@ -240,7 +261,8 @@ export class VaultOperations {
     const resolved = this.cardOfNonce(params.paymentMethodNonce, PAYMENT_METHOD);
     if ('code' in resolved) errors.push(resolved);
     if (errors.length > 0 || customerId === null || 'code' in resolved) return invalid(errors);
-    const outcome = this.saveCard(customerId, resolved.card, saveRequest(params.options, params.token), CREDIT_CARD);
+    const request = saveRequest(params.options, params.token);
+    const outcome = this.saveCard(customerId, resolved.card, request, CREDIT_CARD, resolved.wallet);
     if (!outcome.ok) return outcome;
     this.context.nonces.consume(resolved.record);
     return { ok: true, value: this.cardView(outcome.value) };
@@ -260,7 +282,7 @@ export class VaultOperations {
     const errors = [...(built.ok ? [] : built.errors), ...('code' in resolved ? [resolved] : [])];
     if (errors.length > 0 || !built.ok || 'code' in resolved) return invalid(errors);
     const request = saveRequest(params.creditCard?.options, params.creditCard?.token);
-    const outcome = this.saveCard(built.value.id, resolved.card, request, CUSTOMER_CREDIT_CARD);
+    const outcome = this.saveCard(built.value.id, resolved.card, request, CUSTOMER_CREDIT_CARD, resolved.wallet);
     if (!outcome.ok) return outcome;
     this.context.nonces.consume(resolved.record);
     this.context.customers.save(built.value);
@@ -330,16 +352,20 @@ export class VaultOperations {
     return this.paymentMethods.delete(token, now);
   }
 
-  /** paymentMethodNonce.create: a single-use nonce for a saved card; null when there is no such card. */
   /** paymentMethodNonce.find. */
   findNonce(nonce: string): NonceRecord | null {
     return this.context.nonces.describe(nonce, this.context.clock());
   }
 
+  /** A single-use nonce standing for a saved method (a wallet's carries its account). */
+  private issueNonce(saved: VaultedCard, now: number): NonceRecord {
+    return this.context.nonces.issue(saved.card, saved.customerId, now, saved.token, null, saved.wallet ?? null);
+  }
+
+  /** paymentMethodNonce.create: a single-use nonce for a saved method; null when there is no such method. */
   createNonce(token: string): NonceRecord | null {
     const saved = this.paymentMethods.find(token);
-    if (saved === undefined) return null;
-    return this.context.nonces.issue(saved.card, saved.customerId, this.context.clock().getTime(), saved.token);
+    return saved === undefined ? null : this.issueNonce(saved, this.context.clock().getTime());
   }
 
   // --- the client API's saved methods (customer-bound client tokens) ---
@@ -351,7 +377,7 @@ export class VaultOperations {
     const ordered = [...saved.filter((card) => card.isDefault), ...saved.filter((card) => !card.isDefault)];
     return ordered.map((card) => ({
       saved: card,
-      nonce: this.context.nonces.issue(card.card, card.customerId, now, card.token),
+      nonce: this.issueNonce(card, now),
       hasSubscription: this.hasLiveSubscription(card.token),
     }));
   }

@@ -3,11 +3,14 @@ import { validationError } from './errors.ts';
 import type { ValidationError } from './errors.ts';
 import type { Card } from './cards.ts';
 import type { Verification } from './verification.ts';
+import type { WalletAccount } from './wallets.ts';
 import type { Collection } from '../store/store.ts';
 
-// The vault: cards saved for a customer under a token. A saved card is the tokenized Card (BIN, last four, expiry,
-// the keyed number hash; never the number nor the CVV) plus its owner, whether it is the customer's default, and its
-// latest verification. Duplicates are found by the number hash (the provider's uniqueNumberIdentifier).
+// The vault: payment methods saved for a customer under a token. A saved card is the tokenized Card (BIN, last four,
+// expiry, the keyed number hash; never the number nor the CVV) plus its owner, whether it is the customer's default,
+// and its latest verification. Duplicates are found by the number hash (the provider's uniqueNumberIdentifier). A saved
+// wallet (PayPal or Venmo account, Apple Pay or Google Pay card) is the same record with the wallet account set: the
+// card under it is the one its nonce charged, which only the wallet's own details show.
 
 export interface VaultedCard {
   token: string;
@@ -16,6 +19,8 @@ export interface VaultedCard {
   isDefault: boolean;
   /** The verification run when the card was saved with `verifyCard`, or null. */
   verification: Verification | null;
+  /** A saved wallet's account; unset or null for a card (records of earlier versions are all cards). */
+  wallet?: WalletAccount | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -24,6 +29,7 @@ export interface VaultOptions {
   token: string | null;
   makeDefault: boolean;
   verification: Verification | null;
+  wallet?: WalletAccount | null;
 }
 
 /** How a duplicate is looked for: anywhere in the merchant's vault (81724) or among this customer's cards (81763). */
@@ -60,7 +66,10 @@ export class PaymentMethods {
 
   duplicateError(card: Card, customerId: string, check: DuplicateCheck, path: readonly string[]): ValidationError | null {
     if (check === null) return null;
-    const same = [...this.records.values()].filter((saved) => saved.card.uniqueNumberIdentifier === card.uniqueNumberIdentifier);
+    // A wallet's card is not the shopper's card number (a device token, or none the merchant sees): never a duplicate.
+    const same = [...this.records.values()].filter(
+      (saved) => (saved.wallet ?? null) === null && saved.card.uniqueNumberIdentifier === card.uniqueNumberIdentifier,
+    );
     if (check === 'vault' && same.length > 0) {
       return validationError(path, 'number', '81724', 'Duplicate card exists in the vault.');
     }
@@ -70,7 +79,7 @@ export class PaymentMethods {
     return null;
   }
 
-  /** Saves a card; the customer's first card, or one saved with makeDefault, becomes the default. */
+  /** Saves a card (or wallet); the customer's first method, or one saved with makeDefault, becomes the default. */
   add(customerId: string, card: Card, token: string, options: Omit<VaultOptions, 'token'>, now: Date): VaultedCard {
     const others = this.forCustomer(customerId);
     const saved: VaultedCard = {
@@ -79,6 +88,7 @@ export class PaymentMethods {
       card,
       isDefault: others.length === 0,
       verification: options.verification === null ? null : { ...options.verification, paymentMethodToken: token },
+      ...(options.wallet === undefined || options.wallet === null ? {} : { wallet: options.wallet }),
       createdAt: now,
       updatedAt: now,
     };

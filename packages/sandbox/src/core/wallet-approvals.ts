@@ -6,10 +6,14 @@ import type { Authorization } from './fingerprint.ts';
 import type { MerchantSettings, Wallet } from './merchant-settings.ts';
 import type { NonceRecord, Nonces } from './nonces.ts';
 import { formatAmount, validateAmount } from './transactions.ts';
+import { paypalAccount } from './wallets.ts';
 
 // The wallets' approval in the browser, as the sandbox plays it: the checkout starts an approval for an amount, the
 // shopper approves, cancels or fails it on the sandbox's approval page (standing in for PayPal's window, the Venmo
 // app, the Apple Pay and Google Pay sheets), and an approved one yields a single-use nonce of the wallet's type.
+// Started with `vault` (PayPal's vault flow, braintree-web's `flow: 'vault'`), the shopper agrees to be charged again
+// later: PayPal then answers a billing agreement, which can be saved (a one-time payment cannot), and no amount is
+// needed (none is charged at approval).
 
 export const APPROVAL_LIFETIME_MS = 10 * 60 * 1000;
 const PATH = ['wallet'] as const;
@@ -26,7 +30,10 @@ export interface WalletApproval {
   /** 128 random bits: the approval page's only credential. */
   id: string;
   wallet: Wallet;
-  amount: string;
+  /** null for a vault-flow approval started without an amount. */
+  amount: string | null;
+  /** PayPal's vault flow: the approved account is a billing agreement. */
+  vault: boolean;
   currencyIsoCode: string;
   requestedBy: string | null;
   state: 'pending' | 'approved' | 'cancelled' | 'failed';
@@ -47,21 +54,23 @@ export class WalletApprovals {
 
   constructor(private readonly context: WalletApprovalsContext) {}
 
-  start(authorization: Authorization, wallet: unknown, amount: unknown): Outcome<WalletApproval> {
+  start(authorization: Authorization, wallet: unknown, amount: unknown, vault = false): Outcome<WalletApproval> {
     const errors: ValidationError[] = [];
     const enabled = this.context.settings().wallets;
     if (!enabled.includes(wallet as Wallet)) {
       errors.push(validationError(PATH, 'type', 'wallet_not_enabled', 'This wallet is not enabled for this merchant account.'));
     }
-    const minorUnits = validateAmount(amount, PATH);
-    if (typeof minorUnits !== 'number') errors.push(minorUnits);
-    if (errors.length > 0 || typeof minorUnits !== 'number') return invalid(errors);
+    const noAmount = vault && (amount === undefined || amount === null || amount === '');
+    const minorUnits = noAmount ? null : validateAmount(amount, PATH);
+    if (minorUnits !== null && typeof minorUnits !== 'number') errors.push(minorUnits);
+    if (errors.length > 0 || (minorUnits !== null && typeof minorUnits !== 'number')) return invalid(errors);
     const now = this.context.clock().getTime();
     for (const [id, approval] of this.approvals) if (approval.expiresAt <= now) this.approvals.delete(id);
     const approval: WalletApproval = {
       id: randomBytes(16).toString('hex'),
       wallet: wallet as Wallet,
-      amount: formatAmount(minorUnits),
+      amount: minorUnits === null ? null : formatAmount(minorUnits),
+      vault,
       currencyIsoCode: this.context.currencyIsoCode,
       requestedBy: authorization.customerId,
       state: 'pending',
@@ -86,7 +95,8 @@ export class WalletApprovals {
       const now = this.context.clock();
       const account = lookUpFakeNonce(ACCOUNT_NONCE[approval.wallet], now);
       if (account?.kind !== 'card' || account.wallet === undefined) throw new Error(`no account for ${approval.wallet}`);
-      approval.result = this.context.nonces.issue(account.card, approval.requestedBy, now.getTime(), null, null, account.wallet);
+      const wallet = approval.vault && approval.wallet === 'paypal' ? paypalAccount(true, approval.id) : account.wallet;
+      approval.result = this.context.nonces.issue(account.card, approval.requestedBy, now.getTime(), null, null, wallet);
     }
     return approval;
   }

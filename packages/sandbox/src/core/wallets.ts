@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { validationError } from './errors.ts';
+import type { ValidationError } from './errors.ts';
 
 // The payment methods besides cards (gateway.md fake nonces; spec section 1's wallets): what a wallet nonce stands
 // for and what the provider reports of it on a transaction. Apple Pay and Google Pay pay with a card (the
@@ -119,4 +121,13 @@ export function androidPayCard(cardType: string, last4: string): WalletAccount {
 export function threeDSecureApplies(wallet: WalletAccount | null | undefined): boolean {
   if (wallet === null || wallet === undefined) return true;
   return wallet.kind === 'android_pay_card' && wallet.isNetworkTokenized === false;
+}
+
+/**
+ * Why a wallet cannot be saved, or null: a one-time PayPal payment has no billing agreement to charge again (the
+ * provider's 82902); PayPal's vault flow (a billing agreement), Venmo accounts and the phones' cards can be saved.
+ */
+export function vaultingError(wallet: WalletAccount): ValidationError | null {
+  if (wallet.kind !== 'paypal_account' || wallet.billingAgreementId !== null) return null;
+  return validationError(['paypal_account'], 'base', '82902', 'Cannot vault one-time use PayPal account.');
 }

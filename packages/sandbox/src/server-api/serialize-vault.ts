@@ -2,6 +2,8 @@ import type { NonceRecord } from '../core/nonces.ts';
 import type { Plan } from '../core/plans.ts';
 import type { CardView, CustomerView, SubscriptionView, VerificationFailed } from '../core/vault-operations.ts';
 import type { Verification } from '../core/verification.ts';
+import type { WalletAccount, WalletKind } from '../core/wallets.ts';
+import { walletDetailsXml } from './serialize-wallets.ts';
 import { cardDetailsXml, customerXml, errorResponseXml, transactionXml } from './serialize.ts';
 import type { XmlReply } from './serialize.ts';
 import { XmlList } from './xml.ts';
@@ -82,8 +84,43 @@ export function subscriptionXml({ subscription, transactions }: SubscriptionView
   };
 }
 
+/** What the vault saved, by the element the provider names it with (and the customer's list it goes in). */
+export type VaultedKind = 'credit-card' | 'paypal-account' | 'venmo-account' | 'apple-pay-card' | 'android-pay-card';
+
+const VAULTED_KIND: Readonly<Record<WalletKind, VaultedKind>> = {
+  paypal_account: 'paypal-account',
+  venmo_account: 'venmo-account',
+  apple_pay_card: 'apple-pay-card',
+  android_pay_card: 'android-pay-card',
+};
+
+/**
+ * A saved wallet: the account's details (a PayPal account's `email`, a Venmo `username`, the phones' cards), owner,
+ * default flag and subscriptions, as the SDK parses `paypalAccounts`, `venmoAccounts`, `applePayCards`, `androidPayCards`.
+ */
+function vaultedWalletXml({ saved, subscriptions, expired }: CardView, wallet: WalletAccount): XmlElement {
+  const details = walletDetailsXml(wallet, saved.card, saved.token);
+  return {
+    ...details,
+    ...(wallet.kind === 'paypal_account' ? { email: wallet.payerEmail, 'is-channel-initiated': false, 'revoked-at': null } : {}),
+    ...(wallet.kind === 'apple_pay_card' || wallet.kind === 'android_pay_card' ? { expired } : {}),
+    'customer-id': saved.customerId,
+    default: saved.isDefault,
+    'created-at': saved.createdAt,
+    'updated-at': saved.updatedAt,
+    subscriptions: new XmlList('subscription', subscriptions.map(subscriptionXml)),
+  };
+}
+
+/** A saved method as paymentMethod.create / find / update answer it: the root element names its kind. */
+export function vaultedMethodXml(view: CardView): readonly [rootTag: VaultedKind, value: XmlElement] {
+  const { wallet } = view.saved;
+  if (wallet === undefined || wallet === null) return ['credit-card', vaultedCardXml(view)];
+  return [VAULTED_KIND[wallet.kind], vaultedWalletXml(view, wallet)];
+}
+
 /** A saved card: its details, owner, default flag, subscriptions and latest verification. */
-export function vaultedCardXml({ saved, subscriptions, expired }: CardView): XmlElement {
+function vaultedCardXml({ saved, subscriptions, expired }: CardView): XmlElement {
   return {
     ...cardDetailsXml(saved.card, saved.token),
     'customer-id': saved.customerId,
@@ -98,8 +135,24 @@ export function vaultedCardXml({ saved, subscriptions, expired }: CardView): Xml
   };
 }
 
+/** A customer with its saved methods, each in its kind's list (`credit-cards`, `paypal-accounts`, ...). */
 export function customerViewXml(view: CustomerView): XmlElement {
-  return customerXml(view.customer, view.cards.map(vaultedCardXml));
+  const lists: Record<VaultedKind, XmlElement[]> = {
+    'credit-card': [],
+    'paypal-account': [],
+    'venmo-account': [],
+    'apple-pay-card': [],
+    'android-pay-card': [],
+  };
+  for (const card of view.cards) {
+    const [kind, element] = vaultedMethodXml(card);
+    lists[kind].push(element);
+  }
+  const { 'credit-card': creditCards, ...wallets } = lists;
+  return {
+    ...customerXml(view.customer, creditCards),
+    ...Object.fromEntries(Object.entries(wallets).map(([kind, items]) => [`${kind}s`, new XmlList(kind, items)])),
+  };
 }
 
 export function planXml(plan: Plan): XmlElement {

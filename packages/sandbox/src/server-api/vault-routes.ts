@@ -12,7 +12,7 @@ import {
   paymentMethodNonceXml,
   planXml,
   subscriptionXml,
-  vaultedCardXml,
+  vaultedMethodXml,
   verificationFailedXml,
 } from './serialize-vault.ts';
 import { XmlList } from './xml.ts';
@@ -74,21 +74,21 @@ export function vaultRoutes(app: FastifyInstance, gateway: SandboxGateway): void
 
   app.post('/payment_methods', async (request, reply) => {
     const params = camelizeKeys(section(request.body, 'payment_method')) as PaymentMethodParams;
-    return sendOutcome(request, reply, vault.createPaymentMethod(params), 201, (view) => ['credit-card', vaultedCardXml(view)]);
+    return sendOutcome(request, reply, vault.createPaymentMethod(params), 201, vaultedMethodXml);
   });
 
   app.get('/payment_methods/any/:id', async (request: IdRequest, reply) => {
     const id = pathId(request);
     const view = id === null ? undefined : vault.findPaymentMethod(id);
     if (view === undefined) return sendStatus(reply, 404);
-    return sendXml(request, reply, 200, ['credit-card', vaultedCardXml(view)]);
+    return sendXml(request, reply, 200, vaultedMethodXml(view));
   });
 
   app.put('/payment_methods/any/:id', async (request: IdRequest, reply) => {
     const id = pathId(request);
     const params = camelizeKeys(section(request.body, 'payment_method')) as PaymentMethodUpdateParams;
     const outcome = id === null ? null : vault.updatePaymentMethod(id, params);
-    return sendOutcome(request, reply, outcome, 200, (view) => ['credit-card', vaultedCardXml(view)]);
+    return sendOutcome(request, reply, outcome, 200, vaultedMethodXml);
   });
 
   app.delete('/payment_methods/any/:id', async (request: IdRequest, reply) => {

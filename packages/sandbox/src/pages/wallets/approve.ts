@@ -67,7 +67,13 @@ async function load(): Promise<void> {
   const response = fragment === null ? null : await fetch(base).catch(() => null);
   const details =
     response?.ok === true
-      ? ((await response.json()) as { wallet: string; amount: string; currencyIsoCode: string; state: string })
+      ? ((await response.json()) as {
+          wallet: string;
+          amount: string | null;
+          currencyIsoCode: string;
+          state: string;
+          vault?: boolean;
+        })
       : null;
   if (details === null || details.state !== 'pending') {
     if (status !== null) status.textContent = 'This payment has expired or does not exist. Close it and try again.';
@@ -77,11 +83,16 @@ async function load(): Promise<void> {
     tell('failed');
     return;
   }
-  const amount = new Intl.NumberFormat('en', { style: 'currency', currency: details.currencyIsoCode }).format(
-    Number(details.amount),
-  );
-  document.title = `${WALLET_NAMES[details.wallet] ?? details.wallet}: approve the payment`;
-  if (summary !== null) summary.textContent = `Pay ${amount} with ${WALLET_NAMES[details.wallet] ?? details.wallet}.`;
+  const wallet = WALLET_NAMES[details.wallet] ?? details.wallet;
+  const amount =
+    details.amount === null
+      ? null
+      : new Intl.NumberFormat('en', { style: 'currency', currency: details.currencyIsoCode }).format(Number(details.amount));
+  document.title = `${wallet}: approve the payment`;
+  // The vault flow: the shopper agrees to later charges by the shop (PayPal's billing agreement).
+  const save = details.vault === true ? ` Let this shop charge ${wallet} again later.` : '';
+  if (summary !== null)
+    summary.textContent = amount === null ? `Save ${wallet} for this shop.${save}` : `Pay ${amount} with ${wallet}.${save}`;
   buttons.approve.focus();
 }
 

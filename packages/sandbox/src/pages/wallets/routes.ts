@@ -22,8 +22,8 @@ export async function walletPageRoutes(app: FastifyInstance, options: { gateway:
   app.get('/wallets/approvals/:id', async (request: ApprovalRequest, reply) => {
     const approval = walletApprovals.find(request.params.id);
     if (approval === undefined) return reply.code(404).header('cache-control', 'no-store').send(notFound);
-    const { wallet, amount, currencyIsoCode, state } = approval;
-    return reply.header('cache-control', 'no-store').send({ wallet, amount, currencyIsoCode, state });
+    const { wallet, amount, currencyIsoCode, state, vault } = approval;
+    return reply.header('cache-control', 'no-store').send({ wallet, amount, currencyIsoCode, state, vault });
   });
   for (const [action, decision] of Object.entries(DECISIONS)) {
     app.post(`/wallets/approvals/:id/${action}`, async (request: ApprovalRequest, reply) => {
