@@ -1,0 +1,139 @@
+import { expect, type Page, test } from '@playwright/test';
+import { CheckoutSheet } from '../../support/checkout-sheet.ts';
+import {
+  clientTokenForNewOrder,
+  integratorEvents,
+  openIntegratorPage,
+  type RecordedEvent,
+  requestPaymentMethod,
+} from '../../support/integrator-page.ts';
+import { changeSandboxSettings, resetSandboxSettings } from '../../support/sandbox-settings.ts';
+import { cards, Shopper } from '../../support/shopper.ts';
+
+// The option list on an integrator's page (support/integrator-page.ts) with PayPal and Venmo turned on at the gateway
+// and in the options: the messages an integrator's own Pay button meets before the shopper has chosen or used a
+// wallet, and the events of the provider's drop-in API the integrator receives through a whole card flow. Under
+// gateway-faults/: merchant settings apply to the whole running product.
+test.beforeEach(async () => {
+  await changeSandboxSettings({ wallets: ['paypal', 'venmo'] });
+});
+test.afterEach(async () => {
+  await resetSandboxSettings();
+});
+
+/** The integrator's page with PayPal and Venmo in its options, on the option list (Card, PayPal, Venmo). */
+async function openOptionList(page: Page): Promise<CheckoutSheet> {
+  const wallets = { paypal: { amount: '12.00' }, venmo: { amount: '12.00' } };
+  await openIntegratorPage(page, { authorization: await clientTokenForNewOrder(page), options: wallets });
+  const sheet = new CheckoutSheet(page);
+  await sheet.seesState('ready');
+  await sheet.seesView('options');
+  return sheet;
+}
+
+test('Pay before a choice: "Choose a way to pay first."; on PayPal\'s view: "Use the PayPal button…"; on Venmo\'s: "Use the button above…"; a view change clears each', async ({
+  page,
+}) => {
+  const sheet = await openOptionList(page);
+
+  expect(await requestPaymentMethod(page)).toEqual([
+    { ok: false, code: 'no_payment_method', message: 'Choose a way to pay first.' },
+  ]);
+  await expect(sheet.message()).toHaveText('Choose a way to pay first.');
+
+  const wallets = [
+    { option: 'PayPal', view: 'paypal', message: 'Use the PayPal button to continue with your payment.' },
+    { option: 'Venmo', view: 'venmo', message: 'Use the button above to continue with your payment.' },
+  ] as const;
+  for (const { option, view, message } of wallets) {
+    await sheet.root().getByRole('button', { name: option, exact: true }).click();
+    await sheet.seesView(view);
+    await expect(sheet.message()).toHaveText('');
+    expect(await requestPaymentMethod(page)).toEqual([{ ok: false, code: 'use_wallet_button', message }]);
+    await expect(sheet.message()).toHaveText(message);
+    await sheet.toggle().click();
+    await sheet.seesView('options');
+    await expect(sheet.message()).toHaveText('');
+  }
+});
+
+/** An event as the test compares it: its name and, for a card field event, the field that emitted it. */
+const named = (event: RecordedEvent): string => {
+  const emittedBy = (event.payload as { emittedBy?: string } | undefined)?.emittedBy;
+  return emittedBy === undefined ? event.name : `${event.name} ${emittedBy}`;
+};
+
+const payloadOf = <T>(events: readonly RecordedEvent[], name: string, at = 0): T =>
+  events.filter((event) => named(event) === name)[at]?.payload as T;
+
+test('the events an integrator receives through a card flow: option chosen, view changed, each field, requestable, paid, cleared, back to the list', async ({
+  page,
+}) => {
+  const sheet = await openOptionList(page);
+  expect(await integratorEvents(page)).toEqual([]);
+
+  await sheet.root().getByRole('button', { name: 'Card', exact: true }).click();
+  await sheet.seesView('card');
+  await new Shopper(page).enterCard(cards.visa);
+  await expect.poll(async () => (await integratorEvents(page)).map((event) => event.name)).toContain('paymentMethodRequestable');
+  const typed = await integratorEvents(page);
+  // A field: focus, not empty, valid, blur; the number also its brands (all it may be, then Visa) and its BIN.
+  const field = (name: string, last = false) => [
+    `card:focus ${name}`,
+    `card:notEmpty ${name}`,
+    `card:validityChange ${name}`,
+    ...(last ? [] : [`card:blur ${name}`]),
+  ];
+  expect(typed.map(named)).toEqual([
+    'paymentOptionSelected',
+    'changeActiveView',
+    ...field('cardholderName'),
+    'card:focus number',
+    'card:cardTypeChange number',
+    'card:notEmpty number',
+    'card:cardTypeChange number',
+    'card:binAvailable',
+    'card:validityChange number',
+    'card:blur number',
+    ...field('expirationDate'),
+    ...field('cvv'),
+    ...field('postalCode', true),
+    // The last field became valid: the form can be requested (not yet tokenized).
+    'paymentMethodRequestable',
+  ]);
+  expect(payloadOf(typed, 'paymentOptionSelected')).toEqual({ paymentOption: 'card' });
+  expect(payloadOf(typed, 'changeActiveView')).toEqual({ previousViewId: 'options', newViewId: 'card' });
+  expect(payloadOf(typed, 'card:binAvailable')).toEqual({ bin: '411111' });
+  const brands = (at: number) =>
+    payloadOf<{ cards: Array<{ type: string }> }>(typed, 'card:cardTypeChange number', at).cards.map((card) => card.type);
+  expect(brands(0)).toContain('visa');
+  expect(brands(0).length).toBeGreaterThan(1);
+  expect(brands(1)).toEqual(['visa']);
+  // Each field event carries every shown field's state, as the provider's hosted fields do.
+  const numberValid = payloadOf<{ fields: Record<string, { isValid: boolean }> }>(typed, 'card:validityChange number');
+  expect(Object.keys(numberValid.fields)).toEqual(['cardholderName', 'number', 'expirationDate', 'cvv', 'postalCode']);
+  expect(numberValid.fields.number).toEqual({ isEmpty: false, isValid: true, isPotentiallyValid: true, isFocused: true });
+  expect(numberValid.fields.expirationDate).toMatchObject({ isEmpty: true, isValid: false });
+  expect(payloadOf(typed, 'paymentMethodRequestable')).toEqual({ type: 'CreditCard', paymentMethodIsSelected: false });
+
+  // Paid (the integrator's Pay button): the card is now selected; cleared after the payment: nothing to request.
+  const [paid] = await requestPaymentMethod(page);
+  expect(paid).toMatchObject({ ok: true, result: { type: 'CreditCard', details: { bin: '411111', lastFour: '1111' } } });
+  await page.evaluate(() =>
+    (
+      window as unknown as { integrator: { instance: { clearSelectedPaymentMethod(): void } } }
+    ).integrator.instance.clearSelectedPaymentMethod(),
+  );
+  await sheet.toggle().click();
+  await sheet.seesView('options');
+  const after = (await integratorEvents(page)).slice(typed.length);
+  expect(after.slice(0, 2)).toEqual([
+    { name: 'paymentMethodRequestable', payload: { type: 'CreditCard', paymentMethodIsSelected: true } },
+    { name: 'noPaymentMethodRequestable', payload: undefined },
+  ]);
+  expect(after.filter((event) => event.name === 'changeActiveView')).toEqual([
+    { name: 'changeActiveView', payload: { previousViewId: 'card', newViewId: 'options' } },
+  ]);
+  // No event gives the integrator's page more of the card than its BIN.
+  expect(JSON.stringify(await integratorEvents(page))).not.toContain(cards.visa.number.slice(6));
+});
