@@ -747,3 +747,107 @@ describe('parts loaded on demand', () => {
     );
   });
 });
+
+// Each transition of the table that the flows above do not reach, so that breaking any transition (dropping it, its
+// target or one of its actions) fails a test. Found by removing each in turn and running these tests.
+describe('every phase', () => {
+  const network = { code: 'network', messageKey: 'error.network', retriable: true } as const;
+  const secure = { ...defaults, threeDSecure: { amount: '12.00' } } as const;
+  const enabled = { ...config, threeDSecureEnabled: true };
+  const challenged = (): CheckoutState =>
+    run(
+      filled(ready(secure, enabled)),
+      { type: 'SUBMIT' },
+      { type: 'TOKENIZED', result },
+      { type: 'THREE_D_SECURE_CHALLENGE', url: 'http://127.0.0.1:8090/c' },
+    ).state;
+  const phases: Record<Exclude<CheckoutState['phase'], 'closed'>, () => CheckoutState> = {
+    loading: () => initialState(defaults),
+    mounting: () => run(initialState(defaults), loaded()).state,
+    ready: () => filled(ready()),
+    submitting: () => run(filled(ready()), { type: 'SUBMIT' }).state,
+    authenticating: challenged,
+    error: () => run(initialState(defaults), { type: 'CONFIG_FAILED', error: network }).state,
+  };
+  const notReady = [{ type: 'rejectRequest', error: expect.objectContaining({ code: 'not_ready' }) }];
+
+  it.each(Object.entries(phases))('TEARDOWN while %s closes: no view, nothing shown or chosen, requests refused', (_, reach) => {
+    const { state } = run(reach(), { type: 'TEARDOWN' });
+    expect(state).toMatchObject({
+      phase: 'closed',
+      view: null,
+      sheetError: null,
+      selected: null,
+      challengeUrl: null,
+      requestability: { requestable: false },
+    });
+    expect(run(state, { type: 'SUBMIT' }).effects).toEqual(notReady);
+  });
+
+  it.each(['loading', 'mounting', 'error'] as const)(
+    'a request while %s is refused as not ready, and changes nothing',
+    (phase) => {
+      const before = phases[phase]();
+      expect(run(before, { type: 'SUBMIT' })).toEqual({ state: before, effects: notReady });
+    },
+  );
+
+  // The frames answer on their own: one may be typed in while the others load, or while the card is sent or verified.
+  it.each(['mounting', 'ready', 'submitting', 'authenticating'] as const)(
+    'while %s, the fields follow the frames: typing, brands, and an empty field left for nothing',
+    (phase) => {
+      const typed = run(phases[phase](), input('number', INVALID), { type: 'CARD_TYPE_CHANGED', cards: [amex] });
+      expect(typed.state.fields.number.state).toEqual(INVALID);
+      expect(typed.state.cards).toEqual([amex]);
+      expect(typed.effects).toContainEqual({ type: 'cardFieldEvent', name: 'validityChange', field: 'number' });
+      expect(typed.effects).toContainEqual({ type: 'cardFieldEvent', name: 'cardTypeChange', field: 'number' });
+
+      const left = run(typed.state, input('cvv', EMPTY), focus('cvv'), blur('cvv', EMPTY));
+      expect(left.state.pendingEmptyBlur).toBe('cvv');
+      expect(left.effects).toContainEqual({ type: 'scheduleBlurSettle', field: 'cvv' });
+      expect(run(left.state, { type: 'BLUR_SETTLED', field: 'cvv' }).state.pendingEmptyBlur).toBeNull();
+    },
+  );
+
+  it('takes updateConfiguration() while the card is sent, and while 3-D Secure verifies it: the new setting decides', () => {
+    const clear = { type: 'UPDATE_SETTINGS', settings: { clearFieldsAfterTokenization: true } } as const;
+    const sending = run(filled(ready(checkoutSettings())), { type: 'SUBMIT' }, clear);
+    expect(sending.state.settings.clearFieldsAfterTokenization).toBe(true);
+    expect(run(sending.state, { type: 'TOKENIZED', result }).effects).toContainEqual({ type: 'clearFields' });
+
+    const keeping = { ...secure, clearFieldsAfterTokenization: false };
+    const verifying = run(filled(ready(keeping, enabled)), { type: 'SUBMIT' }, { type: 'TOKENIZED', result }, clear);
+    expect(verifying.state).toMatchObject({ phase: 'authenticating', settings: { clearFieldsAfterTokenization: true } });
+    const verified = { ...result, liabilityShifted: true, liabilityShiftPossible: true };
+    expect(run(verifying.state, { type: 'THREE_D_SECURE_RESULT', result: verified }).effects).toContainEqual({
+      type: 'clearFields',
+    });
+  });
+
+  it('closes the challenge when 3-D Secure fails: a failed result, or no result', () => {
+    const failed = { ...result, liabilityShifted: false, liabilityShiftPossible: true };
+    for (const failure of [{ type: 'THREE_D_SECURE_RESULT', result: failed }, { type: 'THREE_D_SECURE_FAILED' }] as const) {
+      const { state, effects } = run(challenged(), failure);
+      expect(state).toMatchObject({ phase: 'ready', challengeUrl: null, sheetError: 'error.threeDSecureFailed' });
+      expect(effects[0]).toEqual({ type: 'threeDSecureEvent', name: 'authentication-modal-close' });
+    }
+  });
+
+  it('is ready, and says so, when the last option to settle failed and another loaded; a failed option is marked', () => {
+    const wallets = { ...config, paypalEnabled: true };
+    const mounting = run(initialState(defaults), loaded(wallets, ['card', 'paypal'])).state;
+    const { state, effects } = run(
+      mounting,
+      { type: 'OPTION_READY', option: 'card' },
+      { type: 'OPTION_FAILED', option: 'paypal' },
+    );
+    expect(state).toMatchObject({ phase: 'ready', view: 'options' });
+    expect(effects).toEqual([{ type: 'announceReady' }]);
+
+    const allFailed = run(mounting, { type: 'OPTION_FAILED', option: 'card' }, { type: 'OPTION_FAILED', option: 'paypal' });
+    expect(allFailed.state.options).toEqual([
+      { id: 'card', status: 'failed' },
+      { id: 'paypal', status: 'failed' },
+    ]);
+  });
+});

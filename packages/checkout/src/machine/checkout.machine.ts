@@ -45,15 +45,18 @@ const fieldEditing = {
 
 const closing = { TEARDOWN: [{ target: 'closed', actions: ['close'] }] } as const;
 
-/** The last option to finish initialising decides: all failed is a load error, otherwise the first view opens. */
+/**
+ * The last option to finish initialising decides: all failed is a load error, otherwise the checkout is ready on the
+ * first view (chosen when the configuration came: the card form is drawn under the loading overlay while it mounts).
+ */
 const optionSettling = {
   OPTION_READY: [
-    { guard: 'lastOptionSettles', target: 'ready', actions: ['markOption', 'openFirstView', 'announceReady'] },
+    { guard: 'lastOptionSettles', target: 'ready', actions: ['markOption', 'announceReady'] },
     { actions: ['markOption'] },
   ],
   OPTION_FAILED: [
     { guard: 'allOptionsFailed', target: 'error', actions: ['markOption', 'setAllOptionsFailed', 'reportLoadError'] },
-    { guard: 'lastOptionSettles', target: 'ready', actions: ['markOption', 'openFirstView', 'announceReady'] },
+    { guard: 'lastOptionSettles', target: 'ready', actions: ['markOption', 'announceReady'] },
     { actions: ['markOption'] },
   ],
 } as const;
@@ -326,7 +329,6 @@ const coreActions: Record<CoreActionName, Action> = {
     return state;
   },
   markOption: (state, event) => ({ ...state, options: optionsAfter(state, event) }),
-  openFirstView: (state) => ({ ...state, view: firstView(state) }),
   openOption: (state, event, emit) => {
     if (event.type !== 'SELECT_OPTION') return state;
     emit({ type: 'paymentOptionSelected', paymentOption: event.option });

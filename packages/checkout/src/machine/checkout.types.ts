@@ -351,7 +351,6 @@ export type CoreActionName =
   | 'scheduleRetry'
   | 'reportLoadError'
   | 'markOption'
-  | 'openFirstView'
   | 'openOption'
   | 'openOptionList'
   | 'updateSettings'
