@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseClientToken } from './client-token.ts';
 import { ProviderError } from './provider.ts';
-import { createSandboxProvider, parseConfiguration } from './sandbox-provider.ts';
+import { createSandboxProvider, parseConfiguration, parseSavedMethods } from './sandbox-provider.ts';
 import { gatewayConfiguration } from '../testing/fixtures.ts';
 
 const token = {
@@ -117,5 +117,44 @@ describe('sandbox provider configuration', () => {
     await expect(offline.getConfiguration(new AbortController().signal)).rejects.toMatchObject({
       info: { code: 'network', messageKey: 'error.network', retriable: true },
     });
+  });
+});
+
+describe('parseSavedMethods', () => {
+  it('reads saved wallets by their type with their account (email, username, card), cards as cards', () => {
+    const flags = { consumed: false, default: false, hasSubscription: false };
+    const methods = parseSavedMethods({
+      paymentMethods: [
+        { ...flags, nonce: 'n-pp', type: 'PayPalAccount', description: 'pat@example.com', details: { email: 'pat@example.com' } },
+        {
+          ...flags,
+          nonce: 'n-vm',
+          type: 'VenmoAccount',
+          description: 'Venmo Account: venmojoe',
+          details: { username: 'venmojoe' },
+        },
+        {
+          ...flags,
+          nonce: 'n-ap',
+          type: 'ApplePayCard',
+          description: 'Visa 1111',
+          details: { cardType: 'Visa', lastFour: '1111' },
+        },
+        {
+          ...flags,
+          nonce: 'n-cc',
+          type: 'CreditCard',
+          description: 'ending in 44',
+          default: true,
+          details: { bin: '555555', cardType: 'MasterCard', lastFour: '4444', expirationMonth: '12', expirationYear: '2030' },
+        },
+      ],
+    });
+    expect(methods.map((m) => [m.type, m.details.email, m.details.username, m.details.lastFour, m.default, m.vaulted])).toEqual([
+      ['PayPalAccount', 'pat@example.com', undefined, '', false, true],
+      ['VenmoAccount', undefined, 'venmojoe', '', false, true],
+      ['ApplePayCard', undefined, undefined, '1111', false, true],
+      ['CreditCard', undefined, undefined, '4444', true, true],
+    ]);
   });
 });

@@ -5,7 +5,8 @@ import type { GatewayConfiguration, PaymentMethodResult } from '../machine/check
 import type { ClientToken } from './client-token.ts';
 import { fetchFromGateway, GATEWAY_TIMEOUT_MS, httpFailure } from './gateway-failures.ts';
 import { ProviderConfigurationError, type ProviderClient } from './provider.ts';
-import type { GatewayFetch } from './sandbox-client-api.ts';
+import { isRecord, type GatewayFetch } from './sandbox-client-api.ts';
+import { isWalletType, walletResult } from './wallet-result.ts';
 
 function strings(value: unknown): readonly string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
@@ -38,12 +39,16 @@ export function parseConfiguration(body: unknown, token: ClientToken): GatewayCo
   };
 }
 
-/** The client API's saved-methods list: tokenized cards plus `default` and `hasSubscription`; bad entries skipped. */
+/**
+ * The client API's saved-methods list: tokenized cards and saved wallets (by their `type`, with the account's details)
+ * plus `default` and `hasSubscription`; bad entries skipped.
+ */
 export function parseSavedMethods(body: unknown): readonly PaymentMethodResult[] {
   const list = typeof body === 'object' && body !== null ? (body as { paymentMethods?: unknown }).paymentMethods : undefined;
   if (!Array.isArray(list)) return [];
   return list.flatMap((entry: unknown) => {
-    const card = parseTokenizeResult(entry);
+    const wallet = isRecord(entry) && isWalletType(entry.type);
+    const card = wallet ? walletResult(entry) : parseTokenizeResult(entry);
     if (card === null) return [];
     const flags = entry as { default?: unknown; hasSubscription?: unknown };
     return [{ ...card, vaulted: true, default: flags.default === true, hasSubscription: flags.hasSubscription === true }];

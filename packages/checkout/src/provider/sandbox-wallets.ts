@@ -3,10 +3,10 @@
 // then the approved method's nonce. The page stands in for PayPal's and Venmo's windows and for the Apple Pay and
 // Google Pay sheets. In a window the checkout opened, the page tells us how it ended; on a phone that scanned the QR
 // code (Venmo on a desktop) it cannot, so we ask the gateway until the approval is decided. Imported on demand.
-import type { PaymentMethodResult, PaymentMethodType } from '../machine/checkout.types.ts';
 import type { WalletOptionId } from '../machine/payment-options.ts';
 import type { ClientToken } from './client-token.ts';
 import type { WalletOutcome, WalletRequest } from './provider.ts';
+import { walletResult } from './wallet-result.ts';
 import {
   ClientApiRefusal,
   clientApiPost,
@@ -25,50 +25,10 @@ const APPROVAL_KIND: Readonly<Record<WalletOptionId, string>> = {
   googlePay: 'google_pay',
 };
 
-const WALLET_TYPES: ReadonlySet<string> = new Set<PaymentMethodType>([
-  'PayPalAccount',
-  'VenmoAccount',
-  'ApplePayCard',
-  'AndroidPayCard',
-]);
 /** What the approval page posts to its opener (the sandbox's pages/wallets/protocol.ts). */
 const APPROVAL_SOURCE = 'kassa-wallet';
 /** How often the checkout asks whether a phone decided; the approval lives 10 minutes on the gateway. */
 export const PHONE_POLL_MS = 1_500;
-
-const str = (value: unknown): string => (typeof value === 'string' ? value : '');
-
-/** The approved method in the result shape: the wallet's details, card fields empty where the wallet has none. */
-export function walletResult(paymentMethod: unknown): PaymentMethodResult | null {
-  if (!isRecord(paymentMethod) || typeof paymentMethod.nonce !== 'string' || !WALLET_TYPES.has(str(paymentMethod.type)))
-    return null;
-  const d = isRecord(paymentMethod.details) ? paymentMethod.details : {};
-  const lastFour = str(d.lastFour);
-  return {
-    nonce: paymentMethod.nonce,
-    type: paymentMethod.type as PaymentMethodType,
-    details: {
-      bin: str(d.bin),
-      cardType: str(d.cardType),
-      lastFour,
-      lastTwo: lastFour.slice(-2),
-      expirationMonth: str(d.expirationMonth),
-      expirationYear: str(d.expirationYear),
-      cardholderName: null,
-      ...(typeof d.email === 'string' ? { email: d.email } : {}),
-      ...(typeof d.username === 'string' ? { username: d.username } : {}),
-      ...(paymentMethod.rawPaymentData !== undefined ? { rawPaymentData: paymentMethod.rawPaymentData } : {}),
-    },
-    description: str(paymentMethod.description),
-    binData: undefined,
-    vaulted: false,
-    hasSubscription: false,
-    liabilityShifted: undefined,
-    liabilityShiftPossible: undefined,
-    threeDSecureInfo: undefined,
-    deviceData: undefined,
-  };
-}
 
 type ApprovalEnd = 'approved' | 'cancelled' | 'failed';
 

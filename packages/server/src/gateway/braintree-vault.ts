@@ -1,12 +1,12 @@
-import type braintree from 'braintree';
+import braintree from 'braintree';
 import { callGateway, errorCodes } from './braintree.ts';
 import { GatewayUnavailableError } from './gateway.ts';
 import { SUBSCRIPTION_STATUSES, subscriptionOrder } from './vault-gateway.ts';
 import type {
-  AddCardOutcome,
+  AddMethodOutcome,
   BilledSubscription,
   GatewaySubscription,
-  SavedCard,
+  VaultedMethod,
   SubscribeOutcome,
   SubscriptionSearchFilter,
   SubscriptionStatus,
@@ -59,24 +59,62 @@ function toSubscription(subscription: braintree.Subscription): GatewaySubscripti
   };
 }
 
-function toCard(card: braintree.CreditCard): SavedCard {
-  return {
-    token: card.token,
-    customerId: card.customerId,
-    brand: card.cardType,
-    bin: card.bin,
-    lastFour: card.last4,
-    expirationMonth: card.expirationMonth ?? '',
-    expirationYear: card.expirationYear ?? '',
-    cardholderName: card.cardholderName ?? null,
-    isDefault: card.default,
-    subscriptions: (card.subscriptions ?? []).map(toSubscription),
+const NO_CARD = { brand: '', bin: '', lastFour: '', expirationMonth: '', expirationYear: '', cardholderName: null };
+
+/** Apple Pay names its cards 'Apple Pay - Visa': the shopper's brand is after the dash. */
+const APPLE_PAY_PREFIX = 'Apple Pay - ';
+
+/**
+ * A saved method as the SDK parsed it (its class says the kind: CreditCard, PayPalAccount, VenmoAccount, ApplePayCard,
+ * AndroidPayCard), or null for a kind the product does not offer (Samsung Pay, Visa Checkout, ...).
+ */
+function toMethod(method: braintree.PaymentMethod): VaultedMethod | null {
+  const common = {
+    token: method.token,
+    customerId: method.customerId,
+    email: null,
+    username: null,
+    // Every offered kind has it (@types/braintree leaves it off Samsung Pay's, which is not offered).
+    isDefault: 'default' in method && method.default === true,
+    subscriptions: (method.subscriptions ?? []).map(toSubscription),
   };
+  if (method instanceof braintree.CreditCard) {
+    return {
+      ...common,
+      type: 'CreditCard',
+      brand: method.cardType,
+      bin: method.bin,
+      lastFour: method.last4,
+      expirationMonth: method.expirationMonth ?? '',
+      expirationYear: method.expirationYear ?? '',
+      cardholderName: method.cardholderName ?? null,
+    };
+  }
+  if (method instanceof braintree.PayPalAccount) return { ...common, ...NO_CARD, type: 'PayPalAccount', email: method.email };
+  if (method instanceof braintree.VenmoAccount) return { ...common, ...NO_CARD, type: 'VenmoAccount', username: method.username };
+  if (method instanceof braintree.ApplePayCard) {
+    const brand = method.cardType.startsWith(APPLE_PAY_PREFIX) ? method.cardType.slice(APPLE_PAY_PREFIX.length) : method.cardType;
+    const card = { bin: method.bin, lastFour: method.last4, expirationMonth: method.expirationMonth ?? '' };
+    return { ...common, ...card, type: 'ApplePayCard', brand, expirationYear: method.expirationYear ?? '', cardholderName: null };
+  }
+  if (method instanceof braintree.AndroidPayCard) {
+    // The SDK's cardType / last4 are the device token's; the shopper knows the card behind it (sourceCard*).
+    const card = { bin: method.bin, lastFour: method.sourceCardLast4, expirationMonth: method.expirationMonth ?? '' };
+    return {
+      ...common,
+      ...card,
+      type: 'AndroidPayCard',
+      brand: method.sourceCardType,
+      expirationYear: method.expirationYear ?? '',
+      cardholderName: null,
+    };
+  }
+  return null;
 }
 
-/** Only saved cards are offered; a vault entry of another kind (a wallet account) is not a card. */
-function asCard(method: braintree.PaymentMethod): braintree.CreditCard | null {
-  return 'last4' in method && 'bin' in method ? (method as braintree.CreditCard) : null;
+/** The methods the product offers, in the gateway's order. */
+function toMethods(methods: readonly braintree.PaymentMethod[]): VaultedMethod[] {
+  return methods.flatMap((method) => toMethod(method) ?? []);
 }
 
 function verificationOf(result: unknown): VerificationFailure | null {
@@ -100,20 +138,19 @@ export class BraintreeVaultAdapter implements VaultGateway {
     this.#client = client;
   }
 
-  async listCards(customerId: string): Promise<SavedCard[] | null> {
+  async listMethods(customerId: string): Promise<VaultedMethod[] | null> {
     const customer = await orNull(() => this.#client.customer.find(customerId));
     if (customer === null) return null;
-    const cards = (customer.creditCards ?? []).map(toCard);
-    return [...cards.filter((c) => c.isDefault), ...cards.filter((c) => !c.isDefault)];
+    const methods = toMethods(customer.paymentMethods ?? []);
+    return [...methods.filter((m) => m.isDefault), ...methods.filter((m) => !m.isDefault)];
   }
 
-  async findCard(token: string): Promise<SavedCard | null> {
+  async findMethod(token: string): Promise<VaultedMethod | null> {
     const method = await orNull(() => this.#client.paymentMethod.find(token));
-    const card = method === null ? null : asCard(method);
-    return card === null ? null : toCard(card);
+    return method === null ? null : toMethod(method);
   }
 
-  async addCard(input: { customerId: string; nonce: string; makeDefault: boolean }): Promise<AddCardOutcome> {
+  async addMethod(input: { customerId: string; nonce: string; makeDefault: boolean }): Promise<AddMethodOutcome> {
     const result = await callGateway(() =>
       this.#client.paymentMethod.create({
         customerId: input.customerId,
@@ -122,9 +159,9 @@ export class BraintreeVaultAdapter implements VaultGateway {
       } as braintree.PaymentMethodCreateRequest),
     );
     if (result.success) {
-      const card = asCard(result.paymentMethod);
-      if (card === null) return { kind: 'invalid_nonce', message: 'Only cards can be saved.' };
-      return { kind: 'saved', card: toCard(card) };
+      const method = toMethod(result.paymentMethod);
+      if (method === null) return { kind: 'invalid_nonce', message: 'This kind of payment method cannot be saved here.' };
+      return { kind: 'saved', method };
     }
     const codes = errorCodes(result);
     if (codes.some((code) => DUPLICATE_CARD.has(code))) return { kind: 'duplicate' };
@@ -134,15 +171,15 @@ export class BraintreeVaultAdapter implements VaultGateway {
     return { kind: 'invalid_nonce', message: result.message };
   }
 
-  async makeDefault(token: string): Promise<SavedCard> {
+  async makeDefault(token: string): Promise<VaultedMethod> {
     const result = await callGateway(() => this.#client.paymentMethod.update(token, { options: { makeDefault: true } }));
-    const card = result.success ? asCard(result.paymentMethod) : null;
-    if (card === null)
-      throw new GatewayUnavailableError(`paymentMethod.update failed: ${result.success ? 'not a card' : result.message}`);
-    return toCard(card);
+    const method = result.success ? toMethod(result.paymentMethod) : null;
+    if (method === null)
+      throw new GatewayUnavailableError(`paymentMethod.update failed: ${result.success ? 'not offered' : result.message}`);
+    return method;
   }
 
-  async deleteCard(token: string): Promise<void> {
+  async deleteMethod(token: string): Promise<void> {
     await callGateway(() => this.#client.paymentMethod.delete(token));
   }
 

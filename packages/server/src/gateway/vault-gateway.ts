@@ -1,18 +1,22 @@
 /**
- * The gateway's vault and recurring billing as the product needs them: saved cards of a gateway customer and the
- * subscriptions they pay. The vault is the one source of truth for saved cards (the product keeps no copy, so a card
- * deleted in the gateway's control panel is gone here too). One adapter: the official braintree SDK.
+ * The gateway's vault and recurring billing as the product needs them: saved payment methods (cards and wallets) of a
+ * gateway customer and the subscriptions they pay. The vault is the one source of truth for saved methods (the product
+ * keeps no copy, so a method deleted in the gateway's control panel is gone here too). One adapter: the official
+ * braintree SDK.
  */
 export interface VaultGateway {
-  /** The customer's saved cards, default first; null when the gateway does not know the customer. */
-  listCards(customerId: string): Promise<SavedCard[] | null>;
-  /** A saved card by its token; null when unknown. */
-  findCard(token: string): Promise<SavedCard | null>;
-  /** Saves a tokenized card for the customer, verified, refusing a card already in the vault. */
-  addCard(input: { customerId: string; nonce: string; makeDefault: boolean }): Promise<AddCardOutcome>;
-  makeDefault(token: string): Promise<SavedCard>;
-  deleteCard(token: string): Promise<void>;
-  /** A single-use nonce that charges the saved card (`paymentMethodNonce.create`). */
+  /** The customer's saved methods, default first; null when the gateway does not know the customer. */
+  listMethods(customerId: string): Promise<VaultedMethod[] | null>;
+  /** A saved method by its token; null when unknown. */
+  findMethod(token: string): Promise<VaultedMethod | null>;
+  /**
+   * Saves a tokenized card (verified, refusing a card already saved for the customer) or an approved wallet (a PayPal
+   * billing agreement, a Venmo account, an Apple Pay or Google Pay card) for the customer.
+   */
+  addMethod(input: { customerId: string; nonce: string; makeDefault: boolean }): Promise<AddMethodOutcome>;
+  makeDefault(token: string): Promise<VaultedMethod>;
+  deleteMethod(token: string): Promise<void>;
+  /** A single-use nonce that charges the saved method (`paymentMethodNonce.create`). */
   createNonce(token: string): Promise<string>;
   /** Idempotent by `id`: the same id again finds the subscription the first call made. */
   subscribe(input: { id: string; planId: string; paymentMethodToken: string; price: string }): Promise<SubscribeOutcome>;
@@ -62,8 +66,17 @@ export function isCharging(subscription: Pick<GatewaySubscription, 'status'>): b
   return CHARGING_STATUSES.has(subscription.status);
 }
 
-export interface SavedCard {
+/** The provider's names of the kinds of saved methods (the client's `type`). */
+export const VAULTED_METHOD_TYPES = ['CreditCard', 'PayPalAccount', 'VenmoAccount', 'ApplePayCard', 'AndroidPayCard'] as const;
+export type VaultedMethodType = (typeof VAULTED_METHOD_TYPES)[number];
+
+/**
+ * A saved method. A card's fields are its own; an Apple Pay or Google Pay card's are the shopper's card (brand and last
+ * four as the wallet shows them); a PayPal or Venmo account has no card (empty strings) but its `email` / `username`.
+ */
+export interface VaultedMethod {
   token: string;
+  type: VaultedMethodType;
   customerId: string;
   brand: string;
   bin: string;
@@ -71,6 +84,10 @@ export interface SavedCard {
   expirationMonth: string;
   expirationYear: string;
   cardholderName: string | null;
+  /** The PayPal account's email; null for the others. */
+  email: string | null;
+  /** The Venmo username; null for the others. */
+  username: string | null;
   isDefault: boolean;
   subscriptions: GatewaySubscription[];
 }
@@ -94,8 +111,8 @@ export interface VerificationFailure {
   gatewayRejectionReason: string | null;
 }
 
-export type AddCardOutcome =
-  | { kind: 'saved'; card: SavedCard }
+export type AddMethodOutcome =
+  | { kind: 'saved'; method: VaultedMethod }
   | { kind: 'duplicate' }
   | { kind: 'verification_failed'; verification: VerificationFailure }
   | { kind: 'unknown_customer' }

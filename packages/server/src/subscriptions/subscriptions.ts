@@ -3,9 +3,9 @@ import { z } from 'zod';
 import { findPlan, listPlans } from '../catalogue/plans.repository.ts';
 import type { Plan } from '../catalogue/plans.repository.ts';
 import { SUBSCRIPTION_STATUSES } from '../gateway/vault-gateway.ts';
-import type { GatewaySubscription, SavedCard, VerificationFailure } from '../gateway/vault-gateway.ts';
+import type { GatewaySubscription, VaultedMethod, VerificationFailure } from '../gateway/vault-gateway.ts';
 import { fromDecimalString, moneySchema, toDecimalString } from '../money.ts';
-import { addSavedMethod, findOwnedCard, listSavedCards } from '../vault/saved-methods.ts';
+import { addSavedMethod, findOwnedMethod, listVaulted } from '../vault/saved-methods.ts';
 import type { VaultDeps } from '../vault/saved-methods.ts';
 
 export const subscriptionSchema = z.object({
@@ -22,7 +22,7 @@ export type SubscriptionSummary = z.infer<typeof subscriptionSchema>;
 
 function toSummary(
   subscription: GatewaySubscription,
-  card: Pick<SavedCard, 'token' | 'brand' | 'lastFour'>,
+  card: Pick<VaultedMethod, 'token' | 'brand' | 'lastFour'>,
   plan: Plan | undefined,
 ): SubscriptionSummary {
   const currency = plan?.price.currency ?? 'EUR';
@@ -40,7 +40,7 @@ function toSummary(
 
 /** The shopper's subscriptions (the gateway lists them on the cards they charge), newest first. */
 export async function listSubscriptions(deps: VaultDeps, accountId: string): Promise<SubscriptionSummary[]> {
-  const [cards, plans] = await Promise.all([listSavedCards(deps, accountId), listPlans(deps.db)]);
+  const [cards, plans] = await Promise.all([listVaulted(deps, accountId), listPlans(deps.db)]);
   const byId = new Map(plans.map((plan) => [plan.id, plan]));
   return cards
     .flatMap((card) => card.subscriptions.map((subscription) => toSummary(subscription, card, byId.get(subscription.planId))))
@@ -72,13 +72,13 @@ export async function subscribe(
 ): Promise<SubscribeResult> {
   const plan = await findPlan(deps.db, input.planId);
   if (plan === undefined) return { kind: 'plan_not_found' };
-  let card: Pick<SavedCard, 'token' | 'brand' | 'lastFour'>;
+  let card: Pick<VaultedMethod, 'token' | 'brand' | 'lastFour'>;
   if (input.nonce !== undefined) {
     const added = await addSavedMethod(deps, accountId, { nonce: input.nonce, makeDefault: false });
     if (added.kind !== 'saved') return added;
     card = { token: added.method.id, brand: added.method.brand, lastFour: added.method.lastFour };
   } else {
-    const owned = input.paymentMethodId === undefined ? null : await findOwnedCard(deps, accountId, input.paymentMethodId);
+    const owned = input.paymentMethodId === undefined ? null : await findOwnedMethod(deps, accountId, input.paymentMethodId);
     if (owned === null) return { kind: 'payment_method_not_found' };
     card = owned;
   }
@@ -94,7 +94,7 @@ export async function subscribe(
 
 /** Cancels one of the shopper's subscriptions; cancelling a canceled one answers it as it is. */
 export async function cancelSubscription(deps: VaultDeps, accountId: string, id: string): Promise<SubscriptionSummary | null> {
-  const cards = await listSavedCards(deps, accountId);
+  const cards = await listVaulted(deps, accountId);
   const card = cards.find((c) => c.subscriptions.some((s) => s.id === id));
   if (card === undefined) return null;
   const canceled = await deps.vault.cancelSubscription(id);

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { DEMO_PLANS } from '../catalogue/demo-catalogue.ts';
 import { findAccountByEmail } from '../accounts/accounts.repository.ts';
 import { toDecimalString } from '../money.ts';
-import { addSavedMethod, listSavedCards } from './saved-methods.ts';
+import { addSavedMethod, listVaulted } from './saved-methods.ts';
 import type { VaultDeps } from './saved-methods.ts';
 
 /** The gateway's test nonce for a Visa ending in 1881 (gateway.md "Fake nonces"): no card data is involved. */
@@ -16,7 +16,7 @@ const DEMO_CARD_NONCE = 'fake-valid-visa-nonce';
 export async function seedDemoVault(deps: VaultDeps, shopperEmail: string, log: FastifyBaseLogger): Promise<void> {
   try {
     const account = await findAccountByEmail(deps.db, shopperEmail);
-    if (account === undefined || (await listSavedCards(deps, account.id)).length > 0) return;
+    if (account === undefined || (await listVaulted(deps, account.id)).length > 0) return;
     const added = await addSavedMethod(deps, account.id, { nonce: DEMO_CARD_NONCE, makeDefault: true });
     if (added.kind !== 'saved') throw new Error(`demo card not saved: ${added.kind}`);
     const plan = DEMO_PLANS[0];

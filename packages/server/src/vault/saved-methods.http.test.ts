@@ -9,6 +9,9 @@ import type { RunningSandbox } from '../testing/sandbox.ts';
 
 interface Method {
   id: string;
+  type: string;
+  email: string | null;
+  username: string | null;
   brand: string;
   lastFour: string;
   expirationMonth: string;
@@ -134,6 +137,62 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
         status: 404,
         code: 'payment_method_not_found',
       });
+    });
+
+    it("saves a shopper's wallets (PayPal billing agreement, Venmo, Apple Pay, Google Pay) with what names them, pays an order with a saved one, deletes one; a one-time PayPal payment is refused", async () => {
+      const bea = await shopper('Bea');
+      for (const nonce of [
+        'fake-paypal-billing-agreement-nonce',
+        'fake-venmo-account-nonce',
+        'fake-apple-pay-visa-nonce',
+        'fake-android-pay-mastercard-nonce',
+      ]) {
+        expect((await addCard(bea, nonce)).statusCode).toBe(201);
+      }
+      // The default first, then by kind as the gateway's customer lists them (cards, Apple Pay, Google Pay, PayPal, Venmo).
+      const saved = await methods(bea);
+      expect(
+        saved.map(({ type, email, username, brand, lastFour, default: isDefault }) => ({
+          type,
+          email,
+          username,
+          brand,
+          lastFour,
+          isDefault,
+        })),
+      ).toEqual([
+        { type: 'PayPalAccount', email: 'shopper@paypal.example', username: null, brand: '', lastFour: '', isDefault: true },
+        { type: 'ApplePayCard', email: null, username: null, brand: 'Visa', lastFour: '1111', isDefault: false },
+        { type: 'AndroidPayCard', email: null, username: null, brand: 'MasterCard', lastFour: '4444', isDefault: false },
+        { type: 'VenmoAccount', email: null, username: 'venmojoe', brand: '', lastFour: '', isDefault: false },
+      ]);
+
+      const oneTime = await addCard(bea, 'fake-paypal-one-time-nonce');
+      expect(oneTime.statusCode).toBe(422);
+      expect(oneTime.json()).toMatchObject({ code: 'payment_method_invalid' });
+
+      // Paying with the saved PayPal account: a nonce for it, then the payment route as for any nonce.
+      const paypal = saved[0] as Method;
+      const nonce = (await bea.post(`/api/payment-methods/${paypal.id}/nonces`, undefined, key())).json<{ nonce: string }>();
+      const order = (await bea.post('/api/orders', { items: [{ productId: 'prd_mug', quantity: 1 }] })).json<{
+        order: { id: string };
+      }>().order;
+      const paid = await bea.post(
+        `/api/orders/${order.id}/payments`,
+        { nonce: nonce.nonce, botcheck: await bea.botcheckToken() },
+        key(),
+      );
+      expect(paid.statusCode, paid.body).toBe(201);
+      expect(paid.json()).toMatchObject({ payment: { status: 'succeeded', card: { brand: 'PayPal' } } });
+
+      const cal = await shopper('Cal');
+      expect((await cal.request('DELETE', `/api/payment-methods/${paypal.id}`, undefined, key())).statusCode).toBe(404);
+      expect((await bea.request('DELETE', `/api/payment-methods/${paypal.id}`, undefined, key())).statusCode).toBe(204);
+      expect((await methods(bea)).map((m) => [m.type, m.default])).toEqual([
+        ['VenmoAccount', true],
+        ['ApplePayCard', false],
+        ['AndroidPayCard', false],
+      ]);
     });
 
     it("keeps every shopper to their own cards: another shopper's card is 404 for default, delete, nonce and subscribe; guests are 401", async () => {

@@ -3,18 +3,26 @@ import { ensureGatewayCustomer } from '../accounts/accounts.service.ts';
 import { clearGatewayCustomerId, findAccountById } from '../accounts/accounts.repository.ts';
 import type { Db } from '../db/connect.ts';
 import type { PaymentGateway } from '../gateway/gateway.ts';
-import { isCharging } from '../gateway/vault-gateway.ts';
-import type { SavedCard, VaultGateway, VerificationFailure } from '../gateway/vault-gateway.ts';
+import { isCharging, VAULTED_METHOD_TYPES } from '../gateway/vault-gateway.ts';
+import type { VaultedMethod, VaultGateway, VerificationFailure } from '../gateway/vault-gateway.ts';
 
 export const savedMethodSchema = z.object({
-  id: z.string().describe("The saved card's token at the gateway."),
-  type: z.literal('CreditCard'),
-  brand: z.string().describe('As the gateway names it: `Visa`, `MasterCard`, `American Express`, ...'),
+  id: z.string().describe("The saved method's token at the gateway."),
+  type: z
+    .enum(VAULTED_METHOD_TYPES)
+    .describe('A card, or a wallet: a PayPal or Venmo account, an Apple Pay or Google Pay (`AndroidPayCard`) card.'),
+  brand: z
+    .string()
+    .describe(
+      "As the gateway names it: `Visa`, `MasterCard`, `American Express`, ...; an Apple Pay or Google Pay card's own brand; empty for a PayPal or Venmo account.",
+    ),
   bin: z.string(),
-  lastFour: z.string(),
+  lastFour: z.string().describe('Empty for a PayPal or Venmo account.'),
   expirationMonth: z.string(),
   expirationYear: z.string(),
   cardholderName: z.string().nullable(),
+  email: z.string().nullable().describe("The PayPal account's email; null for the others."),
+  username: z.string().nullable().describe('The Venmo username (without the @); null for the others.'),
   default: z.boolean(),
   hasSubscription: z.boolean().describe('A subscription still charges it: it cannot be deleted.'),
 });
@@ -26,18 +34,20 @@ export interface VaultDeps {
   vault: VaultGateway;
 }
 
-export function toSavedMethod(card: SavedCard): SavedMethod {
+export function toSavedMethod(method: VaultedMethod): SavedMethod {
   return {
-    id: card.token,
-    type: 'CreditCard',
-    brand: card.brand,
-    bin: card.bin,
-    lastFour: card.lastFour,
-    expirationMonth: card.expirationMonth,
-    expirationYear: card.expirationYear,
-    cardholderName: card.cardholderName,
-    default: card.isDefault,
-    hasSubscription: card.subscriptions.some(isCharging),
+    id: method.token,
+    type: method.type,
+    brand: method.brand,
+    bin: method.bin,
+    lastFour: method.lastFour,
+    expirationMonth: method.expirationMonth,
+    expirationYear: method.expirationYear,
+    cardholderName: method.cardholderName,
+    email: method.email,
+    username: method.username,
+    default: method.isDefault,
+    hasSubscription: method.subscriptions.some(isCharging),
   };
 }
 
@@ -46,22 +56,23 @@ async function customerOf(db: Db, accountId: string): Promise<string | null> {
   return (await findAccountById(db, accountId))?.gateway_customer_id ?? null;
 }
 
-export async function listSavedCards(deps: VaultDeps, accountId: string): Promise<SavedCard[]> {
+/** The shopper's saved cards and wallets, default first. */
+export async function listVaulted(deps: VaultDeps, accountId: string): Promise<VaultedMethod[]> {
   const customerId = await customerOf(deps.db, accountId);
   if (customerId === null) return [];
-  return (await deps.vault.listCards(customerId)) ?? [];
+  return (await deps.vault.listMethods(customerId)) ?? [];
 }
 
 export async function listSavedMethods(deps: VaultDeps, accountId: string): Promise<SavedMethod[]> {
-  return (await listSavedCards(deps, accountId)).map(toSavedMethod);
+  return (await listVaulted(deps, accountId)).map(toSavedMethod);
 }
 
-/** A saved card of this shopper's; another shopper's, or an unknown token, is null alike (nothing to tell apart). */
-export async function findOwnedCard(deps: VaultDeps, accountId: string, token: string): Promise<SavedCard | null> {
+/** A saved method of this shopper's; another shopper's, or an unknown token, is null alike (nothing to tell apart). */
+export async function findOwnedMethod(deps: VaultDeps, accountId: string, token: string): Promise<VaultedMethod | null> {
   const customerId = await customerOf(deps.db, accountId);
   if (customerId === null) return null;
-  const card = await deps.vault.findCard(token);
-  return card !== null && card.customerId === customerId ? card : null;
+  const method = await deps.vault.findMethod(token);
+  return method !== null && method.customerId === customerId ? method : null;
 }
 
 export type AddSavedMethodResult =
@@ -71,8 +82,9 @@ export type AddSavedMethodResult =
   | { kind: 'invalid_nonce'; message: string };
 
 /**
- * Saves a tokenized card for the shopper: verified by the gateway, refused when the card is already in the vault.
- * A customer the gateway no longer knows is created again, once.
+ * Saves a tokenized card for the shopper (verified by the gateway, refused when the card is already saved), or an
+ * approved wallet (a PayPal billing agreement, a Venmo account, an Apple Pay or Google Pay card; a one-time PayPal
+ * payment is refused as `invalid_nonce`). A customer the gateway no longer knows is created again, once.
  */
 export async function addSavedMethod(
   deps: VaultDeps,
@@ -80,15 +92,15 @@ export async function addSavedMethod(
   input: { nonce: string; makeDefault: boolean },
 ): Promise<AddSavedMethodResult> {
   let customerId = await ensureGatewayCustomer(deps.db, deps.gateway, accountId);
-  let outcome = await deps.vault.addCard({ customerId, ...input });
+  let outcome = await deps.vault.addMethod({ customerId, ...input });
   if (outcome.kind === 'unknown_customer') {
     await clearGatewayCustomerId(deps.db, accountId, customerId);
     customerId = await ensureGatewayCustomer(deps.db, deps.gateway, accountId);
-    outcome = await deps.vault.addCard({ customerId, ...input });
+    outcome = await deps.vault.addMethod({ customerId, ...input });
   }
   switch (outcome.kind) {
     case 'saved':
-      return { kind: 'saved', method: toSavedMethod(outcome.card) };
+      return { kind: 'saved', method: toSavedMethod(outcome.method) };
     case 'unknown_customer':
       throw new Error(`the gateway lost customer ${customerId} twice`);
     default:
@@ -97,27 +109,27 @@ export async function addSavedMethod(
 }
 
 export async function makeDefaultMethod(deps: VaultDeps, accountId: string, token: string): Promise<SavedMethod | null> {
-  const card = await findOwnedCard(deps, accountId, token);
-  if (card === null) return null;
-  return toSavedMethod(card.isDefault ? card : await deps.vault.makeDefault(token));
+  const method = await findOwnedMethod(deps, accountId, token);
+  if (method === null) return null;
+  return toSavedMethod(method.isDefault ? method : await deps.vault.makeDefault(token));
 }
 
 export type DeleteSavedMethodResult = 'deleted' | 'not_found' | 'has_subscription';
 
 /**
- * Deletes a saved card of the shopper's. A card a subscription still charges is refused: the provider would cancel
+ * Deletes a saved method of the shopper's. One a subscription still charges is refused: the provider would cancel
  * the subscription with it, and the shopper did not ask for that (gateway.md). Whatever the browser shows or sends.
  */
 export async function deleteSavedMethod(deps: VaultDeps, accountId: string, token: string): Promise<DeleteSavedMethodResult> {
-  const card = await findOwnedCard(deps, accountId, token);
-  if (card === null) return 'not_found';
-  if (card.subscriptions.some(isCharging)) return 'has_subscription';
-  await deps.vault.deleteCard(token);
+  const method = await findOwnedMethod(deps, accountId, token);
+  if (method === null) return 'not_found';
+  if (method.subscriptions.some(isCharging)) return 'has_subscription';
+  await deps.vault.deleteMethod(token);
   return 'deleted';
 }
 
-/** A single-use nonce charging one of the shopper's saved cards (to pay an order with it, no card typed). */
+/** A single-use nonce charging one of the shopper's saved methods (to pay an order with it, nothing typed). */
 export async function savedMethodNonce(deps: VaultDeps, accountId: string, token: string): Promise<string | null> {
-  const card = await findOwnedCard(deps, accountId, token);
-  return card === null ? null : deps.vault.createNonce(token);
+  const method = await findOwnedMethod(deps, accountId, token);
+  return method === null ? null : deps.vault.createNonce(token);
 }

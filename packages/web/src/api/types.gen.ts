@@ -163,16 +163,22 @@ export type Plan = {
 };
 
 export type SavedPaymentMethod = {
-  /** The saved card's token at the gateway. */
+  /** The saved method's token at the gateway. */
   id: string;
-  type: "CreditCard";
-  /** As the gateway names it: `Visa`, `MasterCard`, `American Express`, ... */
+  /** A card, or a wallet: a PayPal or Venmo account, an Apple Pay or Google Pay (`AndroidPayCard`) card. */
+  type: "CreditCard" | "PayPalAccount" | "VenmoAccount" | "ApplePayCard" | "AndroidPayCard";
+  /** As the gateway names it: `Visa`, `MasterCard`, `American Express`, ...; an Apple Pay or Google Pay card's own brand; empty for a PayPal or Venmo account. */
   brand: string;
   bin: string;
+  /** Empty for a PayPal or Venmo account. */
   lastFour: string;
   expirationMonth: string;
   expirationYear: string;
   cardholderName: string | null;
+  /** The PayPal account's email; null for the others. */
+  email: string | null;
+  /** The Venmo username (without the @); null for the others. */
+  username: string | null;
   default: boolean;
   /** A subscription still charges it: it cannot be deleted. */
   hasSubscription: boolean;

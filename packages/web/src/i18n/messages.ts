@@ -1,4 +1,4 @@
-import type { Decline, Problem } from '../api/types.ts';
+import type { Decline, Problem, SavedPaymentMethod } from '../api/types.ts';
 
 // Every sentence the web app shows lives here (the checkout has its own catalogue for what happens inside it).
 export const messages = {
@@ -92,9 +92,11 @@ export const messages = {
   orderReceiptLink: (number: number) => `Receipt for order ${number}`,
   orderPayLink: (number: number) => `Pay now, order ${number}`,
   paymentMethodsTitle: 'Payment methods',
-  paymentMethodsIntro: 'Cards saved here appear at checkout, so you can pay without typing them again.',
+  paymentMethodsIntro: 'Cards and wallets saved here appear at checkout, so you can pay without typing them again.',
   paymentMethodsEmpty: 'No saved cards yet.',
   cardLabel: (brand: string, lastFour: string) => `${cardBrandName(brand)} ending in ${lastFour}`,
+  /** A saved card or wallet as the shopper knows it: "Visa ending in 1111", "PayPal · pat@example.com", ... */
+  savedMethodLabel: (method: SavedPaymentMethod) => savedMethodLabel(method),
   cardExpires: (month: string, year: string) => `Expires ${month.padStart(2, '0')}/${year}`,
   defaultBadge: 'Default',
   makeDefault: 'Make default',
@@ -175,6 +177,27 @@ const problemMessages: Record<string, string> = {
 };
 
 /** Card brands as shoppers read them; the gateway's own spelling for the rest ("Visa", "American Express"). */
+const WALLET_NAMES = {
+  PayPalAccount: 'PayPal',
+  VenmoAccount: 'Venmo',
+  ApplePayCard: 'Apple Pay',
+  AndroidPayCard: 'Google Pay',
+} as const;
+
+function savedMethodLabel(method: SavedPaymentMethod): string {
+  const card = messages.cardLabel(method.brand, method.lastFour);
+  switch (method.type) {
+    case 'CreditCard':
+      return card;
+    case 'PayPalAccount':
+      return `${WALLET_NAMES.PayPalAccount} · ${method.email ?? ''}`;
+    case 'VenmoAccount':
+      return `${WALLET_NAMES.VenmoAccount} · @${method.username ?? ''}`;
+    default:
+      return `${WALLET_NAMES[method.type]} · ${card}`;
+  }
+}
+
 export function cardBrandName(brand: string): string {
   return brand === 'MasterCard' ? 'Mastercard' : brand;
 }

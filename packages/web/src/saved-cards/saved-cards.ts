@@ -2,35 +2,51 @@ import type { PaymentMethodResult } from '@kassa/checkout';
 import { api } from '../api/client.ts';
 import type { SavedPaymentMethod } from '../api/types.ts';
 
+/** Whether a method the checkout lists and one the server lists show the same card or account. */
+function sameMethod(listed: PaymentMethodResult, method: SavedPaymentMethod): boolean {
+  const { cardType, bin, lastFour, expirationMonth, expirationYear, email, username } = listed.details;
+  if (listed.type !== method.type) return false;
+  switch (listed.type) {
+    case 'PayPalAccount':
+      return method.email === email;
+    case 'VenmoAccount':
+      return method.username === username;
+    case 'ApplePayCard':
+    case 'AndroidPayCard':
+      return method.brand === cardType && method.lastFour === lastFour;
+    case 'CreditCard':
+      return (
+        method.brand === cardType &&
+        method.bin === bin &&
+        method.lastFour === lastFour &&
+        Number(method.expirationMonth) === Number(expirationMonth) &&
+        Number(method.expirationYear) === Number(expirationYear)
+      );
+  }
+}
+
 /**
- * The server's saved card that a card listed in the checkout stands for. The gateway's client API lists saved cards
- * by single-use nonce only (never their token, as the provider's does), so the card is found by what both sides show:
- * brand, BIN, last four and expiry, then the default flag. A shopper cannot save one card twice, so one card matches;
- * anything else is null, and nothing is deleted on a guess.
+ * The server's saved method that one listed in the checkout stands for. The gateway's client API lists saved methods
+ * by single-use nonce only (never their token, as the provider's does), so the method is found by what both sides
+ * show: a card's brand, BIN, last four and expiry, a PayPal account's email, a Venmo username, a phone wallet's card,
+ * then the default flag. A shopper cannot save one card twice, so one card matches; anything else is null, and
+ * nothing is deleted on a guess.
  */
-export function serverCardFor(card: PaymentMethodResult, saved: readonly SavedPaymentMethod[]): SavedPaymentMethod | null {
-  const { cardType, bin, lastFour, expirationMonth, expirationYear } = card.details;
-  let candidates = saved.filter(
-    (method) =>
-      method.brand === cardType &&
-      method.bin === bin &&
-      method.lastFour === lastFour &&
-      Number(method.expirationMonth) === Number(expirationMonth) &&
-      Number(method.expirationYear) === Number(expirationYear),
-  );
-  if (candidates.length > 1 && card.default !== undefined)
-    candidates = candidates.filter((method) => method.default === card.default);
+export function serverMethodFor(listed: PaymentMethodResult, saved: readonly SavedPaymentMethod[]): SavedPaymentMethod | null {
+  let candidates = saved.filter((method) => sameMethod(listed, method));
+  if (candidates.length > 1 && listed.default !== undefined)
+    candidates = candidates.filter((method) => method.default === listed.default);
   return candidates.length === 1 ? (candidates[0] ?? null) : null;
 }
 
 /**
- * Deletes a card from the checkout's edit mode through the server, which refuses a card that pays a subscription
+ * Deletes a card or wallet from the checkout's edit mode through the server, which refuses one that pays a subscription
  * (409 `payment_method_has_subscription`) whatever the browser shows: the gateway's client API would delete it and
  * cancel the subscription. A rejection keeps the card listed in the checkout with its "Unable to delete" message.
  */
 export async function deleteCheckoutCard(card: PaymentMethodResult): Promise<void> {
   const { paymentMethods } = await api.paymentMethods();
-  const match = serverCardFor(card, paymentMethods);
-  if (match === null) throw new Error(`no single saved card matches ${card.details.cardType} ending in ${card.details.lastFour}`);
+  const match = serverMethodFor(card, paymentMethods);
+  if (match === null) throw new Error(`no single saved method matches the ${card.type} ${card.description}`);
   await api.deletePaymentMethod(crypto.randomUUID(), match.id);
 }

@@ -37,12 +37,14 @@ export const paymentMethodsResponse = z.object({ paymentMethods: z.array(savedMe
 export const paymentMethodResponse = z.object({ paymentMethod: savedMethodSchema });
 export const savedMethodNonceResponse = z.object({ nonce: z.string().describe('Single-use; pay an order with it.') });
 
-/** 422 `card_verification_failed`: what the gateway's verification answered. */
+/** 422 `card_verification_failed`: what the gateway's verification answered (`payment_method_invalid` has none). */
 export const verificationFailedSchema = problemSchema.extend({
-  verification: z.object({
-    status: z.string(),
-    processorResponseCode: z.string().nullable(),
-    processorResponseText: z.string().nullable(),
-    gatewayRejectionReason: z.string().nullable(),
-  }),
+  verification: z.optional(
+    z.object({
+      status: z.string(),
+      processorResponseCode: z.string().nullable(),
+      processorResponseText: z.string().nullable(),
+      gatewayRejectionReason: z.string().nullable(),
+    }),
+  ),
 });

@@ -7,7 +7,7 @@ import { AccountLayout } from './account-layout.tsx';
 import { ConfirmDialog } from './confirm-dialog.tsx';
 import { NewCardForm } from './new-card-form.tsx';
 
-const cardLabel = (card: SavedPaymentMethod) => messages.cardLabel(card.brand, card.lastFour);
+const cardLabel = (method: SavedPaymentMethod) => messages.savedMethodLabel(method);
 
 /** The shopper's saved cards: the default first; make another the default, delete one (asked first), add one. */
 export function PaymentMethodsPage() {
@@ -121,7 +121,7 @@ function SavedCardRow({
           {label}
           {card.default && <span className="badge">{messages.defaultBadge}</span>}
         </h2>
-        <p className="muted">{messages.cardExpires(card.expirationMonth, card.expirationYear)}</p>
+        {card.expirationYear !== '' && <p className="muted">{messages.cardExpires(card.expirationMonth, card.expirationYear)}</p>}
         {card.hasSubscription && (
           <p id={lockedId} className="fine-print">
             {messages.cardLocked}

@@ -19,7 +19,8 @@ async function loadSubscriptions() {
     api.catalogue(),
     api.paymentMethods(),
   ]);
-  return { subscriptions, plans, cards: paymentMethods };
+  // Subscriptions are offered on saved cards (a subscription names the card it charges), not on saved wallets.
+  return { subscriptions, plans, cards: paymentMethods.filter((method) => method.type === 'CreditCard') };
 }
 
 /** The shopper's subscriptions (cancel one, asked first) and the plans they can subscribe to with a saved card. */
