@@ -1,9 +1,15 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { Db } from '../db/connect.ts';
 import type { SessionRow } from '../db/schema.ts';
+import { prepared } from '../db/prepared.ts';
 import { newId, nowIso } from '../ids.ts';
 
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+
+// Every request with a session cookie reads its session: compiled once (db/prepared.ts).
+const findLiveSession = prepared((db, p: { tokenHash: string; now: string }) =>
+  db.selectFrom('sessions').selectAll().where('token_hash', '=', p.tokenHash).where('expires_at', '>', p.now),
+);
 
 /** Server-side sessions. The cookie holds a random token; the database holds only its HMAC. */
 export class SessionsRepository {
@@ -34,12 +40,7 @@ export class SessionsRepository {
   }
 
   async findByToken(token: string): Promise<SessionRow | undefined> {
-    return this.#db
-      .selectFrom('sessions')
-      .selectAll()
-      .where('token_hash', '=', this.#hash(token))
-      .where('expires_at', '>', nowIso())
-      .executeTakeFirst();
+    return findLiveSession.takeFirst(this.#db, { tokenHash: this.#hash(token), now: nowIso() });
   }
 
   async delete(sessionId: string): Promise<void> {

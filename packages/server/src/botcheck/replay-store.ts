@@ -1,5 +1,13 @@
 import type { Db } from '../db/connect.ts';
+import { prepared } from '../db/prepared.ts';
 import type { ReplayStore } from './verifier.ts';
+
+const spend = prepared((db, p: { fingerprint: string; expiresAt: string }) =>
+  db
+    .insertInto('botcheck_uses')
+    .values({ fingerprint: p.fingerprint, expires_at: p.expiresAt })
+    .onConflict((oc) => oc.doNothing()),
+);
 
 /** Spent bot-check tokens in the database: the primary key makes "first use wins" atomic on both engines. */
 export class DbReplayStore implements ReplayStore {
@@ -9,12 +17,7 @@ export class DbReplayStore implements ReplayStore {
   }
 
   async consume(fingerprint: string, expiresAt: Date): Promise<boolean> {
-    const result = await this.#db
-      .insertInto('botcheck_uses')
-      .values({ fingerprint, expires_at: expiresAt.toISOString() })
-      .onConflict((oc) => oc.doNothing())
-      .executeTakeFirst();
     // Expired tokens fail verification anyway: the sweeper (src/jobs/sweeper.ts) forgets them.
-    return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
+    return (await spend.affected(this.#db, { fingerprint, expiresAt: expiresAt.toISOString() })) === 1;
   }
 }

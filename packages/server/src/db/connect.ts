@@ -1,13 +1,15 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
-import type { SqliteDatabase as KyselySqliteDatabase } from 'kysely';
+import type { SqliteDatabase as KyselySqliteDatabase, PostgresPool, PostgresPoolClient } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.ts';
 import { migrations } from './migrations.ts';
+import { isPreparedText } from './prepared.ts';
 import type { Database } from './schema.ts';
 
 export type Db = Kysely<Database>;
@@ -163,7 +165,37 @@ function openPostgres(url: string): Db {
   const ignore = (): void => {};
   pool.on('error', ignore);
   pool.on('connect', (client) => client.on('error', ignore));
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool: withNamedStatements(pool) }) });
+}
+
+/**
+ * The queries compiled once (prepared.ts) run as named prepared statements: each connection has PostgreSQL parse and
+ * plan one the first time only. Other queries (the dashboard's, of many shapes) stay unnamed: a named statement lives
+ * as long as its connection.
+ */
+function withNamedStatements(pool: pg.Pool): PostgresPool {
+  const named = new Map<string, string>();
+  const nameOf = (text: string): string => {
+    let name = named.get(text);
+    if (name === undefined) {
+      name = `kassa_${createHash('sha256').update(text).digest('hex').slice(0, 32)}`;
+      named.set(text, name);
+    }
+    return name;
+  };
+  const clients = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+  const wrap = (client: pg.PoolClient): PostgresPoolClient => {
+    let wrapped = clients.get(client);
+    if (wrapped === undefined) {
+      const query = (text: string, values: ReadonlyArray<unknown>) =>
+        isPreparedText(text) ? client.query({ name: nameOf(text), text, values: [...values] }) : client.query(text, [...values]);
+      // Kysely hands a cursor only to stream a query, which needs the dialect's `cursor` option: not given here.
+      wrapped = { query: query as unknown as PostgresPoolClient['query'], release: () => client.release() };
+      clients.set(client, wrapped);
+    }
+    return wrapped;
+  };
+  return { connect: async () => wrap(await pool.connect()), end: () => pool.end() };
 }
 
 export async function migrate(db: Db): Promise<void> {

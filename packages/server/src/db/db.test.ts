@@ -4,8 +4,22 @@ import { insertOrder } from '../orders/orders.repository.ts';
 import { ENGINES } from '../testing/engines.ts';
 import { migrate } from './connect.ts';
 import { migrations } from './migrations.ts';
+import { prepared } from './prepared.ts';
 
-describe.each(ENGINES.map((make) => [make().name, make] as const))('database on %s', (_name, make) => {
+const insertHits = prepared((db, p: { bucket: string; window_ends_at: string; hits: number }) =>
+  db.insertInto('rate_limit_hits').values(p),
+);
+const hitsOf = prepared((db, p: { bucket: string }) =>
+  db.selectFrom('rate_limit_hits').select(['bucket', 'hits']).where('bucket', '=', p.bucket),
+);
+const addHits = prepared((db, p: { bucket: string; by: number }) =>
+  db
+    .updateTable('rate_limit_hits')
+    .set((eb) => ({ hits: eb('hits', '+', p.by) }))
+    .where('bucket', '=', p.bucket),
+);
+
+describe.each(ENGINES.map((make) => [make().name, make] as const))('database on %s', (name, make) => {
   const engine = make();
   beforeAll(() => engine.setup());
   afterAll(() => engine.teardown());
@@ -118,6 +132,33 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('database on 
       const owner = { accountId: null, sessionId: 'ses_x' };
       const [first, second] = await Promise.all([0, 1].map(() => insertOrder(db, { owner, items: [item], total: item.total })));
       expect([first?.number, second?.number].sort()).toEqual([1003, 1004]);
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it("runs a query compiled once with each run's values, in and out of a transaction, and refuses a missing one", async () => {
+    const { handle, cleanup } = await engine.open();
+    const { db } = handle;
+    try {
+      const window_ends_at = new Date().toISOString();
+      expect(await insertHits.affected(db, { bucket: 'first', window_ends_at, hits: 1 })).toBe(1);
+      expect(await insertHits.affected(db, { bucket: 'second', window_ends_at, hits: 20 })).toBe(1);
+      expect(await hitsOf.takeFirst(db, { bucket: 'first' })).toEqual({ bucket: 'first', hits: 1 });
+      expect(await hitsOf.takeFirst(db, { bucket: 'second' })).toEqual({ bucket: 'second', hits: 20 });
+      expect(await hitsOf.takeFirst(db, { bucket: 'third' })).toBeUndefined();
+
+      const prepares = await db.transaction().execute(async (trx) => {
+        expect(await addHits.affected(trx, { bucket: 'second', by: 5 })).toBe(1);
+        expect(await hitsOf.takeFirst(trx, { bucket: 'second' })).toEqual({ bucket: 'second', hits: 25 });
+        if (name !== 'postgres') return [];
+        // The same connection: PostgreSQL holds the statements it was asked to prepare by name.
+        const held = await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(trx);
+        return held.rows.map((row) => row.statement);
+      });
+      if (name === 'postgres') expect(prepares.some((text) => text.includes('update "rate_limit_hits"'))).toBe(true);
+
+      await expect(hitsOf.takeFirst(db, {} as { bucket: string })).rejects.toThrow('no value for bucket');
     } finally {
       await cleanup();
     }

@@ -1,10 +1,24 @@
 import type { Db } from '../db/connect.ts';
 import type { OrderItemRow, OrderRow } from '../db/schema.ts';
+import { prepared } from '../db/prepared.ts';
 import { newId, nowIso } from '../ids.ts';
 import type { Money } from '../money.ts';
 import { isCharged, paymentStatusSchema, toPaymentSummary } from '../payments/payment.ts';
 import { canTransitionOrder, orderStatusSchema } from './order.ts';
 import type { Order, OrderItem, OrderStatus, Owner } from './order.ts';
+
+// Every payment request reads its order this way (and its lines and attempts for the answer): compiled once
+// (db/prepared.ts).
+const orderById = prepared((db, p: { id: string }) => db.selectFrom('orders').selectAll().where('id', '=', p.id));
+const orderLines = prepared((db, p: { orderId: string }) =>
+  db.selectFrom('order_items').selectAll().where('order_id', '=', p.orderId).orderBy('position'),
+);
+const orderAttempts = prepared((db, p: { orderId: string }) =>
+  db.selectFrom('payments').selectAll().where('order_id', '=', p.orderId).orderBy('created_at').orderBy('id'),
+);
+const moveOrder = prepared((db, p: { id: string; from: OrderStatus; to: OrderStatus; now: string }) =>
+  db.updateTable('orders').set({ status: p.to, updated_at: p.now }).where('id', '=', p.id).where('status', '=', p.from),
+);
 
 export async function insertOrder(db: Db, input: { owner: Owner; items: OrderItem[]; total: Money }): Promise<Order> {
   const now = nowIso();
@@ -52,7 +66,7 @@ export async function insertOrder(db: Db, input: { owner: Owner; items: OrderIte
 
 /** The order if `owner` may see it; otherwise undefined, whether it exists or not (no existence oracle). */
 export async function findOwnedOrderRow(db: Db, orderId: string, owner: Owner): Promise<OrderRow | undefined> {
-  const row = await db.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirst();
+  const row = await orderById.takeFirst(db, { id: orderId });
   if (row === undefined) return undefined;
   const mine =
     row.owner_account_id !== null ? row.owner_account_id === owner.accountId : row.owner_session_id === owner.sessionId;
@@ -60,9 +74,9 @@ export async function findOwnedOrderRow(db: Db, orderId: string, owner: Owner): 
 }
 
 async function loadOrder(db: Db, row: OrderRow): Promise<Order> {
-  const [items, paymentRows] = await Promise.all([
-    db.selectFrom('order_items').selectAll().where('order_id', '=', row.id).orderBy('position').execute(),
-    db.selectFrom('payments').selectAll().where('order_id', '=', row.id).orderBy('created_at').orderBy('id').execute(),
+  const [{ rows: items }, { rows: paymentRows }] = await Promise.all([
+    orderLines.execute(db, { orderId: row.id }),
+    orderAttempts.execute(db, { orderId: row.id }),
   ]);
   // The attempt that says most about the order: the one that charged, else the latest.
   const payment = paymentRows.find((r) => isCharged(paymentStatusSchema.parse(r.status))) ?? paymentRows.at(-1);
@@ -113,13 +127,7 @@ function toOrderItem(row: OrderItemRow): OrderItem {
 /** Moves the order along an allowed transition, only if it is still in `from` (a concurrent move wins once). */
 export async function updateOrderStatus(db: Db, orderId: string, from: OrderStatus, to: OrderStatus): Promise<boolean> {
   if (!canTransitionOrder(from, to)) throw new Error(`order cannot go from ${from} to ${to}`);
-  const result = await db
-    .updateTable('orders')
-    .set({ status: to, updated_at: nowIso() })
-    .where('id', '=', orderId)
-    .where('status', '=', from)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  return (await moveOrder.affected(db, { id: orderId, from, to, now: nowIso() })) === 1;
 }
 
 /** The orders of a guest session, newest first: what the shopper is asked about before keeping them at sign-in. */

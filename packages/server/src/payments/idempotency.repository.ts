@@ -1,4 +1,5 @@
 import type { Db } from '../db/connect.ts';
+import { prepared } from '../db/prepared.ts';
 import { nowIso } from '../ids.ts';
 
 /** Saved answers are replayed at least this long (Stripe keeps them 24 h). */
@@ -8,6 +9,29 @@ export const IDEMPOTENCY_RETENTION_MS = 48 * 60 * 60 * 1000;
  * the app passes a pending attempt's lease instead (config.ts staleAttemptMsFor), longer than any request can run.
  */
 export const IDEMPOTENCY_LOCK_TIMEOUT_MS = 5 * 60 * 1000;
+
+// What every keyed request runs, compiled once (db/prepared.ts): its claim and its saved answer.
+const insertKey = prepared((db, p: { scope: string; key: string; requestHash: string; now: string }) =>
+  db
+    .insertInto('idempotency_keys')
+    .values({
+      scope: p.scope,
+      key: p.key,
+      request_hash: p.requestHash,
+      locked_at: p.now,
+      response_status: null,
+      response_body: null,
+      created_at: p.now,
+    })
+    .onConflict((oc) => oc.doNothing()),
+);
+const saveAnswer = prepared((db, p: { scope: string; key: string; status: number; body: string }) =>
+  db
+    .updateTable('idempotency_keys')
+    .set({ response_status: p.status, response_body: p.body, locked_at: null })
+    .where('scope', '=', p.scope)
+    .where('key', '=', p.key),
+);
 
 export type Claim =
   | { kind: 'acquired' }
@@ -69,29 +93,11 @@ export class IdempotencyRepository {
 
   /** Takes the key if no row holds it: the primary key lets one of concurrent claims win. */
   async #insert(scope: string, key: string, requestHash: string, now: Date): Promise<boolean> {
-    const inserted = await this.#db
-      .insertInto('idempotency_keys')
-      .values({
-        scope,
-        key,
-        request_hash: requestHash,
-        locked_at: nowIso(now),
-        response_status: null,
-        response_body: null,
-        created_at: nowIso(now),
-      })
-      .onConflict((oc) => oc.doNothing())
-      .executeTakeFirst();
-    return Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1;
+    return (await insertKey.affected(this.#db, { scope, key, requestHash, now: nowIso(now) })) === 1;
   }
 
   async complete(scope: string, key: string, status: number, body: unknown): Promise<void> {
-    await this.#db
-      .updateTable('idempotency_keys')
-      .set({ response_status: status, response_body: JSON.stringify(body), locked_at: null })
-      .where('scope', '=', scope)
-      .where('key', '=', key)
-      .execute();
+    await saveAnswer.execute(this.#db, { scope, key, status, body: JSON.stringify(body) });
   }
 
   /**

@@ -1,10 +1,47 @@
 import type { Db } from '../db/connect.ts';
+import { prepared } from '../db/prepared.ts';
 import type { PaymentRow } from '../db/schema.ts';
 import { newId, nowIso } from '../ids.ts';
 import type { Money } from '../money.ts';
 import { updateOrderStatus } from '../orders/orders.repository.ts';
 import { assertPaymentTransition, LIVE_PAYMENT_STATUSES } from './payment.ts';
 import type { AttemptOutcome } from './payment.ts';
+
+// The payment path's statements, compiled once (db/prepared.ts).
+const insertAttempt = prepared((db, p: PaymentRow) =>
+  db
+    .insertInto('payments')
+    .values(p)
+    .onConflict((oc) => oc.doNothing()),
+);
+const attemptsOf = prepared((db, p: { orderId: string; idempotencyRef: string }) =>
+  db
+    .selectFrom('payments')
+    .selectAll()
+    .where('order_id', '=', p.orderId)
+    .where((eb) => eb.or([eb('idempotency_ref', '=', p.idempotencyRef), eb('status', 'in', [...LIVE_PAYMENT_STATUSES])])),
+);
+/** The columns an answer writes: a pending attempt has none of them yet, so each answer sets all (nulls where not its). */
+type Answer = Pick<
+  PaymentRow,
+  | 'id'
+  | 'status'
+  | 'transaction_id'
+  | 'payment_method_type'
+  | 'card_brand'
+  | 'card_last_four'
+  | 'decline_reason'
+  | 'processor_response_code'
+  | 'processor_response_text'
+  | 'gateway_rejection_reason'
+  | 'three_d_secure_status'
+  | 'liability_shifted'
+  | 'liability_shift_possible'
+  | 'updated_at'
+>;
+const recordAnswer = prepared((db, { id, ...answer }: Answer) =>
+  db.updateTable('payments').set(answer).where('id', '=', id).where('status', '=', 'pending').returningAll(),
+);
 
 /**
  * Records a pending attempt, or returns undefined when the order already has a pending or successful one:
@@ -54,12 +91,7 @@ export async function insertPendingPayment(
     created_at: now,
     updated_at: now,
   };
-  const result = await db
-    .insertInto('payments')
-    .values(row)
-    .onConflict((oc) => oc.doNothing())
-    .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1 ? row : undefined;
+  return (await insertAttempt.affected(db, row)) === 1 ? row : undefined;
 }
 
 /**
@@ -71,12 +103,7 @@ export async function findAttempts(
   orderId: string,
   idempotencyRef: string,
 ): Promise<{ own: PaymentRow | undefined; live: PaymentRow | undefined }> {
-  const rows = await db
-    .selectFrom('payments')
-    .selectAll()
-    .where('order_id', '=', orderId)
-    .where((eb) => eb.or([eb('idempotency_ref', '=', idempotencyRef), eb('status', 'in', [...LIVE_PAYMENT_STATUSES])]))
-    .execute();
+  const { rows } = await attemptsOf.execute(db, { orderId, idempotencyRef });
   return {
     own: rows.find((row) => row.idempotency_ref === idempotencyRef),
     live: rows.find((row) => (LIVE_PAYMENT_STATUSES as readonly string[]).includes(row.status)),
@@ -128,38 +155,25 @@ export async function recordOutcome(db: Db, payment: PaymentRow, outcome: Attemp
   const status = outcome.kind === 'succeeded' ? 'succeeded' : 'declined';
   assertPaymentTransition('pending', status);
   const threeDSecure = outcome.threeDSecure ?? null;
-  const secure = {
+  const answer: Answer = {
+    id: payment.id,
+    status,
+    transaction_id: outcome.transactionId ?? null,
+    payment_method_type: outcome.paymentMethodType ?? null,
+    card_brand: outcome.kind === 'succeeded' ? outcome.card.brand : null,
+    card_last_four: outcome.kind === 'succeeded' ? outcome.card.lastFour : null,
+    decline_reason: outcome.kind === 'declined' ? outcome.reason : null,
+    processor_response_code: (outcome.kind === 'declined' ? outcome.processorResponseCode : null) ?? null,
+    processor_response_text: (outcome.kind === 'declined' ? outcome.processorResponseText : null) ?? null,
+    gateway_rejection_reason: (outcome.kind === 'declined' ? outcome.gatewayRejectionReason : null) ?? null,
     three_d_secure_status: threeDSecure?.status ?? null,
     liability_shifted: threeDSecure === null ? null : Number(threeDSecure.liabilityShifted),
     liability_shift_possible: threeDSecure === null ? null : Number(threeDSecure.liabilityShiftPossible),
+    updated_at: nowIso(),
   };
-  const changes =
-    outcome.kind === 'succeeded'
-      ? {
-          status,
-          transaction_id: outcome.transactionId,
-          payment_method_type: outcome.paymentMethodType,
-          card_brand: outcome.card.brand,
-          card_last_four: outcome.card.lastFour,
-        }
-      : {
-          status,
-          transaction_id: outcome.transactionId ?? null,
-          payment_method_type: outcome.paymentMethodType ?? null,
-          decline_reason: outcome.reason,
-          processor_response_code: outcome.processorResponseCode ?? null,
-          processor_response_text: outcome.processorResponseText ?? null,
-          gateway_rejection_reason: outcome.gatewayRejectionReason ?? null,
-        };
   return db.transaction().execute(async (trx) => {
     const saved =
-      (await trx
-        .updateTable('payments')
-        .set({ ...changes, ...secure, updated_at: nowIso() })
-        .where('id', '=', payment.id)
-        .where('status', '=', 'pending')
-        .returningAll()
-        .executeTakeFirst()) ??
+      (await recordAnswer.takeFirst(trx, answer)) ??
       // Recorded already (a late duplicate): that outcome stands.
       (await trx.selectFrom('payments').selectAll().where('id', '=', payment.id).executeTakeFirstOrThrow());
     if (saved.status === 'succeeded') await updateOrderStatus(trx, payment.order_id, 'pending', 'paid');

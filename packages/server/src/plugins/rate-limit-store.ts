@@ -1,6 +1,17 @@
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { Db } from '../db/connect.ts';
+import { prepared } from '../db/prepared.ts';
 import { nowIso } from '../ids.ts';
+
+const countHitQuery = prepared((db, p: { bucket: string; windowEndsAt: string }) =>
+  db
+    .insertInto('rate_limit_hits')
+    .values({ bucket: p.bucket, window_ends_at: p.windowEndsAt, hits: 1 })
+    .onConflict((oc) =>
+      oc.columns(['bucket', 'window_ends_at']).doUpdateSet((eb) => ({ hits: eb('rate_limit_hits.hits', '+', 1) })),
+    )
+    .returning('hits'),
+);
 
 /**
  * One client's hits on one route in the current fixed window, counted in the database so that every instance of the
@@ -8,7 +19,7 @@ import { nowIso } from '../ids.ts';
  * request: the primary key (bucket, window end) makes the increment atomic on both engines. Windows are fixed (each
  * minute of the clock, for a one-minute limit), so a client may spend a window's allowance at the end of one and again
  * at the start of the next; the velocity rules (src/velocity/) are the finer defence. Ended windows are swept
- * (src/jobs/sweeper.ts).
+ * (src/jobs/sweeper.ts). Compiled once (db/prepared.ts): every limited request runs it.
  */
 export async function countHit(
   db: Db,
@@ -17,14 +28,8 @@ export async function countHit(
   nowMs: number,
 ): Promise<{ current: number; ttl: number }> {
   const windowEndsMs = (Math.floor(nowMs / windowMs) + 1) * windowMs;
-  const row = await db
-    .insertInto('rate_limit_hits')
-    .values({ bucket, window_ends_at: nowIso(new Date(windowEndsMs)), hits: 1 })
-    .onConflict((oc) =>
-      oc.columns(['bucket', 'window_ends_at']).doUpdateSet((eb) => ({ hits: eb('rate_limit_hits.hits', '+', 1) })),
-    )
-    .returning('hits')
-    .executeTakeFirstOrThrow();
+  const row = await countHitQuery.takeFirst(db, { bucket, windowEndsAt: nowIso(new Date(windowEndsMs)) });
+  if (row === undefined) throw new Error('the rate-limit upsert returned no row');
   return { current: row.hits, ttl: windowEndsMs - nowMs };
 }
 

@@ -1,6 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
 import type { Db } from '../db/connect.ts';
+import { prepared } from '../db/prepared.ts';
+import type { Prepared } from '../db/prepared.ts';
 import { newId, nowIso } from '../ids.ts';
 
 // Velocity rules: how many times one subject (an IP, an account, a card fingerprint, ...) did something within a
@@ -70,6 +72,90 @@ interface Counted {
   events: number;
 }
 
+// A payment records and counts a dozen times: the statements are compiled once (db/prepared.ts), one per number of
+// subjects (a request has at most one of each dimension) or of rules counted at once.
+type Params = Record<string, string | number>;
+const shapes = <T>(make: (size: number) => T): ((size: number) => T) => {
+  const made = new Map<number, T>();
+  return (size) => {
+    let shape = made.get(size);
+    if (shape === undefined) {
+      shape = make(size);
+      made.set(size, shape);
+    }
+    return shape;
+  };
+};
+const range = (size: number): number[] => Array.from({ length: size }, (_, i) => i);
+
+/** One count per subject: `dimension0`, `subject0`, ... */
+const recordQuery = shapes((size) =>
+  prepared((db, p: Params) =>
+    db
+      .insertInto('velocity_counts')
+      .values(
+        range(size).map((i) => ({
+          action: p.action as string,
+          dimension: p[`dimension${i}`] as string,
+          subject: p[`subject${i}`] as string,
+          minute: p.minute as string,
+          detail: p.detail as string,
+          count: 1,
+        })),
+      )
+      .onConflict((oc) =>
+        oc
+          .columns(['action', 'dimension', 'subject', 'minute', 'detail'])
+          .doUpdateSet({ count: sql<number>`velocity_counts.count + 1` }),
+      ),
+  ),
+);
+
+/** The events of `size` (action, dimension, subject) since a minute: `action0`, `dimension0`, `subject0`, ... */
+const countQuery = shapes((size) =>
+  prepared((db, p: Params) =>
+    db
+      .selectFrom('velocity_counts')
+      .select((eb) => ['action', 'dimension', 'subject', eb.fn.sum<string | number>('count').as('events')])
+      .where((eb) =>
+        eb.or(
+          range(size).map((i) =>
+            eb.and([
+              eb('action', '=', p[`action${i}`] as string),
+              eb('dimension', '=', p[`dimension${i}`] as string),
+              eb('subject', '=', p[`subject${i}`] as string),
+              eb('minute', '>=', p.since as string),
+            ]),
+          ),
+        ),
+      )
+      .groupBy(['action', 'dimension', 'subject']),
+  ),
+);
+
+interface EventsParams {
+  action: string;
+  dimension: string;
+  subject: string;
+  since: string;
+}
+const eventsOf = (db: Pick<Db, 'selectFrom'>, p: EventsParams) =>
+  db
+    .selectFrom('velocity_counts')
+    .where('action', '=', p.action)
+    .where('dimension', '=', p.dimension)
+    .where('subject', '=', p.subject)
+    .where('minute', '>=', p.since);
+/** Distinct details, counted up to `limit`. */
+const countDistinctUpTo: Prepared<EventsParams & { limit: number }, { count: string | number }> = prepared((db, p) =>
+  db
+    .selectFrom((inner) => eventsOf(inner, p).select('detail').distinct().limit(p.limit).as('details'))
+    .select((eb) => eb.fn.countAll<string | number>().as('count')),
+);
+const countDistinctAll = prepared((db, p: EventsParams) =>
+  eventsOf(db, p).select((eb) => eb.fn.count<string | number>('detail').distinct().as('count')),
+);
+
 export class Velocity {
   readonly #db: Db;
   readonly #clock: () => Date;
@@ -89,24 +175,12 @@ export class Velocity {
       minute: minuteOf(now),
     };
     if (recorded.subjects.length > 0) {
-      await this.#db
-        .insertInto('velocity_counts')
-        .values(
-          recorded.subjects.map(([dimension, subject]) => ({
-            action,
-            dimension,
-            subject,
-            minute: recorded.minute,
-            detail: recorded.detail,
-            count: 1,
-          })),
-        )
-        .onConflict((oc) =>
-          oc
-            .columns(['action', 'dimension', 'subject', 'minute', 'detail'])
-            .doUpdateSet({ count: sql<number>`velocity_counts.count + 1` }),
-        )
-        .execute();
+      const params: Params = { action, minute: recorded.minute, detail: recorded.detail };
+      recorded.subjects.forEach(([dimension, subject], i) => {
+        params[`dimension${i}`] = dimension;
+        params[`subject${i}`] = subject;
+      });
+      await recordQuery(recorded.subjects.length).execute(this.#db, params);
     }
     return recorded;
   }
@@ -160,10 +234,9 @@ export class Velocity {
 
   /** How many distinct details (cards) the events of `action` by one subject had within `windowMs`. */
   async countDistinct(action: VelocityAction, dimension: Dimension, subject: string, windowMs: number): Promise<number> {
-    const row = await this.#events(this.#db, { action, dimension }, subject, this.#clock().getTime() - windowMs)
-      .select((eb) => eb.fn.count<string | number>('detail').distinct().as('count'))
-      .executeTakeFirstOrThrow();
-    return Number(row.count);
+    const since = minuteOf(this.#clock().getTime() - windowMs);
+    const row = await countDistinctAll.takeFirst(this.#db, { action, dimension, subject, since });
+    return Number(row?.count ?? 0);
   }
 
   /** How many events of `action` one subject had within `windowMs` (the shop's declines, for the alert). */
@@ -175,24 +248,14 @@ export class Velocity {
 
   /** The events of each (action, dimension, subject) since `sinceMs`: at most a window's minutes of rows each. */
   async #count(checked: ReadonlyArray<{ limit: Limit; subject: string }>, sinceMs: number): Promise<Map<string, Counted>> {
-    const since = minuteOf(sinceMs);
-    const rows = await this.#db
-      .selectFrom('velocity_counts')
-      .select((eb) => ['action', 'dimension', 'subject', eb.fn.sum<string | number>('count').as('events')])
-      .where((eb) =>
-        eb.or(
-          checked.map(({ limit, subject }) =>
-            eb.and([
-              eb('action', '=', limit.action),
-              eb('dimension', '=', limit.dimension),
-              eb('subject', '=', subject),
-              eb('minute', '>=', since),
-            ]),
-          ),
-        ),
-      )
-      .groupBy(['action', 'dimension', 'subject'])
-      .execute();
+    if (checked.length === 0) return new Map();
+    const params: Params = { since: minuteOf(sinceMs) };
+    checked.forEach(({ limit, subject }, i) => {
+      params[`action${i}`] = limit.action;
+      params[`dimension${i}`] = limit.dimension;
+      params[`subject${i}`] = subject;
+    });
+    const { rows } = await countQuery(checked.length).execute(this.#db, params);
     return new Map(rows.map((row) => [keyOf(row.action, row.dimension, row.subject), { events: Number(row.events) }]));
   }
 
@@ -201,30 +264,24 @@ export class Velocity {
    * thousands of cards (a card tester refused at the fifth) costs the next check no more than the limit.
    */
   async #countDistinct(limit: Limit, subject: string, sinceMs: number, allowed: number): Promise<number> {
-    const row = await this.#db
-      .selectFrom((db) => this.#events(db, limit, subject, sinceMs).select('detail').distinct().limit(allowed).as('details'))
-      .select((eb) => eb.fn.countAll<string | number>().as('count'))
-      .executeTakeFirstOrThrow();
-    return Number(row.count);
+    const row = await countDistinctUpTo.takeFirst(this.#db, {
+      action: limit.action,
+      dimension: limit.dimension,
+      subject,
+      since: minuteOf(sinceMs),
+      limit: allowed,
+    });
+    return Number(row?.count ?? 0);
   }
 
   /** The start of the oldest minute a refused subject was counted in since `sinceMs` (its Retry-After). */
   async #oldest(limit: Limit, subject: string, sinceMs: number): Promise<string> {
-    const row = await this.#events(this.#db, limit, subject, sinceMs)
+    const row = await eventsOf(this.#db, { ...limit, subject, since: minuteOf(sinceMs) })
       .select('minute')
       .orderBy('minute')
       .limit(1)
       .executeTakeFirst();
     return row?.minute ?? minuteOf(sinceMs);
-  }
-
-  #events(db: Pick<Db, 'selectFrom'>, limit: Pick<Limit, 'action' | 'dimension'>, subject: string, sinceMs: number) {
-    return db
-      .selectFrom('velocity_counts')
-      .where('action', '=', limit.action)
-      .where('dimension', '=', limit.dimension)
-      .where('subject', '=', subject)
-      .where('minute', '>=', minuteOf(sinceMs));
   }
 
   /** Keeps the refusal for the merchant and logs it (never card data: subjects are IPs, ids and HMACs of emails). */

@@ -1,0 +1,77 @@
+import type { Compilable, CompiledQuery, QueryResult } from 'kysely';
+import type { Db } from './connect.ts';
+
+/**
+ * Queries built and compiled once, run many times with new values (issue 10: building and compiling a Kysely query
+ * anew on every run was about 15% of the server's CPU on the payment path).
+ *
+ * The builder is called once per database with `params` whose members are stand-ins (`Slot`s), not values: Kysely puts
+ * them in the compiled query's parameters as it would any value, and each run swaps in its own values. So a builder
+ * must only hand its params to Kysely as values (`where('id', '=', p.id)`, `.limit(p.limit)`, or `.values(p)`: a row
+ * of the columns of the params it was first run with, so give every run all of them), never look at them (no `if`, no
+ * arithmetic, no `in` list of a param array): such a query would run as it was built the first time.
+ * The SQL text is the same on every run, so SQLite reuses its prepared statement (connect.ts) and PostgreSQL runs a
+ * named prepared statement (`isPreparedText`).
+ */
+export interface Prepared<P, R> {
+  execute(db: Executor, params: P): Promise<QueryResult<R>>;
+  /** The first row, or undefined. */
+  takeFirst(db: Executor, params: P): Promise<R | undefined>;
+  /** How many rows an insert, update or delete changed. */
+  affected(db: Executor, params: P): Promise<number>;
+}
+
+/** A database or a transaction of it. */
+type Executor = Pick<Db, 'executeQuery' | 'getExecutor'>;
+
+class Slot {
+  constructor(readonly name: string) {}
+}
+
+/** The SQL texts of the prepared queries: PostgreSQL prepares these by name on each connection (connect.ts). */
+const preparedTexts = new Set<string>();
+
+export function isPreparedText(sql: string): boolean {
+  return preparedTexts.has(sql);
+}
+
+/** Stand-ins for `params`' members: any member read is a Slot, and its keys are those of `params`. */
+function slotsFor<P extends object>(params: P): P {
+  return new Proxy({} as Record<string, Slot>, {
+    get: (_target, name) => new Slot(String(name)),
+    ownKeys: () => Object.keys(params),
+    getOwnPropertyDescriptor: (_target, name) => ({ enumerable: true, configurable: true, value: new Slot(String(name)) }),
+  }) as unknown as P;
+}
+
+/** `build` makes the query from a database and the stand-ins of its params. */
+export function prepared<P extends object, R>(build: (db: Db, params: P) => Compilable<R>): Prepared<P, R> {
+  // One compiled query per dialect (a transaction shares its database's adapter): SQLite and PostgreSQL differ.
+  const compiled = new WeakMap<object, CompiledQuery<R>>();
+  const compile = (db: Executor, params: P): CompiledQuery<R> => {
+    const adapter = db.getExecutor().adapter;
+    let query = compiled.get(adapter);
+    if (query === undefined) {
+      query = build(db as Db, slotsFor(params)).compile();
+      compiled.set(adapter, query);
+      preparedTexts.add(query.sql);
+    }
+    return query;
+  };
+  const execute = (db: Executor, params: P): Promise<QueryResult<R>> => {
+    const query = compile(db, params);
+    const values = params as Record<string, unknown>;
+    const parameters = query.parameters.map((value) => {
+      if (!(value instanceof Slot)) return value;
+      const given = values[value.name];
+      if (given === undefined) throw new Error(`prepared query: no value for ${value.name}`);
+      return given;
+    });
+    return db.executeQuery<R>({ ...query, parameters });
+  };
+  return {
+    execute,
+    takeFirst: async (db, params) => (await execute(db, params)).rows[0],
+    affected: async (db, params) => Number((await execute(db, params)).numAffectedRows ?? 0n),
+  };
+}
