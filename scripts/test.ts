@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
+import { chromiumExecutable } from '../e2e/support/chromium.ts';
 
 const root = join(import.meta.dirname, '..');
 const resultsDir = join(root, '.tmp');
@@ -48,7 +49,12 @@ const steps: Step[] = [
 ];
 
 const failed: string[] = [];
-const env = { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: join(resultsDir, 'e2e-results.json') };
+const env = {
+  ...process.env,
+  PLAYWRIGHT_JSON_OUTPUT_NAME: join(resultsDir, 'e2e-results.json'),
+  // One Chromium for every step that drives one (the sandbox's browser tests in vitest, then e2e).
+  KASSA_CHROMIUM: await chromiumExecutable(),
+};
 
 /** Runs a step; its output is passed through as it comes, or held and printed whole when steps run side by side. */
 function run(step: Step, buffered: boolean): Promise<void> {

@@ -1,5 +1,6 @@
-// Test support only: a real Chromium (Debian's, or KASSA_CHROMIUM) through playwright-core, and a merchant page on
-// another origin that frames a sandbox page and records the messages it receives. Nothing is downloaded.
+// Test support only: a real Chromium (KASSA_CHROMIUM, which `npm test` sets, or Debian's) through playwright-core,
+// and a merchant page on another origin that frames a sandbox page and records the messages it receives. Nothing is
+// downloaded.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium } from 'playwright-core';
