@@ -176,6 +176,16 @@ describe('CheckoutRuntime', () => {
     expect(h.configures.get('number')).toMatchObject({ invalid: true, errorMessage: 'This card number is not valid.' });
   });
 
+  it('empties the frames before it tells the CVV that no brand is known, so the CVV reports no digits after clearing', async () => {
+    const h = await readyHarness({}, { settings: checkoutSettings({ cardholderName: false }) });
+    h.frame('number', { type: 'cardTypeChange', cards: [{ type: 'visa', niceType: 'Visa', code: { name: 'CVV', size: 3 } }] });
+    for (const field of ['number', 'expirationDate', 'cvv'] as const)
+      h.frame(field, { type: 'state', field, event: 'input', state: VALID });
+    h.log.length = 0;
+    h.runtime.instance.clearSelectedPaymentMethod();
+    expect(h.log).toEqual(['clear', 'setCvvSize null']);
+  });
+
   it('passes Enter and the known BIN on to the integrator', async () => {
     const onInputSubmitRequest = vi.fn();
     const onBinAvailable = vi.fn();

@@ -130,7 +130,6 @@ export class CheckoutRuntime {
   constructor(options: RuntimeOptions) {
     this.options = options;
     this.machine = createCheckoutMachine(options.settings);
-    this.machine.subscribe(() => this.syncFrames());
     this.emitter = new CheckoutEmitter(options.callbacks);
     this.wallets = options.wallets ?? WALLETS;
     this.instance = {
@@ -455,8 +454,12 @@ export class CheckoutRuntime {
   /** Feeds the machine and runs its effects; `request` is the caller of requestPaymentMethod(), if any. */
   private send(event: CheckoutEvent, request?: Deferred): void {
     if (this.destroyed) return;
+    const before = this.machine.getState();
     const effects = this.machine.send(event);
     for (const effect of effects) this.run(effect, request);
+    // The frames learn the new state after the effects: a form being emptied is cleared before the CVV hears that no
+    // brand is known (the CVV frame would report its old digits first, and the integrator hear of them once more).
+    if (this.machine.getState() !== before) this.syncFrames();
   }
 
   private run(effect: CheckoutEffect, request: Deferred | undefined): void {
