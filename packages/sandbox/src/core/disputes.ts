@@ -6,11 +6,13 @@ import type { EventSink } from './events.ts';
 import { randomId } from './ids.ts';
 import type { Transaction } from './transactions.ts';
 import type { Collection } from '../store/store.ts';
+import type { DocumentUpload } from './document-uploads.ts';
 
 // Disputes as the provider's sandbox makes them (its "Testing and Go Live" guide for disputes): a sale with the test
 // card 4023898493988028 settles at once and gets an open chargeback; the merchant accepts it (accepted) or adds
 // text evidence and finalizes it. Evidence "compelling_evidence" wins it, "losing_evidence" loses it; anything else
-// leaves it `disputed` (with the bank, as a real answer would stay for weeks).
+// leaves it `disputed` (with the bank, as a real answer would stay for weeks). A document uploaded as evidence
+// (documentUpload.create, then addFileEvidence) is kept as evidence with no comment.
 
 export const DISPUTE_STATUSES = ['open', 'accepted', 'disputed', 'won', 'lost'] as const;
 export type DisputeStatus = (typeof DISPUTE_STATUSES)[number];
@@ -27,7 +29,10 @@ const REPLY_DAYS = 20;
 
 export interface DisputeEvidence {
   id: string;
-  comment: string;
+  /** The text evidence; null for a document. */
+  comment: string | null;
+  /** The document uploaded as this evidence; null for text. */
+  documentUploadId: string | null;
   category: string | null;
   sequenceNumber: number | null;
   createdAt: Date;
@@ -83,6 +88,12 @@ const errors = {
   ),
   finalize: validationError(DISPUTE, 'status', '95705', 'Disputes can only be finalized when they are in an Open state'),
   content: validationError(['dispute', 'evidence'], 'comments', '95708', 'Content cannot be blank'),
+  document: validationError(
+    ['dispute', 'evidence'],
+    'document_upload_id',
+    '95703',
+    'Only evidence documents can be attached to disputes',
+  ),
 };
 
 export interface TextEvidenceParams {
@@ -152,8 +163,32 @@ export class Disputes {
     const evidence: DisputeEvidence = {
       id: randomId(16),
       comment: params.comments,
+      documentUploadId: null,
       category: typeof params.category === 'string' ? params.category : null,
       sequenceNumber: params.sequenceNumber === undefined || !Number.isInteger(sequence) ? null : sequence,
+      createdAt: now,
+    };
+    dispute.evidence.push(evidence);
+    dispute.updatedAt = now;
+    this.records.set(dispute.id, dispute);
+    return { ok: true, value: evidence };
+  }
+
+  /** A document uploaded as evidence (`document` undefined: no such upload). */
+  addFileEvidence(
+    dispute: Dispute,
+    document: DocumentUpload | undefined,
+    category: unknown,
+    now: Date,
+  ): Outcome<DisputeEvidence> {
+    if (dispute.status !== 'open') return invalid([errors.evidence]);
+    if (document === undefined || document.kind !== 'evidence_document') return invalid([errors.document]);
+    const evidence: DisputeEvidence = {
+      id: randomId(16),
+      comment: null,
+      documentUploadId: document.id,
+      category: typeof category === 'string' ? category : null,
+      sequenceNumber: null,
       createdAt: now,
     };
     dispute.evidence.push(evidence);

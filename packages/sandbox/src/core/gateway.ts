@@ -41,6 +41,8 @@ import { watchCollection } from './watched-collection.ts';
 import { Billing } from './billing.ts';
 import { Disputes } from './disputes.ts';
 import type { Dispute, DisputeEvidence, TextEvidenceParams } from './disputes.ts';
+import { DocumentUploads } from './document-uploads.ts';
+import type { DocumentUpload, DocumentUploadParams } from './document-uploads.ts';
 import { compileSearch, runSearch } from './search.ts';
 import type { SearchFields } from './search.ts';
 import { DISPUTE_SEARCH_FIELDS, SUBSCRIPTION_SEARCH_FIELDS, transactionSearchFields } from './search-fields.ts';
@@ -166,6 +168,7 @@ export class SandboxGateway {
   private readonly settlement: Settlement;
   private readonly billing: Billing;
   private readonly disputes: Disputes;
+  private readonly documentUploads: DocumentUploads;
   private readonly transactionRecords: Collection<Transaction>;
   private readonly subscriptionRecords: Collection<Subscription>;
   private readonly disputeRecords: Collection<Dispute>;
@@ -224,6 +227,7 @@ export class SandboxGateway {
       events,
     );
     this.disputes = new Disputes(this.disputeRecords, events);
+    this.documentUploads = new DocumentUploads(options.store.collection<DocumentUpload>('document-uploads'));
     this.billing = new Billing(
       {
         subscriptions: context.subscriptions,
@@ -499,9 +503,17 @@ export class SandboxGateway {
     return dispute === undefined ? null : this.disputes.accept(dispute, this.clock());
   }
 
-  addDisputeEvidence(id: string, params: TextEvidenceParams): Outcome<DisputeEvidence> | null {
+  /** Text evidence, or a document uploaded before when `documentUploadId` is given (the SDK's addFileEvidence). */
+  addDisputeEvidence(id: string, params: TextEvidenceParams & { documentUploadId?: unknown }): Outcome<DisputeEvidence> | null {
     const dispute = this.disputes.find(id);
-    return dispute === undefined ? null : this.disputes.addTextEvidence(dispute, params, this.clock());
+    if (dispute === undefined) return null;
+    if (params.documentUploadId === undefined) return this.disputes.addTextEvidence(dispute, params, this.clock());
+    const upload = typeof params.documentUploadId === 'string' ? this.documentUploads.find(params.documentUploadId) : undefined;
+    return this.disputes.addFileEvidence(dispute, upload, params.category, this.clock());
+  }
+
+  createDocumentUpload(params: DocumentUploadParams): Outcome<DocumentUpload> {
+    return this.documentUploads.create(params, this.clock());
   }
 
   removeDisputeEvidence(id: string, evidenceId: string): Outcome<boolean> | null {

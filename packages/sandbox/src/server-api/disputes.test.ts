@@ -1,3 +1,7 @@
+import { createReadStream } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type braintree from 'braintree';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../index.ts';
@@ -81,7 +85,18 @@ interface DisputeCalls {
   accept(id: string): Promise<Answer<{ dispute: FoundDispute }>>;
   finalize(id: string): Promise<Answer<{ dispute: FoundDispute }>>;
   addTextEvidence(id: string, content: string): Promise<Answer<{ evidence: { id: string; comment: string } }>>;
+  addFileEvidence(
+    id: string,
+    request: { documentId: string; category?: string },
+  ): Promise<Answer<{ evidence: { id: string; comment: string | null; url: string | null } }>>;
   find(id: string): Promise<{ dispute: FoundDispute }>;
+}
+
+interface DocumentUploads {
+  create(request: {
+    kind: string;
+    file: NodeJS.ReadableStream;
+  }): Promise<Answer<{ documentUpload: { id: string; kind: string; name: string; contentType: string; size: number } }>>;
 }
 
 function codes(answer: Answer<unknown>): string[] {
@@ -130,6 +145,44 @@ describe('a chargeback on the dispute test card', () => {
       ['dispute_opened', lost.disputeId],
       ['dispute_lost', lost.disputeId],
     ]);
+  });
+
+  it('takes an uploaded PDF as evidence (documentUpload.create, addFileEvidence); refuses other files and kinds', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'sandbox-evidence-'));
+    try {
+      const upload = async (name: string, content: string, kind = 'evidence_document') => {
+        await writeFile(join(folder, name), content);
+        // @types/braintree does not declare documentUpload.
+        const uploads = (gateway as unknown as { documentUpload: DocumentUploads }).documentUpload;
+        return uploads.create({ kind, file: createReadStream(join(folder, name)) });
+      };
+      const pdf = await upload('receipt.pdf', '%PDF-1.4 signed delivery receipt');
+      expect(pdf.success).toBe(true);
+      expect(pdf.documentUpload).toMatchObject({
+        kind: 'evidence_document',
+        name: 'receipt.pdf',
+        contentType: 'application/pdf',
+        size: 32,
+      });
+      const { disputeId } = await disputedSale();
+      const added = await disputes().addFileEvidence(disputeId, { documentId: pdf.documentUpload.id });
+      expect([added.success, added.evidence.comment, added.evidence.url]).toEqual([
+        true,
+        null,
+        `/document_uploads/${pdf.documentUpload.id}`,
+      ]);
+      const { dispute } = await disputes().find(disputeId);
+      expect((dispute as unknown as { evidence: { id: string }[] }).evidence.map((e) => e.id)).toEqual([added.evidence.id]);
+
+      expect(codes(await upload('notes.txt', 'plain text'))).toEqual(['84903']);
+      expect(codes(await upload('empty.pdf', ''))).toEqual(['84906']);
+      expect(codes(await upload('other.pdf', '%PDF', 'identity_document'))).toEqual(['84901']);
+      expect(codes(await disputes().addFileEvidence(disputeId, { documentId: 'nosuchdocument' }))).toEqual(['95703']);
+      await disputes().accept(disputeId);
+      expect(codes(await disputes().addFileEvidence(disputeId, { documentId: pdf.documentUpload.id }))).toEqual(['95701']);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 
   it('is found by dispute.search on status, and answers notFoundError for an unknown id', async () => {

@@ -1,4 +1,5 @@
 import type { Dispute, DisputeEvidence } from '../core/disputes.ts';
+import type { DocumentUpload } from '../core/document-uploads.ts';
 import { XmlList } from './xml.ts';
 import type { XmlElement } from './xml.ts';
 
@@ -12,7 +13,19 @@ export function evidenceXml(evidence: DisputeEvidence): XmlElement {
     'sequence-number': evidence.sequenceNumber,
     'created-at': evidence.createdAt,
     'sent-to-processor-at': null,
-    url: null,
+    // The provider links a document evidence to its file; the sandbox keeps no file, so it names the upload.
+    url: evidence.documentUploadId === null ? null : `/document_uploads/${evidence.documentUploadId}`,
+  };
+}
+
+export function documentUploadXml(upload: DocumentUpload): XmlElement {
+  return {
+    id: upload.id,
+    kind: upload.kind,
+    name: upload.name,
+    'content-type': upload.contentType,
+    size: upload.size,
+    'created-at': upload.createdAt,
   };
 }
 
