@@ -56,11 +56,16 @@ export async function clientTokenForNewOrder(page: Page): Promise<string> {
   return ((await session.json()) as { clientToken: string }).clientToken;
 }
 
-/** Opens the integrator's page with this setup; the checkout starts loading at once. */
-export async function openIntegratorPage(page: Page, setup: IntegratorSetup): Promise<void> {
+/**
+ * Opens the integrator's page with this setup; the checkout starts loading at once. `failing`: the page's files (by
+ * name) that cannot be downloaded, as when a CDN fails (503).
+ */
+export async function openIntegratorPage(page: Page, setup: IntegratorSetup, failing?: RegExp): Promise<void> {
   const files = await bundle();
   await page.route(`**${PATH}*`, (route) => {
-    const contents = files.get(new URL(route.request().url()).pathname.slice(PATH.length));
+    const name = new URL(route.request().url()).pathname.slice(PATH.length);
+    if (failing?.test(name)) return route.fulfill({ status: 503 });
+    const contents = files.get(name);
     if (contents === undefined) return route.fulfill({ status: 404 });
     const contentType = route.request().url().endsWith('.css') ? 'text/css' : 'text/javascript';
     return route.fulfill({ contentType, body: Buffer.from(contents) });
@@ -114,4 +119,15 @@ export async function requestPaymentMethod(
       ),
     );
   }, times);
+}
+
+/** Calls one of the instance's methods that take no argument, as an integrator would, and returns its answer. */
+export function instanceCall(
+  page: Page,
+  method: 'getAvailablePaymentOptions' | 'isPaymentMethodRequestable' | 'clearSelectedPaymentMethod' | 'teardown',
+): Promise<unknown> {
+  return page.evaluate(
+    (name) => (window as unknown as { integrator: { instance: Record<string, () => unknown> } }).integrator.instance[name]?.(),
+    method,
+  );
 }

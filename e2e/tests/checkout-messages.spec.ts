@@ -2,6 +2,7 @@ import { expect, test } from '@playwright/test';
 import { CheckoutSheet } from '../support/checkout-sheet.ts';
 import {
   clientTokenForNewOrder,
+  instanceCall,
   integratorErrors,
   openIntegratorPage,
   requestPaymentMethod,
@@ -85,9 +86,7 @@ test('a second request while the card is sent: "The card is already being proces
   expect(first).toMatchObject({ ok: true, result: { type: 'CreditCard', details: { lastFour: '1111' } } });
   expect(second).toEqual({ ok: false, code: 'request_in_progress', message: 'The card is already being processed.' });
 
-  await page.evaluate(() =>
-    (window as unknown as { integrator: { instance: { teardown(): Promise<void> } } }).integrator.instance.teardown(),
-  );
+  await instanceCall(page, 'teardown');
   expect(await requestPaymentMethod(page)).toEqual([
     { ok: false, code: 'not_ready', message: 'The payment form is not ready yet.' },
   ]);

@@ -3,6 +3,7 @@ import { CheckoutSheet } from '../../support/checkout-sheet.ts';
 import {
   clientTokenForNewOrder,
   integratorEvents,
+  instanceCall,
   openIntegratorPage,
   type RecordedEvent,
   requestPaymentMethod,
@@ -22,9 +23,9 @@ test.afterEach(async () => {
 });
 
 /** The integrator's page with PayPal and Venmo in its options, on the option list (Card, PayPal, Venmo). */
-async function openOptionList(page: Page): Promise<CheckoutSheet> {
+async function openOptionList(page: Page, failing?: RegExp): Promise<CheckoutSheet> {
   const wallets = { paypal: { amount: '12.00' }, venmo: { amount: '12.00' } };
-  await openIntegratorPage(page, { authorization: await clientTokenForNewOrder(page), options: wallets });
+  await openIntegratorPage(page, { authorization: await clientTokenForNewOrder(page), options: wallets }, failing);
   const sheet = new CheckoutSheet(page);
   await sheet.seesState('ready');
   await sheet.seesView('options');
@@ -71,6 +72,8 @@ test('the events an integrator receives through a card flow: option chosen, view
 }) => {
   const sheet = await openOptionList(page);
   expect(await integratorEvents(page)).toEqual([]);
+  expect(await instanceCall(page, 'getAvailablePaymentOptions')).toEqual(['card', 'paypal', 'venmo']);
+  expect(await instanceCall(page, 'isPaymentMethodRequestable')).toBe(false);
 
   await sheet.root().getByRole('button', { name: 'Card', exact: true }).click();
   await sheet.seesView('card');
@@ -115,15 +118,13 @@ test('the events an integrator receives through a card flow: option chosen, view
   expect(numberValid.fields.number).toEqual({ isEmpty: false, isValid: true, isPotentiallyValid: true, isFocused: true });
   expect(numberValid.fields.expirationDate).toMatchObject({ isEmpty: true, isValid: false });
   expect(payloadOf(typed, 'paymentMethodRequestable')).toEqual({ type: 'CreditCard', paymentMethodIsSelected: false });
+  expect(await instanceCall(page, 'isPaymentMethodRequestable')).toBe(true);
 
   // Paid (the integrator's Pay button): the card is now selected; cleared after the payment: nothing to request.
   const [paid] = await requestPaymentMethod(page);
   expect(paid).toMatchObject({ ok: true, result: { type: 'CreditCard', details: { bin: '411111', lastFour: '1111' } } });
-  await page.evaluate(() =>
-    (
-      window as unknown as { integrator: { instance: { clearSelectedPaymentMethod(): void } } }
-    ).integrator.instance.clearSelectedPaymentMethod(),
-  );
+  await instanceCall(page, 'clearSelectedPaymentMethod');
+  expect(await instanceCall(page, 'isPaymentMethodRequestable')).toBe(false);
   await sheet.toggle().click();
   await sheet.seesView('options');
   const after = (await integratorEvents(page)).slice(typed.length);
@@ -143,4 +144,21 @@ test('the events an integrator receives through a card flow: option chosen, view
   expect(others[3]?.payload).toEqual({ previousViewId: 'card', newViewId: 'options' });
   // No event gives the integrator's page more of the card than its BIN.
   expect(JSON.stringify(await integratorEvents(page))).not.toContain(cards.visa.number.slice(6));
+});
+
+test('a way to pay that cannot load (its view did not download) is shown disabled, "Not available right now"; the card still pays', async ({
+  page,
+}) => {
+  // The wallet views' chunk fails to download: PayPal and Venmo cannot initialise, the card can.
+  const sheet = await openOptionList(page, /^views-/);
+  for (const wallet of ['PayPal', 'Venmo']) {
+    const option = sheet.root().getByRole('button', { name: new RegExp(`^${wallet}`) });
+    await expect(option).toBeDisabled();
+    await expect(option).toHaveAccessibleDescription('Not available right now');
+  }
+  expect(await instanceCall(page, 'getAvailablePaymentOptions')).toEqual(['card']);
+  await sheet.root().getByRole('button', { name: 'Card', exact: true }).click();
+  await sheet.seesView('card');
+  await new Shopper(page).enterCard(cards.visa);
+  expect(await requestPaymentMethod(page)).toEqual([expect.objectContaining({ ok: true })]);
 });

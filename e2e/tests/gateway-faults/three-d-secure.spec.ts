@@ -3,6 +3,12 @@ import { expect, test, type Page } from '@playwright/test';
 import { recordedPayment } from '../../support/admin-api.ts';
 import { catalogue } from '../../support/catalogue.ts';
 import { CheckoutSheet } from '../../support/checkout-sheet.ts';
+import {
+  clientTokenForNewOrder,
+  integratorEvents,
+  openIntegratorPage,
+  requestPaymentMethod,
+} from '../../support/integrator-page.ts';
 import { changeSandboxSettings, resetSandboxSettings } from '../../support/sandbox-settings.ts';
 import { cards, Shopper, type TestCard } from '../../support/shopper.ts';
 
@@ -119,4 +125,27 @@ test('challenge cancelled with Escape: nothing is shown, focus returns to Pay, t
   await expect(shopper.field('number')).not.toHaveValue('');
   await shopper.pay();
   await expect(dialog).toBeVisible();
+});
+
+test('on an integrator\'s page, a cancelled challenge: the 3-D Secure events in order, and the request rejects "The card check was cancelled…"', async ({
+  page,
+}) => {
+  await openIntegratorPage(page, {
+    authorization: await clientTokenForNewOrder(page),
+    options: { threeDSecure: { amount: '12.00' } },
+  });
+  await new CheckoutSheet(page).seesState('ready');
+  await new Shopper(page).enterCard(card('4000000000001091'));
+  const outcome = requestPaymentMethod(page);
+  await expect(challenge(page).getByLabel('One-time code')).toBeFocused();
+  await page.keyboard.press('Escape');
+  expect(await outcome).toEqual([
+    { ok: false, code: 'three_d_secure_canceled', message: 'The card check was cancelled. Press Pay to try again.' },
+  ]);
+  const names = (await integratorEvents(page)).map((event) => event.name).filter((name) => name.startsWith('threeDSecure:'));
+  expect(names).toEqual([
+    'threeDSecure:authentication-modal-render',
+    'threeDSecure:authentication-modal-close',
+    'threeDSecure:customer-canceled',
+  ]);
 });
