@@ -5,7 +5,14 @@ import { nowIso } from '../ids.ts';
 import { IDEMPOTENCY_RETENTION_MS } from '../payments/idempotency.repository.ts';
 import { ENGINES } from '../testing/engines.ts';
 import { VELOCITY_COUNTS_KEEP_MS } from '../velocity/velocity.ts';
-import { SWEEP_BATCH, sweepExpired } from './sweeper.ts';
+import { MAX_ATTEMPTS } from '../mail/outbox.ts';
+import {
+  GIVEN_UP_MAIL_RETENTION_MS,
+  REFUSALS_RETENTION_MS,
+  SENT_MAIL_RETENTION_MS,
+  SWEEP_BATCH,
+  sweepExpired,
+} from './sweeper.ts';
 
 const NOW = new Date('2026-11-23T12:00:00.000Z');
 const at = (offsetMs: number): string => nowIso(new Date(NOW.getTime() + offsetMs));
@@ -59,6 +66,42 @@ async function seed(db: Db): Promise<void> {
       { bucket: 'POST /api/session 192.0.2.1', window_ends_at: at(MINUTE), hits: 1 },
     ])
     .execute();
+  const mail = (id: string, createdAt: string, sentAt: string | null, attempts: number) => ({
+    id,
+    recipient: 'shopper@example.test',
+    subject: 'Confirm your email',
+    body: '...',
+    created_at: createdAt,
+    claimed_at: null,
+    sent_at: sentAt,
+    attempts,
+    last_error: attempts === 0 ? null : 'connection refused',
+  });
+  const longAgo = at(-GIVEN_UP_MAIL_RETENTION_MS - MINUTE);
+  await db
+    .insertInto('mail_outbox')
+    .values([
+      mail('mail_sent_old', longAgo, at(-SENT_MAIL_RETENTION_MS - MINUTE), 0),
+      mail('mail_sent_recent', longAgo, at(-MINUTE), 0),
+      mail('mail_given_up_old', longAgo, null, MAX_ATTEMPTS),
+      mail('mail_given_up_recent', at(-MINUTE), null, MAX_ATTEMPTS),
+      // Still being retried, however old: never swept.
+      mail('mail_unsent_old', longAgo, null, MAX_ATTEMPTS - 1),
+    ])
+    .execute();
+  const refusal = (id: string, createdAt: string) => ({
+    id,
+    rule: 'payments_per_ip_per_hour',
+    action: 'payment',
+    dimension: 'ip',
+    subject: '192.0.2.1',
+    reason: null,
+    created_at: createdAt,
+  });
+  await db
+    .insertInto('velocity_refusals')
+    .values([refusal('vel_old', at(-REFUSALS_RETENTION_MS - MINUTE)), refusal('vel_recent', at(-MINUTE))])
+    .execute();
 }
 
 describe.each(ENGINES.map((make) => [make().name, make] as const))('the sweeper on %s', (_name, make) => {
@@ -66,7 +109,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('the sweeper 
   beforeAll(() => engine.setup());
   afterAll(() => engine.teardown());
 
-  it('deletes expired sessions, old unheld Idempotency-Keys, expired bot-check uses, old velocity counts, ended rate windows; keeps the rest', async () => {
+  it('deletes expired sessions, old unheld Idempotency-Keys, expired bot-check uses, old velocity counts, ended rate windows, old sent or given-up mails, old refusals; keeps the rest', async () => {
     const { handle, cleanup } = await engine.open();
     try {
       await seed(handle.db);
@@ -76,6 +119,8 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('the sweeper 
         botcheck_uses: 1,
         velocity_counts: 1,
         rate_limit_hits: 1,
+        mail_outbox: 2,
+        velocity_refusals: 1,
       });
       const { db } = handle;
       expect((await db.selectFrom('sessions').select('id').execute()).map((r) => r.id)).toEqual(['ses_live']);
@@ -90,8 +135,14 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('the sweeper 
       expect((await db.selectFrom('rate_limit_hits').select('window_ends_at').execute()).map((r) => r.window_ends_at)).toEqual([
         at(MINUTE),
       ]);
+      expect((await db.selectFrom('mail_outbox').select('id').orderBy('id').execute()).map((r) => r.id)).toEqual([
+        'mail_given_up_recent',
+        'mail_sent_recent',
+        'mail_unsent_old',
+      ]);
+      expect((await db.selectFrom('velocity_refusals').select('id').execute()).map((r) => r.id)).toEqual(['vel_recent']);
       // A second sweep finds nothing left to do.
-      expect(Object.values(await sweepExpired(handle, NOW))).toEqual([0, 0, 0, 0, 0]);
+      expect(Object.values(await sweepExpired(handle, NOW))).toEqual([0, 0, 0, 0, 0, 0, 0]);
     } finally {
       await cleanup();
     }

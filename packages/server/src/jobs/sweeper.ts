@@ -4,6 +4,7 @@ import type { RawBuilder } from 'kysely';
 import type { DatabaseHandle } from '../db/connect.ts';
 import { nowIso } from '../ids.ts';
 import { runEvery } from './every.ts';
+import { MAX_ATTEMPTS } from '../mail/outbox.ts';
 import { IDEMPOTENCY_RETENTION_MS } from '../payments/idempotency.repository.ts';
 import { VELOCITY_COUNTS_KEEP_MS } from '../velocity/velocity.ts';
 
@@ -15,7 +16,15 @@ import { VELOCITY_COUNTS_KEEP_MS } from '../velocity/velocity.ts';
 // - spent bot-check tokens: until the token expires (BOTCHECK_CHALLENGE_TTL_SECONDS): an expired token is refused
 //   before the replay check, so its fingerprint guards nothing;
 // - velocity counts: VELOCITY_COUNTS_KEEP_MS (a day, the longest window of any rule);
-// - rate limit counters: until their window ends.
+// - rate limit counters: until their window ends;
+// - mails: SENT_MAIL_RETENTION_MS (7 days) after they were sent (a sign-up link in one lives 24 hours; the week is for
+//   the dev outbox and for a merchant asked "did you mail me?"); a mail given up on (MAX_ATTEMPTS failed deliveries)
+//   GIVEN_UP_MAIL_RETENTION_MS (30 days) after it was written, with its last error; unsent ones are never swept;
+// - velocity and bot-check refusals: REFUSALS_RETENTION_MS (90 days, the dashboard's longest period), for the
+//   merchant's refusals page; older ones are of no rule's concern (the rules read velocity_counts).
+// Kept for good: the admin audit log (who refunded, voided or canceled what: the merchant's record of its people's
+// actions on payments, kept as long as the payments are) and the gateway's webhook notifications (each payment's
+// timeline shows them, and their ids are what makes a retried delivery a duplicate); both grow with the payments.
 // Several instances may sweep at once: each batch is one statement; on PostgreSQL its rows are locked with SKIP LOCKED,
 // so two sweepers take different rows instead of waiting on each other, and a row is deleted once.
 
@@ -24,8 +33,22 @@ export const SWEEP_BATCH = 1000;
 /** How often each instance sweeps. */
 export const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 
+/** Sent mails are kept this long after sending. */
+export const SENT_MAIL_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+/** Mails given up on are kept this long after they were written. */
+export const GIVEN_UP_MAIL_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
+/** Refusals (velocity rules and bot-check) are kept this long for the merchant. */
+export const REFUSALS_RETENTION_MS = 90 * 24 * 60 * 60 * 1000;
+
 interface Sweep {
-  table: 'sessions' | 'idempotency_keys' | 'botcheck_uses' | 'velocity_counts' | 'rate_limit_hits';
+  table:
+    | 'sessions'
+    | 'idempotency_keys'
+    | 'botcheck_uses'
+    | 'velocity_counts'
+    | 'rate_limit_hits'
+    | 'mail_outbox'
+    | 'velocity_refusals';
   /** The primary key's columns. */
   key: readonly string[];
   /** Which rows are done with, as of `now`. */
@@ -51,6 +74,14 @@ export const SWEEPS: readonly Sweep[] = [
     done: (now) => sql`minute < ${ago(now, VELOCITY_COUNTS_KEEP_MS)}`,
   },
   { table: 'rate_limit_hits', key: ['bucket', 'window_ends_at'], done: (now) => sql`window_ends_at < ${nowIso(now)}` },
+  {
+    table: 'mail_outbox',
+    key: ['id'],
+    // Both terms read the index on (sent_at, created_at).
+    done: (now) =>
+      sql`(sent_at < ${ago(now, SENT_MAIL_RETENTION_MS)}) or (sent_at is null and created_at < ${ago(now, GIVEN_UP_MAIL_RETENTION_MS)} and attempts >= ${MAX_ATTEMPTS})`,
+  },
+  { table: 'velocity_refusals', key: ['id'], done: (now) => sql`created_at < ${ago(now, REFUSALS_RETENTION_MS)}` },
 ];
 
 export type SweepCounts = Record<Sweep['table'], number>;

@@ -7,7 +7,7 @@ import type { MailDelivery } from './delivery.ts';
 /** A claim older than this belongs to a sender that died: the mail is sent again (at least once). */
 const STALE_CLAIM_MS = 5 * 60 * 1000;
 /** After this many failed deliveries a mail is left alone (kept, with its last error, for the merchant to see). */
-const MAX_ATTEMPTS = 10;
+export const MAX_ATTEMPTS = 10;
 
 /**
  * Mail waiting to be sent: requests only write a row (in their own time, whatever the mail server does) and the
