@@ -91,3 +91,37 @@ test('a second request while the card is sent: "The card is already being proces
     { ok: false, code: 'not_ready', message: 'The payment form is not ready yet.' },
   ]);
 });
+
+test('the cardholder name in the provider\'s shapes: { required: true } asks "Enter the name shown on the card." with every empty field\'s message; true is optional; false hides it', async ({
+  page,
+}) => {
+  const authorization = await clientTokenForNewOrder(page);
+  const sheet = new CheckoutSheet(page);
+  const nameFrame = page.locator('iframe[name="kassa-field-cardholderName"]');
+  const optional = sheet.root().locator('.kassa-field[data-field="cardholderName"] .kassa-field__optional');
+
+  await openIntegratorPage(page, { authorization, options: { card: { cardholderName: { required: true } } } });
+  await sheet.seesState('ready');
+  await expect(nameFrame).toHaveCount(1);
+  await expect(optional).toHaveCount(0);
+  expect(await requestPaymentMethod(page)).toEqual([
+    { ok: false, code: 'invalid_fields', message: 'Check your entries and try again.' },
+  ]);
+  for (const message of [
+    'Enter the name shown on the card.',
+    'Enter a card number.',
+    'Enter an expiration date.',
+    'Enter the security code.',
+    'Enter a postal code.',
+  ])
+    await expect(sheet.root().getByText(message, { exact: true })).toBeVisible();
+
+  await openIntegratorPage(page, { authorization, options: { card: { cardholderName: true } } });
+  await sheet.seesState('ready');
+  await expect(optional).toHaveText('(optional)');
+
+  await openIntegratorPage(page, { authorization, options: { card: { cardholderName: false } } });
+  await sheet.seesState('ready');
+  await expect(nameFrame).toHaveCount(0);
+  await expect(page.locator('iframe[name="kassa-field-number"]')).toHaveCount(1);
+});

@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { catalogue } from '../../support/catalogue.ts';
 import { CheckoutSheet } from '../../support/checkout-sheet.ts';
+import { clientTokenForNewOrder, openIntegratorPage, requestPaymentMethod } from '../../support/integrator-page.ts';
 import { clearSandboxFaults, injectSandboxFault } from '../../support/sandbox-faults.ts';
 import { changeSandboxSettings, resetSandboxSettings } from '../../support/sandbox-settings.ts';
 import { cards, Shopper } from '../../support/shopper.ts';
@@ -173,5 +174,17 @@ test.describe('the two readings of the postal code', () => {
     await expect(page.locator('iframe[name="kassa-field-cvv"]')).toHaveCount(1);
     await expect(page.locator('iframe[name="kassa-field-postalCode"]')).toHaveCount(0);
     await expect(page.getByText('Postal code')).toHaveCount(0);
+  });
+
+  test('required by the merchant (postalCode: "required") even when the gateway does not challenge it', async ({ page }) => {
+    await changeSandboxSettings({ challenges: ['cvv'] });
+    await openIntegratorPage(page, { authorization: await clientTokenForNewOrder(page), options: { postalCode: 'required' } });
+    const sheet = new CheckoutSheet(page);
+    await sheet.seesState('ready');
+    await expect(page.locator('iframe[name="kassa-field-postalCode"]')).toHaveCount(1);
+    expect(await requestPaymentMethod(page)).toEqual([
+      { ok: false, code: 'invalid_fields', message: 'Check your entries and try again.' },
+    ]);
+    await expect(sheet.root().getByText('Enter a postal code.', { exact: true })).toBeVisible();
   });
 });
