@@ -6,7 +6,7 @@ import { catalogue } from '../../support/catalogue.ts';
 import { CheckoutSheet } from '../../support/checkout-sheet.ts';
 import { currentProduct } from '../../support/products.ts';
 import { changeSandboxSettings, resetSandboxSettings } from '../../support/sandbox-settings.ts';
-import { Shopper } from '../../support/shopper.ts';
+import { Shopper, uniqueEmail } from '../../support/shopper.ts';
 
 // The wallets against the sandbox, every one turned on in the merchant settings: the option list, each wallet's own
 // view and button, the sandbox's approval page in the wallet's window (each wallet cancelled, failed, then approved),
@@ -46,10 +46,15 @@ function walletButton(page: Page, option: string) {
   return page.locator('[data-kassa-checkout]').getByRole('button', { name: `Pay with ${option}`, exact: true });
 }
 
-/** Presses the wallet's button and answers on the sandbox's page in the window it opened. */
-async function answerInWindow(page: Page, option: string, answer: 'Approve' | 'Cancel' | 'Simulate a failure'): Promise<void> {
+/** Presses the wallet's button ("Pay with PayPal", or `button`) and answers on the sandbox's page in its window. */
+async function answerInWindow(
+  page: Page,
+  option: string,
+  answer: 'Approve' | 'Cancel' | 'Simulate a failure',
+  button = walletButton(page, option),
+): Promise<void> {
   const opened = page.waitForEvent('popup');
-  await walletButton(page, option).click();
+  await button.click();
   const popup = await opened;
   // The checkout closes the window once the page has answered: wait for that from before the click.
   const closed = popup.waitForEvent('close');
@@ -142,6 +147,49 @@ for (const { option, view, type, account } of WINDOW_WALLETS) {
     expect((await recordedPayment(page, orderId)).paymentMethodType).toBe(type);
   });
 }
+
+test('PayPal saved on the account page (its vault flow) is listed by its email, pays an order from the saved list, and Edit deletes it', async ({
+  page,
+}) => {
+  const shopper = new Shopper(page);
+  const sheet = new CheckoutSheet(page);
+  const label = 'PayPal · shopper@paypal.example';
+  await shopper.signUpThroughApi('Pat Payer', uniqueEmail('pat'), 'billing-agreement-1');
+  await page.goto('/account/payment-methods');
+  await page.getByRole('button', { name: 'Add a card' }).click();
+  await sheet.seesView('options');
+  await sheet.root().getByRole('button', { name: 'PayPal', exact: true }).click();
+  await expect(sheet.root().getByText('approve there and PayPal is saved for your next payments')).toBeVisible();
+  await answerInWindow(page, 'PayPal', 'Approve', sheet.root().getByRole('button', { name: 'Save PayPal', exact: true }));
+  await expect(shopper.accountStatus()).toHaveText(`${label} saved.`);
+  await expect(shopper.accountRow(label)).toBeVisible();
+
+  // The checkout lists it by its way to pay and account, chosen as the default; Pay pays with it (no window).
+  await shopper.startCheckoutOfNewOrder();
+  const saved = shopper.savedCard('PayPal');
+  await expect(saved).toBeChecked();
+  await expect(sheet.root().getByText('shopper@paypal.example')).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath('saved-paypal.png') });
+  await shopper.pay();
+  const orderId = await shopper.seesReceipt();
+  expect((await recordedPayment(page, orderId)).paymentMethodType).toBe('paypal_account');
+
+  // Edit deletes it through the server, after the question.
+  await shopper.startCheckoutOfNewOrder();
+  await sheet.root().getByRole('button', { name: 'Edit', exact: true }).click();
+  await sheet
+    .root()
+    .getByRole('button', { name: /^Delete PayPal/ })
+    .click();
+  const dialog = sheet.root().getByRole('dialog', { name: 'Delete PayPal (shopper@paypal.example)?' });
+  const deletion = page.waitForResponse(
+    (r) => r.request().method() === 'DELETE' && /\/api\/payment-methods\/[^/]+$/.test(r.url()),
+  );
+  await dialog.getByRole('button', { name: 'Delete' }).click();
+  expect((await deletion).status()).toBe(204);
+  await expect(shopper.savedCard('PayPal')).toHaveCount(0);
+  expect((await (await page.request.get('/api/payment-methods')).json()).paymentMethods).toEqual([]);
+});
 
 test("on a wallet's view only its own button pays: the shop's Pay is hidden there and back on the card", async ({ page }) => {
   const { shopper, sheet } = await openWallet(page, 'Google Pay');

@@ -18,6 +18,10 @@ const en = {
   cancel: 'Cancel',
   failed: 'This way to pay did not go through. Please try again or choose another way to pay.',
   deleteQuestion: 'Delete {wallet} ({account})?',
+  vaultButton: 'Save {wallet}',
+  vaultHint: '{wallet} opens in a window of its own: approve there and {wallet} is saved for your next payments.',
+  vaultWaiting: 'Finish in the {wallet} window.',
+  vaultReady: '{wallet} ({account}) is ready to be saved.',
 } as const;
 
 export type WalletMessageKey = keyof typeof en;
@@ -41,6 +45,11 @@ export const WALLET_MESSAGES: Readonly<Record<Locale, Readonly<Record<WalletMess
     cancel: 'Abbrechen',
     failed: 'Diese Zahlungsart hat nicht funktioniert. Bitte versuchen Sie es erneut oder wählen Sie eine andere Zahlungsart.',
     deleteQuestion: '{wallet} ({account}) löschen?',
+    vaultButton: '{wallet} speichern',
+    vaultHint:
+      '{wallet} öffnet sich in einem eigenen Fenster: Bestätigen Sie dort, und {wallet} wird für Ihre nächsten Zahlungen gespeichert.',
+    vaultWaiting: 'Schließen Sie den Vorgang im {wallet}-Fenster ab.',
+    vaultReady: '{wallet} ({account}) ist bereit zum Speichern.',
   },
   fr: {
     button: 'Payer avec {wallet}',
@@ -56,6 +65,10 @@ export const WALLET_MESSAGES: Readonly<Record<Locale, Readonly<Record<WalletMess
     cancel: 'Annuler',
     failed: "Ce moyen de paiement n'a pas abouti. Veuillez réessayer ou choisir un autre moyen de paiement.",
     deleteQuestion: 'Supprimer {wallet} ({account}) ?',
+    vaultButton: 'Enregistrer {wallet}',
+    vaultHint: "{wallet} s'ouvre dans sa propre fenêtre : approuvez-y et {wallet} sera enregistré pour vos prochains paiements.",
+    vaultWaiting: 'Terminez dans la fenêtre {wallet}.',
+    vaultReady: '{wallet} ({account}) est prêt à être enregistré.',
   },
   es: {
     button: 'Pagar con {wallet}',
@@ -70,6 +83,10 @@ export const WALLET_MESSAGES: Readonly<Record<Locale, Readonly<Record<WalletMess
     cancel: 'Cancelar',
     failed: 'Esta forma de pago no se ha completado. Vuelva a intentarlo o elija otra forma de pago.',
     deleteQuestion: '¿Eliminar {wallet} ({account})?',
+    vaultButton: 'Guardar {wallet}',
+    vaultHint: '{wallet} se abre en su propia ventana: apruebe allí y {wallet} quedará guardado para sus próximos pagos.',
+    vaultWaiting: 'Termine en la ventana de {wallet}.',
+    vaultReady: '{wallet} ({account}) está listo para guardarse.',
   },
   ja: {
     button: '{wallet}で支払う',
@@ -84,6 +101,10 @@ export const WALLET_MESSAGES: Readonly<Record<Locale, Readonly<Record<WalletMess
     cancel: 'キャンセル',
     failed: 'この支払い方法は完了しませんでした。もう一度お試しいただくか、別の支払い方法を選んでください。',
     deleteQuestion: '{wallet}（{account}）を削除しますか？',
+    vaultButton: '{wallet}を保存',
+    vaultHint: '{wallet}が別のウィンドウで開きます。そこで承認すると、{wallet}が次回以降のお支払いのために保存されます。',
+    vaultWaiting: '{wallet}のウィンドウで手続きを完了してください。',
+    vaultReady: '{wallet}（{account}）を保存する準備ができました。',
   },
   ar: {
     button: 'ادفع باستخدام {wallet}',
@@ -98,6 +119,10 @@ export const WALLET_MESSAGES: Readonly<Record<Locale, Readonly<Record<WalletMess
     cancel: 'إلغاء',
     failed: 'لم تنجح طريقة الدفع هذه. يُرجى المحاولة مرة أخرى أو اختيار طريقة دفع أخرى.',
     deleteQuestion: 'هل تريد حذف {wallet} ({account})؟',
+    vaultButton: 'حفظ {wallet}',
+    vaultHint: 'يُفتح {wallet} في نافذة خاصة به: وافق هناك وسيُحفظ {wallet} لمدفوعاتك القادمة.',
+    vaultWaiting: 'أكمل العملية في نافذة {wallet}.',
+    vaultReady: '{wallet} ({account}) جاهز للحفظ.',
   },
 };
 

@@ -43,8 +43,10 @@ export interface ProviderClient {
 
 export interface WalletRequest {
   readonly option: WalletOptionId;
-  /** Decimal string, the provider's form ('12.00'). */
-  readonly amount: string;
+  /** Decimal string, the provider's form ('12.00'); null for PayPal's vault flow, which charges nothing. */
+  readonly amount: string | null;
+  /** PayPal's vault flow (`options.paypal.flow: 'vault'`): the shopper agrees to later charges; nothing is paid now. */
+  readonly vault?: boolean;
   readonly config: GatewayConfiguration;
   readonly surface: WalletSurface;
   /** Aborted when the shopper cancels in the checkout (the QR code's Cancel) or the checkout is torn down. */

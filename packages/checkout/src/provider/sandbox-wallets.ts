@@ -99,13 +99,14 @@ export async function approveWithSandbox(
   request: WalletRequest,
   fetchFromGateway: GatewayFetch,
 ): Promise<WalletOutcome> {
-  const { option, amount, config, surface, signal } = request;
+  const { option, amount, vault, config, surface, signal } = request;
   const post: ClientApiPost = clientApiPost(token, config.clientApiUrl, signal, fetchFromGateway);
   const closeWindow = (): void => {
     if (surface.kind === 'window' && !surface.window.closed) surface.window.close();
   };
   try {
-    const started = await post(`/v1/wallets/${APPROVAL_KIND[option]}/approvals`, { amount }, 'the wallet approval');
+    const approval = { ...(amount !== null ? { amount } : {}), ...(vault === true ? { vault: true } : {}) };
+    const started = await post(`/v1/wallets/${APPROVAL_KIND[option]}/approvals`, approval, 'the wallet approval');
     const { approvalId, approvalUrl } = started;
     const gatewayOrigin = new URL(config.assetsUrl).origin;
     // The page must be the gateway's own: never send the shopper to a page another origin named.

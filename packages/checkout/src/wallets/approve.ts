@@ -4,6 +4,14 @@
 import type { WalletSurface } from '../provider/provider.ts';
 import type { WalletContext } from './registry.ts';
 
+/**
+ * PayPal's vault flow (the provider's `paypal: { flow: 'vault' }`): the shopper saves the account for later payments
+ * instead of paying now (a page that saves methods, no order). Only PayPal has one.
+ */
+export function isVaultFlow(context: WalletContext): boolean {
+  return context.option === 'paypal' && context.options?.flow === 'vault';
+}
+
 /** `surface` null: the browser blocked the window. Settles when the flow has ended: how it ended. */
 export async function approveWallet(
   context: WalletContext,
@@ -11,14 +19,23 @@ export async function approveWallet(
   signal: AbortSignal,
 ): Promise<'approved' | 'failed' | 'canceled'> {
   const { option, config, provider, report } = context;
-  const amount = context.options?.amount;
+  const vault = isVaultFlow(context);
+  // PayPal's vault flow charges nothing now: no amount needed.
+  const amount = vault ? null : context.options?.amount;
   const outcome =
-    surface === null || typeof amount !== 'string'
+    surface === null || (amount !== null && typeof amount !== 'string')
       ? ({
           kind: 'failed',
           detail: surface === null ? 'the browser blocked its window' : `options.${option}.amount is not a decimal string`,
         } as const)
-      : await provider.approveWallet({ option, amount, config, surface, signal: AbortSignal.any([signal, context.signal]) });
+      : await provider.approveWallet({
+          option,
+          amount,
+          vault,
+          config,
+          surface,
+          signal: AbortSignal.any([signal, context.signal]),
+        });
   if (outcome.kind === 'approved') report({ type: 'WALLET_APPROVED', option, result: outcome.result });
   if (outcome.kind === 'failed') console.error(`[kassa/checkout] ${option}: ${outcome.detail}`);
   return outcome.kind;

@@ -251,13 +251,16 @@ export function createBraintreeProvider(authorization: string, providerOptions: 
 
   // Made when the option is offered (canPayWith), so that braintree-web opens its window within the shopper's click
   // (a browser blocks a window opened after a wait); made now if it was not.
-  const approve = (option: WalletOptionId, amount: string): Promise<TokenizePayload> => {
+  const approve = (option: WalletOptionId, amount: string | null): Promise<TokenizePayload> => {
     if (option === 'venmo') {
       const ready = venmo.now();
       return ready !== undefined ? ready.tokenize() : venmo.get().then((instance) => instance.tokenize());
     }
+    // No amount: PayPal's vault flow (a billing agreement to save, nothing charged now).
     const tokenize = (instance: PayPalInstance) =>
-      instance.tokenize({ flow: 'checkout', amount, currency, offerCredit: option === 'paypalCredit' });
+      instance.tokenize(
+        amount === null ? { flow: 'vault' } : { flow: 'checkout', amount, currency, offerCredit: option === 'paypalCredit' },
+      );
     const ready = paypal.now();
     return ready !== undefined ? tokenize(ready) : paypal.get().then(tokenize);
   };
@@ -345,12 +348,15 @@ export function createBraintreeProvider(authorization: string, providerOptions: 
   };
 
   /** The approval in the wallet's own UI: braintree-web's windows, or the browser's sheet (begun synchronously). */
-  const walletResult = (option: WalletOptionId, amount: string, signal: AbortSignal): Promise<PaymentMethodResult> => {
-    if (option === 'applePay' && prepared.applePay !== undefined && providerOptions.applePay !== undefined)
-      return approveWithApplePay(prepared.applePay, providerOptions.applePay.displayName, amount);
-    if (option === 'googlePay' && prepared.googlePay !== undefined && providerOptions.googlePay !== undefined)
-      return approveWithGooglePay(prepared.googlePay, providerOptions.googlePay.currencyCode, amount, signal);
-    if (option === 'applePay' || option === 'googlePay') return Promise.reject(new Error(`${option} was not prepared`));
+  const walletResult = (option: WalletOptionId, amount: string | null, signal: AbortSignal): Promise<PaymentMethodResult> => {
+    if (option === 'applePay' || option === 'googlePay') {
+      if (amount === null) return Promise.reject(new Error(`${option} needs an amount`));
+      if (option === 'applePay' && prepared.applePay !== undefined && providerOptions.applePay !== undefined)
+        return approveWithApplePay(prepared.applePay, providerOptions.applePay.displayName, amount);
+      if (option === 'googlePay' && prepared.googlePay !== undefined && providerOptions.googlePay !== undefined)
+        return approveWithGooglePay(prepared.googlePay, providerOptions.googlePay.currencyCode, amount, signal);
+      return Promise.reject(new Error(`${option} was not prepared`));
+    }
     return approve(option, amount).then((payload) => resultOf(payload, option === 'venmo' ? 'VenmoAccount' : 'PayPalAccount'));
   };
 

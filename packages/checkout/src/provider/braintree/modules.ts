@@ -80,7 +80,9 @@ export interface VenmoInstance {
 }
 
 export interface PayPalInstance {
-  tokenize(options: { flow: 'checkout'; amount: string; currency: string; offerCredit?: boolean }): Promise<TokenizePayload>;
+  tokenize(
+    options: { flow: 'checkout'; amount: string; currency: string; offerCredit?: boolean } | { flow: 'vault' },
+  ): Promise<TokenizePayload>;
 }
 
 /** braintree-web's apple-pay, created with the client so that its payment request is made in the shopper's click. */

@@ -13,11 +13,16 @@ import { CheckoutContext } from '../checkout-context.ts';
 import { walletView } from './views.tsx';
 
 /** A wallet's view as the server draws it, in `locale`, with the merchant's `translations`. */
-function render(option: WalletOptionId, locale: Locale = 'en', translations: Record<string, string> = {}): string {
+function render(
+  option: WalletOptionId,
+  locale: Locale = 'en',
+  translations: Record<string, string> = {},
+  options: Record<string, unknown> = { amount: '12.00' },
+): string {
   const View = walletView({
     option,
     config: gatewayConfiguration(),
-    options: { amount: '12.00' },
+    options,
     provider: {} as ProviderClient,
     report: () => {},
     signal: new AbortController().signal,
@@ -59,6 +64,17 @@ describe('a wallet view', () => {
         expect(html).not.toContain(messages.hint.replace('{wallet}', wallet));
       }
       expect(render('paypal', locale)).toContain(messages.hint.replace('{wallet}', 'PayPal'));
+    },
+  );
+
+  it.each(SUPPORTED_LOCALES)(
+    "%s: PayPal's vault flow (options.paypal.flow 'vault') offers to save PayPal, not to pay",
+    (locale) => {
+      const messages = WALLET_MESSAGES[locale];
+      const html = render('paypal', locale, {}, { flow: 'vault' });
+      expect(html).toContain(`aria-label="${messages.vaultButton.replace('{wallet}', 'PayPal')}"`);
+      expect(html).toContain(messages.vaultHint.replaceAll('{wallet}', 'PayPal'));
+      expect(html).not.toContain(messages.hint.replace('{wallet}', 'PayPal'));
     },
   );
 });

@@ -15,7 +15,7 @@ import {
 } from 'react';
 import { walletAccount, walletText, type WalletMessageKey } from '../../i18n/wallet-messages.ts';
 import type { WalletSurface } from '../../provider/provider.ts';
-import { approveWallet } from '../../wallets/approve.ts';
+import { approveWallet, isVaultFlow } from '../../wallets/approve.ts';
 import type { WalletContext } from '../../wallets/registry.ts';
 import { useCheckoutContext, useFocusTarget } from '../checkout-context.ts';
 
@@ -65,6 +65,8 @@ export function WalletButton({ context, mark }: WalletButtonProps): ReactElement
   const byQrCode = option === 'venmo' && !ownUi && !isPhone();
   // Apple Pay and Google Pay show the phone's or browser's payment sheet, not a window: their hint says so.
   const sheet = option === 'applePay' || option === 'googlePay';
+  // PayPal's vault flow saves the account for later instead of paying: its button and sentences say so.
+  const vault = isVaultFlow(context);
 
   const start = (): void => {
     if (flow.step === 'waiting') return;
@@ -119,7 +121,7 @@ export function WalletButton({ context, mark }: WalletButtonProps): ReactElement
         ref={button}
         type="button"
         className={`kassa-wallet__button kassa-wallet__button--${option}`}
-        aria-label={text('button')}
+        aria-label={text(vault ? 'vaultButton' : 'button')}
         aria-disabled={flow.step === 'waiting' ? true : undefined}
         onClick={start}
       >
@@ -132,12 +134,12 @@ export function WalletButton({ context, mark }: WalletButtonProps): ReactElement
       </p>
       <p className="kassa-wallet__status" role="status">
         {flow.step === 'waiting'
-          ? text(sheet ? 'sheetWaiting' : 'waiting')
+          ? text(vault ? 'vaultWaiting' : sheet ? 'sheetWaiting' : 'waiting')
           : approved !== null
-            ? text('readyToPay', walletAccount(approved))
+            ? text(vault ? 'vaultReady' : 'readyToPay', walletAccount(approved))
             : byQrCode
               ? ''
-              : text(sheet ? 'sheetHint' : 'hint')}
+              : text(vault ? 'vaultHint' : sheet ? 'sheetHint' : 'hint')}
       </p>
     </div>
   );

@@ -6,7 +6,7 @@ import { messages, problemMessage } from '../../i18n/messages.ts';
 import { useTheme } from '../../theme/theme.ts';
 
 /**
- * The checkout's card form outside an order (adding a card, subscribing with a new one): a client token that is not
+ * The checkout's card form (and, when asked, PayPal's vault flow) outside an order (adding a card, subscribing with a new one): a client token that is not
  * the shopper's customer's, so the checkout opens on the card form alone; the nonce it gives goes to `submit`, whose
  * server call saves the card (verified by the gateway, a card already saved refused). One Idempotency-Key per nonce:
  * pressing the button again after a lost answer sends the same request, which the server answers once.
@@ -17,6 +17,7 @@ export function NewCardForm({
   busyLabel,
   submit,
   onCancel,
+  offerPayPal = false,
   children,
 }: {
   title: string;
@@ -25,6 +26,11 @@ export function NewCardForm({
   submit: (nonce: string, idempotencyKey: string) => Promise<void>;
   /** Closes the form; without it there is no Cancel (nothing else to choose). */
   onCancel?: (() => void) | undefined;
+  /**
+   * Offer PayPal beside the card, in PayPal's vault flow (when the gateway turns PayPal on): the shopper approves in
+   * PayPal's window and the billing agreement's nonce goes to `submit` as a card's would, at once.
+   */
+  offerPayPal?: boolean;
   /** Choices shown under the card form (make it the default). */
   children?: ReactNode;
 }) {
@@ -71,9 +77,18 @@ export function NewCardForm({
         <Checkout
           key={theme}
           authorization={session.data.clientToken}
-          options={{ cardholderName: session.data.checkout.cardholderName, locale: 'en', clearFieldsAfterTokenization: false }}
+          options={{
+            cardholderName: session.data.checkout.cardholderName,
+            locale: 'en',
+            clearFieldsAfterTokenization: false,
+            ...(offerPayPal ? { paypal: { flow: 'vault' } } : {}),
+          }}
           onReady={setInstance}
           onInputSubmitRequest={() => void send()}
+          // PayPal approved in its window is saved at once, as a shopper expects: no second button to press.
+          onPaymentMethodRequestable={(event) => {
+            if (event.type !== 'CreditCard' && event.paymentMethodIsSelected) void send();
+          }}
         />
       )}
       {children}

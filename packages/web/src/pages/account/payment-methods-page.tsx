@@ -177,7 +177,10 @@ function DeleteCardDialog({
   );
 }
 
-/** "Add a card": the checkout's card form, saved by the server (verified by the gateway, a card already saved refused). */
+/**
+ * "Add a card": the checkout's card form, saved by the server (verified by the gateway, a card already saved refused),
+ * or PayPal saved through its vault flow when the gateway offers PayPal.
+ */
 function AddCard({
   firstCard,
   onSaved,
@@ -197,6 +200,7 @@ function AddCard({
         onSaved((await api.addPaymentMethod(idempotencyKey, nonce, makeDefault)).paymentMethod)
       }
       onCancel={onCancel}
+      offerPayPal
     >
       <label className="checkbox-row">
         <input type="checkbox" checked={makeDefault} onChange={(event) => setMakeDefault(event.target.checked)} />

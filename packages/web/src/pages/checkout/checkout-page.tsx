@@ -103,9 +103,11 @@ export function CheckoutPage({ orderId }: { orderId: string }) {
             onDeletePaymentMethod={session.checkout.vaultManager ? deleteCheckoutCard : undefined}
             onReady={setInstance}
             onInputSubmitRequest={() => instance && payment.pay(instance)}
-            // A wallet the shopper just approved in its own window pays at once, as at other shops: no second Pay.
+            // A wallet the shopper just approved in its own window pays at once, as at other shops: no second Pay. A
+            // saved wallet chosen in the saved list (its view is the list's) waits for Pay like a saved card.
             onPaymentMethodRequestable={(event) => {
-              if (instance && event.type !== 'CreditCard' && event.paymentMethodIsSelected) void payment.pay(instance);
+              if (instance && onWalletView && event.type !== 'CreditCard' && event.paymentMethodIsSelected)
+                void payment.pay(instance);
             }}
             onChangeActiveView={({ newViewId }) => setOnWalletView(isWalletView(newViewId))}
           />
