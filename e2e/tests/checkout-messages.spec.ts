@@ -1,3 +1,4 @@
+import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { CheckoutSheet } from '../support/checkout-sheet.ts';
 import {
@@ -38,7 +39,7 @@ test('no way to pay enabled (card: false, no wallet): "No way to pay is availabl
   expect(await integratorErrors(page)).toEqual([{ code: 'no_payment_options', message }]);
 });
 
-test('a gateway configuration the client cannot read: "The payment form could not be set up…", and Try again loads the form', async ({
+test('a gateway configuration the client cannot read: "The payment form could not be set up…" (axe finds nothing), and Try again loads the form', async ({
   page,
 }) => {
   const message = 'The payment form could not be set up. Please try again.';
@@ -56,6 +57,7 @@ test('a gateway configuration the client cannot read: "The payment form could no
   await sheet.seesState('error');
   await expect(sheet.message()).toHaveText(message);
   expect(await integratorErrors(page)).toEqual([{ code: 'configuration_failed', message }]);
+  expect((await new AxeBuilder({ page }).include('[data-kassa-checkout]').analyze()).violations).toEqual([]);
   await sheet.root().getByRole('button', { name: 'Try again' }).click();
   await sheet.seesState('ready');
   await expect(sheet.message()).toHaveText('');
@@ -124,4 +126,22 @@ test('the cardholder name in the provider\'s shapes: { required: true } asks "En
   await sheet.seesState('ready');
   await expect(nameFrame).toHaveCount(0);
   await expect(page.locator('iframe[name="kassa-field-number"]')).toHaveCount(1);
+});
+
+test("the merchant's own words (options.translations) replace the catalogue's: a label, its frame's title, the sheet message", async ({
+  page,
+}) => {
+  const translations = {
+    'field.number.label': 'Long number on the card',
+    'error.checkEntries': 'Some card details are missing.',
+  };
+  await openIntegratorPage(page, { authorization: await clientTokenForNewOrder(page), options: { translations } });
+  const sheet = new CheckoutSheet(page);
+  await sheet.seesState('ready');
+  await expect(sheet.root().getByText('Long number on the card', { exact: true })).toBeVisible();
+  await expect(page.locator('iframe[name="kassa-field-number"]')).toHaveAttribute('title', 'Long number on the card');
+  expect(await requestPaymentMethod(page)).toEqual([
+    { ok: false, code: 'invalid_fields', message: 'Some card details are missing.' },
+  ]);
+  await expect(sheet.message()).toHaveText('Some card details are missing.');
 });
