@@ -94,7 +94,7 @@ test('a second request while the card is sent: "The card is already being proces
   ]);
 });
 
-test('the cardholder name in the provider\'s shapes: { required: true } asks "Enter the name shown on the card." with every empty field\'s message; true is optional; false hides it', async ({
+test('the cardholder name in the provider\'s shapes: { required: true } asks "Enter the name shown on the card." with every empty field\'s message; true is optional (digits still "not valid"); false hides it', async ({
   page,
 }) => {
   const authorization = await clientTokenForNewOrder(page);
@@ -121,6 +121,11 @@ test('the cardholder name in the provider\'s shapes: { required: true } asks "En
   await openIntegratorPage(page, { authorization, options: { card: { cardholderName: true } } });
   await sheet.seesState('ready');
   await expect(optional).toHaveText('(optional)');
+  // Optional, but not anything: a card number typed in the name field is refused when the shopper moves on.
+  const shopper = new Shopper(page);
+  await shopper.typeInto('cardholderName', '4111 1111');
+  await shopper.field('number').click();
+  await expect(sheet.root().getByText('This cardholder name is not valid.', { exact: true })).toBeVisible();
 
   await openIntegratorPage(page, { authorization, options: { card: { cardholderName: false } } });
   await sheet.seesState('ready');
