@@ -104,7 +104,17 @@ export class Nonces {
    */
   describe(nonce: string, now: Date): NonceRecord | null {
     const fake = lookUpFakeNonce(nonce, now);
-    if (fake?.kind === 'card') return { nonce, card: fake.card, consumed: false, customerId: null, createdAt: now.getTime() };
+    if (fake?.kind === 'card') {
+      const { card, wallet } = fake;
+      return {
+        nonce,
+        card,
+        consumed: false,
+        customerId: null,
+        ...(wallet === undefined ? {} : { wallet }),
+        createdAt: now.getTime(),
+      };
+    }
     const record = this.records.get(nonce);
     return record === undefined || expired(record, now.getTime()) ? null : record;
   }

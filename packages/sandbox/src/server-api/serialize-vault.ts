@@ -2,6 +2,8 @@ import type { NonceRecord } from '../core/nonces.ts';
 import type { Plan } from '../core/plans.ts';
 import type { CardView, CustomerView, SubscriptionView, VerificationFailed } from '../core/vault-operations.ts';
 import type { Verification } from '../core/verification.ts';
+import type { Card } from '../core/cards.ts';
+import { NONCE_TYPE } from '../core/wallets.ts';
 import type { WalletAccount, WalletKind } from '../core/wallets.ts';
 import { walletDetailsXml } from './serialize-wallets.ts';
 import { cardDetailsXml, customerXml, errorResponseXml, transactionXml } from './serialize.ts';
@@ -173,8 +175,40 @@ export function planXml(plan: Plan): XmlElement {
   };
 }
 
+/** What a wallet nonce's details say (the provider's: the PayPal email, the Venmo username, a phone wallet's card). */
+function walletNonceDetails(wallet: WalletAccount, card: Card): XmlElement {
+  switch (wallet.kind) {
+    case 'paypal_account':
+      return { email: wallet.payerEmail, 'payer-id': wallet.payerId };
+    case 'venmo_account':
+      return { username: wallet.username, 'venmo-user-id': wallet.venmoUserId };
+    case 'apple_pay_card':
+      return { 'card-type': card.cardType, 'last-four': card.last4, 'last-two': card.last4.slice(-2) };
+    case 'android_pay_card':
+      return {
+        'card-type': wallet.sourceCardType,
+        'last-four': wallet.sourceCardLast4,
+        'last-two': wallet.sourceCardLast4.slice(-2),
+        'is-network-tokenized': wallet.isNetworkTokenized !== false,
+      };
+  }
+}
+
+/** paymentMethodNonce.create / find: a card's nonce, or a wallet's with its own type and details (no card ones). */
 export function paymentMethodNonceXml(record: NonceRecord): XmlElement {
-  const { card } = record;
+  const { card, wallet } = record;
+  if (wallet !== undefined && wallet !== null) {
+    return {
+      nonce: record.nonce,
+      type: NONCE_TYPE[wallet.kind],
+      default: false,
+      consumed: record.consumed,
+      'is-locked': false,
+      details: walletNonceDetails(wallet, card),
+      'three-d-secure-info': null,
+      'security-questions': new XmlList('item', []),
+    };
+  }
   return {
     nonce: record.nonce,
     type: 'CreditCard',

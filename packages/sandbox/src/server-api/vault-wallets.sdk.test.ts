@@ -147,6 +147,10 @@ describe('paying with a saved wallet', () => {
 
     const venmo = await save(customerId, 'fake-venmo-account-nonce');
     const nonce = await gateway.paymentMethodNonce.create(venmo.token);
+    // The nonce says what it pays with (so that a server's card rules leave a wallet alone), as the provider's does.
+    expect(nonce.paymentMethodNonce).toMatchObject({ type: 'VenmoAccount', details: { username: 'venmojoe' } });
+    const described = await gateway.paymentMethodNonce.find('fake-paypal-one-time-nonce');
+    expect(described).toMatchObject({ type: 'PayPalAccount', details: { email: 'shopper@paypal.example' } });
     const byNonce = await gateway.transaction.sale({ amount: '13.00', paymentMethodNonce: nonce.paymentMethodNonce.nonce });
     expect(byNonce.success).toBe(true);
     expect((byNonce.transaction as WalletTransaction).venmoAccount).toMatchObject({ token: venmo.token, username: 'venmojoe' });
