@@ -32,7 +32,7 @@ async function openOptionList(page: Page, failing?: RegExp): Promise<CheckoutShe
   return sheet;
 }
 
-test('Pay before a choice: "Choose a way to pay first."; on PayPal\'s view: "Use the PayPal button…"; on Venmo\'s: "Use the button above…"; a view change clears each', async ({
+test('Pay before a choice: "Choose a way to pay first."; on PayPal\'s view: "Use the PayPal button…"; on Venmo\'s: "Use the button above…"; a view change clears each and moves focus', async ({
   page,
 }) => {
   const sheet = await openOptionList(page);
@@ -50,11 +50,14 @@ test('Pay before a choice: "Choose a way to pay first."; on PayPal\'s view: "Use
     await sheet.root().getByRole('button', { name: option, exact: true }).click();
     await sheet.seesView(view);
     await expect(sheet.message()).toHaveText('');
+    // Every view change moves focus to the new view's first control: here the wallet's button, then the first option.
+    await expect(sheet.root().getByRole('button', { name: `Pay with ${option}`, exact: true })).toBeFocused();
     expect(await requestPaymentMethod(page)).toEqual([{ ok: false, code: 'use_wallet_button', message }]);
     await expect(sheet.message()).toHaveText(message);
     await sheet.toggle().click();
     await sheet.seesView('options');
     await expect(sheet.message()).toHaveText('');
+    await expect(sheet.root().getByRole('button', { name: 'Card', exact: true })).toBeFocused();
   }
 });
 
