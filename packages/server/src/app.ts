@@ -15,6 +15,7 @@ import type { DatabaseHandle } from './db/connect.ts';
 import { BraintreeGatewayAdapter, createBraintreeClient } from './gateway/braintree.ts';
 import { BraintreeCardLookup } from './gateway/braintree-card-lookup.ts';
 import type { PaymentGateway } from './gateway/gateway.ts';
+import { BraintreeDisputesAdapter } from './gateway/braintree-disputes.ts';
 import { BraintreeVaultAdapter } from './gateway/braintree-vault.ts';
 import { BraintreeWebhookVerifier } from './gateway/braintree-webhooks.ts';
 import type { VaultGateway } from './gateway/vault-gateway.ts';
@@ -113,6 +114,7 @@ export async function buildKassaApp(config: Config, deps: AppDeps = {}): Promise
     db: database.db,
     gateway,
     vault,
+    disputes: client === null ? null : new BraintreeDisputesAdapter(client),
     webhooks: client === null ? null : instrumentWebhooks(new BraintreeWebhookVerifier(client), metrics),
     cards: client === null || gateway === null ? null : new BraintreeCardLookup(client),
     botcheck: instrumentBotcheck(createBotcheckVerifier(config.botcheck), metrics),

@@ -3,6 +3,7 @@ import type { SessionsRepository } from './accounts/sessions.repository.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/connect.ts';
 import type { CardLookup } from './gateway/card-lookup.ts';
+import type { DisputeGateway } from './gateway/dispute-gateway.ts';
 import type { PaymentGateway } from './gateway/gateway.ts';
 import type { WebhookVerifier } from './gateway/gateway-webhooks.ts';
 import type { VaultGateway } from './gateway/vault-gateway.ts';
@@ -18,6 +19,8 @@ export interface AppContext {
   gateway: PaymentGateway | null;
   /** Saved cards and subscriptions at the same gateway (null exactly when `gateway` is). */
   vault: VaultGateway | null;
+  /** The gateway's disputes, which the merchant accepts or answers (null exactly when `gateway` is not configured). */
+  disputes: DisputeGateway | null;
   /** Verifies the gateway's webhook notifications (null exactly when `gateway` is not configured). */
   webhooks: WebhookVerifier | null;
   /** Describes a payment's nonce (BIN, last four, expiry) for the card velocity rules; null without a gateway. */

@@ -135,6 +135,161 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
       return { id: paid.id, transactionId: paid.transaction_id ?? '' };
     }
 
+    /** A payment with the dispute test card (the sandbox settles it and opens a chargeback); its dispute's id. */
+    async function disputedPayment(amount: string): Promise<{ paymentId: string; disputeId: string }> {
+      const token = JSON.parse(Buffer.from((await sdk.clientToken.generate({})).clientToken, 'base64').toString()) as {
+        authorizationFingerprint: string;
+        clientApiUrl: string;
+      };
+      // As the checkout's card frame does: the card goes to the gateway's client API, never to our server.
+      const tokenized = await fetch(`${token.clientApiUrl}/v1/payment_methods/credit_cards`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          authorizationFingerprint: token.authorizationFingerprint,
+          creditCard: { number: '4023898493988028', expirationDate: '12/2031', cvv: '123' },
+        }),
+      });
+      const nonce = ((await tokenized.json()) as { creditCards: Array<{ nonce: string }> }).creditCards[0]?.nonce ?? '';
+      const shopper = await signedIn('shopper@kassa.test', 'kassa-demo-shopper');
+      const order = (await shopper.post('/api/orders', { items: [{ productId: 'prd_mug', quantity: 1 }] })).json<{
+        order: { id: string; total: { amount: number; currency: string } };
+      }>().order;
+      const pending = await insertPendingPayment(db, {
+        orderId: order.id,
+        amount: { amount: Number(amount.replace('.', '')), currency: order.total.currency },
+        idempotencyRef: null,
+        nonce,
+        deviceData: null,
+        merchantAccountId: null,
+      });
+      if (pending === undefined) throw new Error('attempt not inserted');
+      const paid = await sendAttempt({ db, gateway: new BraintreeGatewayAdapter(sdk) }, pending, { resend: false });
+      // @types/braintree declares dispute.search without its callback form.
+      const search = sdk.dispute.search.bind(sdk.dispute) as unknown as (
+        build: (search: { transactionId(): { is(value: string): void } }) => void,
+        done: (error: unknown, found: Array<{ id: string } | null>) => void,
+      ) => void;
+      const found = await new Promise<Array<{ id: string } | null>>((resolve, reject) =>
+        search(
+          (builder) => builder.transactionId().is(paid.transaction_id ?? ''),
+          (error, disputes) => (error ? reject(error) : resolve(disputes)),
+        ),
+      );
+      const disputeId = found.find((dispute) => dispute !== null)?.id;
+      if (disputeId === undefined) throw new Error('the sandbox opened no dispute');
+      return { paymentId: paid.id, disputeId };
+    }
+
+    it('answers a dispute with text and a PDF once per key, accepts it once, refuses what a closed one cannot take, audits each', async () => {
+      const { paymentId, disputeId } = await disputedPayment('12.00');
+      const client = await admin();
+      type Detail = {
+        dispute: { id: string; status: string; payment: { id: string } | null; amount: { amount: number } };
+        evidence: { comment: string | null; url: string | null }[];
+      };
+      const read = await client.get(`/api/admin/disputes/${disputeId}`);
+      expect(read.json<Detail>()).toMatchObject({
+        dispute: { id: disputeId, status: 'open', payment: { id: paymentId }, amount: { amount: 1200, currency: 'EUR' } },
+        evidence: [],
+      });
+
+      const textKey = randomUUID();
+      const text = () =>
+        client.post(
+          `/api/admin/disputes/${disputeId}/evidence`,
+          { text: 'Delivered, signed for.' },
+          { 'idempotency-key': textKey },
+        );
+      expect((await text()).json<Detail>().evidence).toEqual([expect.objectContaining({ comment: 'Delivered, signed for.' })]);
+      const replayed = await text();
+      expect(replayed.headers['idempotent-replayed']).toBe('true');
+      const pdf = {
+        name: 'receipt.pdf',
+        contentType: 'application/pdf',
+        data: Buffer.from('%PDF-1.4 receipt').toString('base64'),
+      };
+      const filed = await client.post(
+        `/api/admin/disputes/${disputeId}/evidence`,
+        { file: pdf },
+        { 'idempotency-key': randomUUID() },
+      );
+      expect(filed.statusCode, filed.body).toBe(200);
+      const evidence = filed.json<Detail>().evidence;
+      // At the gateway: one text (the replay added none) and the document.
+      expect(evidence.map((e) => [e.comment, e.url === null])).toEqual([
+        ['Delivered, signed for.', true],
+        [null, false],
+      ]);
+      const notPdf = await client.post(
+        `/api/admin/disputes/${disputeId}/evidence`,
+        { file: { ...pdf, contentType: 'text/plain' } },
+        { 'idempotency-key': randomUUID() },
+      );
+      expect(notPdf.json()).toMatchObject({ status: 400, code: 'validation_failed', errors: [{ field: 'file.contentType' }] });
+      const both = await client.post(
+        `/api/admin/disputes/${disputeId}/evidence`,
+        { text: 'x', file: pdf },
+        { 'idempotency-key': randomUUID() },
+      );
+      expect(both.json()).toMatchObject({ status: 400, code: 'validation_failed', errors: [{ field: 'body' }] });
+
+      const acceptKey = randomUUID();
+      const accepted = await client.post(`/api/admin/disputes/${disputeId}/accept`, {}, { 'idempotency-key': acceptKey });
+      expect(accepted.json<Detail>().dispute.status).toBe('accepted');
+      // The shop's list has it at once, before any webhook.
+      const listed = (await client.get('/api/admin/disputes?status=accepted')).json<{ disputes: { id: string }[] }>();
+      expect(listed.disputes.map((d) => d.id)).toContain(disputeId);
+      const again = await client.post(`/api/admin/disputes/${disputeId}/accept`, {}, { 'idempotency-key': randomUUID() });
+      expect([again.statusCode, again.json<Detail>().dispute.status]).toEqual([200, 'accepted']);
+      const late = await client.post(
+        `/api/admin/disputes/${disputeId}/evidence`,
+        { text: 'late' },
+        { 'idempotency-key': randomUUID() },
+      );
+      expect(late.json()).toMatchObject({ status: 409, code: 'dispute_not_open' });
+      const finalized = await client.post(`/api/admin/disputes/${disputeId}/finalize`, {}, { 'idempotency-key': randomUUID() });
+      expect(finalized.json()).toMatchObject({ status: 409, code: 'dispute_not_open' });
+      const unknown = await client.post('/api/admin/disputes/nosuchdispute/accept', {}, { 'idempotency-key': randomUUID() });
+      expect(unknown.json()).toMatchObject({ status: 404, code: 'dispute_not_found' });
+      const shopper = await signedIn('shopper@kassa.test', 'kassa-demo-shopper');
+      const refused = await shopper.post(`/api/admin/disputes/${disputeId}/accept`, {}, { 'idempotency-key': randomUUID() });
+      expect(refused.json()).toMatchObject({ status: 403, code: 'forbidden' });
+
+      const log = await db
+        .selectFrom('admin_audit_log')
+        .select(['action', 'target_id', 'status'])
+        .where('action', 'like', 'disputes.%')
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
+      expect(log.map((entry) => [entry.action, entry.status])).toEqual([
+        ['disputes.read', 200],
+        ['disputes.evidence', 200],
+        ['disputes.evidence', 200],
+        ['disputes.evidence', 200],
+        ['disputes.evidence', 400],
+        ['disputes.evidence', 400],
+        ['disputes.accept', 200],
+        ['disputes.list', 200],
+        ['disputes.accept', 200],
+        ['disputes.evidence', 409],
+        ['disputes.finalize', 409],
+        ['disputes.accept', 404],
+      ]);
+    });
+
+    it('finalizes a dispute answered with winning evidence: the gateway decides it won, and the shop records it', async () => {
+      const { disputeId } = await disputedPayment('13.00');
+      const client = await admin();
+      const key = () => ({ 'idempotency-key': randomUUID() });
+      await client.post(`/api/admin/disputes/${disputeId}/evidence`, { text: 'compelling_evidence' }, key());
+      const finalized = await client.post(`/api/admin/disputes/${disputeId}/finalize`, {}, key());
+      expect(finalized.json()).toMatchObject({ dispute: { id: disputeId, status: 'won' } });
+      const row = await db.selectFrom('disputes').select('status').where('id', '=', disputeId).executeTakeFirst();
+      expect(row?.status).toBe('won');
+    });
+
     it('a refund racing the settlement: refused while it settles (neither refund nor void, said so), then given once', async () => {
       const payment = await chargedPayment();
       const client = await admin();

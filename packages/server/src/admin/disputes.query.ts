@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Db } from '../db/connect.ts';
-import { moneySchema } from '../money.ts';
+import { fromDecimalString, moneySchema } from '../money.ts';
 import { encodePageCursor, type PageCursor } from './page-cursor.ts';
 
 /** A chargeback as the gateway's webhooks last reported it, with the payment it disputes. */
@@ -76,4 +76,40 @@ export async function listDisputes(
 export async function disputesOfPayment(db: Db, paymentId: string): Promise<AdminDispute[]> {
   const rows = await disputesQuery(db).where('d.payment_id', '=', paymentId).orderBy('d.notified_at', 'desc').execute();
   return rows.map(toAdminDispute);
+}
+
+/**
+ * Keeps the shop's copy of a dispute as the gateway reported it `at` (a webhook's timestamp, or the gateway's own
+ * change time after an admin's action): an older report never overwrites a newer one.
+ */
+export async function recordDispute(
+  db: Db,
+  dispute: { id: string; status: string; kind: string; reason: string; amount: string; currency: string; transactionId: string },
+  at: string,
+): Promise<void> {
+  const payment = await db
+    .selectFrom('payments')
+    .select('id')
+    .where('transaction_id', '=', dispute.transactionId)
+    .executeTakeFirst();
+  const money = fromDecimalString(dispute.amount, dispute.currency);
+  const state = {
+    status: dispute.status,
+    kind: dispute.kind,
+    reason: dispute.reason,
+    amount: money.amount,
+    currency: money.currency,
+    notified_at: at,
+  };
+  await db
+    .insertInto('disputes')
+    .values({ id: dispute.id, transaction_id: dispute.transactionId, payment_id: payment?.id ?? null, ...state })
+    .onConflict((oc) => oc.column('id').doUpdateSet(state).where('disputes.notified_at', '<=', at))
+    .execute();
+}
+
+/** One dispute as the shop last recorded it; undefined when it has none. */
+export async function findAdminDispute(db: Db, id: string): Promise<AdminDispute | undefined> {
+  const row = await disputesQuery(db).where('d.id', '=', id).executeTakeFirst();
+  return row === undefined ? undefined : toAdminDispute(row);
 }

@@ -25,6 +25,7 @@ export const PROBLEMS = {
   plan_not_found: { status: 404, title: 'The plan does not exist.' },
   subscription_not_found: { status: 404, title: 'The subscription does not exist.' },
   payment_not_found: { status: 404, title: 'The payment does not exist.' },
+  dispute_not_found: { status: 404, title: 'The dispute does not exist.' },
   email_taken: { status: 409, title: 'An account with this email already exists. Sign in instead.' },
   order_already_paid: { status: 409, title: 'The order is already paid.' },
   payment_in_progress: { status: 409, title: 'Another payment for this order is in progress.' },
@@ -47,6 +48,10 @@ export const PROBLEMS = {
   void_not_allowed: {
     status: 409,
     title: 'Only a payment that has not settled, and has no refunds, can be voided. Refund it instead.',
+  },
+  dispute_not_open: {
+    status: 409,
+    title: 'This dispute is closed (accepted, decided, or with the bank): it can no longer be accepted or answered.',
   },
   idempotency_key_in_use: { status: 409, title: 'A request with this Idempotency-Key is still running. Retry later.' },
   payload_too_large: { status: 413, title: 'The request body is too large.' },

@@ -3,10 +3,10 @@ import type { Transaction } from 'kysely';
 import { z } from 'zod';
 import type { Db } from '../db/connect.ts';
 import type { Database } from '../db/schema.ts';
+import { recordDispute } from '../admin/disputes.query.ts';
 import { subjectId } from '../gateway/gateway-webhooks.ts';
 import type { GatewayNotification } from '../gateway/gateway-webhooks.ts';
 import { nowIso } from '../ids.ts';
-import { fromDecimalString } from '../money.ts';
 
 /** What the gateway's settlement notifications can report of a payment (`payments.settlement_status`). */
 export const SETTLEMENT_STATUSES = ['settled', 'settlement_declined'] as const;
@@ -111,29 +111,9 @@ async function apply(tx: Transaction<Database>, notification: GatewayNotificatio
         .execute();
       return;
     }
-    case 'dispute': {
-      const d = notification.dispute;
-      const payment = await tx
-        .selectFrom('payments')
-        .select('id')
-        .where('transaction_id', '=', d.transactionId)
-        .executeTakeFirst();
-      const money = fromDecimalString(d.amount, d.currency);
-      const state = {
-        status: d.status,
-        kind: d.kind,
-        reason: d.reason,
-        amount: money.amount,
-        currency: money.currency,
-        notified_at: at,
-      };
-      await tx
-        .insertInto('disputes')
-        .values({ id: d.id, transaction_id: d.transactionId, payment_id: payment?.id ?? null, ...state })
-        .onConflict((oc) => oc.column('id').doUpdateSet(state).where('disputes.notified_at', '<=', at))
-        .execute();
+    case 'dispute':
+      await recordDispute(tx, notification.dispute, at);
       return;
-    }
     case 'other':
       return;
   }

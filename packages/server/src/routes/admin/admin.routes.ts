@@ -1,8 +1,10 @@
 import { Readable } from 'node:stream';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { auditEntriesFor } from '../../admin/audit-log.repository.ts';
 import { listCustomers } from '../../admin/customers.query.ts';
+import { acceptDispute, addDisputeEvidence, finalizeDispute, readDispute } from '../../admin/dispute-actions.ts';
+import type { DisputeActionOutcome, DisputeDeps } from '../../admin/dispute-actions.ts';
 import { disputesOfPayment, listDisputes } from '../../admin/disputes.query.ts';
 import { overview, overviewSchema } from '../../admin/overview.query.ts';
 import { paymentsCsv } from '../../admin/payments.csv.ts';
@@ -23,7 +25,11 @@ import type { RefundDeps, RefundOutcome, RefundRequest } from '../../refunds/ref
 import { refundsOf } from '../../refunds/refunds.repository.ts';
 import {
   customersPage,
+  disputeDetail,
+  disputeIdParams,
   disputesPage,
+  EVIDENCE_BODY_LIMIT,
+  evidenceBody,
   exportPaymentsQuery,
   listCustomersQuery,
   listDisputesQuery,
@@ -98,6 +104,39 @@ function withVault<T>(
   const vault = ctx.vault;
   if (vault === null) throw new ProblemError('gateway_not_configured');
   return withGateway(request, () => run({ db: ctx.db, vault }));
+}
+
+/** What the dispute actions may answer besides their success. */
+const DISPUTE_PROBLEMS = [
+  'validation_failed',
+  'dispute_not_found',
+  'dispute_not_open',
+  'gateway_refused',
+  'gateway_unavailable',
+  'gateway_not_configured',
+] as const;
+
+/**
+ * Runs a dispute use-case at the gateway. Its refusals are final answers (sent, so the Idempotency-Key replays them);
+ * an unreachable gateway is thrown as 502 and releases the key.
+ */
+async function disputeAction(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  run: (deps: DisputeDeps) => Promise<DisputeActionOutcome>,
+) {
+  const disputes = ctx.disputes;
+  if (disputes === null) throw new ProblemError('gateway_not_configured');
+  const outcome = await withGateway(request, () => run({ db: ctx.db, disputes }));
+  switch (outcome.kind) {
+    case 'done':
+      return outcome.detail;
+    case 'gateway_refused':
+      return sendFinal(reply, new ProblemError('gateway_refused', { detail: `Gateway codes: ${outcome.codes.join(', ')}.` }));
+    default:
+      return sendFinal(reply, new ProblemError(outcome.kind));
+  }
 }
 
 /** The merchant's API: admin accounts only, every request audited (plugins/admin.ts). */
@@ -225,6 +264,71 @@ export function adminRoutes(app: ApiInstance, ctx: AppContext): void {
       const { cursor, ...filter } = request.query;
       return listDisputes(ctx.db, { ...filter, ...(cursor !== undefined ? { after: cursor } : {}) });
     },
+  );
+
+  app.get(
+    '/api/admin/disputes/:id',
+    {
+      config: { adminAction: 'disputes.read' },
+      schema: {
+        summary: 'A dispute as the gateway has it now, with the evidence answered so far',
+        tags: ['admin'],
+        params: disputeIdParams,
+        response: { 200: disputeDetail, ...problemResponses(...DISPUTE_PROBLEMS) },
+      },
+    },
+    async (request, reply) => disputeAction(ctx, request, reply, (deps) => readDispute(deps, request.params.id)),
+  );
+
+  app.post(
+    '/api/admin/disputes/:id/accept',
+    {
+      config: { adminAction: 'disputes.accept', idempotency: { withoutVisitor: 'not_signed_in' } },
+      schema: {
+        summary: 'Accept a chargeback: the cardholder keeps the money (an accepted one is answered as it is)',
+        tags: ['admin'],
+        params: disputeIdParams,
+        response: { 200: disputeDetail, ...problemResponses(...DISPUTE_PROBLEMS) },
+      },
+    },
+    async (request, reply) => disputeAction(ctx, request, reply, (deps) => acceptDispute(deps, request.params.id)),
+  );
+
+  app.post(
+    '/api/admin/disputes/:id/evidence',
+    {
+      bodyLimit: EVIDENCE_BODY_LIMIT,
+      config: { adminAction: 'disputes.evidence', idempotency: { withoutVisitor: 'not_signed_in' } },
+      schema: {
+        summary: 'Answer an open dispute with text or a document (PDF, JPEG or PNG, base64, at most 4 MB), once per key',
+        tags: ['admin'],
+        params: disputeIdParams,
+        body: evidenceBody,
+        response: { 200: disputeDetail, ...problemResponses(...DISPUTE_PROBLEMS, 'payload_too_large') },
+      },
+    },
+    async (request, reply) => {
+      const { text, file } = request.body;
+      const evidence =
+        file === undefined
+          ? { text: text ?? '' }
+          : { file: { name: file.name, contentType: file.contentType, content: Buffer.from(file.data, 'base64') } };
+      return disputeAction(ctx, request, reply, (deps) => addDisputeEvidence(deps, request.params.id, evidence));
+    },
+  );
+
+  app.post(
+    '/api/admin/disputes/:id/finalize',
+    {
+      config: { adminAction: 'disputes.finalize', idempotency: { withoutVisitor: 'not_signed_in' } },
+      schema: {
+        summary: "Send an open dispute's evidence to the bank: it is then won, lost, or with the bank (`disputed`)",
+        tags: ['admin'],
+        params: disputeIdParams,
+        response: { 200: disputeDetail, ...problemResponses(...DISPUTE_PROBLEMS) },
+      },
+    },
+    async (request, reply) => disputeAction(ctx, request, reply, (deps) => finalizeDispute(deps, request.params.id)),
   );
 
   app.get(

@@ -6,6 +6,7 @@ import { decodePageCursor } from '../../admin/page-cursor.ts';
 import { PAYMENT_SORTS, adminPaymentSchema, decodeCursor } from '../../admin/payments.query.ts';
 import { adminSubscriptionSchema } from '../../admin/subscriptions.query.ts';
 import { paymentTimelineSchema } from '../../admin/timeline.ts';
+import { EVIDENCE_FILE_TYPES, MAX_EVIDENCE_FILE_BYTES } from '../../gateway/dispute-gateway.ts';
 import { SUBSCRIPTION_STATUSES } from '../../gateway/vault-gateway.ts';
 import { paymentStatusSchema } from '../../payments/payment.ts';
 import { refundSchema } from '../../refunds/refund.ts';
@@ -116,6 +117,42 @@ export const listDisputesQuery = z.object({
   limit,
 });
 export const disputesPage = z.object({ disputes: z.array(adminDisputeSchema), nextCursor: z.string().nullable() });
+
+/** The gateway's dispute ids (gateway.md: ids in its URL paths). */
+export const disputeIdParams = z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Not a dispute id.') });
+
+export const disputeDetail = z.object({
+  dispute: adminDisputeSchema,
+  evidence: z
+    .array(
+      z.object({
+        id: z.string(),
+        comment: z.string().nullable().describe('The text; null for a document.'),
+        url: z.string().nullable().describe('Where the gateway keeps the document; null for text.'),
+        createdAt: z.string(),
+      }),
+    )
+    .describe('What the merchant has answered so far, oldest first.'),
+});
+
+/** A document's bytes in base64: at most 4 MB once decoded. */
+const MAX_EVIDENCE_BASE64 = Math.ceil(MAX_EVIDENCE_FILE_BYTES / 3) * 4;
+/** The evidence route's body limit: the largest document in base64, and room for its name and type. */
+export const EVIDENCE_BODY_LIMIT = MAX_EVIDENCE_BASE64 + 4096;
+
+/** Text or a document: one of the two (a union would report a wrong field as a wrong body). */
+export const evidenceBody = z
+  .object({
+    text: z.string().trim().min(1, 'Write the evidence.').max(2000, 'Keep the evidence under 2000 characters.').optional(),
+    file: z
+      .object({
+        name: z.string().trim().min(1).max(200),
+        contentType: z.enum(EVIDENCE_FILE_TYPES, 'Attach a PDF, JPEG or PNG.'),
+        data: z.base64('Send the document in base64.').min(1).max(MAX_EVIDENCE_BASE64, 'A document may be 4 MB at most.'),
+      })
+      .optional(),
+  })
+  .refine((body) => (body.text === undefined) !== (body.file === undefined), 'Send either text or a file.');
 
 export const listCustomersQuery = z.object({
   email: z.string().trim().max(254).optional().describe("The email's beginning (case does not matter)."),
