@@ -77,9 +77,23 @@ test('the events an integrator receives through a card flow: option chosen, view
   expect(await integratorEvents(page)).toEqual([]);
   expect(await instanceCall(page, 'getAvailablePaymentOptions')).toEqual(['card', 'paypal', 'venmo']);
   expect(await instanceCall(page, 'isPaymentMethodRequestable')).toBe(false);
+  // A handler taken off again with off() hears nothing.
+  await page.evaluate(() => {
+    const page = window as unknown as {
+      offHeard: number;
+      integrator: { instance: { on(name: string, handler: () => void): void; off(name: string, handler: () => void): void } };
+    };
+    page.offHeard = 0;
+    const handler = (): void => {
+      page.offHeard += 1;
+    };
+    page.integrator.instance.on('paymentOptionSelected', handler);
+    page.integrator.instance.off('paymentOptionSelected', handler);
+  });
 
   await sheet.root().getByRole('button', { name: 'Card', exact: true }).click();
   await sheet.seesView('card');
+  expect(await page.evaluate(() => (window as unknown as { offHeard: number }).offHeard)).toBe(0);
   await new Shopper(page).enterCard(cards.visa);
   await expect.poll(async () => (await integratorEvents(page)).map((event) => event.name)).toContain('paymentMethodRequestable');
   const typed = await integratorEvents(page);
