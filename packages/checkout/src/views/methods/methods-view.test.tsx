@@ -67,7 +67,7 @@ describe('saved methods markup', () => {
     expect(html.indexOf('>Cancel</button>')).toBeLessThan(html.indexOf('>Delete</button>'));
   });
 
-  it('lists saved wallets by their way to pay with the account under it, reads "Paying with PayPal" and asks to delete them by name', () => {
+  it('lists saved wallets by their way to pay (its mark and name) with the account under it, reads "Paying with PayPal" and asks to delete them by name', () => {
     const paypal = savedMethod({
       nonce: 'n-paypal',
       default: true,
@@ -101,6 +101,12 @@ describe('saved methods markup', () => {
       expect(html).toMatch(new RegExp(`class="kassa-method__label">${name}</span>.*?>${account}<`));
     }
     expect(html).not.toContain('ending in');
+    // Each beside its way to pay's mark, as in the option list.
+    expect([...html.matchAll(/kassa-method__mark" data-option="(\w+)"/g)].map((match) => match[1])).toEqual([
+      'paypal',
+      'applePay',
+      'venmo',
+    ]);
 
     const asking = stateAfter([...wallets, { type: 'EDIT_METHODS' }, { type: 'ASK_DELETE', nonce: 'n-paypal' }], settings);
     expect(renderWith(asking, <DeleteConfirmation />)).toContain('>Delete PayPal (shopper@paypal.example)?</p>');

@@ -4,6 +4,7 @@
 import { useCallback, useId, useRef, type ReactElement } from 'react';
 import { connectMethods } from '../../machine/methods.connect.ts';
 import { useCheckoutContext, useFocusTarget } from '../checkout-context.ts';
+import { OptionIcon } from '../options/option-icons.tsx';
 import { OptionList } from '../options/options-view.tsx';
 
 export function MethodsView(): ReactElement {
@@ -88,6 +89,9 @@ export function MethodsView(): ReactElement {
                 checked={method.active}
                 onChange={() => runtime?.selectMethod(method.nonce)}
               />
+              <span className="kassa-method__mark" data-option={method.option}>
+                <OptionIcon option={method.option} />
+              </span>
               <span className="kassa-method__label">{method.label}</span>
               <span className="kassa-method__meta">
                 {method.detail}
