@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { declineMessage, problemMessage } from './messages.ts';
+import type { SavedPaymentMethod } from '../api/types.ts';
+import { declineMessage, messages, problemMessage } from './messages.ts';
 
 describe('messages for server answers', () => {
   it('names the processor response of a decline', () => {
@@ -22,5 +23,33 @@ describe('messages for server answers', () => {
       }),
     ).toBe('Enter a valid email.');
     expect(problemMessage({ status: 500, code: 'something_new' })).toBe('Something went wrong. Please try again.');
+  });
+});
+
+describe('saved methods named as the shopper knows them', () => {
+  const base: SavedPaymentMethod = {
+    id: 'tok',
+    type: 'CreditCard',
+    brand: 'MasterCard',
+    bin: '555555',
+    lastFour: '4444',
+    expirationMonth: '12',
+    expirationYear: '2030',
+    cardholderName: null,
+    email: null,
+    username: null,
+    default: false,
+    hasSubscription: false,
+  };
+  const none = { brand: '', bin: '', lastFour: '' };
+
+  it.each([
+    { label: 'Mastercard ending in 4444', method: base },
+    { label: 'PayPal · pat@example.com', method: { ...base, ...none, type: 'PayPalAccount', email: 'pat@example.com' } },
+    { label: 'Venmo · @venmojoe', method: { ...base, ...none, type: 'VenmoAccount', username: 'venmojoe' } },
+    { label: 'Apple Pay · Visa ending in 1234', method: { ...base, type: 'ApplePayCard', brand: 'Visa', lastFour: '1234' } },
+    { label: 'Google Pay · Mastercard ending in 4444', method: { ...base, type: 'AndroidPayCard' } },
+  ] as const)('$method.type reads $label', ({ method, label }) => {
+    expect(messages.savedMethodLabel(method)).toBe(label);
   });
 });
