@@ -4,7 +4,6 @@
 // is non-zero if any step failed.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { chromiumExecutable } from '../e2e/support/chromium.ts';
 
@@ -14,7 +13,6 @@ rmSync(resultsDir, { recursive: true, force: true });
 mkdirSync(resultsDir, { recursive: true });
 
 const bin = (name: string) => join(root, 'node_modules', '.bin', name);
-const typecheckProjects = ['packages/sandbox', 'packages/server', 'packages/checkout', 'packages/web', 'e2e', 'scripts', 'bench'];
 
 interface Step {
   readonly name: string;
@@ -22,14 +20,11 @@ interface Step {
   readonly args: readonly string[];
 }
 
-// The type checks are independent and each is single-threaded: they run side by side, one per core.
-const typechecks: Step[] = typecheckProjects.map((project) => ({
-  name: `type check ${project}`,
-  command: bin('tsc'),
-  args: ['-p', project, '--noEmit'],
-}));
-
 const steps: Step[] = [
+  // TypeScript 7's native compiler, over every project of the root tsconfig.json at once (`tsc -b`): 24 s of CPU where
+  // TypeScript 6, one project at a time, took 150 s. TypeScript 6 stays installed as `typescript` for its compiler
+  // API, which generate-web-contract and zod-to-ts use.
+  { name: 'type checks (TypeScript 7, tsc -b)', command: join(root, 'node_modules', 'typescript-7', 'bin', 'tsc'), args: ['-b'] },
   // Biome: the formatter's layout and the linter's recommended rules (biome.json says which are off, and the sources
   // say why at each exception). `npx biome check --write .` formats and applies the safe fixes.
   { name: 'format and lint (Biome)', command: bin('biome'), args: ['ci', '.'] },
@@ -56,18 +51,14 @@ const env = {
   KASSA_CHROMIUM: await chromiumExecutable(),
 };
 
-/** Runs a step; its output is passed through as it comes, or held and printed whole when steps run side by side. */
-function run(step: Step, buffered: boolean): Promise<void> {
+/** Runs a step, its output passed through as it comes. */
+function run(step: Step): Promise<void> {
   const started = Date.now();
-  const child = spawn(step.command, step.args, { cwd: root, env, stdio: buffered ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
-  const output: Buffer[] = [];
-  child.stdout?.on('data', (chunk: Buffer) => output.push(chunk));
-  child.stderr?.on('data', (chunk: Buffer) => output.push(chunk));
-  if (!buffered) console.log(`\n=== ${step.name}`);
+  console.log(`\n=== ${step.name}`);
+  const child = spawn(step.command, step.args, { cwd: root, env, stdio: 'inherit' });
   return new Promise((resolve) => {
     child.on('close', (code) => {
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
-      if (buffered) process.stdout.write(`\n=== ${step.name}\n${Buffer.concat(output).toString()}`);
       if (code === 0) console.log(`--- ok: ${step.name} (${seconds} s)`);
       else {
         failed.push(step.name);
@@ -78,14 +69,7 @@ function run(step: Step, buffered: boolean): Promise<void> {
   });
 }
 
-const queue = [...typechecks];
-const worker = async (): Promise<void> => {
-  for (let step = queue.shift(); step !== undefined; step = queue.shift()) await run(step, true);
-};
-const typecheckStarted = Date.now();
-await Promise.all(Array.from({ length: Math.max(1, Math.min(availableParallelism(), 4)) }, worker));
-console.log(`(type checks: ${((Date.now() - typecheckStarted) / 1000).toFixed(1)} s in all)`);
-for (const step of steps) await run(step, false);
+for (const step of steps) await run(step);
 
 const counts = countTests();
 console.log(`\nSteps failed: ${failed.length ? failed.join('; ') : 'none'}`);
