@@ -303,6 +303,25 @@ describe('the braintree-web provider', () => {
     });
   });
 
+  it("runs PayPal's vault flow when asked (no amount: tokenize({ flow: 'vault' })), and refuses a sheet without an amount", async () => {
+    const { modules } = fakeBraintreeWeb();
+    const provider = createBraintreeProvider(AUTHORIZATION, { modules });
+    const config = await provider.getConfiguration(new AbortController().signal);
+    const signal = new AbortController().signal;
+    expect(
+      await provider.approveWallet({ option: 'paypal', amount: null, vault: true, config, surface: window(), signal }),
+    ).toMatchObject({
+      kind: 'approved',
+      result: { type: 'PayPalAccount', details: { email: 'shopper@paypal.example' } },
+    });
+    const paypal = await (await modules.paypal()).create({ authorization: AUTHORIZATION });
+    expect(paypal.tokenize).toHaveBeenCalledWith({ flow: 'vault' });
+    expect(await provider.approveWallet({ option: 'applePay', amount: null, config, surface: window(), signal })).toMatchObject({
+      kind: 'failed',
+      detail: 'applePay needs an amount',
+    });
+  });
+
   it("calls PayPal's and Venmo's tokenize within the click once they were offered (a window opened after a wait is blocked)", async () => {
     const { modules } = fakeBraintreeWeb();
     const provider = createBraintreeProvider(AUTHORIZATION, { modules });
