@@ -70,7 +70,7 @@ export class SubscriptionOperations {
     return error === null ? { ok: true, value: this.vault.subscriptionView(subscription) } : invalid([error]);
   }
 
-  /** The saved card a subscription is to charge: by token, or by the nonce of a saved card. */
+  /** The saved card (or wallet) a subscription is to charge: by token, or by the nonce of a saved one. */
   private savedCard(params: SubscriptionParams): VaultedCard | ValidationError {
     const nonce = givenText(params.paymentMethodNonce);
     if (nonce !== null) {
@@ -206,6 +206,8 @@ export class SubscriptionOperations {
         submitForSettlement: true,
         threeDSecureRequired: false,
         paymentMethodToken: saved.token,
+        // A subscription a saved wallet pays (a PayPal billing agreement, ...) charges the wallet, as on the provider.
+        wallet: saved.wallet ?? null,
         vaultOnSuccess: null,
         subscription: { id: subscription.id, planId: subscription.planId },
         rulesRejection: null,

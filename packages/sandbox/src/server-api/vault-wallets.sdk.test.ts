@@ -156,6 +156,16 @@ describe('paying with a saved wallet', () => {
     expect((byNonce.transaction as WalletTransaction).venmoAccount).toMatchObject({ token: venmo.token, username: 'venmojoe' });
   });
 
+  it('a subscription paid by a saved PayPal account charges the account (paypal_account), as on the provider', async () => {
+    const customerId = await newCustomer();
+    const paypal = await save(customerId, 'fake-paypal-billing-agreement-nonce');
+    const created = await gateway.subscription.create({ paymentMethodToken: paypal.token, planId: 'coffee-monthly' });
+    expect(created.success).toBe(true);
+    const [charge] = created.subscription.transactions ?? [];
+    expect(charge?.paymentInstrumentType).toBe('paypal_account');
+    expect((charge as WalletTransaction | undefined)?.paypalAccount).toMatchObject({ token: paypal.token });
+  });
+
   it('storeInVaultOnSuccess saves the wallet of a paid sale (an Apple Pay card) for the customer', async () => {
     const customerId = await newCustomer();
     const sale = await gateway.transaction.sale({
