@@ -180,6 +180,48 @@ test('a merchant cancels a subscription from the list after the question, and se
   await page.screenshot({ path: test.info().outputPath('subscription-canceled.png'), fullPage: true });
 });
 
+/** The gateway's dispute test card: its sale settles at once and gets an open chargeback (gateway.md, the sandbox). */
+const DISPUTE_CARD: TestCard = { ...cards.visa, number: '4023898493988028' };
+
+test('a merchant answers a chargeback with a PDF, then accepts it after the question', async ({ page, browser }) => {
+  const { email, orderNumber } = await shopperPays(browser, DISPUTE_CARD);
+  const merchant = new Merchant(page);
+  await merchant.signsIn();
+  await merchant.opensSection('Disputes');
+  // The sandbox tells the server of the chargeback by its dispute_opened webhook.
+  const row = page.getByRole('row').filter({ hasText: email });
+  await expect(async () => {
+    await page.reload();
+    await expect(row).toContainText('open', { timeout: 1000 });
+  }).toPass({ timeout: 15_000 });
+  const name = `the dispute of €12.00 on order ${orderNumber}`;
+
+  await page.screenshot({ path: test.info().outputPath('dispute-open.png') });
+  await row.getByRole('button', { name: `Add evidence to ${name}` }).click();
+  await merchant
+    .dialog()
+    .getByLabel('Or a document')
+    .setInputFiles({
+      name: 'delivery-receipt.pdf',
+      mimeType: 'application/pdf',
+      buffer: Buffer.from('%PDF-1.4 signed delivery receipt'),
+    });
+  await merchant.dialog().getByRole('button', { name: 'Add evidence' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Evidence added' })).toHaveText(
+    `Evidence added to ${name}: 1 item so far.`,
+  );
+
+  await row.getByRole('button', { name: `Accept ${name}` }).click();
+  await expect(merchant.dialog()).toContainText(`Accepting ${name} gives the money to the cardholder`);
+  await expect(merchant.dialog().getByRole('button', { name: "Don't accept" })).toBeFocused();
+  expect(await merchant.axeViolations('accept dispute dialog')).toEqual([]);
+  await merchant.dialog().getByRole('button', { name: 'Accept dispute' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Accepted' })).toHaveText(`Accepted ${name}.`);
+  await expect(row).toContainText('accepted');
+  await expect(row.getByRole('button')).toHaveCount(0);
+  await page.screenshot({ path: test.info().outputPath('dispute-accepted.png'), fullPage: true });
+});
+
 test("a merchant sees a sign-in the bot check refused among the refusals, filtered to the bot check's", async ({
   page,
   browser,

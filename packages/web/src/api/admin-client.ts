@@ -1,6 +1,7 @@
 import { call } from './client.ts';
 import type {
   CustomersPage,
+  DisputeDetail,
   DisputesPage,
   Overview,
   PaymentDetail,
@@ -10,6 +11,9 @@ import type {
   SubscriptionCanceled,
   SubscriptionsList,
 } from './types.gen.ts';
+
+/** Text, or a document (PDF, JPEG or PNG) in base64. */
+export type DisputeEvidenceInput = { text: string } | { file: { name: string; contentType: string; data: string } };
 
 /** The merchant's API (`/api/admin/*`, admin accounts only). `query`: the page's own query string, passed on as is. */
 export const adminApi = {
@@ -35,6 +39,19 @@ export const adminApi = {
       },
     ),
   disputes: (query: URLSearchParams) => call<DisputesPage>('GET', `/api/admin/disputes?${query}`),
+  dispute: (id: string) => call<DisputeDetail>('GET', `/api/admin/disputes/${encodeURIComponent(id)}`),
+  /** `action`: accept the chargeback, or finalize it (send its evidence to the bank). */
+  changeDispute: (id: string, action: 'accept' | 'finalize', idempotencyKey: string) =>
+    call<DisputeDetail>(
+      'POST',
+      `/api/admin/disputes/${encodeURIComponent(id)}/${action}`,
+      {},
+      { 'idempotency-key': idempotencyKey },
+    ),
+  addDisputeEvidence: (id: string, evidence: DisputeEvidenceInput, idempotencyKey: string) =>
+    call<DisputeDetail>('POST', `/api/admin/disputes/${encodeURIComponent(id)}/evidence`, evidence, {
+      'idempotency-key': idempotencyKey,
+    }),
   customers: (query: URLSearchParams) => call<CustomersPage>('GET', `/api/admin/customers?${query}`),
   refusals: (query: URLSearchParams) => call<RefusalsPage>('GET', `/api/admin/refusals?${query}`),
 };

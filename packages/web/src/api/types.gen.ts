@@ -409,6 +409,19 @@ export type DisputesPage = {
   nextCursor: string | null;
 };
 
+export type DisputeDetail = {
+  dispute: AdminDispute;
+  /** What the merchant has answered so far, oldest first. */
+  evidence: {
+    id: string;
+    /** The text; null for a document. */
+    comment: string | null;
+    /** Where the gateway keeps the document; null for text. */
+    url: string | null;
+    createdAt: string;
+  }[];
+};
+
 export type AdminCustomer = {
   id: string;
   email: string;

@@ -1,5 +1,6 @@
+import { useState } from 'react';
 import { adminApi } from '../../../api/admin-client.ts';
-import type { AdminDispute } from '../../../api/types.gen.ts';
+import type { AdminDispute, DisputeDetail } from '../../../api/types.gen.ts';
 import { formatMoney } from '../../../format/money.ts';
 import { adminMessages } from '../../../i18n/admin-messages.ts';
 import { Link } from '../../../router.tsx';
@@ -8,34 +9,90 @@ import { formatDateTime } from '../parts/format.ts';
 import { PagedTable } from '../parts/paged-table.tsx';
 import { useQueryState } from '../parts/query.ts';
 import { StatusBadge } from '../parts/status-badge.tsx';
+import { DisputeChangeDialog, disputeName, EvidenceDialog } from './dispute-dialogs.tsx';
 import { StatusFilter } from './status-filter.tsx';
 
 const STATUSES = ['open', 'accepted', 'disputed', 'expired', 'won', 'lost'] as const;
 const words = (text: string) => text.replaceAll('_', ' ');
 
-const COLUMNS: Column<AdminDispute>[] = [
-  { header: adminMessages.amount, cell: (d) => formatMoney(d.amount), className: 'numeric' },
-  { header: adminMessages.status, cell: (d) => <StatusBadge status={d.status} label={words(d.status)} /> },
-  { header: adminMessages.disputeReason, cell: (d) => words(d.reason) },
-  {
-    header: adminMessages.payment,
-    cell: (d) =>
-      d.payment === null ? (
-        <span className="muted">{adminMessages.notOurPayment}</span>
-      ) : (
-        <Link to={`/admin/payments/${d.payment.id}`}>{adminMessages.orderNumber(d.payment.orderNumber)}</Link>
-      ),
-  },
-  { header: adminMessages.customer, cell: (d) => d.customer?.email ?? adminMessages.dash, className: 'hide-narrow' },
-  { header: adminMessages.disputeKind, cell: (d) => words(d.kind), className: 'hide-narrow' },
-  { header: adminMessages.updated, cell: (d) => formatDateTime(d.updatedAt), className: 'nowrap' },
-];
+type DisputeAction = 'accept' | 'evidence' | 'finalize';
 
-/** Chargebacks as the gateway's webhooks reported them, newest report first. */
+function columns(onAction: (dispute: AdminDispute, action: DisputeAction) => void): Column<AdminDispute>[] {
+  const button = (dispute: AdminDispute, action: DisputeAction, label: string, name: string) => (
+    <button type="button" className="secondary small" aria-label={name} onClick={() => onAction(dispute, action)}>
+      {label}
+    </button>
+  );
+  return [
+    { header: adminMessages.amount, cell: (d) => formatMoney(d.amount), className: 'numeric' },
+    {
+      header: adminMessages.status,
+      cell: (d) => (
+        <>
+          <span className="cell-title">
+            <StatusBadge status={d.status} label={words(d.status)} />
+          </span>
+          <span className="cell-detail muted">{`${words(d.kind)}, ${words(d.reason)}`}</span>
+        </>
+      ),
+    },
+    {
+      header: adminMessages.payment,
+      cell: (d) => (
+        <>
+          <span className="cell-title">
+            {d.payment === null ? (
+              <span className="muted">{adminMessages.notOurPayment}</span>
+            ) : (
+              <Link to={`/admin/payments/${d.payment.id}`}>{adminMessages.orderNumber(d.payment.orderNumber)}</Link>
+            )}
+          </span>
+          <span className="cell-detail muted">{d.customer?.email ?? adminMessages.dash}</span>
+        </>
+      ),
+      className: 'wrap-wide',
+    },
+    { header: adminMessages.updated, cell: (d) => formatDateTime(d.updatedAt), className: 'wrap-narrow' },
+    {
+      header: adminMessages.actions,
+      // Only an open dispute can be answered; the gateway decides the rest.
+      cell: (d) =>
+        d.status === 'open' ? (
+          <span className="row-actions">
+            {button(d, 'evidence', adminMessages.addEvidence, adminMessages.addEvidenceOf(disputeName(d)))}
+            {button(d, 'finalize', adminMessages.submitEvidence, adminMessages.submitEvidenceOf(disputeName(d)))}
+            {button(d, 'accept', adminMessages.acceptDispute, adminMessages.acceptDisputeOf(disputeName(d)))}
+          </span>
+        ) : null,
+      className: 'actions',
+    },
+  ];
+}
+
+/** The sentence that says what an action did. */
+function noticeOf(action: DisputeAction, detail: DisputeDetail): string {
+  const name = disputeName(detail.dispute);
+  if (action === 'accept') return adminMessages.disputeAccepted(name);
+  if (action === 'evidence') return adminMessages.evidenceAdded(detail.evidence.length, name);
+  return adminMessages.disputeSubmitted(name, words(detail.dispute.status));
+}
+
+/**
+ * Chargebacks as the gateway reported them, newest report first; an open one can be answered with evidence, its
+ * evidence submitted, or accepted, each after a dialog.
+ */
 export function DisputesPage() {
   const query = useQueryState();
   const status = query.get('status');
   const cursor = query.get('cursor');
+  const [acting, setActing] = useState<{ dispute: AdminDispute; action: DisputeAction } | null>(null);
+  const [notice, setNotice] = useState('');
+  const [version, setVersion] = useState(0);
+  const done = (action: DisputeAction) => (detail: DisputeDetail) => {
+    setActing(null);
+    setNotice(noticeOf(action, detail));
+    setVersion((current) => current + 1);
+  };
   return (
     <section aria-labelledby="disputes-title" className="admin-section">
       <header className="admin-header">
@@ -48,8 +105,12 @@ export function DisputesPage() {
           onChange={(value) => query.set({ status: value })}
         />
       </header>
+      <p role="status" className="notice">
+        {notice}
+      </p>
       <PagedTable
         key={status}
+        version={version}
         params={new URLSearchParams({ ...(status === '' ? {} : { status }), ...(cursor === '' ? {} : { cursor }) })}
         load={async (params) => {
           const page = await adminApi.disputes(params);
@@ -57,10 +118,24 @@ export function DisputesPage() {
         }}
         onPage={(next) => query.set({ cursor: next }, { keepCursor: true })}
         caption={adminMessages.disputesCaption}
-        columns={COLUMNS}
+        columns={columns((dispute, action) => {
+          setNotice('');
+          setActing({ dispute, action });
+        })}
         rowKey={(d) => d.id}
         empty={adminMessages.noDisputes}
       />
+      {acting !== null &&
+        (acting.action === 'evidence' ? (
+          <EvidenceDialog dispute={acting.dispute} onClose={() => setActing(null)} onDone={done('evidence')} />
+        ) : (
+          <DisputeChangeDialog
+            action={acting.action}
+            dispute={acting.dispute}
+            onClose={() => setActing(null)}
+            onDone={done(acting.action)}
+          />
+        ))}
     </section>
   );
 }
