@@ -121,9 +121,9 @@ describe('sandbox provider configuration', () => {
 });
 
 describe('parseSavedMethods', () => {
-  it('reads saved wallets by their type with their account (email, username, card), cards as cards', () => {
+  it('reads saved wallets by their type with their account (email, username, card), cards as cards', async () => {
     const flags = { consumed: false, default: false, hasSubscription: false };
-    const methods = parseSavedMethods({
+    const methods = await parseSavedMethods({
       paymentMethods: [
         { ...flags, nonce: 'n-pp', type: 'PayPalAccount', description: 'pat@example.com', details: { email: 'pat@example.com' } },
         {

@@ -6,7 +6,6 @@ import type { ClientToken } from './client-token.ts';
 import { fetchFromGateway, GATEWAY_TIMEOUT_MS, httpFailure } from './gateway-failures.ts';
 import { ProviderConfigurationError, type ProviderClient } from './provider.ts';
 import { isRecord, type GatewayFetch } from './sandbox-client-api.ts';
-import { isWalletType, walletResult } from './wallet-result.ts';
 
 function strings(value: unknown): readonly string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
@@ -43,12 +42,14 @@ export function parseConfiguration(body: unknown, token: ClientToken): GatewayCo
  * The client API's saved-methods list: tokenized cards and saved wallets (by their `type`, with the account's details)
  * plus `default` and `hasSubscription`; bad entries skipped.
  */
-export function parseSavedMethods(body: unknown): readonly PaymentMethodResult[] {
+export async function parseSavedMethods(body: unknown): Promise<readonly PaymentMethodResult[]> {
   const list = typeof body === 'object' && body !== null ? (body as { paymentMethods?: unknown }).paymentMethods : undefined;
   if (!Array.isArray(list)) return [];
+  const isWallet = (entry: unknown) => isRecord(entry) && typeof entry.type === 'string' && entry.type !== 'CreditCard';
+  // Loaded only when the list holds a saved wallet: the card view's bundle stays within its budget.
+  const wallets = list.some(isWallet) ? await import('./wallet-result.ts') : null;
   return list.flatMap((entry: unknown) => {
-    const wallet = isRecord(entry) && isWalletType(entry.type);
-    const card = wallet ? walletResult(entry) : parseTokenizeResult(entry);
+    const card = isWallet(entry) ? (wallets?.walletResult(entry) ?? null) : parseTokenizeResult(entry);
     if (card === null) return [];
     const flags = entry as { default?: unknown; hasSubscription?: unknown };
     return [{ ...card, vaulted: true, default: flags.default === true, hasSubscription: flags.hasSubscription === true }];

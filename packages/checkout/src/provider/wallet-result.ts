@@ -13,7 +13,7 @@ const WALLET_TYPES: ReadonlySet<string> = new Set<PaymentMethodType>([
 const str = (value: unknown): string => (typeof value === 'string' ? value : '');
 
 /** Whether the client API's `type` is a wallet's. */
-export function isWalletType(type: unknown): boolean {
+function isWalletType(type: unknown): boolean {
   return typeof type === 'string' && WALLET_TYPES.has(type);
 }
 
