@@ -301,13 +301,20 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
       if (raced.statusCode === 409) expect(raced.json().code).toMatch(/^(refund_not_settled|payment_settling)$/);
       // Settling (settlement_pending): the gateway takes neither a refund nor a void, and the merchant is told to wait.
       if (raced.statusCode === 409) {
-        expect((await refund()).json()).toMatchObject({ status: 409, code: 'payment_settling' });
+        const settling = await client.post(
+          `/api/admin/payments/${payment.id}/refund`,
+          { amount: 500 },
+          { 'idempotency-key': randomUUID() },
+        );
+        expect(settling.json()).toMatchObject({ status: 409, code: 'payment_settling' });
         const voided = await client.post(`/api/admin/payments/${payment.id}/void`, {}, { 'idempotency-key': randomUUID() });
         expect(voided.json()).toMatchObject({ status: 409, code: 'payment_settling' });
       }
       await sdk.testing.settle(payment.transactionId);
-      // Once settled the refund is made, and only once. (With a new key: the gateway replays a refused request key's
-      // refusal, so a retry with the same Idempotency-Key is still refused; see the server README.)
+      // The same key replays its first answer, whatever it was (a refusal stays one: nothing given back under it).
+      const sameKey = await refund();
+      expect([sameKey.statusCode, sameKey.headers['idempotent-replayed']]).toEqual([raced.statusCode, 'true']);
+      // Once settled the refund is made with a new key, and only once.
       const settledKey = raced.statusCode === 201 ? key : randomUUID();
       const refundOnce = () =>
         client.post(`/api/admin/payments/${payment.id}/refund`, { amount: 500 }, { 'idempotency-key': settledKey });

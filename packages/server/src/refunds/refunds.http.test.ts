@@ -159,13 +159,26 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
     it("refuses to refund a payment that has not settled, with the gateway's reason, and records nothing", async () => {
       const payment = await paid({ settled: false });
       const client = await admin();
-      const response = await client.post(`/api/admin/payments/${payment.id}/refund`, {}, { 'idempotency-key': 'early' });
+      const early = () => client.post(`/api/admin/payments/${payment.id}/refund`, {}, { 'idempotency-key': 'early' });
+      const response = await early();
       expect(response.json()).toMatchObject({ status: 409, code: 'refund_not_settled' });
       expect(await db.selectFrom('refunds').selectAll().execute()).toEqual([]);
       expect((await client.get(`/api/admin/payments/${payment.id}`)).json()).toMatchObject({
         payment: { status: 'succeeded' },
         refunds: [],
       });
+      // Once it settled, the same key replays its first answer (the refusal) and gives nothing back; a new key refunds.
+      await sdk.testing.settle(payment.transactionId);
+      const replayed = await early();
+      expect([replayed.statusCode, replayed.headers['idempotent-replayed'], replayed.json().code]).toEqual([
+        409,
+        'true',
+        'refund_not_settled',
+      ]);
+      expect(await refundIdsAtGateway(payment.transactionId)).toHaveLength(0);
+      const settled = await client.post(`/api/admin/payments/${payment.id}/refund`, {}, { 'idempotency-key': 'settled' });
+      expect(settled.statusCode, settled.body).toBe(201);
+      expect(await refundIdsAtGateway(payment.transactionId)).toHaveLength(1);
     });
 
     it("voids a payment before settlement (the gateway's transaction voided, payment and order voided) and refuses a void after it", async () => {

@@ -62,12 +62,16 @@ const REFUND_PROBLEMS = [
 ] as const;
 
 /**
- * Runs a refund or void use-case and maps its outcome. Only a done refund is sent (and saved for the Idempotency-Key);
- * refusals are thrown, so the key is released: a refund refused before settlement may be asked again once it settled.
+ * Runs a refund or void use-case and maps its outcome. A refund done and a refusal are both final answers, sent and
+ * saved for the Idempotency-Key, so the same key always replays its first answer: a refund refused before settlement
+ * is refused again under that key (as the gateway answers its request key), and is asked once settled with a new key.
+ * Only an unknown outcome (the gateway did not answer) releases the key: its retry sends the same gateway request key,
+ * which cannot give back twice.
  */
 async function giveBack(
   ctx: AppContext,
   request: FastifyRequest<{ Params: { id: string } }>,
+  reply: FastifyReply,
   run: (deps: RefundDeps, input: RefundRequest) => Promise<RefundOutcome>,
 ) {
   const gateway = ctx.gateway;
@@ -88,11 +92,11 @@ async function giveBack(
     }
     throw error;
   }
-  if (outcome.kind === 'payment_not_found') throw new ProblemError('payment_not_found');
-  if (outcome.kind === 'refused') throw new ProblemError(outcome.reason);
+  if (outcome.kind === 'payment_not_found') return sendFinal(reply, new ProblemError('payment_not_found'));
+  if (outcome.kind === 'refused') return sendFinal(reply, new ProblemError(outcome.reason));
   const payment = await findAdminPayment(ctx.db, outcome.payment.id);
   if (payment === undefined) throw new Error(`payment ${outcome.payment.id} vanished during a refund`);
-  return { refund: toRefund(outcome.refund), payment };
+  return reply.status(201).send({ refund: toRefund(outcome.refund), payment });
 }
 
 /** Runs a read or change of the gateway's subscriptions; an unreachable gateway is 502 `gateway_unavailable`. */
@@ -399,10 +403,9 @@ export function adminRoutes(app: ApiInstance, ctx: AppContext): void {
     },
     async (request, reply) => {
       const { amount } = request.body;
-      const done = await giveBack(ctx, request, (deps, input) =>
+      return giveBack(ctx, request, reply, (deps, input) =>
         refundPayment(deps, { ...input, ...(amount !== undefined ? { amount } : {}) }),
       );
-      return reply.status(201).send(done);
     },
   );
 
@@ -417,6 +420,6 @@ export function adminRoutes(app: ApiInstance, ctx: AppContext): void {
         response: { 201: refundDone, ...problemResponses(...REFUND_PROBLEMS) },
       },
     },
-    async (request, reply) => reply.status(201).send(await giveBack(ctx, request, voidPayment)),
+    async (request, reply) => giveBack(ctx, request, reply, voidPayment),
   );
 }

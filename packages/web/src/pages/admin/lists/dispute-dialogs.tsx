@@ -85,7 +85,7 @@ export function EvidenceDialog({
   onDone: (detail: DisputeDetail) => void;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
-  const [key] = useState(() => crypto.randomUUID());
+  const [key, setKey] = useState(() => crypto.randomUUID());
   const [text, setText] = useState('');
   const [file, setFile] = useState<File | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -116,7 +116,10 @@ export function EvidenceDialog({
           : { file: { name: file.name, contentType: file.type, data: await readAsBase64(file) } };
       onDone(await adminApi.addDisputeEvidence(dispute.id, evidence, key));
     } catch (caught) {
-      setError(adminProblemMessage(problemOf(caught)));
+      const problem = problemOf(caught);
+      // A refusal is the key's final answer (replayed for it): other evidence is a new request. A lost answer keeps it.
+      if (problem.status >= 400 && problem.status < 500 && problem.code !== 'idempotency_key_in_use') setKey(crypto.randomUUID());
+      setError(adminProblemMessage(problem));
       setBusy(false);
     }
   }

@@ -61,9 +61,10 @@ export function GiveBackDialog({
       onDone(done);
     } catch (caught) {
       const problem = caught instanceof ApiError ? caught.problem : { status: 0, code: 'unexpected_error' };
-      // A refusal (409: not settled yet, settling, ...) gave nothing back: asking again later is a new request, since
-      // the gateway answers a request key it refused with the same refusal. An unknown outcome keeps the key.
-      if (problem.status === 409) setKey(crypto.randomUUID());
+      // A refusal (not settled yet, more than is left, ...) is the key's final answer: the server replays it for that
+      // key, so asking again (later, or another amount) is a new request. An unknown outcome (a network error, the
+      // gateway did not answer) or a request still running keeps the key, so its retry cannot give back twice.
+      if (problem.status >= 400 && problem.status < 500 && problem.code !== 'idempotency_key_in_use') setKey(crypto.randomUUID());
       setError(adminProblemMessage(problem));
       setBusy(false);
     }
