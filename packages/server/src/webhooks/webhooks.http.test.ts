@@ -283,5 +283,97 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
       const state = await db.selectFrom('subscription_states').selectAll().where('id', '=', id).executeTakeFirst();
       expect(state).toMatchObject({ status: 'Past Due', plan_id: 'coffee-monthly', failure_count: 1 });
     });
+
+    it('bills a month: the recurring charge goes through, a failing one goes Past Due and is retried, and the admin list follows', async () => {
+      const shopper = new TestClient(app);
+      expect(
+        (await shopper.post('/api/session', { email: 'shopper@kassa.test', password: 'kassa-demo-shopper' })).statusCode,
+      ).toBe(200);
+      const subscribed = await shopper.post(
+        '/api/subscriptions',
+        { planId: 'coffee-monthly', nonce: 'fake-valid-visa-nonce', botcheck: await shopper.botcheckToken('payment') },
+        { 'idempotency-key': `wh-${++keys}` },
+      );
+      expect(subscribed.statusCode, subscribed.body).toBe(201);
+      const paidId = subscribed.json<{ subscription: { id: string } }>().subscription.id;
+      // A second subscription on the same card whose charges fail: 2000.00 is a processor-declined amount at the
+      // sandbox (gateway.md), and the shop offers only its plan's price, so it is made with the SDK.
+      const gateway = sdk();
+      const token = (await gateway.subscription.find(paidId)).paymentMethodToken;
+      const clock = (await (await fetch(`${sandbox.origin}/__sandbox/clock`)).json()) as { now: string };
+      const firstBillingDate = new Date(Date.parse(clock.now) + 3 * DAY_MS).toISOString().slice(0, 10) as unknown as Date;
+      const failing = await gateway.subscription.create({
+        planId: 'coffee-monthly',
+        paymentMethodToken: token,
+        price: '2000.00',
+        firstBillingDate,
+      });
+      expect(failing.success, failing.message).toBe(true);
+      const failingId = failing.subscription.id;
+
+      // A month and two days on the sandbox's clock, day 4, 14, 24 and 32: the failing one's first charge and its two
+      // retries (10 days apart, each falling due after the clock moved past it), then the paid one's second charge.
+      for (const days of [4, 10, 10, 8]) {
+        const moved = await fetch(`${sandbox.origin}/__sandbox/clock`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ advanceMs: days * DAY_MS }),
+        });
+        expect(moved.status).toBe(200);
+      }
+
+      const kindsOf = (id: string) =>
+        db
+          .selectFrom('webhook_notifications')
+          .select('kind')
+          .where('subject_id', '=', id)
+          .execute()
+          .then((rows) => rows.map((row) => row.kind).sort());
+      expect(
+        await eventually(
+          () => kindsOf(paidId),
+          (kinds) => kinds.length >= 1,
+        ),
+      ).toEqual(['subscription_charged_successfully']);
+      expect(
+        await eventually(
+          () => kindsOf(failingId),
+          (kinds) => kinds.length >= 4,
+        ),
+      ).toEqual([
+        'subscription_charged_unsuccessfully',
+        'subscription_charged_unsuccessfully',
+        'subscription_charged_unsuccessfully',
+        'subscription_went_past_due',
+      ]);
+      const states = await db
+        .selectFrom('subscription_states')
+        .select(['id', 'status', 'failure_count', 'last_event'])
+        .where('id', 'in', [paidId, failingId])
+        .execute();
+      expect(states.find((state) => state.id === paidId)).toMatchObject({
+        status: 'Active',
+        last_event: 'subscription_charged_successfully',
+      });
+      expect(states.find((state) => state.id === failingId)).toMatchObject({ status: 'Past Due', failure_count: 3 });
+
+      // The merchant's list, as the gateway bills them, with the last webhook of each.
+      const admin = new TestClient(app);
+      expect((await admin.post('/api/session', { email: 'admin@kassa.test', password: 'kassa-demo-admin' })).statusCode).toBe(
+        200,
+      );
+      type Listed = { id: string; status: string; failureCount: number; balance: { amount: number }; lastEvent: string | null };
+      const listed = (await admin.get('/api/admin/subscriptions?limit=100')).json<{ subscriptions: Listed[] }>().subscriptions;
+      expect(listed.find((s) => s.id === paidId)).toMatchObject({
+        status: 'Active',
+        failureCount: 0,
+        lastEvent: 'subscription_charged_successfully',
+      });
+      expect(listed.find((s) => s.id === failingId)).toMatchObject({
+        status: 'Past Due',
+        failureCount: 3,
+        balance: { amount: 200000, currency: 'EUR' },
+      });
+    });
   },
 );
