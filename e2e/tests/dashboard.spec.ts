@@ -1,9 +1,9 @@
-import { expect, test, type Browser } from '@playwright/test';
+import { expect, request, test, type Browser } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { botcheckToken } from '../support/botcheck-token.ts';
 import { catalogue } from '../support/catalogue.ts';
 import { Merchant } from '../support/merchant.ts';
-import { product } from '../support/products.ts';
+import { currentProduct, product } from '../support/products.ts';
 import { cards, Shopper, uniqueEmail, type TestCard } from '../support/shopper.ts';
 
 // The merchant's dashboard against the running product: real payments made in the shop, settled by the sandbox gateway
@@ -21,6 +21,27 @@ async function shopperPays(browser: Browser, card: TestCard): Promise<{ email: s
   const orderNumber = await shopper.receiptOrderNumber();
   await context.close();
   return { email, orderNumber };
+}
+
+/**
+ * A guest's paid order of one mug, through the shop's API (the gateway's test nonce, no browser): a test that needs a
+ * payment to show makes its own rather than rely on another test's. The order's number.
+ */
+async function paymentThroughApi(): Promise<number> {
+  const baseURL = currentProduct().shopUrl;
+  const guest = await request.newContext({ baseURL, extraHTTPHeaders: { Origin: new URL(baseURL).origin } });
+  try {
+    const created = await guest.post('/api/orders', { data: { items: [{ productId: 'prd_mug', quantity: 1 }] } });
+    const { order } = (await created.json()) as { order: { id: string; number: number } };
+    const paid = await guest.post(`/api/orders/${order.id}/payments`, {
+      data: { nonce: 'fake-valid-visa-nonce', botcheck: await botcheckToken(guest, 'payment') },
+      headers: { 'idempotency-key': `e2e-${crypto.randomUUID()}` },
+    });
+    expect(paid.status()).toBe(201);
+    return order.number;
+  } finally {
+    await guest.dispose();
+  }
 }
 
 test('a merchant voids a payment that has not settled, after the confirmation', async ({ page, browser }) => {
@@ -125,6 +146,7 @@ test('a merchant finds a payment by email and last four, refunds part of it afte
 });
 
 test('the overview charts the payments made; the demo subscription is listed with its customer', async ({ page }) => {
+  await paymentThroughApi();
   const merchant = new Merchant(page);
   await merchant.signsIn();
   await expect(page.getByRole('definition').first()).not.toHaveText('€0.00');
@@ -138,6 +160,29 @@ test('the overview charts the payments made; the demo subscription is listed wit
   // The demo shopper's subscription (seeded at start) is listed with its customer.
   await merchant.opensSection('Subscriptions');
   await expect(page.getByRole('row').filter({ hasText: 'shopper@kassa.test' }).first()).toContainText('Active');
+});
+
+test('the overview shows money per currency: a figure and a volume chart for each, never a sum across them', async ({ page }) => {
+  // The shop sells in one currency (EUR), so a second one cannot be paid here: the server's real answer is given a
+  // USD day on top (the only stand-in of this spec), to check how the page lays out more than one currency.
+  await paymentThroughApi();
+  await page.route('**/api/admin/overview?*', async (route) => {
+    const answer = await route.fetch();
+    const overview = (await answer.json()) as { days: string[]; volume: unknown[]; refunds: unknown[] };
+    const amounts = overview.days.map((_day, index) => (index === overview.days.length - 1 ? 4200 : 0));
+    overview.volume.push({ currency: 'USD', amounts, total: 4200 });
+    overview.refunds.push({ currency: 'USD', amounts: overview.days.map(() => 0), total: 0 });
+    await route.fulfill({ response: answer, json: overview });
+  });
+  const merchant = new Merchant(page);
+  await merchant.signsIn();
+  const volume = page.getByRole('definition').first();
+  await expect(volume).toContainText('€');
+  await expect(volume).toContainText('$42.00');
+  await expect(page.getByRole('table', { name: 'Gross volume per day, EUR, as a table' })).toBeAttached();
+  await expect(page.getByRole('table', { name: 'Gross volume per day, USD, as a table' })).toBeAttached();
+  await expect(page.locator('.chart canvas')).toHaveCount(3);
+  await page.screenshot({ path: test.info().outputPath('overview-two-currencies.png'), fullPage: true });
 });
 
 test('a merchant cancels a subscription from the list after the question, and sees it canceled', async ({ page, browser }) => {
@@ -266,6 +311,7 @@ for (const theme of ['light', 'dark'] as const) {
 }
 
 test('on a phone the dashboard fits the screen: tabs for its sections, no sideways scroll of the page', async ({ page }) => {
+  await paymentThroughApi();
   await page.setViewportSize({ width: 390, height: 844 });
   const merchant = new Merchant(page);
   await merchant.signsIn();

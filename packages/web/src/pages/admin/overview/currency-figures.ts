@@ -16,11 +16,20 @@ export function perCurrency(totals: readonly CurrencyTotal[], fallback: string):
   return totals.map((entry) => formatMoney({ amount: entry.total, currency: entry.currency }));
 }
 
-/** A chart's value (exact) and axis (compact) formats for amounts in minor units of `currency`. */
-export function moneyFormats(currency: string): { value: (amount: number) => string; axis: (amount: number) => string } {
+/**
+ * A chart's value (exact) and axis (compact) formats for amounts in minor units of `currency`, and the axis's smallest
+ * step: one major unit (the axis shows whole units, so a smaller step would label €0 several times).
+ */
+export function moneyFormats(currency: string): {
+  value: (amount: number) => string;
+  axis: (amount: number) => string;
+  step: number;
+} {
   const compact = new Intl.NumberFormat('en', { style: 'currency', currency, notation: 'compact', maximumFractionDigits: 1 });
+  const step = 10 ** (MINOR_UNITS[currency] ?? 2);
   return {
     value: (amount) => formatMoney({ amount: Math.round(amount), currency }),
-    axis: (amount) => compact.format(amount / 10 ** (MINOR_UNITS[currency] ?? 2)),
+    axis: (amount) => compact.format(amount / step),
+    step,
   };
 }

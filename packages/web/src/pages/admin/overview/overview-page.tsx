@@ -93,6 +93,7 @@ function OverviewBody({ overview }: { overview: Overview }) {
             series={chart.series}
             format={chart.formats.value}
             axisFormat={chart.formats.axis}
+            step={chart.formats.step}
           />
         ))}
         <TimeChart

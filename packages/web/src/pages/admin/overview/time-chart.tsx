@@ -13,6 +13,8 @@ export interface ChartSeries {
 }
 
 const CHART_HEIGHT = 220;
+/** The y axis's steps, in multiples of its smallest step: 1, 2, 5, 10, 20, 50, ... */
+const STEPS = Array.from({ length: 30 }, (_, index) => (index % 3 === 2 ? 5 : (index % 3) + 1) * 10 ** Math.floor(index / 3));
 
 /** A custom property's value on <html>, where the theme sets them. */
 function themeColor(name: string): string {
@@ -29,6 +31,7 @@ export function TimeChart({
   series,
   format,
   axisFormat = format,
+  step = 1,
   kind = 'line',
 }: {
   title: string;
@@ -37,6 +40,8 @@ export function TimeChart({
   format: (value: number) => string;
   /** The y axis's labels, shorter than the values' (€3K). */
   axisFormat?: (value: number) => string;
+  /** The y axis's smallest step in the values' units (one payment; one major unit of money): labels never repeat. */
+  step?: number;
   kind?: 'line' | 'bars';
 }) {
   const holder = useRef<HTMLDivElement>(null);
@@ -58,13 +63,19 @@ export function TimeChart({
       tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
       legend: { show: series.length > 1, live: false },
       cursor: { drag: { x: false, y: false }, points: { show: kind === 'line' } },
-      scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] } },
+      // With no data the axis runs from 0 to one step: two labels, not the same one repeated.
+      scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, max > 0 ? Math.max(max * 1.1, step) : step] } },
       axes: [
         {
           ...axis,
           values: (_u, splits) => splits.map((split) => formatDay(new Date(split * 1000).toISOString()).replace(/, \d{4}$/, '')),
         },
-        { ...axis, size: 56, values: (_u, splits) => splits.map((split) => axisFormat(split)) },
+        {
+          ...axis,
+          size: 56,
+          incrs: STEPS.map((multiple) => multiple * step),
+          values: (_u, splits) => splits.map((split) => axisFormat(split)),
+        },
       ],
       series: [
         {},
@@ -98,7 +109,7 @@ export function TimeChart({
       resize.disconnect();
       chart.destroy();
     };
-  }, [days, series, format, axisFormat, kind, theme]);
+  }, [days, series, format, axisFormat, step, kind, theme]);
 
   const totals = series.map((entry) => format(entry.values.reduce((sum, value) => sum + value, 0)));
   return (

@@ -244,5 +244,5 @@ const COLUMNS: Column<AdminPayment>[] = [
     className: 'hide-narrow nowrap',
     cell: (payment) => adminMessages.orderNumber(payment.order.number),
   },
-  { header: adminMessages.date, className: 'nowrap', cell: (payment) => formatDateTime(payment.createdAt) },
+  { header: adminMessages.date, className: 'wrap-narrow', cell: (payment) => formatDateTime(payment.createdAt) },
 ];
