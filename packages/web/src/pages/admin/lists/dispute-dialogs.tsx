@@ -5,6 +5,7 @@ import { problemOf } from '../../../api/use-load.ts';
 import { formatMoney } from '../../../format/money.ts';
 import { adminMessages, adminProblemMessage } from '../../../i18n/admin-messages.ts';
 import { ConfirmDialog } from '../../account/confirm-dialog.tsx';
+import { useKeyedAction } from '../parts/keyed-action.ts';
 
 /** What the gateway takes as a document (the server says the same: PDF, JPEG or PNG, at most 4 MB). */
 const DOCUMENT_TYPES: ReadonlySet<string> = new Set(['application/pdf', 'image/jpeg', 'image/png']);
@@ -30,19 +31,7 @@ export function DisputeChangeDialog({
   onClose: () => void;
   onDone: (detail: DisputeDetail) => void;
 }) {
-  const [key] = useState(() => crypto.randomUUID());
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  async function confirm(): Promise<void> {
-    setBusy(true);
-    setError(null);
-    try {
-      onDone(await adminApi.changeDispute(dispute.id, action, key));
-    } catch (caught) {
-      setError(adminProblemMessage(problemOf(caught)));
-      setBusy(false);
-    }
-  }
+  const { busy, error, confirm } = useKeyedAction((key) => adminApi.changeDispute(dispute.id, action, key), onDone);
   const name = disputeName(dispute);
   const accept = action === 'accept';
   return (
@@ -55,7 +44,7 @@ export function DisputeChangeDialog({
       cancelLabel={accept ? adminMessages.keepDispute : adminMessages.keepEditingEvidence}
       busy={busy}
       error={error}
-      onConfirm={() => void confirm()}
+      onConfirm={confirm}
       onCancel={onClose}
     />
   );

@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { adminApi } from '../../../api/admin-client.ts';
 import type { AdminSubscription } from '../../../api/types.gen.ts';
-import { problemOf } from '../../../api/use-load.ts';
 import { formatMoney } from '../../../format/money.ts';
-import { adminMessages, adminProblemMessage } from '../../../i18n/admin-messages.ts';
+import { adminMessages } from '../../../i18n/admin-messages.ts';
 import { ConfirmDialog } from '../../account/confirm-dialog.tsx';
+import { useKeyedAction } from '../parts/keyed-action.ts';
 import type { Column } from '../parts/data-table.tsx';
 import { formatDay } from '../parts/format.ts';
 import { PagedTable } from '../parts/paged-table.tsx';
@@ -125,19 +125,10 @@ function CancelSubscriptionDialog({
   onClose: () => void;
   onDone: (canceled: AdminSubscription) => void;
 }) {
-  const [key] = useState(() => crypto.randomUUID());
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  async function confirm(): Promise<void> {
-    setBusy(true);
-    setError(null);
-    try {
-      onDone((await adminApi.cancelSubscription(subscription.id, key)).subscription);
-    } catch (caught) {
-      setError(adminProblemMessage(problemOf(caught)));
-      setBusy(false);
-    }
-  }
+  const { busy, error, confirm } = useKeyedAction(
+    async (key) => (await adminApi.cancelSubscription(subscription.id, key)).subscription,
+    onDone,
+  );
   return (
     <ConfirmDialog
       title={adminMessages.cancelSubscriptionTitle}
@@ -146,7 +137,7 @@ function CancelSubscriptionDialog({
       cancelLabel={adminMessages.keepSubscription}
       busy={busy}
       error={error}
-      onConfirm={() => void confirm()}
+      onConfirm={confirm}
       onCancel={onClose}
     />
   );
