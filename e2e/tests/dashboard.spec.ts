@@ -162,7 +162,9 @@ test('the overview charts the payments made; the demo subscription is listed wit
   await expect(page.getByRole('row').filter({ hasText: 'shopper@kassa.test' }).first()).toContainText('Active');
 });
 
-test('the overview shows money per currency: a figure and a volume chart for each, never a sum across them', async ({ page }) => {
+test('the overview shows money per currency: a figure, a volume and a refunds chart for each, never a sum across them', async ({
+  page,
+}) => {
   // The shop sells in one currency (EUR), so a second one cannot be paid here: the server's real answer is given a
   // USD day on top (the only stand-in of this spec), to check how the page lays out more than one currency.
   await paymentThroughApi();
@@ -171,7 +173,7 @@ test('the overview shows money per currency: a figure and a volume chart for eac
     const overview = (await answer.json()) as { days: string[]; volume: unknown[]; refunds: unknown[] };
     const amounts = overview.days.map((_day, index) => (index === overview.days.length - 1 ? 4200 : 0));
     overview.volume.push({ currency: 'USD', amounts, total: 4200 });
-    overview.refunds.push({ currency: 'USD', amounts: overview.days.map(() => 0), total: 0 });
+    overview.refunds.push({ currency: 'USD', amounts: amounts.map((amount) => amount / 4.2), total: 1000 });
     await route.fulfill({ response: answer, json: overview });
   });
   const merchant = new Merchant(page);
@@ -181,7 +183,10 @@ test('the overview shows money per currency: a figure and a volume chart for eac
   await expect(volume).toContainText('$42.00');
   await expect(page.getByRole('table', { name: 'Gross volume per day, EUR, as a table' })).toBeAttached();
   await expect(page.getByRole('table', { name: 'Gross volume per day, USD, as a table' })).toBeAttached();
-  await expect(page.locator('.chart canvas')).toHaveCount(3);
+  await expect(page.getByRole('definition').nth(3)).toContainText('$10.00');
+  // Refunds are charted per currency too (titled without it when USD's are the only ones in the period).
+  await expect(page.getByRole('table', { name: /^Refunds per day(, USD)?, as a table$/ })).toBeAttached();
+  await expect(page.locator('.chart canvas')).toHaveCount(4);
   await page.screenshot({ path: test.info().outputPath('overview-two-currencies.png'), fullPage: true });
 });
 

@@ -47,13 +47,12 @@ function OverviewBody({ overview }: { overview: Overview }) {
   const succeeded = overview.succeeded.reduce((sum, value) => sum + value, 0);
   const count = useMemo(() => (value: number) => String(Math.round(value)), []);
   const charts = useMemo(() => {
-    const volumeCharts = (
-      overview.volume.length > 0 ? overview.volume : [{ currency, amounts: overview.days.map(() => 0), total: 0 }]
-    ).map((entry) => ({
-      currency: entry.currency,
-      formats: moneyFormats(entry.currency),
-      series: [{ label: adminMessages.grossVolume, values: entry.amounts, colorVar: '--chart-1' }] as ChartSeries[],
-    }));
+    const volumeCharts = moneyCharts(
+      overview.volume.length > 0 ? overview.volume : [{ currency, amounts: overview.days.map(() => 0), total: 0 }],
+      adminMessages.grossVolume,
+      '--chart-1',
+    );
+    const refundCharts = moneyCharts(overview.refunds, adminMessages.refunded, '--chart-2');
     const paymentSeries: ChartSeries[] = [
       { label: adminMessages.succeededSeries, values: overview.succeeded, colorVar: '--chart-1' },
       { label: adminMessages.declinedSeries, values: overview.declined, colorVar: '--chart-danger' },
@@ -61,7 +60,7 @@ function OverviewBody({ overview }: { overview: Overview }) {
     const reasonSeries: ChartSeries[] = overview.declineReasons
       .slice(0, CHARTED_REASONS)
       .map((reason, index) => ({ label: reason.reason, values: reason.counts, colorVar: REASON_COLORS[index] ?? '--chart-4' }));
-    return { volumeCharts, paymentSeries, reasonSeries };
+    return { volumeCharts, refundCharts, paymentSeries, reasonSeries };
   }, [overview, currency]);
 
   return (
@@ -86,14 +85,11 @@ function OverviewBody({ overview }: { overview: Overview }) {
       </dl>
       <div className="charts">
         {charts.volumeCharts.map((chart) => (
-          <TimeChart
+          <MoneyChart
             key={chart.currency}
-            title={charts.volumeCharts.length > 1 ? adminMessages.volumeChartIn(chart.currency) : adminMessages.volumeChart}
+            chart={chart}
             days={overview.days}
-            series={chart.series}
-            format={chart.formats.value}
-            axisFormat={chart.formats.axis}
-            step={chart.formats.step}
+            title={charts.volumeCharts.length > 1 ? adminMessages.volumeChartIn(chart.currency) : adminMessages.volumeChart}
           />
         ))}
         <TimeChart
@@ -109,6 +105,21 @@ function OverviewBody({ overview }: { overview: Overview }) {
           <figure className="chart card">
             <figcaption className="chart-title">{adminMessages.declinesChart}</figcaption>
             <p className="muted">{adminMessages.noDeclines}</p>
+          </figure>
+        )}
+        {charts.refundCharts.length > 0 ? (
+          charts.refundCharts.map((chart) => (
+            <MoneyChart
+              key={`refunds-${chart.currency}`}
+              chart={chart}
+              days={overview.days}
+              title={charts.refundCharts.length > 1 ? adminMessages.refundsChartIn(chart.currency) : adminMessages.refundsChart}
+            />
+          ))
+        ) : (
+          <figure className="chart card">
+            <figcaption className="chart-title">{adminMessages.refundsChart}</figcaption>
+            <p className="muted">{adminMessages.noRefunds}</p>
           </figure>
         )}
         <section aria-labelledby="reasons-title" className="card reasons">
@@ -131,6 +142,38 @@ function OverviewBody({ overview }: { overview: Overview }) {
       </div>
       <p className="fine-print">{adminMessages.utcNote}</p>
     </>
+  );
+}
+
+interface MoneyChartData {
+  currency: string;
+  formats: ReturnType<typeof moneyFormats>;
+  series: ChartSeries[];
+}
+
+/** One chart per currency of a money series (never summed across currencies). */
+function moneyCharts(
+  entries: readonly { currency: string; amounts: readonly number[] }[],
+  label: string,
+  colorVar: string,
+): MoneyChartData[] {
+  return entries.map((entry) => ({
+    currency: entry.currency,
+    formats: moneyFormats(entry.currency),
+    series: [{ label, values: entry.amounts, colorVar }],
+  }));
+}
+
+function MoneyChart({ chart, days, title }: { chart: MoneyChartData; days: readonly string[]; title: string }) {
+  return (
+    <TimeChart
+      title={title}
+      days={days}
+      series={chart.series}
+      format={chart.formats.value}
+      axisFormat={chart.formats.axis}
+      step={chart.formats.step}
+    />
   );
 }
 
