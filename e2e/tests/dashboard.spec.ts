@@ -154,6 +154,10 @@ test('the overview charts the payments made; the demo subscription is listed wit
   // table for screen readers.
   await expect(page.locator('.chart canvas').nth(1)).toBeVisible();
   await expect(page.getByRole('table', { name: 'Payments per day, as a table' })).toBeAttached();
+  // Today's approval rate (a day without payments reads as a dash, not 0 %).
+  const approval = page.getByRole('table', { name: 'Approval rate per day, as a table' }).locator('tbody tr');
+  await expect(approval.last()).toContainText('%');
+  await expect(approval.first()).toContainText('—');
   await page.getByRole('button', { name: '7 days' }).click();
   await expect(page.getByRole('button', { name: '7 days' })).toHaveAttribute('aria-pressed', 'true');
   await expect(page.getByRole('table', { name: 'Gross volume per day, as a table' }).locator('tbody tr')).toHaveCount(7);
@@ -186,7 +190,7 @@ test('the overview shows money per currency: a figure, a volume and a refunds ch
   await expect(page.getByRole('definition').nth(3)).toContainText('$10.00');
   // Refunds are charted per currency too (titled without it when USD's are the only ones in the period).
   await expect(page.getByRole('table', { name: /^Refunds per day(, USD)?, as a table$/ })).toBeAttached();
-  await expect(page.locator('.chart canvas')).toHaveCount(4);
+  await expect(page.locator('.chart canvas')).toHaveCount(5);
   await page.screenshot({ path: test.info().outputPath('overview-two-currencies.png'), fullPage: true });
 });
 

@@ -27,6 +27,9 @@ export const adminMessages = {
   refundsChartIn: (currency: string) => `Refunds per day, ${currency}`,
   noRefunds: 'No refunds in this period.',
   paymentsChart: 'Payments per day',
+  approvalChart: 'Approval rate per day',
+  approvalChartSummary: (title: string, rate: string) =>
+    `${title}: ${rate} over the period. The table below lists each day (a dash: no payments that day).`,
   declinesChart: 'Declines per day, by reason',
   succeededSeries: 'Succeeded',
   declinedSeries: 'Declined',

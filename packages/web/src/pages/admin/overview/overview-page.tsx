@@ -57,10 +57,20 @@ function OverviewBody({ overview }: { overview: Overview }) {
       { label: adminMessages.succeededSeries, values: overview.succeeded, colorVar: '--chart-1' },
       { label: adminMessages.declinedSeries, values: overview.declined, colorVar: '--chart-danger' },
     ];
+    const approvalSeries: ChartSeries[] = [
+      {
+        label: adminMessages.approvalRate,
+        values: overview.succeeded.map((ok, index) => {
+          const tried = ok + (overview.declined[index] ?? 0);
+          return tried === 0 ? null : ok / tried;
+        }),
+        colorVar: '--chart-4',
+      },
+    ];
     const reasonSeries: ChartSeries[] = overview.declineReasons
       .slice(0, CHARTED_REASONS)
       .map((reason, index) => ({ label: reason.reason, values: reason.counts, colorVar: REASON_COLORS[index] ?? '--chart-4' }));
-    return { volumeCharts, refundCharts, paymentSeries, reasonSeries };
+    return { volumeCharts, refundCharts, paymentSeries, approvalSeries, reasonSeries };
   }, [overview, currency]);
 
   return (
@@ -98,6 +108,18 @@ function OverviewBody({ overview }: { overview: Overview }) {
           series={charts.paymentSeries}
           format={count}
           kind="bars"
+        />
+        <TimeChart
+          title={adminMessages.approvalChart}
+          days={overview.days}
+          series={charts.approvalSeries}
+          format={formatPercent}
+          step={0.01}
+          max={1}
+          summary={adminMessages.approvalChartSummary(
+            adminMessages.approvalChart,
+            overview.approvalRate === null ? adminMessages.dash : formatPercent(overview.approvalRate),
+          )}
         />
         {charts.reasonSeries.length > 0 ? (
           <TimeChart title={adminMessages.declinesChart} days={overview.days} series={charts.reasonSeries} format={count} />

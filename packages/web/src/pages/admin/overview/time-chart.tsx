@@ -7,7 +7,8 @@ import { formatDay } from '../parts/format.ts';
 
 export interface ChartSeries {
   label: string;
-  values: readonly number[];
+  /** One per day; null where the day has no value (a rate of a day without payments: a gap, not a zero). */
+  values: readonly (number | null)[];
   /** A custom property of the theme (`--chart-1`), read when the chart is drawn so it follows light and dark. */
   colorVar: string;
 }
@@ -15,6 +16,10 @@ export interface ChartSeries {
 const CHART_HEIGHT = 220;
 /** The y axis's steps, in multiples of its smallest step: 1, 2, 5, 10, 20, 50, ... */
 const STEPS = Array.from({ length: 30 }, (_, index) => (index % 3 === 2 ? 5 : (index % 3) + 1) * 10 ** Math.floor(index / 3));
+
+function formatOrDash(format: (value: number) => string, value: number | null | undefined): string {
+  return value === null || value === undefined ? adminMessages.dash : format(value);
+}
 
 /** A custom property's value on <html>, where the theme sets them. */
 function themeColor(name: string): string {
@@ -32,6 +37,8 @@ export function TimeChart({
   format,
   axisFormat = format,
   step = 1,
+  max,
+  summary,
   kind = 'line',
 }: {
   title: string;
@@ -42,6 +49,10 @@ export function TimeChart({
   axisFormat?: (value: number) => string;
   /** The y axis's smallest step in the values' units (one payment; one major unit of money): labels never repeat. */
   step?: number;
+  /** A fixed top of the y axis (a rate's 100 %); otherwise the data's. */
+  max?: number;
+  /** What a screen reader hears of the whole chart; otherwise each series' total. */
+  summary?: string;
   kind?: 'line' | 'bars';
 }) {
   const holder = useRef<HTMLDivElement>(null);
@@ -64,7 +75,10 @@ export function TimeChart({
       legend: { show: series.length > 1, live: false },
       cursor: { drag: { x: false, y: false }, points: { show: kind === 'line' } },
       // With no data the axis runs from 0 to one step: two labels, not the same one repeated.
-      scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, max > 0 ? Math.max(max * 1.1, step) : step] } },
+      scales: {
+        x: { time: true },
+        y: { range: (_u, _min, top) => [0, max ?? (top > 0 ? Math.max(top * 1.1, step) : step)] },
+      },
       axes: [
         {
           ...axis,
@@ -96,7 +110,8 @@ export function TimeChart({
                 stroke: color,
                 width: 2,
                 fill: `${color}22`,
-                points: { show: false },
+                // A series with gaps (days without a value) marks its days, or a day between two gaps would not show.
+                points: { show: entry.values.includes(null), size: 6, fill: color },
                 value: (_u: uPlot, value: number | null) => (value === null ? '' : format(value)),
               };
         }),
@@ -109,14 +124,14 @@ export function TimeChart({
       resize.disconnect();
       chart.destroy();
     };
-  }, [days, series, format, axisFormat, step, kind, theme]);
+  }, [days, series, format, axisFormat, step, max, kind, theme]);
 
-  const totals = series.map((entry) => format(entry.values.reduce((sum, value) => sum + value, 0)));
+  const totals = series.map((entry) => format(entry.values.reduce<number>((sum, value) => sum + (value ?? 0), 0)));
   return (
     <figure className="chart card">
       <figcaption className="chart-title">{title}</figcaption>
       <div ref={holder} className="chart-canvas" aria-hidden="true" />
-      <p className="visually-hidden">{adminMessages.chartSummary(title, totals.join(', '))}</p>
+      <p className="visually-hidden">{summary ?? adminMessages.chartSummary(title, totals.join(', '))}</p>
       <table className="visually-hidden">
         <caption>{adminMessages.chartTable(title)}</caption>
         <thead>
@@ -134,7 +149,7 @@ export function TimeChart({
             <tr key={day}>
               <th scope="row">{formatDay(day)}</th>
               {series.map((entry) => (
-                <td key={entry.label}>{format(entry.values[index] ?? 0)}</td>
+                <td key={entry.label}>{formatOrDash(format, entry.values[index])}</td>
               ))}
             </tr>
           ))}
