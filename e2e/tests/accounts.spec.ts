@@ -1,6 +1,5 @@
 import { expect, test } from '@playwright/test';
 import { catalogue } from '../support/catalogue.ts';
-import { botcheckToken } from '../support/botcheck-token.ts';
 import { mailsTo, signUpLink } from '../support/outbox.ts';
 import { cards, DEMO_SAVED_CARD, Shopper, uniqueEmail } from '../support/shopper.ts';
 
@@ -13,7 +12,7 @@ test('a new shopper signs up and pays as a gateway customer', async ({ page }) =
   await shopper.seesReceipt();
 });
 
-test('sign-up answers a new and an existing email alike (status, body, page, time); the mail says which', async ({ page }) => {
+test('sign-up answers a new and an existing email alike (status, body, page); the mail says which', async ({ page }) => {
   const shopper = new Shopper(page);
   const existing = 'shopper@kassa.test';
   const fresh = uniqueEmail('grace');
@@ -31,25 +30,8 @@ test('sign-up answers a new and an existing email alike (status, body, page, tim
   expect(answers[0]?.status).toBe(202);
   expect(answers[1]).toEqual(answers[0]);
 
-  // Time, through the API (one browser request is too noisy on a shared machine): alternated, medians compared.
-  const times: Record<'existing' | 'fresh', number[]> = { existing: [], fresh: [] };
-  for (let round = 0; round < 4; round += 1) {
-    for (const kind of ['existing', 'fresh'] as const) {
-      const data = {
-        name: 'Grace Hopper',
-        email: kind === 'existing' ? existing : uniqueEmail('timing'),
-        password: 'cobol-compiler-1959',
-        botcheck: await botcheckToken(page.request, 'sign_up'),
-      };
-      const started = performance.now();
-      expect((await page.request.post('/api/accounts', { data })).status()).toBe(202);
-      times[kind].push(performance.now() - started);
-    }
-  }
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
-  const [existingMs, freshMs] = [median(times.existing), median(times.fresh)];
-  console.log(`sign-up median ${existingMs.toFixed(0)} ms (existing email), ${freshMs.toFixed(0)} ms (new email)`);
-  expect(Math.abs(existingMs - freshMs)).toBeLessThan(Math.max(100, 0.5 * Math.max(existingMs, freshMs)));
+  // That both take the same time is checked on the server (security/sign-up.test.ts: paired timings, alternated):
+  // a browser's timings on a machine running e2e workers beside the servers are too noisy to tell.
 
   expect((await mailsTo(page.request, existing))[0]?.subject).toBe('You already have a Kassa account');
   await page.goto(await signUpLink(page.request, fresh));
