@@ -30,6 +30,7 @@ export const PROBLEMS = {
   order_already_paid: { status: 409, title: 'The order is already paid.' },
   payment_in_progress: { status: 409, title: 'Another payment for this order is in progress.' },
   payment_method_duplicate: { status: 409, title: 'This credit card already exists as a saved payment method.' },
+  wallet_already_saved: { status: 409, title: 'This account is already saved as a payment method.' },
   payment_method_has_subscription: {
     status: 409,
     title: 'This card pays for an active subscription. Cancel the subscription before deleting the card.',

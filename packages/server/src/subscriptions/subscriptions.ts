@@ -64,7 +64,10 @@ export type SubscribeResult =
   | { kind: 'invalid_nonce'; message: string }
   | { kind: 'declined'; processorResponseCode: string | null; processorResponseText: string | null };
 
-/** Subscribes the shopper to a plan with a saved card, or with a new card saved on the way (verified, not a duplicate). */
+/**
+ * Subscribes the shopper to a plan with a saved card, or with a new card saved on the way (verified, not a duplicate; a
+ * wallet saved before pays as the saved one).
+ */
 export async function subscribe(
   deps: VaultDeps,
   accountId: string,
@@ -75,7 +78,8 @@ export async function subscribe(
   let card: Pick<VaultedMethod, 'token' | 'brand' | 'lastFour'>;
   if (input.nonce !== undefined) {
     const added = await addSavedMethod(deps, accountId, { nonce: input.nonce, makeDefault: false });
-    if (added.kind !== 'saved') return added;
+    // A wallet saved before is the one this subscription charges.
+    if (added.kind !== 'saved' && added.kind !== 'already_saved') return added;
     card = { token: added.method.id, brand: added.method.brand, lastFour: added.method.lastFour };
   } else {
     const owned = input.paymentMethodId === undefined ? null : await findOwnedMethod(deps, accountId, input.paymentMethodId);

@@ -195,6 +195,47 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
       ]);
     });
 
+    it('refuses a wallet saved twice (the same PayPal email, Venmo user, Apple Pay or Google Pay card) with the one saved before; asked to be the default, that one becomes it; a subscription with it charges that one', async () => {
+      // Two shoppers: the card-save rules allow 5 saves an account an hour.
+      const dee = await shopper('Dee');
+      const first = [];
+      for (const nonce of ['fake-paypal-billing-agreement-nonce', 'fake-apple-pay-visa-nonce']) {
+        first.push((await addCard(dee, nonce)).json<{ paymentMethod: Method }>().paymentMethod);
+      }
+      for (const [index, nonce] of ['fake-paypal-billing-agreement-nonce', 'fake-apple-pay-visa-nonce'].entries()) {
+        const again = await addCard(dee, nonce);
+        expect(again.statusCode, nonce).toBe(409);
+        expect(again.json()).toMatchObject({ code: 'wallet_already_saved', paymentMethod: { id: first[index]?.id } });
+      }
+      expect((await methods(dee)).map((m) => m.id)).toEqual(first.map((m) => m.id));
+      // Subscribing with the same PayPal account again: the subscription charges the one saved before.
+      const subscribed = await dee.post(
+        '/api/subscriptions',
+        { planId: 'coffee-monthly', nonce: 'fake-paypal-billing-agreement-nonce', botcheck: await dee.botcheckToken('payment') },
+        key(),
+      );
+      expect(subscribed.statusCode, subscribed.body).toBe(201);
+      expect(subscribed.json()).toMatchObject({ subscription: { paymentMethod: { id: first[0]?.id } } });
+      expect((await methods(dee)).map((m) => [m.id, m.hasSubscription])).toEqual([
+        [first[0]?.id, true],
+        [first[1]?.id, false],
+      ]);
+
+      const eve = await shopper('Eve');
+      const venmo = (await addCard(eve, 'fake-venmo-account-nonce')).json<{ paymentMethod: Method }>().paymentMethod;
+      const googlePay = (await addCard(eve, 'fake-android-pay-mastercard-nonce')).json<{ paymentMethod: Method }>().paymentMethod;
+      expect((await addCard(eve, 'fake-android-pay-mastercard-nonce')).json()).toMatchObject({
+        code: 'wallet_already_saved',
+        paymentMethod: { id: googlePay.id, default: false },
+      });
+      const again = await addCard(eve, 'fake-venmo-account-nonce', { makeDefault: true });
+      expect(again.json()).toMatchObject({ code: 'wallet_already_saved', paymentMethod: { id: venmo.id, default: true } });
+      expect((await methods(eve)).map((m) => [m.id, m.default])).toEqual([
+        [venmo.id, true],
+        [googlePay.id, false],
+      ]);
+    });
+
     it("keeps every shopper to their own cards: another shopper's card is 404 for default, delete, nonce and subscribe; guests are 401", async () => {
       const bea = await shopper('Bea');
       const cal = await shopper('Cal');

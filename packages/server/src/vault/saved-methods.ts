@@ -78,13 +78,38 @@ export async function findOwnedMethod(deps: VaultDeps, accountId: string, token:
 export type AddSavedMethodResult =
   | { kind: 'saved'; method: SavedMethod }
   | { kind: 'duplicate' }
+  /** A wallet the shopper had saved already (the one saved before: the new copy is not kept). */
+  | { kind: 'already_saved'; method: SavedMethod }
   | { kind: 'verification_failed'; verification: VerificationFailure }
   | { kind: 'invalid_nonce'; message: string };
+
+/**
+ * Whether two saved wallets pay from the same account: the same PayPal email, Venmo user, or Apple Pay / Google Pay
+ * card (its brand and last four, as the shopper and the web app's saved list tell them apart). Cards are the gateway's
+ * to compare (its duplicate check sees the whole number).
+ */
+function sameWallet(a: VaultedMethod, b: VaultedMethod): boolean {
+  if (a.type !== b.type) return false;
+  switch (a.type) {
+    case 'CreditCard':
+      return false;
+    case 'PayPalAccount':
+      return a.email !== null && a.email.toLowerCase() === b.email?.toLowerCase();
+    case 'VenmoAccount':
+      return a.username !== null && a.username === b.username;
+    default:
+      return a.brand === b.brand && a.lastFour === b.lastFour;
+  }
+}
 
 /**
  * Saves a tokenized card for the shopper (verified by the gateway, refused when the card is already saved), or an
  * approved wallet (a PayPal billing agreement, a Venmo account, an Apple Pay or Google Pay card; a one-time PayPal
  * payment is refused as `invalid_nonce`). A customer the gateway no longer knows is created again, once.
+ *
+ * The gateway refuses a card saved twice but saves a wallet again and again (gateway.md: its duplicate check is for
+ * cards), so a wallet the shopper already has is found here: its new copy is deleted and the one saved before answered
+ * (`already_saved`; made the default if this save asked for it). A save racing another of the same wallet may keep both.
  */
 export async function addSavedMethod(
   deps: VaultDeps,
@@ -92,15 +117,23 @@ export async function addSavedMethod(
   input: { nonce: string; makeDefault: boolean },
 ): Promise<AddSavedMethodResult> {
   let customerId = await ensureGatewayCustomer(deps.db, deps.gateway, accountId);
+  let before = (await deps.vault.listMethods(customerId)) ?? [];
   let outcome = await deps.vault.addMethod({ customerId, ...input });
   if (outcome.kind === 'unknown_customer') {
     await clearGatewayCustomerId(deps.db, accountId, customerId);
     customerId = await ensureGatewayCustomer(deps.db, deps.gateway, accountId);
+    before = [];
     outcome = await deps.vault.addMethod({ customerId, ...input });
   }
   switch (outcome.kind) {
-    case 'saved':
-      return { kind: 'saved', method: toSavedMethod(outcome.method) };
+    case 'saved': {
+      const added = outcome.method;
+      const earlier = before.find((method) => sameWallet(method, added));
+      if (earlier === undefined) return { kind: 'saved', method: toSavedMethod(added) };
+      await deps.vault.deleteMethod(added.token);
+      const kept = input.makeDefault ? await deps.vault.makeDefault(earlier.token) : earlier;
+      return { kind: 'already_saved', method: toSavedMethod(kept) };
+    }
     case 'unknown_customer':
       throw new Error(`the gateway lost customer ${customerId} twice`);
     default:

@@ -1,6 +1,6 @@
 // The server's HTTP API as the web app sees it. The shapes are generated from the server's zod schemas
 // (types.gen.ts, `npm run contract -w @kassa/server`); this file adds what only the client knows.
-import type { Decline, FieldError } from './types.gen.ts';
+import type { Decline, FieldError, SavedPaymentMethod } from './types.gen.ts';
 
 export type {
   Account,
@@ -38,4 +38,6 @@ export interface Problem {
   detail?: string;
   errors?: FieldError[];
   decline?: Decline;
+  /** `wallet_already_saved`: the wallet the shopper saved before. */
+  paymentMethod?: SavedPaymentMethod;
 }

@@ -43,6 +43,13 @@ describe('saved methods named as the shopper knows them', () => {
   };
   const none = { brand: '', bin: '', lastFour: '' };
 
+  it('says which wallet is already saved when the server answers wallet_already_saved', () => {
+    const paypal = { ...base, ...none, type: 'PayPalAccount', email: 'pat@example.com' } as const;
+    expect(problemMessage({ status: 409, code: 'wallet_already_saved', paymentMethod: paypal })).toBe(
+      'PayPal · pat@example.com is already saved.',
+    );
+  });
+
   it.each([
     { label: 'Mastercard ending in 4444', method: base },
     { label: 'PayPal · pat@example.com', method: { ...base, ...none, type: 'PayPalAccount', email: 'pat@example.com' } },

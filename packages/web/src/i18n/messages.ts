@@ -164,6 +164,7 @@ const problemMessages: Record<string, string> = {
   too_many_attempts: 'Too many attempts from here. Please wait a while before trying again.',
   cross_site_request: 'This request came from another site and was refused. Reload the page and try again.',
   payment_method_duplicate: 'This credit card already exists as a saved payment method.',
+  wallet_already_saved: 'This account is already saved as a payment method.',
   card_verification_failed: 'Credit card verification failed.',
   payment_method_invalid: 'This card could not be saved. Please check it and try again.',
   payment_method_not_found: 'This card is no longer saved. Reload the page to see your cards.',
@@ -220,6 +221,8 @@ export function declineMessage(decline: Decline | undefined): string {
 
 export function problemMessage(problem: Problem): string {
   if (problem.code === 'payment_declined') return declineMessage(problem.decline);
+  if (problem.code === 'wallet_already_saved' && problem.paymentMethod !== undefined)
+    return `${savedMethodLabel(problem.paymentMethod)} is already saved.`;
   if (problem.code === 'validation_failed' && problem.errors?.length) {
     return problem.errors.map((error) => error.message).join(' ');
   }

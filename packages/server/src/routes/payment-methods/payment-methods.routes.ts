@@ -23,6 +23,7 @@ import {
 } from './vault-http.ts';
 import {
   addPaymentMethodBody,
+  alreadySavedResponse,
   paymentMethodIdParams,
   paymentMethodResponse,
   paymentMethodsResponse,
@@ -76,7 +77,8 @@ export function paymentMethodsRoutes(app: ApiInstance, ctx: AppContext): void {
       // The bot-check token is a credential: a retry may carry a fresh one and get the saved answer.
       config: { idempotency: { ...IDEMPOTENT.idempotency, credentials: ['botcheck'] } },
       schema: {
-        summary: 'Save a tokenized card for the signed-in shopper (verified by the gateway; a card already saved is refused)',
+        summary:
+          'Save a tokenized card or an approved wallet for the signed-in shopper (a card verified by the gateway; a card or wallet already saved is refused)',
         tags: ['payment methods'],
         body: addPaymentMethodBody,
         response: {
@@ -86,13 +88,8 @@ export function paymentMethodsRoutes(app: ApiInstance, ctx: AppContext): void {
               '`card_verification_failed`: Credit card verification failed.\n`payment_method_invalid`: the nonce was refused',
             content: { 'application/problem+json': { schema: verificationFailedSchema } },
           },
-          ...problemResponses(
-            'validation_failed',
-            'botcheck_failed',
-            'payment_method_duplicate',
-            'too_many_attempts',
-            ...GATEWAY_PROBLEMS,
-          ),
+          ...problemResponses('validation_failed', 'botcheck_failed', 'too_many_attempts', ...GATEWAY_PROBLEMS),
+          409: alreadySavedResponse,
         },
       },
     },

@@ -48,3 +48,14 @@ export const verificationFailedSchema = problemSchema.extend({
     }),
   ),
 });
+
+/** 409: a card already saved (`payment_method_duplicate`), or a wallet, answered with the one saved before. */
+export const alreadySavedSchema = problemSchema.extend({
+  paymentMethod: z.optional(savedMethodSchema.describe('`wallet_already_saved`: the wallet the shopper saved before.')),
+});
+
+export const alreadySavedResponse = {
+  description:
+    '`payment_method_duplicate`: This credit card already exists as a saved payment method.\n`wallet_already_saved`: the same PayPal account, Venmo user or Apple Pay / Google Pay card is saved already (its `paymentMethod`; nothing new is kept)',
+  content: { 'application/problem+json': { schema: alreadySavedSchema } },
+};

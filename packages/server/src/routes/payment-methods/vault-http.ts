@@ -39,6 +39,8 @@ export function refusedCardProblem(result: Exclude<AddSavedMethodResult, { kind:
   switch (result.kind) {
     case 'duplicate':
       return new ProblemError('payment_method_duplicate');
+    case 'already_saved':
+      return new ProblemError('wallet_already_saved', { extensions: { paymentMethod: result.method } });
     case 'verification_failed':
       return new ProblemError('card_verification_failed', { extensions: { verification: result.verification } });
     case 'invalid_nonce':
