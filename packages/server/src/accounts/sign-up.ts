@@ -28,7 +28,6 @@ export async function requestSignUp(
   const email = normalizeEmail(input.email);
   const name = input.name.trim();
   const passwordHash = await hashPassword(input.password);
-  await deps.db.deleteFrom('sign_ups').where('expires_at', '<', nowIso(now)).execute();
   const registered = (await findAccountByEmail(deps.db, email)) !== undefined;
   // One transaction either way (the pending sign-up and its mail, or the mail alone): one commit each, same time.
   await deps.db.transaction().execute(async (trx) => {

@@ -475,4 +475,13 @@ export const migrations: Record<string, Migration> = {
       await db.schema.dropTable('velocity_counts').execute();
     },
   },
+  '0014_sign_ups_expiry': {
+    // Expired pending sign-ups are deleted by the sweeper (src/jobs/sweeper.ts) instead of by each sign-up request.
+    async up(db: Kysely<unknown>) {
+      await db.schema.createIndex('sign_ups_expires').on('sign_ups').column('expires_at').execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropIndex('sign_ups_expires').execute();
+    },
+  },
 };

@@ -6,6 +6,7 @@ import { IDEMPOTENCY_RETENTION_MS } from '../payments/idempotency.repository.ts'
 import { ENGINES } from '../testing/engines.ts';
 import { VELOCITY_COUNTS_KEEP_MS } from '../velocity/velocity.ts';
 import { MAX_ATTEMPTS } from '../mail/outbox.ts';
+import { SIGN_UP_LINK_HOURS } from '../accounts/sign-up.ts';
 import {
   GIVEN_UP_MAIL_RETENTION_MS,
   REFUSALS_RETENTION_MS,
@@ -17,6 +18,7 @@ import {
 const NOW = new Date('2026-11-23T12:00:00.000Z');
 const at = (offsetMs: number): string => nowIso(new Date(NOW.getTime() + offsetMs));
 const MINUTE = 60_000;
+const SIGN_UP_LINK_MS = SIGN_UP_LINK_HOURS * 60 * MINUTE;
 
 /** Rows on both sides of each table's line: what is done with, and what a request could still read. */
 async function seed(db: Db): Promise<void> {
@@ -102,6 +104,19 @@ async function seed(db: Db): Promise<void> {
     .insertInto('velocity_refusals')
     .values([refusal('vel_old', at(-REFUSALS_RETENTION_MS - MINUTE)), refusal('vel_recent', at(-MINUTE))])
     .execute();
+  const signUp = (id: string, expiresAt: string) => ({
+    id,
+    token_hash: `hash-${id}`,
+    email: `${id}@example.test`,
+    name: 'Ada',
+    password_hash: '$argon2id$...',
+    created_at: at(-SIGN_UP_LINK_MS),
+    expires_at: expiresAt,
+  });
+  await db
+    .insertInto('sign_ups')
+    .values([signUp('sgn_expired', at(-MINUTE)), signUp('sgn_pending', at(MINUTE))])
+    .execute();
 }
 
 describe.each(ENGINES.map((make) => [make().name, make] as const))('the sweeper on %s', (_name, make) => {
@@ -109,7 +124,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('the sweeper 
   beforeAll(() => engine.setup());
   afterAll(() => engine.teardown());
 
-  it('deletes expired sessions, old unheld Idempotency-Keys, expired bot-check uses, old velocity counts, ended rate windows, old sent or given-up mails, old refusals; keeps the rest', async () => {
+  it('deletes expired sessions, old unheld Idempotency-Keys, expired bot-check uses, old velocity counts, ended rate windows, old sent or given-up mails, old refusals, expired pending sign-ups; keeps the rest', async () => {
     const { handle, cleanup } = await engine.open();
     try {
       await seed(handle.db);
@@ -121,6 +136,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('the sweeper 
         rate_limit_hits: 1,
         mail_outbox: 2,
         velocity_refusals: 1,
+        sign_ups: 1,
       });
       const { db } = handle;
       expect((await db.selectFrom('sessions').select('id').execute()).map((r) => r.id)).toEqual(['ses_live']);
@@ -141,8 +157,9 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('the sweeper 
         'mail_unsent_old',
       ]);
       expect((await db.selectFrom('velocity_refusals').select('id').execute()).map((r) => r.id)).toEqual(['vel_recent']);
+      expect((await db.selectFrom('sign_ups').select('id').execute()).map((r) => r.id)).toEqual(['sgn_pending']);
       // A second sweep finds nothing left to do.
-      expect(Object.values(await sweepExpired(handle, NOW))).toEqual([0, 0, 0, 0, 0, 0, 0]);
+      expect(Object.values(await sweepExpired(handle, NOW))).toEqual([0, 0, 0, 0, 0, 0, 0, 0]);
     } finally {
       await cleanup();
     }

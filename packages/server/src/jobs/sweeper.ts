@@ -21,7 +21,9 @@ import { VELOCITY_COUNTS_KEEP_MS } from '../velocity/velocity.ts';
 //   the dev outbox and for a merchant asked "did you mail me?"); a mail given up on (MAX_ATTEMPTS failed deliveries)
 //   GIVEN_UP_MAIL_RETENTION_MS (30 days) after it was written, with its last error; unsent ones are never swept;
 // - velocity and bot-check refusals: REFUSALS_RETENTION_MS (90 days, the dashboard's longest period), for the
-//   merchant's refusals page; older ones are of no rule's concern (the rules read velocity_counts).
+//   merchant's refusals page; older ones are of no rule's concern (the rules read velocity_counts);
+// - pending sign-ups: until their link expires (SIGN_UP_LINK_HOURS, 24 hours): an expired link is refused anyway, and
+//   the row holds a name, an email and a password hash nobody confirmed.
 // Kept for good: the admin audit log (who refunded, voided or canceled what: the merchant's record of its people's
 // actions on payments, kept as long as the payments are) and the gateway's webhook notifications (each payment's
 // timeline shows them, and their ids are what makes a retried delivery a duplicate); both grow with the payments.
@@ -48,7 +50,8 @@ interface Sweep {
     | 'velocity_counts'
     | 'rate_limit_hits'
     | 'mail_outbox'
-    | 'velocity_refusals';
+    | 'velocity_refusals'
+    | 'sign_ups';
   /** The primary key's columns. */
   key: readonly string[];
   /** Which rows are done with, as of `now`. */
@@ -82,6 +85,7 @@ export const SWEEPS: readonly Sweep[] = [
       sql`(sent_at < ${ago(now, SENT_MAIL_RETENTION_MS)}) or (sent_at is null and created_at < ${ago(now, GIVEN_UP_MAIL_RETENTION_MS)} and attempts >= ${MAX_ATTEMPTS})`,
   },
   { table: 'velocity_refusals', key: ['id'], done: (now) => sql`created_at < ${ago(now, REFUSALS_RETENTION_MS)}` },
+  { table: 'sign_ups', key: ['id'], done: (now) => sql`expires_at < ${nowIso(now)}` },
 ];
 
 export type SweepCounts = Record<Sweep['table'], number>;
