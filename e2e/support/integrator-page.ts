@@ -46,14 +46,19 @@ export interface RecordedEvent {
   readonly payload: unknown;
 }
 
-/** A checkout session of a new order of one mug for this browser (the shop's API; the cookie is the page's). */
-export async function clientTokenForNewOrder(page: Page): Promise<string> {
+/** A new order of one mug for this browser and its checkout session (the shop's API; the cookie is the page's). */
+export async function newOrderCheckout(page: Page): Promise<{ orderId: string; clientToken: string }> {
   const order = await page.request.post('/api/orders', { data: { items: [{ productId: 'prd_mug', quantity: 1 }] } });
   expect(order.status()).toBe(201);
   const { order: created } = (await order.json()) as { order: { id: string } };
   const session = await page.request.post(`/api/orders/${created.id}/checkout-session`, { data: {} });
   expect(session.ok()).toBe(true);
-  return ((await session.json()) as { clientToken: string }).clientToken;
+  return { orderId: created.id, clientToken: ((await session.json()) as { clientToken: string }).clientToken };
+}
+
+/** The client token of a new order's checkout session, for specs that do not pay it. */
+export async function clientTokenForNewOrder(page: Page): Promise<string> {
+  return (await newOrderCheckout(page)).clientToken;
 }
 
 /**

@@ -1,9 +1,10 @@
 import { expect, type Page, test } from '@playwright/test';
 import { CheckoutSheet } from '../../support/checkout-sheet.ts';
+import { botcheckToken } from '../../support/botcheck-token.ts';
 import {
-  clientTokenForNewOrder,
   integratorEvents,
   instanceCall,
+  newOrderCheckout,
   openIntegratorPage,
   type RecordedEvent,
   requestPaymentMethod,
@@ -22,20 +23,21 @@ test.afterEach(async () => {
   await resetSandboxSettings();
 });
 
-/** The integrator's page with PayPal and Venmo in its options, on the option list (Card, PayPal, Venmo). */
-async function openOptionList(page: Page, failing?: RegExp): Promise<CheckoutSheet> {
+/** The integrator's page with PayPal and Venmo in its options, on the option list (Card, PayPal, Venmo), for a new order. */
+async function openOptionList(page: Page, failing?: RegExp): Promise<{ sheet: CheckoutSheet; orderId: string }> {
   const wallets = { paypal: { amount: '12.00' }, venmo: { amount: '12.00' } };
-  await openIntegratorPage(page, { authorization: await clientTokenForNewOrder(page), options: wallets }, failing);
+  const { orderId, clientToken } = await newOrderCheckout(page);
+  await openIntegratorPage(page, { authorization: clientToken, options: wallets }, failing);
   const sheet = new CheckoutSheet(page);
   await sheet.seesState('ready');
   await sheet.seesView('options');
-  return sheet;
+  return { sheet, orderId };
 }
 
 test('Pay before a choice: "Choose a way to pay first."; on PayPal\'s view: "Use the PayPal button…"; on Venmo\'s: "Use the button above…"; a view change clears each and moves focus', async ({
   page,
 }) => {
-  const sheet = await openOptionList(page);
+  const { sheet } = await openOptionList(page);
 
   expect(await requestPaymentMethod(page)).toEqual([
     { ok: false, code: 'no_payment_method', message: 'Choose a way to pay first.' },
@@ -70,10 +72,10 @@ const named = (event: RecordedEvent): string => {
 const payloadOf = <T>(events: readonly RecordedEvent[], name: string, at = 0): T =>
   events.filter((event) => named(event) === name)[at]?.payload as T;
 
-test('the events an integrator receives through a card flow: option chosen, view changed, each field, requestable, paid, cleared, back to the list', async ({
+test('the events an integrator receives through a card flow: option chosen, view changed, each field, requestable, paid (the nonce charged by the server), cleared (each field empty), back to the list', async ({
   page,
 }) => {
-  const sheet = await openOptionList(page);
+  const { sheet, orderId } = await openOptionList(page);
   expect(await integratorEvents(page)).toEqual([]);
   expect(await instanceCall(page, 'getAvailablePaymentOptions')).toEqual(['card', 'paypal', 'venmo']);
   expect(await instanceCall(page, 'isPaymentMethodRequestable')).toBe(false);
@@ -137,28 +139,44 @@ test('the events an integrator receives through a card flow: option chosen, view
   expect(payloadOf(typed, 'paymentMethodRequestable')).toEqual({ type: 'CreditCard', paymentMethodIsSelected: false });
   expect(await instanceCall(page, 'isPaymentMethodRequestable')).toBe(true);
 
-  // Paid (the integrator's Pay button): the card is now selected; cleared after the payment: nothing to request.
+  // Paid (the integrator's Pay button): the card is now selected, and its nonce pays the order on the shop's server.
   const [paid] = await requestPaymentMethod(page);
   expect(paid).toMatchObject({ ok: true, result: { type: 'CreditCard', details: { bin: '411111', lastFour: '1111' } } });
+  if (!paid?.ok) throw new Error('the card was not handed over');
+  const { nonce, deviceData } = paid.result;
+  const charged = await page.request.post(`/api/orders/${orderId}/payments`, {
+    data: { nonce, deviceData, botcheck: await botcheckToken(page.request, 'payment') },
+    headers: { 'idempotency-key': `e2e-${crypto.randomUUID()}` },
+  });
+  expect(charged.status()).toBe(201);
+  expect(await charged.json()).toMatchObject({ order: { id: orderId, status: 'paid' } });
+  // Cleared after the payment: nothing to request.
   await instanceCall(page, 'clearSelectedPaymentMethod');
   expect(await instanceCall(page, 'isPaymentMethodRequestable')).toBe(false);
   await sheet.toggle().click();
   await sheet.seesView('options');
   const after = (await integratorEvents(page)).slice(typed.length);
-  // Clearing empties the frames without a field reporting its old digits again; the number has no brand any more.
+  // Clearing: each field reports empty and no longer valid once, as the provider's cleared fields do, and none
+  // reports its old digits again.
   // The toggle takes focus from the postal code (its frame's blur arrives on its own time: not ordered here).
   const blurs = after.filter((event) => event.name === 'card:blur');
   expect(blurs.map(named)).toEqual(['card:blur postalCode']);
   const others = after.filter((event) => event.name !== 'card:blur');
+  const shown = ['cardholderName', 'number', 'expirationDate', 'cvv', 'postalCode'];
   expect(others.map(named)).toEqual([
     'paymentMethodRequestable',
+    ...shown.flatMap((name) => [`card:empty ${name}`, `card:validityChange ${name}`]),
     'noPaymentMethodRequestable',
     'card:cardTypeChange number',
     'changeActiveView',
   ]);
-  expect(others[0]?.payload).toEqual({ type: 'CreditCard', paymentMethodIsSelected: true });
-  expect(others[1]?.payload).toBeUndefined();
-  expect(others[3]?.payload).toEqual({ previousViewId: 'card', newViewId: 'options' });
+  expect(payloadOf(after, 'paymentMethodRequestable')).toEqual({ type: 'CreditCard', paymentMethodIsSelected: true });
+  const emptied = payloadOf<{ fields: Record<string, { isEmpty: boolean; isValid: boolean }> }>(after, 'card:empty number');
+  for (const name of shown) expect(emptied.fields[name]).toMatchObject({ isEmpty: true, isValid: false });
+  expect(payloadOf(after, 'noPaymentMethodRequestable')).toBeUndefined();
+  // One brand change, to none: the emptied number is no brand (not Visa any more).
+  expect(payloadOf(after, 'card:cardTypeChange number')).toMatchObject({ cards: [] });
+  expect(payloadOf(after, 'changeActiveView')).toEqual({ previousViewId: 'card', newViewId: 'options' });
   // No event gives the integrator's page more of the card than its BIN.
   expect(JSON.stringify(await integratorEvents(page))).not.toContain(cards.visa.number.slice(6));
 });
@@ -167,7 +185,7 @@ test('a way to pay that cannot load (its view did not download) is shown disable
   page,
 }) => {
   // The wallet views' chunk fails to download: PayPal and Venmo cannot initialise, the card can.
-  const sheet = await openOptionList(page, /^views-/);
+  const { sheet } = await openOptionList(page, /^views-/);
   for (const wallet of ['PayPal', 'Venmo']) {
     const option = sheet.root().getByRole('button', { name: new RegExp(`^${wallet}`) });
     await expect(option).toBeDisabled();

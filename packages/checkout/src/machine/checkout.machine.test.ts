@@ -251,7 +251,7 @@ describe('requestPaymentMethod', () => {
     expect(done.state.phase).toBe('ready');
     expect(done.state.selected).toEqual(result);
     expect(done.state.fields.number.state.isEmpty).toBe(true);
-    expect(done.effects).toEqual([
+    expect(quiet(done.effects)).toEqual([
       { type: 'clearFields' },
       { type: 'resolveRequest', result },
       { type: 'paymentMethodRequestable', paymentMethodIsSelected: true },
@@ -302,6 +302,22 @@ describe('requestPaymentMethod', () => {
     const cleared = run(done, { type: 'CLEAR_SELECTION' });
     expect(cleared.state.selected).toBeNull();
     expect(cleared.effects).toEqual([{ type: 'clearFields' }, { type: 'noPaymentMethodRequestable' }]);
+  });
+
+  it("emptying a typed form: each field reports empty and its validity change once, as the provider's cleared fields do", () => {
+    const kept = run(filled(ready(checkoutSettings())), { type: 'SUBMIT' }, { type: 'TOKENIZED', result }).state;
+    const cleared = run(kept, { type: 'CLEAR_SELECTION' });
+    const perField = kept.visibleFields.flatMap((field) => [
+      { type: 'cardFieldEvent', name: 'empty', field },
+      { type: 'cardFieldEvent', name: 'validityChange', field },
+    ]);
+    expect(cleared.effects).toEqual([...perField, { type: 'clearFields' }, { type: 'noPaymentMethodRequestable' }]);
+    expect(cleared.state.fields.number.state).toEqual(EMPTY);
+    // The frames then report their emptied inputs: nothing changes, so no field reports again.
+    expect(run(cleared.state, ...kept.visibleFields.map((field) => input(field, EMPTY))).effects).toEqual([]);
+    // Cleared after tokenization (the provider's default) or after a failed 3-D Secure check: the same events.
+    const afterTokenizing = run(filled(ready()), { type: 'SUBMIT' }, { type: 'TOKENIZED', result });
+    expect(afterTokenizing.effects.filter((effect) => effect.type === 'cardFieldEvent')).toEqual(perField);
   });
 });
 

@@ -182,8 +182,15 @@ export function withField(state: CheckoutState, field: FieldName, entry: Partial
   return { ...state, fields: { ...state.fields, [field]: { ...state.fields[field], ...entry } } };
 }
 
-/** Empties the fields in the machine and asks the host to empty the frames. */
+/**
+ * Empties the fields in the machine and asks the host to empty the frames. Each field that held something reports
+ * `empty` (and its validity change), as the provider's hosted fields do when cleared; the frames' own reports of the
+ * emptied inputs then change nothing.
+ */
 export function resetFields(state: CheckoutState, emit: Emit): CheckoutState {
+  for (const field of state.visibleFields)
+    for (const name of cardFieldEvents(state.fields[field].state, EMPTY_FIELD_STATE, 'input'))
+      emit({ type: 'cardFieldEvent', name, field });
   emit({ type: 'clearFields' });
   return { ...state, fields: emptyFields(), cards: [], pendingEmptyBlur: null };
 }
