@@ -54,4 +54,21 @@ const braintree: UserConfig = {
   },
 };
 
-export default defineConfig(({ mode }) => (mode === 'dropin' ? dropin : mode === 'braintree' ? braintree : library));
+/**
+ * `vite build --mode marks`: the ways to pay's marks for an integrator's own lists (dist/marks.js, @kassa/checkout/marks)
+ * on their own: in the library's build they would join the chunk the card view loads.
+ */
+const marks: UserConfig = {
+  plugins: [react()],
+  build: {
+    lib: { entry: { marks: 'src/marks.tsx' }, formats: ['es'] },
+    minify: true,
+    sourcemap: true,
+    emptyOutDir: false,
+    rollupOptions: { external: REACT },
+  },
+};
+
+const MODES: Readonly<Record<string, UserConfig>> = { dropin, braintree, marks };
+
+export default defineConfig(({ mode }) => MODES[mode] ?? library);

@@ -148,7 +148,7 @@ for (const { option, view, type, account } of WINDOW_WALLETS) {
   });
 }
 
-test('PayPal saved on the account page (its vault flow) is listed by its email, pays an order from the saved list, and Edit deletes it', async ({
+test('PayPal saved on the account page (its vault flow) is listed by its email and mark, is not saved twice, pays an order from the saved list, and Edit deletes it', async ({
   page,
 }) => {
   const shopper = new Shopper(page);
@@ -163,12 +163,23 @@ test('PayPal saved on the account page (its vault flow) is listed by its email, 
   await answerInWindow(page, 'PayPal', 'Approve', sheet.root().getByRole('button', { name: 'Save PayPal', exact: true }));
   await expect(shopper.accountStatus()).toHaveText(`${label} saved.`);
   await expect(shopper.accountRow(label)).toBeVisible();
+  const accountMark = await shopper.accountRow(label).locator('.account-row-mark').innerHTML();
 
-  // The checkout lists it by its way to pay and account, chosen as the default; Pay pays with it (no window).
+  // The same PayPal account approved again is not saved twice: the page says it is saved already.
+  await page.getByRole('button', { name: 'Add a card' }).click();
+  await sheet.root().getByRole('button', { name: 'PayPal', exact: true }).click();
+  await answerInWindow(page, 'PayPal', 'Approve', sheet.root().getByRole('button', { name: 'Save PayPal', exact: true }));
+  await expect(page.locator('.add-card > .form-error')).toHaveText(`${label} is already saved.`);
+  await expect(page.getByRole('heading', { name: label })).toHaveCount(1);
+  await page.screenshot({ path: test.info().outputPath('account-paypal.png'), fullPage: true });
+
+  // The checkout lists it by its way to pay and account, chosen as the default, beside the mark the account page
+  // shows too; Pay pays with it (no window).
   await shopper.startCheckoutOfNewOrder();
   const saved = shopper.savedCard('PayPal');
   await expect(saved).toBeChecked();
   await expect(sheet.root().getByText('shopper@paypal.example')).toBeVisible();
+  expect(await sheet.root().locator('.kassa-method__mark[data-option="paypal"]').innerHTML()).toBe(accountMark);
   await page.screenshot({ path: test.info().outputPath('saved-paypal.png') });
   await shopper.pay();
   const orderId = await shopper.seesReceipt();

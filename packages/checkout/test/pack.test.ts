@@ -27,6 +27,7 @@ const consumer = `
 import { useState } from 'react';
 import { Checkout, CheckoutError, SUPPORTED_LOCALES, type CheckoutInstance, type PaymentMethodResult, type Translations } from '@kassa/checkout';
 import { create } from '@kassa/checkout/dropin';
+import { PaymentMethodMark } from '@kassa/checkout/marks';
 
 const wording: Translations = { 'error.checkEntries': 'Please check the card.' };
 export const rightToLeft = SUPPORTED_LOCALES.includes('ar');
@@ -47,6 +48,9 @@ export function Pay({ token }: { token: string }) {
   );
 }
 
+export const mark = <PaymentMethodMark type="PayPalAccount" />;
+// @ts-expect-error only the kinds of saved methods have a mark
+export const noMark = <PaymentMethodMark type="SamsungPayCard" />;
 export const plain: Promise<CheckoutInstance> = create({ authorization: 'token', container: '#pay', locale: 'de' });
 // @ts-expect-error a misspelled message key does not compile
 export const typo = <Checkout authorization="token" options={{ translations: { 'error.chekEntries': 'x' } }} />;
@@ -56,9 +60,11 @@ const nodeImport = `
 import { createElement } from 'react';
 import { renderToString } from 'react-dom/server';
 import { Checkout } from '@kassa/checkout';
+import { PaymentMethodMark } from '@kassa/checkout/marks';
 const html = renderToString(createElement(Checkout, { authorization: 'token', options: { locale: 'en' } }));
 console.log(JSON.stringify({
   html,
+  mark: renderToString(createElement(PaymentMethodMark, { type: 'VenmoAccount' })),
   dropin: import.meta.resolve('@kassa/checkout/dropin'),
   styles: import.meta.resolve('@kassa/checkout/styles.css'),
 }));
@@ -84,7 +90,7 @@ describe('the packed @kassa/checkout in a scratch React app', () => {
     const installed = join(scratch, 'node_modules', '@kassa', 'checkout');
     expect(readdirSync(installed).sort()).toEqual(['README.md', 'dist', 'package.json']);
     const dist = readdirSync(join(installed, 'dist'));
-    expect(dist).toEqual(expect.arrayContaining(['index.js', 'dropin.js', 'styles.css', 'types']));
+    expect(dist).toEqual(expect.arrayContaining(['index.js', 'dropin.js', 'marks.js', 'styles.css', 'types']));
     expect(dist.filter((file) => file.endsWith('.map'))).toEqual([]);
     // React is the app's (a peer dependency), never a copy inside the library, development runtime included.
     expect(readFileSync(join(installed, 'dist', 'index.js'), 'utf8')).not.toMatch(/jsxDEV|react\.development/);
@@ -111,11 +117,18 @@ describe('the packed @kassa/checkout in a scratch React app', () => {
     expect(() => run(tsc, ['-p', '.'], scratch)).not.toThrow();
   }, 60_000);
 
-  it('imports as an ES module in Node and renders its loading state on the server', () => {
+  it("imports as an ES module in Node and renders its loading state and a saved method's mark on the server", () => {
     writeFileSync(join(scratch, 'import.mjs'), nodeImport);
-    const result = JSON.parse(run(process.execPath, ['import.mjs'], scratch)) as { html: string; dropin: string; styles: string };
+    const result = JSON.parse(run(process.execPath, ['import.mjs'], scratch)) as {
+      html: string;
+      mark: string;
+      dropin: string;
+      styles: string;
+    };
     expect(result.html).toContain('data-kassa-checkout=""');
     expect(result.html).toContain('Loading the payment form');
+    // Venmo's mark, as the checkout's saved list draws it: decorative, its monogram.
+    expect(result.mark).toMatch(/^<svg class="kassa-option__icon"[^>]*aria-hidden="true".*>V<\/text><\/svg>$/);
     expect(result.dropin).toMatch(/node_modules\/@kassa\/checkout\/dist\/dropin\.js$/);
     expect(result.styles).toMatch(/node_modules\/@kassa\/checkout\/dist\/styles\.css$/);
   });

@@ -6,6 +6,7 @@ import type { MessageKey } from '../i18n/catalogue.ts';
 import type { Locale, Translate } from '../i18n/i18n.ts';
 import { walletAccount, walletText } from '../i18n/wallet-messages.ts';
 import type { CheckoutState, PaymentMethodResult, PaymentMethodType } from './checkout.types.ts';
+import { METHOD_OPTION } from './method-options.ts';
 import type { PaymentOptionId } from './payment-options.ts';
 
 /** The way to pay a saved method is ("Paying with PayPal"), by the type the gateway gave it. */
@@ -15,15 +16,6 @@ const SOURCE: Readonly<Record<PaymentMethodType, MessageKey>> = {
   VenmoAccount: 'option.venmo',
   ApplePayCard: 'option.applePay',
   AndroidPayCard: 'option.googlePay',
-};
-
-/** The way to pay each kind of saved method is, for its mark (the option list's). */
-const OPTION: Readonly<Record<PaymentMethodType, PaymentOptionId>> = {
-  CreditCard: 'card',
-  PayPalAccount: 'paypal',
-  VenmoAccount: 'venmo',
-  ApplePayCard: 'applePay',
-  AndroidPayCard: 'googlePay',
 };
 
 export interface SavedMethodProps {
@@ -59,7 +51,7 @@ function methodProps(method: PaymentMethodResult, state: CheckoutState, t: Trans
   const card = method.type === 'CreditCard';
   return {
     nonce: method.nonce,
-    option: OPTION[method.type],
+    option: METHOD_OPTION[method.type],
     label: card ? t('methods.card', { brand, lastFour }) : t(SOURCE[method.type]),
     brand,
     detail: card

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { PaymentMethodMark } from '@kassa/checkout/marks';
 import { api } from '../../api/client.ts';
 import type { SavedPaymentMethod } from '../../api/types.ts';
 import { problemOf, useReloadable } from '../../api/use-load.ts';
@@ -116,6 +117,10 @@ function SavedCardRow({
   const lockedId = `locked-${card.id}`;
   return (
     <li className="account-row card">
+      {/* Its way to pay's mark, the one the checkout's saved list shows. */}
+      <span className="account-row-mark">
+        <PaymentMethodMark type={card.type} />
+      </span>
       <div className="account-row-main">
         <h2 className="account-row-title">
           {label}
