@@ -247,12 +247,14 @@ test('a merchant answers a chargeback with a PDF, then accepts it after the ques
   const merchant = new Merchant(page);
   await merchant.signsIn();
   await merchant.opensSection('Disputes');
-  // The sandbox tells the server of the chargeback by its dispute_opened webhook.
+  // The sandbox tells the server of the chargeback by its dispute_opened webhook: waited for through the API the page
+  // reads (reloading the page instead raced its own loading under load), then shown.
+  await expect
+    .poll(async () => JSON.stringify(await (await page.request.get('/api/admin/disputes')).json()), { timeout: 30_000 })
+    .toContain(email);
+  await page.reload();
   const row = page.getByRole('row').filter({ hasText: email });
-  await expect(async () => {
-    await page.reload();
-    await expect(row).toContainText('open', { timeout: 1000 });
-  }).toPass({ timeout: 15_000 });
+  await expect(row).toContainText('open');
   const name = `the dispute of €12.00 on order ${orderNumber}`;
 
   await page.screenshot({ path: test.info().outputPath('dispute-open.png') });
