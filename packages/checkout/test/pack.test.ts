@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { build, type Rollup } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const packageRoot = join(import.meta.dirname, '..');
@@ -70,6 +71,15 @@ console.log(JSON.stringify({
 }));
 `;
 
+// A browser app as another team writes it: React, the component and its stylesheet, built by its own bundler.
+const browserApp = `
+import { createElement } from 'react';
+import { createRoot } from 'react-dom/client';
+import { Checkout } from '@kassa/checkout';
+import '@kassa/checkout/styles.css';
+createRoot(document.getElementById('root')).render(createElement(Checkout, { authorization: 'token', options: { locale: 'de' } }));
+`;
+
 describe('the packed @kassa/checkout in a scratch React app', () => {
   beforeAll(() => {
     const tarball = run('npm', ['pack', '--silent', '--pack-destination', scratch], packageRoot).trim().split('\n').at(-1) ?? '';
@@ -115,6 +125,29 @@ describe('the packed @kassa/checkout in a scratch React app', () => {
       }),
     );
     expect(() => run(tsc, ['-p', '.'], scratch)).not.toThrow();
+  }, 60_000);
+
+  it("bundles into the app's browser build (Vite): the stylesheet comes along, the locales stay chunks loaded on demand", async () => {
+    writeFileSync(join(scratch, 'main.js'), browserApp);
+    writeFileSync(
+      join(scratch, 'index.html'),
+      '<!doctype html><div id="root"></div><script type="module" src="/main.js"></script>',
+    );
+    const output = (await build({
+      root: scratch,
+      configFile: false,
+      logLevel: 'silent',
+      build: { write: false },
+    })) as Rollup.RollupOutput;
+    const files = output.output;
+    const css = files.filter((file) => file.type === 'asset' && file.fileName.endsWith('.css'));
+    expect(css.map((file) => String((file as Rollup.OutputAsset).source)).join('')).toContain('.kassa-checkout');
+    const chunks = files.filter((file): file is Rollup.OutputChunk => file.type === 'chunk');
+    const entry = chunks.find((chunk) => chunk.isEntry);
+    expect(entry?.code).toContain('data-kassa-checkout');
+    // German ("Kartennummer") is a chunk of its own, imported when asked for, not part of the app's entry.
+    expect(entry?.code).not.toContain('Kartennummer');
+    expect(chunks.some((chunk) => !chunk.isEntry && chunk.code.includes('Kartennummer'))).toBe(true);
   }, 60_000);
 
   it("imports as an ES module in Node and renders its loading state and a saved method's mark on the server", () => {
