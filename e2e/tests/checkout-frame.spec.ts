@@ -62,7 +62,9 @@ for (const [device, viewport] of [
   ['desktop', { width: 1280, height: 900 }],
   ['phone', { width: 390, height: 844 }],
 ] as const) {
-  test(`no layout shift while the form loads or when messages appear (${device})`, async ({ browser }) => {
+  test(`no layout shift while the form loads or when messages appear, and no empty line kept above Pay (${device})`, async ({
+    browser,
+  }) => {
     const context = await browser.newContext({ viewport });
     const page = await context.newPage();
     await CheckoutSheet.recordLayoutShifts(page);
@@ -78,6 +80,16 @@ for (const [device, viewport] of [
     await page.waitForTimeout(500);
     const loaded = await sheet.layoutShift();
     expect(loaded.total, `shifted: ${loaded.sources.join(', ')}`).toBe(0);
+    // No empty line is reserved above Pay for a message: the sheet ends with its last field (whose own message line
+    // is all it keeps below the box), and Pay follows at the page's own gap.
+    const bottoms = await page.evaluate(() => {
+      const sheetBox = document.querySelector('[data-kassa-checkout]')?.getBoundingClientRect();
+      const lastField = [...document.querySelectorAll('[data-kassa-checkout] .kassa-field')].at(-1)?.getBoundingClientRect();
+      return { sheet: sheetBox?.bottom ?? Number.NaN, lastField: lastField?.bottom ?? Number.NaN };
+    });
+    expect(bottoms.sheet - bottoms.lastField).toBeLessThanOrEqual(0.5);
+    const payTop = (await shopper.payButton().boundingBox())?.y ?? Number.NaN;
+    expect(payTop - bottoms.sheet).toBeLessThanOrEqual(16);
 
     // Field messages appear in reserved space; the sheet's message takes the header row.
     await shopper.typeInto('number', '4111111111111112');
