@@ -202,6 +202,47 @@ test('PayPal saved on the account page (its vault flow) is listed by its email a
   expect((await (await page.request.get('/api/payment-methods')).json()).paymentMethods).toEqual([]);
 });
 
+test('signed in, PayPal approved with "Save PayPal for my next payments" pays the order with the saved PayPal (the server\'s save, then its nonce), and again on the next order it is not saved twice', async ({
+  page,
+}) => {
+  const shopper = new Shopper(page);
+  const sheet = new CheckoutSheet(page);
+  await shopper.signUpThroughApi('Sam Saver', uniqueEmail('sam'), 'save-while-paying-1');
+  const saves: number[] = [];
+  page.on('response', (response) => {
+    if (response.request().method() === 'POST' && new URL(response.url()).pathname === '/api/payment-methods')
+      saves.push(response.status());
+  });
+  const payWithPayPalSaved = async (): Promise<string> => {
+    await sheet.root().getByRole('button', { name: 'PayPal', exact: true }).click();
+    const save = sheet.root().getByRole('checkbox', { name: 'Save PayPal for my next payments' });
+    await expect(save).toBeChecked();
+    await page.screenshot({ path: test.info().outputPath(`save-paypal-${saves.length}.png`) });
+    await answerInWindow(page, 'PayPal', 'Approve');
+    return shopper.seesReceipt();
+  };
+
+  await shopper.startCheckout(catalogue.everyday);
+  await sheet.seesView('options');
+  const first = await payWithPayPalSaved();
+  expect((await recordedPayment(page, first)).paymentMethodType).toBe('paypal_account');
+  const listed = async () =>
+    (
+      (await (await page.request.get('/api/payment-methods')).json()) as {
+        paymentMethods: Array<{ type: string; email: string }>;
+      }
+    ).paymentMethods;
+  expect(await listed()).toMatchObject([{ type: 'PayPalAccount', email: 'shopper@paypal.example' }]);
+
+  // The next order opens on the saved PayPal; approving PayPal again with the box ticked pays, and saves nothing new.
+  await shopper.startCheckoutOfNewOrder();
+  await expect(shopper.savedCard('PayPal')).toBeChecked();
+  const second = await payWithPayPalSaved();
+  expect((await recordedPayment(page, second)).paymentMethodType).toBe('paypal_account');
+  expect(saves).toEqual([201, 409]);
+  expect(await listed()).toHaveLength(1);
+});
+
 test("on a wallet's view only its own button pays: the shop's Pay is hidden there and back on the card", async ({ page }) => {
   const { shopper, sheet } = await openWallet(page, 'Google Pay');
   await expect(shopper.payButton()).toBeHidden();

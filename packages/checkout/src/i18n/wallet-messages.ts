@@ -22,6 +22,7 @@ const en = {
   vaultHint: '{wallet} opens in a window of its own: approve there and {wallet} is saved for your next payments.',
   vaultWaiting: 'Finish in the {wallet} window.',
   vaultReady: '{wallet} ({account}) is ready to be saved.',
+  saveForLater: 'Save {wallet} for my next payments',
 } as const;
 
 export type WalletMessageKey = keyof typeof en;
@@ -50,6 +51,7 @@ export const WALLET_MESSAGES: Readonly<Record<Locale, Readonly<Record<WalletMess
       '{wallet} öffnet sich in einem eigenen Fenster: Bestätigen Sie dort, und {wallet} wird für Ihre nächsten Zahlungen gespeichert.',
     vaultWaiting: 'Schließen Sie den Vorgang im {wallet}-Fenster ab.',
     vaultReady: '{wallet} ({account}) ist bereit zum Speichern.',
+    saveForLater: '{wallet} für meine nächsten Zahlungen speichern',
   },
   fr: {
     button: 'Payer avec {wallet}',
@@ -69,6 +71,7 @@ export const WALLET_MESSAGES: Readonly<Record<Locale, Readonly<Record<WalletMess
     vaultHint: "{wallet} s'ouvre dans sa propre fenêtre : approuvez-y et {wallet} sera enregistré pour vos prochains paiements.",
     vaultWaiting: 'Terminez dans la fenêtre {wallet}.',
     vaultReady: '{wallet} ({account}) est prêt à être enregistré.',
+    saveForLater: 'Enregistrer {wallet} pour mes prochains paiements',
   },
   es: {
     button: 'Pagar con {wallet}',
@@ -87,6 +90,7 @@ export const WALLET_MESSAGES: Readonly<Record<Locale, Readonly<Record<WalletMess
     vaultHint: '{wallet} se abre en su propia ventana: apruebe allí y {wallet} quedará guardado para sus próximos pagos.',
     vaultWaiting: 'Termine en la ventana de {wallet}.',
     vaultReady: '{wallet} ({account}) está listo para guardarse.',
+    saveForLater: 'Guardar {wallet} para mis próximos pagos',
   },
   ja: {
     button: '{wallet}で支払う',
@@ -105,6 +109,7 @@ export const WALLET_MESSAGES: Readonly<Record<Locale, Readonly<Record<WalletMess
     vaultHint: '{wallet}が別のウィンドウで開きます。そこで承認すると、{wallet}が次回以降のお支払いのために保存されます。',
     vaultWaiting: '{wallet}のウィンドウで手続きを完了してください。',
     vaultReady: '{wallet}（{account}）を保存する準備ができました。',
+    saveForLater: '次回以降のお支払いのために{wallet}を保存',
   },
   ar: {
     button: 'ادفع باستخدام {wallet}',
@@ -123,6 +128,7 @@ export const WALLET_MESSAGES: Readonly<Record<Locale, Readonly<Record<WalletMess
     vaultHint: 'يُفتح {wallet} في نافذة خاصة به: وافق هناك وسيُحفظ {wallet} لمدفوعاتك القادمة.',
     vaultWaiting: 'أكمل العملية في نافذة {wallet}.',
     vaultReady: '{wallet} ({account}) جاهز للحفظ.',
+    saveForLater: 'حفظ {wallet} لمدفوعاتي القادمة',
   },
 };
 

@@ -93,8 +93,14 @@ export interface PaymentMethodResult {
   readonly liabilityShifted: boolean | undefined;
   readonly liabilityShiftPossible: boolean | undefined;
   readonly threeDSecureInfo: Readonly<Record<string, unknown>> | undefined;
-  /** Device data collection is not part of this slice: always undefined for now. */
+  /** The device data collected for the provider's fraud tools; undefined when it could not be collected. */
   readonly deviceData: string | undefined;
+  /**
+   * A wallet the shopper asked to save while paying (its view's "Save {wallet} for my next payments", offered with the
+   * wallet's `offerSave` option): approved for later charges too, not saved yet. Save it through your server (which
+   * then pays with the saved method); the checkout saves nothing itself.
+   */
+  readonly vaultRequested?: boolean;
 }
 
 /** Stable error codes: load failures (onError) and requestPaymentMethod() rejections. */

@@ -45,7 +45,11 @@ export interface WalletRequest {
   readonly option: WalletOptionId;
   /** Decimal string, the provider's form ('12.00'); null for PayPal's vault flow, which charges nothing. */
   readonly amount: string | null;
-  /** PayPal's vault flow (`options.paypal.flow: 'vault'`): the shopper agrees to later charges; nothing is paid now. */
+  /**
+   * The shopper agrees to later charges: PayPal's vault flow (`options.paypal.flow: 'vault'`, no amount: nothing is
+   * paid now), or a wallet saved while paying (its `offerSave`; with the amount), whose approval must be one the
+   * gateway can save (a PayPal billing agreement, a Venmo account for more than one payment).
+   */
   readonly vault?: boolean;
   readonly config: GatewayConfiguration;
   readonly surface: WalletSurface;

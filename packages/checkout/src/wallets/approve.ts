@@ -12,16 +12,29 @@ export function isVaultFlow(context: WalletContext): boolean {
   return context.option === 'paypal' && context.options?.flow === 'vault';
 }
 
-/** `surface` null: the browser blocked the window. Settles when the flow has ended: how it ended. */
+/**
+ * The wallet's view offers to save it while paying (the merchant's `offerSave: true` for this wallet, with a client
+ * token of a signed-in customer): "Save {wallet} for my next payments", checked by default like "Save card".
+ */
+export function offersSave(context: WalletContext): boolean {
+  return context.options?.offerSave === true && !isVaultFlow(context);
+}
+
+/**
+ * `surface` null: the browser blocked the window. `save`: the shopper asked to save the wallet while paying, so the
+ * approval is for later charges too and the result says `vaultRequested`. Settles when the flow has ended: how it ended.
+ */
 export async function approveWallet(
   context: WalletContext,
   surface: WalletSurface | null,
   signal: AbortSignal,
+  save = false,
 ): Promise<'approved' | 'failed' | 'canceled'> {
   const { option, config, provider, report } = context;
-  const vault = isVaultFlow(context);
+  const vaultFlow = isVaultFlow(context);
+  const vault = vaultFlow || save;
   // PayPal's vault flow charges nothing now: no amount needed.
-  const amount = vault ? null : context.options?.amount;
+  const amount = vaultFlow ? null : context.options?.amount;
   const outcome =
     surface === null || (amount !== null && typeof amount !== 'string')
       ? ({
@@ -36,7 +49,8 @@ export async function approveWallet(
           surface,
           signal: AbortSignal.any([signal, context.signal]),
         });
-  if (outcome.kind === 'approved') report({ type: 'WALLET_APPROVED', option, result: outcome.result });
+  if (outcome.kind === 'approved')
+    report({ type: 'WALLET_APPROVED', option, result: save ? { ...outcome.result, vaultRequested: true } : outcome.result });
   if (outcome.kind === 'failed') console.error(`[kassa/checkout] ${option}: ${outcome.detail}`);
   return outcome.kind;
 }

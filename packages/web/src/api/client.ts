@@ -101,6 +101,16 @@ export const api = {
       { nonce, makeDefault, ...(await botcheckFor('save_card')) },
       { 'idempotency-key': idempotencyKey },
     ),
+  /** A single-use nonce that pays with a saved method. */
+  savedMethodNonce: (idempotencyKey: string, id: string) =>
+    call<{ nonce: string }>(
+      'POST',
+      `/api/payment-methods/${encodeURIComponent(id)}/nonces`,
+      {},
+      {
+        'idempotency-key': idempotencyKey,
+      },
+    ),
   makeDefaultPaymentMethod: (idempotencyKey: string, id: string) =>
     call<{ paymentMethod: SavedPaymentMethod }>(
       'POST',

@@ -1,5 +1,5 @@
 import type { PaymentMethodResult } from '@kassa/checkout';
-import { api } from '../api/client.ts';
+import { ApiError, api } from '../api/client.ts';
 import type { SavedPaymentMethod } from '../api/types.ts';
 
 /** Whether a method the checkout lists and one the server lists show the same card or account. */
@@ -49,4 +49,22 @@ export async function deleteCheckoutCard(card: PaymentMethodResult): Promise<voi
   const match = serverMethodFor(card, paymentMethods);
   if (match === null) throw new Error(`no single saved method matches the ${card.type} ${card.description}`);
   await api.deletePaymentMethod(crypto.randomUUID(), match.id);
+}
+
+/**
+ * A wallet the shopper asked to save while paying: saved through the server (`POST /api/payment-methods`: its
+ * `save_card` bot-check, the card-save rules), or found saved already (409 `wallet_already_saved` names the one saved
+ * before: the shopper's wish is met, nothing new is kept); answers a nonce that pays with the saved wallet.
+ */
+export async function saveWalletToPay(idempotencyKey: string, nonce: string): Promise<string> {
+  let saved: SavedPaymentMethod;
+  try {
+    saved = (await api.addPaymentMethod(idempotencyKey, nonce, false)).paymentMethod;
+  } catch (error) {
+    const earlier =
+      error instanceof ApiError && error.problem.code === 'wallet_already_saved' ? error.problem.paymentMethod : undefined;
+    if (earlier === undefined) throw error;
+    saved = earlier;
+  }
+  return (await api.savedMethodNonce(crypto.randomUUID(), saved.id)).nonce;
 }

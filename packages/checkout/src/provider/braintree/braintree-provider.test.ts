@@ -55,6 +55,11 @@ function fakeBraintreeWeb(overrides: Partial<Record<keyof BraintreeWeb, unknown>
           return Promise.resolve(instance);
         },
       });
+  const venmoInstance = (nonce: string) => ({
+    isBrowserSupported: () => true,
+    tokenize: vi.fn(() => Promise.resolve({ nonce, type: 'VenmoAccount', details: { username: 'venmojoe' } })),
+  });
+  const venmos = { single_use: venmoInstance('venmo_nonce'), multi_use: venmoInstance('venmo_multi_use_nonce') };
   const modules = {
     client: module('client', { getConfiguration: () => ({ gatewayConfiguration }) }),
     hostedFields: module('hostedFields', hostedFields),
@@ -76,10 +81,12 @@ function fakeBraintreeWeb(overrides: Partial<Record<keyof BraintreeWeb, unknown>
       ),
       deletePaymentMethod: vi.fn(() => Promise.resolve()),
     }),
-    venmo: module('venmo', {
-      isBrowserSupported: () => true,
-      tokenize: vi.fn(() => Promise.resolve({ nonce: 'venmo_nonce', type: 'VenmoAccount', details: { username: 'venmojoe' } })),
-    }),
+    // One instance per use: a single payment, or one the shopper authorizes for later charges too.
+    venmo: () =>
+      Promise.resolve({
+        create: (options: { paymentMethodUsage: 'single_use' | 'multi_use' }) =>
+          Promise.resolve(venmos[options.paymentMethodUsage]),
+      }),
     applePay: module('applePay', {
       createPaymentRequest: vi.fn((request: object) => ({ countryCode: 'US', currencyCode: 'EUR', ...request })),
       performValidation: vi.fn(() => Promise.resolve({ merchantSession: 'from the provider' })),
@@ -320,6 +327,24 @@ describe('the braintree-web provider', () => {
       kind: 'failed',
       detail: 'applePay needs an amount',
     });
+  });
+
+  it("approves PayPal and Venmo to be saved while paying: a billing agreement (PayPal's vault flow) and a multi-use Venmo authorization", async () => {
+    const { modules } = fakeBraintreeWeb();
+    const provider = createBraintreeProvider(AUTHORIZATION, { modules });
+    const config = await provider.getConfiguration(new AbortController().signal);
+    const signal = new AbortController().signal;
+    const save = (option: 'paypal' | 'venmo') =>
+      provider.approveWallet({ option, amount: '12.00', vault: true, config, surface: { kind: 'provider' }, signal });
+    expect(await save('paypal')).toMatchObject({ kind: 'approved', result: { type: 'PayPalAccount' } });
+    const paypal = await (await modules.paypal()).create({ authorization: AUTHORIZATION });
+    expect(paypal.tokenize).toHaveBeenCalledWith({ flow: 'vault' });
+    expect(await save('venmo')).toMatchObject({ kind: 'approved', result: { nonce: 'venmo_multi_use_nonce' } });
+    const venmo = (usage: 'single_use' | 'multi_use') =>
+      modules
+        .venmo()
+        .then((module) => module.create({ authorization: AUTHORIZATION, allowDesktop: true, paymentMethodUsage: usage }));
+    expect((await venmo('single_use')).tokenize).not.toHaveBeenCalled();
   });
 
   it("calls PayPal's and Venmo's tokenize within the click once they were offered (a window opened after a wait is blocked)", async () => {

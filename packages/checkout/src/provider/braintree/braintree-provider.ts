@@ -244,6 +244,10 @@ export function createBraintreeProvider(authorization: string, providerOptions: 
   const venmo = kept(async () =>
     (await modules.venmo()).create({ authorization, allowDesktop: true, paymentMethodUsage: 'single_use' }),
   );
+  // A Venmo account saved while paying: the shopper authorizes the shop's later charges in the app (a multi-use one).
+  const venmoToSave = kept(async () =>
+    (await modules.venmo()).create({ authorization, allowDesktop: true, paymentMethodUsage: 'multi_use' }),
+  );
   const paypal = kept(async () => (await modules.paypal()).create({ authorization }));
   let currency = '';
   let prepared: PreparedSheets = {};
@@ -251,15 +255,19 @@ export function createBraintreeProvider(authorization: string, providerOptions: 
 
   // Made when the option is offered (canPayWith), so that braintree-web opens its window within the shopper's click
   // (a browser blocks a window opened after a wait); made now if it was not.
-  const approve = (option: WalletOptionId, amount: string | null): Promise<TokenizePayload> => {
+  const approve = (option: WalletOptionId, amount: string | null, vault: boolean): Promise<TokenizePayload> => {
     if (option === 'venmo') {
-      const ready = venmo.now();
-      return ready !== undefined ? ready.tokenize() : venmo.get().then((instance) => instance.tokenize());
+      const instance = vault ? venmoToSave : venmo;
+      const ready = instance.now();
+      return ready !== undefined ? ready.tokenize() : instance.get().then((made) => made.tokenize());
     }
-    // No amount: PayPal's vault flow (a billing agreement to save, nothing charged now).
+    // Saved for later (no amount: PayPal's vault flow; with one, saved while paying, then charged as a saved method):
+    // a billing agreement the gateway can save. Otherwise a one-time payment of the amount.
     const tokenize = (instance: PayPalInstance) =>
       instance.tokenize(
-        amount === null ? { flow: 'vault' } : { flow: 'checkout', amount, currency, offerCredit: option === 'paypalCredit' },
+        vault || amount === null
+          ? { flow: 'vault' }
+          : { flow: 'checkout', amount, currency, offerCredit: option === 'paypalCredit' },
       );
     const ready = paypal.now();
     return ready !== undefined ? tokenize(ready) : paypal.get().then(tokenize);
@@ -348,7 +356,12 @@ export function createBraintreeProvider(authorization: string, providerOptions: 
   };
 
   /** The approval in the wallet's own UI: braintree-web's windows, or the browser's sheet (begun synchronously). */
-  const walletResult = (option: WalletOptionId, amount: string | null, signal: AbortSignal): Promise<PaymentMethodResult> => {
+  const walletResult = (
+    option: WalletOptionId,
+    amount: string | null,
+    vault: boolean,
+    signal: AbortSignal,
+  ): Promise<PaymentMethodResult> => {
     if (option === 'applePay' || option === 'googlePay') {
       if (amount === null) return Promise.reject(new Error(`${option} needs an amount`));
       if (option === 'applePay' && prepared.applePay !== undefined && providerOptions.applePay !== undefined)
@@ -357,7 +370,9 @@ export function createBraintreeProvider(authorization: string, providerOptions: 
         return approveWithGooglePay(prepared.googlePay, providerOptions.googlePay.currencyCode, amount, signal);
       return Promise.reject(new Error(`${option} was not prepared`));
     }
-    return approve(option, amount).then((payload) => resultOf(payload, option === 'venmo' ? 'VenmoAccount' : 'PayPalAccount'));
+    return approve(option, amount, vault).then((payload) =>
+      resultOf(payload, option === 'venmo' ? 'VenmoAccount' : 'PayPalAccount'),
+    );
   };
 
   return {
@@ -434,14 +449,15 @@ export function createBraintreeProvider(authorization: string, providerOptions: 
       if (option === 'applePay') return prepared.applePay !== undefined;
       if (option === 'googlePay') return prepared.googlePay !== undefined;
       // Offered: its instance is made now, ready for the click (a failure shows when the shopper presses the button).
-      void (option === 'venmo' ? venmo : paypal).get().catch(() => {});
+      for (const instance of option === 'venmo' ? [venmo, venmoToSave] : [paypal]) void instance.get().catch(() => {});
       return true;
     },
     // braintree-web and the browsers show every wallet's own UI (even Venmo's QR code): the checkout opens nothing.
     ownWalletUi: true,
     async approveWallet(request): Promise<WalletOutcome> {
       try {
-        return { kind: 'approved', result: await walletResult(request.option, request.amount, request.signal) };
+        const result = await walletResult(request.option, request.amount, request.vault === true, request.signal);
+        return { kind: 'approved', result };
       } catch (error) {
         const { code = '', message = String(error) } = record(error) as BraintreeError;
         // The shopper closed the provider's window, cancelled in the app or closed the sheet (PAYPAL_POPUP_CLOSED,

@@ -113,7 +113,11 @@ export interface BraintreeWeb {
   threeDSecure(): Promise<{ create(options: { authorization: string; version: 2 }): Promise<ThreeDSecureInstance> }>;
   vaultManager(): Promise<{ create(options: { authorization: string }): Promise<VaultManagerInstance> }>;
   venmo(): Promise<{
-    create(options: { authorization: string; allowDesktop: boolean; paymentMethodUsage: 'single_use' }): Promise<VenmoInstance>;
+    create(options: {
+      authorization: string;
+      allowDesktop: boolean;
+      paymentMethodUsage: 'single_use' | 'multi_use';
+    }): Promise<VenmoInstance>;
   }>;
   paypal(): Promise<{ create(options: { authorization: string }): Promise<PayPalInstance> }>;
   applePay(): Promise<{ create(options: { client: Client }): Promise<ApplePayInstance> }>;

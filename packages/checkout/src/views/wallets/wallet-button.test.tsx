@@ -68,6 +68,18 @@ describe('a wallet view', () => {
   );
 
   it.each(SUPPORTED_LOCALES)(
+    '%s: a wallet with offerSave offers "Save {wallet} for my next payments", checked; without it, or in the vault flow, nothing',
+    (locale) => {
+      const save = WALLET_MESSAGES[locale].saveForLater;
+      const html = render('googlePay', locale, {}, { amount: '12.00', offerSave: true });
+      expect(html).toMatch(/<label class="kassa-save-card"><input type="checkbox" checked=""\/>/);
+      expect(html).toContain(save.replace('{wallet}', 'Google Pay'));
+      expect(render('googlePay', locale)).not.toContain('type="checkbox"');
+      expect(render('paypal', locale, {}, { flow: 'vault', offerSave: true })).not.toContain('type="checkbox"');
+    },
+  );
+
+  it.each(SUPPORTED_LOCALES)(
     "%s: PayPal's vault flow (options.paypal.flow 'vault') offers to save PayPal, not to pay",
     (locale) => {
       const messages = WALLET_MESSAGES[locale];

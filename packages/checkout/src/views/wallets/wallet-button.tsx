@@ -15,7 +15,7 @@ import {
 } from 'react';
 import { walletAccount, walletText, type WalletMessageKey } from '../../i18n/wallet-messages.ts';
 import type { WalletSurface } from '../../provider/provider.ts';
-import { approveWallet, isVaultFlow } from '../../wallets/approve.ts';
+import { approveWallet, isVaultFlow, offersSave } from '../../wallets/approve.ts';
 import type { WalletContext } from '../../wallets/registry.ts';
 import { useCheckoutContext, useFocusTarget } from '../checkout-context.ts';
 
@@ -46,6 +46,8 @@ export function WalletButton({ context, mark }: WalletButtonProps): ReactElement
   const button = useRef<HTMLButtonElement>(null);
   const running = useRef<AbortController | null>(null);
   const [flow, setFlow] = useState<Flow>({ step: 'idle', refocus: false });
+  // "Save {wallet} for my next payments", when the merchant offers it: checked by default, like "Save card".
+  const [save, setSave] = useState(true);
   useFocusTarget(
     option,
     useCallback(() => button.current?.focus(), []),
@@ -67,6 +69,7 @@ export function WalletButton({ context, mark }: WalletButtonProps): ReactElement
   const sheet = option === 'applePay' || option === 'googlePay';
   // PayPal's vault flow saves the account for later instead of paying: its button and sentences say so.
   const vault = isVaultFlow(context);
+  const saveOffered = offersSave(context);
 
   const start = (): void => {
     if (flow.step === 'waiting') return;
@@ -81,7 +84,7 @@ export function WalletButton({ context, mark }: WalletButtonProps): ReactElement
             return opened === null ? null : { kind: 'window', window: opened };
           })();
     setFlow({ step: 'waiting', qrCode: byQrCode ? '' : null, abort });
-    void approveWallet(context, surface, abort.signal).then((end) => {
+    void approveWallet(context, surface, abort.signal, saveOffered && save).then((end) => {
       setFlow({ step: end === 'failed' ? 'failed' : 'idle', refocus: end !== 'approved' });
     });
   };
@@ -129,6 +132,17 @@ export function WalletButton({ context, mark }: WalletButtonProps): ReactElement
           {mark}
         </span>
       </button>
+      {saveOffered && approved === null && (
+        <label className="kassa-save-card">
+          <input
+            type="checkbox"
+            checked={save}
+            disabled={flow.step === 'waiting'}
+            onChange={(event) => setSave(event.target.checked)}
+          />
+          <span>{text('saveForLater')}</span>
+        </label>
+      )}
       <p className="kassa-wallet__error" role="alert">
         {flow.step === 'failed' ? text('failed') : ''}
       </p>

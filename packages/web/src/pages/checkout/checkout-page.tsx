@@ -94,8 +94,9 @@ export function CheckoutPage({ orderId }: { orderId: string }) {
               locale: 'en',
               clearFieldsAfterTokenization: false,
               threeDSecure: { amount: toDecimalString(session.amount) },
-              // Each wallet shows when the gateway turns it on for the merchant too, approved for the order's amount.
-              ...walletOptions(toDecimalString(session.amount)),
+              // Each wallet shows when the gateway turns it on for the merchant too, approved for the order's amount;
+              // signed in, its view offers to save it on the way (saved through the server, then paid as saved).
+              ...walletOptions(toDecimalString(session.amount), session.checkout.vaultCard),
               vaultCard: session.checkout.vaultCard,
               vaultManager: session.checkout.vaultManager,
             }}
@@ -152,10 +153,14 @@ export function CheckoutPage({ orderId }: { orderId: string }) {
 
 const isWalletView = (view: string): boolean => (PAYMENT_OPTIONS as readonly string[]).includes(view) && view !== 'card';
 
-/** Every wallet, for the order's amount: the checkout offers those the gateway enables. */
-function walletOptions(amount: string) {
+/**
+ * Every wallet, for the order's amount: the checkout offers those the gateway enables. `offerSave`: each wallet but
+ * PayPal Credit (a financing offer for this order, not an account to keep) offers "Save {wallet} for my next payments".
+ */
+function walletOptions(amount: string, offerSave: boolean) {
   const wallet = { amount };
-  return { paypal: wallet, paypalCredit: wallet, venmo: wallet, applePay: wallet, googlePay: wallet };
+  const saved = offerSave ? { amount, offerSave: true } : wallet;
+  return { paypal: saved, paypalCredit: wallet, venmo: saved, applePay: saved, googlePay: saved };
 }
 
 /** The order beside the payment form; on a phone it folds to its total so Pay stays in view. */

@@ -12,12 +12,22 @@ import { createPaymentFlow, type PaymentPorts, type PaymentState } from './payme
 class StandInCheckout {
   typed: string | null = null;
   selected: string | null = null;
+  /** The selected method is a wallet the shopper approved with "Save … for my next payments" ticked. */
+  vaultRequested = false;
   clears = 0;
   private nonces = 0;
 
   type(card: string): void {
     this.typed = card;
     this.selected = null;
+    this.vaultRequested = false;
+  }
+
+  /** A wallet approved in its window, to be saved while paying. */
+  approveWalletToSave(wallet: string): void {
+    this.typed = null;
+    this.selected = `nonce-${++this.nonces}-${wallet}`;
+    this.vaultRequested = true;
   }
 
   async requestPaymentMethod() {
@@ -25,15 +35,18 @@ class StandInCheckout {
       if (this.typed === null) throw new Error('invalid_fields');
       this.selected = `nonce-${++this.nonces}-${this.typed}`;
     }
-    return { nonce: this.selected, deviceData: 'device-data' } as Awaited<
-      ReturnType<PaymentPorts['checkout']['requestPaymentMethod']>
-    >;
+    return {
+      nonce: this.selected,
+      deviceData: 'device-data',
+      ...(this.vaultRequested ? { vaultRequested: true } : {}),
+    } as Awaited<ReturnType<PaymentPorts['checkout']['requestPaymentMethod']>>;
   }
 
   clearSelectedPaymentMethod(): void {
     this.clears += 1;
     this.typed = null;
     this.selected = null;
+    this.vaultRequested = false;
   }
 }
 
@@ -43,10 +56,14 @@ interface Charge {
   botcheck: string;
 }
 
-/** The ports, with the server's answers given per call (a Problem is thrown as the client would). */
-function setUp(answers: Array<'ok' | Problem | 'botcheck-timeout'> = []) {
+/**
+ * The ports, with the server's answers given per call (a Problem is thrown as the client would): `answers` for the
+ * charges (and their bot-checks), `saveAnswers` for the saves of wallets.
+ */
+function setUp(answers: Array<'ok' | Problem | 'botcheck-timeout'> = [], saveAnswers: Array<'ok' | Problem> = []) {
   const checkout = new StandInCheckout();
   const charges: Charge[] = [];
+  const saves: Array<{ key: string; nonce: string }> = [];
   const states: PaymentState[] = [];
   let keys = 0;
   let tokens = 0;
@@ -63,10 +80,16 @@ function setUp(answers: Array<'ok' | Problem | 'botcheck-timeout'> = []) {
       charges.push({ key, nonce: payment.nonce, botcheck: payment.botcheck });
       if (pending !== 'ok' && pending !== 'botcheck-timeout') throw new ApiError(pending);
     },
+    saveWallet: async (key, nonce) => {
+      saves.push({ key, nonce });
+      const answer = saveAnswers.shift() ?? 'ok';
+      if (answer !== 'ok') throw new ApiError(answer);
+      return `saved-${saves.length}-${nonce}`;
+    },
     newIdempotencyKey: () => `key-${++keys}`,
   };
   const flow = createPaymentFlow((state) => states.push(state));
-  return { checkout, charges, states, pay: () => flow.pay(ports), last: () => states.at(-1) };
+  return { checkout, charges, saves, states, pay: () => flow.pay(ports), last: () => states.at(-1) };
 }
 
 const networkError: Problem = { status: 0, code: 'network_error' };
@@ -172,6 +195,56 @@ describe('the payment flow', () => {
     flow.checkout.type('visa');
     await flow.pay();
     expect(flow.last()).toEqual({ step: 'paid' });
+  });
+
+  it('saves a wallet the shopper asked to keep, then pays with the saved one; a card is never saved here', async () => {
+    const flow = setUp(['ok']);
+    flow.checkout.approveWalletToSave('paypal');
+    await flow.pay();
+    expect(flow.states.map((state) => state.step)).toEqual(['tokenizing', 'saving', 'botcheck', 'charging', 'paid']);
+    expect(flow.saves).toEqual([{ key: 'key-1', nonce: 'nonce-1-paypal' }]);
+    expect(flow.charges).toEqual([{ key: 'key-2', nonce: 'saved-1-nonce-1-paypal', botcheck: 'token-1' }]);
+
+    const card = setUp(['ok']);
+    card.checkout.type('visa');
+    await card.pay();
+    expect(card.saves).toEqual([]);
+  });
+
+  it('after a network error on the charge of a wallet saved on the way, Pay again pays with the same saved nonce and key, saving nothing again', async () => {
+    const flow = setUp([networkError, 'ok']);
+    flow.checkout.approveWalletToSave('venmo');
+    await flow.pay();
+    expect(flow.last()).toEqual({ step: 'idle', error: problemMessage(networkError) });
+    await flow.pay();
+    expect(flow.saves).toHaveLength(1);
+    expect(flow.charges.map(({ key, nonce }) => ({ key, nonce }))).toEqual([
+      { key: 'key-2', nonce: 'saved-1-nonce-1-venmo' },
+      { key: 'key-2', nonce: 'saved-1-nonce-1-venmo' },
+    ]);
+    expect(flow.last()).toEqual({ step: 'paid' });
+  });
+
+  it('a save that did not answer is sent again under its key; one the gateway refused asks for the wallet again; neither charges', async () => {
+    const lost = setUp(['ok'], [networkError, 'ok']);
+    lost.checkout.approveWalletToSave('paypal');
+    await lost.pay();
+    expect(lost.charges).toEqual([]);
+    expect(lost.checkout.clears).toBe(0);
+    await lost.pay();
+    expect(lost.saves).toEqual([
+      { key: 'key-1', nonce: 'nonce-1-paypal' },
+      { key: 'key-1', nonce: 'nonce-1-paypal' },
+    ]);
+    expect(lost.last()).toEqual({ step: 'paid' });
+
+    const invalid: Problem = { status: 422, code: 'payment_method_invalid' };
+    const refused = setUp([], [invalid]);
+    refused.checkout.approveWalletToSave('paypal');
+    await refused.pay();
+    expect(refused.charges).toEqual([]);
+    expect(refused.checkout.clears).toBe(1);
+    expect(refused.last()).toEqual({ step: 'idle', error: problemMessage(invalid) });
   });
 
   it('never sends a key again once the server says it belongs to another request', async () => {

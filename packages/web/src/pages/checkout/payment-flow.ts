@@ -4,13 +4,21 @@ import type { Problem } from '../../api/types.ts';
 import { BotcheckError } from '../../botcheck/botcheck.ts';
 import { problemMessage } from '../../i18n/messages.ts';
 
-export type PaymentState = { step: 'idle'; error?: string } | { step: 'tokenizing' | 'botcheck' | 'charging' } | { step: 'paid' };
+export type PaymentState =
+  | { step: 'idle'; error?: string }
+  | { step: 'tokenizing' | 'saving' | 'botcheck' | 'charging' }
+  | { step: 'paid' };
 
-/** What one Pay press needs from outside: the checkout's card, the bot-check's token, the server's charge. */
+/**
+ * What one Pay press needs from outside: the checkout's card, the bot-check's token, the server's charge, and the
+ * server's save of a wallet the shopper asked to keep.
+ */
 export interface PaymentPorts {
   checkout: Pick<CheckoutInstance, 'requestPaymentMethod' | 'clearSelectedPaymentMethod'>;
   botcheck(): Promise<string>;
   charge(idempotencyKey: string, payment: { nonce: string; deviceData?: string; botcheck: string }): Promise<void>;
+  /** Saves an approved wallet (or finds it saved already) and answers a nonce that pays with the saved one. */
+  saveWallet(idempotencyKey: string, nonce: string): Promise<string>;
   newIdempotencyKey(): string;
 }
 
@@ -26,25 +34,40 @@ export interface PaymentFlow {
  */
 export function createPaymentFlow(onState: (state: PaymentState) => void): PaymentFlow {
   const keys = new Map<string, string>();
+  /** A wallet saved on the way: the nonce paying with the saved one, per approval, so Pay again resumes that payment. */
+  const savedNonces = new Map<string, string>();
   let inFlight = false;
+
+  const keyFor = (nonce: string, ports: PaymentPorts): string => {
+    const key = keys.get(nonce) ?? ports.newIdempotencyKey();
+    keys.set(nonce, key);
+    return key;
+  };
 
   async function run(ports: PaymentPorts): Promise<void> {
     onState({ step: 'tokenizing' });
-    let nonce: string;
-    let deviceData: string | undefined;
+    let method: Awaited<ReturnType<PaymentPorts['checkout']['requestPaymentMethod']>>;
     try {
-      ({ nonce, deviceData } = await ports.checkout.requestPaymentMethod());
+      method = await ports.checkout.requestPaymentMethod();
     } catch {
       // The checkout shows what is wrong inside itself (field errors, sheet error).
       return onState({ step: 'idle' });
     }
+    let { nonce } = method;
+    const { deviceData } = method;
     try {
+      // "Save PayPal for my next payments" (any wallet's): saved through the server first (its save bot-check, the
+      // card-save rules, one copy per account), then paid with the saved method, as a saved card pays.
+      if (method.vaultRequested === true) {
+        onState({ step: 'saving' });
+        const approved = nonce;
+        nonce = savedNonces.get(approved) ?? (await ports.saveWallet(keyFor(approved, ports), approved));
+        savedNonces.set(approved, nonce);
+      }
       onState({ step: 'botcheck' });
       const token = await ports.botcheck();
       onState({ step: 'charging' });
-      const key = keys.get(nonce) ?? ports.newIdempotencyKey();
-      keys.set(nonce, key);
-      await ports.charge(key, { nonce, ...(deviceData === undefined ? {} : { deviceData }), botcheck: token });
+      await ports.charge(keyFor(nonce, ports), { nonce, ...(deviceData === undefined ? {} : { deviceData }), botcheck: token });
       onState({ step: 'paid' });
     } catch (error) {
       const problem = problemOf(error);
@@ -54,10 +77,16 @@ export function createPaymentFlow(onState: (state: PaymentState) => void): Payme
       // again. Anything else (network failure, gateway unavailable, another attempt in progress, bot-check) keeps the
       // card selected in the checkout and its key here, so Pay again resumes the same attempt without retyping, and
       // the server answers it once.
-      if (problem.code === 'payment_declined' || problem.code === 'three_d_secure_required')
+      // A wallet the gateway would not save (payment_method_invalid) is approved again too.
+      if (['payment_declined', 'three_d_secure_required', 'payment_method_invalid'].includes(problem.code)) {
         ports.checkout.clearSelectedPaymentMethod();
+        savedNonces.clear();
+      }
       // The key belongs to another request: never send it again.
-      if (problem.code === 'idempotency_key_reused') keys.clear();
+      if (problem.code === 'idempotency_key_reused') {
+        keys.clear();
+        savedNonces.clear();
+      }
       onState({ step: 'idle', error: problemMessage(problem) });
     }
   }

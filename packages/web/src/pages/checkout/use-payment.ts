@@ -3,6 +3,7 @@ import type { CheckoutInstance } from '@kassa/checkout';
 import { api } from '../../api/client.ts';
 import type { BotcheckSettings } from '../../api/types.ts';
 import { runBotcheck } from '../../botcheck/botcheck.ts';
+import { saveWalletToPay } from '../../saved-cards/saved-cards.ts';
 import { createPaymentFlow, type PaymentFlow, type PaymentState } from './payment-flow.ts';
 
 export type { PaymentState } from './payment-flow.ts';
@@ -21,6 +22,7 @@ export function usePayment(orderId: string, botcheck: BotcheckSettings | undefin
       charge: async (key, payment) => {
         await api.pay(orderId, key, payment);
       },
+      saveWallet: saveWalletToPay,
       newIdempotencyKey: () => crypto.randomUUID(),
     });
   }
