@@ -48,10 +48,15 @@ test('the detected brand is shown inside the number field', async ({ page }) => 
   await expect(numberBox.getByRole('img', { name: 'Mastercard' })).toBeVisible();
 });
 
-test('a postal code written "12.345" is accepted and the card pays', async ({ page }) => {
+test('a postal code is checked as written: "-1" is "not valid", "12.345" is accepted and the card pays', async ({ page }) => {
   const shopper = new Shopper(page);
   await shopper.startCheckout(catalogue.everyday);
-  await shopper.enterCard({ ...cards.visa, postalCode: '12.345' });
+  // The first two characters must be letters or digits.
+  await shopper.enterCard({ ...cards.visa, postalCode: '-1' });
+  await shopper.field('cardholderName').click();
+  await expect(page.getByText('This postal code is not valid.', { exact: true })).toBeVisible();
+  await shopper.field('postalCode').fill('');
+  await shopper.typeInto('postalCode', '12.345');
   await shopper.field('cardholderName').click();
   await expect(page.getByText('This postal code is not valid.')).toHaveCount(0);
   await shopper.pay();
