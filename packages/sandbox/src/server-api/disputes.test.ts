@@ -51,6 +51,7 @@ interface FoundDispute {
   reasonCode: string;
   amountDisputed: string;
   transactionDetails: { id: string };
+  evidence?: Array<{ id: string; comment: string | null }> | null;
 }
 
 function searchDisputes(criteria: { transactionId?: string; status?: string[] }): Promise<FoundDispute[]> {
@@ -90,6 +91,7 @@ interface DisputeCalls {
     request: { documentId: string; category?: string },
   ): Promise<Answer<{ evidence: { id: string; comment: string | null; url: string | null } }>>;
   find(id: string): Promise<{ dispute: FoundDispute }>;
+  removeEvidence(id: string, evidenceId: string): Promise<Answer<object>>;
 }
 
 interface DocumentUploads {
@@ -183,6 +185,19 @@ describe('a chargeback on the dispute test card', () => {
     } finally {
       await rm(folder, { recursive: true, force: true });
     }
+  });
+
+  it('takes evidence out of an open dispute (dispute.removeEvidence); notFoundError for an unknown item; 95702 once closed', async () => {
+    const { disputeId } = await disputedSale();
+    const kept = await disputes().addTextEvidence(disputeId, 'Signed for at the door.');
+    const mistaken = await disputes().addTextEvidence(disputeId, 'Wrong order attached.');
+    expect((await disputes().removeEvidence(disputeId, mistaken.evidence.id)).success).toBe(true);
+    const { dispute } = await disputes().find(disputeId);
+    expect(dispute.evidence?.map((item) => item.comment)).toEqual(['Signed for at the door.']);
+    await expect(disputes().removeEvidence(disputeId, mistaken.evidence.id)).rejects.toMatchObject({ type: 'notFoundError' });
+
+    await disputes().accept(disputeId);
+    expect(codes(await disputes().removeEvidence(disputeId, kept.evidence.id))).toEqual(['95702']);
   });
 
   it('is found by dispute.search on status, and answers notFoundError for an unknown id', async () => {

@@ -35,3 +35,43 @@ export function auditEntriesFor(db: Db, targetId: string): Promise<AdminAuditRow
     .orderBy('id')
     .execute();
 }
+
+/** A change an admin made, as the dashboard tells it: when, what, on what, by whom, and what the change reported. */
+export interface AdminChange {
+  at: string;
+  action: string;
+  targetId: string;
+  /** null when the account is gone. */
+  actorEmail: string | null;
+  detail: Record<string, unknown>;
+}
+
+/**
+ * The changes admins made to these resources with these actions, oldest first: those answered 2xx, each once (an
+ * Idempotency-Key's replayed answer changed nothing).
+ */
+export async function changesTo(db: Db, targetIds: readonly string[], actions: readonly string[]): Promise<AdminChange[]> {
+  if (targetIds.length === 0 || actions.length === 0) return [];
+  const rows = await db
+    .selectFrom('admin_audit_log')
+    .leftJoin('accounts', 'accounts.id', 'admin_audit_log.actor_account_id')
+    .select([
+      'admin_audit_log.created_at',
+      'admin_audit_log.action',
+      'admin_audit_log.target_id',
+      'admin_audit_log.detail',
+      'accounts.email',
+    ])
+    .where('admin_audit_log.target_id', 'in', [...targetIds])
+    .where('admin_audit_log.action', 'in', [...actions])
+    .where('admin_audit_log.status', '>=', 200)
+    .where('admin_audit_log.status', '<', 300)
+    .orderBy('admin_audit_log.created_at')
+    .orderBy('admin_audit_log.id')
+    .execute();
+  return rows.flatMap((row) => {
+    const detail = row.detail === null ? {} : (JSON.parse(row.detail) as Record<string, unknown>);
+    if (detail.replayed === true || row.target_id === null) return [];
+    return [{ at: row.created_at, action: row.action, targetId: row.target_id, actorEmail: row.email, detail }];
+  });
+}

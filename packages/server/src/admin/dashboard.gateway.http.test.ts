@@ -279,6 +279,62 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
       ]);
     });
 
+    it("lists a dispute's evidence with its document's name and who added it, removes an item once per key, and tells each action on the payment's timeline", async () => {
+      const { paymentId, disputeId } = await disputedPayment('11.00');
+      const client = await admin();
+      type Evidence = { id: string; comment: string | null; documentName: string | null; addedBy: string | null };
+      type Detail = { dispute: { status: string }; evidence: Evidence[] };
+      const key = () => ({ 'idempotency-key': randomUUID() });
+      const note = await client.post(`/api/admin/disputes/${disputeId}/evidence`, { text: 'Signed for at the door.' }, key());
+      const pdf = {
+        name: 'delivery-note.pdf',
+        contentType: 'application/pdf',
+        data: Buffer.from('%PDF-1.4 note').toString('base64'),
+      };
+      const filed = await client.post(`/api/admin/disputes/${disputeId}/evidence`, { file: pdf }, key());
+      // The answer to the upload already names the document and its sender, as every later read does.
+      const expected = [
+        { comment: 'Signed for at the door.', documentName: null, addedBy: 'admin@kassa.test' },
+        { comment: null, documentName: 'delivery-note.pdf', addedBy: 'admin@kassa.test' },
+      ];
+      expect(filed.json<Detail>().evidence).toMatchObject(expected);
+      const read = (await client.get(`/api/admin/disputes/${disputeId}`)).json<Detail>();
+      expect(read.evidence).toMatchObject(expected);
+
+      const noteId = note.json<Detail>().evidence[0]?.id ?? '';
+      const removeKey = key();
+      const remove = () => client.request('DELETE', `/api/admin/disputes/${disputeId}/evidence/${noteId}`, undefined, removeKey);
+      const removed = await remove();
+      expect(removed.statusCode, removed.body).toBe(200);
+      expect(removed.json<Detail>().evidence.map((item) => item.documentName)).toEqual(['delivery-note.pdf']);
+      const replayed = await remove();
+      expect([replayed.statusCode, replayed.headers['idempotent-replayed']]).toEqual([200, 'true']);
+      const gone = await client.request('DELETE', `/api/admin/disputes/${disputeId}/evidence/${noteId}`, undefined, key());
+      expect(gone.json()).toMatchObject({ status: 404, code: 'evidence_not_found' });
+      const badId = await client.request('DELETE', `/api/admin/disputes/${disputeId}/evidence/not%20an%20id`, undefined, key());
+      expect(badId.json()).toMatchObject({ status: 400, code: 'validation_failed' });
+      // At the gateway too: only the document is left.
+      expect((await client.get(`/api/admin/disputes/${disputeId}`)).json<Detail>().evidence).toHaveLength(1);
+
+      const accepted = await client.post(`/api/admin/disputes/${disputeId}/accept`, {}, key());
+      expect(accepted.json<Detail>().dispute.status).toBe('accepted');
+      const documentId = filed.json<Detail>().evidence[1]?.id ?? '';
+      const closed = await client.request('DELETE', `/api/admin/disputes/${disputeId}/evidence/${documentId}`, undefined, key());
+      expect(closed.json()).toMatchObject({ status: 409, code: 'dispute_not_open' });
+
+      // The payment's timeline: each change once (not the replay, not the refusals), with what and who.
+      const detail = (await client.get(`/api/admin/payments/${paymentId}`)).json<{
+        timeline: { events: { type: string; action?: string; disputeId?: string; evidenceKind?: string | null }[] };
+      }>();
+      const actions = detail.timeline.events.filter((event) => event.type === 'dispute_action');
+      expect(actions).toEqual([
+        expect.objectContaining({ action: 'evidence_added', disputeId, evidenceKind: 'text', actorEmail: 'admin@kassa.test' }),
+        expect.objectContaining({ action: 'evidence_added', evidenceKind: 'document', documentName: 'delivery-note.pdf' }),
+        expect.objectContaining({ action: 'evidence_removed', evidenceKind: null, actorEmail: 'admin@kassa.test' }),
+        expect.objectContaining({ action: 'accepted', actorEmail: 'admin@kassa.test' }),
+      ]);
+    });
+
     it('finalizes a dispute answered with winning evidence: the gateway decides it won, and the shop records it', async () => {
       const { disputeId } = await disputedPayment('13.00');
       const client = await admin();

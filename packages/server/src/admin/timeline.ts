@@ -5,7 +5,28 @@ import { GatewayUnavailableError } from '../gateway/gateway.ts';
 import type { PaymentGateway } from '../gateway/gateway.ts';
 import { fromDecimalString, moneySchema } from '../money.ts';
 import { paymentStatusSchema } from '../payments/payment.ts';
+import { changesTo } from './audit-log.repository.ts';
 import type { AdminPayment } from './payments.query.ts';
+
+/** The emails of these accounts, by id. */
+async function emailsOf(db: Db, accountIds: readonly string[]): Promise<Map<string, string>> {
+  if (accountIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('accounts')
+    .select(['id', 'email'])
+    .where('id', 'in', [...new Set(accountIds)])
+    .execute();
+  return new Map(rows.map((row) => [row.id, row.email]));
+}
+
+/** The dispute actions a timeline tells, by the audit log's action names (routes/admin). */
+const DISPUTE_ACTION_OF = {
+  'disputes.evidence': 'evidence_added',
+  'disputes.removeEvidence': 'evidence_removed',
+  'disputes.accept': 'accepted',
+  'disputes.finalize': 'submitted',
+} as const;
+const DISPUTE_ACTIONS = ['evidence_added', 'evidence_removed', 'accepted', 'submitted'] as const;
 
 /**
  * One thing that happened to a payment, as the dashboard's timeline shows it (oldest first). `at` is always when it
@@ -27,7 +48,19 @@ export const timelineEventSchema = z.discriminatedUnion('type', [
     refundId: z.string(),
     amount: moneySchema,
     actorAccountId: z.string(),
+    actorEmail: z.string().nullable().describe("The admin's email; null when the account is gone."),
   }),
+  z
+    .object({
+      type: z.literal('dispute_action'),
+      at: z.string(),
+      disputeId: z.string(),
+      action: z.enum(DISPUTE_ACTIONS),
+      evidenceKind: z.enum(['text', 'document']).nullable().describe('What evidence was added; null for other actions.'),
+      documentName: z.string().nullable(),
+      actorEmail: z.string().nullable(),
+    })
+    .describe('What an admin did with a dispute on the payment: evidence added or removed, accepted, submitted to the bank.'),
   z
     .object({ type: z.literal('webhook'), at: z.string(), kind: z.string(), receivedAt: z.string() })
     .describe(
@@ -53,6 +86,7 @@ const SAME_SECOND_ORDER: Readonly<Record<TimelineEvent['type'], number>> = {
   webhook: 2,
   refund: 3,
   void: 3,
+  dispute_action: 3,
 };
 
 /**
@@ -72,6 +106,10 @@ export async function paymentTimeline(
     paymentId: attempt.id,
     status: attempt.status,
   }));
+  const actors = await emailsOf(
+    deps.db,
+    refunds.map((refund) => refund.actor_account_id),
+  );
   for (const refund of refunds) {
     events.push({
       type: refund.kind,
@@ -79,9 +117,27 @@ export async function paymentTimeline(
       refundId: refund.id,
       amount: { amount: refund.amount, currency: refund.currency },
       actorAccountId: refund.actor_account_id,
+      actorEmail: actors.get(refund.actor_account_id) ?? null,
     });
   }
   const disputes = await deps.db.selectFrom('disputes').select('id').where('payment_id', '=', payment.id).execute();
+  const disputeChanges = await changesTo(
+    deps.db,
+    disputes.map((dispute) => dispute.id),
+    Object.keys(DISPUTE_ACTION_OF),
+  );
+  for (const change of disputeChanges) {
+    const { evidenceKind, documentName } = change.detail;
+    events.push({
+      type: 'dispute_action',
+      at: change.at,
+      disputeId: change.targetId,
+      action: DISPUTE_ACTION_OF[change.action as keyof typeof DISPUTE_ACTION_OF],
+      evidenceKind: evidenceKind === 'text' || evidenceKind === 'document' ? evidenceKind : null,
+      documentName: typeof documentName === 'string' ? documentName : null,
+      actorEmail: change.actorEmail,
+    });
+  }
   const subjects = [
     payment.transactionId,
     ...refunds.map((refund) => refund.transaction_id),

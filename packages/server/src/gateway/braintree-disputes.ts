@@ -13,8 +13,8 @@ import type {
   GatewayDispute,
 } from './dispute-gateway.ts';
 
-/** The gateway answers only open disputes: 95701 evidence, 95704 accept, 95705 finalize. */
-const NOT_OPEN = new Set(['95701', '95704', '95705']);
+/** The gateway answers only open disputes: 95701 add evidence, 95702 remove it, 95704 accept, 95705 finalize. */
+const NOT_OPEN = new Set(['95701', '95702', '95704', '95705']);
 
 /** The SDK's file name decides the part's content type (http.js): the extension of each type it knows. */
 const EXTENSION: Record<EvidenceFileType, string> = {
@@ -49,6 +49,7 @@ interface SdkDisputes {
   finalize(id: string): Promise<Answer<Record<string, never>> | Failure>;
   addTextEvidence(id: string, content: string): Promise<Answer<{ evidence: SdkEvidence }> | Failure>;
   addFileEvidence(id: string, request: { documentId: string }): Promise<Answer<{ evidence: SdkEvidence }> | Failure>;
+  removeEvidence(id: string, evidenceId: string): Promise<Answer<Record<string, never>> | Failure>;
 }
 interface SdkDocumentUploads {
   create(request: { kind: string; file: NodeJS.ReadableStream }): Promise<Answer<{ documentUpload: { id: string } }> | Failure>;
@@ -157,6 +158,14 @@ export class BraintreeDisputesAdapter implements DisputeGateway {
     } finally {
       await rm(folder, { recursive: true, force: true });
     }
+  }
+
+  /** The SDK answers an unknown evidence id (or dispute) with notFoundError: `not_found`. */
+  removeEvidence(id: string, evidenceId: string): Promise<DisputeChange<null>> {
+    return change(
+      () => this.disputes.removeEvidence(id, evidenceId),
+      () => null,
+    );
   }
 
   /** Sends the evidence to the bank; the dispute as the gateway has it afterwards. */

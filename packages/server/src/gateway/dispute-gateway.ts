@@ -10,6 +10,8 @@ export interface DisputeGateway {
   addTextEvidence(id: string, text: string): Promise<DisputeChange<DisputeEvidence>>;
   /** Uploads the document (`documentUpload.create`), then attaches it (`dispute.addFileEvidence`). */
   addFileEvidence(id: string, file: EvidenceFile): Promise<DisputeChange<DisputeEvidence>>;
+  /** Takes an item out of an open dispute's evidence before it is finalized; `not_found` when it has no such item. */
+  removeEvidence(id: string, evidenceId: string): Promise<DisputeChange<null>>;
   finalize(id: string): Promise<DisputeChange<GatewayDispute>>;
 }
 
@@ -25,7 +27,7 @@ export interface EvidenceFile {
 }
 
 /**
- * What the gateway said: done; `not_open` (it answers only open disputes: 95701, 95704, 95705); `not_found`; or
+ * What the gateway said: done; `not_open` (it answers only open disputes: 95701, 95702, 95704, 95705); `not_found`; or
  * `refused` with its error codes (e.g. a document it does not take).
  */
 export type DisputeChange<T> =

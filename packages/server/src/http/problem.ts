@@ -26,6 +26,7 @@ export const PROBLEMS = {
   subscription_not_found: { status: 404, title: 'The subscription does not exist.' },
   payment_not_found: { status: 404, title: 'The payment does not exist.' },
   dispute_not_found: { status: 404, title: 'The dispute does not exist.' },
+  evidence_not_found: { status: 404, title: "The dispute's evidence has no such item: it was removed already." },
   email_taken: { status: 409, title: 'An account with this email already exists. Sign in instead.' },
   order_already_paid: { status: 409, title: 'The order is already paid.' },
   payment_in_progress: { status: 409, title: 'Another payment for this order is in progress.' },

@@ -4,6 +4,7 @@ import { recordAdminAction } from '../admin/audit-log.repository.ts';
 import type { Db } from '../db/connect.ts';
 import { problemResponses } from '../http/api-schemas.ts';
 import { ProblemError } from '../http/problem.ts';
+import { REPLAYED_HEADER } from './idempotency.ts';
 import { hookList } from './route-hooks.ts';
 
 declare module 'fastify' {
@@ -14,6 +15,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The admin account an admin route acts as (set by the guard). */
     adminAccountId: string | null;
+    /** What a change did, for its audit entry beside the query (the evidence it added or removed). */
+    auditDetail: Record<string, unknown> | null;
   }
 }
 
@@ -27,6 +30,7 @@ export const ADMIN_PREFIX = '/api/admin/';
  */
 export function registerAdminRoutesGuard(app: FastifyInstance, db: Db): void {
   app.decorateRequest('adminAccountId', null);
+  app.decorateRequest('auditDetail', null);
 
   const requireAdmin: onRequestHookHandler = async (request) => {
     const accountId = request.kassaSession?.account_id ?? null;
@@ -44,7 +48,7 @@ export function registerAdminRoutesGuard(app: FastifyInstance, db: Db): void {
       actorAccountId,
       action,
       targetId: targetOf(request),
-      detail: queryOf(request),
+      detail: detailOf(request, reply.getHeader(REPLAYED_HEADER) === 'true'),
       status: reply.statusCode,
     });
     return payload;
@@ -70,7 +74,12 @@ function targetOf(request: FastifyRequest): string | null {
   return typeof params === 'object' && params !== null && 'id' in params && typeof params.id === 'string' ? params.id : null;
 }
 
-function queryOf(request: FastifyRequest): Record<string, unknown> | null {
-  const query = request.query;
-  return typeof query === 'object' && query !== null && Object.keys(query).length > 0 ? { ...query } : null;
+/**
+ * The query, what the change reported (`auditDetail`), and `replayed: true` for an Idempotency-Key's saved answer sent
+ * again (the change was not made again).
+ */
+function detailOf(request: FastifyRequest, replayed: boolean): Record<string, unknown> | null {
+  const query = typeof request.query === 'object' && request.query !== null ? request.query : {};
+  const detail = { ...query, ...request.auditDetail, ...(replayed ? { replayed: true } : {}) };
+  return Object.keys(detail).length > 0 ? detail : null;
 }

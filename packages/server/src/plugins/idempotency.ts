@@ -35,6 +35,8 @@ declare module 'fastify' {
 }
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
+/** Set on an answer sent again for a key already answered. */
+export const REPLAYED_HEADER = 'idempotent-replayed';
 
 export const idempotencyKeySchema = z
   .string({ error: 'Send an Idempotency-Key header.' })
@@ -84,7 +86,7 @@ async function claim(
   if (claimed.kind === 'replay') {
     await reply
       .status(claimed.status)
-      .header('idempotent-replayed', 'true')
+      .header(REPLAYED_HEADER, 'true')
       .type(claimed.status >= 400 ? PROBLEM_CONTENT_TYPE : 'application/json; charset=utf-8')
       .send(claimed.body === null ? undefined : claimed.body);
     return;

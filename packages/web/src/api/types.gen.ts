@@ -121,7 +121,7 @@ export type Problem = {
   type: string;
   title: string;
   status: number;
-  code: "validation_failed" | "invalid_credentials" | "not_signed_in" | "webhook_signature_invalid" | "payment_declined" | "three_d_secure_required" | "subscription_declined" | "botcheck_failed" | "forbidden" | "cross_site_request" | "not_found" | "order_not_found" | "payment_method_not_found" | "plan_not_found" | "subscription_not_found" | "payment_not_found" | "dispute_not_found" | "email_taken" | "order_already_paid" | "payment_in_progress" | "payment_method_duplicate" | "wallet_already_saved" | "payment_method_has_subscription" | "subscription_not_cancelable" | "payment_not_refundable" | "payment_settling" | "refund_not_settled" | "already_refunded" | "void_not_allowed" | "dispute_not_open" | "idempotency_key_in_use" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "sign_up_link_invalid" | "idempotency_key_reused" | "refund_exceeds_amount" | "gateway_refused" | "card_verification_failed" | "payment_method_invalid" | "rate_limited" | "too_many_attempts" | "internal_error" | "gateway_unavailable" | "gateway_not_configured";
+  code: "validation_failed" | "invalid_credentials" | "not_signed_in" | "webhook_signature_invalid" | "payment_declined" | "three_d_secure_required" | "subscription_declined" | "botcheck_failed" | "forbidden" | "cross_site_request" | "not_found" | "order_not_found" | "payment_method_not_found" | "plan_not_found" | "subscription_not_found" | "payment_not_found" | "dispute_not_found" | "evidence_not_found" | "email_taken" | "order_already_paid" | "payment_in_progress" | "payment_method_duplicate" | "wallet_already_saved" | "payment_method_has_subscription" | "subscription_not_cancelable" | "payment_not_refundable" | "payment_settling" | "refund_not_settled" | "already_refunded" | "void_not_allowed" | "dispute_not_open" | "idempotency_key_in_use" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "sign_up_link_invalid" | "idempotency_key_reused" | "refund_exceeds_amount" | "gateway_refused" | "card_verification_failed" | "payment_method_invalid" | "rate_limited" | "too_many_attempts" | "internal_error" | "gateway_unavailable" | "gateway_not_configured";
   detail: string;
   errors?: FieldError[] | undefined;
   [x: string]: unknown;
@@ -131,7 +131,7 @@ export type PaymentDeclined = {
   type: string;
   title: string;
   status: number;
-  code: "validation_failed" | "invalid_credentials" | "not_signed_in" | "webhook_signature_invalid" | "payment_declined" | "three_d_secure_required" | "subscription_declined" | "botcheck_failed" | "forbidden" | "cross_site_request" | "not_found" | "order_not_found" | "payment_method_not_found" | "plan_not_found" | "subscription_not_found" | "payment_not_found" | "dispute_not_found" | "email_taken" | "order_already_paid" | "payment_in_progress" | "payment_method_duplicate" | "wallet_already_saved" | "payment_method_has_subscription" | "subscription_not_cancelable" | "payment_not_refundable" | "payment_settling" | "refund_not_settled" | "already_refunded" | "void_not_allowed" | "dispute_not_open" | "idempotency_key_in_use" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "sign_up_link_invalid" | "idempotency_key_reused" | "refund_exceeds_amount" | "gateway_refused" | "card_verification_failed" | "payment_method_invalid" | "rate_limited" | "too_many_attempts" | "internal_error" | "gateway_unavailable" | "gateway_not_configured";
+  code: "validation_failed" | "invalid_credentials" | "not_signed_in" | "webhook_signature_invalid" | "payment_declined" | "three_d_secure_required" | "subscription_declined" | "botcheck_failed" | "forbidden" | "cross_site_request" | "not_found" | "order_not_found" | "payment_method_not_found" | "plan_not_found" | "subscription_not_found" | "payment_not_found" | "dispute_not_found" | "evidence_not_found" | "email_taken" | "order_already_paid" | "payment_in_progress" | "payment_method_duplicate" | "wallet_already_saved" | "payment_method_has_subscription" | "subscription_not_cancelable" | "payment_not_refundable" | "payment_settling" | "refund_not_settled" | "already_refunded" | "void_not_allowed" | "dispute_not_open" | "idempotency_key_in_use" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "sign_up_link_invalid" | "idempotency_key_reused" | "refund_exceeds_amount" | "gateway_refused" | "card_verification_failed" | "payment_method_invalid" | "rate_limited" | "too_many_attempts" | "internal_error" | "gateway_unavailable" | "gateway_not_configured";
   detail: string;
   errors?: FieldError[] | undefined;
   decline: Decline;
@@ -302,6 +302,17 @@ export type TimelineEvent = {
   refundId: string;
   amount: Money;
   actorAccountId: string;
+  /** The admin's email; null when the account is gone. */
+  actorEmail: string | null;
+} | {
+  type: "dispute_action";
+  at: string;
+  disputeId: string;
+  action: "evidence_added" | "evidence_removed" | "accepted" | "submitted";
+  /** What evidence was added; null for other actions. */
+  evidenceKind: ("text" | "document") | null;
+  documentName: string | null;
+  actorEmail: string | null;
 } | {
   type: "webhook";
   at: string;
@@ -419,6 +430,10 @@ export type DisputeDetail = {
     /** Where the gateway keeps the document; null for text. */
     url: string | null;
     createdAt: string;
+    /** The document's name as uploaded here; null for text. */
+    documentName: string | null;
+    /** The email of the admin who added it here; null if added elsewhere. */
+    addedBy: string | null;
   }[];
 };
 

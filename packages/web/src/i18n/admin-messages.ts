@@ -1,5 +1,8 @@
 import type { Problem } from '../api/types.ts';
 
+/** Who did a change, when the shop knows it. */
+const byAdmin = (email: string | null) => (email === null ? '' : ` by ${email}`);
+
 // Every sentence the merchant's dashboard shows (the shop's own are in messages.ts).
 export const adminMessages = {
   dashboardNav: 'Dashboard',
@@ -123,8 +126,16 @@ export const adminMessages = {
   voidPayment: 'Void',
   timelineAttempt: (status: string, current: boolean) => `${current ? 'Payment' : 'Another attempt'} ${status.toLowerCase()}`,
   timelineGateway: (status: string) => `Gateway: ${status.replaceAll('_', ' ')}`,
-  timelineRefund: (amount: string) => `Refunded ${amount}`,
-  timelineVoid: (amount: string) => `Voided ${amount}`,
+  timelineRefund: (amount: string, by: string | null) => `Refunded ${amount}${byAdmin(by)}`,
+  timelineVoid: (amount: string, by: string | null) => `Voided ${amount}${byAdmin(by)}`,
+  timelineDispute: {
+    evidence_added: (what: string, by: string | null) => `Dispute: ${what} added to the evidence${byAdmin(by)}`,
+    evidence_removed: (_what: string, by: string | null) => `Dispute: an item removed from the evidence${byAdmin(by)}`,
+    accepted: (_what: string, by: string | null) => `Dispute accepted${byAdmin(by)}`,
+    submitted: (_what: string, by: string | null) => `Dispute: evidence submitted to the bank${byAdmin(by)}`,
+  },
+  evidenceNote: 'a note',
+  evidenceDocument: (name: string | null) => (name === null ? 'a document' : `the document ${name}`),
   timelineWebhook: (kind: string) => `Webhook: ${kind}`,
   /** Whose clock an event's time is: the gateway's (its statuses, when it sent a webhook) or the shop's. */
   timelineAt: { gateway_status: 'At the gateway', webhook: 'Sent by the gateway' } as Record<string, string>,
@@ -250,6 +261,7 @@ const adminProblems: Record<string, string> = {
   payment_not_found: 'This payment does not exist.',
   subscription_not_found: 'This subscription does not exist at the gateway.',
   dispute_not_found: 'This dispute does not exist at the gateway.',
+  evidence_not_found: 'This item is no longer in the evidence: it was removed already.',
   dispute_not_open: 'This dispute is closed: it was accepted, decided or sent to the bank, and can no longer be changed.',
   subscription_not_cancelable: 'This subscription has expired: there is nothing left to cancel.',
   gateway_refused: 'The gateway refused this. Check the payment at the gateway.',

@@ -1,9 +1,16 @@
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { findAccountById } from '../../accounts/accounts.repository.ts';
 import { auditEntriesFor } from '../../admin/audit-log.repository.ts';
 import { listCustomers } from '../../admin/customers.query.ts';
-import { acceptDispute, addDisputeEvidence, finalizeDispute, readDispute } from '../../admin/dispute-actions.ts';
+import {
+  acceptDispute,
+  addDisputeEvidence,
+  finalizeDispute,
+  readDispute,
+  removeDisputeEvidence,
+} from '../../admin/dispute-actions.ts';
 import type { DisputeActionOutcome, DisputeDeps } from '../../admin/dispute-actions.ts';
 import { disputesOfPayment, listDisputes } from '../../admin/disputes.query.ts';
 import { overview, overviewSchema } from '../../admin/overview.query.ts';
@@ -30,6 +37,7 @@ import {
   disputesPage,
   EVIDENCE_BODY_LIMIT,
   evidenceBody,
+  evidenceIdParams,
   exportPaymentsQuery,
   listCustomersQuery,
   listDisputesQuery,
@@ -114,6 +122,7 @@ function withVault<T>(
 const DISPUTE_PROBLEMS = [
   'validation_failed',
   'dispute_not_found',
+  'evidence_not_found',
   'dispute_not_open',
   'gateway_refused',
   'gateway_unavailable',
@@ -122,19 +131,22 @@ const DISPUTE_PROBLEMS = [
 
 /**
  * Runs a dispute use-case at the gateway. Its refusals are final answers (sent, so the Idempotency-Key replays them);
- * an unreachable gateway is thrown as 502 and releases the key.
+ * an unreachable gateway is thrown as 502 and releases the key. The evidence a change added or removed goes into its
+ * audit entry (with `audit`'s more), which the dispute's evidence list and the payment's timeline read.
  */
 async function disputeAction(
   ctx: AppContext,
   request: FastifyRequest,
   reply: FastifyReply,
   run: (deps: DisputeDeps) => Promise<DisputeActionOutcome>,
+  audit: Record<string, unknown> = {},
 ) {
   const disputes = ctx.disputes;
   if (disputes === null) throw new ProblemError('gateway_not_configured');
   const outcome = await withGateway(request, () => run({ db: ctx.db, disputes }));
   switch (outcome.kind) {
     case 'done':
+      if (outcome.evidenceId !== null) request.auditDetail = { evidenceId: outcome.evidenceId, ...audit };
       return outcome.detail;
     case 'gateway_refused':
       return sendFinal(reply, new ProblemError('gateway_refused', { detail: `Gateway codes: ${outcome.codes.join(', ')}.` }));
@@ -317,8 +329,32 @@ export function adminRoutes(app: ApiInstance, ctx: AppContext): void {
         file === undefined
           ? { text: text ?? '' }
           : { file: { name: file.name, contentType: file.contentType, content: Buffer.from(file.data, 'base64') } };
-      return disputeAction(ctx, request, reply, (deps) => addDisputeEvidence(deps, request.params.id, evidence));
+      // The gateway keeps no document's name: the audit entry does, for the evidence list.
+      const audit = file === undefined ? { evidenceKind: 'text' } : { evidenceKind: 'document', documentName: file.name };
+      const admin = request.adminAccountId === null ? undefined : await findAccountById(ctx.db, request.adminAccountId);
+      return disputeAction(
+        ctx,
+        request,
+        reply,
+        (deps) => addDisputeEvidence(deps, request.params.id, evidence, admin?.email ?? null),
+        audit,
+      );
     },
+  );
+
+  app.delete(
+    '/api/admin/disputes/:id/evidence/:evidenceId',
+    {
+      config: { adminAction: 'disputes.removeEvidence', idempotency: { withoutVisitor: 'not_signed_in' } },
+      schema: {
+        summary: "Take an item out of an open dispute's evidence before it is submitted (once per key)",
+        tags: ['admin'],
+        params: evidenceIdParams,
+        response: { 200: disputeDetail, ...problemResponses(...DISPUTE_PROBLEMS) },
+      },
+    },
+    async (request, reply) =>
+      disputeAction(ctx, request, reply, (deps) => removeDisputeEvidence(deps, request.params.id, request.params.evidenceId)),
   );
 
   app.post(

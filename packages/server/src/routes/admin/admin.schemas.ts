@@ -119,7 +119,9 @@ export const listDisputesQuery = z.object({
 export const disputesPage = z.object({ disputes: z.array(adminDisputeSchema), nextCursor: z.string().nullable() });
 
 /** The gateway's dispute ids (gateway.md: ids in its URL paths). */
-export const disputeIdParams = z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Not a dispute id.') });
+const gatewayId = (what: string) => z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, `Not ${what} id.`);
+export const disputeIdParams = z.object({ id: gatewayId('a dispute') });
+export const evidenceIdParams = disputeIdParams.extend({ evidenceId: gatewayId('an evidence') });
 
 export const disputeDetail = z.object({
   dispute: adminDisputeSchema,
@@ -130,6 +132,8 @@ export const disputeDetail = z.object({
         comment: z.string().nullable().describe('The text; null for a document.'),
         url: z.string().nullable().describe('Where the gateway keeps the document; null for text.'),
         createdAt: z.string(),
+        documentName: z.string().nullable().describe("The document's name as uploaded here; null for text."),
+        addedBy: z.string().nullable().describe('The email of the admin who added it here; null if added elsewhere.'),
       }),
     )
     .describe('What the merchant has answered so far, oldest first.'),

@@ -23,11 +23,16 @@ function describe(event: TimelineEvent, currentId: string): { text: string; tone
         tone: /declined|failed|rejected/.test(event.status) ? 'danger' : 'info',
       };
     case 'refund':
-      return { text: adminMessages.timelineRefund(formatMoney(event.amount)), tone: 'neutral' };
+      return { text: adminMessages.timelineRefund(formatMoney(event.amount), event.actorEmail), tone: 'neutral' };
     case 'void':
-      return { text: adminMessages.timelineVoid(formatMoney(event.amount)), tone: 'neutral' };
+      return { text: adminMessages.timelineVoid(formatMoney(event.amount), event.actorEmail), tone: 'neutral' };
     case 'webhook':
       return { text: adminMessages.timelineWebhook(event.kind), tone: 'neutral' };
+    case 'dispute_action': {
+      const what =
+        event.evidenceKind === 'text' ? adminMessages.evidenceNote : adminMessages.evidenceDocument(event.documentName);
+      return { text: adminMessages.timelineDispute[event.action](what, event.actorEmail), tone: 'warning' };
+    }
   }
 }
 
