@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { catalogue } from '../support/catalogue.ts';
-import { currentProduct } from '../support/products.ts';
+import { transactionDeviceData } from '../support/gateway-records.ts';
 import { cards, Shopper } from '../support/shopper.ts';
 
 // Device data: the checkout collects it through the gateway's collector frame (no script of the gateway's in our
@@ -23,11 +23,7 @@ test("a card payment's transaction carries the device data the checkout collecte
   const { order } = (await (await page.request.get(`/api/orders/${orderId}`)).json()) as {
     order: { payment: { transactionId: string } };
   };
-  const recorded = await fetch(
-    `${currentProduct().sandboxUrl}/__sandbox/transactions/${order.payment.transactionId}/device-data`,
-  );
-  expect(recorded.status).toBe(200);
-  const { deviceData, deviceSession } = (await recorded.json()) as { deviceData: string; deviceSession: unknown };
+  const { deviceData, deviceSession } = await transactionDeviceData(order.payment.transactionId);
   expect(deviceData).toBe(sent[0]);
   expect(deviceSession).not.toBeNull();
   // The collector frame went away once it answered.

@@ -4,6 +4,7 @@ import decodeQR from 'qr/decode.js';
 import { recordedPayment } from '../../support/admin-api.ts';
 import { catalogue } from '../../support/catalogue.ts';
 import { CheckoutSheet } from '../../support/checkout-sheet.ts';
+import { transactionDeviceData } from '../../support/gateway-records.ts';
 import { currentProduct } from '../../support/products.ts';
 import { changeSandboxSettings, resetSandboxSettings } from '../../support/sandbox-settings.ts';
 import { Shopper, uniqueEmail } from '../../support/shopper.ts';
@@ -11,7 +12,7 @@ import { Shopper, uniqueEmail } from '../../support/shopper.ts';
 // The wallets against the sandbox, every one turned on in the merchant settings: the option list, each wallet's own
 // view and button, the sandbox's approval page in the wallet's window (each wallet cancelled, failed, then approved),
 // Venmo's QR code on a desktop scanned by a "phone" (another browser context), and the paid order's payment-method
-// type as the server recorded it (admin API). Under gateway-faults/: merchant settings apply to the whole running
+// type as the server recorded it (admin API), with the device data the gateway's transaction carries. Under gateway-faults/: merchant settings apply to the whole running
 // product.
 test.beforeEach(async () => {
   await changeSandboxSettings({ wallets: ['paypal', 'venmo', 'apple_pay', 'google_pay'] });
@@ -123,6 +124,18 @@ test('the option list offers the card and every wallet, passes axe, and the togg
   await expect(shopper.field('number')).toBeVisible();
 });
 
+/**
+ * The order was paid with a wallet of `type` as the server recorded it, and the gateway's transaction carries the
+ * device data the checkout collected in this browser (its collector's session found).
+ */
+async function paidWith(page: Page, orderId: string, type: string): Promise<void> {
+  const payment = await recordedPayment(page, orderId);
+  expect(payment.paymentMethodType).toBe(type);
+  const { deviceData, deviceSession } = await transactionDeviceData(payment.transactionId ?? 'none');
+  expect(JSON.parse(deviceData)).toMatchObject({ device_session_id: expect.any(String), correlation_id: expect.any(String) });
+  expect(deviceSession).not.toBeNull();
+}
+
 /** Cancelled in its window: nothing shown, focus back on the button; then failed: the checkout says so. */
 async function cancelThenFail(page: Page, sheet: CheckoutSheet, option: string): Promise<void> {
   await answerInWindow(page, option, 'Cancel');
@@ -134,7 +147,7 @@ async function cancelThenFail(page: Page, sheet: CheckoutSheet, option: string):
 }
 
 for (const { option, view, type, account } of WINDOW_WALLETS) {
-  test(`${option}: its view passes axe; cancelled in its window nothing is shown, failed the checkout says so, approved the order is paid at once, recorded as ${type}`, async ({
+  test(`${option}: its view passes axe; cancelled in its window nothing is shown, failed the checkout says so, approved the order is paid at once, recorded as ${type} with device data at the gateway`, async ({
     page,
   }) => {
     const { shopper, sheet, orderId } = await openWallet(page, option);
@@ -144,7 +157,7 @@ for (const { option, view, type, account } of WINDOW_WALLETS) {
     await answerInWindow(page, option, 'Approve');
     if (account !== null) await expect(sheet.root().getByText(account).first()).toBeVisible();
     await shopper.seesReceipt();
-    expect((await recordedPayment(page, orderId)).paymentMethodType).toBe(type);
+    await paidWith(page, orderId, type);
   });
 }
 
@@ -251,7 +264,7 @@ test("on a wallet's view only its own button pays: the shop's Pay is hidden ther
   await expect(shopper.payButton()).toBeVisible();
 });
 
-test('Venmo on a desktop: a QR code a phone scans; approved there, the order is paid, recorded as venmo_account', async ({
+test('Venmo on a desktop: a QR code a phone scans; approved there, the order is paid, recorded as venmo_account with device data at the gateway', async ({
   page,
   browser,
 }) => {
@@ -264,7 +277,7 @@ test('Venmo on a desktop: a QR code a phone scans; approved there, the order is 
   await page.screenshot({ path: test.info().outputPath('venmo-qr.png') });
   await approveOnPhone(browser, url, 'Approve');
   await shopper.seesReceipt();
-  expect((await recordedPayment(page, orderId)).paymentMethodType).toBe('venmo_account');
+  await paidWith(page, orderId, 'venmo_account');
 });
 
 test('Venmo on a desktop: cancelled on the phone or in the checkout, nothing is shown and the button is back', async ({
