@@ -6,6 +6,17 @@ import { cards, DEMO_SAVED_CARD, Shopper } from '../support/shopper.ts';
 const axeViolations = async (page: Page, state: string) =>
   (await new AxeBuilder({ page }).analyze()).violations.map((violation) => `${state}: ${violation.id}: ${violation.help}`);
 
+/** The looks of the page's text links (links and link-like buttons in the content, not buttons or navigation). */
+const textLinkLooks = (page: Page, state: string) =>
+  page.locator('main a:not(.button), main .link-button').evaluateAll(
+    (links, where) =>
+      links.map((link) => {
+        const style = getComputedStyle(link);
+        return { where, text: link.textContent?.trim(), look: `${style.color} ${style.textDecorationLine} ${style.fontWeight}` };
+      }),
+    state,
+  );
+
 test('the sandbox banner gives the test card and the declining amount; product descriptions do not', async ({ page }) => {
   const shopper = new Shopper(page);
   await shopper.visitShop();
@@ -149,7 +160,9 @@ test.describe('in the dark', () => {
   });
 });
 
-test('the cart, an empty cart, sign-in and sign-up have no accessibility violations', async ({ page }) => {
+test('the cart, an empty cart, sign-in and sign-up have no accessibility violations; their text links have one style', async ({
+  page,
+}) => {
   const shopper = new Shopper(page);
   await page.goto('/cart');
   await expect(page.getByText('Your cart is empty.')).toBeVisible();
@@ -159,10 +172,16 @@ test('the cart, an empty cart, sign-in and sign-up have no accessibility violati
   await page.getByRole('link', { name: /^Cart/ }).click();
   await expect(page.getByRole('button', { name: 'Go to checkout' })).toBeVisible();
   expect(await axeViolations(page, 'cart')).toEqual([]);
+  const links = await textLinkLooks(page, 'cart');
   await page.goto('/sign-in');
   await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
   expect(await axeViolations(page, 'sign-in')).toEqual([]);
+  links.push(...(await textLinkLooks(page, 'sign-in')));
   await page.getByRole('link', { name: 'Create an account' }).click();
   await expect(page.getByRole('heading', { name: 'Create an account' })).toBeVisible();
   expect(await axeViolations(page, 'sign-up')).toEqual([]);
+  links.push(...(await textLinkLooks(page, 'sign-up')));
+  // One link style: the text links of the three pages, links and link-like buttons, look the same.
+  expect(new Set(links.map((link) => link.where))).toEqual(new Set(['cart', 'sign-in', 'sign-up']));
+  expect(new Set(links.map((link) => link.look)).size, JSON.stringify(links)).toBe(1);
 });
