@@ -9,6 +9,7 @@ import type { CheckoutInstance } from '../runtime/checkout-runtime.ts';
 import type { CheckoutEventName } from '../runtime/events.ts';
 import type { CheckoutOptions } from '../runtime/options.ts';
 import '../styles/checkout.css';
+import { EVENT_NAMES } from './event-names.ts';
 
 export interface IntegratorSetup {
   readonly authorization: string;
@@ -22,25 +23,6 @@ export interface IntegratorRecord {
   readonly errors: Array<{ readonly code: string; readonly message: string }>;
   instance: CheckoutInstance | null;
 }
-
-// Every event name of CheckoutEventMap (a missing or unknown one does not compile).
-const EVENT_NAMES = Object.keys({
-  paymentMethodRequestable: true,
-  noPaymentMethodRequestable: true,
-  paymentOptionSelected: true,
-  changeActiveView: true,
-  'card:focus': true,
-  'card:blur': true,
-  'card:empty': true,
-  'card:notEmpty': true,
-  'card:validityChange': true,
-  'card:cardTypeChange': true,
-  'card:binAvailable': true,
-  'card:inputSubmitRequest': true,
-  'threeDSecure:customer-canceled': true,
-  'threeDSecure:authentication-modal-render': true,
-  'threeDSecure:authentication-modal-close': true,
-} satisfies Record<CheckoutEventName, true>) as CheckoutEventName[];
 
 const setup = JSON.parse(document.getElementById('integrator-setup')?.textContent ?? '{}') as IntegratorSetup;
 const record: IntegratorRecord = { events: [], errors: [], instance: null };
