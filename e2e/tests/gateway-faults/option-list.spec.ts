@@ -34,7 +34,7 @@ async function openOptionList(page: Page, failing?: RegExp): Promise<{ sheet: Ch
   return { sheet, orderId };
 }
 
-test('Pay before a choice: "Choose a way to pay first."; on PayPal\'s view: "Use the PayPal button…"; on Venmo\'s: "Use the button above…"; a view change clears each and moves focus', async ({
+test('Pay before a choice: "Choose a way to pay first."; on PayPal\'s view: "Use the PayPal button…"; on Venmo\'s: "Use the button above…"; a view change clears each and moves focus (the wallet\'s button, the first option, the first card field)', async ({
   page,
 }) => {
   const { sheet } = await openOptionList(page);
@@ -61,6 +61,14 @@ test('Pay before a choice: "Choose a way to pay first."; on PayPal\'s view: "Use
     await expect(sheet.message()).toHaveText('');
     await expect(sheet.root().getByRole('button', { name: 'Card', exact: true })).toBeFocused();
   }
+  // The card's view: its first control is the first card field (a frame), and the message goes with the list.
+  expect(await requestPaymentMethod(page)).toEqual([
+    { ok: false, code: 'no_payment_method', message: 'Choose a way to pay first.' },
+  ]);
+  await sheet.root().getByRole('button', { name: 'Card', exact: true }).click();
+  await sheet.seesView('card');
+  await expect(sheet.message()).toHaveText('');
+  await expect.poll(() => sheet.focusedField()).toBe('cardholderName');
 });
 
 /** An event as the test compares it: its name and, for a card field event, the field that emitted it. */
