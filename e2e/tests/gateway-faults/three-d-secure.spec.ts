@@ -10,7 +10,7 @@ import {
   requestPaymentMethod,
 } from '../../support/integrator-page.ts';
 import { changeSandboxSettings, resetSandboxSettings } from '../../support/sandbox-settings.ts';
-import { cards, Shopper, type TestCard } from '../../support/shopper.ts';
+import { cards, Shopper, uniqueEmail, type TestCard } from '../../support/shopper.ts';
 
 // 3-D Secure 2 with the provider's test cards (gateway.md) against the sandbox, the merchant setting turned on: the
 // checkout's lookup, the issuer's challenge in its dialog, and the outcome the server recorded on the payment (read
@@ -63,6 +63,7 @@ for (const { name, number, status, shifted, possible } of passes) {
 const failures = [
   { name: 'frictionless failure', number: '4000000000002925' },
   { name: 'lookup error', number: '4000000000001125' },
+  { name: 'lookup time-out', number: '4000000000001075' },
 ] as const;
 for (const { name, number } of failures) {
   test(`${name} (${number}): the checkout says so, clears the card, and nothing is charged`, async ({ page }) => {
@@ -98,6 +99,24 @@ test('challenge passed with 1234 (4000000000001091): the dialog holds the issuer
     status: 'authenticate_successful',
     liabilityShifted: true,
     liabilityShiftPossible: true,
+  });
+});
+
+test('a saved card goes through 3-D Secure too: paying the next order with the saved challenge card (4000000000001091) opens the challenge, and 1234 pays with the shift recorded', async ({
+  page,
+}) => {
+  const shopper = new Shopper(page);
+  await shopper.signUpThroughApi('Tess Saved', uniqueEmail('tess'), 'three-d-secure-saved-1');
+  await shopper.savesCardAtGateway(card('4000000000001091'));
+  await shopper.startCheckoutOfNewOrder();
+  await shopper.payWithSavedCard('Visa ending in 1091');
+  await expect(page.getByRole('dialog', { name: 'Confirm your card' })).toBeVisible();
+  await challenge(page).getByLabel('One-time code').fill('1234');
+  await challenge(page).getByRole('button', { name: 'Submit' }).click();
+  const orderId = await shopper.seesReceipt();
+  expect(await recordedPayment(page, orderId)).toMatchObject({
+    paymentMethodType: 'credit_card',
+    threeDSecure: { status: 'authenticate_successful', liabilityShifted: true, liabilityShiftPossible: true },
   });
 });
 

@@ -616,6 +616,26 @@ describe('CheckoutRuntime with 3-D Secure', () => {
   });
 });
 
+describe('CheckoutRuntime with 3-D Secure on a saved card', () => {
+  it('verifies the chosen saved card when Pay asks for it, and resolves the request with the verified card', async () => {
+    const saved = savedMethod({ nonce: 'n-saved' });
+    const h = await readyHarness(
+      {},
+      { settings: checkoutSettings({ cardholderName: false, threeDSecure: { amount: '12.00' } }) },
+      { ...config, threeDSecureEnabled: true },
+      null,
+      { listPaymentMethods: () => Promise.resolve([saved]), deletePaymentMethod: () => Promise.resolve() },
+    );
+    expect(h.runtime.getState().activeMethod).toEqual(saved);
+    const request = h.runtime.instance.requestPaymentMethod();
+    await h.settle();
+    expect(h.threeDSecure()).toMatchObject({ card: saved, amount: '12.00' });
+    const verified = { ...saved, nonce: 'n-verified', liabilityShifted: true, liabilityShiftPossible: true };
+    h.answerThreeDSecure({ kind: 'result', result: { ...verified, threeDSecureInfo: { status: 'authenticate_successful' } } });
+    await expect(request).resolves.toMatchObject({ nonce: 'n-verified', vaulted: true, liabilityShifted: true });
+  });
+});
+
 describe('CheckoutRuntime device data', () => {
   it("puts the collector's device data on every payment method it hands over", async () => {
     const deviceData = '{"device_session_id":"abc","fraud_merchant_id":"m1","correlation_id":"c1"}';

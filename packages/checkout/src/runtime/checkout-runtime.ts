@@ -116,7 +116,8 @@ export class CheckoutRuntime {
   private fields: HostedFields | null = null;
   private readonly readyFrames = new Set<FieldName>();
   private loadAbort: AbortController | null = null;
-  private tokenizing: Deferred | null = null;
+  /** The requestPaymentMethod() call waiting for an outcome that comes later: a tokenization, or 3-D Secure's. */
+  private waiting: Deferred | null = null;
   /** The amount the current request asked 3-D Secure to authenticate (else the option's). */
   private requestedAmount: string | null = null;
   /** The parts loaded on demand (saved methods, 3-D Secure, wallets), and what they see of this runtime. */
@@ -296,8 +297,8 @@ export class CheckoutRuntime {
     this.timers.clear();
     this.fields?.teardown();
     this.fields = null;
-    this.tokenizing?.reject(new CheckoutError('not_ready', this.options.translate('error.notReady')));
-    this.tokenizing = null;
+    this.waiting?.reject(new CheckoutError('not_ready', this.options.translate('error.notReady')));
+    this.waiting = null;
   }
 
   private requestPaymentMethod(options?: RequestPaymentMethodOptions): Promise<PaymentMethodResult> {
@@ -481,22 +482,25 @@ export class CheckoutRuntime {
         this.later(this.options.blurSettleMs ?? 300, () => this.send({ type: 'BLUR_SETTLED', field: effect.field }));
         return;
       case 'tokenize':
-        this.tokenizing = request ?? null;
+        this.waiting = request ?? null;
         this.tokenize(effect.fields, effect.vault);
         return;
       case 'deleteMethod':
       case 'verifyThreeDSecure':
+        // A chosen saved card goes to 3-D Secure straight from the request (a typed one after its tokenization, whose
+        // caller is waiting already): its caller waits for the result.
+        if (effect.type === 'verifyThreeDSecure' && request !== undefined) this.waiting = request;
         for (const part of this.parts) if (this.partHost !== null) part.run?.(effect, this.partHost);
         return;
       case 'clearFields':
         this.fields?.clear();
         return;
       case 'resolveRequest': {
-        const waiting = this.settle(request);
+        const caller = this.settle(request);
         // Every result carries the device data; a collector that has not answered yet is waited for briefly only.
         const late = new Promise<null>((resolve) => setTimeout(resolve, DEVICE_DATA_WAIT_MS, null));
         void Promise.race([this.deviceData, late]).then((deviceData) =>
-          waiting?.resolve(deviceData === null ? effect.result : { ...effect.result, deviceData }),
+          caller?.resolve(deviceData === null ? effect.result : { ...effect.result, deviceData }),
         );
         return;
       }
@@ -543,12 +547,12 @@ export class CheckoutRuntime {
     }
   }
 
-  /** The promise an outcome belongs to: the current caller, or the one waiting for the tokenization. */
+  /** The promise an outcome belongs to: the current caller, or the one waiting for a tokenization or 3-D Secure. */
   private settle(request: Deferred | undefined): Deferred | null {
     if (request !== undefined) return request;
-    const waiting = this.tokenizing;
-    this.tokenizing = null;
-    return waiting;
+    const caller = this.waiting;
+    this.waiting = null;
+    return caller;
   }
 
   private tokenize(fieldNames: readonly FieldName[], vault: boolean): void {
