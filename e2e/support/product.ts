@@ -15,6 +15,8 @@ export interface RunningProduct {
   sandboxUrl: string;
   databaseFile: string;
   logFile: string;
+  /** What the start script printed so far (stdout and stderr), as a person at the terminal reads it. */
+  output(): string;
   stop(): Promise<void>;
 }
 
@@ -46,33 +48,40 @@ export async function startProduct(env: Record<string, string> = {}): Promise<Ru
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const { shopUrl, sandboxUrl } = await waitForUrls(child);
+  let output = '';
+  const record = (chunk: Buffer) => {
+    output += chunk.toString();
+  };
+  child.stdout?.on('data', record);
+  child.stderr?.on('data', record);
+  const { shopUrl, sandboxUrl } = await waitForUrls(child, () => output);
   return {
     shopUrl,
     webDist: env.WEB_DIST ?? webDist(root),
     sandboxUrl,
     databaseFile,
     logFile,
+    output: () => output,
     stop: () =>
       new Promise((resolve) => {
+        // 'close': the process has ended and its output is read to the end.
         if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
+        child.once('close', () => resolve());
         child.kill('SIGTERM');
       }),
   };
 }
 
-function waitForUrls(child: ChildProcess): Promise<{ shopUrl: string; sandboxUrl: string }> {
+function waitForUrls(child: ChildProcess, printed: () => string): Promise<{ shopUrl: string; sandboxUrl: string }> {
   return new Promise((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(() => fail(new Error(`Kassa did not start within 120 s:\n${output}`)), 120_000);
+    const timer = setTimeout(() => fail(new Error(`Kassa did not start within 120 s:\n${printed()}`)), 120_000);
     const fail = (error: Error) => {
       clearTimeout(timer);
       child.kill('SIGTERM');
       reject(error);
     };
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
+    const onData = () => {
+      const output = printed();
       const shop = /Shop:\s+(\S+?)\/?\s*$/m.exec(output);
       const sandbox = /Sandbox gateway:\s+(http\S+)/.exec(output);
       if (shop?.[1] && sandbox?.[1]) {
@@ -82,6 +91,6 @@ function waitForUrls(child: ChildProcess): Promise<{ shopUrl: string; sandboxUrl
     };
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);
-    child.once('exit', (code) => fail(new Error(`Kassa exited with ${code} before it was ready:\n${output}`)));
+    child.once('exit', (code) => fail(new Error(`Kassa exited with ${code} before it was ready:\n${printed()}`)));
   });
 }

@@ -1,6 +1,8 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { catalogue } from '../support/catalogue.ts';
+import { startProduct } from '../support/product.ts';
+import { currentProduct } from '../support/products.ts';
 import { cards, DEMO_SAVED_CARD, Shopper } from '../support/shopper.ts';
 
 const axeViolations = async (page: Page, state: string) =>
@@ -158,6 +160,29 @@ test.describe('in the dark', () => {
     await shopper.seesReceipt();
     expect(await axeViolations(page, 'dark receipt')).toEqual([]);
   });
+});
+
+test("npm start's terminal: readable log lines, then the banner, which requests do not push away (their lines only at LOG_LEVEL=debug)", async ({
+  request,
+}) => {
+  // A Kassa of its own at the default log level (the run's Kassas log at debug for the audit), as npm start runs it.
+  const kassa = await startProduct({ LOG_LEVEL: 'info', WEB_DIST: currentProduct().webDist });
+  try {
+    expect((await request.get(`${kassa.shopUrl}/api/config`)).ok()).toBe(true);
+    expect((await request.get(`${kassa.shopUrl}/`)).ok()).toBe(true);
+  } finally {
+    await kassa.stop();
+  }
+  const lines = kassa
+    .output()
+    .split('\n')
+    .filter((line) => line.trim() !== '');
+  const banner = lines.indexOf('Kassa is running.');
+  expect(banner, kassa.output()).toBeGreaterThan(0);
+  // Before the banner, the start's log lines read as time, level and message (pino-pretty), not JSON.
+  for (const line of lines.slice(0, banner)) expect(line).toMatch(/^\[\d\d:\d\d:\d\d\] (INFO|WARN): \S/);
+  // After it, nothing the two requests logged until the stop.
+  expect(lines.slice(lines.indexOf('Press Ctrl-C to stop.') + 1)).toEqual(['Kassa stopped.']);
 });
 
 test('the cart, an empty cart, sign-in and sign-up have no accessibility violations; their text links have one style', async ({
