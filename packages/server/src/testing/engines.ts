@@ -1,7 +1,9 @@
+import { copyFileSync } from 'node:fs';
 import type { DatabaseConfig } from '../config.ts';
 import { openDatabase } from '../db/connect.ts';
 import type { DatabaseHandle } from '../db/connect.ts';
-import { startTestPostgres } from './postgres.ts';
+import { inject } from 'vitest';
+import { connectTestPostgres } from './postgres.ts';
 import type { TestPostgres } from './postgres.ts';
 import { tempSqliteFile } from './sqlite.ts';
 
@@ -15,12 +17,28 @@ export interface TestEngine {
   teardown(): Promise<void>;
 }
 
+// Each test opens a fresh database: a copy of one migrated once per process (SQLite) or per server (PostgreSQL), so the
+// migrations do not run again for every test. openDatabase still runs the migrator on the copy, which finds it current.
+
+/** A migrated SQLite file, made on first use and removed when the process ends. */
+let sqliteTemplate: Promise<string> | undefined;
+
+async function migratedSqliteFile(): Promise<string> {
+  const temp = tempSqliteFile();
+  process.once('exit', temp.cleanup);
+  const handle = await openDatabase({ engine: 'sqlite', file: temp.file });
+  await handle.close();
+  return temp.file;
+}
+
 export function sqliteEngine(): TestEngine {
   return {
     name: 'sqlite',
     async setup() {},
     async open() {
+      sqliteTemplate ??= migratedSqliteFile();
       const temp = tempSqliteFile();
+      copyFileSync(await sqliteTemplate, temp.file);
       const config: DatabaseConfig = { engine: 'sqlite', file: temp.file };
       const handle = await openDatabase(config);
       return {
@@ -36,22 +54,33 @@ export function sqliteEngine(): TestEngine {
   };
 }
 
+/** A migrated PostgreSQL database, made on first use on the run's shared server and copied for each test. */
+let postgresTemplate: Promise<string> | undefined;
+
 export function postgresEngine(): TestEngine {
   let server: TestPostgres | undefined;
   return {
     name: 'postgres',
     async setup() {
-      server = await startTestPostgres();
+      // One server for the whole run, started by the run's global setup (testing/postgres-global-setup.ts).
+      server = connectTestPostgres(inject('testPostgres'));
     },
     async open() {
       if (server === undefined) throw new Error('postgres engine not set up');
-      const config: DatabaseConfig = { engine: 'postgres', url: await server.createDatabase() };
+      const running = server;
+      postgresTemplate ??= (async () => {
+        const url = await running.createDatabase();
+        await (await openDatabase({ engine: 'postgres', url })).close();
+        return url;
+      })();
+      const config: DatabaseConfig = {
+        engine: 'postgres',
+        url: await running.createDatabase({ template: await postgresTemplate }),
+      };
       const handle = await openDatabase(config);
       return { config, handle, cleanup: () => handle.close() };
     },
-    async teardown() {
-      await server?.stop();
-    },
+    async teardown() {},
   };
 }
 
