@@ -256,6 +256,42 @@ test('signed in, PayPal approved with "Save PayPal for my next payments" pays th
   expect(await listed()).toHaveLength(1);
 });
 
+test('saved Venmo, Apple Pay and Google Pay are listed by their way to pay and account with the marks the account page shows; the saved Google Pay pays an order, recorded as android_pay_card', async ({
+  page,
+}) => {
+  const shopper = new Shopper(page);
+  const sheet = new CheckoutSheet(page);
+  await shopper.signUpThroughApi('Wes Wallets', uniqueEmail('wes'), 'saved-wallets-1');
+  for (const nonce of ['fake-venmo-account-nonce', 'fake-apple-pay-visa-nonce', 'fake-android-pay-mastercard-nonce'])
+    await shopper.savesCardThroughApi(nonce);
+  const saved = [
+    { name: 'Venmo', option: 'venmo', account: '@venmojoe', row: 'Venmo · @venmojoe' },
+    { name: 'Apple Pay', option: 'applePay', account: 'Visa 1111', row: 'Apple Pay · Visa ending in 1111' },
+    // The checkout names the card as the gateway's description does ("MasterCard 4444"), the account page as the
+    // shop does ("Mastercard"): either is the shopper's card.
+    { name: 'Google Pay', option: 'googlePay', account: /Mastercard 4444/i, row: 'Google Pay · Mastercard ending in 4444' },
+  ] as const;
+
+  await page.goto('/account/payment-methods');
+  const accountMarks = new Map<string, string>();
+  for (const { option, row } of saved)
+    accountMarks.set(option, await shopper.accountRow(row).locator('.account-row-mark').innerHTML());
+
+  await shopper.startCheckoutOfNewOrder();
+  await expect(shopper.savedCard('Venmo')).toBeChecked();
+  for (const { name, option, account } of saved) {
+    const method = sheet.root().locator('.kassa-method').filter({ hasText: name });
+    await expect(method).toContainText(account);
+    expect(await method.locator(`.kassa-method__mark[data-option="${option}"]`).innerHTML()).toBe(accountMarks.get(option));
+  }
+  await page.screenshot({ path: test.info().outputPath('saved-wallets.png') });
+  await shopper.savedCard('Google Pay').check();
+  await expect(sheet.root().getByRole('heading', { name: 'Paying with Google Pay' })).toBeVisible();
+  await shopper.pay();
+  const orderId = await shopper.seesReceipt();
+  expect((await recordedPayment(page, orderId)).paymentMethodType).toBe('android_pay_card');
+});
+
 test("on a wallet's view only its own button pays: the shop's Pay is hidden there and back on the card", async ({ page }) => {
   const { shopper, sheet } = await openWallet(page, 'Google Pay');
   await expect(shopper.payButton()).toBeHidden();
