@@ -1,4 +1,4 @@
-import { expect, request, test, type Browser } from '@playwright/test';
+import { expect, request, test, type Browser, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { botcheckToken } from '../support/botcheck-token.ts';
 import { catalogue } from '../support/catalogue.ts';
@@ -242,17 +242,23 @@ test('a merchant cancels a subscription from the list after the question, and se
 /** The gateway's dispute test card: its sale settles at once and gets an open chargeback (gateway.md, the sandbox). */
 const DISPUTE_CARD: TestCard = { ...cards.visa, number: '4023898493988028' };
 
+/**
+ * The sandbox tells the server of the chargeback by its dispute_opened webhook: waited for through the API the page
+ * reads (reloading the page instead raced its own loading under load), then the list is shown again.
+ */
+async function disputeListed(page: Page, email: string): Promise<void> {
+  await expect
+    .poll(async () => JSON.stringify(await (await page.request.get('/api/admin/disputes')).json()), { timeout: 30_000 })
+    .toContain(email);
+  await page.reload();
+}
+
 test('a merchant answers a chargeback with a PDF, then accepts it after the question', async ({ page, browser }) => {
   const { email, orderNumber } = await shopperPays(browser, DISPUTE_CARD);
   const merchant = new Merchant(page);
   await merchant.signsIn();
   await merchant.opensSection('Disputes');
-  // The sandbox tells the server of the chargeback by its dispute_opened webhook: waited for through the API the page
-  // reads (reloading the page instead raced its own loading under load), then shown.
-  await expect
-    .poll(async () => JSON.stringify(await (await page.request.get('/api/admin/disputes')).json()), { timeout: 30_000 })
-    .toContain(email);
-  await page.reload();
+  await disputeListed(page, email);
   const row = page.getByRole('row').filter({ hasText: email });
   await expect(row).toContainText('open');
   const name = `the dispute of €12.00 on order ${orderNumber}`;
@@ -281,6 +287,77 @@ test('a merchant answers a chargeback with a PDF, then accepts it after the ques
   await expect(row).toContainText('accepted');
   await expect(row.getByRole('button')).toHaveCount(0);
   await page.screenshot({ path: test.info().outputPath('dispute-accepted.png'), fullPage: true });
+});
+
+test("a merchant opens a dispute, sees the evidence sent by name and sender, removes a wrong item, and finds each step on the payment's timeline", async ({
+  page,
+  browser,
+}) => {
+  const { email, orderNumber } = await shopperPays(browser, DISPUTE_CARD);
+  const merchant = new Merchant(page);
+  await merchant.signsIn();
+  await merchant.opensSection('Disputes');
+  await disputeListed(page, email);
+  const name = `the dispute of €12.00 on order ${orderNumber}`;
+  await page.getByRole('link', { name: `Open ${name}` }).click();
+  await expect(merchant.paymentHeading()).toContainText('€12.00');
+  await expect(merchant.paymentHeading()).toContainText('open');
+  const evidence = page.getByRole('region', { name: 'Evidence' });
+  await expect(evidence).toContainText('No evidence yet.');
+
+  const adds = async (what: { note: string } | { document: string }) => {
+    await page.getByRole('button', { name: 'Add evidence', exact: true }).click();
+    if ('note' in what) await merchant.dialog().getByLabel('Note').fill(what.note);
+    else
+      await merchant
+        .dialog()
+        .getByLabel('Or a document')
+        .setInputFiles({ name: what.document, mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4 receipt') });
+    await merchant.dialog().getByRole('button', { name: 'Add evidence' }).click();
+    await expect(merchant.dialog()).toBeHidden();
+  };
+  await adds({ note: 'Wrong parcel: order 77.' });
+  await expect(page.getByRole('status').filter({ hasText: 'Evidence added' })).toHaveText(
+    `Evidence added to ${name}: 1 item so far.`,
+  );
+  await adds({ document: 'signed-delivery-receipt.pdf' });
+  const items = evidence.getByRole('listitem');
+  await expect(items).toHaveCount(2);
+  await expect(items.nth(0)).toContainText('Wrong parcel: order 77.');
+  await expect(items.nth(0)).toContainText('Added by admin@kassa.test');
+  await expect(items.nth(1)).toContainText('signed-delivery-receipt.pdf');
+  expect(await merchant.axeViolations('dispute with evidence')).toEqual([]);
+  await page.screenshot({ path: test.info().outputPath('dispute-evidence.png'), fullPage: true });
+
+  await evidence.getByRole('button', { name: 'Remove the note "Wrong parcel: order 77."' }).click();
+  await expect(merchant.dialog().getByRole('button', { name: 'Keep it' })).toBeFocused();
+  expect(await merchant.axeViolations('remove evidence dialog')).toEqual([]);
+  await merchant.dialog().getByRole('button', { name: 'Remove item' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Removed' })).toHaveText(
+    'Removed the note "Wrong parcel: order 77." from the evidence.',
+  );
+  await expect(items).toHaveCount(1);
+  await expect(items.first()).toContainText('signed-delivery-receipt.pdf');
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await page.screenshot({ path: test.info().outputPath('dispute-evidence-phone.png'), fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 720 });
+
+  // The payment's timeline tells each step, with who took it.
+  await page.getByRole('link', { name: `Order ${orderNumber}` }).click();
+  await expect(page.getByRole('heading', { name: 'Timeline' })).toBeVisible();
+  const timeline = await merchant.timeline().allTextContents();
+  for (const step of [
+    'Dispute: a note added to the evidence by admin@kassa.test',
+    'Dispute: the document signed-delivery-receipt.pdf added to the evidence by admin@kassa.test',
+    'Dispute: an item removed from the evidence by admin@kassa.test',
+  ])
+    expect(
+      timeline.filter((entry) => entry.includes(step)),
+      step,
+    ).toHaveLength(1);
+  await page.screenshot({ path: test.info().outputPath('dispute-timeline.png'), fullPage: true });
 });
 
 test("a merchant sees a sign-in the bot check refused among the refusals, filtered to the bot check's", async ({

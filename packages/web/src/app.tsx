@@ -55,6 +55,11 @@ const routes: Route[] = [
   },
   { pattern: '/admin/disputes', title: adminMessages.disputesTitle, render: () => <AdminPage section={{ name: 'disputes' }} /> },
   {
+    pattern: '/admin/disputes/:disputeId',
+    title: adminMessages.disputeTitle,
+    render: ({ disputeId = '' }) => <AdminPage section={{ name: 'dispute', disputeId }} />,
+  },
+  {
     pattern: '/admin/customers',
     title: adminMessages.customersTitle,
     render: () => <AdminPage section={{ name: 'customers' }} />,

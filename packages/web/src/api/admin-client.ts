@@ -52,6 +52,13 @@ export const adminApi = {
     call<DisputeDetail>('POST', `/api/admin/disputes/${encodeURIComponent(id)}/evidence`, evidence, {
       'idempotency-key': idempotencyKey,
     }),
+  removeDisputeEvidence: (id: string, evidenceId: string, idempotencyKey: string) =>
+    call<DisputeDetail>(
+      'DELETE',
+      `/api/admin/disputes/${encodeURIComponent(id)}/evidence/${encodeURIComponent(evidenceId)}`,
+      undefined,
+      { 'idempotency-key': idempotencyKey },
+    ),
   customers: (query: URLSearchParams) => call<CustomersPage>('GET', `/api/admin/customers?${query}`),
   refusals: (query: URLSearchParams) => call<RefusalsPage>('GET', `/api/admin/refusals?${query}`),
 };

@@ -215,6 +215,38 @@ export const adminMessages = {
   confirmSubmitEvidence: 'Submit evidence',
   keepEditingEvidence: 'Not yet',
   disputeSubmitted: (dispute: string, status: string) => `Submitted ${dispute}: ${status}.`,
+  // Dispute detail
+  disputeTitle: 'Dispute',
+  backToDisputes: 'All disputes',
+  openDispute: (dispute: string) => `Open ${dispute}`,
+  disputeId: 'Dispute ID',
+  disputeKind: 'Kind',
+  disputeReason: 'Reason',
+  disputedPayment: 'Payment',
+  lastReported: 'Last reported',
+  evidenceListTitle: 'Evidence',
+  evidenceListOpen: 'Nothing goes to the bank until you submit the evidence: until then you can add and remove items.',
+  evidenceListClosed: 'What was answered; the dispute is closed, so it can no longer change.',
+  noEvidence: 'No evidence yet. Add a note or a document that shows the payment was right.',
+  noEvidenceClosed: 'No evidence was sent.',
+  evidenceNoteLabel: 'Note',
+  evidenceDocumentLabel: 'Document',
+  unnamedDocument: 'A document added at the gateway',
+  evidenceAddedBy: (by: string | null, at: string) => (by === null ? `Added ${at}` : `Added by ${by}, ${at}`),
+  removeEvidence: 'Remove',
+  removeEvidenceOf: (item: string) => `Remove ${item}`,
+  evidenceItemName: (comment: string | null, documentName: string | null) =>
+    comment !== null
+      ? `the note "${comment.length > 40 ? `${comment.slice(0, 40)}…` : comment}"`
+      : documentName === null
+        ? 'the document'
+        : `the document ${documentName}`,
+  removeEvidenceTitle: 'Remove this item from the evidence?',
+  removeEvidenceIntro: (item: string) =>
+    `${item[0]?.toUpperCase() ?? ''}${item.slice(1)} is taken out of the evidence. Add it again if you change your mind.`,
+  confirmRemoveEvidence: 'Remove item',
+  keepEvidence: 'Keep it',
+  evidenceRemoved: (item: string) => `Removed ${item} from the evidence.`,
   name: 'Name',
   email: 'Email',
   emailStartsWith: 'Email starts with',

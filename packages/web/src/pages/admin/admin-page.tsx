@@ -3,7 +3,8 @@ import { adminMessages } from '../../i18n/admin-messages.ts';
 import { messages } from '../../i18n/messages.ts';
 import { Link, usePath } from '../../router.tsx';
 import { CustomersPage } from './lists/customers-page.tsx';
-import { DisputesPage } from './lists/disputes-page.tsx';
+import { DisputeDetailPage } from './disputes/dispute-detail-page.tsx';
+import { DisputesPage } from './disputes/disputes-page.tsx';
 import { RefusalsPage } from './lists/refusals-page.tsx';
 import { SubscriptionsPage } from './lists/subscriptions-page.tsx';
 import { OverviewPage } from './overview/overview-page.tsx';
@@ -13,7 +14,8 @@ import '../../styles/admin.css';
 
 export type AdminSection =
   | { name: 'overview' | 'payments' | 'subscriptions' | 'disputes' | 'customers' | 'refusals' }
-  | { name: 'payment'; paymentId: string };
+  | { name: 'payment'; paymentId: string }
+  | { name: 'dispute'; disputeId: string };
 
 const SECTIONS = [
   { to: '/admin', label: adminMessages.overviewTitle },
@@ -72,6 +74,8 @@ function renderSection(section: AdminSection) {
       return <SubscriptionsPage />;
     case 'disputes':
       return <DisputesPage />;
+    case 'dispute':
+      return <DisputeDetailPage key={section.disputeId} disputeId={section.disputeId} />;
     case 'customers':
       return <CustomersPage />;
     case 'refusals':

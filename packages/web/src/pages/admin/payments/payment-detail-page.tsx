@@ -3,9 +3,10 @@ import { adminApi } from '../../../api/admin-client.ts';
 import type { AdminPayment, PaymentDetail, RefundDone } from '../../../api/types.gen.ts';
 import { useLoad } from '../../../api/use-load.ts';
 import { formatMoney } from '../../../format/money.ts';
-import { adminMessages, adminProblemMessage } from '../../../i18n/admin-messages.ts';
+import { adminMessages } from '../../../i18n/admin-messages.ts';
 import { Link } from '../../../router.tsx';
 import { formatDateTime, paymentStatusLabel } from '../parts/format.ts';
+import { DetailHeader, DetailLoadFailed, Facts } from '../parts/detail-page.tsx';
 import { StatusBadge } from '../parts/status-badge.tsx';
 import { GiveBackDialog, type GiveBack } from './give-back-dialog.tsx';
 import { paymentsListPath } from './last-list.ts';
@@ -27,22 +28,14 @@ function offers(detail: PaymentDetail, refundable: number): { refund: boolean; v
 }
 
 export function PaymentDetailPage({ paymentId }: { paymentId: string }) {
+  const back = { to: paymentsListPath(), label: adminMessages.backToPayments };
   const [version, setVersion] = useState(0);
   const [dialog, setDialog] = useState<GiveBack | null>(null);
   const [notice, setNotice] = useState('');
   const loaded = useLoad(() => adminApi.payment(paymentId), `${paymentId}:${version}`);
 
   if (loaded.status === 'loading' && version === 0) return <p className="status">{adminMessages.working}</p>;
-  if (loaded.status === 'failed') {
-    return (
-      <section className="admin-section">
-        <Link to={paymentsListPath()} className="back-link">
-          {adminMessages.backToPayments}
-        </Link>
-        <p role="alert">{adminProblemMessage(loaded.problem)}</p>
-      </section>
-    );
-  }
+  if (loaded.status === 'failed') return <DetailLoadFailed back={back} problem={loaded.problem} />;
   if (loaded.status === 'loading') return <p className="status">{adminMessages.working}</p>;
   const detail = loaded.data;
   const { payment } = detail;
@@ -62,37 +55,29 @@ export function PaymentDetailPage({ paymentId }: { paymentId: string }) {
 
   return (
     <section aria-labelledby="payment-title" className="admin-section">
-      <Link to={paymentsListPath()} className="back-link">
-        {adminMessages.backToPayments}
-      </Link>
-      <header className="payment-header">
-        <div>
-          <p className="eyebrow">{adminMessages.paymentTitle}</p>
-          <h1 id="payment-title" className="payment-amount">
-            {formatMoney(payment.amount)} <span className="currency">{payment.amount.currency}</span>{' '}
-            <StatusBadge status={payment.status} label={paymentStatusLabel(payment.status)} />
-          </h1>
-          <p className="muted">
-            {adminMessages.orderNumber(payment.order.number)} · {payment.customer?.email ?? adminMessages.guest} ·{' '}
-            {formatDateTime(payment.createdAt)}
-          </p>
-        </div>
-        <div className="payment-actions">
-          {can.refund && (
-            <button type="button" className="secondary" onClick={() => setDialog('refund')}>
-              {adminMessages.refund}
-            </button>
-          )}
-          {can.void && (
-            <button type="button" className="secondary" onClick={() => setDialog('void')}>
-              {adminMessages.voidPayment}
-            </button>
-          )}
-        </div>
-      </header>
-      <p role="status" className="notice">
-        {notice}
-      </p>
+      <DetailHeader
+        back={back}
+        eyebrow={adminMessages.paymentTitle}
+        titleId="payment-title"
+        amount={payment.amount}
+        status={{ status: payment.status, label: paymentStatusLabel(payment.status) }}
+        about={`${adminMessages.orderNumber(payment.order.number)} · ${payment.customer?.email ?? adminMessages.guest} · ${formatDateTime(payment.createdAt)}`}
+        actions={
+          <>
+            {can.refund && (
+              <button type="button" className="secondary" onClick={() => setDialog('refund')}>
+                {adminMessages.refund}
+              </button>
+            )}
+            {can.void && (
+              <button type="button" className="secondary" onClick={() => setDialog('void')}>
+                {adminMessages.voidPayment}
+              </button>
+            )}
+          </>
+        }
+        notice={notice}
+      />
       <div className="detail-layout">
         <section aria-labelledby="timeline-title" className="card detail-card">
           <h2 id="timeline-title">{adminMessages.timeline}</h2>
@@ -113,8 +98,9 @@ export function PaymentDetailPage({ paymentId }: { paymentId: string }) {
           <ul className="plain-list">
             {detail.disputes.map((dispute) => (
               <li key={dispute.id}>
-                <StatusBadge status={dispute.status} /> {formatMoney(dispute.amount)} · {dispute.reason.replaceAll('_', ' ')} ·{' '}
-                {formatDateTime(dispute.updatedAt)}
+                <StatusBadge status={dispute.status} />{' '}
+                <Link to={`/admin/disputes/${dispute.id}`}>{formatMoney(dispute.amount)}</Link> ·{' '}
+                {dispute.reason.replaceAll('_', ' ')} · {formatDateTime(dispute.updatedAt)}
               </li>
             ))}
           </ul>
@@ -161,16 +147,7 @@ function PaymentFacts({ detail, refunded, refundable }: { detail: PaymentDetail;
       adminMessages.declineReason,
       payment.decline.processorResponseText ?? payment.decline.reason.replaceAll('_', ' '),
     ]);
-  return (
-    <dl className="facts">
-      {facts.map(([term, value]) => (
-        <div key={term}>
-          <dt>{term}</dt>
-          <dd>{value}</dd>
-        </div>
-      ))}
-    </dl>
-  );
+  return <Facts facts={facts} />;
 }
 
 function Attempts({ attempts, current }: { attempts: AdminPayment[]; current: string }) {

@@ -6,10 +6,14 @@ import { formatMoney } from '../../../format/money.ts';
 import { adminMessages, adminProblemMessage } from '../../../i18n/admin-messages.ts';
 import { ConfirmDialog } from '../../account/confirm-dialog.tsx';
 import { useKeyedAction } from '../parts/keyed-action.ts';
+import { evidenceItemName, type EvidenceItem } from './evidence-list.tsx';
 
 /** What the gateway takes as a document (the server says the same: PDF, JPEG or PNG, at most 4 MB). */
 const DOCUMENT_TYPES: ReadonlySet<string> = new Set(['application/pdf', 'image/jpeg', 'image/png']);
 const MAX_DOCUMENT_BYTES = 4 * 1024 * 1024;
+
+/** The gateway's snake_case words (`product_not_received`) as the merchant reads them. */
+export const disputeWords = (text: string) => text.replaceAll('_', ' ');
 
 /** How the merchant names a dispute in a sentence: its amount and the order it disputes. */
 export function disputeName(dispute: AdminDispute): string {
@@ -42,6 +46,36 @@ export function DisputeChangeDialog({
         busy ? adminMessages.working : accept ? adminMessages.confirmAcceptDispute : adminMessages.confirmSubmitEvidence
       }
       cancelLabel={accept ? adminMessages.keepDispute : adminMessages.keepEditingEvidence}
+      busy={busy}
+      error={error}
+      onConfirm={confirm}
+      onCancel={onClose}
+    />
+  );
+}
+
+/**
+ * The question before an item leaves the evidence (it can be added again, but the merchant may not have its file at
+ * hand). One Idempotency-Key per opening.
+ */
+export function RemoveEvidenceDialog({
+  dispute,
+  item,
+  onClose,
+  onDone,
+}: {
+  dispute: AdminDispute;
+  item: EvidenceItem;
+  onClose: () => void;
+  onDone: (detail: DisputeDetail) => void;
+}) {
+  const { busy, error, confirm } = useKeyedAction((key) => adminApi.removeDisputeEvidence(dispute.id, item.id, key), onDone);
+  return (
+    <ConfirmDialog
+      title={adminMessages.removeEvidenceTitle}
+      description={adminMessages.removeEvidenceIntro(evidenceItemName(item))}
+      confirmLabel={busy ? adminMessages.working : adminMessages.confirmRemoveEvidence}
+      cancelLabel={adminMessages.keepEvidence}
       busy={busy}
       error={error}
       onConfirm={confirm}

@@ -9,11 +9,10 @@ import { formatDateTime } from '../parts/format.ts';
 import { PagedTable } from '../parts/paged-table.tsx';
 import { useQueryState } from '../parts/query.ts';
 import { StatusBadge } from '../parts/status-badge.tsx';
-import { DisputeChangeDialog, disputeName, EvidenceDialog } from './dispute-dialogs.tsx';
-import { StatusFilter } from './status-filter.tsx';
+import { DisputeChangeDialog, disputeName, disputeWords, EvidenceDialog } from './dispute-dialogs.tsx';
+import { StatusFilter } from '../lists/status-filter.tsx';
 
 const STATUSES = ['open', 'accepted', 'disputed', 'expired', 'won', 'lost'] as const;
-const words = (text: string) => text.replaceAll('_', ' ');
 
 type DisputeAction = 'accept' | 'evidence' | 'finalize';
 
@@ -24,15 +23,23 @@ function columns(onAction: (dispute: AdminDispute, action: DisputeAction) => voi
     </button>
   );
   return [
-    { header: adminMessages.amount, cell: (d) => formatMoney(d.amount), className: 'numeric' },
+    {
+      header: adminMessages.amount,
+      cell: (d) => (
+        <Link to={`/admin/disputes/${d.id}`} className="row-link" label={adminMessages.openDispute(disputeName(d))}>
+          {formatMoney(d.amount)}
+        </Link>
+      ),
+      className: 'numeric',
+    },
     {
       header: adminMessages.status,
       cell: (d) => (
         <>
           <span className="cell-title">
-            <StatusBadge status={d.status} label={words(d.status)} />
+            <StatusBadge status={d.status} label={disputeWords(d.status)} />
           </span>
-          <span className="cell-detail muted">{`${words(d.kind)}, ${words(d.reason)}`}</span>
+          <span className="cell-detail muted">{`${disputeWords(d.kind)}, ${disputeWords(d.reason)}`}</span>
         </>
       ),
     },
@@ -74,7 +81,7 @@ function noticeOf(action: DisputeAction, detail: DisputeDetail): string {
   const name = disputeName(detail.dispute);
   if (action === 'accept') return adminMessages.disputeAccepted(name);
   if (action === 'evidence') return adminMessages.evidenceAdded(detail.evidence.length, name);
-  return adminMessages.disputeSubmitted(name, words(detail.dispute.status));
+  return adminMessages.disputeSubmitted(name, disputeWords(detail.dispute.status));
 }
 
 /**
@@ -101,7 +108,7 @@ export function DisputesPage() {
           id="disputes-status"
           statuses={STATUSES}
           value={status}
-          label={words}
+          label={disputeWords}
           onChange={(value) => query.set({ status: value })}
         />
       </header>
