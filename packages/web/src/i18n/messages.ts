@@ -166,7 +166,7 @@ const problemMessages: Record<string, string> = {
   payment_method_duplicate: 'This credit card already exists as a saved payment method.',
   wallet_already_saved: 'This account is already saved as a payment method.',
   card_verification_failed: 'Credit card verification failed.',
-  payment_method_invalid: 'This card could not be saved. Please check it and try again.',
+  payment_method_invalid: 'This payment method could not be saved. Please try again or choose another way to pay.',
   payment_method_not_found: 'This card is no longer saved. Reload the page to see your cards.',
   payment_method_has_subscription: 'This card pays for a subscription. Cancel the subscription first, then delete the card.',
   subscription_not_found: 'This subscription no longer exists. Reload the page to see your subscriptions.',
