@@ -1,8 +1,9 @@
+import { join } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { catalogue } from '../support/catalogue.ts';
+import { webDist } from '../../scripts/build-web.ts';
 import { startProduct } from '../support/product.ts';
-import { currentProduct } from '../support/products.ts';
 import { cards, DEMO_SAVED_CARD, Shopper } from '../support/shopper.ts';
 
 const axeViolations = async (page: Page, state: string) =>
@@ -165,8 +166,9 @@ test.describe('in the dark', () => {
 test("npm start's terminal: readable log lines, then the banner, which requests do not push away (their lines only at LOG_LEVEL=debug)", async ({
   request,
 }) => {
-  // A Kassa of its own at the default log level (the run's Kassas log at debug for the audit), as npm start runs it.
-  const kassa = await startProduct({ LOG_LEVEL: 'info', WEB_DIST: currentProduct().webDist });
+  // A Kassa of its own at the default log level (the run's Kassas log at debug for the audit), as npm start runs it,
+  // serving the web app the run's first Kassa built.
+  const kassa = await startProduct({ LOG_LEVEL: 'info', WEB_DIST: webDist(join(import.meta.dirname, '..', '..')) });
   try {
     expect((await request.get(`${kassa.shopUrl}/api/config`)).ok()).toBe(true);
     expect((await request.get(`${kassa.shopUrl}/`)).ok()).toBe(true);
