@@ -28,6 +28,7 @@ import { registerDatabaseLifecycle } from './plugins/db.ts';
 import { registerCrossSiteRefusal } from './plugins/cross-site.ts';
 import { answerFrameworkError, registerErrorMapping } from './plugins/errors.ts';
 import { registerAdminRoutesGuard } from './plugins/admin.ts';
+import { registerConnectionClose } from './plugins/connection-close.ts';
 import { registerIdempotency } from './plugins/idempotency.ts';
 import { openApiRoutes, registerOpenApi } from './plugins/openapi.ts';
 import { registerRateLimits } from './plugins/rate-limits.ts';
@@ -145,6 +146,7 @@ export async function buildKassaApp(config: Config, deps: AppDeps = {}): Promise
   // App plugins.
   // Before anything closes (preClose precedes every onClose): a mail round under way finishes, no new one starts.
   app.addHook('preClose', async () => mailSender.stop());
+  registerConnectionClose(app);
   registerDatabaseLifecycle(app, database, deps.database === undefined);
   registerErrorMapping(app);
   registerCrossSiteRefusal(app);
