@@ -2,6 +2,7 @@
 // module of their own: only the views loaded on demand import it, so the card view's bundle does not carry it.
 // Saved wallets (the provider's vault lists PayPal and Venmo accounts, Apple Pay and Google Pay cards) are named by
 // their way to pay, with the account under it; their sentences come with the wallets' (wallet-messages.ts).
+import { BRANDS } from '../brands/brands.ts';
 import type { MessageKey } from '../i18n/catalogue.ts';
 import type { Locale, Translate } from '../i18n/i18n.ts';
 import { walletAccount, walletText } from '../i18n/wallet-messages.ts';
@@ -46,13 +47,18 @@ export interface MethodsProps {
   readonly inert: boolean;
 }
 
+/** A saved card's network as the card form and the brand list write it ("Mastercard", not the gateway's "MasterCard"). */
+function brandName(cardType: string): string {
+  return BRANDS.find((brand) => brand.gatewayName === cardType)?.name ?? cardType;
+}
+
 function methodProps(method: PaymentMethodResult, state: CheckoutState, t: Translate): SavedMethodProps {
   const { cardType: brand, lastFour, expirationMonth, expirationYear } = method.details;
   const card = method.type === 'CreditCard';
   return {
     nonce: method.nonce,
     option: METHOD_OPTION[method.type],
-    label: card ? t('methods.card', { brand, lastFour }) : t(SOURCE[method.type]),
+    label: card ? t('methods.card', { brand: brandName(brand), lastFour }) : t(SOURCE[method.type]),
     brand,
     detail: card
       ? t('methods.expires', { month: expirationMonth.padStart(2, '0'), year: expirationYear.slice(-2) })
@@ -94,7 +100,7 @@ export function connectDeleteConfirmation(state: CheckoutState, t: Translate, lo
   return {
     question:
       method.type === 'CreditCard'
-        ? t('delete.question', { brand: method.details.cardType, lastFour: method.details.lastFour })
+        ? t('delete.question', { brand: brandName(method.details.cardType), lastFour: method.details.lastFour })
         : walletText(t, locale, 'deleteQuestion', t(SOURCE[method.type]), walletAccount(method)),
     cancelText: t('delete.cancel'),
     confirmText: t('delete.confirm'),

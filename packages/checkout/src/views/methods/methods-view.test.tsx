@@ -67,6 +67,17 @@ describe('saved methods markup', () => {
     expect(html.indexOf('>Cancel</button>')).toBeLessThan(html.indexOf('>Delete</button>'));
   });
 
+  it('names a saved Mastercard as the card form does ("Mastercard", not the gateway\'s "MasterCard"), in the list and the delete question', () => {
+    const mastercard = savedMethod({ nonce: 'n-mc', details: { ...details, cardType: 'MasterCard', lastFour: '4444' } });
+    const events: CheckoutEvent[] = [
+      { type: 'CONFIG_LOADED', config: gatewayConfiguration(), options: ['card'], savedMethods: [mastercard] },
+      { type: 'OPTION_READY', option: 'card' },
+    ];
+    expect(renderWith(stateAfter(events, settings), <MethodsView />)).toContain('Mastercard ending in 4444');
+    const asked = stateAfter([...events, { type: 'EDIT_METHODS' }, { type: 'ASK_DELETE', nonce: 'n-mc' }], settings);
+    expect(renderWith(asked, <DeleteConfirmation />)).toContain('Delete Mastercard card ending in 4444?');
+  });
+
   it('lists saved wallets by their way to pay (its mark and name) with the account under it, reads "Paying with PayPal" and asks to delete them by name', () => {
     const paypal = savedMethod({
       nonce: 'n-paypal',
