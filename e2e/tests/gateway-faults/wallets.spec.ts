@@ -343,6 +343,24 @@ test.describe('on a phone', () => {
     await shopper.seesReceipt();
     expect((await recordedPayment(page, orderId)).paymentMethodType).toBe('venmo_account');
   });
+
+  test('signed in, Venmo approved in its app with "Save Venmo for my next payments" is saved and pays the order', async ({
+    page,
+  }) => {
+    const shopper = new Shopper(page);
+    const sheet = new CheckoutSheet(page);
+    await shopper.signUpThroughApi('Val Venmo', uniqueEmail('val'), 'save-venmo-1');
+    await shopper.startCheckout(catalogue.everyday);
+    await sheet.root().getByRole('button', { name: 'Venmo', exact: true }).click();
+    await expect(sheet.root().getByRole('checkbox', { name: 'Save Venmo for my next payments' })).toBeChecked();
+    await answerInWindow(page, 'Venmo', 'Approve');
+    const orderId = await shopper.seesReceipt();
+    expect((await recordedPayment(page, orderId)).paymentMethodType).toBe('venmo_account');
+    const { paymentMethods } = (await (await page.request.get('/api/payment-methods')).json()) as {
+      paymentMethods: Array<{ type: string; username: string }>;
+    };
+    expect(paymentMethods).toMatchObject([{ type: 'VenmoAccount', username: 'venmojoe' }]);
+  });
 });
 
 // Screenshots of every wallet view, for the people who look at them (test output: *-light.png, *-dark.png, *-phone.png).
