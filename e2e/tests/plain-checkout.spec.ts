@@ -67,6 +67,18 @@ test('an incomplete form is not submitted, and a declined payment comes back to 
   expect(await orderStatus(page, orderId)).toBe('pending');
 });
 
+test("a checkout that cannot load: create() rejects with the checkout's message, which the page shows, and empties its container", async ({
+  page,
+}) => {
+  // The gateway's configuration answers 503 (a stand-in for an outage: page.route, since this spec runs on the shopper
+  // product, which takes no fault rules).
+  await page.route('**/v1/configuration*', (route) => route.fulfill({ status: 503, json: { error: { message: 'down' } } }));
+  await page.goto(`/plain-checkout.html?order=${await orderFor(page)}`);
+  await expect(page.locator('#plain-error')).toHaveText('The payment service is not available right now. Please try again.');
+  await expect(page.locator('#plain-dropin')).toBeEmpty();
+  await expect(payButton(page)).toBeDisabled();
+});
+
 test('a form post from another site is refused and the order stays unpaid', async ({ page, baseURL }) => {
   const orderId = await orderFor(page);
   // A page on another origin that posts a (replayed) form to the shop, as a CSRF attack would.
