@@ -4,6 +4,7 @@ import type { PaymentRow } from '../db/schema.ts';
 import { newId, nowIso } from '../ids.ts';
 import type { Money } from '../money.ts';
 import { updateOrderStatus } from '../orders/orders.repository.ts';
+import { applyToldSettlement } from '../webhooks/notifications.ts';
 import { assertPaymentTransition, LIVE_PAYMENT_STATUSES } from './payment.ts';
 import type { AttemptOutcome } from './payment.ts';
 
@@ -177,6 +178,11 @@ export async function recordOutcome(db: Db, payment: PaymentRow, outcome: Attemp
       // Recorded already (a late duplicate): that outcome stands.
       (await trx.selectFrom('payments').selectAll().where('id', '=', payment.id).executeTakeFirstOrThrow());
     if (saved.status === 'succeeded') await updateOrderStatus(trx, payment.order_id, 'pending', 'paid');
-    return saved;
+    const settledAlready =
+      saved.status === 'succeeded' &&
+      saved.transaction_id !== null &&
+      saved.settlement_status === null &&
+      (await applyToldSettlement(trx, saved.transaction_id));
+    return settledAlready ? trx.selectFrom('payments').selectAll().where('id', '=', payment.id).executeTakeFirstOrThrow() : saved;
   });
 }

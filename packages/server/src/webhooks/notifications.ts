@@ -65,19 +65,49 @@ export async function receiveNotification(db: Db, notification: GatewayNotificat
   });
 }
 
+/** The payment of this transaction settled (or not) as of `at`, unless a more recent report was applied. */
+async function settle(
+  tx: Transaction<Database>,
+  transactionId: string,
+  settlement: (typeof SETTLEMENT_STATUSES)[number],
+  at: string,
+): Promise<void> {
+  await tx
+    .updateTable('payments')
+    .set({ settlement_status: settlement, settlement_status_at: at, updated_at: nowIso() })
+    .where('transaction_id', '=', transactionId)
+    .where((eb) => eb.or([eb('settlement_status_at', 'is', null), eb('settlement_status_at', '<=', at)]))
+    .execute();
+}
+
+/**
+ * Applies the latest settlement the gateway already told of a transaction, to the payment just recorded with it: a
+ * sale that settles at once (the sandbox's dispute test card, a gateway batch that closes during a slow answer) is
+ * notified before its answer is written, when no payment has its id yet. True when there was one.
+ */
+export async function applyToldSettlement(tx: Transaction<Database>, transactionId: string): Promise<boolean> {
+  const told = await tx
+    .selectFrom('webhook_notifications')
+    .select(['kind', 'notified_at'])
+    .where('subject_id', '=', transactionId)
+    .where('kind', 'in', Object.keys(SETTLEMENT_BY_KIND))
+    .orderBy('notified_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  const settlement = told === undefined ? undefined : SETTLEMENT_BY_KIND[told.kind];
+  if (told === undefined || settlement === undefined) return false;
+  await settle(tx, transactionId, settlement, told.notified_at);
+  return true;
+}
+
 async function apply(tx: Transaction<Database>, notification: GatewayNotification): Promise<void> {
   const at = notification.timestamp;
   switch (notification.subject) {
     case 'transaction': {
       const settlement = SETTLEMENT_BY_KIND[notification.kind];
-      if (settlement === undefined) return;
-      // A refund credit's id matches no payment: nothing to update.
-      await tx
-        .updateTable('payments')
-        .set({ settlement_status: settlement, settlement_status_at: at, updated_at: nowIso() })
-        .where('transaction_id', '=', notification.transaction.id)
-        .where((eb) => eb.or([eb('settlement_status_at', 'is', null), eb('settlement_status_at', '<=', at)]))
-        .execute();
+      // A refund credit's id matches no payment: nothing to update. Neither does a sale whose answer is not recorded
+      // yet: recording it applies this notification then (applyToldSettlement).
+      if (settlement !== undefined) await settle(tx, notification.transaction.id, settlement, at);
       return;
     }
     case 'subscription': {

@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { Db } from '../db/connect.ts';
 import { createBraintreeClient } from '../gateway/braintree.ts';
 import { buildApp } from '../index.ts';
+import { insertPendingPayment, recordOutcome } from '../payments/payments.repository.ts';
 import { TestClient } from '../testing/client.ts';
 import { testConfig } from '../testing/config.ts';
 import { ENGINES } from '../testing/engines.ts';
@@ -142,6 +143,43 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
           { kind: 'transaction_settlement_declined', subject_id: declined.transactionId },
         ]),
       );
+    });
+
+    it("applies a settlement the gateway told before the sale's answer was recorded, when it is (a sale that settles at once)", async () => {
+      const guest = new TestClient(app);
+      const order = (await guest.post('/api/orders', { items: [{ productId: 'prd_mug', quantity: 1 }] })).json<{
+        order: { id: string; total: { amount: number; currency: string } };
+      }>().order;
+      const pending = await insertPendingPayment(db, {
+        orderId: order.id,
+        amount: order.total,
+        idempotencyRef: null,
+        nonce: 'fake-valid-visa-nonce',
+        deviceData: null,
+        merchantAccountId: null,
+      });
+      if (pending === undefined) throw new Error('attempt not inserted');
+      // The gateway's notification arrives while the sale is being answered: no payment has its transaction's id yet.
+      const told = await post(form(await sdk().webhookTesting.sampleNotification('transaction_settled', 'tx_settled_at_once')));
+      expect(told.json()).toEqual({ status: 'processed' });
+      expect(await db.selectFrom('payments').select('id').where('settlement_status', 'is not', null).execute()).toEqual([]);
+
+      const saved = await recordOutcome(db, pending, {
+        kind: 'succeeded',
+        transactionId: 'tx_settled_at_once',
+        paymentMethodType: 'credit_card',
+        card: { brand: 'Visa', lastFour: '1111' },
+        threeDSecure: null,
+      });
+      const notifiedAt = (
+        await db
+          .selectFrom('webhook_notifications')
+          .select('notified_at')
+          .where('subject_id', '=', 'tx_settled_at_once')
+          .executeTakeFirstOrThrow()
+      ).notified_at;
+      expect([saved.settlement_status, saved.settlement_status_at]).toEqual(['settled', notifiedAt]);
+      expect(await settlementOf(saved.id)).toEqual({ settlement_status: 'settled', settlement_status_at: notifiedAt });
     });
 
     it('processes the same notification once when it is delivered twice, one after the other and at the same moment', async () => {
