@@ -49,6 +49,9 @@ export function Pay({ token }: { token: string }) {
   );
 }
 
+export const wallets = <Checkout authorization="token" options={{ paypal: { amount: '12.00', offerSave: true }, venmo: { amount: '12.00' } }} />;
+// @ts-expect-error a wallet's amount is the provider's decimal string
+export const badAmount = <Checkout authorization="token" options={{ paypal: { amount: 12 } }} />;
 export const mark = <PaymentMethodMark type="PayPalAccount" />;
 // @ts-expect-error only the kinds of saved methods have a mark
 export const noMark = <PaymentMethodMark type="SamsungPayCard" />;

@@ -18,8 +18,19 @@ export interface CardOptions {
   readonly cardholderName?: CardholderNameInput;
 }
 
-/** A wallet's own options; the wallets work types each one. Giving them enables the wallet (as in the provider's). */
-export type WalletOptions = Readonly<Record<string, unknown>>;
+/**
+ * A wallet's own options: giving them enables the wallet (as in the provider's). Other keys (the provider's drop-in
+ * takes more) are accepted and left unread.
+ */
+export interface WalletOptions {
+  /** The amount the approval is for, the provider's decimal string ('12.00'); PayPal's vault flow needs none. */
+  readonly amount?: string;
+  /** PayPal: `'vault'`, the provider's vault flow (PayPal saved for later payments, nothing paid now). */
+  readonly flow?: 'checkout' | 'vault';
+  /** "Save {wallet} for my next payments" on its view (only with a client token for a signed-in customer). */
+  readonly offerSave?: boolean;
+  readonly [key: string]: unknown;
+}
 
 export interface CheckoutOptions {
   /** Show the cardholder name field, optional or required; false hides it. Default 'optional'. */
