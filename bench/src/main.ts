@@ -91,8 +91,10 @@ try {
     await hello.process.stop();
   }
   for (const connections of connectionCounts) {
-    rows.push(await sdkAlone(sandbox, connections, size));
-    log(`measured the SDK alone at ${connections} connections`);
+    for (const call of ['sale', 'find'] as const) {
+      rows.push(await sdkAlone(sandbox, call, connections, size));
+      log(`measured the SDK's ${call} alone at ${connections} connections`);
+    }
   }
   // With --before: the same rows from an earlier checkout first, so a change is measured against what it changed.
   // With --seed-payments: the same rows again on a database that already holds that many payments (growth).

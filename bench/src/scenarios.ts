@@ -50,8 +50,24 @@ export async function helloWorld(server: RunningHelloWorld, connections: number,
   }
 }
 
-/** The ceiling of any server that charges through the SDK here: `transaction.sale` straight to the sandbox. */
-export async function sdkAlone(sandbox: RunningSandbox, connections: number, size: RunSize): Promise<Measurement> {
+/** The rows of the official SDK alone, by the call they make (report.ts reads them by these names). */
+export const SDK_ROWS = {
+  sale: 'SDK transaction.sale alone',
+  find: 'SDK paymentMethodNonce.find alone',
+} as const;
+
+/**
+ * The official SDK straight to the sandbox, one call per prepared nonce: `sale` (`transaction.sale`) is the ceiling of
+ * any server that charges through the SDK here; `find` (`paymentMethodNonce.find`, which reads a nonce without using
+ * it) is the second gateway call of each Kassa payment, made for the card rules before the sale (the server README,
+ * "Velocity rules"): what it costs the server and the sandbox.
+ */
+export async function sdkAlone(
+  sandbox: RunningSandbox,
+  call: keyof typeof SDK_ROWS,
+  connections: number,
+  size: RunSize,
+): Promise<Measurement> {
   const { host, port, merchantId, publicKey, privateKey } = sandbox.gateway;
   const gateway = new braintree.BraintreeGateway({
     environment: new braintree.Environment(host, String(port), `http://${host}`, false, host, String(port)),
@@ -64,21 +80,26 @@ export async function sdkAlone(sandbox: RunningSandbox, connections: number, siz
   const nonces: string[] = [];
   for (let n = 0; n < size.warmup + size.items; n += 1) nonces.push(await tokenize(n));
   await pool.close();
-  const sale =
-    (offset: number) =>
-    async (index: number): Promise<string | null> => {
+  const calls = {
+    sale: async (nonce: string): Promise<string | null> => {
       const result = await gateway.transaction.sale({
         amount: '12.00',
-        paymentMethodNonce: nonces[offset + index] ?? '',
+        paymentMethodNonce: nonce,
         options: { submitForSettlement: true },
       });
       return result.success ? null : `sale refused: ${result.message}`;
-    };
-  await closedLoop({ connections, total: size.warmup, send: sale(0) });
+    },
+    find: async (nonce: string): Promise<string | null> => {
+      const found = await gateway.paymentMethodNonce.find(nonce);
+      return found.details?.bin === undefined ? 'no card details' : null;
+    },
+  };
+  const send = (offset: number) => (index: number) => calls[call](nonces[offset + index] ?? '');
+  await closedLoop({ connections, total: size.warmup, send: send(0) });
   const result = await withCpu({ sandbox: sandbox.process.cpuMs, bench: benchCpuMs }, () =>
-    closedLoop({ connections, total: size.items, send: sale(size.warmup) }),
+    closedLoop({ connections, total: size.items, send: send(size.warmup) }),
   );
-  return { scenario: 'SDK transaction.sale alone', ...result };
+  return { scenario: SDK_ROWS[call], ...result };
 }
 
 /**
