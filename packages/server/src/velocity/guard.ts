@@ -32,6 +32,13 @@ export function cardSubjects(secret: string, card: CardDescription): { card: str
 }
 
 const CARD_DIMENSIONS = new Set(['card', 'bin']);
+/** A rule on the card itself, or on the cards a payer used: it can be judged only once the card is known. */
+const isCardRule = (limit: Limit): boolean => CARD_DIMENSIONS.has(limit.dimension) || limit.action === 'card_used';
+
+/** The rules of `limits` checked before the card is known (the card rules are enforceCardLimits'). */
+export function rulesBeforeCard(limits: readonly Limit[]): Limit[] {
+  return limits.filter((limit) => !isCardRule(limit));
+}
 
 /**
  * A payment's card, once the gateway has described its nonce: counted against the card and its BIN, and as one of
@@ -46,9 +53,11 @@ export async function enforceCardLimits(
   limits: readonly Limit[],
   binRule: BinTestingRule,
 ): Promise<void> {
-  await velocity.record('payment', card);
-  await velocity.record('card_used', { session: payer.session, account: payer.account, ip: payer.ip }, card.card);
-  const cardRules = limits.filter((limit) => CARD_DIMENSIONS.has(limit.dimension) || limit.action === 'card_used');
+  await velocity.recordAll([
+    { action: 'payment', subjects: card },
+    { action: 'card_used', subjects: { session: payer.session, account: payer.account, ip: payer.ip }, detail: card.card },
+  ]);
+  const cardRules = limits.filter(isCardRule);
   await refuseIfExceeded(
     velocity,
     request,

@@ -11,7 +11,7 @@ import { toDecline, toPaymentSummary } from '../../payments/payment.ts';
 import { heldKeyRef } from '../../plugins/idempotency.ts';
 import type { ApiInstance } from '../../plugins/openapi.ts';
 import { ownerOf } from '../../plugins/sessions.ts';
-import { cardSubjects, enforceCardLimits, enforceLimits, paymentSubjects } from '../../velocity/guard.ts';
+import { cardSubjects, enforceCardLimits, enforceLimits, paymentSubjects, rulesBeforeCard } from '../../velocity/guard.ts';
 import { SHOP } from '../../velocity/shop-alert.ts';
 import { orderIdParams } from '../orders/orders.schemas.ts';
 import { paidResponse, payBody, paymentDeclinedSchema } from './payments.schemas.ts';
@@ -125,7 +125,7 @@ export async function takePayment(
   let card = null as { card: string; bin: string } | null;
   const admitNewAttempt = async () => {
     const limits = ctx.config.velocity.payments;
-    await enforceLimits(ctx.velocity, request, reply, 'payment', subjects, limits);
+    await enforceLimits(ctx.velocity, request, reply, 'payment', subjects, rulesBeforeCard(limits));
     // The card is known only from the gateway's description of the nonce: asked once the cheaper rules passed.
     const described = ctx.cards === null ? null : await ctx.cards.describeNonce(input.nonce);
     if (described === null) return;
