@@ -44,6 +44,28 @@ describe('AltchaVerifier', () => {
     expect(await other.verify(token, BINDING)).toMatchObject({ ok: false, reason: 'invalid signature' });
   });
 
+  it('refuses edited parameters (invalid signature) and an expired challenge', async () => {
+    const token = await solvedToken();
+    const edit = (change: (parameters: Record<string, unknown>) => void): string => {
+      const payload = JSON.parse(Buffer.from(token, 'base64').toString()) as {
+        challenge: { parameters: Record<string, unknown> };
+      };
+      change(payload.challenge.parameters);
+      return Buffer.from(JSON.stringify(payload)).toString('base64');
+    };
+    // The binding moved to the attacker's session, the signature left as it was.
+    const stolen = edit((parameters) => {
+      parameters.data = { session: 'ses_attacker', action: 'payment' };
+    });
+    expect(await verifier.verify(stolen, BINDING)).toEqual({ ok: false, reason: 'invalid signature' });
+    const unsigned = edit((parameters) => {
+      delete parameters.keySignature;
+    });
+    expect((await verifier.verify(unsigned, BINDING)).ok).toBe(false);
+    const expired = new AltchaVerifier({ secret: 'x'.repeat(32), maxCounter: 2000, challengeTtlSeconds: -1 });
+    expect(await verifier.verify(await solvedToken(expired), BINDING)).toEqual({ ok: false, reason: 'expired' });
+  });
+
   it('refuses a solution issued to another session or for another action', async () => {
     const token = await solvedToken();
     expect(await verifier.verify(token, botcheckBinding('x'.repeat(32), 'ses_attacker', 'payment'))).toEqual({

@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
-import { createChallenge, randomInt, verifySolution } from 'altcha-lib';
-import type { Challenge, Solution } from 'altcha-lib';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createChallenge, randomInt } from 'altcha-lib';
+import type { Challenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
 import { z } from 'zod';
 import type { BotcheckBinding, BotcheckVerifier, Verdict } from './verifier.ts';
@@ -33,6 +33,33 @@ const payloadSchema = z.object({
   solution: z.object({ counter: z.number().int().nonnegative(), derivedKey: z.string(), time: z.number().optional() }),
 });
 
+/** HMAC-SHA-256 in hex, the signature of ALTCHA's v2 protocol. */
+const hmacHex = (secret: string, data: string | Buffer): string => createHmac('sha256', secret).update(data).digest('hex');
+
+/** Constant time, so a forger learns nothing from how long a refusal took. */
+function sameHex(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** JSON with every object's keys sorted and undefined members left out: the text a challenge's signature covers. */
+function canonicalJson(value: unknown): string {
+  const sorted = (v: unknown): unknown =>
+    typeof v === 'object' && v !== null && !Array.isArray(v)
+      ? Object.fromEntries(
+          Object.entries(v)
+            .filter(([, member]) => member !== undefined)
+            .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+            .map(([key, member]) => [key, sorted(member)]),
+        )
+      : v;
+  return JSON.stringify(sorted(value));
+}
+
+/** The protocol's counter is a 32-bit unsigned integer. */
+const MAX_COUNTER = 0xffffffff;
+
 /** ALTCHA, self-hosted proof of work (SHA-256, deterministic mode: the server knows the answer's key). */
 export class AltchaVerifier implements BotcheckVerifier {
   readonly provider = 'altcha' as const;
@@ -58,7 +85,13 @@ export class AltchaVerifier implements BotcheckVerifier {
     });
   }
 
-  /** Local: no third party, so the request's address and host are not needed. */
+  /**
+   * Local: no third party, so the request's address and host are not needed. The checks of ALTCHA's v2 protocol on a
+   * solution to a challenge this server signed: not expired, its parameters signed by us (the HMAC of their canonical
+   * JSON), and the derived key the one whose signature they carry. Done with node:crypto rather than altcha-lib's
+   * verifySolution, whose two HMACs go through WebCrypto: about 0.2 ms of CPU each (a thread-pool round trip) against
+   * 0.01 ms, on every payment (issue 10).
+   */
   async verify(token: string, binding: BotcheckBinding): Promise<Verdict> {
     let decoded: unknown;
     try {
@@ -68,36 +101,25 @@ export class AltchaVerifier implements BotcheckVerifier {
     }
     const payload = payloadSchema.safeParse(decoded);
     if (!payload.success) return { ok: false, reason: 'malformed token' };
-    const challenge: Challenge = payload.data.challenge;
-    if (challenge.parameters.expiresAt === undefined) return { ok: false, reason: 'challenge without expiry' };
-    const solution: Solution = payload.data.solution;
-    let result: Awaited<ReturnType<typeof verifySolution>>;
-    try {
-      result = await verifySolution({
-        challenge,
-        solution,
-        deriveKey,
-        hmacSignatureSecret: this.#options.secret,
-        hmacKeySignatureSecret: `${this.#options.secret}:key`,
-      });
-    } catch {
-      return { ok: false, reason: 'malformed token' };
-    }
-    if (!result.verified)
-      return {
-        ok: false,
-        reason: result.expired ? 'expired' : result.invalidSignature ? 'invalid signature' : 'invalid solution',
-      };
+    const { challenge, solution } = payload.data;
+    const { expiresAt, keySignature } = challenge.parameters;
+    if (expiresAt === undefined) return { ok: false, reason: 'challenge without expiry' };
+    if (expiresAt < Date.now() / 1000) return { ok: false, reason: 'expired' };
+    if (!sameHex(challenge.signature, hmacHex(this.#options.secret, canonicalJson(challenge.parameters))))
+      return { ok: false, reason: 'invalid signature' };
+    // Our challenges sign the key the counter derives (createChallenge): the solution must be that key.
+    if (keySignature === undefined || !/^(?:[0-9a-f]{2})+$/.test(solution.derivedKey) || solution.counter > MAX_COUNTER)
+      return { ok: false, reason: 'invalid solution' };
+    const keyCheck = hmacHex(`${this.#options.secret}:key`, Buffer.from(solution.derivedKey, 'hex'));
+    if (!sameHex(keySignature, keyCheck)) return { ok: false, reason: 'invalid solution' };
     const data = challenge.parameters.data;
     if (data?.['session'] !== binding.session) return { ok: false, reason: 'issued to another session' };
     if (data['action'] !== binding.action) return { ok: false, reason: 'issued for another action' };
     // The signed challenge is unique (random nonce and salt): spending it once spends every solution of it.
     return {
       ok: true,
-      fingerprint: createHash('sha256')
-        .update(challenge.signature ?? '')
-        .digest('hex'),
-      expiresAt: new Date(challenge.parameters.expiresAt * 1000),
+      fingerprint: createHash('sha256').update(challenge.signature).digest('hex'),
+      expiresAt: new Date(expiresAt * 1000),
     };
   }
 }
