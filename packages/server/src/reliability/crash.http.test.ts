@@ -1,13 +1,12 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Challenge } from 'altcha-lib';
-import type braintree from 'braintree';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseConfig } from '../config.ts';
 import type { Db } from '../db/connect.ts';
 import { createBraintreeClient } from '../gateway/braintree.ts';
-import { botcheckTokenFor } from '../testing/client.ts';
 import { ENGINES } from '../testing/engines.ts';
+import { CHARGED_AT_GATEWAY, gatewayTransactions } from '../testing/gateway-transactions.ts';
+import { HttpClient } from '../testing/http-client.ts';
 import type { TestEngine } from '../testing/engines.ts';
 import { freePort } from '../testing/postgres.ts';
 import { startSandboxProcess } from '../testing/sandbox.ts';
@@ -66,41 +65,14 @@ interface Attempt {
 /** Thrown when the server is not there: the caller waits for the next start and goes on. */
 class ServerDown extends Error {}
 
-/** A shopper over real HTTP: keeps the session cookie, solves the bot-check as the checkout does. */
-class Shopper {
-  cookie = '';
-  constructor(readonly base: () => string) {}
-
-  async send(method: 'GET' | 'POST', path: string, body?: unknown, headers: Record<string, string> = {}) {
-    let response: Response;
+/** A shopper over real HTTP whose server may be down: any failure to get a whole answer is ServerDown. */
+class Shopper extends HttpClient {
+  override async send(method: 'GET' | 'POST', path: string, body?: unknown, headers: Record<string, string> = {}) {
     try {
-      response = await fetch(`${this.base()}${path}`, {
-        method,
-        headers: {
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-          ...(this.cookie === '' ? {} : { cookie: this.cookie }),
-          ...headers,
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
+      return await super.send(method, path, body, headers);
     } catch {
-      throw new ServerDown();
+      throw new ServerDown(); // refused, or the connection or the body cut by the kill
     }
-    const session = response.headers.getSetCookie().find((c) => c.startsWith('kassa_session='));
-    if (session !== undefined) this.cookie = session.split(';')[0] ?? '';
-    let json: Record<string, unknown>;
-    try {
-      json = (await response.json()) as Record<string, unknown>;
-    } catch {
-      throw new ServerDown(); // the body was cut by the kill
-    }
-    return { status: response.status, json };
-  }
-
-  async botcheck(): Promise<string> {
-    const { status, json } = await this.send('GET', '/api/botcheck/challenge?action=payment');
-    if (status !== 200) throw new Error(`challenge refused: ${status}`);
-    return botcheckTokenFor(json as unknown as Challenge);
   }
 
   /** `sending` runs just before the payment is posted. */
@@ -123,21 +95,6 @@ class Shopper {
     }
   }
 }
-
-/** Every transaction the gateway holds, through the official SDK's search (what the merchant's gateway account shows). */
-function gatewayTransactions(gateway: braintree.BraintreeGateway, since: Date): Promise<braintree.Transaction[]> {
-  return new Promise((resolve, reject) => {
-    const found: braintree.Transaction[] = [];
-    const stream = gateway.transaction.search((search) => {
-      search.createdAt().min(since);
-    });
-    stream.on('data', (transaction: braintree.Transaction) => found.push(transaction));
-    stream.on('end', () => resolve(found));
-    stream.on('error', reject);
-  });
-}
-
-const CHARGED_AT_GATEWAY = new Set(['authorized', 'submitted_for_settlement', 'settling', 'settled']);
 
 describe.skipIf(PAYMENTS === 0).each(ENGINES.map((make) => [make().name, make] as const))(
   'kill -9 during a stream of payments on %s',
