@@ -4,13 +4,14 @@ import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startTestPostgres } from '../../packages/server/src/testing/postgres.ts';
 import type { TestPostgres } from '../../packages/server/src/testing/postgres.ts';
+import { checkoutTiming } from './checkout.ts';
 import { ROOT } from './processes.ts';
 import { formatProfile } from './profile.ts';
 import { failuresOf, formatTable, machineAtStart, withGoalFigures } from './report.ts';
 import type { Report } from './report.ts';
-import { helloWorld, payments, sdkAlone } from './scenarios.ts';
+import { helloWorld, readyPayments, sdkAlone } from './scenarios.ts';
 import { seedPayments } from './seed.ts';
-import type { Measurement, RunSize } from './scenarios.ts';
+import type { Measurement, ReadyPayments, RunSize } from './scenarios.ts';
 import { startHelloWorld, startKassa, startSandbox } from './stack.ts';
 import type { RunningKassa, RunningSandbox } from './stack.ts';
 
@@ -31,6 +32,7 @@ const { values } = parseArgs({
     profile: { type: 'boolean', default: false },
     before: { type: 'string' },
     'seed-payments': { type: 'string' },
+    checkout: { type: 'string' },
     out: { type: 'string' },
   },
 });
@@ -47,6 +49,8 @@ const seedPaymentCount = values['seed-payments'] === undefined ? 0 : Number(valu
 if (!Number.isInteger(seedPaymentCount) || seedPaymentCount < 0) throw new Error('--seed-payments takes a whole number');
 // An earlier checkout's server would refuse a database migrated by this one's seeder.
 if (seedPaymentCount > 0 && values.before !== undefined) throw new Error('--seed-payments and --before do not go together');
+const checkoutRuns = Number(values.checkout ?? (smoke ? 0 : 10));
+if (!Number.isInteger(checkoutRuns) || checkoutRuns < 0) throw new Error('--checkout takes a whole number');
 const dir = mkdtempSync(join(tmpdir(), 'kassa-bench-'));
 if (values.profile === true) size.profileDir = dir;
 const out = resolve(values.out ?? join(ROOT, '.tmp', smoke ? 'bench-smoke.json' : 'bench.json'));
@@ -66,6 +70,7 @@ const report: Report = {
     connections: connectionCounts,
     engines,
     sandbox: values['sandbox-in-memory'] === true ? 'in memory' : 'data file',
+    checkoutRuns,
   },
   rows: [],
 };
@@ -96,8 +101,10 @@ try {
       log(`measured the SDK's ${call} alone at ${connections} connections`);
     }
   }
-  // With --before: the same rows from an earlier checkout first, so a change is measured against what it changed.
-  // With --seed-payments: the same rows again on a database that already holds that many payments (growth).
+  // With --before: the same rows from an earlier checkout, so a change is measured against what it changed. With
+  // --seed-payments: the same rows again on a database that already holds that many payments (growth). The variants'
+  // servers run side by side and their rows are measured at the same moment, so the machine's load (which moves a lot
+  // on a shared machine) weighs on each the same.
   const variants: Array<{ label: string; root: string; seeded?: number }> =
     values.before === undefined
       ? [{ label: 'Kassa', root: ROOT }]
@@ -107,41 +114,55 @@ try {
         ];
   if (seedPaymentCount > 0) variants.push({ label: 'Kassa', root: ROOT, seeded: seedPaymentCount });
   for (const engine of engines) {
-    for (const variant of variants) {
-      const running = sandbox;
-      const databaseUrl =
-        engine === 'sqlite'
-          ? join(dir, `${variant.label}-${engine}-${variant.seeded ?? 0}.sqlite`.replace(/\s+/g, '-'))
-          : await (postgres ??= await startTestPostgres()).createDatabase();
-      if (variant.seeded !== undefined) {
-        const started = Date.now();
-        await seedPayments(databaseUrl, variant.seeded);
-        log(`seeded ${variant.seeded} payments on ${engine} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
-      }
-      const count = engine === 'postgres-2' ? 2 : 1;
-      const options = {
-        env: SHARED_SECRETS,
-        root: variant.root,
-        ...(size.profileDir === undefined ? {} : { profileDir: size.profileDir }),
-      };
-      const instances: RunningKassa[] = [];
-      try {
-        for (let i = 0; i < count; i += 1)
-          instances.push(await startKassa(dir, count === 1 ? 'kassa' : `kassa-${i + 1}`, running, databaseUrl, options));
+    const count = engine === 'postgres-2' ? 2 : 1;
+    const started: Array<{ scenario: string; instances: RunningKassa[] }> = [];
+    try {
+      for (const variant of variants) {
+        const databaseUrl =
+          engine === 'sqlite'
+            ? join(dir, `${variant.label}-${engine}-${variant.seeded ?? 0}.sqlite`.replace(/\s+/g, '-'))
+            : await (postgres ??= await startTestPostgres()).createDatabase();
+        if (variant.seeded !== undefined) {
+          const seedStarted = Date.now();
+          await seedPayments(databaseUrl, variant.seeded);
+          log(`seeded ${variant.seeded} payments on ${engine} in ${((Date.now() - seedStarted) / 1000).toFixed(0)} s`);
+        }
+        const options = {
+          env: SHARED_SECRETS,
+          root: variant.root,
+          ...(size.profileDir === undefined ? {} : { profileDir: size.profileDir }),
+        };
         const seeded = variant.seeded === undefined ? '' : `, ${variant.seeded.toLocaleString('en')} payments before`;
         const scenario = `${variant.label} on ${engine === 'sqlite' ? 'SQLite' : count === 1 ? 'PostgreSQL' : 'PostgreSQL, 2 instances'}${seeded}`;
-        for (const connections of connectionCounts) {
-          rows.push(await payments(scenario, instances, running, connections, size));
-          log(`measured ${scenario} at ${connections} connections`);
-        }
-      } finally {
-        await Promise.all(instances.map((instance) => instance.process.stop()));
+        const instances: RunningKassa[] = [];
+        started.push({ scenario, instances });
+        // Named `kassa…` (the goal figures add up those processes' CPU), one log file each.
+        const base = variant.seeded === undefined ? variant.label.toLowerCase().replace(/\s+/g, '-') : 'kassa-seeded';
+        for (let i = 1; i <= count; i += 1)
+          instances.push(await startKassa(dir, count === 1 ? base : `${base}-${i}`, sandbox, databaseUrl, options));
       }
+      for (const connections of connectionCounts) {
+        const ready: ReadyPayments[] = [];
+        try {
+          for (const { scenario, instances } of started)
+            ready.push(await readyPayments(scenario, instances, sandbox, connections, size));
+          rows.push(...(await Promise.all(ready.map((row) => row.measure(ready.length > 1)))));
+        } finally {
+          await Promise.all(ready.map((row) => row.close()));
+        }
+        log(`measured ${started.map(({ scenario }) => scenario).join(' and ')} at ${connections} connections`);
+      }
+    } finally {
+      await Promise.all(started.flatMap(({ instances }) => instances.map((instance) => instance.process.stop())));
     }
   }
 } finally {
   await sandbox?.process.stop();
   await postgres?.stop();
+}
+if (checkoutRuns > 0) {
+  report.checkout = await checkoutTiming(checkoutRuns);
+  log('measured the checkout in Chromium');
 }
 
 report.machine.loadAverageAtEnd = loadavg();

@@ -1,4 +1,5 @@
 import { cpus, loadavg } from 'node:os';
+import type { CheckoutTiming } from './checkout.ts';
 import { SDK_ROWS } from './scenarios.ts';
 import type { Measurement } from './scenarios.ts';
 
@@ -7,6 +8,8 @@ export interface Report {
   machine: { cpus: number; node: string; loadAverageAtStart: number[]; loadAverageAtEnd: number[] };
   options: Record<string, unknown>;
   rows: Array<Measurement & { ofSdkAlone: number | null; serverOwnCpuMs: number | null; cardLookupCpuMs: number | null }>;
+  /** With `--checkout N` (10 by default): the checkout in Chromium. */
+  checkout?: CheckoutTiming;
 }
 
 export function machineAtStart(): Report['machine'] {
@@ -71,10 +74,18 @@ export function formatTable(report: Report): string {
   const render = (cells: string[]): string =>
     cells.map((cell, i) => (i === 0 || i === 8 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join('  ');
   const load = (values: number[]): string => values.map((v) => v.toFixed(2)).join(' ');
+  const checkout = report.checkout;
+  const checkoutLine =
+    checkout === undefined
+      ? []
+      : [
+          `checkout in Chromium, ${checkout.runs} runs (p50 / max): navigation to a typeable card field ${fixed(checkout.typeableMs.p50, 0)} / ${fixed(checkout.typeableMs.max, 0)} ms, Pay to receipt ${fixed(checkout.payToReceiptMs.p50, 0)} / ${fixed(checkout.payToReceiptMs.max, 0)} ms`,
+        ];
   return [
     `machine: ${report.machine.cpus} CPUs, Node ${report.machine.node}; load average (1, 5, 15 min) at start ${load(report.machine.loadAverageAtStart)}, at end ${load(report.machine.loadAverageAtEnd)}`,
     render(header),
     ...lines.map(render),
+    ...checkoutLine,
   ].join('\n');
 }
 

@@ -102,17 +102,28 @@ export async function sdkAlone(
   return { scenario: SDK_ROWS[call], ...result };
 }
 
+/** A Kassa row ready to measure: its payments prepared, its servers warmed up. */
+export interface ReadyPayments {
+  /**
+   * Sends the measured payments. `alongside`: other rows are measured at the same moment (`--before`,
+   * `--seed-payments`), so the sandbox's and the bench process's CPU are not this row's alone: left out (and the
+   * sandbox is not profiled).
+   */
+  measure(alongside: boolean): Promise<Measurement>;
+  close(): Promise<void>;
+}
+
 /**
  * Payments end to end: orders, nonces and bot-check solutions prepared first, then each sent as the web app does
  * (`POST /api/orders/:id/payments` with its session cookie and an Idempotency-Key), spread over the instances.
  */
-export async function payments(
+export async function readyPayments(
   scenario: string,
   instances: RunningKassa[],
   sandbox: RunningSandbox,
   connections: number,
   size: RunSize,
-): Promise<Measurement> {
+): Promise<ReadyPayments> {
   const first = instances[0];
   if (first === undefined) throw new Error('no Kassa instance');
   const prepared = await preparePayments(
@@ -122,6 +133,9 @@ export async function payments(
     `${scenario}-${connections}`.replace(/\W+/g, '-'),
   );
   const pools = instances.map((instance) => new Pool(instance.url, { connections: Math.ceil(connections / instances.length) }));
+  const close = async () => {
+    await Promise.all(pools.map((pool) => pool.close()));
+  };
   const pay =
     (offset: number) =>
     async (index: number): Promise<string | null> => {
@@ -144,17 +158,21 @@ export async function payments(
     };
   try {
     await closedLoop({ connections, total: size.warmup, send: pay(0) });
-    const cpu: Record<string, () => number> = { sandbox: sandbox.process.cpuMs, bench: benchCpuMs };
-    for (const instance of instances) cpu[instance.process.name] = instance.process.cpuMs;
-    const measure = () => withCpu(cpu, () => closedLoop({ connections, total: size.items, send: pay(size.warmup) }));
-    if (size.profileDir === undefined) return { scenario, ...(await measure()) };
-    const { result, profiles } = await profiled(
-      [...instances.map((instance) => instance.process), sandbox.process],
-      size.profileDir,
-      measure,
-    );
-    return { scenario, ...result, profiles };
-  } finally {
-    await Promise.all(pools.map((pool) => pool.close()));
+  } catch (error) {
+    await close();
+    throw error;
   }
+  return {
+    close,
+    measure: async (alongside) => {
+      const cpu: Record<string, () => number> = alongside ? {} : { sandbox: sandbox.process.cpuMs, bench: benchCpuMs };
+      for (const instance of instances) cpu[instance.process.name] = instance.process.cpuMs;
+      const measure = () => withCpu(cpu, () => closedLoop({ connections, total: size.items, send: pay(size.warmup) }));
+      if (size.profileDir === undefined) return { scenario, ...(await measure()) };
+      const profiledProcesses = instances.map((instance) => instance.process);
+      if (!alongside) profiledProcesses.push(sandbox.process);
+      const { result, profiles } = await profiled(profiledProcesses, size.profileDir, measure);
+      return { scenario, ...result, profiles };
+    },
+  };
 }

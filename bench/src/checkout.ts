@@ -1,0 +1,70 @@
+import { performance } from 'node:perf_hooks';
+import { chromium } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { chromiumArgs, chromiumExecutable } from '../../e2e/support/chromium.ts';
+import { startProduct } from '../../e2e/support/product.ts';
+import { percentile } from './load.ts';
+
+/** The checkout as a shopper meets it in Chromium, timed over `runs` payments (after one unmeasured). */
+export interface CheckoutTiming {
+  runs: number;
+  /** From the checkout page's navigation to a card number field that takes typing (in the gateway's frame). */
+  typeableMs: { p50: number; max: number };
+  /** From pressing Pay (bot-check solved in the browser, payment, answer) to the receipt on screen. */
+  payToReceiptMs: { p50: number; max: number };
+}
+
+const NEXT_YEAR = (new Date().getFullYear() + 3) % 100;
+const CARD = { number: '4111111111111111', expirationDate: `12/${NEXT_YEAR}`, cvv: '123', postalCode: '12345' };
+
+/** A card field's input, inside the frame the gateway's origin serves (e2e/support/shopper.ts names them the same). */
+const field = (page: Page, name: keyof typeof CARD) => page.frameLocator(`iframe[name="kassa-field-${name}"]`).locator('input');
+
+/**
+ * Kassa as `npm start` runs it (the web app built, the sandbox beside it, a fresh SQLite database, logs at `info`), and
+ * a headless Chromium: each run a new browser context (no cache, no cookies: a shopper's first visit) makes an order
+ * through the shop's API, opens its checkout page, waits for a typeable card field, types a test card, presses Pay and
+ * waits for the receipt. Playwright's own round trips (a few ms each) are inside the figures.
+ */
+export async function checkoutTiming(runs: number): Promise<CheckoutTiming> {
+  const product = await startProduct({ LOG_LEVEL: 'info' });
+  const browser = await chromium.launch({ executablePath: await chromiumExecutable(), args: chromiumArgs });
+  const typeable: number[] = [];
+  const payToReceipt: number[] = [];
+  try {
+    for (let run = 0; run <= runs; run += 1) {
+      const context = await browser.newContext({ baseURL: product.shopUrl });
+      try {
+        const page = await context.newPage();
+        const created = await page.request.post('/api/orders', { data: { items: [{ productId: 'prd_mug', quantity: 1 }] } });
+        if (created.status() !== 201) throw new Error(`order refused: ${created.status()} ${await created.text()}`);
+        const { order } = (await created.json()) as { order: { id: string } };
+        const navigated = performance.now();
+        await page.goto(`/checkout/${order.id}`, { waitUntil: 'commit' });
+        const number = field(page, 'number');
+        await number.waitFor({ state: 'visible' });
+        while (!(await number.isEditable())) await page.waitForTimeout(5);
+        const ready = performance.now();
+        for (const name of Object.keys(CARD) as Array<keyof typeof CARD>) await field(page, name).fill(CARD[name]);
+        const pressed = performance.now();
+        await page.getByRole('button', { name: /^Pay (?!with )/ }).click();
+        await page.getByRole('heading', { name: 'Thank you, your payment went through' }).waitFor({ timeout: 30_000 });
+        const receipt = performance.now();
+        // The first run warms the server and the browser up (the JIT, the database's cache): not measured.
+        if (run === 0) continue;
+        typeable.push(ready - navigated);
+        payToReceipt.push(receipt - pressed);
+      } finally {
+        await context.close();
+      }
+    }
+  } finally {
+    await browser.close();
+    await product.stop();
+  }
+  const summary = (values: number[]) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    return { p50: percentile(sorted, 0.5), max: sorted.at(-1) ?? 0 };
+  };
+  return { runs, typeableMs: summary(typeable), payToReceiptMs: summary(payToReceipt) };
+}
