@@ -102,6 +102,10 @@ it(`charges each of ${ORDERS} orders once at the gateway when ${SUBMITS_PER_ORDE
   );
   const salesPerOrder = new Map<string, number>();
   for (const sale of sales) salesPerOrder.set(sale.orderId ?? '', (salesPerOrder.get(sale.orderId ?? '') ?? 0) + 1);
+  const answered = (status: number) => statuses.filter((s) => s === status).length;
+  console.log(
+    `double charge: ${statuses.length} submits over two instances, ${answered(201)} answered 201 and ${answered(409)} 409; ${sales.length} charges at the gateway for ${ORDERS} orders`,
+  );
   expect(salesPerOrder.size).toBe(ORDERS);
   expect([...salesPerOrder].filter(([, count]) => count > 1)).toEqual([]);
 }, 600_000);
