@@ -51,6 +51,58 @@ test('a card saved while paying pays the next order without typing', async ({ pa
   await shopper.seesReceipt();
 });
 
+test('"Save card" saves through the shop\'s server and its save_card bot-check, never at the gateway: without a token nothing is saved or paid, Pay again saves and pays', async ({
+  page,
+}) => {
+  const shopper = new Shopper(page);
+  const payments = shopper.recordPaymentRequests();
+  // What leaves the page to save a card: the server's route (with its token), and the card frame's tokenization.
+  const saves: Array<{ botcheck?: string }> = [];
+  const tokenizations: boolean[] = [];
+  page.on('request', (request) => {
+    if (request.method() !== 'POST') return;
+    if (new URL(request.url()).pathname === '/api/payment-methods') saves.push(request.postDataJSON() as { botcheck?: string });
+    // The card frame's request to the gateway: whether it asked the gateway to save the card (`validate`).
+    if (request.url().endsWith('/v1/payment_methods/credit_cards'))
+      tokenizations.push(/"validate":\s*true/.test(request.postData() ?? ''));
+  });
+  await shopper.signUpThroughApi('Katherine Johnson', uniqueEmail('katherine'), 'trajectory-1962');
+  await shopper.startCheckout(catalogue.everyday);
+  await expect(checkout(page).getByRole('checkbox', { name: 'Save card' })).toBeChecked();
+  await shopper.enterCard(cards.visa);
+
+  // The save's bot-check cannot be had (its challenge's connection cut once): the shop says so, the card stays typed,
+  // nothing is saved or paid.
+  let cut = false;
+  await page.route(/\/api\/botcheck\/challenge\?action=save_card$/, (route) => {
+    if (cut) return route.continue();
+    cut = true;
+    return route.abort('connectionreset');
+  });
+  await shopper.pay();
+  await expect(page.locator('.payment-feedback')).toHaveText('The bot-check is unavailable right now. Please try again.');
+  await expect(checkout(page).getByRole('alert')).toHaveText('The payment service could not process the card. Please try again.');
+  // The Pay press is over (a press while one runs is ignored), and the checkout moved focus to its message.
+  await expect(shopper.payButton()).toHaveAttribute('aria-busy', 'false');
+  await expect(checkout(page).getByRole('alert')).toBeFocused();
+  expect(payments).toEqual([]);
+  expect(saves).toEqual([]);
+  expect((await (await page.request.get('/api/payment-methods')).json()).paymentMethods).toEqual([]);
+
+  // Pay again from the keyboard: a click's point, taken while the checkout scrolls its message into view, can land on
+  // a card field instead (seen under load).
+  await shopper.payButton().focus();
+  await page.keyboard.press('Enter');
+  // Two bot-checks (the save's, the payment's), the gateway's verification and the sale: slower than a payment alone.
+  await expect(page.getByRole('heading', { name: 'Thank you, your payment went through' })).toBeVisible({ timeout: 30_000 });
+  expect(saves).toEqual([expect.objectContaining({ botcheck: expect.stringMatching(/^[A-Za-z0-9+/=]{40,}$/) })]);
+  // One tokenization per Pay press, neither asking the gateway to save the card.
+  expect(tokenizations).toEqual([false, false]);
+  expect(payments).toHaveLength(1);
+  const saved = (await (await page.request.get('/api/payment-methods')).json()).paymentMethods;
+  expect(saved).toEqual([expect.objectContaining({ brand: 'Visa', lastFour: '1111' })]);
+});
+
 test('saving a card that fails the gateway\'s verification says "Credit card verification failed." and pays nothing', async ({
   page,
 }) => {

@@ -69,6 +69,19 @@ const marks: UserConfig = {
   },
 };
 
-const MODES: Readonly<Record<string, UserConfig>> = { dropin, braintree, marks };
+/**
+ * `vite build --mode sandbox`: the sandbox's provider client (dist/sandbox.js, @kassa/checkout/sandbox) on its own, for
+ * an integrator wrapping the default provider; in the library's build its export would weigh on the card view.
+ */
+const sandbox: UserConfig = {
+  build: {
+    lib: { entry: { sandbox: 'src/sandbox.ts' }, formats: ['es'] },
+    minify: true,
+    sourcemap: true,
+    emptyOutDir: false,
+  },
+};
+
+const MODES: Readonly<Record<string, UserConfig>> = { dropin, braintree, marks, sandbox };
 
 export default defineConfig(({ mode }) => MODES[mode] ?? library);

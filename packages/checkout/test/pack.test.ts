@@ -26,9 +26,10 @@ const run = (command: string, args: readonly string[], cwd: string): string =>
 
 const consumer = `
 import { useState } from 'react';
-import { Checkout, CheckoutError, SUPPORTED_LOCALES, type CheckoutInstance, type PaymentMethodResult, type Translations } from '@kassa/checkout';
+import { Checkout, CheckoutError, SUPPORTED_LOCALES, type CheckoutInstance, type PaymentMethodResult, type ProviderClient, type Translations } from '@kassa/checkout';
 import { create } from '@kassa/checkout/dropin';
 import { PaymentMethodMark } from '@kassa/checkout/marks';
+import { createSandboxProvider } from '@kassa/checkout/sandbox';
 
 const wording: Translations = { 'error.checkEntries': 'Please check the card.' };
 export const rightToLeft = SUPPORTED_LOCALES.includes('ar');
@@ -55,6 +56,8 @@ export const badAmount = <Checkout authorization="token" options={{ paypal: { am
 export const mark = <PaymentMethodMark type="PayPalAccount" />;
 // @ts-expect-error only the kinds of saved methods have a mark
 export const noMark = <PaymentMethodMark type="SamsungPayCard" />;
+// An integrator's provider: the default one with its saved methods listed by the integrator's server.
+export const wrapped = (token: string): ProviderClient => ({ ...createSandboxProvider(token), listPaymentMethods: async () => [] });
 export const plain: Promise<CheckoutInstance> = create({ authorization: 'token', container: '#pay', locale: 'de' });
 // @ts-expect-error a misspelled message key does not compile
 export const typo = <Checkout authorization="token" options={{ translations: { 'error.chekEntries': 'x' } }} />;
@@ -103,7 +106,7 @@ describe('the packed @kassa/checkout in a scratch React app', () => {
     const installed = join(scratch, 'node_modules', '@kassa', 'checkout');
     expect(readdirSync(installed).sort()).toEqual(['README.md', 'dist', 'package.json']);
     const dist = readdirSync(join(installed, 'dist'));
-    expect(dist).toEqual(expect.arrayContaining(['index.js', 'dropin.js', 'marks.js', 'styles.css', 'types']));
+    expect(dist).toEqual(expect.arrayContaining(['index.js', 'dropin.js', 'marks.js', 'sandbox.js', 'styles.css', 'types']));
     expect(dist.filter((file) => file.endsWith('.map'))).toEqual([]);
     // React is the app's (a peer dependency), never a copy inside the library, development runtime included.
     expect(readFileSync(join(installed, 'dist', 'index.js'), 'utf8')).not.toMatch(/jsxDEV|react\.development/);

@@ -66,7 +66,7 @@ describe('sandbox provider configuration', () => {
 
   it('fetches with the fingerprint and keeps the URLs the token vouched for', async () => {
     let requested = '';
-    const provider = createSandboxProvider(parseClientToken(encoded), async (input) => {
+    const provider = createSandboxProvider(encoded, async (input) => {
       requested = String(input);
       return new Response(JSON.stringify(body), { status: 200 });
     });
@@ -80,7 +80,7 @@ describe('sandbox provider configuration', () => {
   });
 
   const answering = (status: number, headers: Record<string, string> = {}) =>
-    createSandboxProvider(parseClientToken(encoded), async () => new Response('{}', { status, headers }));
+    createSandboxProvider(encoded, async () => new Response('{}', { status, headers }));
 
   it('tells 403, 429 (with its Retry-After) and 5xx apart', async () => {
     const signal = new AbortController().signal;
@@ -97,7 +97,7 @@ describe('sandbox provider configuration', () => {
 
   it('gives up on a gateway that does not answer, with a retriable time-out', async () => {
     const hung = createSandboxProvider(
-      parseClientToken(encoded),
+      encoded,
       (_, init) => new Promise((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal?.reason))),
       30,
     );
@@ -107,11 +107,11 @@ describe('sandbox provider configuration', () => {
   });
 
   it('maps 401 to a rejected authorization and a failed fetch to a retriable network error', async () => {
-    const rejected = createSandboxProvider(parseClientToken(encoded), async () => new Response('{}', { status: 401 }));
+    const rejected = createSandboxProvider(encoded, async () => new Response('{}', { status: 401 }));
     await expect(rejected.getConfiguration(new AbortController().signal)).rejects.toMatchObject({
       info: { code: 'authorization_rejected', retriable: false },
     });
-    const offline = createSandboxProvider(parseClientToken(encoded), async () => {
+    const offline = createSandboxProvider(encoded, async () => {
       throw new TypeError('Failed to fetch');
     });
     await expect(offline.getConfiguration(new AbortController().signal)).rejects.toMatchObject({

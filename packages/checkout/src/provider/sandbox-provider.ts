@@ -2,7 +2,7 @@
 import { createHostedFields } from '../fields/hosted-fields.ts';
 import { parseTokenizeResult } from '../fields/protocol.ts';
 import type { GatewayConfiguration, PaymentMethodResult } from '../machine/checkout.types.ts';
-import type { ClientToken } from './client-token.ts';
+import { parseClientToken, type ClientToken } from './client-token.ts';
 import { fetchFromGateway, GATEWAY_TIMEOUT_MS, httpFailure } from './gateway-failures.ts';
 import { ProviderConfigurationError, type ProviderClient } from './provider.ts';
 import { isRecord, type GatewayFetch } from './sandbox-client-api.ts';
@@ -62,11 +62,13 @@ const notLoaded = (error: unknown): { readonly kind: 'failed'; readonly detail: 
   detail: String(error),
 });
 
+/** The sandbox's provider client for a client token (base64 JSON); throws a ProviderError for one it cannot read. */
 export function createSandboxProvider(
-  token: ClientToken,
+  authorization: string,
   fetchImpl: typeof fetch = (input, init) => fetch(input, init),
   timeoutMs: number = GATEWAY_TIMEOUT_MS,
 ): ProviderClient {
+  const token = parseClientToken(authorization);
   const gatewayFetch: GatewayFetch = (url, init, what) => fetchFromGateway(fetchImpl, url, init, what, timeoutMs);
   /** A client API call with the token's fingerprint in the query: the JSON body; a non-2xx answer throws its failure. */
   const call = async (address: string, what: string, init: RequestInit & { signal: AbortSignal }): Promise<unknown> => {

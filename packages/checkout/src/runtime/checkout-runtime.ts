@@ -20,7 +20,6 @@ import type {
 } from '../machine/checkout.types.ts';
 import { cvvSize, isFieldRequired } from '../machine/field-rules.ts';
 import { offeredOptions, type PaymentOptionId, type WalletOptionId } from '../machine/payment-options.ts';
-import { parseClientToken } from '../provider/client-token.ts';
 import { CONFIGURATION_FAILED, isProviderError, type ProviderClient } from '../provider/provider.ts';
 import { createSandboxProvider } from '../provider/sandbox-provider.ts';
 import { WALLETS, type WalletEvent, type WalletRegistry } from '../wallets/registry.ts';
@@ -170,7 +169,7 @@ export class CheckoutRuntime {
       this.provider = this.options.provider;
     } else {
       try {
-        this.provider = createSandboxProvider(parseClientToken(this.options.authorization));
+        this.provider = createSandboxProvider(this.options.authorization);
       } catch (error) {
         this.fail(error);
         return;

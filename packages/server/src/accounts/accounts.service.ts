@@ -1,16 +1,10 @@
 import { createHmac } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/connect.ts';
-import { UnknownCustomerError, type PaymentGateway } from '../gateway/gateway.ts';
+import type { PaymentGateway } from '../gateway/gateway.ts';
 import { toAccount, normalizeEmail } from './account.ts';
 import type { Account, Role } from './account.ts';
-import {
-  clearGatewayCustomerId,
-  findAccountByEmail,
-  findAccountById,
-  insertAccount,
-  setGatewayCustomerId,
-} from './accounts.repository.ts';
+import { findAccountByEmail, findAccountById, insertAccount, setGatewayCustomerId } from './accounts.repository.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 
 export type CreateAccountResult = { kind: 'created'; account: Account } | { kind: 'email_taken' };
@@ -48,7 +42,7 @@ export async function signIn(db: Db, input: { email: string; password: string })
 
 /**
  * The shopper's customer at the gateway, created on first need (sign-up, or the first checkout if the gateway
- * was unreachable at sign-up, or for seeded accounts). Saved cards and customer-bound client tokens hang off it.
+ * was unreachable at sign-up, or for seeded accounts). Saved cards and subscriptions hang off it.
  */
 export async function ensureGatewayCustomer(db: Db, gateway: PaymentGateway, accountId: string): Promise<string> {
   const row = await findAccountById(db, accountId);
@@ -59,21 +53,6 @@ export async function ensureGatewayCustomer(db: Db, gateway: PaymentGateway, acc
   // Another request may have raced us: the first stored id wins.
   const saved = await findAccountById(db, accountId);
   return saved?.gateway_customer_id ?? customerId;
-}
-
-/**
- * A client token bound to the shopper's gateway customer. A customer the gateway no longer knows (deleted in its
- * control panel, or a sandbox started afresh) is created again, once, rather than leaving the shopper unable to pay.
- */
-export async function customerClientToken(db: Db, gateway: PaymentGateway, accountId: string): Promise<string> {
-  const customerId = await ensureGatewayCustomer(db, gateway, accountId);
-  try {
-    return await gateway.generateClientToken({ customerId });
-  } catch (error) {
-    if (!(error instanceof UnknownCustomerError)) throw error;
-    await clearGatewayCustomerId(db, accountId, customerId);
-    return gateway.generateClientToken({ customerId: await ensureGatewayCustomer(db, gateway, accountId) });
-  }
 }
 
 /** Best effort at sign-up: a gateway outage must not stop people from creating accounts. */

@@ -1,6 +1,6 @@
 import braintree from 'braintree';
 import type { GatewayConfig } from '../config.ts';
-import { GatewayUnavailableError, UnknownCustomerError } from './gateway.ts';
+import { GatewayUnavailableError } from './gateway.ts';
 import type {
   GatewayDeclineReason,
   PaymentGateway,
@@ -67,9 +67,6 @@ type RefundWithOptions = (
   options: { amount: string; apiRequestKey: string },
 ) => Promise<braintree.ValidatedResponse<braintree.Transaction>>;
 
-/** "Customer specified by customer_id does not exist", answered to clientToken.generate. */
-const UNKNOWN_CUSTOMER = '92804';
-
 /** gateway.md: 915232 same apiRequestKey with a different request, 915233 the first request still in flight. */
 const REQUEST_KEY_CONFLICTS = new Set(['915232', '915233']);
 
@@ -89,19 +86,9 @@ export class BraintreeGatewayAdapter implements PaymentGateway {
     return { customerId: result.customer.id };
   }
 
-  async generateClientToken(input: { customerId?: string }): Promise<string> {
-    // A customer's cards saved from the browser ("Save card") are verified and never saved twice, as through our API.
-    // (failOnDuplicatePaymentMethodForCustomer: per customer, as in vault-gateway; @types/braintree lacks it.)
-    const options = { verifyCard: true, failOnDuplicatePaymentMethodForCustomer: true };
-    const request = (
-      input.customerId === undefined ? {} : { customerId: input.customerId, options }
-    ) as braintree.ClientTokenRequest;
-    const result = await this.#call(() => this.#client.clientToken.generate(request));
-    if (!result.success) {
-      if (errorCodes(result).includes(UNKNOWN_CUSTOMER) && input.customerId !== undefined)
-        throw new UnknownCustomerError(input.customerId);
-      throw new GatewayUnavailableError(`clientToken.generate failed: ${result.message}`);
-    }
+  async generateClientToken(): Promise<string> {
+    const result = await this.#call(() => this.#client.clientToken.generate({}));
+    if (!result.success) throw new GatewayUnavailableError(`clientToken.generate failed: ${result.message}`);
     return result.clientToken;
   }
 

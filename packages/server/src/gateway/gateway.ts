@@ -5,8 +5,12 @@
  */
 export interface PaymentGateway {
   createCustomer(input: { email: string; name: string }): Promise<{ customerId: string }>;
-  /** Base64 client token for the browser; customer-bound when `customerId` is given. */
-  generateClientToken(input: { customerId?: string }): Promise<string>;
+  /**
+   * Base64 client token for the browser, never bound to a customer: a customer's token lets whoever holds it save
+   * (and so verify: test) cards at the gateway's client API, past the bot-check and the card-save rules (issue 9).
+   * Saved methods are listed and saved through the server instead.
+   */
+  generateClientToken(): Promise<string>;
   sale(input: SaleInput): Promise<SaleResult>;
   /** Voids an authorized or submitted sale, deduplicated on `requestKey` like a sale. */
   voidTransaction(transactionId: string, input: { requestKey: string }): Promise<VoidResult>;
@@ -92,14 +96,6 @@ export type VoidResult = { kind: 'voided' } | { kind: 'refused'; codes: readonly
 export type RefundResult =
   | { kind: 'refunded'; transactionId: string }
   | { kind: 'refused'; codes: readonly string[]; message: string };
-
-/** The gateway does not know this customer (deleted in its control panel, or a sandbox that started afresh). */
-export class UnknownCustomerError extends Error {
-  constructor(readonly customerId: string) {
-    super(`the gateway does not know customer ${customerId}`);
-    this.name = 'UnknownCustomerError';
-  }
-}
 
 /** The gateway could not be reached or failed, or what it said leaves a sale's outcome unknown. */
 export class GatewayUnavailableError extends Error {

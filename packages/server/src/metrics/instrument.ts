@@ -28,7 +28,7 @@ async function timed<T>(metrics: Metrics, operation: string, run: () => Promise<
 export function instrumentGateway(gateway: PaymentGateway, metrics: Metrics): PaymentGateway {
   return {
     createCustomer: (input) => timed(metrics, 'create_customer', () => gateway.createCustomer(input)),
-    generateClientToken: (input) => timed(metrics, 'client_token', () => gateway.generateClientToken(input)),
+    generateClientToken: () => timed(metrics, 'client_token', () => gateway.generateClientToken()),
     async sale(input) {
       try {
         const result = await timed(metrics, 'sale', () => gateway.sale(input));

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Db } from '../db/connect.ts';
 import { buildApp } from '../index.ts';
 import { TestClient } from '../testing/client.ts';
 import { testConfig } from '../testing/config.ts';
@@ -18,6 +19,9 @@ interface Method {
   expirationYear: string;
   default: boolean;
   hasSubscription: boolean;
+}
+interface Session {
+  account: { id: string };
 }
 interface Subscription {
   id: string;
@@ -42,6 +46,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
     const engine = make();
     let sandbox: RunningSandbox;
     let app: FastifyInstance;
+    let db: Db;
     let cleanup: () => Promise<void>;
 
     beforeAll(async () => {
@@ -53,6 +58,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
     beforeEach(async () => {
       const opened = await engine.open();
       app = await buildApp(testConfig(opened.config, sandbox.gateway), { database: opened.handle });
+      db = opened.handle.db;
       cleanup = async () => {
         await app.close();
         await opened.cleanup();
@@ -351,6 +357,45 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
         status: 401,
         code: 'not_signed_in',
       });
+    });
+
+    it("gives a signed-in shopper's checkout a client token bound to no customer: the gateway's client API saves no card with it and lists none; the server saves, creating again a customer the gateway forgot", async () => {
+      const bea = await shopper('Bea');
+      const made = await bea.post('/api/orders', { items: [{ productId: 'prd_mug', quantity: 1 }] });
+      const orderId = made.json<{ order: { id: string } }>().order.id;
+      const session = (await bea.post(`/api/orders/${orderId}/checkout-session`)).json<{ clientToken: string }>();
+      const token = JSON.parse(Buffer.from(session.clientToken, 'base64').toString()) as {
+        authorizationFingerprint: string;
+        clientApiUrl: string;
+      };
+      // What a card tester holding the token would do: save (verify) a card at the gateway, past our bot-check and rules.
+      const saved = await fetch(`${token.clientApiUrl}/v1/payment_methods/credit_cards`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          authorizationFingerprint: token.authorizationFingerprint,
+          creditCard: { number: '4111111111111111', expirationDate: '12/2031', cvv: '123', options: { validate: true } },
+        }),
+      });
+      expect(saved.status).toBe(403);
+      const listed = await fetch(
+        `${token.clientApiUrl}/v1/payment_methods?authorizationFingerprint=${encodeURIComponent(token.authorizationFingerprint)}`,
+      );
+      expect(await listed.json()).toEqual({ paymentMethods: [] });
+      expect(await methods(bea)).toEqual([]);
+
+      // A customer the gateway no longer knows (a sandbox started afresh, a customer deleted there) is made again.
+      const beas = db.selectFrom('accounts').where('id', '=', (await bea.get('/api/session')).json<Session>().account.id);
+      await db
+        .updateTable('accounts')
+        .set({ gateway_customer_id: 'forgotten_by_the_gateway' })
+        .where('id', 'in', beas.select('id'))
+        .execute();
+      expect((await addCard(bea, MASTERCARD)).statusCode).toBe(201);
+      const renewed = await beas.select('gateway_customer_id').executeTakeFirstOrThrow();
+      expect(renewed.gateway_customer_id).toMatch(/^[A-Za-z0-9_-]+$/);
+      expect(renewed.gateway_customer_id).not.toBe('forgotten_by_the_gateway');
+      expect(await methods(bea)).toEqual([expect.objectContaining({ brand: 'MasterCard', lastFour: '4444' })]);
     });
 
     it('subscribes with a saved card, locks that card against deletion on the server, and unlocks it once canceled', async () => {

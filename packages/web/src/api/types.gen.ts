@@ -94,7 +94,7 @@ export type BotcheckSettings = {
 };
 
 export type CheckoutSession = {
-  /** For the gateway's client SDK; customer-bound when signed in. */
+  /** For the gateway's client SDK; bound to no customer (saved methods are listed and saved through this API). */
   clientToken: string;
   amount: Money;
   checkout: {

@@ -1,4 +1,3 @@
-import { customerClientToken } from '../../accounts/accounts.service.ts';
 import { botcheckSettings } from '../../botcheck/settings.ts';
 import type { AppContext } from '../../context.ts';
 import { GatewayUnavailableError } from '../../gateway/gateway.ts';
@@ -107,11 +106,8 @@ export function ordersRoutes(app: ApiInstance, ctx: AppContext): void {
         ctx.config.velocity.checkoutSessions,
       );
       try {
-        // Signed in: a customer-bound token, so the checkout can list and save the shopper's cards.
-        const clientToken =
-          owner.accountId === null
-            ? await gateway.generateClientToken({})
-            : await customerClientToken(ctx.db, gateway, owner.accountId);
+        // Never bound to the shopper's customer, signed in or not: the checkout lists and saves cards through our API.
+        const clientToken = await gateway.generateClientToken();
         return {
           clientToken,
           amount: { amount: order.total_amount, currency: order.currency },

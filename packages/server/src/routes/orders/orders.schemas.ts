@@ -21,7 +21,9 @@ export const orderResponse = z.object({ order: orderSchema });
 export const ordersResponse = z.object({ orders: z.array(orderSchema) });
 
 export const checkoutSessionSchema = z.object({
-  clientToken: z.string().describe("For the gateway's client SDK; customer-bound when signed in."),
+  clientToken: z
+    .string()
+    .describe("For the gateway's client SDK; bound to no customer (saved methods are listed and saved through this API)."),
   amount: moneySchema,
   checkout: z.object({ cardholderName: z.enum(['optional', 'required']), vaultCard: z.boolean(), vaultManager: z.boolean() }),
   botcheck: botcheckSettingsSchema,

@@ -66,7 +66,7 @@ export function paymentMethodsRoutes(app: ApiInstance, ctx: AppContext): void {
       // A client token opens the gateway's tokenization to the browser: counted like the checkout's.
       const subjects = { account: accountId, session: request.kassaSession?.id ?? accountId, ip: request.ip };
       await enforceLimits(ctx.velocity, request, reply, 'checkout_session', subjects, ctx.config.velocity.checkoutSessions);
-      const clientToken = await withGateway(request, () => gateway.generateClientToken({}));
+      const clientToken = await withGateway(request, () => gateway.generateClientToken());
       return { clientToken, checkout: { cardholderName: ctx.config.checkout.cardholderName } };
     },
   );

@@ -1,5 +1,6 @@
-import { useEffect, useRef, useState } from 'react';
-import { Checkout, PAYMENT_OPTIONS, type CheckoutInstance } from '@kassa/checkout';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { Checkout, PAYMENT_OPTIONS, type CheckoutInstance, type ProviderClient } from '@kassa/checkout';
+import { createSandboxProvider } from '@kassa/checkout/sandbox';
 import { useSession } from '../../account/session.ts';
 import { api } from '../../api/client.ts';
 import { useLoad } from '../../api/use-load.ts';
@@ -8,6 +9,7 @@ import { formatMoney, toDecimalString } from '../../format/money.ts';
 import { messages, problemMessage } from '../../i18n/messages.ts';
 import { OrderLines } from '../../orders/order-lines.tsx';
 import { deleteCheckoutCard } from '../../saved-cards/saved-cards.ts';
+import { withServerVault } from '../../saved-cards/server-vault.ts';
 import { Link, navigate, signInPath } from '../../router.tsx';
 import { useTheme } from '../../theme/theme.ts';
 import { useUnansweredAttempt } from './unanswered-attempt.ts';
@@ -33,6 +35,18 @@ export function CheckoutPage({ orderId }: { orderId: string }) {
     displayName: messages.shopName,
     currencyCode: session?.amount.currency ?? '',
   });
+  // Signed in, the saved methods are the server's: it lists them and saves a card (its bot-check and card-save rules).
+  const [saveError, setSaveError] = useState<string>();
+  const checkoutProvider = useMemo(() => {
+    if (provider === null || session === undefined || !session.checkout.vaultCard) return provider;
+    const base = provider ?? sandboxProvider(session.clientToken);
+    if (base === undefined) return provider;
+    return withServerVault(base, { onProblem: (problem) => setSaveError(problemMessage(problem)) });
+  }, [provider, session]);
+  const pay = (checkout: CheckoutInstance): Promise<void> => {
+    setSaveError(undefined);
+    return payment.pay(checkout);
+  };
   // The card frames take the page's colours when they load: a new theme loads them again.
   const theme = useTheme();
 
@@ -52,6 +66,7 @@ export function CheckoutPage({ orderId }: { orderId: string }) {
   // A decline or a failed bot-check is read first: focus goes to the message (each failure is a new state object, so
   // the same message twice is announced twice). The checkout's own errors take focus inside the checkout.
   const feedback = useRef<HTMLDivElement>(null);
+  // A refused save is not focused here: the checkout focuses its own message about it (the alert role reads this one).
   useEffect(() => {
     if (payment.state.step === 'idle' && payment.state.error !== undefined) feedback.current?.focus();
   }, [payment.state]);
@@ -68,7 +83,7 @@ export function CheckoutPage({ orderId }: { orderId: string }) {
   }
 
   const busy = payment.state.step !== 'idle';
-  const error = payment.state.step === 'idle' ? payment.state.error : undefined;
+  const error = (payment.state.step === 'idle' ? payment.state.error : undefined) ?? saveError;
   return (
     <div className="checkout-page">
       <OrderSummary order={order} />
@@ -80,11 +95,11 @@ export function CheckoutPage({ orderId }: { orderId: string }) {
         )}
         <h2 id="payment-title">{messages.paymentTitle}</h2>
         {/* The real provider's client is imported first when the server is configured for it. */}
-        {provider !== null && (
+        {checkoutProvider !== null && (
           <Checkout
             key={theme}
             authorization={session.clientToken}
-            {...(provider !== undefined ? { provider } : {})}
+            {...(checkoutProvider !== undefined ? { provider: checkoutProvider } : {})}
             // The card stays in the form until the payment's outcome is known: after a network error or a failed
             // bot-check Pay again works as it is; after a decline the payment flow clears it.
             // 3-D Secure runs when the gateway turns it on for the merchant; the server may require its liability shift.
@@ -103,12 +118,11 @@ export function CheckoutPage({ orderId }: { orderId: string }) {
             // Deletions go through the server, which refuses a card that pays a subscription.
             onDeletePaymentMethod={session.checkout.vaultManager ? deleteCheckoutCard : undefined}
             onReady={setInstance}
-            onInputSubmitRequest={() => instance && payment.pay(instance)}
+            onInputSubmitRequest={() => instance && pay(instance)}
             // A wallet the shopper just approved in its own window pays at once, as at other shops: no second Pay. A
             // saved wallet chosen in the saved list (its view is the list's) waits for Pay like a saved card.
             onPaymentMethodRequestable={(event) => {
-              if (instance && onWalletView && event.type !== 'CreditCard' && event.paymentMethodIsSelected)
-                void payment.pay(instance);
+              if (instance && onWalletView && event.type !== 'CreditCard' && event.paymentMethodIsSelected) void pay(instance);
             }}
             onChangeActiveView={({ newViewId }) => setOnWalletView(isWalletView(newViewId))}
           />
@@ -133,7 +147,7 @@ export function CheckoutPage({ orderId }: { orderId: string }) {
           disabled={!instance}
           aria-disabled={busy}
           aria-busy={busy}
-          onClick={() => instance && !busy && payment.pay(instance)}
+          onClick={() => instance && !busy && pay(instance)}
         >
           {busy ? messages.paying : messages.pay(formatMoney(session.amount))}
         </button>
@@ -149,6 +163,15 @@ export function CheckoutPage({ orderId }: { orderId: string }) {
       </section>
     </div>
   );
+}
+
+/** The checkout's own default provider (Kassa's sandbox), to wrap; a token it cannot read is left to it to report. */
+function sandboxProvider(clientToken: string): ProviderClient | undefined {
+  try {
+    return createSandboxProvider(clientToken);
+  } catch {
+    return undefined;
+  }
 }
 
 const isWalletView = (view: string): boolean => (PAYMENT_OPTIONS as readonly string[]).includes(view) && view !== 'card';

@@ -1,0 +1,4 @@
+// @kassa/checkout/sandbox: the checkout's default provider client (Kassa's sandbox gateway, from a client token), for
+// an integrator that wraps it, e.g. to list and save cards through its own server. Built on its own (like
+// @kassa/checkout/braintree), so that exporting it costs the card view nothing.
+export { createSandboxProvider } from './provider/sandbox-provider.ts';
