@@ -136,3 +136,21 @@ export function instanceCall(
     method,
   );
 }
+
+/** Calls the plain-page entry's `create({ authorization, container })` on the page; its rejection's message, if any. */
+export function dropinCreateRejection(page: Page, container: string): Promise<string | null> {
+  return page.evaluate(
+    (selector) =>
+      (
+        window as unknown as {
+          integrator: { create(options: { authorization: string; container: string }): Promise<unknown> };
+        }
+      ).integrator
+        .create({ authorization: 'not-a-client-token', container: selector })
+        .then(
+          () => null,
+          (error: Error) => error.message,
+        ),
+    container,
+  );
+}

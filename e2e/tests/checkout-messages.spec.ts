@@ -3,6 +3,7 @@ import { expect, test } from '@playwright/test';
 import { CheckoutSheet } from '../support/checkout-sheet.ts';
 import {
   clientTokenForNewOrder,
+  dropinCreateRejection,
   instanceCall,
   integratorErrors,
   openIntegratorPage,
@@ -15,7 +16,7 @@ import { cards, Shopper } from '../support/shopper.ts';
 // would): what the shopper reads in the sheet, and what the integrator's code receives (onError, the rejection of
 // requestPaymentMethod()). The wallet buttons' messages need wallets turned on at the gateway: gateway-faults/option-list.spec.ts.
 
-test('a client token that is not one: "The payment form cannot start…", no retry, and onError says invalid_authorization', async ({
+test('a client token that is not one: "The payment form cannot start…", no retry, and onError says invalid_authorization; create() names a missing or non-empty container', async ({
   page,
 }) => {
   const message = 'The payment form cannot start. Reload the page, or contact the shop if it happens again.';
@@ -25,6 +26,13 @@ test('a client token that is not one: "The payment form cannot start…", no ret
   await expect(sheet.message()).toHaveText(message);
   await expect(sheet.root().getByRole('button', { name: 'Try again' })).toHaveCount(0);
   expect(await integratorErrors(page)).toEqual([{ code: 'invalid_authorization', message }]);
+  // The plain-page entry (@kassa/checkout/dropin) refuses a container it cannot use before loading anything.
+  expect(await dropinCreateRejection(page, '#nowhere')).toBe(
+    '[kassa/checkout] create(): options.container must be an element or a selector of one; "#nowhere" matched nothing.',
+  );
+  expect(await dropinCreateRejection(page, 'main')).toBe(
+    '[kassa/checkout] create(): options.container must be empty (the checkout replaces nothing of yours).',
+  );
 });
 
 test('no way to pay enabled (card: false, no wallet): "No way to pay is available for this shop.", no retry', async ({

@@ -2,9 +2,10 @@
 // bundles and serves in Chromium. It mounts the checkout with the authorization and options the test wrote into the
 // page (`#integrator-setup`), records every event of the provider's drop-in API in the order the integrator receives
 // them, and every load failure (onError), and hands the instance to the test (`window.integrator`), which calls it as
-// an integrator's own Pay button would.
+// an integrator's own Pay button would. The plain-page entry's create() is there too, for what it says to a developer.
 import { createRoot } from 'react-dom/client';
 import { Checkout } from '../checkout.tsx';
+import { create } from '../dropin.tsx';
 import type { CheckoutInstance } from '../runtime/checkout-runtime.ts';
 import type { CheckoutEventName } from '../runtime/events.ts';
 import type { CheckoutOptions } from '../runtime/options.ts';
@@ -22,10 +23,12 @@ export interface IntegratorRecord {
   readonly events: Array<{ readonly name: CheckoutEventName; readonly payload: unknown }>;
   readonly errors: Array<{ readonly code: string; readonly message: string }>;
   instance: CheckoutInstance | null;
+  /** `@kassa/checkout/dropin`'s create(), as a page without React calls it. */
+  readonly create: typeof create;
 }
 
 const setup = JSON.parse(document.getElementById('integrator-setup')?.textContent ?? '{}') as IntegratorSetup;
-const record: IntegratorRecord = { events: [], errors: [], instance: null };
+const record: IntegratorRecord = { events: [], errors: [], instance: null, create };
 Object.assign(window, { integrator: record });
 
 function listen(instance: CheckoutInstance): void {
