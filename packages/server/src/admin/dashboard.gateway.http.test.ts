@@ -6,6 +6,7 @@ import type { Db } from '../db/connect.ts';
 import { BraintreeGatewayAdapter, createBraintreeClient } from '../gateway/braintree.ts';
 import { buildApp } from '../index.ts';
 import { sendAttempt } from '../payments/pay-order.ts';
+import { pendingAttempt } from '../testing/admin.ts';
 import { insertPendingPayment } from '../payments/payments.repository.ts';
 import { TestClient } from '../testing/client.ts';
 import { testConfig } from '../testing/config.ts';
@@ -56,19 +57,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
     const admin = () => signedIn('admin@kassa.test', 'kassa-demo-admin');
 
     it("shows a payment's timeline: the attempt, every gateway status, the partial refund and the settlement webhook, in order", async () => {
-      const shopper = await signedIn('shopper@kassa.test', 'kassa-demo-shopper');
-      const order = (await shopper.post('/api/orders', { items: [{ productId: 'prd_mug', quantity: 2 }] })).json<{
-        order: { id: string; total: { amount: number; currency: string } };
-      }>().order;
-      const pending = await insertPendingPayment(db, {
-        orderId: order.id,
-        amount: order.total,
-        idempotencyRef: null,
-        nonce: 'fake-valid-visa-nonce',
-        deviceData: null,
-        merchantAccountId: null,
-      });
-      if (pending === undefined) throw new Error('attempt not inserted');
+      const pending = await pendingAttempt(db, await signedIn('shopper@kassa.test', 'kassa-demo-shopper'), 2);
       const paid = await sendAttempt({ db, gateway: new BraintreeGatewayAdapter(sdk) }, pending, { resend: false });
       const transactionId = paid.transaction_id ?? '';
       await sdk.testing.settle(transactionId);
@@ -113,24 +102,12 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
       );
       expect(
         detail.timeline.events.find((event) => event.type === 'gateway_status' && event.status === 'authorized')?.amount,
-      ).toEqual({ amount: order.total.amount, currency: 'EUR' });
+      ).toEqual({ amount: pending.amount, currency: 'EUR' });
     });
 
     /** A payment of two mugs charged at the sandbox (submitted for settlement at once); its id and transaction id. */
     async function chargedPayment(): Promise<{ id: string; transactionId: string }> {
-      const shopper = await signedIn('shopper@kassa.test', 'kassa-demo-shopper');
-      const order = (await shopper.post('/api/orders', { items: [{ productId: 'prd_mug', quantity: 2 }] })).json<{
-        order: { id: string; total: { amount: number; currency: string } };
-      }>().order;
-      const pending = await insertPendingPayment(db, {
-        orderId: order.id,
-        amount: order.total,
-        idempotencyRef: null,
-        nonce: 'fake-valid-visa-nonce',
-        deviceData: null,
-        merchantAccountId: null,
-      });
-      if (pending === undefined) throw new Error('attempt not inserted');
+      const pending = await pendingAttempt(db, await signedIn('shopper@kassa.test', 'kassa-demo-shopper'), 2);
       const paid = await sendAttempt({ db, gateway: new BraintreeGatewayAdapter(sdk) }, pending, { resend: false });
       return { id: paid.id, transactionId: paid.transaction_id ?? '' };
     }

@@ -5,7 +5,7 @@ import type { Db } from '../db/connect.ts';
 import { BraintreeGatewayAdapter, createBraintreeClient } from '../gateway/braintree.ts';
 import { buildApp } from '../index.ts';
 import { sendAttempt } from '../payments/pay-order.ts';
-import { insertPendingPayment } from '../payments/payments.repository.ts';
+import { pendingAttempt } from '../testing/admin.ts';
 import { TestClient } from '../testing/client.ts';
 import { testConfig } from '../testing/config.ts';
 import { ENGINES } from '../testing/engines.ts';
@@ -63,24 +63,12 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
       settled: boolean;
       quantity?: number;
     }): Promise<{ id: string; orderId: string; amount: number; transactionId: string }> {
-      const shopper = await signedIn('shopper@kassa.test', 'kassa-demo-shopper');
-      const order = (await shopper.post('/api/orders', { items: [{ productId: 'prd_mug', quantity }] })).json<{
-        order: { id: string; total: { amount: number; currency: string } };
-      }>().order;
-      const pending = await insertPendingPayment(db, {
-        orderId: order.id,
-        amount: order.total,
-        idempotencyRef: null,
-        nonce: 'fake-valid-visa-nonce',
-        deviceData: null,
-        merchantAccountId: null,
-      });
-      if (pending === undefined) throw new Error('attempt not inserted');
+      const pending = await pendingAttempt(db, await signedIn('shopper@kassa.test', 'kassa-demo-shopper'), quantity);
       const payment = await sendAttempt({ db, gateway: new BraintreeGatewayAdapter(sdk) }, pending, { resend: false });
       expect(payment.status).toBe('succeeded');
       const transactionId = payment.transaction_id ?? '';
       if (settled) expect((await sdk.testing.settle(transactionId)).transaction.status).toBe('settled');
-      return { id: payment.id, orderId: order.id, amount: order.total.amount, transactionId };
+      return { id: payment.id, orderId: pending.order_id, amount: pending.amount, transactionId };
     }
 
     const orderStatus = async (orderId: string) =>

@@ -1,5 +1,7 @@
 import { expect } from 'vitest';
 import type { Db } from '../db/connect.ts';
+import type { PaymentRow } from '../db/schema.ts';
+import type { Money } from '../money.ts';
 import { insertPendingPayment } from '../payments/payments.repository.ts';
 import type { TestClient } from './client.ts';
 
@@ -10,6 +12,26 @@ export interface RecordedPayment {
   quantity?: number;
   /** The processor's text of a decline. */
   declineText?: string;
+}
+
+/**
+ * An order of `quantity` mugs (12.00 each) placed by `client`, and an attempt to pay it with the gateway's test Visa
+ * nonce, pending: not sent to the gateway yet (a test sends it, or records the gateway's answer itself).
+ */
+export async function pendingAttempt(db: Db, client: TestClient, quantity = 1): Promise<PaymentRow> {
+  const response = await client.post('/api/orders', { items: [{ productId: 'prd_mug', quantity }] });
+  expect(response.statusCode).toBe(201);
+  const order = response.json<{ order: { id: string; total: Money } }>().order;
+  const pending = await insertPendingPayment(db, {
+    orderId: order.id,
+    amount: order.total,
+    idempotencyRef: null,
+    nonce: 'fake-valid-visa-nonce',
+    deviceData: null,
+    merchantAccountId: null,
+  });
+  if (pending === undefined) throw new Error('attempt not inserted');
+  return pending;
 }
 
 /**

@@ -4,7 +4,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { Db } from '../db/connect.ts';
 import { createBraintreeClient } from '../gateway/braintree.ts';
 import { buildApp } from '../index.ts';
-import { insertPendingPayment, recordOutcome } from '../payments/payments.repository.ts';
+import { recordOutcome } from '../payments/payments.repository.ts';
+import { pendingAttempt } from '../testing/admin.ts';
 import { TestClient } from '../testing/client.ts';
 import { testConfig } from '../testing/config.ts';
 import { ENGINES } from '../testing/engines.ts';
@@ -146,19 +147,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
     });
 
     it("applies a settlement the gateway told before the sale's answer was recorded, when it is (a sale that settles at once)", async () => {
-      const guest = new TestClient(app);
-      const order = (await guest.post('/api/orders', { items: [{ productId: 'prd_mug', quantity: 1 }] })).json<{
-        order: { id: string; total: { amount: number; currency: string } };
-      }>().order;
-      const pending = await insertPendingPayment(db, {
-        orderId: order.id,
-        amount: order.total,
-        idempotencyRef: null,
-        nonce: 'fake-valid-visa-nonce',
-        deviceData: null,
-        merchantAccountId: null,
-      });
-      if (pending === undefined) throw new Error('attempt not inserted');
+      const pending = await pendingAttempt(db, new TestClient(app));
       // The gateway's notification arrives while the sale is being answered: no payment has its transaction's id yet.
       const told = await post(form(await sdk().webhookTesting.sampleNotification('transaction_settled', 'tx_settled_at_once')));
       expect(told.json()).toEqual({ status: 'processed' });
