@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BraintreeGatewayAdapter, createBraintreeClient } from '../gateway/braintree.ts';
+import { BraintreeVaultAdapter } from '../gateway/braintree-vault.ts';
 import type { SaleInput, SaleResult } from '../gateway/gateway.ts';
+import type { AddMethodOutcome, SubscribeOutcome } from '../gateway/vault-gateway.ts';
 import { buildApp } from '../index.ts';
 import { ChallengeRefused, TestClient } from '../testing/client.ts';
 import { testConfig } from '../testing/config.ts';
@@ -9,7 +11,7 @@ import { ENGINES } from '../testing/engines.ts';
 import { startSandboxProcess } from '../testing/sandbox.ts';
 import type { RunningSandbox } from '../testing/sandbox.ts';
 
-// Issue 9's card tester, run against the payment endpoint: it tokenizes a new card for every attempt at the
+// Issue 9's card tester, run against the payment and card-save endpoints: it tokenizes a new card for every attempt at the
 // sandbox's client API, solves the proof-of-work like the browser does, and pays as fast as it can. The espresso
 // machine costs 2,000.00, an amount the sandbox declines (2000 Do Not Honor): every attempt that reaches the gateway
 // is a card tested. The figures are printed; the limits are the defaults (src/velocity/limits.ts).
@@ -20,6 +22,25 @@ class CountingGateway extends BraintreeGatewayAdapter {
   override async sale(input: SaleInput): Promise<SaleResult> {
     this.sales += 1;
     return super.sale(input);
+  }
+}
+
+/** The real SDK's vault against the sandbox, counting the card saves (each a verification) and subscriptions. */
+class CountingVault extends BraintreeVaultAdapter {
+  cards = 0;
+  subscriptions = 0;
+  override async addMethod(input: { customerId: string; nonce: string; makeDefault: boolean }): Promise<AddMethodOutcome> {
+    this.cards += 1;
+    return super.addMethod(input);
+  }
+  override async subscribe(input: {
+    id: string;
+    planId: string;
+    paymentMethodToken: string;
+    price: string;
+  }): Promise<SubscribeOutcome> {
+    this.subscriptions += 1;
+    return super.subscribe(input);
   }
 }
 
@@ -56,6 +77,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('a card-testi
   let sandbox: RunningSandbox;
   let app: FastifyInstance;
   let gateway: CountingGateway;
+  let vault: CountingVault;
   let cleanup: () => Promise<void>;
   let cardCounter = 0;
   beforeAll(async () => {
@@ -66,8 +88,13 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('a card-testi
   });
   beforeEach(async () => {
     const opened = await engine.open();
-    gateway = new CountingGateway(createBraintreeClient(sandbox.gateway));
-    app = await buildApp(testConfig(opened.config, sandbox.gateway), { database: opened.handle, gateway });
+    const client = createBraintreeClient(sandbox.gateway);
+    gateway = new CountingGateway(client);
+    vault = new CountingVault(client);
+    const config = testConfig(opened.config, sandbox.gateway);
+    // Saving a card needs its own bot-check token, as by default (testConfig guards payments only).
+    const botcheck = { ...config.botcheck, actions: [...config.botcheck.actions, 'save_card' as const] };
+    app = await buildApp({ ...config, botcheck }, { database: opened.handle, gateway, vault });
     cleanup = async () => {
       await app.close();
       await opened.cleanup();
@@ -229,6 +256,76 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('a card-testi
     );
     expect(paid.statusCode).toBe(201);
   }, 300_000);
+
+  /** A signed-in shopper at `ip` and a way to tokenize their next card at the gateway's client API (no order needed). */
+  async function accountHolder(ip: string, name: string, card: () => string = () => cardNumber(++cardCounter)) {
+    const client = new TestClient(app, ip);
+    expect(
+      (await client.signUp({ email: `${name}-${++cardCounter}@example.com`, password: `${name} password`, name })).statusCode,
+    ).toBe(201);
+    const issued = (await client.post('/api/payment-methods/client-token', {})).json<{ clientToken: string }>();
+    const token = JSON.parse(Buffer.from(issued.clientToken, 'base64').toString('utf8')) as {
+      authorizationFingerprint: string;
+      clientApiUrl: string;
+    };
+    const tokenize = async () => {
+      const response = await fetch(`${token.clientApiUrl}/v1/payment_methods/credit_cards`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          authorizationFingerprint: token.authorizationFingerprint,
+          creditCard: { number: card(), expirationDate: `12/${new Date().getUTCFullYear() + 2}`, cvv: '123' },
+        }),
+      });
+      return ((await response.json()) as { creditCards: Array<{ nonce: string }> }).creditCards[0]?.nonce ?? '';
+    };
+    return { client, tokenize };
+  }
+
+  it('card saves and subscriptions with a new card, one account and IP: at most 5 cards reach the gateway, and a shopper elsewhere saves one', async () => {
+    const attacker = await accountHolder('203.0.113.50', 'Mallory');
+    let attempts = 0;
+    let refusedByVelocity = 0;
+    let cpu = 0;
+    for (; attempts < 20; attempts += 1) {
+      const nonce = await attacker.tokenize();
+      // Every other attempt subscribes with the new card instead (saved on the way, its first charge a payment).
+      const subscribes = attempts % 2 === 1;
+      const started = process.cpuUsage();
+      const botcheck = await attacker.client.botcheckToken(subscribes ? 'payment' : 'save_card');
+      const used = process.cpuUsage(started);
+      cpu += (used.user + used.system) / 1000;
+      const response = subscribes
+        ? await attacker.client.post(
+            '/api/subscriptions',
+            { planId: 'coffee-monthly', nonce, botcheck },
+            { 'idempotency-key': `sub-${attempts}` },
+          )
+        : await attacker.client.post('/api/payment-methods', { nonce, botcheck }, { 'idempotency-key': `save-${attempts}` });
+      if (response.statusCode === 429) refusedByVelocity += 1;
+    }
+    const figures = {
+      attempts,
+      gatewayCalls: vault.cards + vault.subscriptions,
+      refusedByVelocity,
+      refusedChallenge: 0,
+      cpuMsPerAttempt: Math.round((cpu / attempts) * 10) / 10,
+    };
+    print('card saves and new-card subscriptions, one account and IP', figures);
+    // card_saves_per_account_per_hour (5): each save is a verification at the gateway; a subscription's card is saved
+    // first, then subscribed (its first charge).
+    expect(vault.cards).toBe(5);
+    expect(vault.subscriptions).toBe(2);
+    expect(refusedByVelocity).toBe(15);
+
+    const real = await accountHolder('198.51.100.79', 'Ada', () => '5555555555554444');
+    const saved = await real.client.post(
+      '/api/payment-methods',
+      { nonce: await real.tokenize(), botcheck: await real.client.botcheckToken('save_card') },
+      { 'idempotency-key': 'real-save' },
+    );
+    expect(saved.statusCode).toBe(201);
+  }, 180_000);
 
   it('a solution from another session is refused before the gateway', async () => {
     const attacker = await shopper('203.0.113.40');
