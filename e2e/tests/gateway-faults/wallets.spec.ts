@@ -173,6 +173,8 @@ test('PayPal saved on the account page (its vault flow) is listed by its email a
   await sheet.seesView('options');
   await sheet.root().getByRole('button', { name: 'PayPal', exact: true }).click();
   await expect(sheet.root().getByText('approve there and PayPal is saved for your next payments')).toBeVisible();
+  // PayPal's own button saves it: the form's "Save card" is hidden on PayPal's view.
+  await expect(page.getByRole('button', { name: 'Save card', exact: true })).toBeHidden();
   await answerInWindow(page, 'PayPal', 'Approve', sheet.root().getByRole('button', { name: 'Save PayPal', exact: true }));
   await expect(shopper.accountStatus()).toHaveText(`${label} saved.`);
   await expect(shopper.accountRow(label)).toBeVisible();

@@ -113,7 +113,7 @@ export const messages = {
   addCardTitle: 'Add a card',
   saveCard: 'Save card',
   saving: 'Saving…',
-  makeDefaultOnSave: 'Make it my default card',
+  makeDefaultOnSave: 'Make it my default payment method',
   cardSaved: (card: string) => `${card} saved.`,
   subscriptionsTitle: 'Subscriptions',
   subscriptionsEmpty: 'No subscriptions yet.',

@@ -4,6 +4,7 @@ import { api } from '../../api/client.ts';
 import { problemOf, useLoad } from '../../api/use-load.ts';
 import { messages, problemMessage } from '../../i18n/messages.ts';
 import { useTheme } from '../../theme/theme.ts';
+import { isWalletView } from '../checkout/wallet-views.ts';
 
 /**
  * The checkout's card form (and, when asked, PayPal's vault flow) outside an order (adding a card, subscribing with a new one): a client token that is not
@@ -39,6 +40,8 @@ export function NewCardForm({
   const [instance, setInstance] = useState<CheckoutInstance | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // On PayPal's view its own button saves: this form's button is hidden there, as the checkout page hides Pay.
+  const [onWalletView, setOnWalletView] = useState(false);
   const keys = useRef(new Map<string, string>());
   const titleId = useId();
 
@@ -89,6 +92,7 @@ export function NewCardForm({
           onPaymentMethodRequestable={(event) => {
             if (event.type !== 'CreditCard' && event.paymentMethodIsSelected) void send();
           }}
+          onChangeActiveView={({ newViewId }) => setOnWalletView(isWalletView(newViewId))}
         />
       )}
       {children}
@@ -104,6 +108,7 @@ export function NewCardForm({
         <button
           type="button"
           className="primary"
+          hidden={onWalletView}
           onClick={() => void send()}
           aria-disabled={instance === null || busy}
           aria-busy={busy}

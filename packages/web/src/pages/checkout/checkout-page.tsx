@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { Checkout, PAYMENT_OPTIONS, type CheckoutInstance, type ProviderClient } from '@kassa/checkout';
+import { Checkout, type CheckoutInstance, type ProviderClient } from '@kassa/checkout';
 import { createSandboxProvider } from '@kassa/checkout/sandbox';
 import { useSession } from '../../account/session.ts';
 import { api } from '../../api/client.ts';
@@ -15,6 +15,7 @@ import { useTheme } from '../../theme/theme.ts';
 import { useUnansweredAttempt } from './unanswered-attempt.ts';
 import { useProviderFor } from './real-provider.ts';
 import { usePayment } from './use-payment.ts';
+import { isWalletView } from './wallet-views.ts';
 
 async function loadCheckout(orderId: string) {
   const { order } = await api.order(orderId);
@@ -173,8 +174,6 @@ function sandboxProvider(clientToken: string): ProviderClient | undefined {
     return undefined;
   }
 }
-
-const isWalletView = (view: string): boolean => (PAYMENT_OPTIONS as readonly string[]).includes(view) && view !== 'card';
 
 /**
  * Every wallet, for the order's amount: the checkout offers those the gateway enables. `offerSave`: each wallet but
