@@ -18,7 +18,7 @@ const READY = 'KASSA_SANDBOX_READY ';
  */
 export async function startSandboxProcess({
   currency = 'EUR',
-  timeoutMs = 20_000,
+  timeoutMs = 60_000,
   env = {},
 }: {
   currency?: string;
