@@ -67,6 +67,11 @@ describe('a wallet view', () => {
     },
   );
 
+  it('renders on the server for every wallet (Venmo asks the screen whether it is a phone only in a browser)', () => {
+    for (const option of ['paypal', 'paypalCredit', 'venmo', 'applePay', 'googlePay'] as const)
+      expect(render(option)).toContain(`class="kassa-wallet__button kassa-wallet__button--${option}"`);
+  });
+
   it.each(SUPPORTED_LOCALES)(
     '%s: a wallet with offerSave offers "Save {wallet} for my next payments", checked; without it, or in the vault flow, nothing',
     (locale) => {

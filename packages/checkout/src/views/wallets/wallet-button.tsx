@@ -27,9 +27,12 @@ export interface WalletButtonProps {
   readonly mark: ReactNode;
 }
 
-/** A phone (touch, no hover) pays in the wallet's app; elsewhere Venmo is paid by scanning a QR code. */
+/**
+ * A phone (touch, no hover) pays in the wallet's app; elsewhere Venmo is paid by scanning a QR code. On the server
+ * (a render to HTML) there is no screen to ask: not a phone.
+ */
 function isPhone(): boolean {
-  return window.matchMedia('(hover: none) and (pointer: coarse)').matches;
+  return typeof window !== 'undefined' && window.matchMedia('(hover: none) and (pointer: coarse)').matches;
 }
 
 /**
