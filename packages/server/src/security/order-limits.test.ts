@@ -43,9 +43,9 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('orders and c
       payload: ORDER,
     });
 
-  it('300 guest orders from one IP, a fresh session each: 60 made, the rest refused; another IP still orders', async () => {
+  it('100 guest orders from one IP, a fresh session each: 60 made, the other 40 refused; another IP still orders', async () => {
     const statuses: number[] = [];
-    for (let attempt = 0; attempt < 300; attempt += 1) statuses.push((await order('203.0.113.5')).statusCode);
+    for (let attempt = 0; attempt < 100; attempt += 1) statuses.push((await order('203.0.113.5')).statusCode);
     console.log(`orders from one IP: ${statuses.length} attempts, ${statuses.filter((s) => s === 201).length} made`);
     expect(statuses.filter((s) => s === 201)).toHaveLength(60);
     expect(statuses.slice(60).every((s) => s === 429)).toBe(true);
