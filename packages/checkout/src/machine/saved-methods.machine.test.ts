@@ -120,6 +120,13 @@ describe('saved methods: edit mode and deletion', () => {
     expect(canceled.savedMethods).toEqual([visa, mastercard]);
   });
 
+  it('deletes nothing on a Delete that nothing asked for (before the question, or after Cancel)', () => {
+    const editing = run(withSaved([visa, mastercard]), { type: 'EDIT_METHODS' }).state;
+    expect(run(editing, { type: 'CONFIRM_DELETE' })).toEqual({ state: editing, effects: [] });
+    const canceled = run(editing, { type: 'ASK_DELETE', nonce: 'n-visa' }, { type: 'CANCEL_DELETE' }).state;
+    expect(run(canceled, { type: 'CONFIRM_DELETE' })).toEqual({ state: canceled, effects: [] });
+  });
+
   it('never asks to delete a method with a subscription, nor outside edit mode', () => {
     const editing = run(withSaved([visa, subscribed]), { type: 'EDIT_METHODS' }).state;
     expect(run(editing, { type: 'ASK_DELETE', nonce: 'n-sub' }).state.view).toBe('methods');
