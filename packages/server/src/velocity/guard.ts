@@ -23,8 +23,11 @@ export async function enforceLimits(
   return recorded;
 }
 
+/** A card as the velocity rules count it: a keyed hash of what the gateway says of it (never the number), its BIN. */
+export type CardSubjects = { card: string; bin: string };
+
 /** The subjects a card is counted as: a keyed hash of what the gateway says of it (never the number), and its BIN. */
-export function cardSubjects(secret: string, card: CardDescription): { card: string; bin: string } {
+export function cardSubjects(secret: string, card: CardDescription): CardSubjects {
   const fingerprint = createHmac('sha256', secret)
     .update(`card:${card.bin}:${card.lastFour}:${card.expirationMonth}:${card.expirationYear}`)
     .digest('hex');
@@ -64,6 +67,28 @@ export async function enforceCardLimits(
     reply,
     (await velocity.exceeded(cardRules, { ...payer, ...card }, ['payment', 'card_used'])) ??
       (await binUnderTest(velocity, card.bin, binRule)),
+  );
+}
+
+/**
+ * A card about to be saved (verified at the gateway): refused when the decline rules on the card itself among `limits`
+ * (the payments', e.g. declines_per_card_per_hour: a payment's decline and a failed verification count alike) or the
+ * BIN rule say it is being tested. Nothing is recorded: a save is counted by its own rules (card_save).
+ */
+export async function refuseTestedCard(
+  velocity: Velocity,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  card: CardSubjects,
+  limits: readonly Limit[],
+  binRule: BinTestingRule,
+): Promise<void> {
+  const onTheCard = limits.filter((limit) => limit.dimension === 'card' && limit.action === 'decline');
+  await refuseIfExceeded(
+    velocity,
+    request,
+    reply,
+    (await velocity.exceeded(onTheCard, card, [])) ?? (await binUnderTest(velocity, card.bin, binRule)),
   );
 }
 

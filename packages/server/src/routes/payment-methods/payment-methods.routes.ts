@@ -95,11 +95,11 @@ export function paymentMethodsRoutes(app: ApiInstance, ctx: AppContext): void {
     },
     async (request, reply) => {
       const accountId = signedInAccount(request);
-      await admitCardSave(ctx, request, reply, accountId);
+      const card = await admitCardSave(ctx, request, reply, accountId, request.body.nonce);
       await requireBotcheck(ctx, request, 'save_card', request.body.botcheck);
       const input = { nonce: request.body.nonce, makeDefault: request.body.makeDefault ?? false };
       const result = await withGateway(request, () => addSavedMethod(vaultDeps(ctx), accountId, input));
-      await countRefusedCard(ctx, request, accountId, result.kind);
+      await countRefusedCard(ctx, request, accountId, result.kind, card);
       if (result.kind !== 'saved') return sendFinal(reply, refusedCardProblem(result));
       return reply.status(201).send({ paymentMethod: result.method });
     },

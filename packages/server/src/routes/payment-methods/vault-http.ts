@@ -3,7 +3,8 @@ import type { AppContext } from '../../context.ts';
 import { GatewayUnavailableError } from '../../gateway/gateway.ts';
 import { PROBLEM_CONTENT_TYPE, ProblemError } from '../../http/problem.ts';
 import type { AddSavedMethodResult, VaultDeps } from '../../vault/saved-methods.ts';
-import { enforceLimits } from '../../velocity/guard.ts';
+import { cardSubjects, enforceLimits, refuseTestedCard, type CardSubjects } from '../../velocity/guard.ts';
+import { SHOP } from '../../velocity/shop-alert.ts';
 
 // What the saved-method and subscription routes share: who may act, the gateway they act through, how refusals answer.
 
@@ -21,17 +22,43 @@ export function vaultDeps(ctx: AppContext): VaultDeps {
 
 /**
  * A new card about to be saved, so verified at the gateway (a card test of its own): counted against the account and
- * the IP, and refused (429 `too_many_attempts`) past the card-save rules, before the bot-check and the gateway.
+ * the IP, and refused (429 `too_many_attempts`) past the card-save rules, before the bot-check and the gateway. Then
+ * the card itself, as the gateway describes the nonce: refused when its declines (payments' or failed verifications')
+ * or its BIN's are past the rules that hold whatever account or address a script rotates through. Answers the card
+ * (null for a wallet), for countRefusedCard.
  */
-export async function admitCardSave(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, accountId: string) {
+export async function admitCardSave(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  accountId: string,
+  nonce: string,
+): Promise<CardSubjects | null> {
   const subjects = { account: accountId, ip: request.ip };
   await enforceLimits(ctx.velocity, request, reply, 'card_save', subjects, ctx.config.velocity.cardSaves);
+  const cards = ctx.cards;
+  const described = cards === null ? null : await withGateway(request, () => cards.describeNonce(nonce));
+  if (described === null) return null;
+  const card = cardSubjects(ctx.config.sessionSecret, described);
+  await refuseTestedCard(ctx.velocity, request, reply, card, ctx.config.velocity.payments, ctx.config.velocity.binTesting);
+  return card;
 }
 
-/** A card the gateway refused to save (failed verification, refused nonce): counted for the card-save failure rules. */
-export async function countRefusedCard(ctx: AppContext, request: FastifyRequest, accountId: string, kind: string) {
-  if (kind === 'verification_failed' || kind === 'invalid_nonce')
-    await ctx.velocity.record('card_save_failure', { account: accountId, ip: request.ip });
+/**
+ * A card the gateway refused to save (failed verification, refused nonce): counted for the card-save failure rules;
+ * a failed verification is also a decline of the card, its BIN and the shop (the rules on the card, the BIN rule and
+ * the shop alert read payments' and saves' declines alike).
+ */
+export async function countRefusedCard(
+  ctx: AppContext,
+  request: FastifyRequest,
+  accountId: string,
+  kind: string,
+  card: CardSubjects | null,
+) {
+  if (kind !== 'verification_failed' && kind !== 'invalid_nonce') return;
+  await ctx.velocity.record('card_save_failure', { account: accountId, ip: request.ip });
+  if (kind === 'verification_failed' && card !== null) await ctx.velocity.record('decline', { ...card, shop: SHOP }, card.card);
 }
 
 /** A card the gateway would not save -> its problem (final answers: the Idempotency-Key replays them). */

@@ -65,13 +65,11 @@ export function subscriptionsRoutes(app: ApiInstance, ctx: AppContext): void {
       const { planId, paymentMethodId, nonce } = request.body;
       // A new card is charged at once: a card tester's way in like any payment, so it needs a payment's bot-check
       // (always on). A saved card passed one when it was saved.
-      if (nonce !== undefined) {
-        await admitCardSave(ctx, request, reply, accountId);
-        await requireBotcheck(ctx, request, 'payment', request.body.botcheck);
-      }
+      const card = nonce === undefined ? null : await admitCardSave(ctx, request, reply, accountId, nonce);
+      if (nonce !== undefined) await requireBotcheck(ctx, request, 'payment', request.body.botcheck);
       const input = { planId, paymentMethodId, nonce, idempotencyRef: heldKeyRef(request) };
       const result = await withGateway(request, () => subscribe(vaultDeps(ctx), accountId, input));
-      await countRefusedCard(ctx, request, accountId, result.kind);
+      await countRefusedCard(ctx, request, accountId, result.kind, card);
       switch (result.kind) {
         case 'created':
           return reply.status(201).send({ subscription: result.subscription });
