@@ -17,7 +17,9 @@ export class Merchant {
     return this.page.getByRole('navigation', { name: 'Dashboard' });
   }
 
-  async opensSection(name: 'Overview' | 'Payments' | 'Subscriptions' | 'Disputes' | 'Customers' | 'Refusals'): Promise<void> {
+  async opensSection(
+    name: 'Overview' | 'Payments' | 'Subscriptions' | 'Disputes' | 'Customers' | 'Refusals' | 'Activity',
+  ): Promise<void> {
     await this.dashboardNav().getByRole('link', { name }).click();
     await expect(this.page.getByRole('heading', { name, level: 1 })).toBeVisible();
   }

@@ -68,9 +68,27 @@ test('a merchant voids a payment that has not settled, after the confirmation', 
   await merchant.voids();
   await expect(page.locator('p.notice')).toHaveText('Payment voided.');
   await expect(merchant.paymentHeading()).toContainText('Voided');
-  await expect(merchant.timeline().first()).toContainText('Voided €12.00');
+  await expect(merchant.timeline().first()).toContainText('Voided €12.00 by admin@kassa.test');
   await expect(merchant.timeline().filter({ hasText: 'Gateway: voided' })).toHaveCount(1);
   await expect(page.getByRole('button', { name: 'Refund', exact: true })).toHaveCount(0);
+
+  // The activity log has the void once, with who did it, and leads back to the payment.
+  const paymentId = new URL(page.url()).pathname.split('/').at(-1) ?? '';
+  await merchant.opensSection('Activity');
+  const row = page.getByRole('row').filter({ has: page.getByRole('link', { name: paymentId }) });
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText('Void');
+  await expect(row).toContainText('admin@kassa.test');
+  await expect(row).toContainText('Done');
+  // Views are left out until asked for.
+  await expect(page.getByRole('row').filter({ hasText: 'Payment viewed' })).toHaveCount(0);
+  await page.getByLabel('Show').selectOption({ label: 'Every request, views too' });
+  await expect(page).toHaveURL(/scope=all/);
+  await expect(page.getByRole('row').filter({ hasText: 'Payment viewed' }).first()).toBeVisible();
+  expect(await merchant.axeViolations('activity')).toEqual([]);
+  await page.screenshot({ path: test.info().outputPath('activity.png'), fullPage: true });
+  await row.getByRole('link', { name: paymentId }).first().click();
+  await expect(merchant.paymentHeading()).toContainText('Voided');
 });
 
 test('a merchant finds a payment by email and last four, refunds part of it after the confirmation and sees the timeline', async ({
@@ -394,7 +412,7 @@ for (const theme of ['light', 'dark'] as const) {
     const merchant = new Merchant(page);
     await merchant.signsIn();
     const violations: string[] = [];
-    for (const section of ['Overview', 'Payments', 'Subscriptions', 'Disputes', 'Customers', 'Refusals'] as const) {
+    for (const section of ['Overview', 'Payments', 'Subscriptions', 'Disputes', 'Customers', 'Refusals', 'Activity'] as const) {
       await merchant.opensSection(section);
       await expect(page.locator('.status')).toHaveCount(0);
       violations.push(...(await merchant.axeViolations(`${section} (${theme})`)));
@@ -412,6 +430,9 @@ test('on a phone the dashboard fits the screen: tabs for its sections, no sidewa
   await expect(merchant.paymentRows().first()).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   expect(await merchant.axeViolations('phone payments')).toEqual([]);
+  await merchant.opensSection('Activity');
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await page.screenshot({ path: test.info().outputPath('phone-activity.png'), fullPage: true });
 });
 
 test('a shopper who opens the dashboard is told it is for administrators and sees no payment', async ({ page }) => {

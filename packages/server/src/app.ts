@@ -152,7 +152,7 @@ export async function buildKassaApp(config: Config, deps: AppDeps = {}): Promise
   registerCrossSiteRefusal(app);
   await registerSessions(app, ctx);
   registerIdempotency(app, ctx.idempotency);
-  registerAdminRoutesGuard(app, ctx.db);
+  const adminActions = registerAdminRoutesGuard(app, ctx.db);
   app.addHook('onSend', async (request, reply) => {
     if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) void reply.header('cache-control', 'no-store');
   });
@@ -176,7 +176,7 @@ export async function buildKassaApp(config: Config, deps: AppDeps = {}): Promise
   if (demo !== null && deps.seedDemoVault === true && gateway !== null && vault !== null) {
     await seedDemoVault({ db: database.db, gateway, vault }, demo.shopper.email, app.log);
   }
-  adminRoutes(api, ctx);
+  adminRoutes(api, ctx, adminActions);
   refusalsRoutes(api, ctx);
   // Jobs.
   if (gateway !== null && config.reconcileIntervalMs > 0) {

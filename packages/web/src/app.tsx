@@ -65,6 +65,7 @@ const routes: Route[] = [
     render: () => <AdminPage section={{ name: 'customers' }} />,
   },
   { pattern: '/admin/refusals', title: adminMessages.refusalsTitle, render: () => <AdminPage section={{ name: 'refusals' }} /> },
+  { pattern: '/admin/activity', title: adminMessages.activityTitle, render: () => <AdminPage section={{ name: 'activity' }} /> },
 ];
 
 const notFound: Route = { pattern: '', title: messages.notFound, render: () => <h1>{messages.notFound}</h1> };

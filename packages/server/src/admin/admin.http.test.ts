@@ -133,6 +133,39 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('the admin AP
     }
   });
 
+  it('lists the audit log newest first: the changes alone by default, with who and the answer; every request with scope=all, paged', async () => {
+    const client = await admin();
+    await client.get('/api/admin/payments');
+    // No gateway here: each change is refused (503), and still in the log.
+    const key = { 'idempotency-key': 'activity-refund' };
+    expect((await client.post('/api/admin/payments/pay_one/refund', {}, key)).statusCode).toBe(503);
+    expect((await client.post('/api/admin/subscriptions/sub_one/cancel', {}, { 'idempotency-key': 'a2' })).statusCode).toBe(503);
+
+    type Activity = {
+      entries: { action: string; targetId: string | null; status: number; actorEmail: string | null; replayed: boolean }[];
+      nextCursor: string | null;
+    };
+    const changes = (await client.get('/api/admin/activity')).json<Activity>();
+    expect(changes).toEqual({
+      entries: [
+        expect.objectContaining({
+          action: 'subscriptions.cancel',
+          targetId: 'sub_one',
+          status: 503,
+          actorEmail: 'admin@kassa.test',
+        }),
+        expect.objectContaining({ action: 'payments.refund', targetId: 'pay_one', status: 503, replayed: false }),
+      ],
+      nextCursor: null,
+    });
+
+    const first = (await client.get('/api/admin/activity?scope=all&limit=3')).json<Activity>();
+    expect(first.entries.map((entry) => entry.action)).toEqual(['activity.list', 'subscriptions.cancel', 'payments.refund']);
+    const rest = (await client.get(`/api/admin/activity?scope=all&limit=3&cursor=${first.nextCursor}`)).json<Activity>();
+    expect(rest).toEqual({ entries: [expect.objectContaining({ action: 'payments.list', targetId: null })], nextCursor: null });
+    expect((await client.get('/api/admin/activity?scope=mine')).json()).toMatchObject({ status: 400, code: 'validation_failed' });
+  });
+
   it("shows a payment with its order's attempts and what admins did with it, and audits every admin request", async () => {
     const shopper = await signedIn('shopper@kassa.test', 'kassa-demo-shopper');
     const paymentId = await payment(shopper, { status: 'succeeded', lastFour: '4242', minutesAgo: 5 });

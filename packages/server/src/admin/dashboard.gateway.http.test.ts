@@ -310,6 +310,19 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
         expect.objectContaining({ action: 'evidence_removed', evidenceKind: null, actorEmail: 'admin@kassa.test' }),
         expect.objectContaining({ action: 'accepted', actorEmail: 'admin@kassa.test' }),
       ]);
+      // The audit log's changes: the replayed removal is marked as such.
+      const activity = (await client.get('/api/admin/activity?limit=100')).json<{
+        entries: { action: string; status: number; replayed: boolean }[];
+      }>();
+      expect(
+        activity.entries.filter((entry) => entry.action === 'disputes.removeEvidence').map((e) => [e.status, e.replayed]),
+      ).toEqual([
+        [409, false],
+        [400, false],
+        [404, false],
+        [200, true],
+        [200, false],
+      ]);
     });
 
     it('finalizes a dispute answered with winning evidence: the gateway decides it won, and the shop records it', async () => {

@@ -8,12 +8,14 @@ import { orderItemSchema, orderSchema } from '../orders/order.ts';
 import { declineSchema, paymentSummarySchema } from '../payments/payment.ts';
 import { guestOrderSchema, sessionStateSchema } from '../routes/accounts/accounts.schemas.ts';
 import { refundSchema } from '../refunds/refund.ts';
+import { activityEntrySchema } from '../admin/activity.query.ts';
 import { adminCustomerSchema } from '../admin/customers.query.ts';
 import { adminDisputeSchema } from '../admin/disputes.query.ts';
 import { overviewSchema } from '../admin/overview.query.ts';
 import { adminSubscriptionSchema } from '../admin/subscriptions.query.ts';
 import { paymentTimelineSchema, timelineEventSchema } from '../admin/timeline.ts';
 import {
+  activityPage,
   adminActionSchema,
   customersPage,
   disputesPage,
@@ -78,6 +80,8 @@ export const API_SCHEMAS = {
   CustomersPage: customersPage,
   Refusal: refusalSchema,
   RefusalsPage: refusalsPage,
+  ActivityEntry: activityEntrySchema,
+  ActivityPage: activityPage,
 } as const satisfies Record<string, z.ZodType>;
 
 /** The registry the OpenAPI document takes its components from. */

@@ -22,13 +22,20 @@ declare module 'fastify' {
 
 export const ADMIN_PREFIX = '/api/admin/';
 
+/** The admin routes' action names, as the routes declared them. */
+export interface AdminActions {
+  /** The actions of the routes that change something (every method but GET): the audit log without the reads. */
+  changes(): string[];
+}
+
 /**
  * The merchant's routes: every route under /api/admin/ must name its action (`config: { adminAction }`), or the app does
  * not start. Each such route answers 401 `not_signed_in` without an account and 403 `forbidden` to any account that is
  * not an admin, before its input is even read; and every request an admin makes leaves an audit entry (who, the action,
  * the resource named by `:id`, the query, the answer's status, when) written before the answer leaves.
  */
-export function registerAdminRoutesGuard(app: FastifyInstance, db: Db): void {
+export function registerAdminRoutesGuard(app: FastifyInstance, db: Db): AdminActions {
+  const changes = new Set<string>();
   app.decorateRequest('adminAccountId', null);
   app.decorateRequest('auditDetail', null);
 
@@ -60,6 +67,8 @@ export function registerAdminRoutesGuard(app: FastifyInstance, db: Db): void {
       if (route.url.startsWith(ADMIN_PREFIX)) throw new Error(`${route.url} is under ${ADMIN_PREFIX} but names no adminAction`);
       return;
     }
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (methods.some((method) => method !== 'GET' && method !== 'HEAD')) changes.add(action);
     route.onRequest = [...hookList(route.onRequest), requireAdmin];
     route.onSend = [...hookList(route.onSend), audit];
     route.schema = {
@@ -67,6 +76,7 @@ export function registerAdminRoutesGuard(app: FastifyInstance, db: Db): void {
       response: Object.assign(problemResponses('not_signed_in', 'forbidden'), route.schema?.response),
     };
   });
+  return { changes: () => [...changes] };
 }
 
 function targetOf(request: FastifyRequest): string | null {

@@ -1,5 +1,6 @@
 import { call } from './client.ts';
 import type {
+  ActivityPage,
   CustomersPage,
   DisputeDetail,
   DisputesPage,
@@ -61,4 +62,5 @@ export const adminApi = {
     ),
   customers: (query: URLSearchParams) => call<CustomersPage>('GET', `/api/admin/customers?${query}`),
   refusals: (query: URLSearchParams) => call<RefusalsPage>('GET', `/api/admin/refusals?${query}`),
+  activity: (query: URLSearchParams) => call<ActivityPage>('GET', `/api/admin/activity?${query}`),
 };

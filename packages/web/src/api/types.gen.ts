@@ -477,6 +477,26 @@ export type RefusalsPage = {
   nextCursor: string | null;
 };
 
+export type ActivityEntry = {
+  id: string;
+  at: string;
+  /** The admin's email; null when the account is gone. */
+  actorEmail: string | null;
+  /** The route's action name: `payments.refund`, `disputes.evidence`, `payments.list`, ... */
+  action: string;
+  /** The payment, dispute or subscription acted on; null for a list. */
+  targetId: string | null;
+  /** The answer's HTTP status. */
+  status: number;
+  /** An Idempotency-Key's saved answer sent again: nothing was done again. */
+  replayed: boolean;
+};
+
+export type ActivityPage = {
+  entries: ActivityEntry[];
+  nextCursor: string | null;
+};
+
 // What the web app sends.
 export type SignUpRequest = {
   email: string;

@@ -13,6 +13,7 @@ export const adminMessages = {
   disputesTitle: 'Disputes',
   customersTitle: 'Customers',
   refusalsTitle: 'Refusals',
+  activityTitle: 'Activity',
   adminOnly: 'This page is for administrators. Sign in with an admin account.',
 
   // Overview
@@ -280,6 +281,41 @@ export const adminMessages = {
   when: 'When',
   noRefusals: 'No refusals. Requests refused by the velocity rules or the bot check appear here.',
   refusalsCaption: 'Refusals, newest first',
+
+  // Activity (the audit log)
+  activityIntro:
+    "What the shop's admins did, newest first: who, what, on which payment, dispute or subscription, and how it was answered.",
+  activityShow: 'Show',
+  activityChanges: 'Changes',
+  activityAll: 'Every request, views too',
+  activityWho: 'Who',
+  activityWhat: 'What',
+  activityOn: 'On',
+  activityResult: 'Result',
+  activityDone: 'Done',
+  activityReplayed: 'Answered again',
+  activityRefused: (status: number) => `Refused (${status})`,
+  activityCaption: 'Activity, newest first',
+  noActivity: 'Nothing yet. Refunds, voids, cancels and dispute answers appear here with who made them.',
+  activityAction: {
+    'payments.refund': 'Refund',
+    'payments.void': 'Void',
+    'subscriptions.cancel': 'Subscription canceled',
+    'disputes.accept': 'Dispute accepted',
+    'disputes.evidence': 'Evidence added',
+    'disputes.removeEvidence': 'Evidence removed',
+    'disputes.finalize': 'Evidence submitted',
+    'payments.list': 'Payments viewed',
+    'payments.read': 'Payment viewed',
+    'payments.export': 'Payments exported',
+    'overview.read': 'Overview viewed',
+    'subscriptions.list': 'Subscriptions viewed',
+    'disputes.list': 'Disputes viewed',
+    'disputes.read': 'Dispute viewed',
+    'customers.list': 'Customers viewed',
+    'refusals.list': 'Refusals viewed',
+    'activity.list': 'Activity viewed',
+  } as Record<string, string>,
 } as const;
 
 const adminProblems: Record<string, string> = {

@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { findAccountById } from '../../accounts/accounts.repository.ts';
+import { listActivity } from '../../admin/activity.query.ts';
 import { auditEntriesFor } from '../../admin/audit-log.repository.ts';
 import { listCustomers } from '../../admin/customers.query.ts';
 import {
@@ -23,6 +24,7 @@ import { problemResponses } from '../../http/api-schemas.ts';
 import { GatewayUnavailableError } from '../../gateway/gateway.ts';
 import type { VaultGateway } from '../../gateway/vault-gateway.ts';
 import { ProblemError } from '../../http/problem.ts';
+import type { AdminActions } from '../../plugins/admin.ts';
 import { heldKeyRef } from '../../plugins/idempotency.ts';
 import type { ApiInstance } from '../../plugins/openapi.ts';
 import { toRefund } from '../../refunds/refund.ts';
@@ -31,6 +33,7 @@ import { refundPayment, voidPayment } from '../../refunds/refund-payment.ts';
 import type { RefundDeps, RefundOutcome, RefundRequest } from '../../refunds/refund-payment.ts';
 import { refundsOf } from '../../refunds/refunds.repository.ts';
 import {
+  activityPage,
   customersPage,
   disputeDetail,
   disputeIdParams,
@@ -39,6 +42,7 @@ import {
   evidenceBody,
   evidenceIdParams,
   exportPaymentsQuery,
+  listActivityQuery,
   listCustomersQuery,
   listDisputesQuery,
   listPaymentsQuery,
@@ -156,7 +160,28 @@ async function disputeAction(
 }
 
 /** The merchant's API: admin accounts only, every request audited (plugins/admin.ts). */
-export function adminRoutes(app: ApiInstance, ctx: AppContext): void {
+export function adminRoutes(app: ApiInstance, ctx: AppContext, actions: AdminActions): void {
+  app.get(
+    '/api/admin/activity',
+    {
+      config: { adminAction: 'activity.list' },
+      schema: {
+        summary: 'The audit log, newest first: who changed what and when (or every admin request, reads too)',
+        tags: ['admin'],
+        querystring: listActivityQuery,
+        response: { 200: activityPage, ...problemResponses('validation_failed') },
+      },
+    },
+    async (request) => {
+      const { scope, cursor, limit } = request.query;
+      return listActivity(ctx.db, {
+        actions: scope === 'changes' ? actions.changes() : null,
+        limit,
+        ...(cursor !== undefined ? { after: cursor } : {}),
+      });
+    },
+  );
+
   app.get(
     '/api/admin/payments',
     {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { adminCustomerSchema } from '../../admin/customers.query.ts';
+import { activityEntrySchema } from '../../admin/activity.query.ts';
 import { adminDisputeSchema } from '../../admin/disputes.query.ts';
 import { OVERVIEW_PERIODS } from '../../admin/overview.query.ts';
 import { decodePageCursor } from '../../admin/page-cursor.ts';
@@ -164,3 +165,15 @@ export const listCustomersQuery = z.object({
   limit,
 });
 export const customersPage = z.object({ customers: z.array(adminCustomerSchema), nextCursor: z.string().nullable() });
+
+export const listActivityQuery = z.object({
+  scope: z
+    .enum(['changes', 'all'])
+    .default('changes')
+    .describe(
+      '`changes`: what admins changed (refunds, voids, cancels, dispute answers); `all`: every admin request, reads too.',
+    ),
+  cursor: cursorParam(decodePageCursor),
+  limit,
+});
+export const activityPage = z.object({ entries: z.array(activityEntrySchema), nextCursor: z.string().nullable() });

@@ -2,6 +2,7 @@ import { useSession } from '../../account/session.ts';
 import { adminMessages } from '../../i18n/admin-messages.ts';
 import { messages } from '../../i18n/messages.ts';
 import { Link, usePath } from '../../router.tsx';
+import { ActivityPage } from './lists/activity-page.tsx';
 import { CustomersPage } from './lists/customers-page.tsx';
 import { DisputeDetailPage } from './disputes/dispute-detail-page.tsx';
 import { DisputesPage } from './disputes/disputes-page.tsx';
@@ -13,7 +14,7 @@ import { PaymentsPage } from './payments/payments-page.tsx';
 import '../../styles/admin.css';
 
 export type AdminSection =
-  | { name: 'overview' | 'payments' | 'subscriptions' | 'disputes' | 'customers' | 'refusals' }
+  | { name: 'overview' | 'payments' | 'subscriptions' | 'disputes' | 'customers' | 'refusals' | 'activity' }
   | { name: 'payment'; paymentId: string }
   | { name: 'dispute'; disputeId: string };
 
@@ -24,6 +25,7 @@ const SECTIONS = [
   { to: '/admin/disputes', label: adminMessages.disputesTitle },
   { to: '/admin/customers', label: adminMessages.customersTitle },
   { to: '/admin/refusals', label: adminMessages.refusalsTitle },
+  { to: '/admin/activity', label: adminMessages.activityTitle },
 ] as const;
 
 /** The merchant's dashboard: its own navigation beside the section shown; admins only (the server checks too). */
@@ -80,5 +82,7 @@ function renderSection(section: AdminSection) {
       return <CustomersPage />;
     case 'refusals':
       return <RefusalsPage />;
+    case 'activity':
+      return <ActivityPage />;
   }
 }
