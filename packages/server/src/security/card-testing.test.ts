@@ -56,6 +56,25 @@ function cardNumber(n: number, bin = '411111'): string {
   return `${body}${(10 - (sum % 10)) % 10}`;
 }
 
+/** Tokenizes the next of `card`'s numbers at the gateway's client API with `clientToken`, as the card frames do. */
+function cardTokenizer(clientToken: string, card: () => string): () => Promise<string> {
+  const token = JSON.parse(Buffer.from(clientToken, 'base64').toString('utf8')) as {
+    authorizationFingerprint: string;
+    clientApiUrl: string;
+  };
+  return async () => {
+    const response = await fetch(`${token.clientApiUrl}/v1/payment_methods/credit_cards`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        authorizationFingerprint: token.authorizationFingerprint,
+        creditCard: { number: card(), expirationDate: `12/${new Date().getUTCFullYear() + 2}`, cvv: '123' },
+      }),
+    });
+    return ((await response.json()) as { creditCards: Array<{ nonce: string }> }).creditCards[0]?.nonce ?? '';
+  };
+}
+
 interface Shopper {
   client: TestClient;
   orderId: string;
@@ -112,22 +131,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('a card-testi
     const made = await client.post('/api/orders', { items: [{ productId, quantity: 1 }] });
     const orderId = made.json<{ order: { id: string } }>().order.id;
     const session = (await client.post(`/api/orders/${orderId}/checkout-session`)).json<{ clientToken: string }>();
-    const token = JSON.parse(Buffer.from(session.clientToken, 'base64').toString('utf8')) as {
-      authorizationFingerprint: string;
-      clientApiUrl: string;
-    };
-    const tokenize = async () => {
-      const response = await fetch(`${token.clientApiUrl}/v1/payment_methods/credit_cards`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          authorizationFingerprint: token.authorizationFingerprint,
-          creditCard: { number: card(), expirationDate: `12/${new Date().getUTCFullYear() + 2}`, cvv: '123' },
-        }),
-      });
-      return ((await response.json()) as { creditCards: Array<{ nonce: string }> }).creditCards[0]?.nonce ?? '';
-    };
-    return { client, orderId, tokenize };
+    return { client, orderId, tokenize: cardTokenizer(session.clientToken, card) };
   }
 
   /** `attempts` payments, each with a fresh card and a freshly solved bot-check; `next` picks who makes each. */
@@ -264,22 +268,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('a card-testi
       (await client.signUp({ email: `${name}-${++cardCounter}@example.com`, password: `${name} password`, name })).statusCode,
     ).toBe(201);
     const issued = (await client.post('/api/payment-methods/client-token', {})).json<{ clientToken: string }>();
-    const token = JSON.parse(Buffer.from(issued.clientToken, 'base64').toString('utf8')) as {
-      authorizationFingerprint: string;
-      clientApiUrl: string;
-    };
-    const tokenize = async () => {
-      const response = await fetch(`${token.clientApiUrl}/v1/payment_methods/credit_cards`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          authorizationFingerprint: token.authorizationFingerprint,
-          creditCard: { number: card(), expirationDate: `12/${new Date().getUTCFullYear() + 2}`, cvv: '123' },
-        }),
-      });
-      return ((await response.json()) as { creditCards: Array<{ nonce: string }> }).creditCards[0]?.nonce ?? '';
-    };
-    return { client, tokenize };
+    return { client, tokenize: cardTokenizer(issued.clientToken, card) };
   }
 
   it('card saves and subscriptions with a new card, one account and IP: at most 5 cards reach the gateway, and a shopper elsewhere saves one', async () => {
