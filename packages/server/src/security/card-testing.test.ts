@@ -186,11 +186,11 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('a card-testi
 
   it('without a token or with a replayed one, nothing (or one attempt) reaches the gateway', async () => {
     const one = await shopper('203.0.113.10');
-    const none = await attack(20, async () => one, 'none');
+    const none = await attack(10, async () => one, 'none');
     print('no bot-check token', none);
     expect(none.gatewayCalls).toBe(0);
     const other = await shopper('203.0.113.11');
-    const replayed = await attack(20, async () => other, 'replayed');
+    const replayed = await attack(10, async () => other, 'replayed');
     print('one solved token replayed', replayed);
     expect(replayed.gatewayCalls).toBe(1);
   }, 120_000);
@@ -214,7 +214,8 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('a card-testi
   }, 180_000);
 
   it('a fresh session and order for every card from one IP: at most 5 cards reach the gateway', async () => {
-    const figures = await attack(40, () => shopper('203.0.113.30'));
+    // Each attempt makes an order and a checkout session first: 15 show the bound as 40 did, at a third of the time.
+    const figures = await attack(15, () => shopper('203.0.113.30'));
     print('new session and order per attempt, one IP', figures);
     expect(figures.gatewayCalls).toBe(5); // declines_per_ip_per_hour
   }, 180_000);
