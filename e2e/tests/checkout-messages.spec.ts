@@ -86,15 +86,24 @@ test('a card the gateway refuses (expired by its clock, not by the shopper\'s): 
   await expect.poll(() => sheet.focusedField()).toBe('expirationDate');
 });
 
-test('a second request while the card is sent: "The card is already being processed."; after teardown: "The payment form is not ready yet."', async ({
+test('a second request while the card is sent: "The card is already being processed."; updateConfiguration() turns clearing on; after teardown: "The payment form is not ready yet."', async ({
   page,
 }) => {
   await openIntegratorPage(page, { authorization: await clientTokenForNewOrder(page) });
   await new CheckoutSheet(page).seesState('ready');
-  await new Shopper(page).enterCard(cards.visa);
+  const shopper = new Shopper(page);
+  await shopper.enterCard(cards.visa);
+  // The one option that can change after creation: the fields are emptied once the card is tokenized.
+  await page.evaluate(() =>
+    (
+      window as unknown as { integrator: { instance: { updateConfiguration(o: string, k: string, v: unknown): void } } }
+    ).integrator.instance.updateConfiguration('card', 'clearFieldsAfterTokenization', true),
+  );
   const [first, second] = await requestPaymentMethod(page, 2);
   expect(first).toMatchObject({ ok: true, result: { type: 'CreditCard', details: { lastFour: '1111' } } });
   expect(second).toEqual({ ok: false, code: 'request_in_progress', message: 'The card is already being processed.' });
+  await expect(shopper.field('number')).toHaveValue('');
+  await expect(shopper.field('cvv')).toHaveValue('');
 
   await instanceCall(page, 'teardown');
   expect(await requestPaymentMethod(page)).toEqual([
