@@ -27,12 +27,14 @@ export class Merchant {
   /** Fills the payments list's filters and applies them. */
   async filtersPayments(filters: {
     customerEmail?: string;
+    orderNumber?: string;
     cardLastFour?: string;
     status?: string;
     method?: string;
   }): Promise<void> {
     const form = this.page.getByRole('form', { name: 'Filters' });
     if (filters.customerEmail !== undefined) await form.getByLabel('Customer email').fill(filters.customerEmail);
+    if (filters.orderNumber !== undefined) await form.getByLabel('Order number').fill(filters.orderNumber);
     if (filters.cardLastFour !== undefined) await form.getByLabel('Card last 4').fill(filters.cardLastFour);
     if (filters.status !== undefined) await form.getByLabel('Status').selectOption({ label: filters.status });
     if (filters.method !== undefined) await form.getByLabel('Payment method').selectOption({ label: filters.method });

@@ -49,8 +49,8 @@ test('a merchant voids a payment that has not settled, after the confirmation', 
   const merchant = new Merchant(page);
   await merchant.signsIn();
   await merchant.opensSection('Payments');
-  await merchant.filtersPayments({ customerEmail: email, method: 'Card' });
-  await expect(page).toHaveURL(/paymentMethodType=credit_card/);
+  await merchant.filtersPayments({ orderNumber: String(orderNumber), method: 'Card' });
+  await expect(page).toHaveURL(new RegExp(`orderNumber=${orderNumber}.*paymentMethodType=credit_card`));
   await page.screenshot({ path: test.info().outputPath('payments-filtered.png'), fullPage: true });
   await merchant.opensOnlyPayment();
   await expect(merchant.paymentHeading()).toHaveText(/€12\.00 EUR\s*Succeeded/);

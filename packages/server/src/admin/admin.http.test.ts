@@ -11,6 +11,7 @@ import { ENGINES } from '../testing/engines.ts';
 interface Page {
   payments: {
     id: string;
+    order: { number: number };
     status: string;
     amount: { amount: number };
     customer: { email: string } | null;
@@ -110,6 +111,12 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('the admin AP
     const to = new Date(Date.now() - 20 * 60_000).toISOString();
     expect(idsOf(await list(`?from=${from}&to=${to}`))).toEqual([ids.guestBig, ids.adaDeclined]);
     expect((await list('?customerEmail=ada@example.com')).payments[0]?.customer).toEqual({ email: 'ada@example.com' });
+    const bigOrder = (await list('?minAmount=2000')).payments[0]?.order.number ?? 0;
+    expect(idsOf(await list(`?orderNumber=${bigOrder}`))).toEqual([ids.guestBig]);
+    expect((await client.get('/api/admin/payments?orderNumber=ord_x')).json()).toMatchObject({
+      status: 400,
+      errors: [{ field: 'orderNumber' }],
+    });
 
     // Pages of two: every payment once, in order, then no cursor.
     const first = await list('?limit=2');

@@ -48,6 +48,12 @@ describe("the payments list's query plans on SQLite", () => {
     expect(text, text).toContain(index);
     expect(text).not.toContain('USE TEMP B-TREE FOR ORDER BY');
   });
+
+  it("finds an order number by its unique index, then only that order's attempts (a sort of a handful of rows)", async () => {
+    const text = await plan({ orderNumber: 1001 });
+    expect(text, text).toContain('orders_number');
+    expect(text, text).toContain('payments_order');
+  });
 });
 
 describe("SQLite's statistics, which its planner needs to choose the indexes well (payments.scale.test.ts)", () => {

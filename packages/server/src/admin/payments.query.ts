@@ -71,6 +71,8 @@ export interface PaymentsFilter {
   minAmount?: number;
   maxAmount?: number;
   customerEmail?: string;
+  /** The order's number as the shop shows it. */
+  orderNumber?: number;
   cardLastFour?: string;
   paymentMethodType?: string;
   /** Newest first unless told. */
@@ -125,6 +127,7 @@ export function paymentsPageQuery(db: Db, filter: PaymentsFilter) {
   if (filter.minAmount !== undefined) query = query.where('p.amount', '>=', filter.minAmount);
   if (filter.maxAmount !== undefined) query = query.where('p.amount', '<=', filter.maxAmount);
   if (filter.customerEmail !== undefined) query = query.where('a.email', '=', normalizeEmail(filter.customerEmail));
+  if (filter.orderNumber !== undefined) query = query.where('o.number', '=', filter.orderNumber);
   if (filter.cardLastFour !== undefined) query = query.where('p.card_last_four', '=', filter.cardLastFour);
   if (filter.paymentMethodType !== undefined) query = query.where('p.payment_method_type', '=', filter.paymentMethodType);
   const sort = filter.sort ?? 'newest';

@@ -54,6 +54,7 @@ export const adminMessages = {
   maxAmount: 'Maximum amount',
   customerEmail: 'Customer email',
   cardLastFour: 'Card last 4',
+  orderNumberFilter: 'Order number',
   allMethods: 'All methods',
   methodType: {
     credit_card: 'Card',

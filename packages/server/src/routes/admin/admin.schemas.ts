@@ -27,6 +27,13 @@ const paymentFilters = {
   minAmount: minorUnits.optional().describe('Minor units, inclusive.'),
   maxAmount: minorUnits.optional().describe('Minor units, inclusive.'),
   customerEmail: z.string().trim().max(254).optional(),
+  orderNumber: z.coerce
+    .number()
+    .int("Use the order's number, e.g. 1001.")
+    .min(1, "Use the order's number, e.g. 1001.")
+    .max(2_147_483_647, "Use the order's number, e.g. 1001.")
+    .optional()
+    .describe("The order's number, as the shop shows it ('Order 1001'): its attempts."),
   cardLastFour: z
     .string()
     .regex(/^\d{4}$/, "Use the card's last four digits.")

@@ -29,6 +29,7 @@ const API_FILTERS = [
   'minAmount',
   'maxAmount',
   'customerEmail',
+  'orderNumber',
   'cardLastFour',
   'paymentMethodType',
   'sort',
@@ -76,6 +77,7 @@ export function PaymentsPage() {
       minAmount: money('minAmount'),
       maxAmount: money('maxAmount'),
       customerEmail: text('customerEmail'),
+      orderNumber: text('orderNumber'),
       cardLastFour: text('cardLastFour'),
       paymentMethodType: text('paymentMethodType'),
       sort: text('sort') === 'newest' ? '' : text('sort'),
@@ -149,6 +151,17 @@ export function PaymentsPage() {
             type="email"
             autoComplete="off"
             defaultValue={query.get('customerEmail')}
+          />
+        </p>
+        <p className="form-row">
+          <label htmlFor="filter-order">{adminMessages.orderNumberFilter}</label>
+          <input
+            id="filter-order"
+            name="orderNumber"
+            inputMode="numeric"
+            pattern="\d+"
+            autoComplete="off"
+            defaultValue={query.get('orderNumber')}
           />
         </p>
         <p className="form-row">
