@@ -67,7 +67,10 @@ export const PROBLEMS = {
   refund_exceeds_amount: { status: 422, title: 'The refund is more than what is left of the payment.' },
   gateway_refused: { status: 422, title: 'The payment gateway refused the request.' },
   card_verification_failed: { status: 422, title: 'Credit card verification failed.' },
-  payment_method_invalid: { status: 422, title: 'The payment method could not be saved. Enter it again, or approve the wallet again.' },
+  payment_method_invalid: {
+    status: 422,
+    title: 'The payment method could not be saved. Enter it again, or approve the wallet again.',
+  },
   rate_limited: { status: 429, title: 'Too many requests. Slow down and retry.' },
   too_many_attempts: { status: 429, title: 'Too many attempts from here. Wait a while before trying again.' },
   internal_error: { status: 500, title: 'Something went wrong on our side.' },
