@@ -191,7 +191,10 @@ export interface CheckoutSettings {
   readonly paymentOptionPriority: readonly PaymentOptionId[];
   /** Options the merchant enabled (the card unless `card: false`; a wallet when its options are given). */
   readonly merchantEnabled: Readonly<Record<PaymentOptionId, boolean>>;
-  /** Offer the "Save card" checkbox (the merchant allows it and the shopper is signed in: a customer-bound token). */
+  /**
+   * Offer the "Save card" checkbox (the merchant allows it and the shopper is signed in: a customer-bound token, or a
+   * provider whose tokenize saves through the merchant's server).
+   */
   readonly vaultCard: boolean;
   /** The vault manager: an "Edit" button lets the shopper delete saved methods. */
   readonly vaultManager: boolean;

@@ -13,8 +13,9 @@ export function isVaultFlow(context: WalletContext): boolean {
 }
 
 /**
- * The wallet's view offers to save it while paying (the merchant's `offerSave: true` for this wallet, with a client
- * token of a signed-in customer): "Save {wallet} for my next payments", checked by default like "Save card".
+ * The wallet's view offers to save it while paying (the merchant's `offerSave: true` for this wallet, for a signed-in
+ * shopper: the merchant's server saves the nonce): "Save {wallet} for my next payments", checked by default like "Save
+ * card".
  */
 export function offersSave(context: WalletContext): boolean {
   return context.options?.offerSave === true && !isVaultFlow(context);
