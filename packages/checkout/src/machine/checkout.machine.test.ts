@@ -858,6 +858,10 @@ describe('every phase', () => {
       { type: 'OPTION_FAILED', option: 'paypal' },
     );
     expect(state).toMatchObject({ phase: 'ready', view: 'options' });
+    expect(state.options).toEqual([
+      { id: 'card', status: 'ready' },
+      { id: 'paypal', status: 'failed' },
+    ]);
     expect(effects).toEqual([{ type: 'announceReady' }]);
 
     const allFailed = run(mounting, { type: 'OPTION_FAILED', option: 'card' }, { type: 'OPTION_FAILED', option: 'paypal' });
