@@ -213,6 +213,25 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('a card-testi
     expect(paid.statusCode).toBe(201);
   }, 180_000);
 
+  it('one session paying four orders with three cards, the first card again for the fourth: all four paid (the rule is 3 distinct cards, not 3 payments)', async () => {
+    const client = new TestClient(app, '198.51.100.90');
+    const threeCards = [cardNumber(++cardCounter), cardNumber(++cardCounter), cardNumber(++cardCounter)];
+    const statuses: number[] = [];
+    for (const number of [...threeCards, threeCards[0] ?? '']) {
+      const made = await client.post('/api/orders', { items: [{ productId: 'prd_mug', quantity: 1 }] });
+      const orderId = made.json<{ order: { id: string } }>().order.id;
+      const session = (await client.post(`/api/orders/${orderId}/checkout-session`)).json<{ clientToken: string }>();
+      const nonce = await cardTokenizer(session.clientToken, () => number)();
+      const paid = await client.post(
+        `/api/orders/${orderId}/payments`,
+        { nonce, botcheck: await client.botcheckToken() },
+        { 'idempotency-key': `pay-${orderId}` },
+      );
+      statuses.push(paid.statusCode);
+    }
+    expect(statuses).toEqual([201, 201, 201, 201]);
+  }, 120_000);
+
   it('a fresh session and order for every card from one IP: at most 5 cards reach the gateway', async () => {
     // Each attempt makes an order and a checkout session first: 15 show the bound as 40 did, at a third of the time.
     const figures = await attack(15, () => shopper('203.0.113.30'));
