@@ -320,6 +320,9 @@ test("a merchant opens a dispute, sees the evidence sent by name and sender, rem
   await page.getByRole('link', { name: `Open ${name}` }).click();
   await expect(merchant.paymentHeading()).toContainText('€12.00');
   await expect(merchant.paymentHeading()).toContainText('open');
+  // The gateway's last day to answer (the sandbox gives 20 days), in the facts and under the heading.
+  await expect(merchant.fact('Reply by')).toHaveText(/^[A-Z][a-z]{2} \d{1,2}, \d{4}$/);
+  await expect(page.getByText(/chargeback · fraud · Order \d+ · reply by [A-Z][a-z]{2} \d{1,2}, \d{4}/)).toBeVisible();
   const evidence = page.getByRole('region', { name: 'Evidence' });
   await expect(evidence).toContainText('No evidence yet.');
 

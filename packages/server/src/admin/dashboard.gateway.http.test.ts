@@ -260,7 +260,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
       const { paymentId, disputeId } = await disputedPayment('11.00');
       const client = await admin();
       type Evidence = { id: string; comment: string | null; documentName: string | null; addedBy: string | null };
-      type Detail = { dispute: { status: string }; evidence: Evidence[] };
+      type Detail = { dispute: { status: string }; replyByDate: string | null; evidence: Evidence[] };
       const key = () => ({ 'idempotency-key': randomUUID() });
       const note = await client.post(`/api/admin/disputes/${disputeId}/evidence`, { text: 'Signed for at the door.' }, key());
       const pdf = {
@@ -277,6 +277,9 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
       expect(filed.json<Detail>().evidence).toMatchObject(expected);
       const read = (await client.get(`/api/admin/disputes/${disputeId}`)).json<Detail>();
       expect(read.evidence).toMatchObject(expected);
+      // The gateway's last day to answer: days ahead (the sandbox gives 20).
+      expect(read.replyByDate).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+      expect(Date.parse(read.replyByDate ?? '')).toBeGreaterThan(Date.now() + 10 * 24 * 60 * 60 * 1000);
 
       const noteId = note.json<Detail>().evidence[0]?.id ?? '';
       const removeKey = key();

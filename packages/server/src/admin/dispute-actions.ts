@@ -23,6 +23,8 @@ export interface ListedEvidence extends DisputeEvidence {
 /** A dispute as the gateway has it now, with its evidence. */
 export interface DisputeDetail {
   dispute: AdminDispute;
+  /** The last day to answer, as the gateway has it now. */
+  replyByDate: string | null;
   evidence: ListedEvidence[];
 }
 
@@ -65,7 +67,7 @@ async function describe(deps: DisputeDeps, dispute: GatewayDispute, justAdded?: 
     documentName: known.get(item.id)?.documentName ?? null,
     addedBy: known.get(item.id)?.addedBy ?? null,
   }));
-  return { dispute: recorded, evidence };
+  return { dispute: recorded, replyByDate: dispute.replyByDate, evidence };
 }
 
 /** The dispute as the gateway has it; `dispute_not_found` when it does not know it. */

@@ -41,6 +41,7 @@ interface SdkDispute {
   currencyIsoCode: string;
   transaction: { id: string };
   evidence?: SdkEvidence[] | null;
+  replyByDate?: unknown;
   updatedAt: unknown;
 }
 interface SdkDisputes {
@@ -59,6 +60,12 @@ function iso(value: unknown): string {
   return (value instanceof Date ? value : new Date(String(value))).toISOString();
 }
 
+/** The SDK gives a date as text (YYYY-MM-DD) or a Date: the calendar date, or null without one. */
+function calendarDate(value: unknown): string | null {
+  if (value instanceof Date) return value.toISOString().slice(0, 10);
+  return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}/.test(value) ? value.slice(0, 10) : null;
+}
+
 function toEvidence(evidence: SdkEvidence): DisputeEvidence {
   return { id: evidence.id, comment: evidence.comment ?? null, url: evidence.url ?? null, createdAt: iso(evidence.createdAt) };
 }
@@ -73,6 +80,7 @@ function toDispute(dispute: SdkDispute): GatewayDispute {
     currency: dispute.currencyIsoCode,
     transactionId: dispute.transaction.id,
     evidence: (dispute.evidence ?? []).map(toEvidence),
+    replyByDate: calendarDate(dispute.replyByDate),
     updatedAt: iso(dispute.updatedAt),
   };
 }

@@ -56,6 +56,8 @@ export interface GatewayDispute {
   currency: string;
   transactionId: string;
   evidence: DisputeEvidence[];
+  /** The last day the merchant can answer (YYYY-MM-DD), when the gateway gives one. */
+  replyByDate: string | null;
   /** When the gateway last changed it (ISO 8601). */
   updatedAt: string;
 }

@@ -422,6 +422,8 @@ export type DisputesPage = {
 
 export type DisputeDetail = {
   dispute: AdminDispute;
+  /** The last day the merchant can answer (YYYY-MM-DD), as the gateway has it now; null when it gives none. */
+  replyByDate: string | null;
   /** What the merchant has answered so far, oldest first. */
   evidence: {
     id: string;

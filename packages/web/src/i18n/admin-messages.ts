@@ -222,6 +222,8 @@ export const adminMessages = {
   backToDisputes: 'All disputes',
   openDispute: (dispute: string) => `Open ${dispute}`,
   disputeId: 'Dispute ID',
+  replyBy: 'Reply by',
+  replyByOn: (day: string) => `reply by ${day}`,
   disputeKind: 'Kind',
   disputeReason: 'Reason',
   disputedPayment: 'Payment',

@@ -133,6 +133,10 @@ export const evidenceIdParams = disputeIdParams.extend({ evidenceId: gatewayId('
 
 export const disputeDetail = z.object({
   dispute: adminDisputeSchema,
+  replyByDate: z
+    .string()
+    .nullable()
+    .describe('The last day the merchant can answer (YYYY-MM-DD), as the gateway has it now; null when it gives none.'),
   evidence: z
     .array(
       z.object({

@@ -4,7 +4,7 @@ import type { DisputeDetail } from '../../../api/types.gen.ts';
 import { useLoad } from '../../../api/use-load.ts';
 import { adminMessages } from '../../../i18n/admin-messages.ts';
 import { Link } from '../../../router.tsx';
-import { formatDateTime } from '../parts/format.ts';
+import { formatDateTime, formatDay } from '../parts/format.ts';
 import { DetailHeader, DetailLoadFailed, Facts } from '../parts/detail-page.tsx';
 import { DisputeChangeDialog, disputeName, disputeWords, EvidenceDialog, RemoveEvidenceDialog } from './dispute-dialogs.tsx';
 import { EvidenceList, evidenceItemName, type EvidenceItem } from './evidence-list.tsx';
@@ -25,7 +25,7 @@ export function DisputeDetailPage({ disputeId }: { disputeId: string }) {
 
   if (loaded.status === 'failed') return <DetailLoadFailed back={BACK} problem={loaded.problem} />;
   if (loaded.status === 'loading') return <p className="status">{adminMessages.working}</p>;
-  const { dispute, evidence } = loaded.data;
+  const { dispute, evidence, replyByDate } = loaded.data;
   const open = dispute.status === 'open';
   const name = disputeName(dispute);
 
@@ -46,6 +46,7 @@ export function DisputeDetailPage({ disputeId }: { disputeId: string }) {
       <Link to={`/admin/payments/${dispute.payment.id}`}>{adminMessages.orderNumber(dispute.payment.orderNumber)}</Link>
     );
   const facts: [string, ReactNode][] = [
+    [adminMessages.replyBy, replyByDate === null ? adminMessages.dash : formatDay(replyByDate)],
     [adminMessages.disputeId, dispute.id],
     [adminMessages.disputeKind, disputeWords(dispute.kind)],
     [adminMessages.disputeReason, disputeWords(dispute.reason)],
@@ -63,7 +64,12 @@ export function DisputeDetailPage({ disputeId }: { disputeId: string }) {
         titleId="dispute-title"
         amount={dispute.amount}
         status={{ status: dispute.status, label: disputeWords(dispute.status) }}
-        about={`${disputeWords(dispute.kind)} · ${disputeWords(dispute.reason)} · ${dispute.payment === null ? adminMessages.notOurPayment : adminMessages.orderNumber(dispute.payment.orderNumber)}`}
+        about={[
+          disputeWords(dispute.kind),
+          disputeWords(dispute.reason),
+          dispute.payment === null ? adminMessages.notOurPayment : adminMessages.orderNumber(dispute.payment.orderNumber),
+          ...(open && replyByDate !== null ? [adminMessages.replyByOn(formatDay(replyByDate))] : []),
+        ].join(' · ')}
         actions={
           open && (
             <>
