@@ -3,7 +3,7 @@ import { catalogue } from '../support/catalogue.ts';
 import { mailsTo, signUpLink } from '../support/outbox.ts';
 import { cards, DEMO_SAVED_CARD, Shopper, uniqueEmail } from '../support/shopper.ts';
 
-test('a new shopper signs up and pays as a gateway customer', async ({ page }) => {
+test('a new shopper signs up and pays', async ({ page }) => {
   const shopper = new Shopper(page);
   await shopper.signUp('Margaret Hamilton', `margaret-${Date.now()}@kassa.test`, 'apollo-guidance-11');
   await shopper.startCheckout(catalogue.everyday);

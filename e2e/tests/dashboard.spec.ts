@@ -347,6 +347,7 @@ test("a merchant opens a dispute, sees the evidence sent by name and sender, rem
   await expect(items.nth(0)).toContainText('Wrong parcel: order 77.');
   await expect(items.nth(0)).toContainText('Added by admin@kassa.test');
   await expect(items.nth(1)).toContainText('signed-delivery-receipt.pdf');
+  await expect(items.nth(1)).toContainText('Added by admin@kassa.test');
   expect(await merchant.axeViolations('dispute with evidence')).toEqual([]);
   await page.screenshot({ path: test.info().outputPath('dispute-evidence.png'), fullPage: true });
 
