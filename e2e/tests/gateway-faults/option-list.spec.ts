@@ -163,12 +163,16 @@ test('the events an integrator receives through a card flow: option chosen, view
   expect(await instanceCall(page, 'isPaymentMethodRequestable')).toBe(false);
   await sheet.toggle().click();
   await sheet.seesView('options');
-  const after = (await integratorEvents(page)).slice(typed.length);
   // Clearing: each field reports empty and no longer valid once, as the provider's cleared fields do, and none
   // reports its old digits again.
-  // The toggle takes focus from the postal code (its frame's blur arrives on its own time: not ordered here).
-  const blurs = after.filter((event) => event.name === 'card:blur');
-  expect(blurs.map(named)).toEqual(['card:blur postalCode']);
+  // The toggle takes focus from the postal code: its frame's blur arrives on its own time (waited for, not ordered).
+  const blursAfter = async () =>
+    (await integratorEvents(page))
+      .slice(typed.length)
+      .filter((event) => event.name === 'card:blur')
+      .map(named);
+  await expect.poll(blursAfter).toEqual(['card:blur postalCode']);
+  const after = (await integratorEvents(page)).slice(typed.length);
   const others = after.filter((event) => event.name !== 'card:blur');
   const shown = ['cardholderName', 'number', 'expirationDate', 'cvv', 'postalCode'];
   expect(others.map(named)).toEqual([
