@@ -56,7 +56,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('sign-up by m
   const ask = (email: string, ip = '203.0.113.7'): Promise<LightMyRequestResponse> =>
     new TestClient(app, ip).post('/api/accounts', signUpBody(email));
 
-  it('answers a new and an existing email alike: status, headers that matter, body, and time (paired gap within 35%)', async () => {
+  it('answers a new and an existing email alike: status, headers that matter, body, and time (paired gap under 20 ms)', async () => {
     const fresh = await ask('ada@example.com');
     const taken = await ask(EXISTING);
     for (const response of [fresh, taken]) {
@@ -70,21 +70,30 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('sign-up by m
 
     // Timing: both hash the password and write one mail. Alternated in pairs, and the pairs' differences compared
     // (the machine's load shifts both of a pair alike, so a steady difference stands out and noise largely cancels).
-    const times = { fresh: [] as number[], taken: [] as number[] };
-    for (let round = 0; round < 7; round += 1) {
-      for (const kind of ['fresh', 'taken'] as const) {
-        const started = performance.now();
-        await ask(kind === 'fresh' ? `new-${round}@example.com` : EXISTING, `198.51.100.${round}`);
-        times[kind].push(performance.now() - started);
+    // The run's other test files share the machine and the PostgreSQL server, so a burst of their work can still land
+    // on one side of several pairs: measured up to three times, a steady gap fails every one.
+    const measure = async (attempt: number) => {
+      const times = { fresh: [] as number[], taken: [] as number[] };
+      for (let round = 0; round < 9; round += 1) {
+        for (const kind of ['fresh', 'taken'] as const) {
+          const started = performance.now();
+          await ask(kind === 'fresh' ? `new-${attempt}-${round}@example.com` : EXISTING, `198.51.${attempt}.${round}`);
+          times[kind].push(performance.now() - started);
+        }
       }
-    }
-    const [a, b] = [median(times.fresh), median(times.taken)];
-    const gap = median(times.fresh.map((fresh, i) => fresh - (times.taken[i] ?? 0)));
-    console.log(
-      `sign-up median: new email ${a.toFixed(1)} ms, existing email ${b.toFixed(1)} ms, paired gap ${gap.toFixed(1)} ms`,
-    );
-    // The password hash (tens of ms) dominates; a new email's one more row is a few ms at most.
-    expect(Math.abs(gap)).toBeLessThan(Math.max(20, 0.35 * Math.max(a, b)));
+      const [a, b] = [median(times.fresh), median(times.taken)];
+      const gap = median(times.fresh.map((fresh, i) => fresh - (times.taken[i] ?? 0)));
+      console.log(
+        `sign-up median: new email ${a.toFixed(1)} ms, existing email ${b.toFixed(1)} ms, paired gap ${gap.toFixed(1)} ms`,
+      );
+      // A new email's one more row is a few ms at most. The bound is fixed, not a share of the medians, which grow with
+      // the load: a 40 ms gap put in on purpose passed a 35% share once at a load of 10. The test is statistical: at
+      // that load the noise (tens of ms) could still hide such a gap in one attempt of three.
+      return Math.abs(gap) < 20;
+    };
+    const verdicts: boolean[] = [];
+    for (let attempt = 1; attempt <= 3 && !verdicts.includes(true); attempt += 1) verdicts.push(await measure(attempt));
+    expect(verdicts).toContain(true);
   });
 
   it('mails a new email a link that makes the account once, an existing one a note to sign in; the dev outbox is local', async () => {
