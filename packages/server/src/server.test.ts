@@ -7,7 +7,7 @@ import type { Challenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
 import { loadConfig, startServer } from './index.ts';
 import type { RunningServer } from './index.ts';
-import { startSandboxProcess } from './testing/sandbox.ts';
+import { gatewayEnv, startSandboxProcess } from './testing/sandbox.ts';
 
 describe('startServer', () => {
   let server: RunningServer | undefined;
@@ -121,11 +121,7 @@ describe('startServer', () => {
           PORT: '0',
           DATABASE_URL: join(dir, 'kassa.sqlite'),
           LOG_LEVEL: 'silent',
-          GATEWAY_HOST: gateway.host,
-          GATEWAY_PORT: String(gateway.port),
-          GATEWAY_MERCHANT_ID: gateway.merchantId,
-          GATEWAY_PUBLIC_KEY: gateway.publicKey,
-          GATEWAY_PRIVATE_KEY: gateway.privateKey,
+          ...gatewayEnv(gateway),
           GATEWAY_ORIGIN: sandbox.origin,
         }),
       );

@@ -9,7 +9,7 @@ import { CHARGED_AT_GATEWAY, gatewayTransactions } from '../testing/gateway-tran
 import { HttpClient } from '../testing/http-client.ts';
 import type { TestEngine } from '../testing/engines.ts';
 import { freePort } from '../testing/postgres.ts';
-import { startSandboxProcess } from '../testing/sandbox.ts';
+import { gatewayEnv, startSandboxProcess } from '../testing/sandbox.ts';
 import type { RunningSandbox } from '../testing/sandbox.ts';
 import { ServerProcess } from '../testing/server-process.ts';
 
@@ -124,11 +124,7 @@ describe.skipIf(PAYMENTS === 0).each(ENGINES.map((make) => [make().name, make] a
           PORT: String(port),
           HOST: '127.0.0.1',
           DATABASE_URL: databaseUrl,
-          GATEWAY_HOST: gateway.host,
-          GATEWAY_PORT: String(gateway.port),
-          GATEWAY_MERCHANT_ID: gateway.merchantId,
-          GATEWAY_PUBLIC_KEY: gateway.publicKey,
-          GATEWAY_PRIVATE_KEY: gateway.privateKey,
+          ...gatewayEnv(gateway),
           GATEWAY_TIMEOUT_SECONDS: String(GATEWAY_TIMEOUT_SECONDS),
           // The same secrets at every start: sessions and bot-check challenges outlive the process, as in production.
           SESSION_SECRET: 'crash-test-session-secret-0123456789abcdef',

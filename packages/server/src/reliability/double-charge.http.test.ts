@@ -6,7 +6,7 @@ import { postgresEngine } from '../testing/engines.ts';
 import { CHARGED_AT_GATEWAY, gatewayTransactions } from '../testing/gateway-transactions.ts';
 import { HttpClient } from '../testing/http-client.ts';
 import { freePort } from '../testing/postgres.ts';
-import { startSandboxProcess } from '../testing/sandbox.ts';
+import { gatewayEnv, startSandboxProcess } from '../testing/sandbox.ts';
 import type { RunningSandbox } from '../testing/sandbox.ts';
 import { ServerProcess } from '../testing/server-process.ts';
 
@@ -40,11 +40,7 @@ beforeAll(async () => {
         PORT: String(await freePort()),
         HOST: '127.0.0.1',
         DATABASE_URL: databaseUrl,
-        GATEWAY_HOST: gateway.host,
-        GATEWAY_PORT: String(gateway.port),
-        GATEWAY_MERCHANT_ID: gateway.merchantId,
-        GATEWAY_PUBLIC_KEY: gateway.publicKey,
-        GATEWAY_PRIVATE_KEY: gateway.privateKey,
+        ...gatewayEnv(gateway),
         // The same secrets on both, as two instances behind a load balancer: either accepts the other's sessions.
         SESSION_SECRET: 'double-charge-session-secret-0123456789abcdef',
         BOTCHECK_SECRET: 'double-charge-botcheck-secret-0123456789abcdef',

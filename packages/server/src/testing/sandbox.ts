@@ -76,6 +76,17 @@ export async function startSandboxProcess({
   };
 }
 
+/** The server's environment variables that point it at `gateway` (a server started as its own process). */
+export function gatewayEnv(gateway: RunningSandbox['gateway']): Record<string, string> {
+  return {
+    GATEWAY_HOST: gateway.host,
+    GATEWAY_PORT: String(gateway.port),
+    GATEWAY_MERCHANT_ID: gateway.merchantId,
+    GATEWAY_PUBLIC_KEY: gateway.publicKey,
+    GATEWAY_PRIVATE_KEY: gateway.privateKey,
+  };
+}
+
 function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
