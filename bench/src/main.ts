@@ -4,6 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startTestPostgres } from '../../packages/server/src/testing/postgres.ts';
 import type { TestPostgres } from '../../packages/server/src/testing/postgres.ts';
+import { measureCheckoutBundle } from '../../scripts/checkout-bundle.ts';
 import { checkoutTiming } from './checkout.ts';
 import { ROOT } from './processes.ts';
 import { formatProfile } from './profile.ts';
@@ -163,6 +164,8 @@ try {
 if (checkoutRuns > 0) {
   report.checkout = await checkoutTiming(checkoutRuns);
   log('measured the checkout in Chromium');
+  report.checkoutBundle = await measureCheckoutBundle();
+  log("measured the checkout's bundle");
 }
 
 report.machine.loadAverageAtEnd = loadavg();

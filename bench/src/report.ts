@@ -1,4 +1,6 @@
 import { cpus, loadavg } from 'node:os';
+import type { CheckoutBundleSizes } from '../../scripts/checkout-bundle.ts';
+import { CARD_VIEW_BUDGET_BYTES, CARD_VIEW_GOAL_BYTES, kb } from '../../scripts/checkout-bundle.ts';
 import type { CheckoutTiming } from './checkout.ts';
 import { SDK_ROWS } from './scenarios.ts';
 import type { Measurement } from './scenarios.ts';
@@ -10,6 +12,8 @@ export interface Report {
   rows: Array<Measurement & { ofSdkAlone: number | null; serverOwnCpuMs: number | null; cardLookupCpuMs: number | null }>;
   /** With `--checkout N` (10 by default): the checkout in Chromium. */
   checkout?: CheckoutTiming;
+  /** With `--checkout N`: the checkout's bundle, each chunk minified then gzip -9 (scripts/checkout-bundle.ts). */
+  checkoutBundle?: CheckoutBundleSizes;
 }
 
 export function machineAtStart(): Report['machine'] {
@@ -86,7 +90,22 @@ export function formatTable(report: Report): string {
     render(header),
     ...lines.map(render),
     ...checkoutLine,
+    ...(report.checkoutBundle === undefined ? [] : formatBundle(report.checkoutBundle)),
   ].join('\n');
+}
+
+/** The checkout's bundle: the card view's total against its goal and budget, then each chunk. */
+function formatBundle(sizes: CheckoutBundleSizes): string[] {
+  const width = Math.max(...sizes.chunks.map((chunk) => chunk.file.length), 'hosted card field frame script'.length);
+  const line = (name: string, bytes: number, loaded: string) => `  ${name.padEnd(width)}  ${kb(bytes).padStart(8)}  ${loaded}`;
+  return [
+    `checkout bundle (minified, gzip -9): card view ${kb(sizes.cardViewGzipBytes)} without React (${sizes.cardViewGzipBytes} B: ` +
+      `checkout ${kb(sizes.checkoutGzipBytes)} + card field frame ${kb(sizes.frameScriptGzipBytes)}; goal ` +
+      `${kb(CARD_VIEW_GOAL_BYTES)}, budget ${kb(CARD_VIEW_BUDGET_BYTES)}), ${kb(sizes.cardViewWithReactGzipBytes)} with React ` +
+      '(the plain-page drop-in, React and ReactDOM bundled in, and the frame)',
+    line('hosted card field frame script', sizes.frameScriptGzipBytes, 'with the card view (gateway origin)'),
+    ...sizes.chunks.map((chunk) => line(chunk.file, chunk.gzipBytes, chunk.loaded)),
+  ];
 }
 
 export function failuresOf(report: Report): string[] {
