@@ -14,6 +14,7 @@ import { openDatabase } from './db/connect.ts';
 import type { DatabaseHandle } from './db/connect.ts';
 import { BraintreeGatewayAdapter, createBraintreeClient } from './gateway/braintree.ts';
 import { BraintreeCardLookup } from './gateway/braintree-card-lookup.ts';
+import type { CardLookup } from './gateway/card-lookup.ts';
 import type { PaymentGateway } from './gateway/gateway.ts';
 import { BraintreeDisputesAdapter } from './gateway/braintree-disputes.ts';
 import { BraintreeVaultAdapter } from './gateway/braintree-vault.ts';
@@ -69,6 +70,8 @@ export interface AppDeps {
   gateway?: PaymentGateway | null;
   /** The gateway's vault; otherwise the configured braintree SDK client's (or none when not configured). */
   vault?: VaultGateway | null;
+  /** What the gateway says of a card's nonce; otherwise the configured braintree SDK client's. */
+  cards?: CardLookup | null;
   logger?: Logger;
   /** How mail leaves the outbox; otherwise SMTP_URL's server, or the dev delivery (readable at /api/dev/outbox). */
   mailDelivery?: MailDelivery;
@@ -117,7 +120,7 @@ export async function buildKassaApp(config: Config, deps: AppDeps = {}): Promise
     vault,
     disputes: client === null ? null : new BraintreeDisputesAdapter(client),
     webhooks: client === null ? null : instrumentWebhooks(new BraintreeWebhookVerifier(client), metrics),
-    cards: client === null || gateway === null ? null : new BraintreeCardLookup(client),
+    cards: deps.cards !== undefined ? deps.cards : client === null || gateway === null ? null : new BraintreeCardLookup(client),
     botcheck: instrumentBotcheck(createBotcheckVerifier(config.botcheck), metrics),
     replays: new DbReplayStore(database.db),
     sessions: new SessionsRepository(database.db, config.sessionSecret),

@@ -27,6 +27,11 @@ export interface PayOrderDeps {
   staleAttemptMs: number;
   /** Called before a NEW attempt (never for a retry of one already made): throws to refuse it (velocity rules). */
   admitNewAttempt?: () => Promise<void>;
+  /**
+   * Called once a new attempt passed the bot-check, before the charge: throws to refuse its card (the rules on the
+   * card, which the gateway describes: a gateway call, so never made for a request without a valid token).
+   */
+  admitCard?: () => Promise<void>;
 }
 
 export interface PayOrderInput {
@@ -89,6 +94,7 @@ export async function payOrder(deps: PayOrderDeps, input: PayOrderInput, now: Da
   await deps.admitNewAttempt?.();
   const verdict = await deps.checkBotcheck(input.botcheckToken);
   if (!verdict.ok) return { kind: 'botcheck_failed', reason: verdict.reason };
+  await deps.admitCard?.();
   const payment = await insertPendingPayment(deps.db, {
     orderId: orderRow.id,
     amount: { amount: orderRow.total_amount, currency: orderRow.currency },

@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BraintreeGatewayAdapter, createBraintreeClient } from '../gateway/braintree.ts';
+import { BraintreeCardLookup } from '../gateway/braintree-card-lookup.ts';
 import { BraintreeVaultAdapter } from '../gateway/braintree-vault.ts';
+import type { CardDescription } from '../gateway/card-lookup.ts';
 import type { SaleInput, SaleResult } from '../gateway/gateway.ts';
 import type { AddMethodOutcome, SubscribeOutcome } from '../gateway/vault-gateway.ts';
 import { buildApp } from '../index.ts';
@@ -22,6 +24,15 @@ class CountingGateway extends BraintreeGatewayAdapter {
   override async sale(input: SaleInput): Promise<SaleResult> {
     this.sales += 1;
     return super.sale(input);
+  }
+}
+
+/** The real SDK's nonce look-up (paymentMethodNonce.find), counting it: a gateway call too, made only past the bot-check. */
+class CountingLookup extends BraintreeCardLookup {
+  lookups = 0;
+  override async describeNonce(nonce: string): Promise<CardDescription | null> {
+    this.lookups += 1;
+    return super.describeNonce(nonce);
   }
 }
 
@@ -97,6 +108,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('a card-testi
   let app: FastifyInstance;
   let gateway: CountingGateway;
   let vault: CountingVault;
+  let lookup: CountingLookup;
   let cleanup: () => Promise<void>;
   let cardCounter = 0;
   beforeAll(async () => {
@@ -110,10 +122,11 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('a card-testi
     const client = createBraintreeClient(sandbox.gateway);
     gateway = new CountingGateway(client);
     vault = new CountingVault(client);
+    lookup = new CountingLookup(client);
     const config = testConfig(opened.config, sandbox.gateway);
     // Saving a card needs its own bot-check token, as by default (testConfig guards payments only).
     const botcheck = { ...config.botcheck, actions: [...config.botcheck.actions, 'save_card' as const] };
-    app = await buildApp({ ...config, botcheck }, { database: opened.handle, gateway, vault });
+    app = await buildApp({ ...config, botcheck }, { database: opened.handle, gateway, vault, cards: lookup });
     cleanup = async () => {
       await app.close();
       await opened.cleanup();
@@ -184,15 +197,17 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('a card-testi
     );
   }
 
-  it('without a token or with a replayed one, nothing (or one attempt) reaches the gateway', async () => {
+  it('without a token or with a replayed one, nothing (or one attempt) reaches the gateway, not even the look-up of the card', async () => {
     const one = await shopper('203.0.113.10');
     const none = await attack(10, async () => one, 'none');
     print('no bot-check token', none);
     expect(none.gatewayCalls).toBe(0);
+    expect(lookup.lookups).toBe(0);
     const other = await shopper('203.0.113.11');
     const replayed = await attack(10, async () => other, 'replayed');
     print('one solved token replayed', replayed);
     expect(replayed.gatewayCalls).toBe(1);
+    expect(lookup.lookups).toBe(1);
   }, 120_000);
 
   it('one session, one order, one IP: at most 3 cards reach the gateway, and a real shopper elsewhere pays', async () => {
@@ -290,6 +305,27 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('a card-testi
     const issued = (await client.post('/api/payment-methods/client-token', {})).json<{ clientToken: string }>();
     return { client, tokenize: cardTokenizer(issued.clientToken, card) };
   }
+
+  it('card saves and new-card subscriptions without a valid token: no gateway call at all (neither the look-up of the card nor its verification)', async () => {
+    const tester = await accountHolder('203.0.113.60', 'Trudy');
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 4; attempt += 1) {
+      const nonce = await tester.tokenize();
+      // No token, then a token solved for another action: each refused by the bot-check.
+      const botcheck = attempt % 2 === 0 ? {} : { botcheck: await tester.client.botcheckToken('sign_in') };
+      const response =
+        attempt < 2
+          ? await tester.client.post('/api/payment-methods', { nonce, ...botcheck }, { 'idempotency-key': `save-${attempt}` })
+          : await tester.client.post(
+              '/api/subscriptions',
+              { planId: 'coffee-monthly', nonce, ...botcheck },
+              { 'idempotency-key': `sub-${attempt}` },
+            );
+      statuses.push(response.statusCode);
+    }
+    expect(statuses).toEqual([403, 403, 403, 403]);
+    expect([lookup.lookups, vault.cards, vault.subscriptions]).toEqual([0, 0, 0]);
+  }, 60_000);
 
   it('card saves and subscriptions with a new card, one account and IP: at most 5 cards reach the gateway, and a shopper elsewhere saves one', async () => {
     const attacker = await accountHolder('203.0.113.50', 'Mallory');

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { requireBotcheck } from '../../botcheck/request-check.ts';
 import type { AppContext } from '../../context.ts';
 import { problemResponses } from '../../http/api-schemas.ts';
 import { ProblemError } from '../../http/problem.ts';
@@ -95,8 +94,8 @@ export function paymentMethodsRoutes(app: ApiInstance, ctx: AppContext): void {
     },
     async (request, reply) => {
       const accountId = signedInAccount(request);
-      const card = await admitCardSave(ctx, request, reply, accountId, request.body.nonce);
-      await requireBotcheck(ctx, request, 'save_card', request.body.botcheck);
+      const botcheck = { action: 'save_card' as const, token: request.body.botcheck };
+      const card = await admitCardSave(ctx, request, reply, accountId, request.body.nonce, botcheck);
       const input = { nonce: request.body.nonce, makeDefault: request.body.makeDefault ?? false };
       const result = await withGateway(request, () => addSavedMethod(vaultDeps(ctx), accountId, input));
       await countRefusedCard(ctx, request, accountId, result.kind, card);

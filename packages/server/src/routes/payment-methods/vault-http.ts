@@ -1,4 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { requireBotcheck } from '../../botcheck/request-check.ts';
+import type { BotcheckAction } from '../../botcheck/verifier.ts';
 import type { AppContext } from '../../context.ts';
 import { GatewayUnavailableError } from '../../gateway/gateway.ts';
 import { PROBLEM_CONTENT_TYPE, ProblemError } from '../../http/problem.ts';
@@ -22,10 +24,10 @@ export function vaultDeps(ctx: AppContext): VaultDeps {
 
 /**
  * A new card about to be saved, so verified at the gateway (a card test of its own): counted against the account and
- * the IP, and refused (429 `too_many_attempts`) past the card-save rules, before the bot-check and the gateway. Then
- * the card itself, as the gateway describes the nonce: refused when its declines (payments' or failed verifications')
- * or its BIN's are past the rules that hold whatever account or address a script rotates through. Answers the card
- * (null for a wallet), for countRefusedCard.
+ * the IP, and refused (429 `too_many_attempts`) past the card-save rules; then the bot-check (`botcheck`: the action
+ * its token must be for), before any gateway call. Then the card itself, as the gateway describes the nonce: refused
+ * when its declines (payments' or failed verifications') or its BIN's are past the rules that hold whatever account
+ * or address a script rotates through. Answers the card (null for a wallet), for countRefusedCard.
  */
 export async function admitCardSave(
   ctx: AppContext,
@@ -33,9 +35,11 @@ export async function admitCardSave(
   reply: FastifyReply,
   accountId: string,
   nonce: string,
+  botcheck: { action: BotcheckAction; token: string | undefined },
 ): Promise<CardSubjects | null> {
   const subjects = { account: accountId, ip: request.ip };
   await enforceLimits(ctx.velocity, request, reply, 'card_save', subjects, ctx.config.velocity.cardSaves);
+  await requireBotcheck(ctx, request, botcheck.action, botcheck.token);
   const cards = ctx.cards;
   const described = cards === null ? null : await withGateway(request, () => cards.describeNonce(nonce));
   if (described === null) return null;

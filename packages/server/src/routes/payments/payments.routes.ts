@@ -123,10 +123,13 @@ export async function takePayment(
   const { orderId: id } = input;
   const subjects = paymentSubjects(request, owner, id);
   let card = null as { card: string; bin: string } | null;
+  const limits = ctx.config.velocity.payments;
   const admitNewAttempt = async () => {
-    const limits = ctx.config.velocity.payments;
     await enforceLimits(ctx.velocity, request, reply, 'payment', subjects, rulesBeforeCard(limits));
-    // The card is known only from the gateway's description of the nonce: asked once the cheaper rules passed.
+  };
+  // The card is known only from the gateway's description of the nonce: asked once the cheaper rules and the
+  // bot-check passed (payOrder's order), so a request without a valid token makes no gateway call at all.
+  const admitCard = async () => {
     const described = ctx.cards === null ? null : await ctx.cards.describeNonce(input.nonce);
     if (described === null) return;
     card = cardSubjects(ctx.config.sessionSecret, described);
@@ -143,6 +146,7 @@ export async function takePayment(
         threeDSecureRequiredAbove: ctx.config.threeDSecureRequiredAbove,
         staleAttemptMs: ctx.config.staleAttemptMs,
         admitNewAttempt,
+        admitCard,
       },
       {
         orderId: id,

@@ -1,4 +1,3 @@
-import { requireBotcheck } from '../../botcheck/request-check.ts';
 import type { AppContext } from '../../context.ts';
 import { problemResponses } from '../../http/api-schemas.ts';
 import { ProblemError } from '../../http/problem.ts';
@@ -65,8 +64,8 @@ export function subscriptionsRoutes(app: ApiInstance, ctx: AppContext): void {
       const { planId, paymentMethodId, nonce } = request.body;
       // A new card is charged at once: a card tester's way in like any payment, so it needs a payment's bot-check
       // (always on). A saved card passed one when it was saved.
-      const card = nonce === undefined ? null : await admitCardSave(ctx, request, reply, accountId, nonce);
-      if (nonce !== undefined) await requireBotcheck(ctx, request, 'payment', request.body.botcheck);
+      const botcheck = { action: 'payment' as const, token: request.body.botcheck };
+      const card = nonce === undefined ? null : await admitCardSave(ctx, request, reply, accountId, nonce, botcheck);
       const input = { planId, paymentMethodId, nonce, idempotencyRef: heldKeyRef(request) };
       const result = await withGateway(request, () => subscribe(vaultDeps(ctx), accountId, input));
       await countRefusedCard(ctx, request, accountId, result.kind, card);
