@@ -140,6 +140,17 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('the admin AP
     }
   });
 
+  it('refuses an id holding a NUL with a problem+json 400, and audits the attempt with the NUL replaced', async () => {
+    // Issue 10's fuzz: the audit entry kept the raw id, PostgreSQL refused it in the answer's hook, and the answer was
+    // Fastify's plain JSON naming the database's error.
+    const client = await admin();
+    const response = await client.get('/api/admin/disputes/dp_%00x');
+    expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(response.json()).toMatchObject({ status: 400, code: 'validation_failed', errors: [{ code: 'invalid_string' }] });
+    const log = await db.selectFrom('admin_audit_log').select(['action', 'target_id', 'status']).execute();
+    expect(log).toEqual([{ action: 'disputes.read', target_id: 'dp_\uFFFDx', status: 400 }]);
+  });
+
   it('lists the audit log newest first: the changes alone by default, with who and the answer; every request with scope=all, paged', async () => {
     const client = await admin();
     await client.get('/api/admin/payments');

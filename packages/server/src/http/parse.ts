@@ -25,6 +25,15 @@ const HTTP_PARTS = ['body', 'params', 'querystring', 'headers'] as const;
 
 /** A NUL character, or a surrogate that is not half of a pair. */
 const UNSTORABLE_TEXT = /\0|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const UNSTORABLE_CHARACTERS = new RegExp(UNSTORABLE_TEXT.source, 'g');
+
+/**
+ * `text` with each character no database stores (see unstorableTextPath) replaced by U+FFFD: for what is recorded of a request that
+ * validation refused (the admin audit log keeps the id an admin tried; PostgreSQL refused a NUL in it, issue 10's fuzz).
+ */
+export function storableText(text: string): string {
+  return text.replace(UNSTORABLE_CHARACTERS, '\uFFFD');
+}
 
 /**
  * Where `value` holds text that no database stores as it is (issue 10): a NUL character, which PostgreSQL refuses in

@@ -3,6 +3,7 @@ import { findAccountById } from '../accounts/accounts.repository.ts';
 import { recordAdminAction } from '../admin/audit-log.repository.ts';
 import type { Db } from '../db/connect.ts';
 import { problemResponses } from '../http/api-schemas.ts';
+import { storableText } from '../http/parse.ts';
 import { ProblemError } from '../http/problem.ts';
 import { REPLAYED_HEADER } from './idempotency.ts';
 import { hookList } from './route-hooks.ts';
@@ -79,9 +80,12 @@ export function registerAdminRoutesGuard(app: FastifyInstance, db: Db): AdminAct
   return { changes: () => [...changes] };
 }
 
+/** The `:id` of the request, as sent even when validation refused it (an attempt is audited too), but storable. */
 function targetOf(request: FastifyRequest): string | null {
   const params = request.params;
-  return typeof params === 'object' && params !== null && 'id' in params && typeof params.id === 'string' ? params.id : null;
+  return typeof params === 'object' && params !== null && 'id' in params && typeof params.id === 'string'
+    ? storableText(params.id)
+    : null;
 }
 
 /**
