@@ -240,6 +240,9 @@ describe.skipIf(PAYMENTS === 0).each(ENGINES.map((make) => [make().name, make] a
       while ((await countPending(db)) > 0 && Date.now() < settledBy) await new Promise((resolve) => setTimeout(resolve, 500));
       const settledAfterMs = Date.now() - started.getTime();
 
+      // The stream was cut: the server was killed, and some payment with it (otherwise nothing below was tried).
+      expect(kills, 'kill -9 during the stream').toBeGreaterThan(0);
+      expect(unanswered.length, 'payments cut off by a kill').toBeGreaterThan(0);
       // Nothing stuck.
       expect(await countPending(db), 'attempts still pending after the reconciler').toBe(0);
       const orderIds = attempts.map((a) => a.orderId);
