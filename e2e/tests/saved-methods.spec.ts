@@ -103,6 +103,48 @@ test('"Save card" saves through the shop\'s server and its save_card bot-check, 
   expect(saved).toEqual([expect.objectContaining({ brand: 'Visa', lastFour: '1111' })]);
 });
 
+test('"Save card" whose answer was lost: Pay again resends the same save (its Idempotency-Key and nonce), which the server answers once, and pays', async ({
+  page,
+}) => {
+  const shopper = new Shopper(page);
+  const payments = shopper.recordPaymentRequests();
+  const saves: Array<{ key: string | undefined; nonce: string }> = [];
+  page.on('request', (request) => {
+    if (request.method() === 'POST' && new URL(request.url()).pathname === '/api/payment-methods')
+      saves.push({ key: request.headers()['idempotency-key'], nonce: (request.postDataJSON() as { nonce: string }).nonce });
+  });
+  await shopper.signUpThroughApi('Katherine Johnson', uniqueEmail('katherine'), 'trajectory-1962');
+  await shopper.startCheckout(catalogue.everyday);
+  await expect(checkout(page).getByRole('checkbox', { name: 'Save card' })).toBeChecked();
+  await shopper.enterCard(cards.visa);
+
+  // The server saves the card, and its answer is lost on the way back (the connection cut once).
+  let lost = false;
+  await page.route(
+    (url) => url.pathname === '/api/payment-methods',
+    async (route) => {
+      if (lost || route.request().method() !== 'POST') return route.fallback();
+      lost = true;
+      await route.fetch();
+      await route.abort('connectionreset');
+    },
+  );
+  await shopper.pay();
+  await expect(checkout(page).getByRole('alert')).toHaveText('Network error. Please try again.');
+  await expect(shopper.payButton()).toHaveAttribute('aria-busy', 'false');
+  expect(payments).toEqual([]);
+
+  await shopper.payButton().focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { name: 'Thank you, your payment went through' })).toBeVisible({ timeout: 30_000 });
+  // The same request twice: the second got the first's answer (201, the card it saved), not "already exists".
+  expect(saves).toHaveLength(2);
+  expect(saves[1]).toEqual(saves[0]);
+  expect(payments).toHaveLength(1);
+  const saved = (await (await page.request.get('/api/payment-methods')).json()).paymentMethods;
+  expect(saved).toEqual([expect.objectContaining({ brand: 'Visa', lastFour: '1111' })]);
+});
+
 test('saving a card that fails the gateway\'s verification says "Credit card verification failed." and pays nothing', async ({
   page,
 }) => {

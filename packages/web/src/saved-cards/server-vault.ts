@@ -14,6 +14,12 @@ import type { Problem, SavedPaymentMethod } from '../api/types.ts';
  * Deleting goes through the server already (the checkout's onDeletePaymentMethod).
  */
 export function withServerVault(base: ProviderClient, ports: ServerVaultPorts): ProviderClient {
+  /**
+   * Saves whose answer was lost (no answer, or the server or gateway unavailable), by card: saving that card again
+   * resends the same request (its Idempotency-Key and first nonce), which the server answers once. A new request
+   * would be refused as a duplicate of the card the lost one saved.
+   */
+  const unanswered = new Map<string, { key: string; nonce: string }>();
   return {
     ...base,
     async listPaymentMethods() {
@@ -25,12 +31,17 @@ export function withServerVault(base: ProviderClient, ports: ServerVaultPorts): 
     async tokenize(fields, config, fieldNames, vault) {
       const tokenized = await base.tokenize(fields, config, fieldNames, false);
       if (!vault || !tokenized.ok) return tokenized;
+      const card = cardIdentity(tokenized.result.details);
+      const save = unanswered.get(card) ?? { key: newKey(), nonce: tokenized.result.nonce };
       try {
-        const { paymentMethod } = await api.addPaymentMethod(newKey(), tokenized.result.nonce, false);
+        const { paymentMethod } = await api.addPaymentMethod(save.key, save.nonce, false);
+        unanswered.delete(card);
         const { nonce } = await api.savedMethodNonce(newKey(), paymentMethod.id);
         return { ok: true, result: { ...tokenized.result, nonce, vaulted: true, hasSubscription: false } };
       } catch (error) {
         const problem: Problem = error instanceof ApiError ? error.problem : { status: 0, code: 'unexpected_error' };
+        if (problem.status === 0 || problem.status >= 500) unanswered.set(card, save);
+        else unanswered.delete(card);
         const shown = SHEET_FAILURES[problem.code];
         // The sheet has its sentence for these; the others (a bot-check that failed, a card-save limit) are the
         // shop's to word, and the sheet says only that the card could not be processed.
@@ -54,6 +65,11 @@ const SHEET_FAILURES: Readonly<Record<string, string>> = {
 };
 
 const newKey = (): string => crypto.randomUUID();
+
+/** A typed card as far as the page knows it (each Pay press tokenizes it afresh, under a new nonce). */
+function cardIdentity(details: PaymentMethodResult['details']): string {
+  return [details.bin, details.lastFour, details.expirationMonth, details.expirationYear].join(':');
+}
 
 /** As the gateway's client API describes a method: a card by its last digits, a wallet by its account or card. */
 function describe(method: SavedPaymentMethod): string {
