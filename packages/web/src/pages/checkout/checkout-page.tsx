@@ -2,7 +2,6 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { Checkout, type CheckoutInstance, type ProviderClient } from '@kassa/checkout';
 import { createSandboxProvider } from '@kassa/checkout/sandbox';
 import { useSession } from '../../account/session.ts';
-import { api } from '../../api/client.ts';
 import { useLoad } from '../../api/use-load.ts';
 import type { Order } from '../../api/types.ts';
 import { formatMoney, toDecimalString } from '../../format/money.ts';
@@ -15,17 +14,12 @@ import { useTheme } from '../../theme/theme.ts';
 import { useUnansweredAttempt } from './unanswered-attempt.ts';
 import { useProviderFor } from './real-provider.ts';
 import { usePayment } from './use-payment.ts';
+import { takeCheckoutLoad } from './checkout-data.ts';
 import { isWalletView } from './wallet-views.ts';
-
-async function loadCheckout(orderId: string) {
-  const { order } = await api.order(orderId);
-  const session = order.status === 'pending' ? await api.checkoutSession(orderId) : undefined;
-  return { order, session };
-}
 
 export function CheckoutPage({ orderId }: { orderId: string }) {
   const account = useSession();
-  const loaded = useLoad(() => loadCheckout(orderId), orderId);
+  const loaded = useLoad(() => takeCheckoutLoad(orderId), orderId);
   const [instance, setInstance] = useState<CheckoutInstance | null>(null);
   // On a wallet's view its own button pays (the order is paid once the shopper approves): the shop's Pay is hidden.
   const [onWalletView, setOnWalletView] = useState(false);
