@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { retryAfterMs } from './gateway-failures.ts';
+import { retryAfterMs } from './http-failures.ts';
 
 describe('Retry-After', () => {
   it('reads seconds and HTTP dates, bounded, with a default when absent or unreadable', () => {

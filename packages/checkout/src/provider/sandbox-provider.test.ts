@@ -79,6 +79,30 @@ describe('sandbox provider configuration', () => {
     });
   });
 
+  it('asks for the saved methods beside the configuration, not after it, and afresh once that list was taken', async () => {
+    const requested: string[] = [];
+    let answerConfiguration: () => void = () => {};
+    const provider = createSandboxProvider(encoded, (input) => {
+      const url = new URL(String(input));
+      requested.push(url.pathname);
+      if (url.pathname.endsWith('/configuration'))
+        return new Promise((resolve) => {
+          answerConfiguration = () => resolve(new Response(JSON.stringify(body), { status: 200 }));
+        });
+      return Promise.resolve(new Response(JSON.stringify({ paymentMethods: [] }), { status: 200 }));
+    });
+    const signal = new AbortController().signal;
+    const configuring = provider.getConfiguration(signal);
+    // The configuration has not answered, and the list is on its way already, at the token's client API.
+    expect(requested).toEqual(['/merchants/m1/client_api/v1/payment_methods', '/merchants/m1/client_api/v1/configuration']);
+    answerConfiguration();
+    const config = await configuring;
+    await expect(provider.listPaymentMethods(config, signal)).resolves.toEqual([]);
+    expect(requested).toHaveLength(2);
+    await provider.listPaymentMethods(config, signal);
+    expect(requested).toHaveLength(3);
+  });
+
   const answering = (status: number, headers: Record<string, string> = {}) =>
     createSandboxProvider(encoded, async () => new Response('{}', { status, headers }));
 

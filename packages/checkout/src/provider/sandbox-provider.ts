@@ -3,8 +3,8 @@ import { createHostedFields } from '../fields/hosted-fields.ts';
 import { parseTokenizeResult } from '../fields/protocol.ts';
 import type { GatewayConfiguration, PaymentMethodResult } from '../machine/checkout.types.ts';
 import { parseClientToken, type ClientToken } from './client-token.ts';
-import { fetchFromGateway, GATEWAY_TIMEOUT_MS, httpFailure } from './gateway-failures.ts';
-import { ProviderConfigurationError, type ProviderClient } from './provider.ts';
+import { fetchFromGateway, GATEWAY_TIMEOUT_MS, NETWORK } from './gateway-failures.ts';
+import { ProviderConfigurationError, ProviderError, type ProviderClient } from './provider.ts';
 import { isRecord, type GatewayFetch } from './sandbox-client-api.ts';
 
 function strings(value: unknown): readonly string[] {
@@ -79,11 +79,27 @@ export function createSandboxProvider(
       { credentials: 'omit', headers: { Accept: 'application/json' }, ...init },
       what,
     );
-    if (!response.ok) throw httpFailure(response, what);
+    // What the error stands for is imported now (not in the card view's bundle); if it cannot be, the shop's own
+    // origin is unreachable too: a network failure.
+    if (!response.ok)
+      throw await import('./http-failures.ts').then(
+        (failures) => failures.httpFailure(response, what),
+        () => new ProviderError(NETWORK, `The gateway answered ${what} with HTTP ${response.status}.`),
+      );
     return body;
   };
+  const list = async (clientApiUrl: string, signal: AbortSignal) =>
+    parseSavedMethods(await call(`${clientApiUrl}/v1/payment_methods`, 'the saved payment methods request', { signal }));
+  /**
+   * The saved methods asked for beside the configuration, at the client API the token names (the configuration keeps
+   * that URL), rather than once it has answered: one round trip less before the first view (issue 10).
+   */
+  let listedEarly: Promise<readonly PaymentMethodResult[]> | null = null;
   return {
     async getConfiguration(signal) {
+      listedEarly = list(token.clientApiUrl, signal);
+      // Handled by the listPaymentMethods() call that takes it; a configuration that fails leaves it unread.
+      listedEarly.catch(() => undefined);
       const body = await call(token.configUrl, 'the configuration request', { signal });
       if (body === undefined) throw new ProviderConfigurationError('The gateway configuration is not JSON.');
       return parseConfiguration(body, token);
@@ -101,10 +117,11 @@ export function createSandboxProvider(
       // A card saved on the way is a saved method from now on (the gateway's answer does not say so itself).
       return outcome.ok && vault ? { ok: true, result: { ...outcome.result, vaulted: true, hasSubscription: false } } : outcome;
     },
-    async listPaymentMethods(config, signal) {
-      return parseSavedMethods(
-        await call(`${config.clientApiUrl}/v1/payment_methods`, 'the saved payment methods request', { signal }),
-      );
+    listPaymentMethods(config, signal) {
+      // The list asked for with the configuration, once (a list asked for again, after a deletion, is fetched afresh).
+      const early = listedEarly;
+      listedEarly = null;
+      return early ?? list(config.clientApiUrl, signal);
     },
     async deletePaymentMethod(config, nonce) {
       const url = `${config.clientApiUrl}/v1/payment_methods/${encodeURIComponent(nonce)}`;

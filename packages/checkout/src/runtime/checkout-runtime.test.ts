@@ -67,7 +67,10 @@ function harness(
         answerTokenize = resolve;
       });
     },
-    collectDeviceData: () => Promise.resolve(deviceData),
+    collectDeviceData: () => {
+      log.push('collectDeviceData');
+      return Promise.resolve(deviceData);
+    },
     canPayWith: () => true,
     approveWallet: () => Promise.resolve({ kind: 'canceled' }),
     verifyThreeDSecure: (request) => {
@@ -637,6 +640,21 @@ describe('CheckoutRuntime with 3-D Secure on a saved card', () => {
 });
 
 describe('CheckoutRuntime device data', () => {
+  it('starts collecting once the checkout is ready, not while its card frames load, and once per load', async () => {
+    const h = harness();
+    h.runtime.start();
+    await h.settle();
+    h.answerConfig(config);
+    await h.configured();
+    h.mount();
+    const fields = h.runtime.getState().visibleFields;
+    for (const field of fields.slice(1)) h.frame(field, { type: 'ready', field });
+    expect(h.log).not.toContain('collectDeviceData');
+    h.frame(fields[0] ?? 'number', { type: 'ready', field: fields[0] ?? 'number' });
+    expect(h.runtime.getState().phase).toBe('ready');
+    expect(h.log.filter((entry) => entry === 'collectDeviceData')).toHaveLength(1);
+  });
+
   it("puts the collector's device data on every payment method it hands over", async () => {
     const deviceData = '{"device_session_id":"abc","fraud_merchant_id":"m1","correlation_id":"c1"}';
     const h = await readyHarness({}, {}, config, deviceData);

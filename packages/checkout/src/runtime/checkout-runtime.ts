@@ -122,8 +122,10 @@ export class CheckoutRuntime {
   /** The parts loaded on demand (saved methods, 3-D Secure, wallets), and what they see of this runtime. */
   private parts: readonly RuntimePart[] = [];
   private partHost: PartHost | null = null;
-  /** The device data collected for this checkout (null: none), started once the configuration is known. */
+  /** The device data collected for this checkout (null: none), started once it is ready. */
   private deviceData: Promise<string | null> = Promise.resolve(null);
+  /** The load (its abort signal) the device data was collected for. */
+  private deviceDataFor: AbortSignal | null = null;
   private readonly timers = new Set<ReturnType<typeof setTimeout>>();
   private destroyed = false;
 
@@ -334,7 +336,6 @@ export class CheckoutRuntime {
 
   private configurationLoaded(config: GatewayConfiguration, signal: AbortSignal): void {
     const { settings } = this.options;
-    if (this.provider !== null) this.deviceData = this.provider.collectDeviceData(config, signal);
     const options = offeredOptions(config, settings.paymentOptionPriority, settings.merchantEnabled, (option) => {
       return option === 'card' || (this.wallets[option] !== undefined && this.provider?.canPayWith(option) === true);
     });
@@ -360,6 +361,19 @@ export class CheckoutRuntime {
           },
         ),
       );
+  }
+
+  /**
+   * Device data, once per load, when the checkout is ready: the collector's frame (on the gateway's origin, like the
+   * card fields) would otherwise load and run beside the card frames and slow them down (issue 10). A payment method
+   * requested before it answers waits for it briefly (DEVICE_DATA_WAIT_MS).
+   */
+  private collectDeviceData(): void {
+    const { config } = this.machine.getState();
+    const signal = this.loadAbort?.signal;
+    if (this.provider === null || config === null || signal === undefined || this.deviceDataFor === signal) return;
+    this.deviceDataFor = signal;
+    this.deviceData = this.provider.collectDeviceData(config, signal);
   }
 
   private installParts(parts: readonly RuntimePart[]): void {
@@ -472,6 +486,7 @@ export class CheckoutRuntime {
         this.later(effect.afterMs, () => this.send({ type: 'RETRY' }));
         return;
       case 'announceReady':
+        this.collectDeviceData();
         this.emitter.ready(this.instance);
         return;
       case 'reportLoadError':
