@@ -189,7 +189,7 @@ export async function buildKassaApp(config: Config, deps: AppDeps = {}): Promise
     );
     app.addHook('onClose', async () => stop());
   }
-  const stopSweeper = startSweeper({ database, log: app.log });
+  const stopSweeper = startSweeper({ database, log: app.log }, config.sweepIntervalMs);
   app.addHook('onClose', async () => stopSweeper());
 
   await app.ready();

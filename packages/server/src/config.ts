@@ -78,6 +78,8 @@ export interface Config {
   velocity: VelocityLimits;
   /** How often stale payment attempts are finished (jobs/reconciler.ts); 0 turns the reconciler off. */
   reconcileIntervalMs: number;
+  /** How often this instance deletes what no request reads again (jobs/sweeper.ts, SWEEP_INTERVAL_SECONDS). */
+  sweepIntervalMs: number;
   /** How long the SDK waits for the gateway's answer to one call (GATEWAY_TIMEOUT_SECONDS). */
   gatewayTimeoutMs: number;
   /** A pending payment attempt untouched this long lost its request: see staleAttemptMsFor. */
@@ -221,6 +223,11 @@ const fields = {
     .int('RECONCILE_INTERVAL_SECONDS must be a whole number')
     .min(0, 'RECONCILE_INTERVAL_SECONDS must be 0 (off) or more')
     .default(60),
+  SWEEP_INTERVAL_SECONDS: z.coerce
+    .number({ error: 'SWEEP_INTERVAL_SECONDS must be a number' })
+    .int('SWEEP_INTERVAL_SECONDS must be a whole number')
+    .min(1, 'SWEEP_INTERVAL_SECONDS must be 1 or more')
+    .default(600),
   TRUST_PROXY: z.string().trim().optional(),
   WEB_DIST: nonEmpty('WEB_DIST').optional(),
   LOG_FILE: nonEmpty('LOG_FILE').optional(),
@@ -342,6 +349,7 @@ export function loadConfig(env: Env): Config {
     rateLimits: { paymentsPerMinute: v.RATE_LIMIT_PAYMENTS_PER_MINUTE, accountsPerMinute: v.RATE_LIMIT_ACCOUNTS_PER_MINUTE },
     velocity: scaleLimits(DEFAULT_VELOCITY_LIMITS, v.VELOCITY_LIMIT_FACTOR),
     reconcileIntervalMs: v.RECONCILE_INTERVAL_SECONDS * 1000,
+    sweepIntervalMs: v.SWEEP_INTERVAL_SECONDS * 1000,
     gatewayTimeoutMs: v.GATEWAY_TIMEOUT_SECONDS * 1000,
     staleAttemptMs: staleAttemptMsFor(v.GATEWAY_TIMEOUT_SECONDS * 1000),
     trustProxy,

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/connect.ts';
+import { buildApp } from '../index.ts';
+import { testConfig } from '../testing/config.ts';
 import type { Db } from '../db/connect.ts';
 import { nowIso } from '../ids.ts';
 import { IDEMPOTENCY_RETENTION_MS } from '../payments/idempotency.repository.ts';
@@ -161,6 +163,24 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('the sweeper 
       // A second sweep finds nothing left to do.
       expect(Object.values(await sweepExpired(handle, NOW))).toEqual([0, 0, 0, 0, 0, 0, 0, 0]);
     } finally {
+      await cleanup();
+    }
+  });
+
+  it('the app sweeps by itself every SWEEP_INTERVAL_SECONDS, in a job apart from requests', async () => {
+    const { config, handle, cleanup } = await engine.open();
+    // Nothing but the app's own timer can delete it: no request is made.
+    await handle.db
+      .insertInto('sessions')
+      .values({ id: 'ses_expired', token_hash: 'h', account_id: null, created_at: at(-60 * MINUTE), expires_at: at(-MINUTE) })
+      .execute();
+    const app = await buildApp(testConfig(config, null, { sweepIntervalMs: 100 }), { database: handle });
+    try {
+      await expect
+        .poll(async () => (await handle.db.selectFrom('sessions').select('id').execute()).length, { timeout: 10_000 })
+        .toBe(0);
+    } finally {
+      await app.close();
       await cleanup();
     }
   });

@@ -32,8 +32,6 @@ import { VELOCITY_COUNTS_KEEP_MS } from '../velocity/velocity.ts';
 
 /** Rows deleted per statement: short statements, so a sweep never holds locks (or SQLite's writer) for long. */
 export const SWEEP_BATCH = 1000;
-/** How often each instance sweeps. */
-export const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 
 /** Sent mails are kept this long after sending. */
 export const SENT_MAIL_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
@@ -122,7 +120,7 @@ export interface SweeperDeps {
 }
 
 /** Sweeps every `intervalMs`, one sweep at a time; returns the function that stops it. */
-export function startSweeper(deps: SweeperDeps, intervalMs: number = SWEEP_INTERVAL_MS): () => void {
+export function startSweeper(deps: SweeperDeps, intervalMs: number): () => void {
   return runEvery(intervalMs, async () => {
     try {
       deps.log.debug({ deleted: await sweepExpired(deps.database) }, 'swept expired rows');

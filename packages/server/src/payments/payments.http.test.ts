@@ -74,6 +74,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
     let db: Db;
     let gateway: ObservedGateway;
     let cleanup: () => Promise<void>;
+    let opened: Awaited<ReturnType<typeof engine.open>>;
 
     beforeAll(async () => {
       [sandbox] = await Promise.all([startSandboxProcess(), engine.setup()]);
@@ -82,7 +83,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
       await Promise.all([sandbox?.stop(), engine.teardown()]);
     });
     beforeEach(async () => {
-      const opened = await engine.open();
+      opened = await engine.open();
       db = opened.handle.db;
       gateway = new ObservedGateway(new BraintreeGatewayAdapter(createBraintreeClient(sandbox.gateway)));
       app = await buildApp(testConfig(opened.config, sandbox.gateway), { database: opened.handle, gateway });
@@ -455,6 +456,33 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
       const keys = gateway.sales.map((sale) => sale.requestKey);
       expect(keys.filter((key, index) => keys.indexOf(key) !== index)).toHaveLength(1);
       expect(gateway.sales).toHaveLength(3);
+    });
+
+    it('the app finishes an attempt nobody retried by itself, every RECONCILE_INTERVAL_SECONDS, once stale (75 s by default)', async () => {
+      const client = new TestClient(app);
+      const orderId = await orderOf(client);
+      gateway.loseNextAnswer = true;
+      expect((await pay(client, orderId, 'lost-left-to-the-app')).statusCode).toBe(502);
+      // Untouched for two minutes: stale under the default gateway time-out (it was 5 minutes whatever, issue 10).
+      const twoMinutesAgo = new Date(Date.now() - 2 * 60 * 1000).toISOString();
+      await db.updateTable('payments').set({ updated_at: twoMinutesAgo }).where('order_id', '=', orderId).execute();
+      // Another instance of the app, configured as by default but for a reconciler that runs every 100 ms.
+      const instance = await buildApp(testConfig(opened.config, sandbox.gateway, { reconcileIntervalMs: 100 }), {
+        database: opened.handle,
+        gateway,
+      });
+      try {
+        await expect
+          .poll(async () => (await client.get(`/api/orders/${orderId}`)).json<{ order: { status: string } }>().order.status, {
+            timeout: 10_000,
+          })
+          .toBe('paid');
+      } finally {
+        await instance.close();
+      }
+      // Sent again under its own request key: the gateway's first answer, one charge.
+      expect(gateway.sales).toHaveLength(2);
+      expect(new Set(gateway.sales.map((sale) => sale.requestKey)).size).toBe(1);
     });
 
     it('the adapter reports a refused nonce and a request-key conflict as what the gateway said, not as declines', async () => {
