@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Order } from '../../api/types.ts';
 import { messages } from '../../i18n/messages.ts';
-import { unansweredAttemptNotice } from './unanswered-attempt.ts';
+import { POLL_MS, nextCheckInMs, unansweredAttemptNotice, watchAttempt } from './unanswered-attempt.ts';
+import type { AttemptWatch, AttemptWatchEvent } from './unanswered-attempt.ts';
 
 const money = { amount: 1200, currency: 'EUR' };
 
@@ -23,18 +24,55 @@ function orderWith(statuses: Array<'pending' | 'declined' | 'succeeded'>): Order
   };
 }
 
+/** The page's state after these events, from nothing loaded. */
+const after = (...events: AttemptWatchEvent[]): AttemptWatch =>
+  events.reduce(watchAttempt, { order: undefined, watching: false, askNow: false });
+const loaded = (statuses: Array<'pending' | 'declined' | 'succeeded'>): AttemptWatchEvent => ({
+  type: 'loaded',
+  order: orderWith(statuses),
+});
+const refreshed = (statuses: Array<'pending' | 'declined' | 'succeeded'>): AttemptWatchEvent => ({
+  type: 'refreshed',
+  order: orderWith(statuses),
+});
+
 describe('what the checkout says about an attempt whose answer was lost', () => {
   it('says a pending latest attempt is being confirmed and will not charge twice, watched or not', () => {
-    expect(unansweredAttemptNotice(orderWith(['declined', 'pending']), false)).toBe(messages.attemptBeingConfirmed);
-    expect(unansweredAttemptNotice(orderWith(['pending']), true)).toBe(messages.attemptBeingConfirmed);
+    expect(unansweredAttemptNotice({ order: orderWith(['declined', 'pending']), watching: false, askNow: false })).toBe(
+      messages.attemptBeingConfirmed,
+    );
+    expect(unansweredAttemptNotice(after(loaded(['pending'])))).toBe(messages.attemptBeingConfirmed);
   });
 
-  it('says an attempt that ended declined did not go through, only once the page was watching it', () => {
-    expect(unansweredAttemptNotice(orderWith(['declined']), true)).toBe(messages.attemptNotGoneThrough);
-    expect(unansweredAttemptNotice(orderWith(['declined']), false)).toBeNull();
+  it('says an attempt that ended declined did not go through once a payment error made the page watch it', () => {
+    expect(unansweredAttemptNotice(after(loaded([]), { type: 'payment_failed' }, refreshed(['declined'])))).toBe(
+      messages.attemptNotGoneThrough,
+    );
   });
 
-  it('says nothing for an order without attempts', () => {
-    expect(unansweredAttemptNotice(orderWith([]), true)).toBeNull();
+  it('says an attempt found pending when the page opened did not go through when it ends declined', () => {
+    // The shopper was told it is being confirmed, waited, and must hear how it ended (issue 10).
+    expect(unansweredAttemptNotice(after(loaded(['pending']), refreshed(['declined'])))).toBe(messages.attemptNotGoneThrough);
+  });
+
+  it('says nothing of an old decline to a shopper who just opened the page, nor for an order without attempts', () => {
+    expect(unansweredAttemptNotice(after(loaded(['declined'])))).toBeNull();
+    expect(unansweredAttemptNotice(after(loaded([]), { type: 'payment_failed' }, refreshed([])))).toBeNull();
+  });
+});
+
+describe('when the checkout asks for the order again', () => {
+  it('every POLL_MS while the latest attempt is pending, from the page load on, until it is not', () => {
+    expect(nextCheckInMs(after(loaded(['pending'])))).toBe(POLL_MS);
+    expect(nextCheckInMs(after(loaded(['pending']), refreshed(['pending'])))).toBe(POLL_MS);
+    expect(nextCheckInMs(after(loaded(['pending']), refreshed(['succeeded'])))).toBeNull();
+    expect(nextCheckInMs(after(loaded(['pending']), refreshed(['declined'])))).toBeNull();
+  });
+
+  it('at once after a payment error, then only while pending; never before the order is loaded or with nothing pending', () => {
+    expect(nextCheckInMs(after(loaded(['declined']), { type: 'payment_failed' }))).toBe(0);
+    expect(nextCheckInMs(after(loaded(['declined']), { type: 'payment_failed' }, refreshed(['declined'])))).toBeNull();
+    expect(nextCheckInMs(after({ type: 'payment_failed' }))).toBeNull();
+    expect(nextCheckInMs(after(loaded(['declined'])))).toBeNull();
   });
 });
