@@ -1,11 +1,10 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { adminApi, type DisputeEvidenceInput } from '../../../api/admin-client.ts';
 import type { AdminDispute, DisputeDetail } from '../../../api/types.gen.ts';
-import { problemOf } from '../../../api/use-load.ts';
 import { formatMoney } from '../../../format/money.ts';
-import { adminMessages, adminProblemMessage } from '../../../i18n/admin-messages.ts';
+import { adminMessages } from '../../../i18n/admin-messages.ts';
 import { ConfirmDialog } from '../../account/confirm-dialog.tsx';
-import { useKeyedAction } from '../parts/keyed-action.ts';
+import { DialogActions, useKeyedAction, useModal } from '../parts/dialog.tsx';
 import { evidenceItemName, type EvidenceItem } from './evidence-list.tsx';
 
 /** What the gateway takes as a document (the server says the same: PDF, JPEG or PNG, at most 4 MB). */
@@ -107,43 +106,25 @@ export function EvidenceDialog({
   onClose: () => void;
   onDone: (detail: DisputeDetail) => void;
 }) {
-  const dialog = useRef<HTMLDialogElement>(null);
-  const [key, setKey] = useState(() => crypto.randomUUID());
+  const dialog = useModal();
   const [text, setText] = useState('');
   const [file, setFile] = useState<File | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, fail, confirm } = useKeyedAction(async (key) => {
+    const evidence: DisputeEvidenceInput =
+      file === null
+        ? { text: text.trim() }
+        : { file: { name: file.name, contentType: file.type, data: await readAsBase64(file) } };
+    return adminApi.addDisputeEvidence(dispute.id, evidence, key);
+  }, onDone);
 
-  useEffect(() => {
-    const element = dialog.current;
-    element?.showModal();
-    return () => element?.close();
-  }, []);
-
-  async function add(event: FormEvent<HTMLFormElement>): Promise<void> {
+  function add(event: FormEvent<HTMLFormElement>): void {
     event.preventDefault();
     if (file !== null && (!DOCUMENT_TYPES.has(file.type) || file.size > MAX_DOCUMENT_BYTES || file.size === 0)) {
-      setError(adminMessages.evidenceFileInvalid);
-      return;
-    }
-    if (file === null && text.trim() === '') {
-      setError(adminMessages.evidenceNeeded);
-      return;
-    }
-    setBusy(true);
-    setError(null);
-    try {
-      const evidence: DisputeEvidenceInput =
-        file === null
-          ? { text: text.trim() }
-          : { file: { name: file.name, contentType: file.type, data: await readAsBase64(file) } };
-      onDone(await adminApi.addDisputeEvidence(dispute.id, evidence, key));
-    } catch (caught) {
-      const problem = problemOf(caught);
-      // A refusal is the key's final answer (replayed for it): other evidence is a new request. A lost answer keeps it.
-      if (problem.status >= 400 && problem.status < 500 && problem.code !== 'idempotency_key_in_use') setKey(crypto.randomUUID());
-      setError(adminProblemMessage(problem));
-      setBusy(false);
+      fail(adminMessages.evidenceFileInvalid);
+    } else if (file === null && text.trim() === '') {
+      fail(adminMessages.evidenceNeeded);
+    } else {
+      confirm();
     }
   }
 
@@ -172,17 +153,13 @@ export function EvidenceDialog({
             onChange={(event) => setFile(event.target.files?.[0] ?? null)}
           />
         </p>
-        <div role="alert" className="form-error">
-          {error}
-        </div>
-        <div className="dialog-actions">
-          <button type="button" className="secondary" onClick={onClose} disabled={busy}>
-            {adminMessages.cancel}
-          </button>
-          <button type="submit" className="primary" disabled={busy}>
-            {busy ? adminMessages.working : adminMessages.confirmEvidence}
-          </button>
-        </div>
+        <DialogActions
+          error={error}
+          busy={busy}
+          confirmLabel={busy ? adminMessages.working : adminMessages.confirmEvidence}
+          cancelLabel={adminMessages.cancel}
+          onCancel={onClose}
+        />
       </form>
     </dialog>
   );

@@ -6,11 +6,9 @@ import { adminMessages } from '../../../i18n/admin-messages.ts';
 import { Link } from '../../../router.tsx';
 import type { Column } from '../parts/data-table.tsx';
 import { formatDateTime } from '../parts/format.ts';
-import { PagedTable } from '../parts/paged-table.tsx';
-import { useQueryState } from '../parts/query.ts';
 import { StatusBadge } from '../parts/status-badge.tsx';
 import { DisputeChangeDialog, disputeName, disputeWords, EvidenceDialog } from './dispute-dialogs.tsx';
-import { StatusFilter } from '../lists/status-filter.tsx';
+import { FilteredListPage } from '../lists/filtered-list-page.tsx';
 
 const STATUSES = ['open', 'accepted', 'disputed', 'expired', 'won', 'lost'] as const;
 
@@ -89,9 +87,6 @@ function noticeOf(action: DisputeAction, detail: DisputeDetail): string {
  * evidence submitted, or accepted, each after a dialog.
  */
 export function DisputesPage() {
-  const query = useQueryState();
-  const status = query.get('status');
-  const cursor = query.get('cursor');
   const [acting, setActing] = useState<{ dispute: AdminDispute; action: DisputeAction } | null>(null);
   const [notice, setNotice] = useState('');
   const [version, setVersion] = useState(0);
@@ -101,37 +96,24 @@ export function DisputesPage() {
     setVersion((current) => current + 1);
   };
   return (
-    <section aria-labelledby="disputes-title" className="admin-section">
-      <header className="admin-header">
-        <h1 id="disputes-title">{adminMessages.disputesTitle}</h1>
-        <StatusFilter
-          id="disputes-status"
-          statuses={STATUSES}
-          value={status}
-          label={disputeWords}
-          onChange={(value) => query.set({ status: value })}
-        />
-      </header>
-      <p role="status" className="notice">
-        {notice}
-      </p>
-      <PagedTable
-        key={status}
-        version={version}
-        params={new URLSearchParams({ ...(status === '' ? {} : { status }), ...(cursor === '' ? {} : { cursor }) })}
-        load={async (params) => {
-          const page = await adminApi.disputes(params);
-          return { rows: page.disputes, nextCursor: page.nextCursor };
-        }}
-        onPage={(next) => query.set({ cursor: next }, { keepCursor: true })}
-        caption={adminMessages.disputesCaption}
-        columns={columns((dispute, action) => {
-          setNotice('');
-          setActing({ dispute, action });
-        })}
-        rowKey={(d) => d.id}
-        empty={adminMessages.noDisputes}
-      />
+    <FilteredListPage
+      name="disputes"
+      title={adminMessages.disputesTitle}
+      filter={{ param: 'status', values: STATUSES, label: disputeWords }}
+      notice={notice}
+      version={version}
+      load={async (params) => {
+        const page = await adminApi.disputes(params);
+        return { rows: page.disputes, nextCursor: page.nextCursor };
+      }}
+      caption={adminMessages.disputesCaption}
+      columns={columns((dispute, action) => {
+        setNotice('');
+        setActing({ dispute, action });
+      })}
+      rowKey={(d) => d.id}
+      empty={adminMessages.noDisputes}
+    >
       {acting !== null &&
         (acting.action === 'evidence' ? (
           <EvidenceDialog dispute={acting.dispute} onClose={() => setActing(null)} onDone={done('evidence')} />
@@ -143,6 +125,6 @@ export function DisputesPage() {
             onDone={done(acting.action)}
           />
         ))}
-    </section>
+    </FilteredListPage>
   );
 }

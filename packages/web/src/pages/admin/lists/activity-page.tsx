@@ -4,10 +4,8 @@ import { adminMessages } from '../../../i18n/admin-messages.ts';
 import { Link } from '../../../router.tsx';
 import type { Column } from '../parts/data-table.tsx';
 import { formatDateTime } from '../parts/format.ts';
-import { PagedTable } from '../parts/paged-table.tsx';
-import { useQueryState } from '../parts/query.ts';
 import { StatusBadge } from '../parts/status-badge.tsx';
-import { StatusFilter } from './status-filter.tsx';
+import { FilteredListPage } from './filtered-list-page.tsx';
 
 /** The record an entry acted on, linked to its page when the dashboard has one. */
 function target(entry: ActivityEntry) {
@@ -40,37 +38,26 @@ const COLUMNS: Column<ActivityEntry>[] = [
  * too; newest first, paged by cursor.
  */
 export function ActivityPage() {
-  const query = useQueryState();
-  const scope = query.get('scope');
-  const cursor = query.get('cursor');
   return (
-    <section aria-labelledby="activity-title" className="admin-section">
-      <header className="admin-header">
-        <h1 id="activity-title">{adminMessages.activityTitle}</h1>
-        <StatusFilter
-          id="activity-scope"
-          statuses={['all']}
-          value={scope}
-          label={() => adminMessages.activityAll}
-          title={adminMessages.activityShow}
-          allLabel={adminMessages.activityChanges}
-          onChange={(value) => query.set({ scope: value })}
-        />
-      </header>
-      <p className="muted section-intro">{adminMessages.activityIntro}</p>
-      <PagedTable
-        key={scope}
-        params={new URLSearchParams({ ...(scope === '' ? {} : { scope }), ...(cursor === '' ? {} : { cursor }) })}
-        load={async (params) => {
-          const page = await adminApi.activity(params);
-          return { rows: page.entries, nextCursor: page.nextCursor };
-        }}
-        onPage={(next) => query.set({ cursor: next }, { keepCursor: true })}
-        caption={adminMessages.activityCaption}
-        columns={COLUMNS}
-        rowKey={(e) => e.id}
-        empty={adminMessages.noActivity}
-      />
-    </section>
+    <FilteredListPage
+      name="activity"
+      title={adminMessages.activityTitle}
+      filter={{
+        param: 'scope',
+        values: ['all'],
+        label: () => adminMessages.activityAll,
+        title: adminMessages.activityShow,
+        allLabel: adminMessages.activityChanges,
+      }}
+      intro={adminMessages.activityIntro}
+      load={async (params) => {
+        const page = await adminApi.activity(params);
+        return { rows: page.entries, nextCursor: page.nextCursor };
+      }}
+      caption={adminMessages.activityCaption}
+      columns={COLUMNS}
+      rowKey={(e) => e.id}
+      empty={adminMessages.noActivity}
+    />
   );
 }

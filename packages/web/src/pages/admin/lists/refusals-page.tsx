@@ -3,10 +3,8 @@ import type { Refusal } from '../../../api/types.gen.ts';
 import { adminMessages } from '../../../i18n/admin-messages.ts';
 import type { Column } from '../parts/data-table.tsx';
 import { formatDateTime } from '../parts/format.ts';
-import { PagedTable } from '../parts/paged-table.tsx';
-import { useQueryState } from '../parts/query.ts';
 import { StatusBadge } from '../parts/status-badge.tsx';
-import { StatusFilter } from './status-filter.tsx';
+import { FilteredListPage } from './filtered-list-page.tsx';
 
 const KINDS = ['velocity', 'botcheck'] as const;
 /** The server's names (`payments_per_ip_per_hour`, `sign_in`) read as words. */
@@ -38,37 +36,26 @@ const COLUMNS: Column<Refusal>[] = [
 
 /** What the card-testing defence refused (velocity rules, failed bot checks), newest first, filtered by which. */
 export function RefusalsPage() {
-  const query = useQueryState();
-  const kind = query.get('kind');
-  const cursor = query.get('cursor');
   return (
-    <section aria-labelledby="refusals-title" className="admin-section">
-      <header className="admin-header">
-        <h1 id="refusals-title">{adminMessages.refusalsTitle}</h1>
-        <StatusFilter
-          id="refusals-kind"
-          statuses={KINDS}
-          value={kind}
-          label={kindLabel}
-          title={adminMessages.refusedBy}
-          allLabel={adminMessages.allRefusals}
-          onChange={(value) => query.set({ kind: value })}
-        />
-      </header>
-      <p className="muted section-intro">{adminMessages.refusalsIntro}</p>
-      <PagedTable
-        key={kind}
-        params={new URLSearchParams({ ...(kind === '' ? {} : { kind }), ...(cursor === '' ? {} : { cursor }) })}
-        load={async (params) => {
-          const page = await adminApi.refusals(params);
-          return { rows: page.refusals, nextCursor: page.nextCursor };
-        }}
-        onPage={(next) => query.set({ cursor: next }, { keepCursor: true })}
-        caption={adminMessages.refusalsCaption}
-        columns={COLUMNS}
-        rowKey={(r) => r.id}
-        empty={adminMessages.noRefusals}
-      />
-    </section>
+    <FilteredListPage
+      name="refusals"
+      title={adminMessages.refusalsTitle}
+      filter={{
+        param: 'kind',
+        values: KINDS,
+        label: kindLabel,
+        title: adminMessages.refusedBy,
+        allLabel: adminMessages.allRefusals,
+      }}
+      intro={adminMessages.refusalsIntro}
+      load={async (params) => {
+        const page = await adminApi.refusals(params);
+        return { rows: page.refusals, nextCursor: page.nextCursor };
+      }}
+      caption={adminMessages.refusalsCaption}
+      columns={COLUMNS}
+      rowKey={(r) => r.id}
+      empty={adminMessages.noRefusals}
+    />
   );
 }

@@ -4,13 +4,11 @@ import type { AdminSubscription } from '../../../api/types.gen.ts';
 import { formatMoney } from '../../../format/money.ts';
 import { adminMessages } from '../../../i18n/admin-messages.ts';
 import { ConfirmDialog } from '../../account/confirm-dialog.tsx';
-import { useKeyedAction } from '../parts/keyed-action.ts';
+import { useKeyedAction } from '../parts/dialog.tsx';
 import type { Column } from '../parts/data-table.tsx';
 import { formatDay } from '../parts/format.ts';
-import { PagedTable } from '../parts/paged-table.tsx';
-import { useQueryState } from '../parts/query.ts';
 import { StatusBadge } from '../parts/status-badge.tsx';
-import { StatusFilter } from './status-filter.tsx';
+import { FilteredListPage } from './filtered-list-page.tsx';
 
 const STATUSES = ['Active', 'Past Due', 'Pending', 'Canceled', 'Expired'] as const;
 /** The statuses in which a subscription still bills, so it can be canceled. */
@@ -63,43 +61,28 @@ function columns(onCancel: (subscription: AdminSubscription) => void): Column<Ad
 
 /** The subscriptions the gateway bills (it is their source of truth), filtered by status, paged; each can be canceled. */
 export function SubscriptionsPage() {
-  const query = useQueryState();
-  const status = query.get('status');
-  const cursor = query.get('cursor');
   const [canceling, setCanceling] = useState<AdminSubscription | null>(null);
   const [notice, setNotice] = useState('');
   const [version, setVersion] = useState(0);
   return (
-    <section aria-labelledby="subscriptions-title" className="admin-section">
-      <header className="admin-header">
-        <h1 id="subscriptions-title">{adminMessages.subscriptionsTitle}</h1>
-        <StatusFilter
-          id="subscriptions-status"
-          statuses={STATUSES}
-          value={status}
-          onChange={(value) => query.set({ status: value })}
-        />
-      </header>
-      <p role="status" className="notice">
-        {notice}
-      </p>
-      <PagedTable
-        key={status}
-        version={version}
-        params={new URLSearchParams({ ...(status === '' ? {} : { status }), ...(cursor === '' ? {} : { cursor }) })}
-        load={async (params) => {
-          const page = await adminApi.subscriptions(params);
-          return { rows: page.subscriptions, nextCursor: page.nextCursor };
-        }}
-        onPage={(next) => query.set({ cursor: next }, { keepCursor: true })}
-        caption={adminMessages.subscriptionsCaption}
-        columns={columns((subscription) => {
-          setNotice('');
-          setCanceling(subscription);
-        })}
-        rowKey={(s) => s.id}
-        empty={adminMessages.noSubscriptions}
-      />
+    <FilteredListPage
+      name="subscriptions"
+      title={adminMessages.subscriptionsTitle}
+      filter={{ param: 'status', values: STATUSES }}
+      notice={notice}
+      version={version}
+      load={async (params) => {
+        const page = await adminApi.subscriptions(params);
+        return { rows: page.subscriptions, nextCursor: page.nextCursor };
+      }}
+      caption={adminMessages.subscriptionsCaption}
+      columns={columns((subscription) => {
+        setNotice('');
+        setCanceling(subscription);
+      })}
+      rowKey={(s) => s.id}
+      empty={adminMessages.noSubscriptions}
+    >
       {canceling !== null && (
         <CancelSubscriptionDialog
           subscription={canceling}
@@ -111,7 +94,7 @@ export function SubscriptionsPage() {
           }}
         />
       )}
-    </section>
+    </FilteredListPage>
   );
 }
 

@@ -1,9 +1,9 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { adminApi } from '../../../api/admin-client.ts';
-import { ApiError } from '../../../api/client.ts';
 import type { AdminPayment, RefundDone } from '../../../api/types.gen.ts';
 import { formatMoney, toDecimalString, toMinorUnits } from '../../../format/money.ts';
-import { adminMessages, adminProblemMessage } from '../../../i18n/admin-messages.ts';
+import { adminMessages } from '../../../i18n/admin-messages.ts';
+import { DialogActions, useKeyedAction, useModal } from '../parts/dialog.tsx';
 
 export type GiveBack = 'refund' | 'void';
 
@@ -26,48 +26,27 @@ export function GiveBackDialog({
   onClose: () => void;
   onDone: (done: RefundDone) => void;
 }) {
-  const dialog = useRef<HTMLDialogElement>(null);
-  const [key, setKey] = useState(() => crypto.randomUUID());
+  const dialog = useModal();
   const [partial, setPartial] = useState(false);
   const [amountText, setAmountText] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const currency = payment.amount.currency;
   const left = formatMoney({ amount: refundable, currency });
 
-  useEffect(() => {
-    const element = dialog.current;
-    element?.showModal();
-    return () => element?.close();
-  }, []);
-
   const partialAmount = partial ? toMinorUnits(amountText, currency) : refundable;
   const validAmount = partialAmount !== null && partialAmount > 0 && partialAmount <= refundable;
+  // A full refund sends no amount: the server refunds what is left, whatever it is by then.
+  const { busy, error, fail, confirm } = useKeyedAction(
+    (key) =>
+      kind === 'void'
+        ? adminApi.void(payment.id, key)
+        : adminApi.refund(payment.id, key, partial ? (partialAmount ?? undefined) : undefined),
+    onDone,
+  );
 
-  async function confirm(event: FormEvent<HTMLFormElement>): Promise<void> {
+  function submit(event: FormEvent<HTMLFormElement>): void {
     event.preventDefault();
-    if (kind === 'refund' && !validAmount) {
-      setError(adminMessages.refundAmountInvalid(left));
-      return;
-    }
-    setBusy(true);
-    setError(null);
-    try {
-      // A full refund sends no amount: the server refunds what is left, whatever it is by then.
-      const done =
-        kind === 'void'
-          ? await adminApi.void(payment.id, key)
-          : await adminApi.refund(payment.id, key, partial ? (partialAmount ?? undefined) : undefined);
-      onDone(done);
-    } catch (caught) {
-      const problem = caught instanceof ApiError ? caught.problem : { status: 0, code: 'unexpected_error' };
-      // A refusal (not settled yet, more than is left, ...) is the key's final answer: the server replays it for that
-      // key, so asking again (later, or another amount) is a new request. An unknown outcome (a network error, the
-      // gateway did not answer) or a request still running keeps the key, so its retry cannot give back twice.
-      if (problem.status >= 400 && problem.status < 500 && problem.code !== 'idempotency_key_in_use') setKey(crypto.randomUUID());
-      setError(adminProblemMessage(problem));
-      setBusy(false);
-    }
+    if (kind === 'refund' && !validAmount) fail(adminMessages.refundAmountInvalid(left));
+    else confirm();
   }
 
   const title = kind === 'refund' ? adminMessages.refundTitle : adminMessages.voidTitle;
@@ -83,7 +62,7 @@ export function GiveBackDialog({
       aria-describedby="give-back-intro"
       onCancel={onClose}
     >
-      <form onSubmit={confirm} noValidate>
+      <form onSubmit={submit} noValidate>
         <h2 id="give-back-title">{title}</h2>
         <p id="give-back-intro">
           {kind === 'refund' ? adminMessages.refundIntro(left) : adminMessages.voidIntro(formatMoney(payment.amount))}
@@ -122,17 +101,14 @@ export function GiveBackDialog({
             )}
           </fieldset>
         )}
-        <div role="alert" className="form-error">
-          {error}
-        </div>
-        <div className="dialog-actions">
-          <button type="button" className="secondary" onClick={onClose} disabled={busy}>
-            {adminMessages.cancel}
-          </button>
-          <button type="submit" className={kind === 'void' ? 'primary danger' : 'primary'} disabled={busy}>
-            {busy ? adminMessages.working : confirmLabel}
-          </button>
-        </div>
+        <DialogActions
+          error={error}
+          busy={busy}
+          confirmLabel={busy ? adminMessages.working : confirmLabel}
+          cancelLabel={adminMessages.cancel}
+          danger={kind === 'void'}
+          onCancel={onClose}
+        />
       </form>
     </dialog>
   );
