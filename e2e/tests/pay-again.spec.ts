@@ -31,11 +31,16 @@ test('after a network error, Pay again pays with the card as typed, under the sa
 
 test('after the bot-check could not load, Pay again pays without retyping the card', async ({ page }) => {
   const shopper = new Shopper(page);
-  // The challenge URL names its action in the query (?action=payment): match the path whatever follows.
-  await cutOnce(page, /\/api\/botcheck\/challenge(\?|$)/);
+  // The challenge URL names its action in the query (?action=payment): match the path whatever follows. Cut until the
+  // error is shown: the proof of work is first asked for while the card is typed (solved ahead of Pay), then at Pay.
+  let reachable = false;
+  await page.route(/\/api\/botcheck\/challenge(\?|$)/, (route) =>
+    reachable ? route.continue() : route.abort('connectionreset'),
+  );
   await shopper.startCheckout(catalogue.everyday);
   await shopper.payWithCard(cards.mastercard);
   await shopper.seesPaymentError('The bot-check is unavailable right now. Please try again.');
+  reachable = true;
   await shopper.pay();
   await shopper.seesReceipt();
   await expect(page.getByText('Paid with MasterCard ending in 4444')).toBeVisible();

@@ -33,6 +33,20 @@ export async function runAltcha(settings: AltchaSettings): Promise<string> {
   return btoa(JSON.stringify({ challenge, solution }));
 }
 
+/** Time left on a solved challenge for the payment to reach the server before it expires. */
+const MIN_TIME_LEFT_MS = 60_000;
+
+/** Whether a token solved earlier (ahead of Pay) can still be verified: its challenge does not expire in the next minute. */
+export function altchaTokenUsable(token: string, now: number = Date.now()): boolean {
+  try {
+    const { challenge } = JSON.parse(atob(token)) as { challenge: { parameters: { expiresAt?: number } } };
+    const expiresAt = challenge.parameters.expiresAt;
+    return expiresAt === undefined || expiresAt * 1000 - now > MIN_TIME_LEFT_MS;
+  } catch {
+    return false;
+  }
+}
+
 async function loadChallenge(settings: AltchaSettings): Promise<Challenge> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), settings.anchorTimeoutMs);

@@ -1,5 +1,6 @@
 import type { BotcheckSettings } from '../api/types.ts';
-import { runAltcha } from './altcha.ts';
+import { altchaTokenUsable, runAltcha } from './altcha.ts';
+import { solveAhead, type SolveAhead } from './solve-ahead.ts';
 import { runWidget } from './widget.ts';
 
 export { BotcheckError } from './botcheck-error.ts';
@@ -10,4 +11,14 @@ export { BotcheckError } from './botcheck-error.ts';
  */
 export function runBotcheck(settings: BotcheckSettings): Promise<string> {
   return settings.provider === 'altcha' ? runAltcha(settings) : runWidget(settings);
+}
+
+/**
+ * The payment's bot-check, solvable ahead of Pay: the self-hosted proof of work starts when asked (as the shopper types
+ * the card, issue 10); a third party's widget runs at Pay only (its token lives about two minutes, and it may show the
+ * shopper a challenge).
+ */
+export function paymentBotcheck(settings: BotcheckSettings): SolveAhead {
+  if (settings.provider === 'altcha') return solveAhead(() => runAltcha(settings), altchaTokenUsable);
+  return { start: () => {}, take: () => runWidget(settings) };
 }

@@ -69,8 +69,10 @@ function setUp(answers: Array<'ok' | Problem | 'botcheck-timeout'> = [], saveAns
   let tokens = 0;
   const next = () => answers.shift() ?? 'ok';
   let pending: 'ok' | Problem | 'botcheck-timeout' = 'ok';
+  const events: string[] = [];
   const ports: PaymentPorts = {
     checkout,
+    startBotcheck: () => events.push('bot-check started'),
     botcheck: async () => {
       pending = next();
       if (pending === 'botcheck-timeout') throw new BotcheckError('botcheck_execute_timeout');
@@ -89,7 +91,7 @@ function setUp(answers: Array<'ok' | Problem | 'botcheck-timeout'> = [], saveAns
     newIdempotencyKey: () => `key-${++keys}`,
   };
   const flow = createPaymentFlow((state) => states.push(state));
-  return { checkout, charges, saves, states, pay: () => flow.pay(ports), last: () => states.at(-1) };
+  return { checkout, charges, saves, states, events, pay: () => flow.pay(ports), last: () => states.at(-1) };
 }
 
 const networkError: Problem = { status: 0, code: 'network_error' };
@@ -106,6 +108,19 @@ describe('the payment flow', () => {
     await flow.pay();
     expect(flow.states.map((state) => state.step)).toEqual(['tokenizing', 'botcheck', 'charging', 'paid']);
     expect(flow.charges).toEqual([{ key: 'key-1', nonce: 'nonce-1-visa', botcheck: 'token-1' }]);
+  });
+
+  it('starts the bot-check as Pay is pressed, before the card is tokenized, so the solving and the tokenizing overlap', async () => {
+    const flow = setUp(['ok']);
+    flow.checkout.type('visa');
+    const tokenize = flow.checkout.requestPaymentMethod.bind(flow.checkout);
+    flow.checkout.requestPaymentMethod = () => {
+      flow.events.push('card tokenized');
+      return tokenize();
+    };
+    await flow.pay();
+    expect(flow.events).toEqual(['bot-check started', 'card tokenized']);
+    expect(flow.last()).toEqual({ step: 'paid' });
   });
 
   it('keeps the card after a network error: Pay again sends the same nonce under the same key, no retyping', async () => {

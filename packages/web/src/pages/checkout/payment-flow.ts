@@ -15,6 +15,9 @@ export type PaymentState =
  */
 export interface PaymentPorts {
   checkout: Pick<CheckoutInstance, 'requestPaymentMethod' | 'clearSelectedPaymentMethod'>;
+  /** Starts solving the bot-check (if nothing is solved or being solved yet), so it runs while the card is tokenized. */
+  startBotcheck(): void;
+  /** The bot-check's token: the one started ahead (once), else a new one. */
   botcheck(): Promise<string>;
   charge(idempotencyKey: string, payment: { nonce: string; deviceData?: string; botcheck: string }): Promise<void>;
   /** Saves an approved wallet (or finds it saved already) and answers a nonce that pays with the saved one. */
@@ -46,6 +49,7 @@ export function createPaymentFlow(onState: (state: PaymentState) => void): Payme
 
   async function run(ports: PaymentPorts): Promise<void> {
     onState({ step: 'tokenizing' });
+    ports.startBotcheck();
     let method: Awaited<ReturnType<PaymentPorts['checkout']['requestPaymentMethod']>>;
     try {
       method = await ports.checkout.requestPaymentMethod();

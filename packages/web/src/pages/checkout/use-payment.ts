@@ -1,8 +1,8 @@
-import { useRef, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import type { CheckoutInstance } from '@kassa/checkout';
 import { api } from '../../api/client.ts';
 import type { BotcheckSettings } from '../../api/types.ts';
-import { runBotcheck } from '../../botcheck/botcheck.ts';
+import { paymentBotcheck } from '../../botcheck/botcheck.ts';
 import { saveWalletToPay } from '../../saved-cards/saved-cards.ts';
 import { createPaymentFlow, type PaymentFlow, type PaymentState } from './payment-flow.ts';
 
@@ -13,12 +13,14 @@ export function usePayment(orderId: string, botcheck: BotcheckSettings | undefin
   const [state, setState] = useState<PaymentState>({ step: 'idle' });
   const flow = useRef<PaymentFlow | null>(null);
   flow.current ??= createPaymentFlow(setState);
+  const solver = useMemo(() => (botcheck ? paymentBotcheck(botcheck) : undefined), [botcheck]);
 
   function pay(checkout: CheckoutInstance): Promise<void> {
-    if (!botcheck || !flow.current) return Promise.resolve();
+    if (!solver || !flow.current) return Promise.resolve();
     return flow.current.pay({
       checkout,
-      botcheck: () => runBotcheck(botcheck),
+      startBotcheck: () => solver.start(),
+      botcheck: () => solver.take(),
       charge: async (key, payment) => {
         await api.pay(orderId, key, payment);
       },
@@ -27,5 +29,8 @@ export function usePayment(orderId: string, botcheck: BotcheckSettings | undefin
     });
   }
 
-  return { state, pay };
+  /** Starts the bot-check ahead of Pay (the shopper is typing a card); Pay takes its token, once. */
+  const solveBotcheckAhead = useCallback((): void => solver?.start(), [solver]);
+
+  return { state, pay, solveBotcheckAhead };
 }
