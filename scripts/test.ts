@@ -36,6 +36,12 @@ const steps: Step[] = [
   // Seconds-long, so the benchmark cannot rot: every payment of it must succeed (the full run is `npm run bench`).
   { name: 'benchmark smoke', command: process.execPath, args: ['--import', 'tsx', 'bench/src/main.ts', '--smoke'] },
   { name: 'checkout bundle budget', command: process.execPath, args: ['--import', 'tsx', 'scripts/check-bundle-budget.ts'] },
+  // What npm start loads is in `dependencies`, so a production install (npm ci --omit=dev) runs it.
+  {
+    name: 'runtime dependencies',
+    command: process.execPath,
+    args: ['--import', 'tsx', 'scripts/check-runtime-dependencies.ts'],
+  },
   {
     name: 'end-to-end tests (Playwright, Chromium)',
     command: bin('playwright'),
