@@ -1,6 +1,7 @@
 // The sandbox client API's JSON calls made by the flows imported on demand (3-D Secure, wallets): a POST with the
 // token's fingerprint, answered as JSON. Kept apart so each flow's chunk shares it instead of repeating it.
 import type { ClientToken } from './client-token.ts';
+import { isRecord, type Json } from './json.ts';
 
 /** fetchFromGateway with the provider's fetch and time-out (passed in: the flows import nothing at run time). */
 export type GatewayFetch = (
@@ -8,12 +9,6 @@ export type GatewayFetch = (
   init: RequestInit & { signal: AbortSignal },
   what: string,
 ) => Promise<{ response: Response; body: unknown }>;
-
-export type Json = Readonly<Record<string, unknown>>;
-
-export function isRecord(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** A non-2xx answer, with its body: a caller that expects some refusals (a wallet still pending) reads its code. */
 export class ClientApiRefusal extends Error {

@@ -5,7 +5,8 @@ import type { GatewayConfiguration, PaymentMethodResult } from '../machine/check
 import { parseClientToken, type ClientToken } from './client-token.ts';
 import { fetchFromGateway, GATEWAY_TIMEOUT_MS, NETWORK } from './gateway-failures.ts';
 import { ProviderConfigurationError, ProviderError, type ProviderClient } from './provider.ts';
-import { isRecord, type GatewayFetch } from './sandbox-client-api.ts';
+import { isRecord } from './json.ts';
+import type { GatewayFetch } from './sandbox-client-api.ts';
 
 function strings(value: unknown): readonly string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];

@@ -4,7 +4,8 @@
 import type { PaymentMethodResult } from '../machine/checkout.types.ts';
 import type { ClientToken } from './client-token.ts';
 import type { ThreeDSecureOutcome, ThreeDSecureRequest } from './provider.ts';
-import { clientApiPost, isRecord, type GatewayFetch } from './sandbox-client-api.ts';
+import { isRecord } from './json.ts';
+import { clientApiPost, type GatewayFetch } from './sandbox-client-api.ts';
 
 /** What the challenge page posts to its parent (the sandbox's pages/three-d-secure/protocol.ts). */
 const CHALLENGE_SOURCE = 'kassa-three-d-secure';

@@ -7,14 +7,8 @@ import type { WalletOptionId } from '../machine/payment-options.ts';
 import type { ClientToken } from './client-token.ts';
 import type { WalletOutcome, WalletRequest } from './provider.ts';
 import { walletResult } from './wallet-result.ts';
-import {
-  ClientApiRefusal,
-  clientApiPost,
-  isRecord,
-  type ClientApiPost,
-  type GatewayFetch,
-  type Json,
-} from './sandbox-client-api.ts';
+import { isRecord, type Json } from './json.ts';
+import { ClientApiRefusal, clientApiPost, type ClientApiPost, type GatewayFetch } from './sandbox-client-api.ts';
 
 /** The sandbox's name for each wallet's approval (PayPal Credit is a PayPal approval). */
 const APPROVAL_KIND: Readonly<Record<WalletOptionId, string>> = {

@@ -2,7 +2,7 @@
 // a saved wallet in the saved-methods list). Kept apart so that the saved list (card view's bundle) does not import the
 // wallets' flow.
 import type { PaymentMethodResult, PaymentMethodType } from '../machine/checkout.types.ts';
-import { isRecord } from './sandbox-client-api.ts';
+import { isRecord } from './json.ts';
 
 const WALLET_TYPES: ReadonlySet<string> = new Set<PaymentMethodType>([
   'PayPalAccount',
