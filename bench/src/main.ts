@@ -8,7 +8,7 @@ import { measureCheckoutBundle } from '../../scripts/checkout-bundle.ts';
 import { checkoutTiming } from './checkout.ts';
 import { ROOT } from './processes.ts';
 import { formatProfile } from './profile.ts';
-import { failuresOf, formatTable, machineAtStart, withGoalFigures } from './report.ts';
+import { failuresOf, formatTable, growthOf, machineAtStart, withGoalFigures } from './report.ts';
 import type { Report } from './report.ts';
 import { helloWorld, readyPayments, sdkAlone } from './scenarios.ts';
 import { seedPayments } from './seed.ts';
@@ -170,6 +170,7 @@ if (checkoutRuns > 0) {
 
 report.machine.loadAverageAtEnd = loadavg();
 report.rows = withGoalFigures(rows);
+if (seedPaymentCount > 0) report.growth = growthOf(report.rows);
 mkdirSync(dirname(out), { recursive: true });
 writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
 for (const row of report.rows) {

@@ -10,6 +10,8 @@ export interface Report {
   machine: { cpus: number; node: string; loadAverageAtStart: number[]; loadAverageAtEnd: number[] };
   options: Record<string, unknown>;
   rows: Array<Measurement & { ofSdkAlone: number | null; serverOwnCpuMs: number | null; cardLookupCpuMs: number | null }>;
+  /** With `--seed-payments N`: each row on a database holding N payments against the same row on an empty one. */
+  growth?: Growth[];
   /** With `--checkout N` (10 by default): the checkout in Chromium. */
   checkout?: CheckoutTiming;
   /** With `--checkout N`: the checkout's bundle, each chunk minified then gzip -9 (scripts/checkout-bundle.ts). */
@@ -45,7 +47,54 @@ export function withGoalFigures(rows: Measurement[]): Report['rows'] {
   });
 }
 
+/** Issue 10's growth goal: with a million payments already in the database, payments at most 10% slower. */
+export const GROWTH_GOAL_SLOWER = 0.1;
+
+export interface Growth {
+  /** The row on the seeded database (`Kassa on SQLite, 1,000,000 payments before`). */
+  scenario: string;
+  connections: number;
+  /** How much lower its rate is than the empty database's, measured at the same moment (0.03: 3% fewer per second). */
+  slower: number;
+  /** Its p99 against the empty database's (0.05: 5% longer). */
+  p99Change: number;
+  /** Its servers' own CPU per payment against the empty database's, when both are known. */
+  serverOwnCpuChange: number | null;
+}
+
+const SEEDED = /^(.*), [\d,]+ payments before$/;
+
+/** Each row measured on a seeded database (`…, N payments before`) against the same row on an empty one. */
+export function growthOf(rows: Report['rows']): Growth[] {
+  return rows.flatMap((row) => {
+    const emptyScenario = SEEDED.exec(row.scenario)?.[1];
+    const empty = rows.find((other) => other.scenario === emptyScenario && other.connections === row.connections);
+    if (empty === undefined || empty.perSecond === 0 || empty.p99Ms === 0) return [];
+    const cpu = row.serverOwnCpuMs !== null && empty.serverOwnCpuMs ? row.serverOwnCpuMs / empty.serverOwnCpuMs - 1 : null;
+    return [
+      {
+        scenario: row.scenario,
+        connections: row.connections,
+        slower: 1 - row.perSecond / empty.perSecond,
+        p99Change: row.p99Ms / empty.p99Ms - 1,
+        serverOwnCpuChange: cpu,
+      },
+    ];
+  });
+}
+
 const fixed = (n: number, digits = 1): string => n.toFixed(digits);
+const percent = (share: number): string => `${share >= 0 ? '+' : ''}${fixed(share * 100, 0)}%`;
+
+function formatGrowth(growth: Growth): string {
+  const verdict = growth.slower > GROWTH_GOAL_SLOWER ? 'OVER the goal' : 'within the goal';
+  const cpu = growth.serverOwnCpuChange === null ? '' : `, server own CPU per payment ${percent(growth.serverOwnCpuChange)}`;
+  const rate = `${fixed(Math.abs(growth.slower) * 100, 0)}% ${growth.slower >= 0 ? 'slower' : 'faster'}`;
+  return (
+    `growth: ${growth.scenario}, ${growth.connections} connections: ${rate} than on an empty database, ${verdict} ` +
+    `(at most ${fixed(GROWTH_GOAL_SLOWER * 100, 0)}% slower); p99 ${percent(growth.p99Change)}${cpu}`
+  );
+}
 
 export function formatTable(report: Report): string {
   const header = [
@@ -89,6 +138,7 @@ export function formatTable(report: Report): string {
     `machine: ${report.machine.cpus} CPUs, Node ${report.machine.node}; load average (1, 5, 15 min) at start ${load(report.machine.loadAverageAtStart)}, at end ${load(report.machine.loadAverageAtEnd)}`,
     render(header),
     ...lines.map(render),
+    ...(report.growth ?? []).map(formatGrowth),
     ...checkoutLine,
     ...(report.checkoutBundle === undefined ? [] : formatBundle(report.checkoutBundle)),
   ].join('\n');

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { formatTable, growthOf } from './report.ts';
+import type { Report } from './report.ts';
+
+/** A Kassa row as the bench measures it, with its goal figures. */
+function row(scenario: string, perSecond: number, p99Ms: number, serverOwnCpuMs: number | null): Report['rows'][number] {
+  return {
+    scenario,
+    connections: 16,
+    ok: 600,
+    failures: {},
+    seconds: 600 / perSecond,
+    perSecond,
+    p50Ms: p99Ms / 2,
+    p99Ms,
+    cpuMsPerItem: {},
+    ofSdkAlone: null,
+    serverOwnCpuMs,
+    cardLookupCpuMs: null,
+  };
+}
+
+describe("the bench's growth figures (--seed-payments)", () => {
+  const rows = [
+    row('Kassa on SQLite', 100, 40, 6),
+    row('Kassa on SQLite, 1,000,000 payments before', 85, 50, 6.3),
+    row('Kassa on PostgreSQL', 50, 80, 10),
+    row('Kassa on PostgreSQL, 1,000,000 payments before', 52, 76, null),
+  ];
+
+  it('compares each seeded row with the same row on an empty database: rate, p99 and server CPU', () => {
+    const growth = growthOf(rows);
+    expect(growth.map((g) => [g.scenario, g.connections])).toEqual([
+      ['Kassa on SQLite, 1,000,000 payments before', 16],
+      ['Kassa on PostgreSQL, 1,000,000 payments before', 16],
+    ]);
+    expect(growth[0]?.slower).toBeCloseTo(0.15);
+    expect(growth[0]?.p99Change).toBeCloseTo(0.25);
+    expect(growth[0]?.serverOwnCpuChange).toBeCloseTo(0.05);
+    expect(growth[1]?.slower).toBeCloseTo(-0.04);
+    expect(growth[1]?.serverOwnCpuChange).toBeNull();
+  });
+
+  it('prints each against the goal of at most 10% slower', () => {
+    const table = formatTable({
+      startedAt: '',
+      machine: { cpus: 2, node: 'v20', loadAverageAtStart: [1, 1, 1], loadAverageAtEnd: [1, 1, 1] },
+      options: {},
+      rows,
+      growth: growthOf(rows),
+    });
+    expect(table).toContain(
+      'growth: Kassa on SQLite, 1,000,000 payments before, 16 connections: 15% slower than on an empty database, OVER the goal (at most 10% slower); p99 +25%, server own CPU per payment +5%',
+    );
+    expect(table).toContain(
+      'growth: Kassa on PostgreSQL, 1,000,000 payments before, 16 connections: 4% faster than on an empty database, within the goal (at most 10% slower); p99 -5%',
+    );
+  });
+});
