@@ -5,7 +5,7 @@ import { cards, Shopper } from '../../support/shopper.ts';
 // The default bot-check (ALTCHA's proof of work) is solved off the main thread: in Web Workers loaded from the shop's
 // own origin, which the strict CSP allows (worker-src 'self', no blob:). It is solved while the shopper types the card
 // (issue 10), and Pay spends that solution: one challenge for one payment.
-test("the proof of work is solved in Web Workers from the shop's origin, under the CSP, from the first card field the shopper enters, and Pay spends it", async ({
+test("the proof of work is solved in Web Workers from the shop's origin, under the CSP, from the first character the shopper types in a card field, and Pay spends it", async ({
   page,
   baseURL,
 }) => {
@@ -21,6 +21,9 @@ test("the proof of work is solved in Web Workers from the shop's origin, under t
   });
   const shopper = new Shopper(page);
   await shopper.startCheckout(catalogue.everyday);
+  // Entering a field is not typing: the card view focuses its first field as it opens, and nothing is solved for it.
+  await shopper.field('number').click();
+  await page.waitForTimeout(300);
   expect(workers).toEqual([]);
   expect(challenges).toEqual([]);
   await shopper.enterCard(cards.visa);

@@ -42,13 +42,14 @@ export function CheckoutPage({ orderId }: { orderId: string }) {
     setSaveError(undefined);
     return payment.pay(checkout);
   };
-  // The proof of work is solved while the shopper types the card, from the first card field they enter, so Pay does
+  // The proof of work is solved while the shopper types the card, from the first character typed (not on focus: the
+  // card view focuses its first field itself as it opens, and the solving would slow the page down then), so Pay does
   // not wait for it (issue 10); Pay takes that token, once.
   const { solveBotcheckAhead } = payment;
   useEffect(() => {
     if (instance === null) return undefined;
-    instance.on('card:focus', solveBotcheckAhead);
-    return () => instance.off('card:focus', solveBotcheckAhead);
+    instance.on('card:notEmpty', solveBotcheckAhead);
+    return () => instance.off('card:notEmpty', solveBotcheckAhead);
   }, [instance, solveBotcheckAhead]);
   // The card frames take the page's colours when they load: a new theme loads them again.
   const theme = useTheme();
