@@ -12,7 +12,7 @@ export type WidgetProvider = 'recaptcha-v2' | 'recaptcha-v3' | 'hcaptcha' | 'tur
 /** Short watchdogs for the run (the product's defaults are 20 s and 15 s; the messages are the same). */
 export const WATCHDOG_MS = 3000;
 
-interface Standin {
+export interface Standin {
   url: string;
   providers: Record<WidgetProvider, { scriptUrl: string; verifyUrl: string }>;
   keys: { siteKey: string; secretKey: string };
@@ -21,7 +21,7 @@ interface Standin {
 
 const root = join(import.meta.dirname, '..', '..');
 
-function startStandin(): Promise<Standin> {
+export function startStandin(): Promise<Standin> {
   const child: ChildProcess = spawn(
     process.execPath,
     ['--import', 'tsx', join(root, 'packages/server/src/testing/botcheck-standin/main.ts')],

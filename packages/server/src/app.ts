@@ -6,7 +6,7 @@ import { seedDemoAccounts } from './accounts/accounts.service.ts';
 import type { DemoCredentials } from './accounts/accounts.service.ts';
 import { SessionsRepository } from './accounts/sessions.repository.ts';
 import { DbReplayStore } from './botcheck/replay-store.ts';
-import { createBotcheckVerifier } from './botcheck/request-check.ts';
+import { createAlertVerifier, createBotcheckVerifier } from './botcheck/request-check.ts';
 import { seedDemoCatalogue } from './catalogue/demo-catalogue.ts';
 import type { Config, TrustProxy } from './config.ts';
 import type { AppContext } from './context.ts';
@@ -108,6 +108,7 @@ export async function buildKassaApp(config: Config, deps: AppDeps = {}): Promise
   }
 
   const velocity = new Velocity(database.db);
+  const alertVerifier = createAlertVerifier(config.botcheck);
   const delivery =
     deps.mailDelivery ??
     (config.mail.smtpUrl === null ? new DevMailDelivery(logger) : new SmtpMailDelivery(config.mail.smtpUrl, config.mail.from));
@@ -122,6 +123,7 @@ export async function buildKassaApp(config: Config, deps: AppDeps = {}): Promise
     webhooks: client === null ? null : instrumentWebhooks(new BraintreeWebhookVerifier(client), metrics),
     cards: deps.cards !== undefined ? deps.cards : client === null || gateway === null ? null : new BraintreeCardLookup(client),
     botcheck: instrumentBotcheck(createBotcheckVerifier(config.botcheck), metrics),
+    alertBotcheck: alertVerifier === null ? null : instrumentBotcheck(alertVerifier, metrics),
     replays: new DbReplayStore(database.db),
     sessions: new SessionsRepository(database.db, config.sessionSecret),
     idempotency: new IdempotencyRepository(database.db, config.staleAttemptMs),

@@ -171,4 +171,31 @@ describe('loadConfig', () => {
     ]);
     expect(problemsOf({ ...base, BOTCHECK_CHECKBOX_ON: 'checkout' })[0]).toMatch(/^BOTCHECK_CHECKBOX_ON must list actions/);
   });
+
+  it('BOTCHECK_ALERT_PROVIDER: the interactive widget payments and card saves get while the shop alert is raised, its keys required, its origin allowed', async () => {
+    const { botcheckSettings } = await import('./botcheck/settings.ts');
+    const config = loadConfig({
+      BOTCHECK_ALERT_PROVIDER: 'turnstile',
+      BOTCHECK_ALERT_SITE_KEY: 'alert-site',
+      BOTCHECK_ALERT_SECRET_KEY: 'alert-secret',
+    });
+    expect(config.botcheck.alert).toMatchObject({
+      provider: 'turnstile',
+      secretKey: 'alert-secret',
+      verifyUrl: 'https://challenges.cloudflare.com/turnstile/v0/siteverify',
+    });
+    expect(config.botcheck.widgetOrigins).toEqual(['https://challenges.cloudflare.com']);
+    expect(botcheckSettings(config.botcheck, 'ses_1', 'save_card', true)).toMatchObject({
+      provider: 'turnstile',
+      siteKey: 'alert-site',
+      tokenPrefix: 'alert:',
+    });
+    expect(botcheckSettings(config.botcheck, 'ses_1', 'save_card', false)).toMatchObject({ provider: 'altcha' });
+    expect(problemsOf({ BOTCHECK_ALERT_PROVIDER: 'hcaptcha' })).toEqual([
+      "BOTCHECK_ALERT_SITE_KEY is required with BOTCHECK_ALERT_PROVIDER=hcaptcha (the provider's site key)",
+      "BOTCHECK_ALERT_SECRET_KEY is required with BOTCHECK_ALERT_PROVIDER=hcaptcha (the provider's secret key)",
+    ]);
+    expect(problemsOf({ BOTCHECK_ALERT_PROVIDER: 'recaptcha-v3' })[0]).toMatch(/^BOTCHECK_ALERT_PROVIDER must be one of/);
+    expect(loadConfig({}).botcheck.alert).toBeNull();
+  });
 });

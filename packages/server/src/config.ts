@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { BOTCHECK_PROVIDERS, SITEVERIFY_PROVIDERS } from './botcheck/providers.ts';
-import type { BotcheckProvider } from './botcheck/providers.ts';
+import { ALERT_PROVIDERS, alertSiteverifyProvider, BOTCHECK_PROVIDERS, SITEVERIFY_PROVIDERS } from './botcheck/providers.ts';
+import type { AlertProvider, BotcheckProvider } from './botcheck/providers.ts';
 import { BOTCHECK_ACTIONS } from './botcheck/verifier.ts';
 import type { BotcheckAction } from './botcheck/verifier.ts';
 import { DEFAULT_VELOCITY_LIMITS, scaleLimits } from './velocity/limits.ts';
@@ -69,6 +69,8 @@ export interface Config {
     actions: BotcheckAction[];
     /** Low-risk actions let through (logged) when the provider cannot be asked (BOTCHECK_FAIL_OPEN); never payments. */
     failOpen: BotcheckAction[];
+    /** The interactive bot-check payments and card saves switch to while the shop alert is raised; null: none. */
+    alert: AlertBotcheckConfig | null;
   };
   checkout: { cardholderName: 'optional' | 'required' };
   /** Orders above this total (minor units of the order's currency) need a 3-D Secure liability shift; null: none do. */
@@ -108,6 +110,17 @@ export interface SiteverifyConfig {
   verifyUrl: string;
   scriptUrl: string;
   minScore: number;
+  verifyTimeoutMs: number;
+}
+
+/** BOTCHECK_ALERT_*: an interactive provider's keys and endpoints (defaults: the provider's own). */
+export interface AlertBotcheckConfig {
+  provider: AlertProvider;
+  siteKey: string;
+  secretKey: string;
+  scriptUrl: string;
+  verifyUrl: string;
+  /** BOTCHECK_VERIFY_TIMEOUT_MS, as for the configured provider. */
   verifyTimeoutMs: number;
 }
 
@@ -195,6 +208,17 @@ const fields = {
   BOTCHECK_CHECKBOX_SITE_KEY: nonEmpty('BOTCHECK_CHECKBOX_SITE_KEY').optional(),
   BOTCHECK_CHECKBOX_SECRET_KEY: nonEmpty('BOTCHECK_CHECKBOX_SECRET_KEY').optional(),
   BOTCHECK_FAIL_OPEN: z.string().optional(),
+  BOTCHECK_ALERT_PROVIDER: z
+    .enum(ALERT_PROVIDERS, { error: `BOTCHECK_ALERT_PROVIDER must be one of ${ALERT_PROVIDERS.join(', ')}` })
+    .optional(),
+  BOTCHECK_ALERT_SITE_KEY: nonEmpty('BOTCHECK_ALERT_SITE_KEY').optional(),
+  BOTCHECK_ALERT_SECRET_KEY: nonEmpty('BOTCHECK_ALERT_SECRET_KEY').optional(),
+  BOTCHECK_ALERT_VERIFY_URL: z
+    .url({ error: "BOTCHECK_ALERT_VERIFY_URL must be a URL (the provider's siteverify endpoint)" })
+    .optional(),
+  BOTCHECK_ALERT_SCRIPT_URL: z
+    .url({ error: "BOTCHECK_ALERT_SCRIPT_URL must be a URL (the provider's widget script)" })
+    .optional(),
   BOTCHECK_SECRET: z.string().min(32, 'BOTCHECK_SECRET must be at least 32 characters').optional(),
   BOTCHECK_MAX_COUNTER: positiveInt('BOTCHECK_MAX_COUNTER').default(20_000),
   BOTCHECK_ELEVATED_COST_FACTOR: positiveInt('BOTCHECK_ELEVATED_COST_FACTOR').default(10),
@@ -212,6 +236,7 @@ const fields = {
   RATE_LIMIT_PAYMENTS_PER_MINUTE: positiveInt('RATE_LIMIT_PAYMENTS_PER_MINUTE').default(120),
   RATE_LIMIT_ACCOUNTS_PER_MINUTE: positiveInt('RATE_LIMIT_ACCOUNTS_PER_MINUTE').default(120),
   VELOCITY_LIMIT_FACTOR: positiveInt('VELOCITY_LIMIT_FACTOR').default(1),
+  SHOP_ALERT_DECLINES: positiveInt('SHOP_ALERT_DECLINES').default(DEFAULT_VELOCITY_LIMITS.shopAlert.max),
   GATEWAY_TIMEOUT_SECONDS: z.coerce
     .number({ error: 'GATEWAY_TIMEOUT_SECONDS must be a number' })
     .int('GATEWAY_TIMEOUT_SECONDS must be a whole number')
@@ -310,6 +335,7 @@ export function loadConfig(env: Env): Config {
   const siteverify = parseSiteverify(v, problems);
   const botcheckActions = parseBotcheckActions(v.BOTCHECK_ON, problems);
   const failOpen = parseFailOpen(v.BOTCHECK_FAIL_OPEN, problems);
+  const alert = parseAlert(v, problems);
   const hostnames = (v.BOTCHECK_HOSTNAMES ?? (v.PUBLIC_URL === undefined ? '' : new URL(v.PUBLIC_URL).hostname))
     .split(/[\s,]+/)
     .filter(Boolean);
@@ -340,14 +366,20 @@ export function loadConfig(env: Env): Config {
       executeTimeoutMs: v.BOTCHECK_EXECUTE_TIMEOUT_MS,
       siteverify,
       hostnames,
-      widgetOrigins: widgetOrigins(v.BOTCHECK_PROVIDER, siteverify),
+      widgetOrigins: [
+        ...new Set([...widgetOrigins(v.BOTCHECK_PROVIDER, siteverify), ...(alert === null ? [] : alertOrigins(alert))]),
+      ],
       actions: botcheckActions,
       failOpen,
+      alert,
     },
     checkout: { cardholderName: v.CHECKOUT_CARDHOLDER_NAME },
     threeDSecureRequiredAbove: v.THREE_D_SECURE_REQUIRED_ABOVE ?? null,
     rateLimits: { paymentsPerMinute: v.RATE_LIMIT_PAYMENTS_PER_MINUTE, accountsPerMinute: v.RATE_LIMIT_ACCOUNTS_PER_MINUTE },
-    velocity: scaleLimits(DEFAULT_VELOCITY_LIMITS, v.VELOCITY_LIMIT_FACTOR),
+    velocity: scaleLimits(
+      { ...DEFAULT_VELOCITY_LIMITS, shopAlert: { ...DEFAULT_VELOCITY_LIMITS.shopAlert, max: v.SHOP_ALERT_DECLINES } },
+      v.VELOCITY_LIMIT_FACTOR,
+    ),
     reconcileIntervalMs: v.RECONCILE_INTERVAL_SECONDS * 1000,
     sweepIntervalMs: v.SWEEP_INTERVAL_SECONDS * 1000,
     gatewayTimeoutMs: v.GATEWAY_TIMEOUT_SECONDS * 1000,
@@ -377,6 +409,25 @@ function parseSiteverify(v: Parsed, problems: string[]): SiteverifyConfig | null
     verifyUrl: v.BOTCHECK_VERIFY_URL ?? facts.verifyUrl,
     scriptUrl: v.BOTCHECK_SCRIPT_URL ?? facts.scriptUrl,
     minScore: v.BOTCHECK_MIN_SCORE,
+    verifyTimeoutMs: v.BOTCHECK_VERIFY_TIMEOUT_MS,
+  };
+}
+
+/** BOTCHECK_ALERT_PROVIDER: the interactive check of a shop under attack, with its own key pair. */
+function parseAlert(v: Parsed, problems: string[]): AlertBotcheckConfig | null {
+  const provider = v.BOTCHECK_ALERT_PROVIDER;
+  if (provider === undefined) return null;
+  if (v.BOTCHECK_ALERT_SITE_KEY === undefined)
+    problems.push(`BOTCHECK_ALERT_SITE_KEY is required with BOTCHECK_ALERT_PROVIDER=${provider} (the provider's site key)`);
+  if (v.BOTCHECK_ALERT_SECRET_KEY === undefined)
+    problems.push(`BOTCHECK_ALERT_SECRET_KEY is required with BOTCHECK_ALERT_PROVIDER=${provider} (the provider's secret key)`);
+  const facts = SITEVERIFY_PROVIDERS[alertSiteverifyProvider(provider)];
+  return {
+    provider,
+    siteKey: v.BOTCHECK_ALERT_SITE_KEY ?? '',
+    secretKey: v.BOTCHECK_ALERT_SECRET_KEY ?? '',
+    verifyUrl: v.BOTCHECK_ALERT_VERIFY_URL ?? facts.verifyUrl,
+    scriptUrl: v.BOTCHECK_ALERT_SCRIPT_URL ?? facts.scriptUrl,
     verifyTimeoutMs: v.BOTCHECK_VERIFY_TIMEOUT_MS,
   };
 }
@@ -418,6 +469,12 @@ function parseFailOpen(raw: string | undefined, problems: string[]): BotcheckAct
   if (wrong.length > 0)
     problems.push(`BOTCHECK_FAIL_OPEN may list ${allowed.join(', ')} (not ${wrong.join(', ')}): payments always fail closed`);
   return BOTCHECK_ACTIONS.filter((action) => listed.includes(action) && action !== 'payment');
+}
+
+/** The alert provider's published origins, or its configured script's. */
+function alertOrigins(alert: AlertBotcheckConfig): string[] {
+  const facts = SITEVERIFY_PROVIDERS[alertSiteverifyProvider(alert.provider)];
+  return alert.scriptUrl === facts.scriptUrl ? [...facts.origins] : [new URL(alert.scriptUrl).origin];
 }
 
 /** The provider's published origins, or the one its script is configured to come from (a self-hosted stand-in). */

@@ -26,6 +26,8 @@ export interface AppContext {
   /** Describes a payment's nonce (BIN, last four, expiry) for the card velocity rules; null without a gateway. */
   cards: CardLookup | null;
   botcheck: BotcheckVerifier;
+  /** The interactive provider payments and card saves need while the shop alert is raised (BOTCHECK_ALERT_PROVIDER). */
+  alertBotcheck: BotcheckVerifier | null;
   replays: ReplayStore;
   sessions: SessionsRepository;
   idempotency: IdempotencyRepository;

@@ -47,3 +47,15 @@ export const SITEVERIFY_PROVIDERS: Record<SiteverifyProvider, SiteverifyProvider
     reportsAction: true,
   },
 };
+
+/**
+ * The interactive bot-checks the merchant may switch to while the shop alert is raised (BOTCHECK_ALERT_PROVIDER): a
+ * visible widget a person completes, which a script cannot buy with CPU as it buys the proof of work.
+ */
+export const ALERT_PROVIDERS = ['recaptcha-v2-checkbox', 'hcaptcha', 'turnstile'] as const;
+export type AlertProvider = (typeof ALERT_PROVIDERS)[number];
+
+/** The siteverify an alert provider's tokens are checked at (reCAPTCHA's checkbox is v2's). */
+export function alertSiteverifyProvider(provider: AlertProvider): SiteverifyProvider {
+  return provider === 'recaptcha-v2-checkbox' ? 'recaptcha-v2' : provider;
+}

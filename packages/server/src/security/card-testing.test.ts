@@ -7,6 +7,8 @@ import type { CardDescription } from '../gateway/card-lookup.ts';
 import type { SaleInput, SaleResult } from '../gateway/gateway.ts';
 import type { AddMethodOutcome, SubscribeOutcome } from '../gateway/vault-gateway.ts';
 import { buildApp } from '../index.ts';
+import { STANDIN_KEYS, standinUrls, startBotcheckStandin } from '../testing/botcheck-standin/standin.ts';
+import type { BotcheckStandin } from '../testing/botcheck-standin/standin.ts';
 import { ChallengeRefused, TestClient } from '../testing/client.ts';
 import { testConfig } from '../testing/config.ts';
 import { ENGINES } from '../testing/engines.ts';
@@ -86,6 +88,9 @@ function cardTokenizer(clientToken: string, card: () => string): () => Promise<s
   };
 }
 
+/** The shop's host name, where a person's browser runs the widget (siteverify reports it back). */
+const SHOP_HOST = 'shop.test';
+
 interface Shopper {
   client: TestClient;
   orderId: string;
@@ -110,12 +115,13 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('a card-testi
   let vault: CountingVault;
   let lookup: CountingLookup;
   let cleanup: () => Promise<void>;
+  let standin: BotcheckStandin;
   let cardCounter = 0;
   beforeAll(async () => {
-    [sandbox] = await Promise.all([startSandboxProcess(), engine.setup()]);
+    [sandbox, standin] = await Promise.all([startSandboxProcess(), startBotcheckStandin(), engine.setup()]);
   });
   afterAll(async () => {
-    await Promise.all([sandbox?.stop(), engine.teardown()]);
+    await Promise.all([sandbox?.stop(), standin?.close(), engine.teardown()]);
   });
   beforeEach(async () => {
     const opened = await engine.open();
@@ -124,8 +130,14 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('a card-testi
     vault = new CountingVault(client);
     lookup = new CountingLookup(client);
     const config = testConfig(opened.config, sandbox.gateway);
-    // Saving a card needs its own bot-check token, as by default (testConfig guards payments only).
-    const botcheck = { ...config.botcheck, actions: [...config.botcheck.actions, 'save_card' as const] };
+    // Saving a card needs its own bot-check token, as by default (testConfig guards payments only). While the shop
+    // alert is raised, payments and saves need hCaptcha's visible widget (its local stand-in: no internet here).
+    const botcheck = {
+      ...config.botcheck,
+      actions: [...config.botcheck.actions, 'save_card' as const],
+      hostnames: [SHOP_HOST],
+      alert: { provider: 'hcaptcha' as const, ...STANDIN_KEYS, ...standinUrls(standin.url, 'hcaptcha'), verifyTimeoutMs: 5000 },
+    };
     app = await buildApp({ ...config, botcheck }, { database: opened.handle, gateway, vault, cards: lookup });
     cleanup = async () => {
       await app.close();
@@ -271,7 +283,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('a card-testi
     expect(figures.gatewayCalls).toBe(3); // declines_per_card_per_hour
   }, 180_000);
 
-  it('rotating addresses, sessions and orders: bounded per BIN, the shop alert raises the proof-of-work cost, a real shopper pays', async () => {
+  it('rotating addresses, sessions and orders: bounded per BIN; the shop alert raises the proof-of-work cost and switches payments to the interactive widget, through which a real shopper pays', async () => {
     const bins = ['411111', '400551'];
     const figures = await attack(
       40,
@@ -287,14 +299,33 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('a card-testi
     for (let i = 0; i < 6; i += 1) counters.push(await probe.botcheckCounter());
     expect(Math.max(...counters)).toBeGreaterThan(2000); // BOTCHECK_MAX_COUNTER in tests; raised tenfold
 
+    // ... and payments and card saves switch to the merchant's interactive check (BOTCHECK_ALERT_PROVIDER): the page
+    // is handed hCaptcha's widget, and a solved proof of work no longer pays, before any gateway call.
     const real = await shopper('198.51.100.78', 'prd_mug', () => '5555555555554444');
-    const paid = await real.client.post(
-      `/api/orders/${real.orderId}/payments`,
-      { nonce: await real.tokenize(), botcheck: await real.client.botcheckToken() },
-      { 'idempotency-key': 'real-shopper' },
-    );
+    const settings = (await real.client.get('/api/botcheck/settings?action=payment')).json<{ botcheck: object }>();
+    expect(settings.botcheck).toMatchObject({ provider: 'hcaptcha', siteKey: STANDIN_KEYS.siteKey, tokenPrefix: 'alert:' });
+    const sales = gateway.sales;
+    const nonce = await real.tokenize();
+    const pay = (botcheck: string, key: string) =>
+      real.client.post(`/api/orders/${real.orderId}/payments`, { nonce, botcheck }, { 'idempotency-key': key });
+    expect((await pay(await real.client.botcheckToken(), 'proof-of-work')).json()).toMatchObject({ code: 'botcheck_failed' });
+    // The widget's token unmarked is not the alert's: checked as a proof of work, refused.
+    expect((await pay(await personsToken(), 'unmarked')).json()).toMatchObject({ code: 'botcheck_failed' });
+    expect(gateway.sales).toBe(sales);
+    // A person completes the widget: its token, marked as the alert's, is verified with hCaptcha's secret and pays.
+    const paid = await pay(`alert:${await personsToken()}`, 'real-shopper');
     expect(paid.statusCode).toBe(201);
+    expect(standin.lastVerify()?.get('secret')).toBe(STANDIN_KEYS.secretKey);
   }, 300_000);
+
+  /** What hCaptcha's widget makes in a person's browser on the shop (its anchor frame asks the stand-in). */
+  async function personsToken(): Promise<string> {
+    const response = await fetch(`${standin.url}/token`, {
+      method: 'POST',
+      body: JSON.stringify({ kind: 'hcaptcha', sitekey: STANDIN_KEYS.siteKey, hostname: SHOP_HOST, action: 'payment' }),
+    });
+    return ((await response.json()) as { token: string }).token;
+  }
 
   /** A signed-in shopper at `ip` and a way to tokenize their next card at the gateway's client API (no order needed). */
   async function accountHolder(ip: string, name: string, card: () => string = () => cardNumber(++cardCounter)) {

@@ -55,12 +55,17 @@ export async function call<T>(method: string, path: string, body?: unknown, head
 /** The actions the bot-check guards: payments always, the others as the merchant chose (the server's BOTCHECK_ON). */
 type GuardedAction = 'payment' | 'sign_in' | 'sign_up' | 'save_card';
 
+/** How the page gets a token for `action` now (null: not guarded); the shop alert may switch it to its widget. */
+async function botcheckSettings(action: GuardedAction): Promise<BotcheckSettings | null> {
+  return (await call<{ botcheck: BotcheckSettings | null }>('GET', `/api/botcheck/settings?action=${action}`)).botcheck;
+}
+
 /**
  * A token for `action` when the server guards it (none otherwise): the bot-check runs with its watchdogs, and a
  * failure is thrown as an ApiError whose code the pages word like any other (`botcheck_execute_timeout`, ...).
  */
 async function botcheckFor(action: GuardedAction): Promise<{ botcheck?: string }> {
-  const { botcheck } = await call<{ botcheck: BotcheckSettings | null }>('GET', `/api/botcheck/settings?action=${action}`);
+  const botcheck = await botcheckSettings(action);
   if (botcheck === null) return {};
   try {
     return { botcheck: await runBotcheck(botcheck) };
@@ -71,6 +76,7 @@ async function botcheckFor(action: GuardedAction): Promise<{ botcheck?: string }
 
 export const api = {
   config: () => call<ShopConfig>('GET', '/api/config'),
+  botcheckSettings,
   catalogue: () => call<{ products: Product[]; plans: Plan[] }>('GET', '/api/catalogue'),
   session: () => call<SessionState>('GET', '/api/session'),
   /** Answered alike whether or not the email has an account: the rest happens by mail. */

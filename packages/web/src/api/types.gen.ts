@@ -87,6 +87,8 @@ export type BotcheckSettings = {
   action: string;
   /** Turnstile's cData: the session binding siteverify reports back. */
   binding: string;
+  /** Set while the shop alert is raised (BOTCHECK_ALERT_PROVIDER): the widget is the alert's interactive one, shown for a person to complete, and the page sends `tokenPrefix` + its token, so the server verifies it with that provider's secret. */
+  tokenPrefix?: string | undefined;
   /** How long the page waits for the widget (or the challenge) to load. */
   anchorTimeoutMs: number;
   /** How long the page waits for a token (not while a visible challenge is open). */

@@ -117,17 +117,18 @@ function renderOnce(api: WidgetApi, settings: WidgetSettings): Rendered {
 }
 
 /**
- * reCAPTCHA v2's checkbox, shown where the person can tick it: a panel over the page, made afresh each time (a token
- * is single use) and removed when done. While it shows, the person is the one to act, so it counts as a visible
- * challenge: the execute watchdog waits (botcheck.md: a person still solving is not cut off).
+ * A widget a person completes, shown where they can: reCAPTCHA v2's checkbox, or the shop alert's interactive widget
+ * (reCAPTCHA's checkbox, hCaptcha's or Turnstile's visible one: settings with a `tokenPrefix`). A panel over the page,
+ * made afresh each time (a token is single use) and removed when done. While it shows, the person is the one to act,
+ * so it counts as a visible challenge: the execute watchdog waits (botcheck.md: a person still solving is not cut off).
  */
-function renderCheckbox(api: WidgetApi, settings: WidgetSettings, listener: Listener): { id: WidgetId; remove(): void } {
+function renderVisible(api: WidgetApi, settings: WidgetSettings, listener: Listener): { id: WidgetId; remove(): void } {
   const panel = document.createElement('div');
   panel.className = 'botcheck-checkbox card';
   panel.setAttribute('role', 'dialog');
   panel.setAttribute('aria-label', messages.botcheckCheckboxTitle);
   const prompt = document.createElement('p');
-  prompt.textContent = messages.botcheckCheckboxPrompt;
+  prompt.textContent = settings.tokenPrefix === undefined ? messages.botcheckCheckboxPrompt : messages.botcheckAlertPrompt;
   const container = document.createElement('div');
   panel.append(prompt, container);
   document.body.append(panel);
@@ -137,6 +138,8 @@ function renderCheckbox(api: WidgetApi, settings: WidgetSettings, listener: List
     'error-callback': () => listener.failed(),
     // A ticked box's token lapses after two minutes unused: the box unticks itself and the person ticks it again.
     'expired-callback': () => undefined,
+    // Turnstile reports the action and cData (the session binding) back to the server, which checks both.
+    ...(settings.provider === 'turnstile' ? { action: settings.action, cData: settings.binding } : {}),
   });
   return { id, remove: () => panel.remove() };
 }
@@ -161,7 +164,7 @@ function recaptchaChallengeVisible(): boolean {
 export async function runWidget(settings: WidgetSettings): Promise<string> {
   const api = await loadApi(settings);
   let challengeOpen = false;
-  const checkbox = settings.provider === 'recaptcha-v2-checkbox';
+  const checkbox = settings.provider === 'recaptcha-v2-checkbox' || settings.tokenPrefix !== undefined;
   const challengeVisible = () =>
     checkbox || challengeOpen || (settings.provider.startsWith('recaptcha') && recaptchaChallengeVisible());
   return new Promise<string>((resolve, reject) => {
@@ -173,7 +176,8 @@ export async function runWidget(settings: WidgetSettings): Promise<string> {
       if (waited >= settings.executeTimeoutMs) finish(() => reject(new BotcheckError('botcheck_execute_timeout')));
     }, WATCH_MS);
     const listener: Listener = {
-      token: (token) => finish(() => resolve(token)),
+      // The alert's widget's token is marked so the server verifies it with that provider's secret.
+      token: (token) => finish(() => resolve(`${settings.tokenPrefix ?? ''}${token}`)),
       failed: () => finish(() => reject(new BotcheckError('botcheck_unavailable'))),
       challenge: (open) => {
         challengeOpen = open;
@@ -195,7 +199,7 @@ export async function runWidget(settings: WidgetSettings): Promise<string> {
     }
     try {
       if (checkbox) {
-        shown = renderCheckbox(api, settings, listener);
+        shown = renderVisible(api, settings, listener);
       } else if (settings.provider === 'recaptcha-v3') {
         // v3 has no widget to render: execute(siteKey, { action }) answers a promise of a scored token.
         void Promise.resolve(api.execute(settings.siteKey, { action: settings.action })).then(

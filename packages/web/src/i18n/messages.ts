@@ -40,6 +40,7 @@ export const messages = {
   checkingYouAreHuman: 'Checking that you are not a bot…',
   botcheckCheckboxTitle: 'Bot check',
   botcheckCheckboxPrompt: 'Tick the box to show you are not a robot; we then go on.',
+  botcheckAlertPrompt: 'This shop is seeing unusual card activity: please complete this check; we then go on.',
   receiptTitle: 'Thank you, your payment went through',
   receiptPageTitle: 'Receipt',
   receiptOrderNumber: (number: number) => `Order ${number}`,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AltchaVerifier } from '../../botcheck/altcha.ts';
-import { botcheckSettings } from '../../botcheck/settings.ts';
+import { botcheckSettings, steppedUp } from '../../botcheck/settings.ts';
 import { BOTCHECK_ACTIONS, botcheckBinding } from '../../botcheck/verifier.ts';
 import type { AppContext } from '../../context.ts';
 import { problemResponses } from '../../http/api-schemas.ts';
@@ -30,8 +30,9 @@ export function botcheckRoutes(app: ApiInstance, ctx: AppContext): void {
     },
     async (request) => {
       const { action } = request.query;
-      const guarded = ctx.config.botcheck.actions.includes(action);
-      return { botcheck: guarded ? botcheckSettings(ctx.config.botcheck, request.kassaSession?.id ?? null, action) : null };
+      if (!ctx.config.botcheck.actions.includes(action)) return { botcheck: null };
+      const stepUp = await steppedUp(ctx.config.botcheck, ctx.shopAlert, action);
+      return { botcheck: botcheckSettings(ctx.config.botcheck, request.kassaSession?.id ?? null, action, stepUp) };
     },
   );
 

@@ -20,6 +20,12 @@ export const botcheckSettingsSchema = z.discriminatedUnion('provider', [
     scriptUrl: z.string(),
     action: z.string().describe('The action the token is for (reCAPTCHA v3 and Turnstile report it back).'),
     binding: z.string().describe("Turnstile's cData: the session binding siteverify reports back."),
+    tokenPrefix: z
+      .string()
+      .optional()
+      .describe(
+        "Set while the shop alert is raised (BOTCHECK_ALERT_PROVIDER): the widget is the alert's interactive one, shown for a person to complete, and the page sends `tokenPrefix` + its token, so the server verifies it with that provider's secret.",
+      ),
     ...watchdogs,
   }),
 ]);

@@ -1,4 +1,4 @@
-import { botcheckSettings } from '../../botcheck/settings.ts';
+import { botcheckSettings, steppedUp } from '../../botcheck/settings.ts';
 import type { AppContext } from '../../context.ts';
 import { GatewayUnavailableError } from '../../gateway/gateway.ts';
 import { problemResponses } from '../../http/api-schemas.ts';
@@ -117,7 +117,12 @@ export function ordersRoutes(app: ApiInstance, ctx: AppContext): void {
             vaultCard: owner.accountId !== null,
             vaultManager: owner.accountId !== null,
           },
-          botcheck: botcheckSettings(ctx.config.botcheck, owner.sessionId, 'payment'),
+          botcheck: botcheckSettings(
+            ctx.config.botcheck,
+            owner.sessionId,
+            'payment',
+            await steppedUp(ctx.config.botcheck, ctx.shopAlert, 'payment'),
+          ),
         };
       } catch (error) {
         if (error instanceof GatewayUnavailableError) {

@@ -14,6 +14,12 @@
   const render_ = url.searchParams.get('render');
   const v3SiteKey = kind === 'recaptcha' && render_ !== null && render_ !== 'explicit' ? render_ : null;
   const widgets = new Map();
+  // The titles the providers give their checkbox frames.
+  const CHECKBOX_TITLES = {
+    recaptcha: 'reCAPTCHA',
+    hcaptcha: 'Widget containing checkbox for hCaptcha security challenge',
+    turnstile: 'Widget containing a Cloudflare security challenge',
+  };
   let nextId = 0;
 
   function containerOf(target) {
@@ -43,8 +49,9 @@
   function render(target, params) {
     const id = kind === 'turnstile' ? `cf-chl-widget-${nextId++}` : nextId++;
     const frame = document.createElement('iframe');
-    // reCAPTCHA v2 rendered without size 'invisible' is its checkbox: an anchor frame shown in place, ticked by a person.
-    const checkbox = kind === 'recaptcha' && v3SiteKey === null && params.size !== 'invisible';
+    // A widget rendered to be seen is a checkbox in place, ticked by a person: reCAPTCHA v2 and hCaptcha without size
+    // 'invisible', Turnstile unless it runs on execute.
+    const checkbox = v3SiteKey === null && (kind === 'turnstile' ? params.execution !== 'execute' : params.size !== 'invisible');
     const query = new URLSearchParams({
       kind,
       sitekey: params.sitekey ?? '',
@@ -56,8 +63,9 @@
       checkbox: checkbox ? '1' : '',
     });
     // reCAPTCHA's challenge frame is its "bframe": pages (Kassa's too) look for it to know a challenge is showing.
-    frame.src = `${origin}/${checkbox ? 'recaptcha/api2/anchor' : kind === 'recaptcha' ? 'recaptcha/api2/bframe' : 'anchor'}?${query}`;
-    frame.title = checkbox ? 'reCAPTCHA' : 'bot-check challenge';
+    const path = kind !== 'recaptcha' ? 'anchor' : checkbox ? 'recaptcha/api2/anchor' : 'recaptcha/api2/bframe';
+    frame.src = `${origin}/${path}?${query}`;
+    frame.title = !checkbox ? 'bot-check challenge' : CHECKBOX_TITLES[kind];
     if (checkbox) Object.assign(frame.style, { width: '304px', height: '128px', border: '0' });
     else hide(frame);
     const widget = { frame, params, checkbox, ready: false, queued: null, token: null, resolve: null };

@@ -1,6 +1,6 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
 import type { CheckoutInstance } from '@kassa/checkout';
-import { api } from '../../api/client.ts';
+import { ApiError, api } from '../../api/client.ts';
 import type { BotcheckSettings } from '../../api/types.ts';
 import { paymentBotcheck } from '../../botcheck/botcheck.ts';
 import { saveWalletToPay } from '../../saved-cards/saved-cards.ts';
@@ -8,12 +8,18 @@ import { createPaymentFlow, type PaymentFlow, type PaymentState } from './paymen
 
 export type { PaymentState } from './payment-flow.ts';
 
-/** The payment flow (payment-flow.ts) wired to the real bot-check and the server, for the checkout page. */
+/**
+ * The payment flow (payment-flow.ts) wired to the real bot-check and the server, for the checkout page. `botcheck`:
+ * the checkout session's settings, until a refused token makes the page ask the server again (the shop alert may
+ * have switched payments to the merchant's interactive widget since the page opened).
+ */
 export function usePayment(orderId: string, botcheck: BotcheckSettings | undefined) {
   const [state, setState] = useState<PaymentState>({ step: 'idle' });
   const flow = useRef<PaymentFlow | null>(null);
   flow.current ??= createPaymentFlow(setState);
-  const solver = useMemo(() => (botcheck ? paymentBotcheck(botcheck) : undefined), [botcheck]);
+  const [asked, setAsked] = useState<BotcheckSettings | null>(null);
+  const settings = asked ?? botcheck;
+  const solver = useMemo(() => (settings ? paymentBotcheck(settings) : undefined), [settings]);
 
   function pay(checkout: CheckoutInstance): Promise<void> {
     if (!solver || !flow.current) return Promise.resolve();
@@ -22,7 +28,14 @@ export function usePayment(orderId: string, botcheck: BotcheckSettings | undefin
       startBotcheck: () => solver.start(),
       botcheck: () => solver.take(),
       charge: async (key, payment) => {
-        await api.pay(orderId, key, payment);
+        try {
+          await api.pay(orderId, key, payment);
+        } catch (error) {
+          // The next Pay runs the bot-check the server asks for now.
+          if (error instanceof ApiError && error.problem.code === 'botcheck_failed')
+            setAsked(await api.botcheckSettings('payment').catch(() => null));
+          throw error;
+        }
       },
       saveWallet: saveWalletToPay,
       newIdempotencyKey: () => crypto.randomUUID(),
