@@ -33,6 +33,13 @@ const DECLINED_EVERY = 10;
 /** The SDK's limit per gateway call (GATEWAY_TIMEOUT_SECONDS): an attempt is stale after 3 x this + 15 s. */
 const GATEWAY_TIMEOUT_SECONDS = 2;
 const SEED = Number(process.env.CRASH_SEED ?? Date.now() % 2 ** 31);
+/**
+ * 500 payments (test:reliability) took 899 s and more than 900 s at a load average of 10 to 27, about 20 starts of the
+ * server among them: a fixed 15 minutes cut the SQLite run short.
+ */
+const TIME_LIMIT_MS = Math.max(900_000, PAYMENTS * 5000);
+/** A start of the server may take this long: 20 or so starts on a busy machine, among other suites' processes. */
+const START_TIMEOUT_MS = 120_000;
 
 /** A small seeded generator (mulberry32): a failing run can be repeated with CRASH_SEED. */
 function randomFrom(seed: number): () => number {
@@ -114,7 +121,9 @@ describe.skipIf(PAYMENTS === 0).each(ENGINES.map((make) => [make().name, make] a
       await Promise.all([sandbox?.stop(), engine.teardown()]);
     });
 
-    it(`loses, strands and double-charges nothing over ${PAYMENTS} payments (seed ${SEED})`, async () => {
+    it(`loses, strands and double-charges nothing over ${PAYMENTS} payments (seed ${SEED})`, {
+      timeout: TIME_LIMIT_MS,
+    }, async () => {
       const random = randomFrom(SEED);
       const port = await freePort();
       const { gateway } = sandbox;
@@ -142,7 +151,7 @@ describe.skipIf(PAYMENTS === 0).each(ENGINES.map((make) => [make().name, make] a
         join(process.env.CRASH_LOG_DIR ?? tmpdir(), `kassa-crash-${database.config.engine}-${process.pid}.log`),
       );
       const started = new Date(Date.now() - 1000);
-      let url = await server.start();
+      let url = await server.start(START_TIMEOUT_MS);
       let up: Promise<void> = Promise.resolve();
 
       // The killer: after a random number of payments sent in this life, and a random moment after the last, kill -9
@@ -166,16 +175,19 @@ describe.skipIf(PAYMENTS === 0).each(ENGINES.map((make) => [make().name, make] a
           });
           if (!streaming) break;
           await new Promise((resolve) => setTimeout(resolve, random() * MAX_KILL_DELAY_MS));
-          let restarted!: () => void;
-          up = new Promise((resolve) => {
-            restarted = resolve;
+          const restart = server.kill().then(() => {
+            kills += 1;
+            return server.start(START_TIMEOUT_MS);
           });
-          await server.kill();
-          kills += 1;
-          url = await server.start();
-          restarted();
+          // The shoppers wait for this start; if it fails, so do they, and the test with its reason (a start that
+          // failed left them waiting until the test's time limit, with the reason an unhandled rejection).
+          up = restart.then((started) => {
+            url = started;
+          });
+          await up;
         }
       })();
+      killer.catch(() => {}); // awaited after the stream; its failure reaches the shoppers through `up` first
 
       /** Runs a step against whichever server is up, waiting out the restarts (orders and challenges are not the test). */
       const untilUp = async <T>(step: () => Promise<T>): Promise<T> => {
@@ -299,9 +311,7 @@ describe.skipIf(PAYMENTS === 0).each(ENGINES.map((make) => [make().name, make] a
           `after the stream; all settled ${Math.round(settledAfterMs / 1000)} s after the start: ${succeeded.length} paid ` +
           `orders, ${charged.length} charges and ${sales.length - charged.length} declines at the gateway`,
       );
-      // 500 payments (test:reliability) took 899 and over 900 s at a load average of 10 to 27, about 20 starts of the
-      // server among them: a fixed 15 minutes cut the SQLite run short.
-    }, Math.max(900_000, PAYMENTS * 5000));
+    });
   },
 );
 
