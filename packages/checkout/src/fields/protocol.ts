@@ -1,6 +1,7 @@
 // The typed postMessage protocol between the checkout and the hosted field frames (contracts section 1).
 // Incoming data is untrusted: it is parsed field by field into a closed union, anything else is dropped.
 import type { CardCandidate, FieldName, FieldState, PaymentMethodResult, TokenizeFailure } from '../machine/checkout.types.ts';
+import { isRecord } from '../provider/json.ts';
 
 export const PROTOCOL_SOURCE = 'kassa-hosted-fields';
 
@@ -66,12 +67,6 @@ export function frameUrl(assetsUrl: string, field: FieldName, channel: string, p
 
 export function envelope(channel: string, message: ParentMessage): Readonly<Record<string, unknown>> {
   return { source: PROTOCOL_SOURCE, channel, ...message };
-}
-
-type Json = Readonly<Record<string, unknown>>;
-
-function isRecord(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function isFieldName(value: unknown): value is FieldName {

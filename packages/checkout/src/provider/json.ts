@@ -1,5 +1,5 @@
-// A JSON object as the gateway's client API answers it. Apart from sandbox-client-api.ts so the card view's bundle
-// takes this check alone, not the POST helper the flows imported on demand share (issue 10).
+// A JSON object as the gateway's client API and the card frames send it. Apart from sandbox-client-api.ts so the
+// card view's bundle takes this check alone, not the POST helper the flows imported on demand share (issue 10).
 
 export type Json = Readonly<Record<string, unknown>>;
 
