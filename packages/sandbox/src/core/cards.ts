@@ -120,6 +120,12 @@ const BEHAVIOUR_BY_NUMBER: Readonly<Record<string, CardBehaviour>> = {
   '4023898493988028': 'chargeback',
 };
 
+/**
+ * This sandbox's own (the provider has one such number per brand): every other number of the declined test Visa's
+ * issuer range, BIN 400011, fails verification too, so a test can walk through one BIN as a card tester does.
+ */
+const BEHAVIOUR_BY_BIN: Readonly<Record<string, CardBehaviour>> = { '400011': 'verification_declined' };
+
 /** Test CVVs with a special issuer answer: 200 does not match, 301 is not verified by the issuer. */
 const CVV_RESPONSE_BY_TEST_CVV: Readonly<Record<string, string>> = { '200': 'N', '301': 'S' };
 
@@ -237,7 +243,7 @@ export function validateCard(input: CardInput, identifierKey: Buffer, now: Date)
       postalCode,
       uniqueNumberIdentifier: createHmac('sha256', identifierKey).update(digits).digest('hex').slice(0, 32),
       binData: UNKNOWN_BIN_DATA,
-      behaviour: BEHAVIOUR_BY_NUMBER[digits] ?? 'normal',
+      behaviour: BEHAVIOUR_BY_NUMBER[digits] ?? BEHAVIOUR_BY_BIN[digits.slice(0, 6)] ?? 'normal',
       ...(THREE_D_SECURE_TEST_CARDS[digits] === undefined ? {} : { threeDSecureScenario: THREE_D_SECURE_TEST_CARDS[digits] }),
       securityCodeResponseCode:
         typeof input.cvv !== 'string' || input.cvv === '' ? 'I' : (CVV_RESPONSE_BY_TEST_CVV[input.cvv] ?? 'M'),

@@ -167,6 +167,8 @@ describe('paymentMethod.create, find, update, delete', () => {
     ['5105105105105100', 'MasterCard'],
     ['378734493671000', 'American Express'],
     ['6011000990139424', 'Discover'],
+    // This sandbox's own: any other number of the declined Visa's BIN (400011).
+    ['4000110000000009', 'Visa'],
   ])('fails verification of %s (%s): processor_declined 2000, nothing saved', async (number, cardType) => {
     const customerId = await newCustomer();
     const nonce = await tokenizeCard(guestToken, { number });

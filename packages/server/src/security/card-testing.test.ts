@@ -394,23 +394,30 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('a card-testi
     expect(vault.subscriptions).toBe(2);
     expect(refusedByVelocity).toBe(15);
 
-    const real = await accountHolder('198.51.100.79', 'Ada', () => '5555555555554444');
+    expect(await realShopperSaves('198.51.100.79')).toBe(201);
+  }, 180_000);
+
+  /** A shopper signed up at `ip` saving the gateway's test MasterCard (another BIN than the attacks'): the answer's status. */
+  async function realShopperSaves(ip: string): Promise<number> {
+    const real = await accountHolder(ip, 'Ada', () => '5555555555554444');
     const saved = await real.client.post(
       '/api/payment-methods',
       { nonce: await real.tokenize(), botcheck: await real.client.botcheckToken('save_card') },
       { 'idempotency-key': 'real-save' },
     );
-    expect(saved.statusCode).toBe(201);
-  }, 180_000);
+    return saved.statusCode;
+  }
 
-  it('one card saved from a new account and address each time: at most 3 failed verifications of it reach the gateway', async () => {
-    // The gateway's test Visa whose verification is declined (processor 2000): each save is one card test.
+  /**
+   * `attempts` card saves, each from a new account on a new address (as from a botnet behind trusted proxies) with
+   * the card `card(attempt)` and a freshly solved bot-check; answers the figures and the rule of each refusal.
+   */
+  async function savesFromRotatingAccounts(scenario: string, attempts: number, card: (attempt: number) => string) {
     const before = vault.cards;
-    let refusedByVelocity = 0;
+    const refusals: string[] = [];
     let cpu = 0;
-    const attempts = 8;
     for (let attempt = 0; attempt < attempts; attempt += 1) {
-      const tester = await accountHolder(`198.18.1.${attempt}`, `Mallory${attempt}`, () => '4000111111111115');
+      const tester = await accountHolder(`198.18.1.${attempt}`, `Mallory${attempt}`, () => card(attempt));
       const nonce = await tester.tokenize();
       const started = process.cpuUsage();
       const botcheck = await tester.client.botcheckToken('save_card');
@@ -421,18 +428,51 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('a card-testi
         { nonce, botcheck },
         { 'idempotency-key': `save-${attempt}` },
       );
-      if (saved.statusCode === 429) refusedByVelocity += 1;
+      if (saved.statusCode === 429) refusals.push(saved.json<{ rule: string }>().rule);
     }
-    print('one card saved, rotating account and address', {
-      attempts,
-      gatewayCalls: vault.cards - before,
-      refusedByVelocity,
-      refusedChallenge: 0,
-      cpuMsPerAttempt: Math.round((cpu / attempts) * 10) / 10,
-    });
+    const gatewayCalls = vault.cards - before;
+    const cpuMsPerAttempt = Math.round((cpu / attempts) * 10) / 10;
+    print(scenario, { attempts, gatewayCalls, refusedByVelocity: refusals.length, refusedChallenge: 0, cpuMsPerAttempt });
+    return { gatewayCalls, refusals };
+  }
+
+  it('one card saved from a new account and address each time: at most 3 failed verifications of it reach the gateway', async () => {
+    // The gateway's test Visa whose verification is declined (processor 2000): each save is one card test.
+    const figures = await savesFromRotatingAccounts('one card saved, rotating account and address', 8, () => '4000111111111115');
     // declines_per_card_per_hour (3): a failed verification is a decline of the card, whoever saves it from wherever.
-    expect(vault.cards - before).toBe(3);
-    expect(refusedByVelocity).toBe(attempts - 3);
+    expect(figures.gatewayCalls).toBe(3);
+    expect(figures.refusals).toEqual(Array(5).fill('declines_per_card_per_hour'));
+  }, 180_000);
+
+  it('new cards of one BIN failing verification, saved from a new account and address each time: 10 reach the gateway, then the BIN is under test for saves and payments', async () => {
+    // BIN 400011: the sandbox fails the verification of each of its numbers (its README, "Card verification").
+    const figures = await savesFromRotatingAccounts(
+      'new cards of one BIN failing verification, rotating account and address',
+      12,
+      (attempt) => cardNumber(attempt, '400011'),
+    );
+    // bin_under_test: 10 distinct declined cards of the BIN, none approved, whatever account or address saved them.
+    expect(figures.gatewayCalls).toBe(10);
+    expect(figures.refusals).toEqual(['bin_under_test', 'bin_under_test']);
+    // The saves' declines are the BIN's: a payment with another card of it is refused before the gateway too.
+    const payer = await shopper('198.51.100.80', 'prd_mug', () => cardNumber(99, '400011'));
+    const paid = await payer.client.post(
+      `/api/orders/${payer.orderId}/payments`,
+      { nonce: await payer.tokenize(), botcheck: await payer.client.botcheckToken() },
+      { 'idempotency-key': 'same-bin' },
+    );
+    expect(paid.json()).toMatchObject({ code: 'too_many_attempts', rule: 'bin_under_test' });
+    expect(gateway.sales).toBe(0);
+  }, 180_000);
+
+  it('good new cards of one BIN saved from a new account and address each time: at most 10 reach the gateway, and a shopper with another BIN saves one', async () => {
+    // Cards the gateway verifies: no decline, so no rule on declines sees them; the BIN's saves are counted shop-wide.
+    const figures = await savesFromRotatingAccounts('new good cards of one BIN saved, rotating account and address', 12, () =>
+      cardNumber(++cardCounter),
+    );
+    expect(figures.gatewayCalls).toBe(10); // card_saves_per_bin_per_hour
+    expect(figures.refusals).toEqual(['card_saves_per_bin_per_hour', 'card_saves_per_bin_per_hour']);
+    expect(await realShopperSaves('198.51.100.81')).toBe(201);
   }, 180_000);
 
   it('a solution from another session is refused before the gateway', async () => {

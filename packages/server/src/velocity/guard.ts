@@ -93,6 +93,21 @@ export async function refuseTestedCard(
 }
 
 /**
+ * A card about to be saved, counted (as a distinct card) against its BIN shop-wide, then refused past the rules of
+ * `limits` on the BIN (card_saves_per_bin_per_hour): they hold whatever account or address a script saves from.
+ */
+export async function enforceBinSaves(
+  velocity: Velocity,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  card: CardSubjects,
+  limits: readonly Limit[],
+): Promise<void> {
+  await velocity.record('card_save', { bin: card.bin }, card.card);
+  await refuseIfExceeded(velocity, request, reply, await velocity.exceeded(limits, { bin: card.bin }, ['card_save']));
+}
+
+/**
  * The BIN rule (BinTestingRule): its distinct declined cards against those approved. Only answers count, so cards
  * refused before the gateway (or by the bot-check) cannot dilute the share; diluting it takes cards that are approved.
  */

@@ -30,7 +30,8 @@ export interface VelocityLimits {
   payments: Limit[];
   /**
    * Cards saved (each is verified at the gateway: a card test of its own) and the verifications that failed, per
-   * account and per IP; checked before the bot-check and the gateway.
+   * account and per IP, checked before the bot-check and the gateway; and the distinct cards of one BIN saved
+   * shop-wide, checked once the card is known (a script saving good cards from many accounts and addresses).
    */
   cardSaves: Limit[];
   /** The BIN rule, checked on a payment's card once the others passed (src/velocity/guard.ts). */
@@ -105,6 +106,8 @@ export const DEFAULT_VELOCITY_LIMITS: VelocityLimits = {
     limit('card_saves_per_ip_per_hour', 'card_save', 'ip', 10, HOUR),
     limit('card_save_failures_per_account_per_hour', 'card_save_failure', 'account', 3, HOUR),
     limit('card_save_failures_per_ip_per_hour', 'card_save_failure', 'ip', 5, HOUR),
+    // Shop-wide, whatever account or address: the distinct new cards of one BIN sent to the gateway's verification.
+    { ...limit('card_saves_per_bin_per_hour', 'card_save', 'bin', 10, HOUR), distinct: true },
   ],
   // Shop-wide, on the failure rate of one issuer range (not its volume): see BinTestingRule.
   binTesting: { rule: 'bin_under_test', minDeclinedCards: 10, minDeclinedShare: 0.5, windowMs: HOUR },

@@ -5,7 +5,7 @@ import type { AppContext } from '../../context.ts';
 import { GatewayUnavailableError } from '../../gateway/gateway.ts';
 import { PROBLEM_CONTENT_TYPE, ProblemError } from '../../http/problem.ts';
 import type { AddSavedMethodResult, VaultDeps } from '../../vault/saved-methods.ts';
-import { cardSubjects, enforceLimits, refuseTestedCard, type CardSubjects } from '../../velocity/guard.ts';
+import { cardSubjects, enforceBinSaves, enforceLimits, refuseTestedCard, type CardSubjects } from '../../velocity/guard.ts';
 import { SHOP } from '../../velocity/shop-alert.ts';
 
 // What the saved-method and subscription routes share: who may act, the gateway they act through, how refusals answer.
@@ -27,7 +27,7 @@ export function vaultDeps(ctx: AppContext): VaultDeps {
  * the IP, and refused (429 `too_many_attempts`) past the card-save rules; then the bot-check (`botcheck`: the action
  * its token must be for), before any gateway call. Then the card itself, as the gateway describes the nonce: refused
  * when its declines (payments' or failed verifications') or its BIN's are past the rules that hold whatever account
- * or address a script rotates through. Answers the card (null for a wallet), for countRefusedCard.
+ * or address a script rotates through, or when its BIN had too many new cards saved this hour (enforceBinSaves). Answers the card (null for a wallet), for countRefusedCard.
  */
 export async function admitCardSave(
   ctx: AppContext,
@@ -45,6 +45,7 @@ export async function admitCardSave(
   if (described === null) return null;
   const card = cardSubjects(ctx.config.sessionSecret, described);
   await refuseTestedCard(ctx.velocity, request, reply, card, ctx.config.velocity.payments, ctx.config.velocity.binTesting);
+  await enforceBinSaves(ctx.velocity, request, reply, card, ctx.config.velocity.cardSaves);
   return card;
 }
 
