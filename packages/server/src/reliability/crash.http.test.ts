@@ -159,6 +159,8 @@ describe.skipIf(PAYMENTS === 0).each(ENGINES.map((make) => [make().name, make] a
       // stream however slowly the server starts on a busy machine.
       let streaming = true;
       let kills = 0;
+      /** How long each start after a kill took (a busy machine makes them slow). */
+      const startSeconds: number[] = [];
       let sentThisLife = 0;
       let killPoint = 0;
       let armed: () => void = () => {};
@@ -175,9 +177,12 @@ describe.skipIf(PAYMENTS === 0).each(ENGINES.map((make) => [make().name, make] a
           });
           if (!streaming) break;
           await new Promise((resolve) => setTimeout(resolve, random() * MAX_KILL_DELAY_MS));
-          const restart = server.kill().then(() => {
+          const restart = server.kill().then(async () => {
             kills += 1;
-            return server.start(START_TIMEOUT_MS);
+            const starting = Date.now();
+            const address = await server.start(START_TIMEOUT_MS);
+            startSeconds.push((Date.now() - starting) / 1000);
+            return address;
           });
           // The shoppers wait for this start; if it fails, so do they, and the test with its reason (a start that
           // failed left them waiting until the test's time limit, with the reason an unhandled rejection).
@@ -309,7 +314,8 @@ describe.skipIf(PAYMENTS === 0).each(ENGINES.map((make) => [make().name, make] a
         `kill -9 on ${database.config.engine} (seed ${SEED}): ${kills} kills during ${PAYMENTS} payments; ${answered} answered, ` +
           `${unanswered.length} cut off (${retried.length} retried by the shopper), ${pendingAfterStream} attempts pending ` +
           `after the stream; all settled ${Math.round(settledAfterMs / 1000)} s after the start: ${succeeded.length} paid ` +
-          `orders, ${charged.length} charges and ${sales.length - charged.length} declines at the gateway`,
+          `orders, ${charged.length} charges and ${sales.length - charged.length} declines at the gateway; the longest ` +
+          `start after a kill took ${Math.max(0, ...startSeconds).toFixed(1)} s`,
       );
     });
   },
