@@ -640,19 +640,32 @@ describe('CheckoutRuntime with 3-D Secure on a saved card', () => {
 });
 
 describe('CheckoutRuntime device data', () => {
-  it('starts collecting once the checkout is ready, not while its card frames load, and once per load', async () => {
+  it('starts collecting with the first character typed in a card field, not while the frames load nor at the reveal, once per load', async () => {
     const h = harness();
     h.runtime.start();
     await h.settle();
     h.answerConfig(config);
     await h.configured();
     h.mount();
-    const fields = h.runtime.getState().visibleFields;
-    for (const field of fields.slice(1)) h.frame(field, { type: 'ready', field });
-    expect(h.log).not.toContain('collectDeviceData');
-    h.frame(fields[0] ?? 'number', { type: 'ready', field: fields[0] ?? 'number' });
+    for (const field of h.runtime.getState().visibleFields) h.frame(field, { type: 'ready', field });
     expect(h.runtime.getState().phase).toBe('ready');
+    // The card view focusing its first field, the CVV's frame revalidating for a new expected size: nothing typed.
+    const empty = { isEmpty: true, isValid: false, isPotentiallyValid: true, isFocused: false };
+    h.frame('number', { type: 'state', field: 'number', event: 'focus', state: { ...empty, isFocused: true } });
+    h.frame('cvv', { type: 'state', field: 'cvv', event: 'input', state: empty });
+    expect(h.log).not.toContain('collectDeviceData');
+    h.frame('number', { type: 'state', field: 'number', event: 'input', state: VALID });
+    h.frame('cvv', { type: 'state', field: 'cvv', event: 'input', state: VALID });
     expect(h.log.filter((entry) => entry === 'collectDeviceData')).toHaveLength(1);
+  });
+
+  it('starts collecting at the reveal when the first view has nothing to type (the saved methods)', async () => {
+    const h = await readyHarness({}, {}, config, null, {
+      listPaymentMethods: () => Promise.resolve([savedMethod({ nonce: 'n-saved' })]),
+      deletePaymentMethod: () => Promise.resolve(),
+    });
+    expect(h.runtime.getState().view).toBe('methods');
+    expect(h.log).toContain('collectDeviceData');
   });
 
   it("puts the collector's device data on every payment method it hands over", async () => {

@@ -364,9 +364,10 @@ export class CheckoutRuntime {
   }
 
   /**
-   * Device data, once per load, when the checkout is ready: the collector's frame (on the gateway's origin, like the
-   * card fields) would otherwise load and run beside the card frames and slow them down (issue 10). A payment method
-   * requested before it answers waits for it briefly (DEVICE_DATA_WAIT_MS).
+   * Device data, once per load. Its collector's frame is on the gateway's origin, in the card frames' renderer: started
+   * with the configuration it slowed the frames' loading, and at the reveal the shopper's first keystrokes (issue 10).
+   * So it starts with the first character typed in a card field, at the reveal of any other first view (nothing to
+   * type there), and at the latest with the payment method's result, which waits for it briefly (DEVICE_DATA_WAIT_MS).
    */
   private collectDeviceData(): void {
     const { config } = this.machine.getState();
@@ -448,6 +449,8 @@ export class CheckoutRuntime {
         if (this.readyFrames.size === frameCount) this.send({ type: 'OPTION_READY', option: 'card' });
         return;
       case 'state':
+        // Typed: a field holds something (the CVV's frame also reports input when only its expected size changes).
+        if (!message.state.isEmpty) this.collectDeviceData();
         this.send({ type: 'FIELD_STATE', field: message.field, event: message.event, state: message.state });
         return;
       case 'cardTypeChange':
@@ -486,7 +489,7 @@ export class CheckoutRuntime {
         this.later(effect.afterMs, () => this.send({ type: 'RETRY' }));
         return;
       case 'announceReady':
-        this.collectDeviceData();
+        if (this.machine.getState().view !== 'card') this.collectDeviceData();
         this.emitter.ready(this.instance);
         return;
       case 'reportLoadError':
@@ -511,6 +514,7 @@ export class CheckoutRuntime {
         return;
       case 'resolveRequest': {
         const caller = this.settle(request);
+        this.collectDeviceData();
         // Every result carries the device data; a collector that has not answered yet is waited for briefly only.
         const late = new Promise<null>((resolve) => setTimeout(resolve, DEVICE_DATA_WAIT_MS, null));
         void Promise.race([this.deviceData, late]).then((deviceData) =>
