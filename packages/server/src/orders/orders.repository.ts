@@ -73,7 +73,8 @@ export async function findOwnedOrderRow(db: Db, orderId: string, owner: Owner): 
   return mine ? row : undefined;
 }
 
-async function loadOrder(db: Db, row: OrderRow): Promise<Order> {
+/** An order row read already, with its lines and payment attempts (read now). */
+export async function loadOrder(db: Db, row: OrderRow): Promise<Order> {
   const [{ rows: items }, { rows: paymentRows }] = await Promise.all([
     orderLines.execute(db, { orderId: row.id }),
     orderAttempts.execute(db, { orderId: row.id }),

@@ -1,15 +1,16 @@
 import type { BotcheckCheck } from '../botcheck/request-check.ts';
 import { syncWrites } from '../db/connect.ts';
 import type { Db } from '../db/connect.ts';
-import type { PaymentRow } from '../db/schema.ts';
+import type { OrderRow, PaymentRow } from '../db/schema.ts';
 import { GatewayUnavailableError } from '../gateway/gateway.ts';
 import type { PaymentGateway, SaleResult } from '../gateway/gateway.ts';
 import { toDecimalString } from '../money.ts';
-import type { Order, Owner } from '../orders/order.ts';
-import { findOwnedOrder, findOwnedOrderRow } from '../orders/orders.repository.ts';
+import type { Order, OrderStatus, Owner } from '../orders/order.ts';
+import { findOwnedOrderRow, loadOrder } from '../orders/orders.repository.ts';
 import type { AttemptOutcome } from './payment.ts';
 import { ensureGatewayCustomer } from '../accounts/accounts.service.ts';
 import { findAttempts, findLivePayment, insertPendingPayment, leaseAttempt, recordOutcome } from './payments.repository.ts';
+import type { RecordedOutcome } from './payments.repository.ts';
 
 export interface PayOrderDeps {
   db: Db;
@@ -28,11 +29,18 @@ export interface PayOrderDeps {
   /** Called before a NEW attempt (never for a retry of one already made): throws to refuse it (velocity rules). */
   admitNewAttempt?: () => Promise<void>;
   /**
-   * Called once a new attempt passed the bot-check, before the charge: throws to refuse its card (the rules on the
-   * card, which the gateway describes: a gateway call, so never made for a request without a valid token).
+   * Called once a new attempt passed the bot-check, before the charge: the rules on the card, which the gateway
+   * describes (a gateway call, so never made for a request without a valid token). Throws to refuse it; what it
+   * returns runs in the transaction that records the attempt, before it (the card's counts and rules): its writes are
+   * committed whether or not it refuses, and the refusal it returns is thrown once they are.
    */
-  admitCard?: () => Promise<void>;
+  admitCard?: () => Promise<AttemptCheck | undefined>;
+  /** Counts the outcome of an attempt this request sent (the velocity rules' declines), in the transaction recording it. */
+  countOutcome?: (trx: Db, payment: PaymentRow) => Promise<void>;
 }
+
+/** A check of a new attempt that writes (counts): run in the attempt's transaction; a refusal is returned, not thrown. */
+export type AttemptCheck = (trx: Db) => Promise<Error | null>;
 
 export interface PayOrderInput {
   orderId: string;
@@ -76,7 +84,7 @@ export async function payOrder(deps: PayOrderDeps, input: PayOrderInput, now: Da
 
   const { own, live } = await findAttempts(deps.db, orderRow.id, input.idempotencyRef);
   // This key's own attempt, finished by another request before this one's answer was saved: its answer is that one.
-  if (own !== undefined && own.status !== 'pending') return finished(deps, own, input.owner);
+  if (own !== undefined && own.status !== 'pending') return finished(deps, orderRow, { payment: own, orderStatus: null });
   // Paid, or paid and given back (refunded, voided): never charged again.
   if (orderRow.status !== 'pending') return { kind: 'order_already_paid' };
 
@@ -86,7 +94,9 @@ export async function payOrder(deps: PayOrderDeps, input: PayOrderInput, now: Da
     if (!mine && now.getTime() - Date.parse(live.updated_at) < deps.staleAttemptMs) return { kind: 'payment_in_progress' };
     const leased = await leaseAttempt(deps.db, live, now);
     if (leased === undefined) return { kind: 'payment_in_progress' };
-    const outcome = await finished(deps, await sendAttempt(deps, leased, { resend: true }), input.owner);
+    // This request's own attempt is counted as its outcome; another's (stale) is not this request's doing.
+    const countOutcome = mine ? deps.countOutcome : undefined;
+    const outcome = await finished(deps, orderRow, await chargeAttempt(deps, leased, { resend: true, countOutcome }));
     if (mine) return outcome;
     if (outcome.kind === 'succeeded') return { kind: 'order_already_paid' };
   }
@@ -94,28 +104,39 @@ export async function payOrder(deps: PayOrderDeps, input: PayOrderInput, now: Da
   await deps.admitNewAttempt?.();
   const verdict = await deps.checkBotcheck(input.botcheckToken);
   if (!verdict.ok) return { kind: 'botcheck_failed', reason: verdict.reason };
-  await deps.admitCard?.();
-  const payment = await insertPendingPayment(deps.db, {
-    orderId: orderRow.id,
-    amount: { amount: orderRow.total_amount, currency: orderRow.currency },
-    idempotencyRef: input.idempotencyRef,
-    nonce: input.nonce,
-    deviceData: input.deviceData ?? null,
-    merchantAccountId: deps.merchantAccountId,
-    threeDSecureRequired: deps.threeDSecureRequiredAbove !== null && orderRow.total_amount > deps.threeDSecureRequiredAbove,
-    vaultCustomerId:
-      input.saveCard === true && input.owner.accountId !== null
-        ? await ensureGatewayCustomer(deps.db, deps.gateway, input.owner.accountId)
-        : null,
+  const checkInTransaction = await deps.admitCard?.();
+  const vaultCustomerId =
+    input.saveCard === true && input.owner.accountId !== null
+      ? await ensureGatewayCustomer(deps.db, deps.gateway, input.owner.accountId)
+      : null;
+  // The card's counts and the attempt in one transaction: one commit, where each was one.
+  const admitted = await deps.db.transaction().execute(async (trx): Promise<Admitted> => {
+    const refusal = (await checkInTransaction?.(trx)) ?? null;
+    if (refusal !== null) return { kind: 'refused', refusal };
+    const payment = await insertPendingPayment(trx, {
+      orderId: orderRow.id,
+      amount: { amount: orderRow.total_amount, currency: orderRow.currency },
+      idempotencyRef: input.idempotencyRef,
+      nonce: input.nonce,
+      deviceData: input.deviceData ?? null,
+      merchantAccountId: deps.merchantAccountId,
+      threeDSecureRequired: deps.threeDSecureRequiredAbove !== null && orderRow.total_amount > deps.threeDSecureRequiredAbove,
+      vaultCustomerId,
+    });
+    return { kind: 'recorded', payment };
   });
+  if (admitted.kind === 'refused') throw admitted.refusal;
+  const { payment } = admitted;
   if (payment === undefined) {
     const winner = await findLivePayment(deps.db, orderRow.id);
     return winner?.status === 'succeeded' ? { kind: 'order_already_paid' } : { kind: 'payment_in_progress' };
   }
   // On disk before the gateway can charge: a power cut must not leave a charge whose attempt the database forgot.
   await syncWrites(deps.db);
-  return finished(deps, await sendAttempt(deps, payment, { resend: false }), input.owner);
+  return finished(deps, orderRow, await chargeAttempt(deps, payment, { resend: false, countOutcome: deps.countOutcome }));
 }
+
+type Admitted = { kind: 'refused'; refusal: Error } | { kind: 'recorded'; payment: PaymentRow | undefined };
 
 /**
  * Sends a pending attempt's own request to the gateway and records what its answer means; used by payment requests and
@@ -127,6 +148,18 @@ export async function sendAttempt(
   payment: PaymentRow,
   { resend }: { resend: boolean },
 ): Promise<PaymentRow> {
+  return (await chargeAttempt(deps, payment, { resend })).payment;
+}
+
+/**
+ * sendAttempt, with the order's status after the outcome (RecordedOutcome) for the payment request's answer, and
+ * `countOutcome` run in the outcome's transaction.
+ */
+async function chargeAttempt(
+  deps: Pick<PayOrderDeps, 'db' | 'gateway'>,
+  payment: PaymentRow,
+  { resend, countOutcome }: { resend: boolean; countOutcome?: PayOrderDeps['countOutcome'] },
+): Promise<RecordedOutcome> {
   const result = await deps.gateway.sale({
     amount: toDecimalString({ amount: payment.amount, currency: payment.currency }),
     nonce: payment.nonce,
@@ -137,7 +170,7 @@ export async function sendAttempt(
     orderId: payment.order_id,
     requestKey: gatewayRequestKey(payment),
   });
-  return recordOutcome(deps.db, payment, await outcomeOf(deps.gateway, payment, result, resend));
+  return recordOutcome(deps.db, payment, await outcomeOf(deps.gateway, payment, result, resend), countOutcome);
 }
 
 /** What the gateway's answer to an attempt's sale means: a charge, a decline, or (thrown) an outcome not known. */
@@ -206,8 +239,15 @@ async function voidCurrencyMismatch(
   };
 }
 
-async function finished(deps: PayOrderDeps, payment: PaymentRow, owner: Owner): Promise<Finished> {
-  const order = await findOwnedOrder(deps.db, payment.order_id, owner);
-  if (order === undefined) throw new Error(`order ${payment.order_id} vanished during payment`);
+/**
+ * The answer: the attempt, and its order as read at the start of the request (not read again) with the status the
+ * outcome left it in (`orderStatus`: null when nothing was recorded, the order as read).
+ */
+async function finished(
+  deps: PayOrderDeps,
+  orderRow: OrderRow,
+  { payment, orderStatus }: { payment: PaymentRow; orderStatus: OrderStatus | null },
+): Promise<Finished> {
+  const order = await loadOrder(deps.db, { ...orderRow, status: orderStatus ?? orderRow.status });
   return payment.status === 'succeeded' ? { kind: 'succeeded', payment, order } : { kind: 'declined', payment, order };
 }

@@ -1,8 +1,11 @@
+import type { Transaction } from 'kysely';
 import type { Db } from '../db/connect.ts';
 import { prepared } from '../db/prepared.ts';
-import type { PaymentRow } from '../db/schema.ts';
+import type { Database, PaymentRow } from '../db/schema.ts';
 import { newId, nowIso } from '../ids.ts';
 import type { Money } from '../money.ts';
+import type { OrderStatus } from '../orders/order.ts';
+import { orderStatusSchema } from '../orders/order.ts';
 import { updateOrderStatus } from '../orders/orders.repository.ts';
 import { applyToldSettlement } from '../webhooks/notifications.ts';
 import { assertPaymentTransition, LIVE_PAYMENT_STATUSES } from './payment.ts';
@@ -148,11 +151,28 @@ export function findLivePayment(db: Db, orderId: string): Promise<PaymentRow | u
     .executeTakeFirst();
 }
 
+/** An attempt's recorded outcome, and its order's status when the outcome's transaction knows it. */
+export interface RecordedOutcome {
+  payment: PaymentRow;
+  /**
+   * The order's status after the outcome, known without reading the order again: `paid` when this outcome paid it,
+   * `pending` when it declined (an order cannot change while it has a pending attempt: one pending-or-succeeded attempt
+   * per order), and read when another request had recorded the attempt's outcome first.
+   */
+  orderStatus: OrderStatus;
+}
+
 /**
  * Writes the gateway's answer to a pending attempt, and on success marks the order paid, in one transaction.
- * Conditional on the attempt still being pending, so a late duplicate cannot overwrite a recorded outcome.
+ * Conditional on the attempt still being pending, so a late duplicate cannot overwrite a recorded outcome. `alongside`
+ * writes more in the same transaction (the velocity rules' count of the outcome), once this outcome is recorded.
  */
-export async function recordOutcome(db: Db, payment: PaymentRow, outcome: AttemptOutcome): Promise<PaymentRow> {
+export async function recordOutcome(
+  db: Db,
+  payment: PaymentRow,
+  outcome: AttemptOutcome,
+  alongside?: (trx: Transaction<Database>, saved: PaymentRow) => Promise<void>,
+): Promise<RecordedOutcome> {
   const status = outcome.kind === 'succeeded' ? 'succeeded' : 'declined';
   assertPaymentTransition('pending', status);
   const threeDSecure = outcome.threeDSecure ?? null;
@@ -173,16 +193,29 @@ export async function recordOutcome(db: Db, payment: PaymentRow, outcome: Attemp
     updated_at: nowIso(),
   };
   return db.transaction().execute(async (trx) => {
-    const saved =
-      (await recordAnswer.takeFirst(trx, answer)) ??
-      // Recorded already (a late duplicate): that outcome stands.
-      (await trx.selectFrom('payments').selectAll().where('id', '=', payment.id).executeTakeFirstOrThrow());
-    if (saved.status === 'succeeded') await updateOrderStatus(trx, payment.order_id, 'pending', 'paid');
+    const recorded = await recordAnswer.takeFirst(trx, answer);
+    if (recorded === undefined) {
+      // Recorded already (a late duplicate): that outcome stands, and the order is as it left it.
+      const saved = await trx.selectFrom('payments').selectAll().where('id', '=', payment.id).executeTakeFirstOrThrow();
+      return { payment: saved, orderStatus: await orderStatusOf(trx, payment.order_id) };
+    }
+    await alongside?.(trx, recorded);
+    if (recorded.status !== 'succeeded') return { payment: recorded, orderStatus: 'pending' };
+    const paid = await updateOrderStatus(trx, payment.order_id, 'pending', 'paid');
     const settledAlready =
-      saved.status === 'succeeded' &&
-      saved.transaction_id !== null &&
-      saved.settlement_status === null &&
-      (await applyToldSettlement(trx, saved.transaction_id));
-    return settledAlready ? trx.selectFrom('payments').selectAll().where('id', '=', payment.id).executeTakeFirstOrThrow() : saved;
+      recorded.transaction_id !== null &&
+      recorded.settlement_status === null &&
+      (await applyToldSettlement(trx, recorded.transaction_id));
+    return {
+      payment: settledAlready
+        ? await trx.selectFrom('payments').selectAll().where('id', '=', payment.id).executeTakeFirstOrThrow()
+        : recorded,
+      orderStatus: paid ? 'paid' : await orderStatusOf(trx, payment.order_id),
+    };
   });
+}
+
+async function orderStatusOf(trx: Transaction<Database>, orderId: string): Promise<OrderStatus> {
+  const order = await trx.selectFrom('orders').select('status').where('id', '=', orderId).executeTakeFirstOrThrow();
+  return orderStatusSchema.parse(order.status);
 }

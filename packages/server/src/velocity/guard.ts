@@ -45,9 +45,10 @@ export function rulesBeforeCard(limits: readonly Limit[]): Limit[] {
 
 /**
  * A payment's card, once the gateway has described its nonce: counted against the card and its BIN, and as one of
- * the cards of the session, account and IP; refused past the card rules of `limits` (the others were checked first).
+ * the cards of the session, account and IP; past the card rules of `limits` (the others were checked first), the
+ * refusal (noted, Retry-After set) is returned for the caller to throw once these counts are committed with it.
  */
-export async function enforceCardLimits(
+export async function cardLimitsRefusal(
   velocity: Velocity,
   request: FastifyRequest,
   reply: FastifyReply,
@@ -55,13 +56,13 @@ export async function enforceCardLimits(
   payer: Subjects,
   limits: readonly Limit[],
   binRule: BinTestingRule,
-): Promise<void> {
+): Promise<ProblemError | null> {
   await velocity.recordAll([
     { action: 'payment', subjects: card },
     { action: 'card_used', subjects: { session: payer.session, account: payer.account, ip: payer.ip }, detail: card.card },
   ]);
   const cardRules = limits.filter(isCardRule);
-  await refuseIfExceeded(
+  return refusalOf(
     velocity,
     request,
     reply,
@@ -108,13 +109,25 @@ export async function enforceBinSaves(
 }
 
 /**
+ * How many declined cards of a BIN the BIN rule counts at most, as a multiple of the cards it needs: each count reads
+ * a bounded number of cards, however many a BIN had in the hour (an attack on it, or a popular one).
+ */
+const BIN_RULE_DECLINES_COUNTED = 100;
+
+/**
  * The BIN rule (BinTestingRule): its distinct declined cards against those approved. Only answers count, so cards
  * refused before the gateway (or by the bot-check) cannot dilute the share; diluting it takes cards that are approved.
+ * Both counts are bounded: declines up to BIN_RULE_DECLINES_COUNTED times the rule's minimum (1,000 cards an hour by
+ * default; past it the share is judged on that many), approvals up to the first one that brings the share under the
+ * rule's (more change nothing).
  */
 export async function binUnderTest(velocity: Velocity, bin: string, rule: BinTestingRule): Promise<Exceeded | null> {
-  const declined = await velocity.countDistinct('decline', 'bin', bin, rule.windowMs);
+  const upTo = rule.minDeclinedCards * BIN_RULE_DECLINES_COUNTED;
+  const declined = await velocity.countDistinct('decline', 'bin', bin, rule.windowMs, upTo);
   if (declined < rule.minDeclinedCards) return null;
-  const approved = await velocity.countDistinct('approval', 'bin', bin, rule.windowMs);
+  // Held back while declined >= share * (declined + approved): approvals past declined * (1 - share) / share let it be.
+  const approvalsHeldBack = Math.floor((declined * (1 - rule.minDeclinedShare)) / rule.minDeclinedShare);
+  const approved = await velocity.countDistinct('approval', 'bin', bin, rule.windowMs, approvalsHeldBack + 1);
   if (declined < rule.minDeclinedShare * (declined + approved)) return null;
   const limit: Limit = {
     rule: rule.rule,
@@ -134,10 +147,21 @@ async function refuseIfExceeded(
   reply: FastifyReply,
   exceeded: Exceeded | null,
 ): Promise<void> {
-  if (exceeded === null) return;
+  const refusal = await refusalOf(velocity, request, reply, exceeded);
+  if (refusal !== null) throw refusal;
+}
+
+/** The answer to a rule exceeded (429 `too_many_attempts`, Retry-After, the rule named), noted for the merchant. */
+async function refusalOf(
+  velocity: Velocity,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  exceeded: Exceeded | null,
+): Promise<ProblemError | null> {
+  if (exceeded === null) return null;
   await velocity.noteRefusal(exceeded, request.log);
   void reply.header('retry-after', String(exceeded.retryAfterSeconds));
-  throw new ProblemError('too_many_attempts', {
+  return new ProblemError('too_many_attempts', {
     extensions: { rule: exceeded.limit.rule, retryAfterSeconds: exceeded.retryAfterSeconds },
   });
 }

@@ -86,14 +86,16 @@ describe('Velocity on SQLite', () => {
       await answer('decline', '400551', 'tested-9');
       expect(await heldBack('400551')).toBe('bin_under_test'); // 10 of 11 answered cards declined
       // The same card declined again is one card; other BINs are not concerned.
-      expect(await velocity.countDistinct('decline', 'bin', '400551', rule.windowMs)).toBe(10);
+      expect(await velocity.countDistinct('decline', 'bin', '400551', rule.windowMs, 100)).toBe(10);
+      // Counted up to a bound only (the rule counts at most 1,000 declined cards of a BIN).
+      expect(await velocity.countDistinct('decline', 'bin', '400551', rule.windowMs, 4)).toBe(4);
       expect(await heldBack('555555')).toBeNull();
       // A share under half lets it through again (approved cards are real charges: diluting costs the tester).
       for (let i = 0; i < 10; i += 1) await answer('approval', '400551', `paid-${i}`);
       expect(await heldBack('400551')).toBeNull();
       // Declines age out with the window.
       now = new Date(now.getTime() + 61 * 60 * 1000);
-      expect(await velocity.countDistinct('decline', 'bin', '400551', rule.windowMs)).toBe(0);
+      expect(await velocity.countDistinct('decline', 'bin', '400551', rule.windowMs, 100)).toBe(0);
     });
   });
 });

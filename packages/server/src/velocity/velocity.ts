@@ -152,9 +152,6 @@ const countDistinctUpTo: Prepared<EventsParams & { limit: number }, { count: str
     .selectFrom((inner) => eventsOf(inner, p).select('detail').distinct().limit(p.limit).as('details'))
     .select((eb) => eb.fn.countAll<string | number>().as('count')),
 );
-const countDistinctAll = prepared((db, p: EventsParams) =>
-  eventsOf(db, p).select((eb) => eb.fn.count<string | number>('detail').distinct().as('count')),
-);
 
 export class Velocity {
   readonly #db: Db;
@@ -163,6 +160,11 @@ export class Velocity {
   constructor(db: Db, clock: () => Date = () => new Date()) {
     this.#db = db;
     this.#clock = clock;
+  }
+
+  /** The same rules written and read through `db`: a transaction, so counts commit with what they let through. */
+  within(db: Db): Velocity {
+    return new Velocity(db, this.#clock);
   }
 
   /** Counts one event of `action` against each subject given. */
@@ -249,10 +251,19 @@ export class Velocity {
     return null;
   }
 
-  /** How many distinct details (cards) the events of `action` by one subject had within `windowMs`. */
-  async countDistinct(action: VelocityAction, dimension: Dimension, subject: string, windowMs: number): Promise<number> {
+  /**
+   * How many distinct details (cards) the events of `action` by one subject had within `windowMs`, counted up to
+   * `upTo` only: what a subject did past that costs the count nothing.
+   */
+  async countDistinct(
+    action: VelocityAction,
+    dimension: Dimension,
+    subject: string,
+    windowMs: number,
+    upTo: number,
+  ): Promise<number> {
     const since = minuteOf(this.#clock().getTime() - windowMs);
-    const row = await countDistinctAll.takeFirst(this.#db, { action, dimension, subject, since });
+    const row = await countDistinctUpTo.takeFirst(this.#db, { action, dimension, subject, since, limit: upTo });
     return Number(row?.count ?? 0);
   }
 

@@ -153,7 +153,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
       expect(told.json()).toEqual({ status: 'processed' });
       expect(await db.selectFrom('payments').select('id').where('settlement_status', 'is not', null).execute()).toEqual([]);
 
-      const saved = await recordOutcome(db, pending, {
+      const { payment: saved } = await recordOutcome(db, pending, {
         kind: 'succeeded',
         transactionId: 'tx_settled_at_once',
         paymentMethodType: 'credit_card',

@@ -1,17 +1,19 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { botcheckOf } from '../../botcheck/request-check.ts';
 import type { AppContext } from '../../context.ts';
+import type { Db } from '../../db/connect.ts';
 import type { PaymentRow } from '../../db/schema.ts';
 import { GatewayUnavailableError } from '../../gateway/gateway.ts';
 import { problemResponses } from '../../http/api-schemas.ts';
 import { PROBLEM_CONTENT_TYPE, ProblemError, problemBody } from '../../http/problem.ts';
 import { payOrder } from '../../payments/pay-order.ts';
-import type { PayOrderResult } from '../../payments/pay-order.ts';
+import type { AttemptCheck, PayOrderResult } from '../../payments/pay-order.ts';
 import { toDecline, toPaymentSummary } from '../../payments/payment.ts';
 import { heldKeyRef } from '../../plugins/idempotency.ts';
 import type { ApiInstance } from '../../plugins/openapi.ts';
 import { ownerOf } from '../../plugins/sessions.ts';
-import { cardSubjects, enforceCardLimits, enforceLimits, paymentSubjects, rulesBeforeCard } from '../../velocity/guard.ts';
+import { cardLimitsRefusal, cardSubjects, enforceLimits, paymentSubjects, rulesBeforeCard } from '../../velocity/guard.ts';
+import type { CardSubjects } from '../../velocity/guard.ts';
 import { SHOP } from '../../velocity/shop-alert.ts';
 import { orderIdParams } from '../orders/orders.schemas.ts';
 import { paidResponse, payBody, paymentDeclinedSchema } from './payments.schemas.ts';
@@ -122,18 +124,27 @@ export async function takePayment(
   if (owner === null) throw new ProblemError('order_not_found');
   const { orderId: id } = input;
   const subjects = paymentSubjects(request, owner, id);
-  let card = null as { card: string; bin: string } | null;
+  let card: CardSubjects | null = null;
   const limits = ctx.config.velocity.payments;
   const admitNewAttempt = async () => {
     await enforceLimits(ctx.velocity, request, reply, 'payment', subjects, rulesBeforeCard(limits));
   };
   // The card is known only from the gateway's description of the nonce: asked once the cheaper rules and the
   // bot-check passed (payOrder's order), so a request without a valid token makes no gateway call at all.
-  const admitCard = async () => {
+  const admitCard = async (): Promise<AttemptCheck | undefined> => {
     const described = ctx.cards === null ? null : await ctx.cards.describeNonce(input.nonce);
-    if (described === null) return;
-    card = cardSubjects(ctx.config.sessionSecret, described);
-    await enforceCardLimits(ctx.velocity, request, reply, card, subjects, limits, ctx.config.velocity.binTesting);
+    if (described === null) return undefined;
+    const known = cardSubjects(ctx.config.sessionSecret, described);
+    card = known;
+    const binRule = ctx.config.velocity.binTesting;
+    return (trx) => cardLimitsRefusal(ctx.velocity.within(trx), request, reply, known, subjects, limits, binRule);
+  };
+  // The gateway's answer, with the card for the BIN rule's distinct counts (velocity/limits.ts BinTestingRule).
+  const countOutcome = async (trx: Db, payment: PaymentRow): Promise<void> => {
+    const velocity = ctx.velocity.within(trx);
+    if (payment.status === 'declined')
+      await velocity.record('decline', { ...subjects, ...(card ?? {}), shop: SHOP }, card?.card ?? null);
+    else if (payment.status === 'succeeded' && card !== null) await velocity.record('approval', { bin: card.bin }, card.card);
   };
   let result: PayOrderResult;
   try {
@@ -147,6 +158,7 @@ export async function takePayment(
         staleAttemptMs: ctx.config.staleAttemptMs,
         admitNewAttempt,
         admitCard,
+        countOutcome,
       },
       {
         orderId: id,
@@ -166,12 +178,6 @@ export async function takePayment(
     }
     throw error;
   }
-  // The gateway's answer, with the card for the BIN rule's distinct counts (velocity/limits.ts BinTestingRule).
-  const answered = card as { card: string; bin: string } | null;
-  if (result.kind === 'declined')
-    await ctx.velocity.record('decline', { ...subjects, ...(answered ?? {}), shop: SHOP }, answered?.card ?? null);
-  else if (result.kind === 'succeeded' && answered !== null)
-    await ctx.velocity.record('approval', { bin: answered.bin }, answered.card);
   logOutcome(request.log, id, result);
   return result;
 }
