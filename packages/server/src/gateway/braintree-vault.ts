@@ -1,5 +1,7 @@
 import braintree from 'braintree';
+import { cardOfNonce } from './braintree-card-lookup.ts';
 import { callGateway, errorCodes } from './braintree.ts';
+import type { CardDescription } from './card-lookup.ts';
 import { GatewayUnavailableError } from './gateway.ts';
 import { SUBSCRIPTION_STATUSES, subscriptionOrder } from './vault-gateway.ts';
 import type {
@@ -183,10 +185,10 @@ export class BraintreeVaultAdapter implements VaultGateway {
     await callGateway(() => this.#client.paymentMethod.delete(token));
   }
 
-  async createNonce(token: string): Promise<string> {
+  async createNonce(token: string): Promise<{ nonce: string; card: CardDescription | null }> {
     const result = await callGateway(() => this.#client.paymentMethodNonce.create(token));
     if (!result.success) throw new GatewayUnavailableError(`paymentMethodNonce.create failed: ${result.message}`);
-    return result.paymentMethodNonce.nonce;
+    return { nonce: result.paymentMethodNonce.nonce, card: cardOfNonce(result.paymentMethodNonce) };
   }
 
   async subscribe(input: { id: string; planId: string; paymentMethodToken: string; price: string }): Promise<SubscribeOutcome> {

@@ -12,4 +12,9 @@ export interface CardDescription {
 export interface CardLookup {
   /** null: not a card (a wallet account), or a nonce the gateway does not know (the sale will refuse it). */
   describeNonce(nonce: string): Promise<CardDescription | null>;
+  /**
+   * A nonce Kassa made itself (a saved card's, `paymentMethodNonce.create`), with the card as the gateway described it
+   * in that answer: describeNonce then answers it without asking the gateway again.
+   */
+  remember(nonce: string, card: CardDescription): void;
 }

@@ -1,3 +1,5 @@
+import type { CardDescription } from './card-lookup.ts';
+
 /**
  * The gateway's vault and recurring billing as the product needs them: saved payment methods (cards and wallets) of a
  * gateway customer and the subscriptions they pay. The vault is the one source of truth for saved methods (the product
@@ -16,8 +18,11 @@ export interface VaultGateway {
   addMethod(input: { customerId: string; nonce: string; makeDefault: boolean }): Promise<AddMethodOutcome>;
   makeDefault(token: string): Promise<VaultedMethod>;
   deleteMethod(token: string): Promise<void>;
-  /** A single-use nonce that charges the saved method (`paymentMethodNonce.create`). */
-  createNonce(token: string): Promise<string>;
+  /**
+   * A single-use nonce that charges the saved method (`paymentMethodNonce.create`), with the card the gateway's answer
+   * describes (null for a wallet).
+   */
+  createNonce(token: string): Promise<{ nonce: string; card: CardDescription | null }>;
   /** Idempotent by `id`: the same id again finds the subscription the first call made. */
   subscribe(input: { id: string; planId: string; paymentMethodToken: string; price: string }): Promise<SubscribeOutcome>;
   findSubscription(id: string): Promise<GatewaySubscription | null>;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ensureGatewayCustomer } from '../accounts/accounts.service.ts';
 import { clearGatewayCustomerId, findAccountById } from '../accounts/accounts.repository.ts';
 import type { Db } from '../db/connect.ts';
+import type { CardLookup } from '../gateway/card-lookup.ts';
 import type { PaymentGateway } from '../gateway/gateway.ts';
 import { isCharging, VAULTED_METHOD_TYPES } from '../gateway/vault-gateway.ts';
 import type { VaultedMethod, VaultGateway, VerificationFailure } from '../gateway/vault-gateway.ts';
@@ -161,8 +162,18 @@ export async function deleteSavedMethod(deps: VaultDeps, accountId: string, toke
   return 'deleted';
 }
 
-/** A single-use nonce charging one of the shopper's saved methods (to pay an order with it, nothing typed). */
-export async function savedMethodNonce(deps: VaultDeps, accountId: string, token: string): Promise<string | null> {
+/**
+ * A single-use nonce charging one of the shopper's saved methods (to pay an order with it, nothing typed). Its card, as
+ * the gateway's answer describes it, is told to the payments' card look-up, which then need not ask the gateway.
+ */
+export async function savedMethodNonce(
+  deps: VaultDeps & { cards: CardLookup | null },
+  accountId: string,
+  token: string,
+): Promise<string | null> {
   const method = await findOwnedMethod(deps, accountId, token);
-  return method === null ? null : deps.vault.createNonce(token);
+  if (method === null) return null;
+  const { nonce, card } = await deps.vault.createNonce(token);
+  if (card !== null) deps.cards?.remember(nonce, card);
+  return nonce;
 }

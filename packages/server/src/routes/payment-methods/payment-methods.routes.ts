@@ -170,7 +170,9 @@ export function paymentMethodsRoutes(app: ApiInstance, ctx: AppContext): void {
     },
     async (request, reply) => {
       const accountId = signedInAccount(request);
-      const nonce = await withGateway(request, () => savedMethodNonce(vaultDeps(ctx), accountId, request.params.id));
+      const nonce = await withGateway(request, () =>
+        savedMethodNonce({ ...vaultDeps(ctx), cards: ctx.cards }, accountId, request.params.id),
+      );
       if (nonce === null) return sendFinal(reply, new ProblemError('payment_method_not_found'));
       return reply.status(201).send({ nonce });
     },
