@@ -52,11 +52,12 @@ export async function deleteCheckoutCard(card: PaymentMethodResult): Promise<voi
 }
 
 /**
- * A wallet the shopper asked to save while paying: saved through the server (`POST /api/payment-methods`: its
- * `save_card` bot-check, the card-save rules), or found saved already (409 `wallet_already_saved` names the one saved
- * before: the shopper's wish is met, nothing new is kept); answers a nonce that pays with the saved wallet.
+ * A card ("Save card") or a wallet the shopper asked to save while paying: saved through the server (`POST
+ * /api/payment-methods`: its `save_card` bot-check, the card-save rules, a card's verification and duplicate check),
+ * or, a wallet, found saved already (409 `wallet_already_saved` names the one saved before: the shopper's wish is
+ * met, nothing new is kept); answers a nonce that pays with the saved card or wallet.
  */
-export async function saveWalletToPay(idempotencyKey: string, nonce: string): Promise<string> {
+export async function saveToPay(idempotencyKey: string, nonce: string): Promise<string> {
   let saved: SavedPaymentMethod;
   try {
     saved = (await api.addPaymentMethod(idempotencyKey, nonce, false)).paymentMethod;

@@ -30,18 +30,15 @@ export function CheckoutPage({ orderId }: { orderId: string }) {
     displayName: messages.shopName,
     currencyCode: session?.amount.currency ?? '',
   });
-  // Signed in, the saved methods are the server's: it lists them and saves a card (its bot-check and card-save rules).
-  const [saveError, setSaveError] = useState<string>();
+  // Signed in, the saved methods are the server's: it lists them, and a card typed with "Save card" is saved through
+  // it by the payment flow (its bot-check and card-save rules), which words any refusal.
   const checkoutProvider = useMemo(() => {
     if (provider === null || session === undefined || !session.checkout.vaultCard) return provider;
     const base = provider ?? sandboxProvider(session.clientToken);
     if (base === undefined) return provider;
-    return withServerVault(base, { onProblem: (problem) => setSaveError(problemMessage(problem)) });
+    return withServerVault(base);
   }, [provider, session]);
-  const pay = (checkout: CheckoutInstance): Promise<void> => {
-    setSaveError(undefined);
-    return payment.pay(checkout);
-  };
+  const pay = (checkout: CheckoutInstance): Promise<void> => payment.pay(checkout);
   // The proof of work is solved while the shopper types the card, from the first character typed (not on focus: the
   // card view focuses its first field itself as it opens, and the solving would slow the page down then), so Pay does
   // not wait for it (issue 10); Pay takes that token, once.
@@ -87,7 +84,7 @@ export function CheckoutPage({ orderId }: { orderId: string }) {
   }
 
   const busy = payment.state.step !== 'idle';
-  const error = (payment.state.step === 'idle' ? payment.state.error : undefined) ?? saveError;
+  const error = payment.state.step === 'idle' ? payment.state.error : undefined;
   return (
     <div className="checkout-page">
       <OrderSummary order={order} />

@@ -12,7 +12,7 @@ import { createPaymentFlow, type PaymentPorts, type PaymentState } from './payme
 class StandInCheckout {
   typed: string | null = null;
   selected: string | null = null;
-  /** The selected method is a wallet the shopper approved with "Save … for my next payments" ticked. */
+  /** The selected method is a wallet approved with "Save … for my next payments" ticked, or a card with "Save card". */
   vaultRequested = false;
   clears = 0;
   private nonces = 0;
@@ -21,6 +21,12 @@ class StandInCheckout {
     this.typed = card;
     this.selected = null;
     this.vaultRequested = false;
+  }
+
+  /** A card typed with "Save card" ticked: the checkout hands it over to be saved while paying. */
+  typeToSave(card: string): void {
+    this.type(card);
+    this.vaultRequested = true;
   }
 
   /** A wallet approved in its window, to be saved while paying. */
@@ -58,7 +64,7 @@ interface Charge {
 
 /**
  * The ports, with the server's answers given per call (a Problem is thrown as the client would): `answers` for the
- * charges (and their bot-checks), `saveAnswers` for the saves of wallets.
+ * charges (and their bot-checks), `saveAnswers` for the saves of cards and wallets.
  */
 function setUp(answers: Array<'ok' | Problem | 'botcheck-timeout'> = [], saveAnswers: Array<'ok' | Problem> = []) {
   const checkout = new StandInCheckout();
@@ -82,7 +88,7 @@ function setUp(answers: Array<'ok' | Problem | 'botcheck-timeout'> = [], saveAns
       charges.push({ key, nonce: payment.nonce, botcheck: payment.botcheck });
       if (pending !== 'ok' && pending !== 'botcheck-timeout') throw new ApiError(pending);
     },
-    saveWallet: async (key, nonce) => {
+    saveToPay: async (key, nonce) => {
       saves.push({ key, nonce });
       const answer = saveAnswers.shift() ?? 'ok';
       if (answer !== 'ok') throw new ApiError(answer);
@@ -212,7 +218,7 @@ describe('the payment flow', () => {
     expect(flow.last()).toEqual({ step: 'paid' });
   });
 
-  it('saves a wallet the shopper asked to keep, then pays with the saved one; a card is never saved here', async () => {
+  it('saves a wallet or a card the shopper asked to keep, then pays with the saved one; a card without "Save card" is not saved', async () => {
     const flow = setUp(['ok']);
     flow.checkout.approveWalletToSave('paypal');
     await flow.pay();
@@ -220,10 +226,30 @@ describe('the payment flow', () => {
     expect(flow.saves).toEqual([{ key: 'key-1', nonce: 'nonce-1-paypal' }]);
     expect(flow.charges).toEqual([{ key: 'key-2', nonce: 'saved-1-nonce-1-paypal', botcheck: 'token-1' }]);
 
+    const saved = setUp(['ok']);
+    saved.checkout.typeToSave('visa');
+    await saved.pay();
+    expect(saved.saves).toEqual([{ key: 'key-1', nonce: 'nonce-1-visa' }]);
+    expect(saved.charges).toEqual([{ key: 'key-2', nonce: 'saved-1-nonce-1-visa', botcheck: 'token-1' }]);
+
     const card = setUp(['ok']);
     card.checkout.type('visa');
     await card.pay();
     expect(card.saves).toEqual([]);
+  });
+
+  it("a card the save refused (saved already, failing verification) is asked for again with one message, the shop's; nothing charged", async () => {
+    for (const refusal of [
+      { status: 409, code: 'payment_method_duplicate' },
+      { status: 422, code: 'card_verification_failed' },
+    ]) {
+      const flow = setUp([], [refusal]);
+      flow.checkout.typeToSave('visa');
+      await flow.pay();
+      expect(flow.charges).toEqual([]);
+      expect(flow.checkout.clears).toBe(1);
+      expect(flow.last()).toEqual({ step: 'idle', error: problemMessage(refusal) });
+    }
   });
 
   it('after a network error on the charge of a wallet saved on the way, Pay again pays with the same saved nonce and key, saving nothing again', async () => {

@@ -11,7 +11,7 @@ export type PaymentState =
 
 /**
  * What one Pay press needs from outside: the checkout's card, the bot-check's token, the server's charge, and the
- * server's save of a wallet the shopper asked to keep.
+ * server's save of a card or wallet the shopper asked to keep.
  */
 export interface PaymentPorts {
   checkout: Pick<CheckoutInstance, 'requestPaymentMethod' | 'clearSelectedPaymentMethod'>;
@@ -20,8 +20,8 @@ export interface PaymentPorts {
   /** The bot-check's token: the one started ahead (once), else a new one. */
   botcheck(): Promise<string>;
   charge(idempotencyKey: string, payment: { nonce: string; deviceData?: string; botcheck: string }): Promise<void>;
-  /** Saves an approved wallet (or finds it saved already) and answers a nonce that pays with the saved one. */
-  saveWallet(idempotencyKey: string, nonce: string): Promise<string>;
+  /** Saves a card or an approved wallet (a wallet may be found saved already); answers a nonce paying with it. */
+  saveToPay(idempotencyKey: string, nonce: string): Promise<string>;
   newIdempotencyKey(): string;
 }
 
@@ -30,6 +30,15 @@ export interface PaymentFlow {
   pay(ports: PaymentPorts): Promise<void>;
 }
 
+/** Answers after which the gateway has used the nonce: the checkout is asked for a card or an approval again. */
+const CONSUMED = [
+  'payment_declined',
+  'three_d_secure_required',
+  'payment_method_invalid',
+  'payment_method_duplicate',
+  'card_verification_failed',
+];
+
 /**
  * The Pay button's flow, free of React so each outcome can be tested: the checkout hands over a nonce, the bot-check
  * gives a token, the server charges the order. One Idempotency-Key per nonce, so a retried request (network hiccup,
@@ -37,7 +46,7 @@ export interface PaymentFlow {
  */
 export function createPaymentFlow(onState: (state: PaymentState) => void): PaymentFlow {
   const keys = new Map<string, string>();
-  /** A wallet saved on the way: the nonce paying with the saved one, per approval, so Pay again resumes that payment. */
+  /** A card or wallet saved on the way: the nonce paying with the saved one, per nonce saved, so Pay again resumes that payment. */
   const savedNonces = new Map<string, string>();
   let inFlight = false;
 
@@ -60,12 +69,12 @@ export function createPaymentFlow(onState: (state: PaymentState) => void): Payme
     let { nonce } = method;
     const { deviceData } = method;
     try {
-      // "Save PayPal for my next payments" (any wallet's): saved through the server first (its save bot-check, the
-      // card-save rules, one copy per account), then paid with the saved method, as a saved card pays.
+      // "Save card", "Save PayPal for my next payments" (any wallet's): saved through the server first (its save
+      // bot-check, the card-save rules, one copy per account), then paid with the saved method, as a saved card pays.
       if (method.vaultRequested === true) {
         onState({ step: 'saving' });
         const approved = nonce;
-        nonce = savedNonces.get(approved) ?? (await ports.saveWallet(keyFor(approved, ports), approved));
+        nonce = savedNonces.get(approved) ?? (await ports.saveToPay(keyFor(approved, ports), approved));
         savedNonces.set(approved, nonce);
       }
       onState({ step: 'botcheck' });
@@ -81,8 +90,9 @@ export function createPaymentFlow(onState: (state: PaymentState) => void): Payme
       // again. Anything else (network failure, gateway unavailable, another attempt in progress, bot-check) keeps the
       // card selected in the checkout and its key here, so Pay again resumes the same attempt without retyping, and
       // the server answers it once.
-      // A wallet the gateway would not save (payment_method_invalid) is approved again too.
-      if (['payment_declined', 'three_d_secure_required', 'payment_method_invalid'].includes(problem.code)) {
+      // A card or wallet the gateway would not save (a card saved already, failing verification; a wallet's
+      // payment_method_invalid) is entered or approved again too.
+      if (CONSUMED.includes(problem.code)) {
         ports.checkout.clearSelectedPaymentMethod();
         savedNonces.clear();
       }

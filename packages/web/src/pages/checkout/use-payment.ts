@@ -3,7 +3,7 @@ import type { CheckoutInstance } from '@kassa/checkout';
 import { ApiError, api } from '../../api/client.ts';
 import type { BotcheckSettings } from '../../api/types.ts';
 import { paymentBotcheck } from '../../botcheck/botcheck.ts';
-import { saveWalletToPay } from '../../saved-cards/saved-cards.ts';
+import { saveToPay } from '../../saved-cards/saved-cards.ts';
 import { createPaymentFlow, type PaymentFlow, type PaymentState } from './payment-flow.ts';
 
 export type { PaymentState } from './payment-flow.ts';
@@ -37,7 +37,7 @@ export function usePayment(orderId: string, botcheck: BotcheckSettings | undefin
           throw error;
         }
       },
-      saveWallet: saveWalletToPay,
+      saveToPay,
       newIdempotencyKey: () => crypto.randomUUID(),
     });
   }
