@@ -283,7 +283,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('a card-testi
     expect(figures.gatewayCalls).toBe(3); // declines_per_card_per_hour
   }, 180_000);
 
-  it('rotating addresses, sessions and orders: bounded per BIN; the shop alert raises the proof-of-work cost and switches payments to the interactive widget, through which a real shopper pays', async () => {
+  it('rotating addresses, sessions and orders: bounded per BIN; the shop alert raises the proof-of-work cost and switches payments and card saves to the interactive widget, through which a real shopper pays', async () => {
     const bins = ['411111', '400551'];
     const figures = await attack(
       40,
@@ -302,8 +302,13 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('a card-testi
     // ... and payments and card saves switch to the merchant's interactive check (BOTCHECK_ALERT_PROVIDER): the page
     // is handed hCaptcha's widget, and a solved proof of work no longer pays, before any gateway call.
     const real = await shopper('198.51.100.78', 'prd_mug', () => '5555555555554444');
-    const settings = (await real.client.get('/api/botcheck/settings?action=payment')).json<{ botcheck: object }>();
-    expect(settings.botcheck).toMatchObject({ provider: 'hcaptcha', siteKey: STANDIN_KEYS.siteKey, tokenPrefix: 'alert:' });
+    const alertWidget = { provider: 'hcaptcha', siteKey: STANDIN_KEYS.siteKey, tokenPrefix: 'alert:' };
+    const settingsOf = async (action: string) =>
+      (await real.client.get(`/api/botcheck/settings?action=${action}`)).json<{ botcheck: object }>().botcheck;
+    expect(await settingsOf('payment')).toMatchObject(alertWidget);
+    expect(await settingsOf('save_card')).toMatchObject(alertWidget);
+    const session = await real.client.post(`/api/orders/${real.orderId}/checkout-session`);
+    expect(session.json<{ botcheck: object }>().botcheck).toMatchObject(alertWidget);
     const sales = gateway.sales;
     const nonce = await real.tokenize();
     const pay = (botcheck: string, key: string) =>
@@ -316,6 +321,17 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('a card-testi
     const paid = await pay(`alert:${await personsToken()}`, 'real-shopper');
     expect(paid.statusCode).toBe(201);
     expect(standin.lastVerify()?.get('secret')).toBe(STANDIN_KEYS.secretKey);
+
+    // Card saves alike: a solved proof of work no longer saves a card, before the gateway is asked anything.
+    const holder = await accountHolder('198.51.100.82', 'Ada', () => '5555555555554444');
+    const lookups = lookup.lookups;
+    const saved = await holder.client.post(
+      '/api/payment-methods',
+      { nonce: await holder.tokenize(), botcheck: await holder.client.botcheckToken('save_card') },
+      { 'idempotency-key': 'proof-of-work-save' },
+    );
+    expect(saved.json()).toMatchObject({ code: 'botcheck_failed' });
+    expect([lookup.lookups, vault.cards]).toEqual([lookups, 0]);
   }, 300_000);
 
   /** What hCaptcha's widget makes in a person's browser on the shop (its anchor frame asks the stand-in). */
