@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../db/connect.ts';
 import { newId } from '../ids.ts';
+import { recordDispute } from './disputes.query.ts';
 import { paymentsCsv } from './payments.csv.ts';
 import { buildApp } from '../index.ts';
 import { recordPayment } from '../testing/admin.ts';
@@ -232,7 +233,6 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('the dashboar
         {
           id: 'dp_old',
           transaction_id: `t_${paymentId}`,
-          payment_id: paymentId,
           status: 'won',
           kind: 'chargeback',
           reason: 'fraud',
@@ -243,7 +243,6 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('the dashboar
         {
           id: 'dp_elsewhere',
           transaction_id: 't_panel',
-          payment_id: null,
           status: 'open',
           kind: 'chargeback',
           reason: 'duplicate',
@@ -300,6 +299,28 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('the dashboar
       ['webhook', 'dispute_won'],
     ]);
     expect(detail.timeline.events[1]).toMatchObject({ at: sentAt, receivedAt });
+  });
+
+  it("names a dispute's payment even when the dispute's webhook came before the sale's transaction id was written", async () => {
+    const shopper = await signedIn('shopper@kassa.test', 'kassa-demo-shopper');
+    const paymentId = await payment(shopper, { status: 'succeeded', minutesAgo: 1 });
+    // The sale's answer not written yet when the webhook comes: the payment has no transaction id.
+    await db.updateTable('payments').set({ transaction_id: null }).where('id', '=', paymentId).execute();
+    const dispute = { id: 'dp_early', status: 'open', kind: 'chargeback', reason: 'fraud', amount: '12.00', currency: 'EUR' };
+    await recordDispute(db, { ...dispute, transactionId: `t_${paymentId}` }, new Date().toISOString());
+    await db
+      .updateTable('payments')
+      .set({ transaction_id: `t_${paymentId}` })
+      .where('id', '=', paymentId)
+      .execute();
+
+    const client = await admin();
+    const listed = (await client.get('/api/admin/disputes')).json<{
+      disputes: { id: string; payment: { id: string } | null }[];
+    }>();
+    expect(listed.disputes.map((d) => [d.id, d.payment?.id ?? null])).toEqual([['dp_early', paymentId]]);
+    const detail = (await client.get(`/api/admin/payments/${paymentId}`)).json<{ disputes: { id: string }[] }>();
+    expect(detail.disputes.map((d) => d.id)).toEqual(['dp_early']);
   });
 
   it('keeps every new dashboard route from a shopper (403) and a visitor (401)', async () => {

@@ -23,11 +23,11 @@ export type AdminDispute = z.infer<typeof adminDisputeSchema>;
 function disputesQuery(db: Db) {
   return db
     .selectFrom('disputes as d')
-    .leftJoin('payments as p', 'p.id', 'd.payment_id')
+    .leftJoin('payments as p', 'p.transaction_id', 'd.transaction_id')
     .leftJoin('orders as o', 'o.id', 'p.order_id')
     .leftJoin('accounts as a', 'a.id', 'o.owner_account_id')
     .selectAll('d')
-    .select(['o.number as order_number', 'a.email as customer_email']);
+    .select(['p.id as payment_id', 'o.number as order_number', 'a.email as customer_email']);
 }
 
 type DisputeListRow = Awaited<ReturnType<ReturnType<typeof disputesQuery>['executeTakeFirstOrThrow']>>;
@@ -74,7 +74,7 @@ export async function listDisputes(
 
 /** The disputes against one payment, last reported first. */
 export async function disputesOfPayment(db: Db, paymentId: string): Promise<AdminDispute[]> {
-  const rows = await disputesQuery(db).where('d.payment_id', '=', paymentId).orderBy('d.notified_at', 'desc').execute();
+  const rows = await disputesQuery(db).where('p.id', '=', paymentId).orderBy('d.notified_at', 'desc').execute();
   return rows.map(toAdminDispute);
 }
 
@@ -87,11 +87,6 @@ export async function recordDispute(
   dispute: { id: string; status: string; kind: string; reason: string; amount: string; currency: string; transactionId: string },
   at: string,
 ): Promise<void> {
-  const payment = await db
-    .selectFrom('payments')
-    .select('id')
-    .where('transaction_id', '=', dispute.transactionId)
-    .executeTakeFirst();
   const money = fromDecimalString(dispute.amount, dispute.currency);
   const state = {
     status: dispute.status,
@@ -103,7 +98,7 @@ export async function recordDispute(
   };
   await db
     .insertInto('disputes')
-    .values({ id: dispute.id, transaction_id: dispute.transactionId, payment_id: payment?.id ?? null, ...state })
+    .values({ id: dispute.id, transaction_id: dispute.transactionId, ...state })
     .onConflict((oc) => oc.column('id').doUpdateSet(state).where('disputes.notified_at', '<=', at))
     .execute();
 }

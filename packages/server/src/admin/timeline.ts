@@ -120,7 +120,10 @@ export async function paymentTimeline(
       actorEmail: actors.get(refund.actor_account_id) ?? null,
     });
   }
-  const disputes = await deps.db.selectFrom('disputes').select('id').where('payment_id', '=', payment.id).execute();
+  const disputes =
+    payment.transactionId === null
+      ? []
+      : await deps.db.selectFrom('disputes').select('id').where('transaction_id', '=', payment.transactionId).execute();
   const disputeChanges = await changesTo(
     deps.db,
     disputes.map((dispute) => dispute.id),

@@ -484,4 +484,22 @@ export const migrations: Record<string, Migration> = {
       await db.schema.dropIndex('sign_ups_expires').execute();
     },
   },
+  '0015_disputes_by_transaction': {
+    // A dispute names its payment by the gateway's transaction id, joined when read: the dispute's webhook can come
+    // before the shop has written the sale's transaction id (the sandbox sends it as the sale settles), and a payment
+    // id looked up when the webhook came stayed empty for good.
+    async up(db: Kysely<unknown>) {
+      await db.schema.dropIndex('disputes_payment').execute();
+      await db.schema.alterTable('disputes').dropColumn('payment_id').execute();
+      await db.schema.createIndex('disputes_transaction').on('disputes').column('transaction_id').execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropIndex('disputes_transaction').execute();
+      await db.schema.alterTable('disputes').addColumn('payment_id', 'text').execute();
+      await sql`UPDATE disputes SET payment_id = (SELECT id FROM payments WHERE payments.transaction_id = disputes.transaction_id)`.execute(
+        db,
+      );
+      await db.schema.createIndex('disputes_payment').on('disputes').column('payment_id').execute();
+    },
+  },
 };

@@ -241,12 +241,13 @@ export interface SubscriptionStatesTable {
   notified_at: string;
 }
 
-/** A dispute (chargeback) the gateway reported, against the payment whose transaction it disputes. */
+/**
+ * A dispute (chargeback) the gateway reported. Its payment is the one with its transaction id, joined when read (none
+ * when the transaction is not one of the product's payments, e.g. made in the gateway's control panel).
+ */
 export interface DisputesTable {
   id: string;
   transaction_id: string;
-  /** Null when the transaction is not one of the product's payments (e.g. made in the gateway's control panel). */
-  payment_id: string | null;
   status: string;
   kind: string;
   reason: string;

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../db/connect.ts';
+import { disputesOfPayment } from '../admin/disputes.query.ts';
 import { createBraintreeClient } from '../gateway/braintree.ts';
 import { buildApp } from '../index.ts';
 import { recordOutcome } from '../payments/payments.repository.ts';
@@ -271,18 +272,15 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
       // The SDK's dispute sample names the transaction by the id it is given.
       const dispute = await post(form(await sdk().webhookTesting.sampleNotification('dispute_opened', payment.transactionId)));
       expect(dispute.json()).toEqual({ status: 'processed' });
-      const row = await db
-        .selectFrom('disputes')
-        .selectAll()
-        .where('transaction_id', '=', payment.transactionId)
-        .executeTakeFirstOrThrow();
-      expect(row).toMatchObject({
-        payment_id: payment.id,
+      const [recorded, ...others] = await disputesOfPayment(db, payment.id);
+      expect(others).toEqual([]);
+      expect(recorded).toMatchObject({
+        transactionId: payment.transactionId,
+        payment: { id: payment.id },
         status: 'open',
         kind: 'chargeback',
         reason: 'fraud',
-        amount: 25000,
-        currency: 'USD',
+        amount: { amount: 25000, currency: 'USD' },
       });
     });
 
