@@ -31,8 +31,9 @@ export interface PayOrderDeps {
   /**
    * Called once a new attempt passed the bot-check, before the charge: the rules on the card, which the gateway
    * describes (a gateway call, so never made for a request without a valid token). Throws to refuse it; what it
-   * returns runs in the transaction that records the attempt, before it (the card's counts and rules): its writes are
-   * committed whether or not it refuses, and the refusal it returns is thrown once they are.
+   * returns runs in the transaction that records the attempt, before it (the card's rules; their counts are committed
+   * before, velocity/guard.ts recordCardUse): its writes are committed whether or not it refuses, and the refusal it
+   * returns is thrown once they are.
    */
   admitCard?: () => Promise<AttemptCheck | undefined>;
   /** Counts the outcome of an attempt this request sent (the velocity rules' declines), in the transaction recording it. */
@@ -109,7 +110,7 @@ export async function payOrder(deps: PayOrderDeps, input: PayOrderInput, now: Da
     input.saveCard === true && input.owner.accountId !== null
       ? await ensureGatewayCustomer(deps.db, deps.gateway, input.owner.accountId)
       : null;
-  // The card's counts and the attempt in one transaction: one commit, where each was one.
+  // The card rules' check (and a refusal's note) and the attempt in one transaction.
   const admitted = await deps.db.transaction().execute(async (trx): Promise<Admitted> => {
     const refusal = (await checkInTransaction?.(trx)) ?? null;
     if (refusal !== null) return { kind: 'refused', refusal };

@@ -266,6 +266,29 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('a card-testi
     expect(figures.gatewayCalls).toBe(5); // declines_per_ip_per_hour
   }, 180_000);
 
+  it('new cards of twelve BINs sent at once from one IP, each with a fresh session and order: at most 5 reach the gateway', async () => {
+    // Each card of its own BIN, so no two payments write the same count row (whose lock would make them wait in turn):
+    // only counts committed before they are read bound them (distinct_cards_per_ip_per_hour).
+    const ready = [];
+    for (let i = 0; i < 12; i += 1) {
+      const one = await shopper('203.0.113.31', 'prd_mug', () => cardNumber(++cardCounter, String(400100 + i * 7)));
+      ready.push({ one, nonce: await one.tokenize(), token: await one.client.botcheckToken() });
+    }
+    const before = gateway.sales;
+    const statuses = await Promise.all(
+      ready.map(async ({ one, nonce, token }, i) => {
+        const paid = await one.client.post(
+          `/api/orders/${one.orderId}/payments`,
+          { nonce, botcheck: token },
+          { 'idempotency-key': `at-once-${i}` },
+        );
+        return paid.statusCode;
+      }),
+    );
+    expect(gateway.sales - before).toBeLessThanOrEqual(5);
+    expect(statuses.filter((status) => status === 201)).toHaveLength(gateway.sales - before);
+  }, 180_000);
+
   /** A new address (as from a botnet behind trusted proxies), session and order for every attempt. */
   const rotating = (card?: (attempt: number) => string) => (attempt: number) =>
     shopper(

@@ -38,29 +38,37 @@ const CARD_DIMENSIONS = new Set(['card', 'bin']);
 /** A rule on the card itself, or on the cards a payer used: it can be judged only once the card is known. */
 const isCardRule = (limit: Limit): boolean => CARD_DIMENSIONS.has(limit.dimension) || limit.action === 'card_used';
 
-/** The rules of `limits` checked before the card is known (the card rules are enforceCardLimits'). */
+/** The rules of `limits` checked before the card is known (the card rules are recordCardUse's and cardLimitsRefusal's). */
 export function rulesBeforeCard(limits: readonly Limit[]): Limit[] {
   return limits.filter((limit) => !isCardRule(limit));
 }
 
 /**
  * A payment's card, once the gateway has described its nonce: counted against the card and its BIN, and as one of
- * the cards of the session, account and IP; past the card rules of `limits` (the others were checked first), the
- * refusal (noted, Retry-After set) is returned for the caller to throw once these counts are committed with it.
+ * the cards of the session, account and IP. Committed before cardLimitsRefusal reads the counts (not in its
+ * transaction): on PostgreSQL a transaction does not see another's uncommitted counts, so payments sent at once with
+ * different cards each saw only their own and more cards than distinct_cards_per_ip_per_hour reached the gateway.
+ */
+export async function recordCardUse(velocity: Velocity, card: CardSubjects, payer: Subjects): Promise<void> {
+  await velocity.recordAll([
+    { action: 'payment', subjects: card },
+    { action: 'card_used', subjects: { session: payer.session, account: payer.account, ip: payer.ip }, detail: card.card },
+  ]);
+}
+
+/**
+ * A payment's card, counted (recordCardUse): past the card rules of `limits` (the others were checked first), the
+ * refusal (noted, Retry-After set) is returned for the caller to throw once its note is committed.
  */
 export async function cardLimitsRefusal(
   velocity: Velocity,
   request: FastifyRequest,
   reply: FastifyReply,
-  card: { card: string; bin: string },
+  card: CardSubjects,
   payer: Subjects,
   limits: readonly Limit[],
   binRule: BinTestingRule,
 ): Promise<ProblemError | null> {
-  await velocity.recordAll([
-    { action: 'payment', subjects: card },
-    { action: 'card_used', subjects: { session: payer.session, account: payer.account, ip: payer.ip }, detail: card.card },
-  ]);
   const cardRules = limits.filter(isCardRule);
   return refusalOf(
     velocity,

@@ -12,7 +12,14 @@ import { toDecline, toPaymentSummary } from '../../payments/payment.ts';
 import { heldKeyRef } from '../../plugins/idempotency.ts';
 import type { ApiInstance } from '../../plugins/openapi.ts';
 import { ownerOf } from '../../plugins/sessions.ts';
-import { cardLimitsRefusal, cardSubjects, enforceLimits, paymentSubjects, rulesBeforeCard } from '../../velocity/guard.ts';
+import {
+  cardLimitsRefusal,
+  cardSubjects,
+  enforceLimits,
+  paymentSubjects,
+  recordCardUse,
+  rulesBeforeCard,
+} from '../../velocity/guard.ts';
 import type { CardSubjects } from '../../velocity/guard.ts';
 import { SHOP } from '../../velocity/shop-alert.ts';
 import { orderIdParams } from '../orders/orders.schemas.ts';
@@ -136,6 +143,7 @@ export async function takePayment(
     if (described === null) return undefined;
     const known = cardSubjects(ctx.config.sessionSecret, described);
     card = known;
+    await recordCardUse(ctx.velocity, known, subjects);
     const binRule = ctx.config.velocity.binTesting;
     return (trx) => cardLimitsRefusal(ctx.velocity.within(trx), request, reply, known, subjects, limits, binRule);
   };
