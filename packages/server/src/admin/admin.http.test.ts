@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../db/connect.ts';
 import { buildApp } from '../index.ts';
@@ -149,6 +150,18 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('the admin AP
     expect(response.json()).toMatchObject({ status: 400, code: 'validation_failed', errors: [{ code: 'invalid_string' }] });
     const log = await db.selectFrom('admin_audit_log').select(['action', 'target_id', 'status']).execute();
     expect(log).toEqual([{ action: 'disputes.read', target_id: 'dp_\uFFFDx', status: 400 }]);
+  });
+
+  it('answers problem+json when the audit entry cannot be written: a refusal as it was, an answer it would not record as a 500', async () => {
+    const client = await admin();
+    await sql`drop table admin_audit_log`.execute(db); // the audit's writes fail from here on
+    const refused = await client.get('/api/admin/payments?limit=1000');
+    expect(refused.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(refused.json()).toMatchObject({ status: 400, code: 'validation_failed', errors: [{ field: 'limit' }] });
+    // An answer the audit could not record is not given: the admin sees a failure, not an unrecorded success.
+    const read = await client.get('/api/admin/payments');
+    expect(read.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(read.json()).toMatchObject({ status: 500, code: 'internal_error' });
   });
 
   it('lists the audit log newest first: the changes alone by default, with who and the answer; every request with scope=all, paged', async () => {

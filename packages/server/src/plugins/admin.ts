@@ -52,13 +52,22 @@ export function registerAdminRoutesGuard(app: FastifyInstance, db: Db): AdminAct
     const actorAccountId = request.adminAccountId;
     const action = request.routeOptions.config.adminAction;
     if (actorAccountId === null || action === undefined) return payload;
-    await recordAdminAction(db, {
+    const entry = {
       actorAccountId,
       action,
       targetId: targetOf(request),
       detail: detailOf(request, reply.getHeader(REPLAYED_HEADER) === 'true'),
       status: reply.statusCode,
-    });
+    };
+    if (reply.statusCode < 400) {
+      await recordAdminAction(db, entry); // a failure is the answer's (500): no change goes unrecorded
+      return payload;
+    }
+    // The answer is already a problem: a failure here would replace it with Fastify's own plain JSON naming the error
+    // (issue 10's fuzz), so it is logged and the problem leaves as it is.
+    await recordAdminAction(db, entry).catch((error: unknown) =>
+      request.log.error({ err: error, action }, 'admin audit entry of a refused request not written'),
+    );
     return payload;
   };
 
