@@ -278,6 +278,27 @@ describe('nonces of saved cards and sales', () => {
     await expect(gateway.paymentMethodNonce.find('no-such-nonce')).rejects.toMatchObject({ type: 'notFoundError' });
   });
 
+  // As the provider: its NonceDetails have no uniqueNumberIdentifier, a transaction's creditCard has one. So Kassa's
+  // card rules, checked before the sale, cannot key on it (packages/server/README.md, "Velocity rules").
+  it('names a number uniqueNumberIdentifier only in a sale, the same whatever the expiry, declined or approved', async () => {
+    const identifiers = new Set<string | undefined>();
+    const tries = [
+      ['01/2031', '10.00'],
+      ['02/2032', '2000.00'],
+      ['03/2033', '11.00'],
+    ] as const;
+    for (const [expirationDate, amount] of tries) {
+      const nonce = await tokenizeCard(guestToken, { number: '4111111111111111', expirationDate });
+      const found = await gateway.paymentMethodNonce.find(nonce);
+      expect(found.details).toMatchObject({ bin: '411111', lastFour: '1111', expirationMonth: expirationDate.slice(0, 2) });
+      expect(found.details).not.toHaveProperty('uniqueNumberIdentifier');
+      const sale = await gateway.transaction.sale({ amount, paymentMethodNonce: nonce });
+      expect(sale.transaction.status).toBe(amount === '2000.00' ? 'processor_declined' : 'authorized');
+      identifiers.add(sale.transaction.creditCard?.uniqueNumberIdentifier);
+    }
+    expect([...identifiers]).toEqual([expect.stringMatching(/^[0-9a-f]{32}$/)]);
+  });
+
   it('sells by paymentMethodToken (with or without its customerId); another customer is 91516, unknown 91518', async () => {
     const customerId = await newCustomer();
     const card = (await saveCard(customerId, 'fake-valid-visa-nonce')).paymentMethod as braintree.CreditCard;
