@@ -199,6 +199,16 @@ describe('"Save card"', () => {
     expect(unchecked.effects).toContainEqual({ type: 'tokenize', fields: ['number', 'expirationDate'], vault: false });
   });
 
+  it('a card tokenized to be saved is kept for Pay again, and tokenized anew to pay without saving once the box is unchecked', () => {
+    const submitting = run(typed(withSaved([], { vaultCard: true })), submit).state;
+    const toSave: PaymentMethodResult = { ...savedMethod({ nonce: 'n-typed' }), vaulted: false, vaultRequested: true };
+    const selected = run(submitting, { type: 'TOKENIZED', result: toSave }).state;
+    // The shop's page refused the save (a limit, the bot-check): Pay again sends the same card and save.
+    expect(run(selected, submit).effects).toContainEqual({ type: 'resolveRequest', result: toSave });
+    const unchecked = run(selected, { type: 'SET_SAVE_CARD', save: false }, submit);
+    expect(unchecked.effects).toContainEqual({ type: 'tokenize', fields: ['number', 'expirationDate'], vault: false });
+  });
+
   it('never vaults when the merchant does not offer saving (guests)', () => {
     expect(run(typed(withSaved([])), submit).effects).toContainEqual({
       type: 'tokenize',

@@ -60,6 +60,15 @@ export const savedMethodsPart: MachinePart<SavedMethodsGuardName, SavedMethodsAc
       editing: true,
       sheetError: 'error.deleteFailed',
     }),
-    setSaveCard: (state, event) => (event.type === 'SET_SAVE_CARD' ? { ...state, saveCard: event.save } : state),
+    // A card tokenized for the other choice is tokenized again at the next Pay: its result says whether to save it (the
+    // shop's page saves it first, and a refused save must not hold the card the shopper then pays without saving).
+    setSaveCard: (state, event) =>
+      event.type === 'SET_SAVE_CARD'
+        ? {
+            ...state,
+            saveCard: event.save,
+            selected: (state.selected?.vaultRequested === true) === event.save ? state.selected : null,
+          }
+        : state,
   },
 };
