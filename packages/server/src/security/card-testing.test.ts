@@ -76,8 +76,11 @@ function cardNumber(n: number, bin = '411111'): string {
   return `${body}${(10 - (sum % 10)) % 10}`;
 }
 
+/** A card number, or a number with its expiry (MM/YYYY; two years ahead when not given). */
+type TestCard = string | { number: string; expirationDate: string };
+
 /** Tokenizes the next of `card`'s numbers at the gateway's client API with `clientToken`, as the card frames do. */
-function cardTokenizer(clientToken: string, card: () => string): () => Promise<string> {
+function cardTokenizer(clientToken: string, card: () => TestCard): () => Promise<string> {
   const token = JSON.parse(Buffer.from(clientToken, 'base64').toString('utf8')) as {
     authorizationFingerprint: string;
     clientApiUrl: string;
@@ -88,12 +91,14 @@ function cardTokenizer(clientToken: string, card: () => string): () => Promise<s
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
         authorizationFingerprint: token.authorizationFingerprint,
-        creditCard: { number: card(), expirationDate: `12/${new Date().getUTCFullYear() + 2}`, cvv: '123' },
+        creditCard: { expirationDate: `12/${new Date().getUTCFullYear() + 2}`, ...cardOf(card()), cvv: '123' },
       }),
     });
     return ((await response.json()) as { creditCards: Array<{ nonce: string }> }).creditCards[0]?.nonce ?? '';
   };
 }
+
+const cardOf = (card: TestCard) => (typeof card === 'string' ? { number: card } : card);
 
 /** The shop's host name, where a person's browser runs the widget (siteverify reports it back). */
 const SHOP_HOST = 'shop.test';
@@ -157,7 +162,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('a card-testi
   async function shopper(
     ip: string,
     productId = 'prd_espressomachine',
-    card: () => string = () => cardNumber(++cardCounter),
+    card: () => TestCard = () => cardNumber(++cardCounter),
   ): Promise<Shopper> {
     const client = new TestClient(app, ip);
     const made = await client.post('/api/orders', { items: [{ productId, quantity: 1 }] });
@@ -297,7 +302,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('a card-testi
   }, 180_000);
 
   /** A new address (as from a botnet behind trusted proxies), session and order for every attempt. */
-  const rotating = (card?: (attempt: number) => string) => (attempt: number) =>
+  const rotating = (card?: (attempt: number) => TestCard) => (attempt: number) =>
     shopper(
       `198.18.${attempt >> 8}.${attempt & 255}`,
       'prd_espressomachine',
@@ -311,6 +316,19 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('a card-testi
     );
     print('one card, rotating address, session and order', figures);
     expect(figures.gatewayCalls).toBe(3); // declines_per_card_per_hour
+  }, 180_000);
+
+  it('one number tried with a new expiry date from a new address, session and order each time: at most 3 declines of it reach the gateway', async () => {
+    const year = new Date().getUTCFullYear();
+    const figures = await attack(
+      8,
+      rotating((attempt) => ({
+        number: cardNumber(424243),
+        expirationDate: `${String(attempt + 1).padStart(2, '0')}/${year + 3}`,
+      })),
+    );
+    print('one number, a new expiry each time, rotating address, session and order', figures);
+    expect(figures.gatewayCalls).toBe(3); // declines_per_card_digits_per_hour (per card and expiry, all 8 reached it)
   }, 180_000);
 
   it('rotating addresses, sessions and orders: bounded per BIN; the shop alert raises the proof-of-work cost and switches payments and card saves to the interactive widget, through which a real shopper pays', async () => {

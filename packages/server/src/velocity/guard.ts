@@ -23,18 +23,27 @@ export async function enforceLimits(
   return recorded;
 }
 
-/** A card as the velocity rules count it: a keyed hash of what the gateway says of it (never the number), its BIN. */
-export type CardSubjects = { card: string; bin: string };
+/**
+ * A card as the velocity rules count it: keyed hashes of what the gateway says of it (never the number), with and
+ * without its expiry, and its BIN. The gateway names a number (uniqueNumberIdentifier) only in a sale's answer, after
+ * the charge: before it, the BIN and last four are what identify a number whatever expiry a script tries with it.
+ */
+export type CardSubjects = { card: string; card_digits: string; bin: string };
 
-/** The subjects a card is counted as: a keyed hash of what the gateway says of it (never the number), and its BIN. */
+const keyed = (secret: string, text: string) => createHmac('sha256', secret).update(text).digest('hex').slice(0, 32);
+
+/** The subjects a card is counted as (CardSubjects). */
 export function cardSubjects(secret: string, card: CardDescription): CardSubjects {
-  const fingerprint = createHmac('sha256', secret)
-    .update(`card:${card.bin}:${card.lastFour}:${card.expirationMonth}:${card.expirationYear}`)
-    .digest('hex');
-  return { card: fingerprint.slice(0, 32), bin: card.bin };
+  return {
+    card: keyed(secret, `card:${card.bin}:${card.lastFour}:${card.expirationMonth}:${card.expirationYear}`),
+    card_digits: keyed(secret, `digits:${card.bin}:${card.lastFour}`),
+    bin: card.bin,
+  };
 }
 
-const CARD_DIMENSIONS = new Set(['card', 'bin']);
+const CARD_DIMENSIONS = new Set(['card', 'card_digits', 'bin']);
+/** The rules on one card (with or without its expiry), as against those on its BIN. */
+const ON_ONE_CARD = new Set(['card', 'card_digits']);
 /** A rule on the card itself, or on the cards a payer used: it can be judged only once the card is known. */
 const isCardRule = (limit: Limit): boolean => CARD_DIMENSIONS.has(limit.dimension) || limit.action === 'card_used';
 
@@ -51,7 +60,7 @@ export function rulesBeforeCard(limits: readonly Limit[]): Limit[] {
  */
 export async function recordCardUse(velocity: Velocity, card: CardSubjects, payer: Subjects): Promise<void> {
   await velocity.recordAll([
-    { action: 'payment', subjects: card },
+    { action: 'payment', subjects: { card: card.card, bin: card.bin } },
     { action: 'card_used', subjects: { session: payer.session, account: payer.account, ip: payer.ip }, detail: card.card },
   ]);
 }
@@ -92,7 +101,7 @@ export async function refuseTestedCard(
   limits: readonly Limit[],
   binRule: BinTestingRule,
 ): Promise<void> {
-  const onTheCard = limits.filter((limit) => limit.dimension === 'card' && limit.action === 'decline');
+  const onTheCard = limits.filter((limit) => ON_ONE_CARD.has(limit.dimension) && limit.action === 'decline');
   await refuseIfExceeded(
     velocity,
     request,

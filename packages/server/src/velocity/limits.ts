@@ -97,6 +97,9 @@ export const DEFAULT_VELOCITY_LIMITS: VelocityLimits = {
     // Rules on the card itself hold whatever address, session or order a script rotates through.
     limit('payments_per_card_per_hour', 'payment', 'card', 5, HOUR),
     limit('declines_per_card_per_hour', 'decline', 'card', 3, HOUR),
+    // One number tried with many expiry dates: its BIN and last four, whatever the expiry. Another card sharing them
+    // (about one in 10,000 of a BIN's) waits out the hour after three declines of the tested one.
+    limit('declines_per_card_digits_per_hour', 'decline', 'card_digits', 3, HOUR),
     distinct('distinct_cards_per_session_per_hour', 'session', 3, HOUR),
     distinct('distinct_cards_per_account_per_hour', 'account', 3, HOUR),
     distinct('distinct_cards_per_ip_per_hour', 'ip', 5, HOUR),

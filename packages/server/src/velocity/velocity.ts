@@ -11,9 +11,10 @@ import { newId, nowIso } from '../ids.ts';
 
 /**
  * Who or what an event is counted against. `card`: a keyed hash of the card's BIN, last four and expiry (never the
- * number); `bin`: the card's first six digits, counted shop-wide; `shop`: the whole shop (one subject, `all`).
+ * number); `card_digits`: a keyed hash of its BIN and last four only, the same whatever expiry a script tries with
+ * the number; `bin`: the card's first six digits, counted shop-wide; `shop`: the whole shop (one subject, `all`).
  */
-export type Dimension = 'ip' | 'account' | 'email' | 'session' | 'order' | 'card' | 'bin' | 'shop';
+export type Dimension = 'ip' | 'account' | 'email' | 'session' | 'order' | 'card' | 'card_digits' | 'bin' | 'shop';
 /**
  * What is counted. `card_used`: a payment's card, kept in the event's detail so distinct cards can be counted;
  * `decline` and `approval`: the gateway's answers (against the BIN with the card in the detail, for the BIN rule).

@@ -275,6 +275,7 @@ export const adminMessages = {
     session: 'Session',
     account: 'Account',
     card: 'Card',
+    card_digits: 'Card number (any expiry)',
     bin: 'Card BIN',
     email: 'Email',
   } as Record<string, string>,
