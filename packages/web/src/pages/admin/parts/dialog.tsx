@@ -1,6 +1,22 @@
 import { useEffect, useRef, useState } from 'react';
+import type { Problem } from '../../../api/types.ts';
 import { problemOf } from '../../../api/use-load.ts';
 import { adminProblemMessage } from '../../../i18n/admin-messages.ts';
+
+/**
+ * Whether a refusal ends the dialog's Idempotency-Key. A refusal is the key's final answer (the server replays it for
+ * that key): asking again, later or with other input, is a new request. A lost answer (no status, a 5xx), a request
+ * still running, or the key's first request differing from this one (its answer may have been lost after it was
+ * carried out: a new key could refund twice) keep the key.
+ */
+export function renewsKey(problem: Problem): boolean {
+  return (
+    problem.status >= 400 &&
+    problem.status < 500 &&
+    problem.code !== 'idempotency_key_in_use' &&
+    problem.code !== 'idempotency_key_reused'
+  );
+}
 
 /**
  * A dialog's one action at the server under an Idempotency-Key, so Confirm again after a lost answer is the same
@@ -17,11 +33,7 @@ export function useKeyedAction<T>(run: (idempotencyKey: string) => Promise<T>, o
       onDone(await run(key));
     } catch (caught) {
       const problem = problemOf(caught);
-      // A refusal is the key's final answer (the server replays it for that key): asking again, later or with other
-      // input, is a new request. A lost answer, or a request still running, keeps the key: its retry cannot act twice.
-      if (problem.status >= 400 && problem.status < 500 && problem.code !== 'idempotency_key_in_use') {
-        setKey(crypto.randomUUID());
-      }
+      if (renewsKey(problem)) setKey(crypto.randomUUID());
       setError(adminProblemMessage(problem));
       setBusy(false);
     }
