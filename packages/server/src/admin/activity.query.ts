@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { Db } from '../db/connect.ts';
-import { encodePageCursor } from './page-cursor.ts';
-import type { PageCursor } from './page-cursor.ts';
+import { newestFirstAfter, type PageCursor, pageOf } from './page-cursor.ts';
 
 /** One line of the audit log as the merchant reads it: who did what, on what, when, and how it was answered. */
 export const activityEntrySchema = z.object({
@@ -28,19 +27,8 @@ export async function listActivity(
     .leftJoin('accounts as a', 'a.id', 'l.actor_account_id')
     .select(['l.id', 'l.created_at', 'l.action', 'l.target_id', 'l.status', 'l.detail', 'a.email']);
   if (filter.actions !== null) query = query.where('l.action', 'in', filter.actions.length > 0 ? [...filter.actions] : ['']);
-  const after = filter.after;
-  if (after !== undefined) {
-    query = query.where((eb) =>
-      eb.or([eb('l.created_at', '<', after.at), eb.and([eb('l.created_at', '=', after.at), eb('l.id', '<', after.id)])]),
-    );
-  }
-  const rows = await query
-    .orderBy('l.created_at', 'desc')
-    .orderBy('l.id', 'desc')
-    .limit(filter.limit + 1)
-    .execute();
-  const page = rows.slice(0, filter.limit);
-  const last = page.at(-1);
+  const rows = await newestFirstAfter(query, { at: 'l.created_at', id: 'l.id' }, filter.after, filter.limit).execute();
+  const { page, nextCursor } = pageOf(rows, filter.limit, (row) => ({ at: row.created_at, id: row.id }));
   return {
     entries: page.map((row) => ({
       id: row.id,
@@ -51,6 +39,6 @@ export async function listActivity(
       status: row.status,
       replayed: row.detail !== null && (JSON.parse(row.detail) as { replayed?: unknown }).replayed === true,
     })),
-    nextCursor: rows.length > filter.limit && last !== undefined ? encodePageCursor({ at: last.created_at, id: last.id }) : null,
+    nextCursor,
   };
 }

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { z } from 'zod';
 import type { Db } from '../db/connect.ts';
 import { moneySchema } from '../money.ts';
-import { encodePageCursor, type PageCursor } from './page-cursor.ts';
+import { newestFirstAfter, type PageCursor, pageOf } from './page-cursor.ts';
 
 /** A shopper's account as the merchant sees it: who, since when, and what they paid. */
 export const adminCustomerSchema = z.object({
@@ -39,18 +39,8 @@ export async function listCustomers(
   let query = db.selectFrom('accounts').select(['id', 'email', 'name', 'created_at']).where('role', '=', 'shopper');
   if (filter.email !== undefined && filter.email.trim() !== '')
     query = query.where(sql<boolean>`email like ${prefixPattern(filter.email)} escape '\\'`);
-  const after = filter.after;
-  if (after !== undefined) {
-    query = query.where((eb) =>
-      eb.or([eb('created_at', '<', after.at), eb.and([eb('created_at', '=', after.at), eb('id', '<', after.id)])]),
-    );
-  }
-  const rows = await query
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(filter.limit + 1)
-    .execute();
-  const page = rows.slice(0, filter.limit);
+  const rows = await newestFirstAfter(query, { at: 'created_at', id: 'id' }, filter.after, filter.limit).execute();
+  const { page, nextCursor } = pageOf(rows, filter.limit, (row) => ({ at: row.created_at, id: row.id }));
   const ids = page.map((row) => row.id);
   const [orderCounts, spending] =
     ids.length === 0
@@ -97,9 +87,8 @@ export async function listCustomers(
       lastPaymentAt,
     };
   });
-  const last = page.at(-1);
   return {
     customers,
-    nextCursor: rows.length > filter.limit && last !== undefined ? encodePageCursor({ at: last.created_at, id: last.id }) : null,
+    nextCursor,
   };
 }

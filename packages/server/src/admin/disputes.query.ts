@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Db } from '../db/connect.ts';
 import { fromDecimalString, moneySchema } from '../money.ts';
-import { encodePageCursor, type PageCursor } from './page-cursor.ts';
+import { newestFirstAfter, type PageCursor, pageOf } from './page-cursor.ts';
 
 /** A chargeback as the gateway's webhooks last reported it, with the payment it disputes. */
 export const adminDisputeSchema = z.object({
@@ -53,22 +53,11 @@ export async function listDisputes(
 ): Promise<{ disputes: AdminDispute[]; nextCursor: string | null }> {
   let query = disputesQuery(db);
   if (filter.status !== undefined) query = query.where('d.status', '=', filter.status);
-  const after = filter.after;
-  if (after !== undefined) {
-    query = query.where((eb) =>
-      eb.or([eb('d.notified_at', '<', after.at), eb.and([eb('d.notified_at', '=', after.at), eb('d.id', '<', after.id)])]),
-    );
-  }
-  const rows = await query
-    .orderBy('d.notified_at', 'desc')
-    .orderBy('d.id', 'desc')
-    .limit(filter.limit + 1)
-    .execute();
-  const page = rows.slice(0, filter.limit);
-  const last = page.at(-1);
+  const rows = await newestFirstAfter(query, { at: 'd.notified_at', id: 'd.id' }, filter.after, filter.limit).execute();
+  const { page, nextCursor } = pageOf(rows, filter.limit, (row) => ({ at: row.notified_at, id: row.id }));
   return {
     disputes: page.map(toAdminDispute),
-    nextCursor: rows.length > filter.limit && last !== undefined ? encodePageCursor({ at: last.notified_at, id: last.id }) : null,
+    nextCursor,
   };
 }
 

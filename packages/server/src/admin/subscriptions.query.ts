@@ -4,7 +4,7 @@ import type { Db } from '../db/connect.ts';
 import { SUBSCRIPTION_STATUSES } from '../gateway/vault-gateway.ts';
 import type { BilledSubscription, SubscriptionStatus, VaultGateway } from '../gateway/vault-gateway.ts';
 import { fromDecimalString, moneySchema } from '../money.ts';
-import { encodePageCursor, type PageCursor } from './page-cursor.ts';
+import { type PageCursor, pageOf } from './page-cursor.ts';
 
 /** A subscription as the merchant sees it: the gateway's record, its plan's name and the customer it bills. */
 export const adminSubscriptionSchema = z.object({
@@ -40,12 +40,11 @@ export async function listAdminSubscriptions(
     ...(after !== undefined ? { after: { createdAt: after.at, id: after.id } } : {}),
     limit: filter.limit + 1,
   });
-  const page = await describeSubscriptions(deps.db, found.slice(0, filter.limit));
-  const last = page.at(-1);
-  return {
-    subscriptions: page,
-    nextCursor: found.length > filter.limit && last !== undefined ? encodePageCursor({ at: last.createdAt, id: last.id }) : null,
-  };
+  const { page, nextCursor } = pageOf(found, filter.limit, (subscription) => ({
+    at: subscription.createdAt,
+    id: subscription.id,
+  }));
+  return { subscriptions: await describeSubscriptions(deps.db, page), nextCursor };
 }
 
 export type CancelSubscriptionOutcome =

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { encodePageCursor, type PageCursor } from '../admin/page-cursor.ts';
+import { newestFirstAfter, type PageCursor, pageOf } from '../admin/page-cursor.ts';
 import type { Db } from '../db/connect.ts';
 
 /** An action refused before it reached the gateway: by a velocity rule, or by the bot-check (`botcheck_failed`). */
@@ -27,19 +27,8 @@ export async function listRefusals(
 ): Promise<{ refusals: Refusal[]; nextCursor: string | null }> {
   let query = db.selectFrom('velocity_refusals').selectAll();
   if (filter.kind !== undefined) query = query.where('rule', filter.kind === 'botcheck' ? '=' : '!=', 'botcheck_failed');
-  const after = filter.after;
-  if (after !== undefined) {
-    query = query.where((eb) =>
-      eb.or([eb('created_at', '<', after.at), eb.and([eb('created_at', '=', after.at), eb('id', '<', after.id)])]),
-    );
-  }
-  const rows = await query
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(filter.limit + 1)
-    .execute();
-  const page = rows.slice(0, filter.limit);
-  const last = page.at(-1);
+  const rows = await newestFirstAfter(query, { at: 'created_at', id: 'id' }, filter.after, filter.limit).execute();
+  const { page, nextCursor } = pageOf(rows, filter.limit, (row) => ({ at: row.created_at, id: row.id }));
   return {
     refusals: page.map((row) => ({
       id: row.id,
@@ -51,6 +40,6 @@ export async function listRefusals(
       subject: row.subject,
       reason: row.reason,
     })),
-    nextCursor: rows.length > filter.limit && last !== undefined ? encodePageCursor({ at: last.created_at, id: last.id }) : null,
+    nextCursor,
   };
 }
