@@ -1,5 +1,8 @@
+import { cardNumber } from 'card-validator/dist/card-number.js';
+import creditCardType from 'credit-card-type';
 import { describe, expect, it } from 'vitest';
 import {
+  detectBrands,
   hasExpired,
   checkExpirationDate,
   validateCardholderName,
@@ -66,6 +69,32 @@ describe('card number', () => {
   it('refuses letters and unknown prefixes outright', () => {
     expect(validateNumber('4111a')).toMatchObject({ isValid: false, isPotentiallyValid: false });
     expect(validateNumber('9999')).toMatchObject({ isValid: false, isPotentiallyValid: false, cards: [] });
+  });
+
+  // The frame's bundle carries the libraries' matching modules, not their indexes: the answers must stay theirs.
+  it("detects the brands credit-card-type's index does, and judges numbers as card-validator's cardNumber does", () => {
+    const differing: string[] = [];
+    const compare = (digits: string): boolean => {
+      const theirs = cardNumber(digits, { luhnValidateUnionPay: true });
+      const ours = validateNumber(digits);
+      const same =
+        JSON.stringify(detectBrands(digits)) === JSON.stringify(creditCardType(digits)) &&
+        ours.isValid === theirs.isValid &&
+        ours.isPotentiallyValid === theirs.isPotentiallyValid;
+      if (!same) differing.push(digits);
+      return same;
+    };
+    // Every prefix of up to three digits (where the brands part ways), then on every two-digit prefix whole numbers of
+    // every length, and one with a wrong check digit.
+    for (let length = 1; length <= 3; length += 1) {
+      for (let n = 0; n < 10 ** length; n += 1) compare(String(n).padStart(length, '0'));
+    }
+    for (let n = 0; n < 100; n += 1) {
+      for (let length = 11; length <= 20; length += 1) compare(luhnNumber(String(n).padStart(2, '0'), length));
+      const number = luhnNumber(String(n).padStart(2, '0'), 16);
+      compare(`${number.slice(0, -1)}${(Number(number.slice(-1)) + 1) % 10}`);
+    }
+    expect(differing).toEqual([]);
   });
 
   it('checks Luhn for UnionPay too', () => {

@@ -1,8 +1,11 @@
-// card-validator's modules one by one: its index would bundle its expiry rules too, which are not used here.
-import { cardNumber } from 'card-validator/dist/card-number.js';
+// The libraries' modules one by one (the frame script is bundled from this file): card-validator's index would bring
+// its expiry rules, and credit-card-type's its API for custom brands (add, update, reorder), neither used here.
 import { cardholderName } from 'card-validator/dist/cardholder-name.js';
 import { cvv } from 'card-validator/dist/cvv.js';
-import creditCardType from 'credit-card-type';
+import { addMatchingCardsToResults } from 'credit-card-type/dist/lib/add-matching-cards-to-results.js';
+import cardTypes from 'credit-card-type/dist/lib/card-types.js';
+import { findBestMatch } from 'credit-card-type/dist/lib/find-best-match.js';
+import type { CreditCardType } from 'credit-card-type/dist/types.js';
 
 // The card field rules (checkout-behaviour.md "Card form validation"), one copy for both faces of the sandbox: the
 // hosted field frames (pages/, bundled for the browser) and tokenization (core/, which adds the provider's error
@@ -34,6 +37,39 @@ function verdict(isPotentiallyValid: boolean): Validity {
 
 // --- number ---
 
+/** The order credit-card-type tries its brands in: the order of its answer when several match. */
+const BRAND_ORDER = [
+  'visa',
+  'mastercard',
+  'american-express',
+  'diners-club',
+  'discover',
+  'troy',
+  'jcb',
+  'unionpay',
+  'naranja',
+  'verve',
+  'maestro',
+  'elo',
+  'mir',
+  'hiper',
+  'hipercard',
+] as const;
+
+/**
+ * The brands digits may be, as credit-card-type answers (its `creditCardType(digits)`, built from its own matching
+ * modules): every brand whose prefix they fit, or the one whose longest prefix they complete.
+ */
+export function detectBrands(digits: string): CreditCardType[] {
+  const results: CreditCardType[] = [];
+  for (const id of BRAND_ORDER) {
+    const brand = cardTypes[id];
+    if (brand !== undefined) addMatchingCardsToResults(digits, brand, results);
+  }
+  const best = findBestMatch(results);
+  return best === null ? results : [best];
+}
+
 export function stripNumber(value: string): string {
   return value.replace(/[\s-]/g, '');
 }
@@ -51,19 +87,21 @@ export function luhnValid(digits: string): boolean {
   return digits.length > 0 && sum % 10 === 0;
 }
 
-/** Digits (spaces and dashes ignored), Luhn for every brand, one unambiguous brand at one of its lengths. */
+/**
+ * Digits (spaces and dashes ignored), Luhn for every brand (UnionPay included), one unambiguous brand at one of its
+ * lengths: card-validator's `cardNumber(digits, { luhnValidateUnionPay: true })`, written on the brands detected once.
+ * Potentially valid while the brand is ambiguous, the number shorter than the brand's longest length, or valid.
+ */
 export function validateNumber(value: string): NumberValidity {
   const digits = stripNumber(value);
   if (digits === '') return { ...verdict(true), cards: [] };
   if (!/^\d+$/.test(digits)) return { ...verdict(false), cards: [] };
-  const cards = creditCardType(digits).map(({ type, niceType, code }) => ({
-    type,
-    niceType,
-    code: { name: code.name, size: code.size },
-  }));
-  // Luhn for every brand, UnionPay included (the library skips it for UnionPay by default).
-  const { isValid, isPotentiallyValid } = cardNumber(digits, { luhnValidateUnionPay: true });
-  return { isValid, isPotentiallyValid, cards };
+  const brands = detectBrands(digits);
+  const cards = brands.map(({ type, niceType, code }) => ({ type, niceType, code: { name: code.name, size: code.size } }));
+  const [brand, ...others] = brands;
+  if (brand === undefined || others.length > 0) return { ...verdict(brand !== undefined), cards };
+  const isValid = brand.lengths.includes(digits.length) && luhnValid(digits);
+  return { isValid, isPotentiallyValid: isValid || digits.length < Math.max(...brand.lengths), cards };
 }
 
 // --- expiration date ---

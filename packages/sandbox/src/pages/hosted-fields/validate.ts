@@ -1,4 +1,5 @@
 import {
+  detectBrands,
   validateCardholderName,
   validateCvv,
   validateExpirationDate,
@@ -6,7 +7,6 @@ import {
   validatePostalCode,
 } from '../../rules/card-fields.ts';
 import type { Validity } from '../../rules/card-fields.ts';
-import creditCardType from 'credit-card-type';
 import type { FieldName } from './protocol.ts';
 
 /** The longest card numbers (Visa, Maestro, UnionPay...) have 19 digits. */
@@ -64,7 +64,7 @@ const DEFAULT_GAPS: readonly number[] = [4, 8, 12];
 export function formatCardNumber(value: string, caret: number): { value: string; caret: number } {
   const digits = value.replace(/\D/g, '').slice(0, MAX_CARD_DIGITS);
   const digitsBeforeCaret = Math.min(value.slice(0, caret).replace(/\D/g, '').length, digits.length);
-  const candidates = creditCardType(digits);
+  const candidates = detectBrands(digits);
   const gaps = candidates.length === 1 && candidates[0] !== undefined ? candidates[0].gaps : DEFAULT_GAPS;
   let formatted = '';
   let newCaret = 0;
