@@ -8,6 +8,17 @@ import { cards, Shopper } from '../../support/shopper.ts';
 
 // Each provider failure the checkout can meet, through the real frames and the sandbox's fault injection: the shopper
 // reads a message that says what happened, and gets a retry where retrying helps.
+
+// The product's time-outs, which the specs of a gateway that does not answer run forward on the page's clock
+// (Playwright's page.clock, in every frame) instead of waiting them out: the checkout gives up on a gateway request after
+// 15 s (GATEWAY_TIMEOUT_MS in packages/checkout/src/provider/gateway-failures.ts) and on card fields that do not load
+// after 20 s (optionLoadTimeoutMs' default, runtime/checkout-runtime.ts); the card frame gives up on tokenization
+// after 20 s (requestTimeoutMs' default, packages/sandbox/src/pages/hosted-fields/field.ts), before the checkout's own
+// 30 s bound on the frame's answer (fields/hosted-fields.ts).
+const GATEWAY_TIMEOUT_MS = 15_000;
+const CARD_FIELDS_LOAD_TIMEOUT_MS = 20_000;
+const TOKENIZATION_TIMEOUT_MS = 20_000;
+
 test.afterEach(async () => {
   await clearSandboxFaults();
   await resetSandboxSettings();
@@ -75,12 +86,15 @@ test.describe('loading the gateway configuration', () => {
 
   test('a gateway that never answers: the form stops loading with "request timed out" and a retry', async ({ page }) => {
     await injectSandboxFault({ target: 'configuration', fault: { type: 'timeout' } });
+    await page.clock.install();
     const shopper = new Shopper(page);
     const sheet = new CheckoutSheet(page);
+    const asked = page.waitForRequest(/\/client_api\/v1\/configuration/);
     await shopper.openCheckout(catalogue.everyday);
-    await expect(sheet.message()).toHaveText('The payment service took too long to answer. Please try again.', {
-      timeout: 25_000,
-    });
+    await asked;
+    await sheet.seesState('loading');
+    await page.clock.fastForward(GATEWAY_TIMEOUT_MS);
+    await expect(sheet.message()).toHaveText('The payment service took too long to answer. Please try again.');
     await sheet.root().getByRole('button', { name: 'Try again' }).click();
     await sheet.seesState('ready');
   });
@@ -88,10 +102,14 @@ test.describe('loading the gateway configuration', () => {
   test('the card fields cannot load: "All payment options failed to load." and a retry', async ({ page }) => {
     // Every frame request fails until the retry; the card was the only way to pay.
     await injectSandboxFault({ target: 'pages', path: 'hosted-fields', fault: { type: 'status', status: 503 }, share: 1 });
+    await page.clock.install();
     const shopper = new Shopper(page);
     const sheet = new CheckoutSheet(page);
+    const refused = page.waitForResponse((response) => response.url().includes('/hosted-fields/') && response.status() === 503);
     await shopper.openCheckout(catalogue.everyday);
-    await expect(sheet.message()).toHaveText('All payment options failed to load.', { timeout: 30_000 });
+    await refused;
+    await page.clock.fastForward(CARD_FIELDS_LOAD_TIMEOUT_MS);
+    await expect(sheet.message()).toHaveText('All payment options failed to load.');
     await clearSandboxFaults();
     await sheet.root().getByRole('button', { name: 'Try again' }).click();
     await sheet.seesState('ready');
@@ -154,13 +172,14 @@ test.describe('sending the card', () => {
   });
 
   test('a gateway that never answers: "request timed out", then Pay again pays', async ({ page }) => {
-    test.setTimeout(90_000);
+    await page.clock.install();
     const { shopper, sheet } = await cardTyped(page);
     await injectSandboxFault({ target: 'tokenization', fault: { type: 'timeout' } });
+    const sent = page.waitForRequest(/\/client_api\/v1\/payment_methods\/credit_cards/);
     await shopper.pay();
-    await expect(sheet.message()).toHaveText('The payment service took too long to answer. Please try again.', {
-      timeout: 30_000,
-    });
+    await sent;
+    await page.clock.fastForward(TOKENIZATION_TIMEOUT_MS);
+    await expect(sheet.message()).toHaveText('The payment service took too long to answer. Please try again.');
     await shopper.pay();
     await shopper.seesReceipt();
   });
