@@ -4,7 +4,7 @@ import type { CardDescription } from '../gateway/card-lookup.ts';
 import { ProblemError } from '../http/problem.ts';
 import type { Owner } from '../orders/order.ts';
 import type { BinTestingRule } from './limits.ts';
-import type { Exceeded, Limit, Recorded, Subjects, Velocity, VelocityAction } from './velocity.ts';
+import type { Exceeded, Limit, Recorded, Subjects, Tally, Velocity, VelocityAction } from './velocity.ts';
 
 /**
  * Counts this request's `action` against its subjects, then refuses it (429 `too_many_attempts`, Retry-After, the
@@ -79,13 +79,13 @@ export async function cardLimitsRefusal(
   binRule: BinTestingRule,
 ): Promise<ProblemError | null> {
   const cardRules = limits.filter(isCardRule);
-  return refusalOf(
-    velocity,
-    request,
-    reply,
-    (await velocity.exceeded(cardRules, { ...payer, ...card }, ['payment', 'card_used'])) ??
-      (await binUnderTest(velocity, card.bin, binRule)),
+  const { exceeded, also } = await velocity.exceededAnd(
+    cardRules,
+    { ...payer, ...card },
+    ['payment', 'card_used'],
+    [binDeclines(card.bin, binRule)],
   );
+  return refusalOf(velocity, request, reply, exceeded ?? (await binUnderTest(velocity, card.bin, binRule, also[0])));
 }
 
 /**
@@ -102,12 +102,8 @@ export async function refuseTestedCard(
   binRule: BinTestingRule,
 ): Promise<void> {
   const onTheCard = limits.filter((limit) => ON_ONE_CARD.has(limit.dimension) && limit.action === 'decline');
-  await refuseIfExceeded(
-    velocity,
-    request,
-    reply,
-    (await velocity.exceeded(onTheCard, card, [])) ?? (await binUnderTest(velocity, card.bin, binRule)),
-  );
+  const { exceeded, also } = await velocity.exceededAnd(onTheCard, card, [], [binDeclines(card.bin, binRule)]);
+  await refuseIfExceeded(velocity, request, reply, exceeded ?? (await binUnderTest(velocity, card.bin, binRule, also[0])));
 }
 
 /**
@@ -131,16 +127,27 @@ export async function enforceBinSaves(
  */
 const BIN_RULE_DECLINES_COUNTED = 100;
 
+/** The BIN rule's first count: the BIN's distinct declined cards, bounded (BIN_RULE_DECLINES_COUNTED). */
+function binDeclines(bin: string, rule: BinTestingRule): Tally & { distinctUpTo: number } {
+  const upTo = rule.minDeclinedCards * BIN_RULE_DECLINES_COUNTED;
+  return { action: 'decline', dimension: 'bin', subject: bin, windowMs: rule.windowMs, distinctUpTo: upTo };
+}
+
 /**
  * The BIN rule (BinTestingRule): its distinct declined cards against those approved. Only answers count, so cards
  * refused before the gateway (or by the bot-check) cannot dilute the share; diluting it takes cards that are approved.
  * Both counts are bounded: declines up to BIN_RULE_DECLINES_COUNTED times the rule's minimum (1,000 cards an hour by
  * default; past it the share is judged on that many), approvals up to the first one that brings the share under the
- * rule's (more change nothing).
+ * rule's (more change nothing). `declinedCounted`: the first count (binDeclines), when the caller made it already.
  */
-export async function binUnderTest(velocity: Velocity, bin: string, rule: BinTestingRule): Promise<Exceeded | null> {
-  const upTo = rule.minDeclinedCards * BIN_RULE_DECLINES_COUNTED;
-  const declined = await velocity.countDistinct('decline', 'bin', bin, rule.windowMs, upTo);
+export async function binUnderTest(
+  velocity: Velocity,
+  bin: string,
+  rule: BinTestingRule,
+  declinedCounted?: number,
+): Promise<Exceeded | null> {
+  const { action, dimension, windowMs, distinctUpTo } = binDeclines(bin, rule);
+  const declined = declinedCounted ?? (await velocity.countDistinct(action, dimension, bin, windowMs, distinctUpTo));
   if (declined < rule.minDeclinedCards) return null;
   // Held back while declined >= share * (declined + approved): approvals past declined * (1 - share) / share let it be.
   const approvalsHeldBack = Math.floor((declined * (1 - rule.minDeclinedShare)) / rule.minDeclinedShare);

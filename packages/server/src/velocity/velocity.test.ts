@@ -40,6 +40,26 @@ describe('Velocity on SQLite', () => {
     expect(await use('d')).toBeNull();
   });
 
+  it('judges the rules and counts the tallies asked alongside (events, distinct details up to a bound) in one go', async () => {
+    for (const card of ['a', 'b', 'c', 'd']) await velocity.record('card_used', { session: 'ses_1' }, card);
+    for (const card of ['a', 'a', 'b', 'c']) await velocity.record('decline', { bin: '400551' }, card);
+    const { exceeded, also } = await velocity.exceededAnd(
+      distinctCards,
+      { session: 'ses_1' },
+      ['card_used'],
+      [
+        { action: 'decline', dimension: 'bin', subject: '400551', windowMs: 60 * 60 * 1000, distinctUpTo: 100 },
+        { action: 'decline', dimension: 'bin', subject: '400551', windowMs: 60 * 60 * 1000, distinctUpTo: 2 },
+        { action: 'decline', dimension: 'bin', subject: '400551', windowMs: 60 * 60 * 1000 },
+        { action: 'decline', dimension: 'bin', subject: '555555', windowMs: 60 * 60 * 1000 },
+      ],
+    );
+    expect(exceeded?.limit.rule).toBe('distinct_cards_per_session_per_hour');
+    expect(also).toEqual([3, 2, 4, 0]);
+    const under = await velocity.exceededAnd(distinctCards, { session: 'ses_2' }, ['card_used'], []);
+    expect(under).toEqual({ exceeded: null, also: [] });
+  });
+
   it("keeps a subject's events as one count per minute, and refuses past the limit counted over the window", async () => {
     const perIp = DEFAULT_VELOCITY_LIMITS.payments.filter((limit) => limit.rule === 'payments_per_ip_per_hour');
     for (let i = 0; i < 400; i += 1) await velocity.record('payment', { ip: '198.18.0.1' });

@@ -2,7 +2,6 @@ import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
 import type { Db } from '../db/connect.ts';
 import { prepared } from '../db/prepared.ts';
-import type { Prepared } from '../db/prepared.ts';
 import { newId, nowIso } from '../ids.ts';
 
 // Velocity rules: how many times one subject (an IP, an account, a card fingerprint, ...) did something within a
@@ -69,28 +68,24 @@ export interface Recorded {
   minute: string;
 }
 
-interface Counted {
-  events: number;
-}
-
 // A payment records and counts a dozen times: the statements are compiled once (db/prepared.ts), one per number of
-// subjects (a request has at most one of each dimension) or of rules counted at once.
+// subjects (a request has at most one of each dimension) or per list of tallies counted at once.
 type Params = Record<string, string | number>;
-const shapes = <T>(make: (size: number) => T): ((size: number) => T) => {
-  const made = new Map<number, T>();
-  return (size) => {
-    let shape = made.get(size);
-    if (shape === undefined) {
-      shape = make(size);
-      made.set(size, shape);
+const shapes = <K, T>(make: (shape: K) => T): ((shape: K) => T) => {
+  const made = new Map<K, T>();
+  return (shape) => {
+    let query = made.get(shape);
+    if (query === undefined) {
+      query = make(shape);
+      made.set(shape, query);
     }
-    return shape;
+    return query;
   };
 };
 const range = (size: number): number[] => Array.from({ length: size }, (_, i) => i);
 
 /** One count per (action, subject, detail): `action0`, `dimension0`, `subject0`, `detail0`, ... */
-const recordQuery = shapes((size) =>
+const recordQuery = shapes((size: number) =>
   prepared((db, p: Params) =>
     db
       .insertInto('velocity_counts')
@@ -112,27 +107,17 @@ const recordQuery = shapes((size) =>
   ),
 );
 
-/** The events of `size` (action, dimension, subject) since a minute: `action0`, `dimension0`, `subject0`, ... */
-const countQuery = shapes((size) =>
-  prepared((db, p: Params) =>
-    db
-      .selectFrom('velocity_counts')
-      .select((eb) => ['action', 'dimension', 'subject', eb.fn.sum<string | number>('count').as('events')])
-      .where((eb) =>
-        eb.or(
-          range(size).map((i) =>
-            eb.and([
-              eb('action', '=', p[`action${i}`] as string),
-              eb('dimension', '=', p[`dimension${i}`] as string),
-              eb('subject', '=', p[`subject${i}`] as string),
-              eb('minute', '>=', p.since as string),
-            ]),
-          ),
-        ),
-      )
-      .groupBy(['action', 'dimension', 'subject']),
-  ),
-);
+/**
+ * One number a rule needs: the events of one subject's action within a window, or (`distinctUpTo`) its distinct details
+ * (cards) counted up to that bound only, so a subject that used thousands of cards costs a count no more than its limit.
+ */
+export interface Tally {
+  action: VelocityAction;
+  dimension: Dimension;
+  subject: string;
+  windowMs: number;
+  distinctUpTo?: number;
+}
 
 interface EventsParams {
   action: string;
@@ -147,11 +132,39 @@ const eventsOf = (db: Pick<Db, 'selectFrom'>, p: EventsParams) =>
     .where('dimension', '=', p.dimension)
     .where('subject', '=', p.subject)
     .where('minute', '>=', p.since);
-/** Distinct details, counted up to `limit`. */
-const countDistinctUpTo: Prepared<EventsParams & { limit: number }, { count: string | number }> = prepared((db, p) =>
-  db
-    .selectFrom((inner) => eventsOf(inner, p).select('detail').distinct().limit(p.limit).as('details'))
-    .select((eb) => eb.fn.countAll<string | number>().as('count')),
+const paramsOf = (p: Params, i: number): EventsParams => ({
+  action: p[`action${i}`] as string,
+  dimension: p[`dimension${i}`] as string,
+  subject: p[`subject${i}`] as string,
+  since: p[`since${i}`] as string,
+});
+
+/**
+ * Tallies in one statement (a round trip on PostgreSQL), one column each (`t0`, `t1`, ...): `kinds` says which are
+ * sums of events (`e`) and which distinct details up to `limit${i}` (`d`). Params: `action0`, `dimension0`,
+ * `subject0`, `since0` (a minute), `limit0`, ...
+ */
+const tallyQuery = shapes((kinds: string) =>
+  prepared((db, p: Params) =>
+    db.selectNoFrom((eb) =>
+      [...kinds].map((kind, i) =>
+        kind === 'd'
+          ? eb
+              .selectFrom((inner) =>
+                eventsOf(inner, paramsOf(p, i))
+                  .select('detail')
+                  .distinct()
+                  .limit(p[`limit${i}`] as number)
+                  .as('details'),
+              )
+              .select((count) => count.fn.countAll<string | number>().as('count'))
+              .as(`t${i}`)
+          : eventsOf(eb, paramsOf(p, i))
+              .select((sum) => sum.fn.sum<string | number>('count').as('events'))
+              .as(`t${i}`),
+      ),
+    ),
+  ),
 );
 
 export class Velocity {
@@ -227,29 +240,36 @@ export class Velocity {
    * Recording before checking keeps concurrent requests honest: each one counts every event recorded before it.
    */
   async exceeded(limits: readonly Limit[], subjects: Subjects, recorded: readonly VelocityAction[]): Promise<Exceeded | null> {
+    return (await this.exceededAnd(limits, subjects, recorded, [])).exceeded;
+  }
+
+  /**
+   * `exceeded`, and `also`'s tallies counted in the same statement (what a rule checked next needs: the BIN rule's
+   * declined cards), so a payment's card rules cost one statement.
+   */
+  async exceededAnd(
+    limits: readonly Limit[],
+    subjects: Subjects,
+    recorded: readonly VelocityAction[],
+    also: readonly Tally[],
+  ): Promise<{ exceeded: Exceeded | null; also: number[] }> {
     const now = this.#clock().getTime();
     const checked = limits.flatMap((limit) => {
       const subject = subjects[limit.dimension];
-      return subject === undefined ? [] : [{ limit, subject }];
-    });
-    // One query per window length (a list's rules share one or two), each counting every rule of that length.
-    const counted = new Map<string, Counted>();
-    const counts = checked.filter(({ limit }) => limit.distinct !== true);
-    for (const windowMs of new Set(counts.map(({ limit }) => limit.windowMs))) {
-      const sameWindow = counts.filter(({ limit }) => limit.windowMs === windowMs);
-      for (const [key, value] of await this.#count(sameWindow, now - windowMs)) counted.set(`${windowMs}:${key}`, value);
-    }
-    for (const { limit, subject } of checked) {
+      if (subject === undefined) return [];
       const allowed = limit.max + (recorded.includes(limit.action) ? 1 : 0);
-      const past =
-        limit.distinct === true
-          ? (await this.#countDistinct(limit, subject, now - limit.windowMs, allowed)) >= allowed
-          : (counted.get(`${limit.windowMs}:${keyOf(limit.action, limit.dimension, subject)}`)?.events ?? 0) >= allowed;
-      if (!past) continue;
-      const oldest = new Date(await this.#oldest(limit, subject, now - limit.windowMs)).getTime();
-      return { limit, subject, retryAfterSeconds: Math.max(1, Math.ceil((oldest + limit.windowMs - now) / 1000)) };
-    }
-    return null;
+      // A distinct count stops at the limit: past it the count changes nothing.
+      const tally: Tally = { ...limit, subject, ...(limit.distinct === true ? { distinctUpTo: allowed } : {}) };
+      return [{ limit, subject, allowed, tally }];
+    });
+    const counts = await this.#tally([...checked.map(({ tally }) => tally), ...also], now);
+    const past = checked.find((rule, i) => (counts[i] ?? 0) >= rule.allowed);
+    const alsoCounts = counts.slice(checked.length);
+    if (past === undefined) return { exceeded: null, also: alsoCounts };
+    const { limit, subject } = past;
+    const oldest = new Date(await this.#oldest(limit, subject, now - limit.windowMs)).getTime();
+    const retryAfterSeconds = Math.max(1, Math.ceil((oldest + limit.windowMs - now) / 1000));
+    return { exceeded: { limit, subject, retryAfterSeconds }, also: alsoCounts };
   }
 
   /**
@@ -263,44 +283,30 @@ export class Velocity {
     windowMs: number,
     upTo: number,
   ): Promise<number> {
-    const since = minuteOf(this.#clock().getTime() - windowMs);
-    const row = await countDistinctUpTo.takeFirst(this.#db, { action, dimension, subject, since, limit: upTo });
-    return Number(row?.count ?? 0);
+    const [count] = await this.#tally([{ action, dimension, subject, windowMs, distinctUpTo: upTo }], this.#clock().getTime());
+    return count ?? 0;
   }
 
   /** How many events of `action` one subject had within `windowMs` (the shop's declines, for the alert). */
   async count(action: VelocityAction, dimension: Dimension, subject: string, windowMs: number): Promise<number> {
-    const limit = { rule: '', action, dimension, max: 0, windowMs };
-    const counted = await this.#count([{ limit, subject }], this.#clock().getTime() - windowMs);
-    return counted.get(keyOf(action, dimension, subject))?.events ?? 0;
+    const [count] = await this.#tally([{ action, dimension, subject, windowMs }], this.#clock().getTime());
+    return count ?? 0;
   }
 
-  /** The events of each (action, dimension, subject) since `sinceMs`: at most a window's minutes of rows each. */
-  async #count(checked: ReadonlyArray<{ limit: Limit; subject: string }>, sinceMs: number): Promise<Map<string, Counted>> {
-    if (checked.length === 0) return new Map();
-    const params: Params = { since: minuteOf(sinceMs) };
-    checked.forEach(({ limit, subject }, i) => {
-      params[`action${i}`] = limit.action;
-      params[`dimension${i}`] = limit.dimension;
-      params[`subject${i}`] = subject;
+  /** The tallies as of `nowMs`, in one statement: each reads at most its window's minutes of its subject's rows. */
+  async #tally(tallies: readonly Tally[], nowMs: number): Promise<number[]> {
+    if (tallies.length === 0) return [];
+    const params: Params = {};
+    tallies.forEach((tally, i) => {
+      params[`action${i}`] = tally.action;
+      params[`dimension${i}`] = tally.dimension;
+      params[`subject${i}`] = tally.subject;
+      params[`since${i}`] = minuteOf(nowMs - tally.windowMs);
+      if (tally.distinctUpTo !== undefined) params[`limit${i}`] = tally.distinctUpTo;
     });
-    const { rows } = await countQuery(checked.length).execute(this.#db, params);
-    return new Map(rows.map((row) => [keyOf(row.action, row.dimension, row.subject), { events: Number(row.events) }]));
-  }
-
-  /**
-   * Distinct details (cards) of one subject since `sinceMs`, counted up to `allowed` only: a subject that used
-   * thousands of cards (a card tester refused at the fifth) costs the next check no more than the limit.
-   */
-  async #countDistinct(limit: Limit, subject: string, sinceMs: number, allowed: number): Promise<number> {
-    const row = await countDistinctUpTo.takeFirst(this.#db, {
-      action: limit.action,
-      dimension: limit.dimension,
-      subject,
-      since: minuteOf(sinceMs),
-      limit: allowed,
-    });
-    return Number(row?.count ?? 0);
+    const kinds = tallies.map((tally) => (tally.distinctUpTo === undefined ? 'e' : 'd')).join('');
+    const row = (await tallyQuery(kinds).takeFirst(this.#db, params)) as Record<string, string | number | null> | undefined;
+    return tallies.map((_, i) => Number(row?.[`t${i}`] ?? 0));
   }
 
   /** The start of the oldest minute a refused subject was counted in since `sinceMs` (its Retry-After). */
@@ -350,5 +356,3 @@ export class Velocity {
       .execute();
   }
 }
-
-const keyOf = (action: string, dimension: string, subject: string): string => `${action} ${dimension} ${subject}`;
