@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import { z } from 'zod';
 import type { Db } from '../db/connect.ts';
+import { prepared } from '../db/prepared.ts';
 import type { Database } from '../db/schema.ts';
 import { recordDispute } from '../admin/disputes.query.ts';
 import { subjectId } from '../gateway/gateway-webhooks.ts';
@@ -80,20 +81,24 @@ async function settle(
     .execute();
 }
 
+/** Every charge's outcome asks it (applyToldSettlement): compiled once (db/prepared.ts), the kinds fixed. */
+const latestSettlementTold = prepared((db, p: { transactionId: string }) =>
+  db
+    .selectFrom('webhook_notifications')
+    .select(['kind', 'notified_at'])
+    .where('subject_id', '=', p.transactionId)
+    .where('kind', 'in', Object.keys(SETTLEMENT_BY_KIND))
+    .orderBy('notified_at', 'desc')
+    .limit(1),
+);
+
 /**
  * Applies the latest settlement the gateway already told of a transaction, to the payment just recorded with it: a
  * sale that settles at once (the sandbox's dispute test card, a gateway batch that closes during a slow answer) is
  * notified before its answer is written, when no payment has its id yet. True when there was one.
  */
 export async function applyToldSettlement(tx: Transaction<Database>, transactionId: string): Promise<boolean> {
-  const told = await tx
-    .selectFrom('webhook_notifications')
-    .select(['kind', 'notified_at'])
-    .where('subject_id', '=', transactionId)
-    .where('kind', 'in', Object.keys(SETTLEMENT_BY_KIND))
-    .orderBy('notified_at', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+  const told = await latestSettlementTold.takeFirst(tx, { transactionId });
   const settlement = told === undefined ? undefined : SETTLEMENT_BY_KIND[told.kind];
   if (told === undefined || settlement === undefined) return false;
   await settle(tx, transactionId, settlement, told.notified_at);
