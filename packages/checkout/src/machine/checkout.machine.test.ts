@@ -8,6 +8,7 @@ import type {
   FieldName,
   FieldState,
   GatewayConfiguration,
+  MachineRules,
 } from './checkout.types.ts';
 import { savedMethodsPart } from './parts/saved-methods.ts';
 import { threeDSecurePart } from './parts/three-d-secure.ts';
@@ -747,6 +748,22 @@ describe('parts loaded on demand', () => {
     machine.install(threeDSecurePart);
     expect(machine.send({ type: 'TOKENIZED', result })).toContainEqual({ type: 'verifyThreeDSecure', card: result });
     expect(machine.getState().phase).toBe('authenticating');
+  });
+
+  it("tries a part's transitions after those of the parts installed before it and before the core's, once", () => {
+    const guards = (rules: MachineRules) => rules.transitions.ready.SUBMIT?.map((candidate) => candidate.guard);
+    const both = withParts(CORE, threeDSecurePart, savedMethodsPart);
+    expect(guards(both)).toEqual([
+      'needsThreeDSecure',
+      'hasActiveMethod',
+      'onMethodsView',
+      'onOptionsView',
+      'hasSelection',
+      'formValid',
+      undefined,
+    ]);
+    expect(withParts(both, savedMethodsPart, threeDSecurePart).transitions).toEqual(both.transitions);
+    expect(guards(CORE)).toEqual(['onOptionsView', 'hasSelection', 'formValid', undefined]);
   });
 
   it('ignores the events of a part not installed (an unguarded transition whose actions are missing too)', () => {

@@ -37,13 +37,14 @@ import {
   visibleFieldsFor,
 } from './field-rules.ts';
 
-const fieldEditing = {
+/** Typing, focus and brand changes: in every phase once the fields are mounted (3-D Secure's too). */
+export const fieldEditing = {
   FIELD_STATE: [{ actions: ['updateField'] }],
   BLUR_SETTLED: [{ actions: ['forgetPendingBlur'] }],
   CARD_TYPE_CHANGED: [{ actions: ['setCards'] }],
 } as const;
 
-const closing = { TEARDOWN: [{ target: 'closed', actions: ['close'] }] } as const;
+export const closing = { TEARDOWN: [{ target: 'closed', actions: ['close'] }] } as const;
 
 /**
  * The last option to finish initialising decides: all failed is a load error, otherwise the checkout is ready on the
@@ -61,7 +62,8 @@ const optionSettling = {
   ],
 } as const;
 
-export const transitions: TransitionTable = {
+/** The card view's transitions; the parts add theirs (MachinePart). */
+const coreTransitions: TransitionTable = {
   loading: {
     ...closing,
     CONFIG_LOADED: [
@@ -87,55 +89,24 @@ export const transitions: TransitionTable = {
     SELECT_OPTION: [{ guard: 'optionUsable', actions: ['openOption'] }],
     SHOW_OPTIONS: [{ guard: 'hasOtherWays', actions: ['openOptionList'] }],
     SUBMIT: [
-      { guard: 'hasWalletMethod', actions: ['resolveWalletMethod'] },
-      { guard: 'onWalletView', actions: ['rejectUseWalletButton'] },
       { guard: 'onOptionsView', actions: ['rejectNoPaymentMethod'] },
-      // The saved methods: the chosen one (3-D Secure first, when on), unless in edit mode or none is chosen.
-      { guard: 'needsThreeDSecure', target: 'authenticating', actions: ['startThreeDSecure'] },
-      { guard: 'hasActiveMethod', actions: ['resolveActiveMethod'] },
-      { guard: 'onMethodsView', actions: ['rejectNoPaymentMethod'] },
       { guard: 'hasSelection', actions: ['resolveSelected'] },
       { guard: 'formValid', target: 'submitting', actions: ['startTokenize'] },
       { actions: ['showAllErrors', 'focusFirstInvalid', 'rejectInvalid'] },
     ],
     CLEAR_SELECTION: [{ actions: ['clearSelection'] }],
-    WALLET_APPROVED: [{ actions: ['selectWalletMethod'] }],
     UPDATE_SETTINGS: [{ actions: ['updateSettings'] }],
-    SELECT_METHOD: [{ guard: 'choosingMethod', actions: ['selectMethod'] }],
-    EDIT_METHODS: [{ guard: 'vaultManagerOn', actions: ['startEditing'] }],
-    DONE_EDITING: [{ actions: ['stopEditing'] }],
-    ASK_DELETE: [{ guard: 'methodDeletable', actions: ['askDelete'] }],
-    CANCEL_DELETE: [{ actions: ['cancelDelete'] }],
-    CONFIRM_DELETE: [{ guard: 'hasPendingDelete', target: 'submitting', actions: ['startDelete'] }],
-    SET_SAVE_CARD: [{ actions: ['setSaveCard'] }],
   },
   submitting: {
     ...closing,
     ...fieldEditing,
     SUBMIT: [{ actions: ['rejectBusy'] }],
-    TOKENIZED: [
-      { guard: 'needsThreeDSecure', target: 'authenticating', actions: ['startThreeDSecure'] },
-      { target: 'ready', actions: ['selectResult', 'resolveRequest'] },
-    ],
+    TOKENIZED: [{ target: 'ready', actions: ['selectResult', 'resolveRequest'] }],
     TOKENIZE_FAILED: [{ target: 'ready', actions: ['applyTokenizeFailure'] }],
-    METHOD_DELETED: [{ target: 'ready', actions: ['applyDeleted'] }],
-    DELETE_FAILED: [{ target: 'ready', actions: ['applyDeleteFailed'] }],
     UPDATE_SETTINGS: [{ actions: ['updateSettings'] }],
   },
-  // The card is handed over only once 3-D Secure has run; a failure clears it and the shopper starts again.
-  authenticating: {
-    ...closing,
-    ...fieldEditing,
-    SUBMIT: [{ actions: ['rejectBusy'] }],
-    THREE_D_SECURE_CHALLENGE: [{ actions: ['showChallenge'] }],
-    THREE_D_SECURE_RESULT: [
-      { guard: 'liabilityAcceptable', target: 'ready', actions: ['closeChallenge', 'selectResult', 'resolveRequest'] },
-      { target: 'ready', actions: ['closeChallenge', 'failThreeDSecure'] },
-    ],
-    THREE_D_SECURE_FAILED: [{ target: 'ready', actions: ['closeChallenge', 'failThreeDSecure'] }],
-    THREE_D_SECURE_CANCELED: [{ target: 'ready', actions: ['closeChallenge', 'cancelThreeDSecure'] }],
-    UPDATE_SETTINGS: [{ actions: ['updateSettings'] }],
-  },
+  // 3-D Secure's part adds `authenticating`.
+  authenticating: {},
   error: {
     ...closing,
     RETRY: [{ guard: 'isRetriable', target: 'loading', actions: ['clearLoadError', 'loadConfiguration'] }],
@@ -506,31 +477,46 @@ export function initialState(settings: CheckoutSettings): CheckoutState {
   };
 }
 
-/** The card view's guards and actions: what every checkout starts with. */
-export const CORE: MachinePart<CoreGuardName, CoreActionName> = { guards: coreGuards, actions: coreActions };
+/** The card view's transitions, guards and actions: what every checkout starts with. */
+export const CORE: MachineRules & MachinePart<CoreGuardName, CoreActionName> = {
+  transitions: coreTransitions,
+  guards: coreGuards,
+  actions: coreActions,
+};
 
-/** Rules with more parts added (installing a part twice changes nothing). */
+/**
+ * Rules with more parts added: each part's transitions after those of the parts before it and before the core's
+ * (installing a part twice changes nothing).
+ */
 export function withParts(rules: MachineRules, ...parts: readonly SomeMachinePart[]): MachineRules {
-  return parts.reduce<MachineRules>(
-    (all, part) => ({ guards: { ...all.guards, ...part.guards }, actions: { ...all.actions, ...part.actions } }),
-    rules,
-  );
-}
-
-/** A transition can be taken when its guard and all its actions are loaded, and its guard (if any) passes. */
-function passes(candidate: Transition, rules: MachineRules, state: CheckoutState, event: CheckoutEvent): boolean {
-  if (!candidate.actions.every((name) => rules.actions[name] !== undefined)) return false;
-  if (candidate.guard === undefined) return true;
-  return rules.guards[candidate.guard]?.(state, event) ?? false;
+  return parts.reduce<MachineRules>((all, part) => {
+    const table: Record<string, Partial<Record<string, readonly Transition[]>>> = { ...all.transitions };
+    const coreTable: Readonly<Record<string, Partial<Record<string, readonly Transition[]>>>> = coreTransitions;
+    for (const [phase, events] of Object.entries(part.transitions ?? {})) {
+      const merged = { ...table[phase] };
+      for (const [type, added = []] of Object.entries(events)) {
+        const known = merged[type] ?? [];
+        const core = coreTable[phase]?.[type] ?? [];
+        const before = known.slice(0, known.length - core.length);
+        merged[type] = [...before, ...added.filter((candidate) => !known.includes(candidate)), ...core];
+      }
+      table[phase] = merged;
+    }
+    return {
+      transitions: table as TransitionTable,
+      guards: { ...all.guards, ...part.guards },
+      actions: { ...all.actions, ...part.actions },
+    };
+  }, rules);
 }
 
 /**
- * One step: pick the first transition that passes with these rules (the core unless parts were added), run its
+ * One step: pick the first transition of these rules (the core unless parts were added) whose guard passes, run its
  * actions in order, then derive requestability.
  */
 export function transition(state: CheckoutState, event: CheckoutEvent, rules: MachineRules = CORE): MachineStep {
-  const candidates = transitions[state.phase][event.type] ?? [];
-  const chosen = candidates.find((candidate) => passes(candidate, rules, state, event));
+  const candidates = rules.transitions[state.phase][event.type] ?? [];
+  const chosen = candidates.find(({ guard }) => guard === undefined || rules.guards[guard]?.(state, event) === true);
   if (chosen === undefined) return { state, effects: [] };
 
   const effects: CheckoutEffect[] = [];

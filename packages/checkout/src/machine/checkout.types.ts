@@ -429,13 +429,13 @@ export interface Transition {
   readonly actions: readonly ActionName[];
 }
 
-/**
- * For each phase and event: the candidate transitions, first passing guard wins; absent = event ignored. A transition
- * whose guard or actions belong to a part that is not loaded is skipped (see MachinePart).
- */
+/** For each phase and event: the candidate transitions, first passing guard wins; absent = event ignored. */
 export type TransitionTable = {
   readonly [P in Phase]: { readonly [E in CheckoutEventType]?: readonly Transition[] };
 };
+
+/** The transitions a part adds (see MachinePart). */
+export type PartTransitions = { readonly [P in Phase]?: TransitionTable[P] };
 
 export interface MachineStep {
   readonly state: CheckoutState;
@@ -447,12 +447,15 @@ export type Emit = (effect: CheckoutEffect) => void;
 export type Action = (state: CheckoutState, event: CheckoutEvent, emit: Emit) => CheckoutState;
 
 /**
- * The guards and actions of one concern of the machine. The card view's own (the core) travel with it; those of the
- * saved methods, 3-D Secure and the wallets are parts the runtime imports on demand, before the configuration reaches
- * the machine, and only when the checkout can need them. The transition table names them all: until a part is loaded
- * its transitions are skipped, as its guards would say no (there is no saved method, 3-D Secure or wallet to act on).
+ * The transitions, guards and actions of one concern of the machine. The card view's own (the core) travel with it;
+ * those of the saved methods, 3-D Secure and the wallets are parts the runtime imports on demand, before the
+ * configuration reaches the machine, and only when the checkout can need them. Until a part is installed the machine
+ * has none of its transitions, as its guards would say no (there is no saved method, 3-D Secure or wallet to act on).
+ * A part's transitions for a phase and event are tried after those of the parts installed before it, and before the
+ * core's (which decide what is left: the card form's).
  */
 export interface MachinePart<G extends GuardName, A extends ActionName> {
+  readonly transitions?: PartTransitions;
   readonly guards: Readonly<Record<G, Guard>>;
   readonly actions: Readonly<Record<A, Action>>;
 }
@@ -464,8 +467,9 @@ export type SomeMachinePart =
   | MachinePart<ThreeDSecureGuardName, ThreeDSecureActionName>
   | MachinePart<WalletGuardName, WalletActionName>;
 
-/** The guards and actions a machine has loaded so far: the core, plus the parts installed. */
+/** The transitions, guards and actions a machine has loaded so far: the core, plus the parts installed. */
 export interface MachineRules {
+  readonly transitions: TransitionTable;
   readonly guards: Readonly<Partial<Record<GuardName, Guard>>>;
   readonly actions: Readonly<Partial<Record<ActionName, Action>>>;
 }

@@ -6,7 +6,8 @@ import { savedMethodsPart } from '../machine/parts/saved-methods.ts';
 import { threeDSecurePart } from '../machine/parts/three-d-secure.ts';
 import { walletsPart } from '../machine/parts/wallets.ts';
 
-export const ALL_PARTS: MachineRules = withParts(CORE, savedMethodsPart, threeDSecurePart, walletsPart);
+/** In the runtime's order (runtime/parts/load.ts): 3-D Secure before the saved methods, so a saved card is verified. */
+export const ALL_PARTS: MachineRules = withParts(CORE, threeDSecurePart, walletsPart, savedMethodsPart);
 
 /** One step of the machine with every part loaded. */
 export function step(state: CheckoutState, event: CheckoutEvent): MachineStep {

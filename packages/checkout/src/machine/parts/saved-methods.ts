@@ -4,6 +4,27 @@ import { changeView, firstView, preselectedMethod } from '../checkout.machine.ts
 import type { CheckoutState, MachinePart, SavedMethodsActionName, SavedMethodsGuardName } from '../checkout.types.ts';
 
 export const savedMethodsPart: MachinePart<SavedMethodsGuardName, SavedMethodsActionName> = {
+  transitions: {
+    ready: {
+      // The chosen method (after 3-D Secure's part, installed first, verified it when on), unless in edit mode or none
+      // is chosen.
+      SUBMIT: [
+        { guard: 'hasActiveMethod', actions: ['resolveActiveMethod'] },
+        { guard: 'onMethodsView', actions: ['rejectNoPaymentMethod'] },
+      ],
+      SELECT_METHOD: [{ guard: 'choosingMethod', actions: ['selectMethod'] }],
+      EDIT_METHODS: [{ guard: 'vaultManagerOn', actions: ['startEditing'] }],
+      DONE_EDITING: [{ actions: ['stopEditing'] }],
+      ASK_DELETE: [{ guard: 'methodDeletable', actions: ['askDelete'] }],
+      CANCEL_DELETE: [{ actions: ['cancelDelete'] }],
+      CONFIRM_DELETE: [{ guard: 'hasPendingDelete', target: 'submitting', actions: ['startDelete'] }],
+      SET_SAVE_CARD: [{ actions: ['setSaveCard'] }],
+    },
+    submitting: {
+      METHOD_DELETED: [{ target: 'ready', actions: ['applyDeleted'] }],
+      DELETE_FAILED: [{ target: 'ready', actions: ['applyDeleteFailed'] }],
+    },
+  },
   guards: {
     onMethodsView: (state) => state.view === 'methods',
     choosingMethod: (state) => state.view === 'methods' && !state.editing,

@@ -1,6 +1,6 @@
 // 3-D Secure's part of the view machine: loaded on demand, only when the merchant option and the gateway
 // configuration both turn it on (see MachinePart).
-import { deliveredCard, resetFields } from '../checkout.machine.ts';
+import { closing, deliveredCard, fieldEditing, resetFields } from '../checkout.machine.ts';
 import type { CheckoutErrorInfo, MachinePart, ThreeDSecureActionName, ThreeDSecureGuardName } from '../checkout.types.ts';
 
 /**
@@ -21,7 +21,28 @@ const CANCELED: CheckoutErrorInfo = {
   retriable: true,
 };
 
+/** A card to verify (a chosen saved one at Pay, a typed one once tokenized) goes to `authenticating` first. */
+const verifyFirst = [{ guard: 'needsThreeDSecure', target: 'authenticating', actions: ['startThreeDSecure'] }] as const;
+
 export const threeDSecurePart: MachinePart<ThreeDSecureGuardName, ThreeDSecureActionName> = {
+  transitions: {
+    ready: { SUBMIT: verifyFirst },
+    submitting: { TOKENIZED: verifyFirst },
+    // The card is handed over only once 3-D Secure has run; a failure clears it and the shopper starts again.
+    authenticating: {
+      ...closing,
+      ...fieldEditing,
+      SUBMIT: [{ actions: ['rejectBusy'] }],
+      THREE_D_SECURE_CHALLENGE: [{ actions: ['showChallenge'] }],
+      THREE_D_SECURE_RESULT: [
+        { guard: 'liabilityAcceptable', target: 'ready', actions: ['closeChallenge', 'selectResult', 'resolveRequest'] },
+        { target: 'ready', actions: ['closeChallenge', 'failThreeDSecure'] },
+      ],
+      THREE_D_SECURE_FAILED: [{ target: 'ready', actions: ['closeChallenge', 'failThreeDSecure'] }],
+      THREE_D_SECURE_CANCELED: [{ target: 'ready', actions: ['closeChallenge', 'cancelThreeDSecure'] }],
+      UPDATE_SETTINGS: [{ actions: ['updateSettings'] }],
+    },
+  },
   guards: {
     // Merchant option AND gateway configuration; a card that carries a 3-D Secure result already is not verified twice.
     needsThreeDSecure: (state, event) =>

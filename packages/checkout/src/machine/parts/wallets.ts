@@ -5,6 +5,15 @@ import type { MachinePart, ViewId, WalletActionName, WalletGuardName } from '../
 const WALLET_VIEWS: ReadonlySet<ViewId> = new Set<ViewId>(['paypal', 'paypalCredit', 'venmo', 'applePay', 'googlePay']);
 
 export const walletsPart: MachinePart<WalletGuardName, WalletActionName> = {
+  transitions: {
+    ready: {
+      SUBMIT: [
+        { guard: 'hasWalletMethod', actions: ['resolveWalletMethod'] },
+        { guard: 'onWalletView', actions: ['rejectUseWalletButton'] },
+      ],
+      WALLET_APPROVED: [{ actions: ['selectWalletMethod'] }],
+    },
+  },
   guards: {
     onWalletView: (state) => state.view !== null && WALLET_VIEWS.has(state.view),
     hasWalletMethod: (state) => state.walletMethod !== null,

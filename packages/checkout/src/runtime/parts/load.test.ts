@@ -20,6 +20,12 @@ describe('the parts a checkout loads on demand', () => {
     expect(partsNeeded(config, checkoutSettings({ vaultCard: true }), ['card'], [])).toEqual(['savedMethods']);
   });
 
+  it('names 3-D Secure before the saved methods, the order the runtime installs them in', () => {
+    const settings = checkoutSettings({ threeDSecure: { amount: null }, vaultCard: true });
+    const needed = partsNeeded({ ...config, threeDSecureEnabled: true }, settings, ['card', 'paypal'], []);
+    expect(needed).toEqual(['threeDSecure', 'wallets', 'savedMethods']);
+  });
+
   it("imports each part with its machine part's guards and actions", async () => {
     const [saved, secure, wallets] = await loadParts(['savedMethods', 'threeDSecure', 'wallets']);
     expect(Object.keys(saved?.machine.actions ?? {})).toContain('applyDeleted');

@@ -14,6 +14,8 @@ const IMPORTS: Readonly<Record<PartName, () => Promise<RuntimePart>>> = {
 /**
  * The parts a loaded configuration calls for: 3-D Secure when the merchant option and the gateway both turn it on,
  * the wallets when one is offered, the saved methods when the customer has some or the card can be saved on the way.
+ * In the order they are installed: 3-D Secure's transitions come before the saved methods' (a saved card chosen at
+ * Pay is verified before it is handed over).
  */
 export function partsNeeded(
   config: GatewayConfiguration,
