@@ -14,6 +14,7 @@ import type { WalletPlugin } from '../wallets/registry.ts';
 import { CheckoutError } from './checkout-error.ts';
 import { CheckoutRuntime, type RuntimeOptions } from './checkout-runtime.ts';
 import type { CheckoutCallbacks } from './events.ts';
+import { loadParts } from './parts/load.ts';
 import {
   VALID,
   checkoutSettings,
@@ -21,6 +22,12 @@ import {
   paymentMethodResult as result,
   savedMethod,
 } from '../testing/fixtures.ts';
+
+// The parts' imports, watched (the runtime's own calls, to the real imports).
+vi.mock('./parts/load.ts', async (importOriginal) => {
+  const load = await importOriginal<typeof import('./parts/load.ts')>();
+  return { ...load, loadParts: vi.fn(load.loadParts) };
+});
 
 const config = gatewayConfiguration({ challenges: ['cvv'], supportedCardTypes: ['Visa', 'American Express'] });
 
@@ -616,6 +623,33 @@ describe('CheckoutRuntime with 3-D Secure', () => {
     await expect(second).rejects.toMatchObject(expected);
     expect(errors).toHaveBeenCalledWith('[kassa/checkout] 3-D Secure failed: HTTP 422');
     errors.mockRestore();
+  });
+});
+
+describe('CheckoutRuntime loading parts', () => {
+  it('imports the parts the configuration calls for as it arrives, while the saved methods are still being listed', async () => {
+    let list: (methods: readonly never[]) => void = () => {};
+    const { runtime, answerConfig, configured, settle } = harness(
+      {},
+      { settings: checkoutSettings({ threeDSecure: { amount: '1.00' }, vaultCard: true }) },
+      null,
+      {
+        listPaymentMethods: () =>
+          new Promise((resolve) => {
+            list = resolve;
+          }),
+        deletePaymentMethod: () => Promise.resolve(),
+      },
+    );
+    vi.mocked(loadParts).mockClear();
+    runtime.start();
+    await settle();
+    answerConfig({ ...config, threeDSecureEnabled: true });
+    await vi.waitFor(() => expect(loadParts).toHaveBeenCalledWith(['threeDSecure', 'savedMethods']));
+    expect(runtime.getState().phase).toBe('loading');
+    list([]);
+    await configured();
+    expect(runtime.getState().phase).toBe('mounting');
   });
 });
 

@@ -340,6 +340,9 @@ export class CheckoutRuntime {
       return option === 'card' || (this.wallets[option] !== undefined && this.provider?.canPayWith(option) === true);
     });
     if (options.length === 0) reportOptionProblem({ kind: 'noPaymentOptions' });
+    // The parts the configuration calls for are fetched now, beside the saved methods' list (the import below is then
+    // the same one, not a second download); a failure is reported there.
+    loadParts(partsNeeded(config, settings, options, [])).catch(() => undefined);
     // Saved methods come before the first view; a list that cannot be had leaves the shopper the other ways to pay.
     const provider = this.provider;
     const listed = provider === null ? Promise.resolve([]) : provider.listPaymentMethods(config, signal);
