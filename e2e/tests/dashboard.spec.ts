@@ -1,50 +1,44 @@
-import { expect, request, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { botcheckToken } from '../support/botcheck-token.ts';
-import { catalogue } from '../support/catalogue.ts';
 import { Merchant } from '../support/merchant.ts';
-import { currentProduct, product } from '../support/products.ts';
+import { product } from '../support/products.ts';
 import { cards, Shopper, uniqueEmail, type TestCard } from '../support/shopper.ts';
 
 // The merchant's dashboard against the running product: real payments made in the shop, settled by the sandbox gateway
 // (which settles a charge 60 s after it by itself; the specs move its test clock instead of waiting), given back at it.
+// The tests are independent (each makes the payment it shows) and run side by side on the run's workers, but for two
+// that hold the sandbox clock's lock: one moves that clock, which settles every charge made before, and the other
+// voids a charge that must not have settled yet.
+test.describe.configure({ mode: 'parallel' });
+const SANDBOX_CLOCK = { lock: 'sandbox-clock' };
 
-/** A new shopper, in a browser of their own, buys a mug with `card`; the shopper's email and the order's number. */
+/**
+ * A new shopper, in a browser of their own, pays an order of one mug with `card` through the shop's API (signed up,
+ * the card tokenized at the gateway as the card frame sends it: the subject is the merchant's side); the shopper's
+ * email and the order's number.
+ */
 async function shopperPays(browser: Browser, card: TestCard): Promise<{ email: string; orderNumber: number }> {
   const context = await browser.newContext();
   const shopper = new Shopper(await context.newPage());
   const email = uniqueEmail('dashboard');
-  await shopper.signUp('Dana Shopper', email, 'dashboard-shopper-pw');
-  await shopper.startCheckout(catalogue.everyday);
-  await shopper.payWithCard(card);
-  await shopper.seesReceipt();
-  const orderNumber = await shopper.receiptOrderNumber();
+  await shopper.signUpThroughApi('Dana Shopper', email, 'dashboard-shopper-pw');
+  const orderNumber = await shopper.paysThroughApi(card);
   await context.close();
   return { email, orderNumber };
 }
 
 /**
- * A guest's paid order of one mug, through the shop's API (the gateway's test nonce, no browser): a test that needs a
- * payment to show makes its own rather than rely on another test's. The order's number.
+ * A guest's paid order of one mug, through the shop's API: a test that needs a payment to show makes its own rather
+ * than rely on another test's.
  */
-async function paymentThroughApi(): Promise<number> {
-  const baseURL = currentProduct().shopUrl;
-  const guest = await request.newContext({ baseURL, extraHTTPHeaders: { Origin: new URL(baseURL).origin } });
-  try {
-    const created = await guest.post('/api/orders', { data: { items: [{ productId: 'prd_mug', quantity: 1 }] } });
-    const { order } = (await created.json()) as { order: { id: string; number: number } };
-    const paid = await guest.post(`/api/orders/${order.id}/payments`, {
-      data: { nonce: 'fake-valid-visa-nonce', botcheck: await botcheckToken(guest, 'payment') },
-      headers: { 'idempotency-key': `e2e-${crypto.randomUUID()}` },
-    });
-    expect(paid.status()).toBe(201);
-    return order.number;
-  } finally {
-    await guest.dispose();
-  }
+async function guestPays(browser: Browser): Promise<void> {
+  const context = await browser.newContext();
+  await new Shopper(await context.newPage()).paysThroughApi(cards.visa);
+  await context.close();
 }
 
-test('a merchant voids a payment that has not settled, after the confirmation', async ({ page, browser }) => {
+test('a merchant voids a payment that has not settled, after the confirmation', SANDBOX_CLOCK, async ({ page, browser }) => {
   const { email, orderNumber } = await shopperPays(browser, cards.amex);
   const merchant = new Merchant(page);
   await merchant.signsIn();
@@ -91,80 +85,80 @@ test('a merchant voids a payment that has not settled, after the confirmation', 
   await expect(merchant.paymentHeading()).toContainText('Voided');
 });
 
-test('a merchant finds a payment by email and last four, refunds part of it after the confirmation and sees the timeline', async ({
-  page,
-  browser,
-  request,
-}) => {
-  const { email } = await shopperPays(browser, cards.mastercard);
-  // The sandbox settles a charge a minute after it: move its clock rather than wait (its settlement webhook follows).
-  const clock = await request.post(`${product('shop').sandboxUrl}/__sandbox/clock`, { data: { advanceMs: 90_000 } });
-  expect(clock.ok()).toBe(true);
+test(
+  'a merchant finds a payment by email and last four, refunds part of it after the confirmation and sees the timeline',
+  SANDBOX_CLOCK,
+  async ({ page, browser, request }) => {
+    const { email } = await shopperPays(browser, cards.mastercard);
+    // The sandbox settles a charge a minute after it: move its clock rather than wait (its settlement webhook follows).
+    const clock = await request.post(`${product('shop').sandboxUrl}/__sandbox/clock`, { data: { advanceMs: 90_000 } });
+    expect(clock.ok()).toBe(true);
 
-  const merchant = new Merchant(page);
-  await merchant.signsIn();
-  await merchant.opensSection('Payments');
-  await merchant.filtersPayments({ cardLastFour: '4444', customerEmail: email });
-  await expect(page).toHaveURL(/cardLastFour=4444/);
-  expect(await merchant.axeViolations('payments list, filtered')).toEqual([]);
-  await merchant.opensOnlyPayment();
-  await merchant.waitsForSettlement();
-  await expect(merchant.fact('Payment method')).toHaveText('MasterCard •••• 4444');
-  await expect(page.getByRole('button', { name: 'Void', exact: true })).toHaveCount(0);
+    const merchant = new Merchant(page);
+    await merchant.signsIn();
+    await merchant.opensSection('Payments');
+    await merchant.filtersPayments({ cardLastFour: '4444', customerEmail: email });
+    await expect(page).toHaveURL(/cardLastFour=4444/);
+    expect(await merchant.axeViolations('payments list, filtered')).toEqual([]);
+    await merchant.opensOnlyPayment();
+    await merchant.waitsForSettlement();
+    await expect(merchant.fact('Payment method')).toHaveText('MasterCard •••• 4444');
+    await expect(page.getByRole('button', { name: 'Void', exact: true })).toHaveCount(0);
 
-  await page.getByRole('button', { name: 'Refund', exact: true }).click();
-  await expect(merchant.dialog()).toContainText('You can refund up to €12.00.');
-  await merchant.dialog().getByRole('radio', { name: 'Partial refund' }).check();
-  await merchant
-    .dialog()
-    .getByLabel(/Amount to refund/)
-    .fill('20.00');
-  await merchant.dialog().getByRole('button', { name: 'Refund €12.00' }).click();
-  await expect(merchant.dialog().getByRole('alert')).toHaveText('Enter an amount above zero and at most €12.00.');
-  expect(await merchant.axeViolations('refund dialog with an error')).toEqual([]);
-  await merchant.dialog().getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('button', { name: 'Refund', exact: true }).click();
+    await expect(merchant.dialog()).toContainText('You can refund up to €12.00.');
+    await merchant.dialog().getByRole('radio', { name: 'Partial refund' }).check();
+    await merchant
+      .dialog()
+      .getByLabel(/Amount to refund/)
+      .fill('20.00');
+    await merchant.dialog().getByRole('button', { name: 'Refund €12.00' }).click();
+    await expect(merchant.dialog().getByRole('alert')).toHaveText('Enter an amount above zero and at most €12.00.');
+    expect(await merchant.axeViolations('refund dialog with an error')).toEqual([]);
+    await merchant.dialog().getByRole('button', { name: 'Cancel' }).click();
 
-  await merchant.refundsPart('5.00');
-  await expect(page.locator('p.notice')).toHaveText('Refunded €5.00.');
-  await expect(merchant.paymentHeading()).toContainText('Partially refunded');
-  await expect(merchant.fact('Refunded so far')).toHaveText('€5.00');
-  await expect(merchant.fact('Left to refund')).toHaveText('€7.00');
-  const timeline = await merchant.timeline().allTextContents();
-  // Newest first: the charge at the bottom, then the gateway's statuses, its settlement webhook and the refund. (The
-  // refund's place among the gateway's events is not checked: the sandbox's clock was moved 90 s ahead of ours.)
-  const position = (text: string) => timeline.findIndex((entry) => entry.includes(text));
-  for (const entry of [
-    'Refunded €5.00',
-    'Gateway: settled',
-    'Webhook: transaction_settled',
-    'Gateway: authorized',
-    'Payment succeeded',
-  ])
-    expect(position(entry), entry).toBeGreaterThanOrEqual(0);
-  expect(position('Gateway: settled')).toBeLessThan(position('Gateway: authorized'));
-  // The settlement webhook sits by the status it reports (by when the gateway sent it), with when it was received.
-  expect(position('Webhook: transaction_settled')).toBeLessThan(position('Gateway: settled'));
-  expect(timeline[position('Webhook: transaction_settled')]).toMatch(/Sent by the gateway .+ · received /);
-  await page.getByRole('region', { name: 'Timeline' }).screenshot({ path: test.info().outputPath('timeline.png') });
-  expect(position('Payment succeeded')).toBe(timeline.length - 1);
-  expect(await merchant.axeViolations('payment detail')).toEqual([]);
+    await merchant.refundsPart('5.00');
+    await expect(page.locator('p.notice')).toHaveText('Refunded €5.00.');
+    await expect(merchant.paymentHeading()).toContainText('Partially refunded');
+    await expect(merchant.fact('Refunded so far')).toHaveText('€5.00');
+    await expect(merchant.fact('Left to refund')).toHaveText('€7.00');
+    const timeline = await merchant.timeline().allTextContents();
+    // Newest first: the charge at the bottom, then the gateway's statuses, its settlement webhook and the refund. (The
+    // refund's place among the gateway's events is not checked: the sandbox's clock was moved 90 s ahead of ours.)
+    const position = (text: string) => timeline.findIndex((entry) => entry.includes(text));
+    for (const entry of [
+      'Refunded €5.00',
+      'Gateway: settled',
+      'Webhook: transaction_settled',
+      'Gateway: authorized',
+      'Payment succeeded',
+    ])
+      expect(position(entry), entry).toBeGreaterThanOrEqual(0);
+    expect(position('Gateway: settled')).toBeLessThan(position('Gateway: authorized'));
+    // The settlement webhook sits by the status it reports (by when the gateway sent it), with when it was received.
+    expect(position('Webhook: transaction_settled')).toBeLessThan(position('Gateway: settled'));
+    expect(timeline[position('Webhook: transaction_settled')]).toMatch(/Sent by the gateway .+ · received /);
+    await page.getByRole('region', { name: 'Timeline' }).screenshot({ path: test.info().outputPath('timeline.png') });
+    expect(position('Payment succeeded')).toBe(timeline.length - 1);
+    expect(await merchant.axeViolations('payment detail')).toEqual([]);
 
-  // The list shows the new status; its CSV export downloads the same payment.
-  await page.getByRole('link', { name: 'All payments' }).click();
-  await expect(merchant.paymentRows()).toHaveCount(1);
-  await expect(merchant.paymentRows()).toContainText('Partially refunded');
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export CSV' }).click()]);
-  expect(download.suggestedFilename()).toMatch(/^payments-\d{4}-\d{2}-\d{2}\.csv$/);
-  const csv = readFileSync(await download.path(), 'utf8')
-    .trimEnd()
-    .split('\r\n');
-  expect(csv).toHaveLength(2);
-  expect(csv[1]).toContain(`,partially_refunded,12.00,EUR,`);
-  expect(csv[1]).toContain(`,${email},credit_card,MasterCard,4444,`);
-});
+    // The list shows the new status; its CSV export downloads the same payment.
+    await page.getByRole('link', { name: 'All payments' }).click();
+    await expect(merchant.paymentRows()).toHaveCount(1);
+    await expect(merchant.paymentRows()).toContainText('Partially refunded');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export CSV' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^payments-\d{4}-\d{2}-\d{2}\.csv$/);
+    const csv = readFileSync(await download.path(), 'utf8')
+      .trimEnd()
+      .split('\r\n');
+    expect(csv).toHaveLength(2);
+    expect(csv[1]).toContain(`,partially_refunded,12.00,EUR,`);
+    expect(csv[1]).toContain(`,${email},credit_card,MasterCard,4444,`);
+  },
+);
 
-test('the overview charts the payments made; the demo subscription is listed with its customer', async ({ page }) => {
-  await paymentThroughApi();
+test('the overview charts the payments made; the demo subscription is listed with its customer', async ({ page, browser }) => {
+  await guestPays(browser);
   const merchant = new Merchant(page);
   await merchant.signsIn();
   await expect(page.getByRole('definition').first()).not.toHaveText('€0.00');
@@ -186,10 +180,11 @@ test('the overview charts the payments made; the demo subscription is listed wit
 
 test('the overview shows money per currency: a figure, a volume and a refunds chart for each, never a sum across them', async ({
   page,
+  browser,
 }) => {
   // The shop sells in one currency (EUR), so a second one cannot be paid here: the server's real answer is given a
   // USD day on top (the only stand-in of this spec), to check how the page lays out more than one currency.
-  await paymentThroughApi();
+  await guestPays(browser);
   await page.route('**/api/admin/overview?*', async (route) => {
     const answer = await route.fetch();
     const overview = (await answer.json()) as { days: string[]; volume: unknown[]; refunds: unknown[] };
@@ -425,8 +420,11 @@ for (const theme of ['light', 'dark'] as const) {
   });
 }
 
-test('on a phone the dashboard fits the screen: tabs for its sections, no sideways scroll of the page', async ({ page }) => {
-  await paymentThroughApi();
+test('on a phone the dashboard fits the screen: tabs for its sections, no sideways scroll of the page', async ({
+  page,
+  browser,
+}) => {
+  await guestPays(browser);
   await page.setViewportSize({ width: 390, height: 844 });
   const merchant = new Merchant(page);
   await merchant.signsIn();
