@@ -93,7 +93,7 @@ function trustProxyOption(trust: TrustProxy): false | string[] | ((address: stri
 /** Builds the whole server without listening: plugins in order (external, then app), then routes. */
 export async function buildKassaApp(config: Config, deps: AppDeps = {}): Promise<KassaApp> {
   const logger = deps.logger ?? createLogger(config);
-  const database = deps.database ?? (await openDatabase(config.database));
+  const database = deps.database ?? (await openDatabase(config.database, { checkpointInWorker: true }));
   const client = config.gateway === null ? null : createBraintreeClient(config.gateway, config.gatewayTimeoutMs);
   const metrics = createMetrics();
   const adapter = deps.gateway !== undefined ? deps.gateway : client === null ? null : new BraintreeGatewayAdapter(client);

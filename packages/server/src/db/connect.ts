@@ -8,6 +8,7 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
 import type { SqliteDatabase as KyselySqliteDatabase, PostgresPool, PostgresPoolClient } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.ts';
+import { startCheckpointer } from './checkpointer.ts';
 import { migrations } from './migrations.ts';
 import { isPreparedText } from './prepared.ts';
 import type { Database } from './schema.ts';
@@ -20,15 +21,24 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
+export interface OpenOptions {
+  /**
+   * SQLite: copy the write-ahead log into the database from a worker thread (checkpointer.ts), as the server does,
+   * instead of in the commits of the event loop (SQLite's automatic checkpoint). Off for short-lived databases (tests,
+   * scripts): the worker thread costs a start.
+   */
+  checkpointInWorker?: boolean;
+}
+
 /** Opens the configured engine and brings its schema up to date. */
-export async function openDatabase(config: DatabaseConfig): Promise<DatabaseHandle> {
+export async function openDatabase(config: DatabaseConfig, options: OpenOptions = {}): Promise<DatabaseHandle> {
   if (config.engine === 'postgres') {
     // PostgreSQL keeps its statistics itself (autovacuum); SQLite is told to (openSqlite).
     const db = openPostgres(config.url);
     await migrateOrClose(db, () => db.destroy());
     return { db, engine: config.engine, close: () => db.destroy() };
   }
-  const { db, optimize, closeLog } = openSqlite(config.file);
+  const { db, optimize, closeLog } = openSqlite(config.file, options.checkpointInWorker === true);
   const close = async (): Promise<void> => {
     await closeLog();
     await db.destroy();
@@ -65,7 +75,7 @@ const SQLITE_OPTIMIZE_INTERVAL_MS = 60 * 60 * 1000;
  * `PRAGMA optimize` (SQLite's advice for long-lived connections: at open, then now and then) analyzes the tables that
  * need it, each on a sample (`analysis_limit`), in milliseconds.
  */
-function openSqlite(file: string): { db: Db; optimize: () => void; closeLog: () => Promise<void> } {
+function openSqlite(file: string, checkpointInWorker: boolean): { db: Db; optimize: () => void; closeLog: () => Promise<void> } {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const database = new SqliteDatabase(file);
   // WAL: readers do not block the writer; busy_timeout: a second process waits instead of failing at once.
@@ -80,7 +90,15 @@ function openSqlite(file: string): { db: Db; optimize: () => void; closeLog: () 
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
   const flusher = walFlusher(`${file}-wal`);
   if (file !== ':memory:') walFlushers.set(db, flusher.flush);
-  return { db, optimize: () => database.pragma('optimize = 0x10002'), closeLog: flusher.close };
+  const checkpointer =
+    checkpointInWorker && file !== ':memory:'
+      ? startCheckpointer(file, (frames) => database.pragma(`wal_autocheckpoint = ${frames}`))
+      : null;
+  const closeLog = async (): Promise<void> => {
+    await checkpointer?.close();
+    await flusher.close();
+  };
+  return { db, optimize: () => database.pragma('optimize = 0x10002'), closeLog };
 }
 
 /** Each SQLite database's log flusher (PostgreSQL flushes every commit itself). */

@@ -1,8 +1,11 @@
+import { statSync } from 'node:fs';
 import { Migrator, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertOrder } from '../orders/orders.repository.ts';
 import { ENGINES } from '../testing/engines.ts';
-import { migrate } from './connect.ts';
+import { tempSqliteFile } from '../testing/sqlite.ts';
+import { WAL_FRAMES_BOUND } from './checkpointer.ts';
+import { migrate, openDatabase } from './connect.ts';
 import { migrations } from './migrations.ts';
 import { prepared } from './prepared.ts';
 
@@ -161,6 +164,28 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('database on 
       await expect(hitsOf.takeFirst(db, {} as { bucket: string })).rejects.toThrow('no value for bucket');
     } finally {
       await cleanup();
+    }
+  });
+});
+
+describe('SQLite with its checkpoints in a worker thread (as the server opens it)', () => {
+  it("copies the write-ahead log into the database off the event loop, the main connection's own checkpoint only a bound", async () => {
+    const temp = tempSqliteFile();
+    const handle = await openDatabase({ engine: 'sqlite', file: temp.file }, { checkpointInWorker: true });
+    try {
+      const { db } = handle;
+      const pragma = async (text: string) => Object.values((await sql.raw(`pragma ${text}`).execute(db)).rows[0] ?? {})[0];
+      expect(await pragma('wal_autocheckpoint')).toBe(WAL_FRAMES_BOUND);
+      await sql`create table filler (v text)`.execute(db);
+      // About 1,000 frames, a tenth of the bound: the main connection copies none of them into the database.
+      for (let i = 0; i < 500; i += 1) await sql`insert into filler (v) values (${'x'.repeat(3000)})`.execute(db);
+      const size = Number(await pragma('page_count')) * Number(await pragma('page_size'));
+      const deadline = Date.now() + 10_000;
+      while (statSync(temp.file).size < size && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(statSync(temp.file).size).toBe(size);
+    } finally {
+      await handle.close();
+      temp.cleanup();
     }
   });
 });
