@@ -1,8 +1,12 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../db/connect.ts';
 import type { PaymentRow } from '../db/schema.ts';
 import { GatewayUnavailableError } from '../gateway/gateway.ts';
 import type { PaymentGateway } from '../gateway/gateway.ts';
-import { outcomeOf } from './pay-order.ts';
+import { insertOrder } from '../orders/orders.repository.ts';
+import { ENGINES } from '../testing/engines.ts';
+import { outcomeOf, payOrder } from './pay-order.ts';
+import { insertPendingPayment, recordOutcome } from './payments.repository.ts';
 
 /**
  * The use-case's reading of gateway answers that need no further gateway call. The gateway here must not be called:
@@ -76,5 +80,80 @@ describe("outcomeOf: what a sale's answer means for the attempt", () => {
     await expect(
       outcomeOf(untouched, attempt, { kind: 'undecided', transactionId: 't3', status: 'authorizing' }, false),
     ).rejects.toThrow(/authorizing: outcome unknown/);
+  });
+});
+
+/** `db`, running `between` once: after its first statement answered, before the next one is sent. */
+function withPauseAfterFirstStatement(db: Db, between: () => Promise<unknown>): Db {
+  let paused = false;
+  return new Proxy(db, {
+    get(target, name) {
+      const member: unknown = Reflect.get(target, name, target);
+      if (name !== 'executeQuery' || typeof member !== 'function') {
+        return typeof member === 'function' ? member.bind(target) : member;
+      }
+      return async (...args: unknown[]) => {
+        const answer: unknown = await member.apply(target, args);
+        if (!paused) {
+          paused = true;
+          await between();
+        }
+        return answer;
+      };
+    },
+  });
+}
+
+describe.each(ENGINES.map((make) => [make().name, make] as const))('payOrder on %s', (_name, make) => {
+  const engine = make();
+  beforeAll(() => engine.setup());
+  afterAll(() => engine.teardown());
+
+  it("answers a key's attempt that another request charged meanwhile with the order that charge paid", async () => {
+    const { handle, cleanup } = await engine.open();
+    const { db } = handle;
+    try {
+      const owner = { accountId: null, sessionId: 'ses_retry' };
+      const total = { amount: 1200, currency: 'EUR' };
+      const item = { productId: 'prd_mug', name: 'Mug', quantity: 1, unitPrice: total, total };
+      const order = await insertOrder(db, { owner, items: [item], total });
+      const attempt = await insertPendingPayment(db, {
+        orderId: order.id,
+        amount: total,
+        idempotencyRef: 'ses_retry:key',
+        nonce: 'fake-valid-visa-nonce',
+        deviceData: null,
+        merchantAccountId: null,
+      });
+      if (attempt === undefined) throw new Error('no attempt recorded');
+      // The retry reads the order (still pending), then the request that held the attempt records its charge.
+      const charged = withPauseAfterFirstStatement(db, () =>
+        recordOutcome(db, attempt, {
+          kind: 'succeeded',
+          transactionId: 'txn_charged',
+          paymentMethodType: 'credit_card',
+          card: { brand: 'Visa', lastFour: '1111' },
+          threeDSecure: null,
+        }),
+      );
+      const result = await payOrder(
+        {
+          db: charged,
+          gateway: untouched,
+          checkBotcheck: () => expect.fail('no bot-check expected: the attempt is made'),
+          merchantAccountId: null,
+          threeDSecureRequiredAbove: null,
+          staleAttemptMs: 60_000,
+        },
+        { orderId: order.id, owner, nonce: 'fake-valid-visa-nonce', botcheckToken: 'spent', idempotencyRef: 'ses_retry:key' },
+      );
+      expect(result.kind).toBe('succeeded');
+      expect(result.kind === 'succeeded' ? result.order : undefined).toMatchObject({
+        status: 'paid',
+        payment: { status: 'succeeded', transactionId: 'txn_charged' },
+      });
+    } finally {
+      await cleanup();
+    }
   });
 });

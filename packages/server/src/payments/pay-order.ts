@@ -84,8 +84,12 @@ export async function payOrder(deps: PayOrderDeps, input: PayOrderInput, now: Da
   if (orderRow === undefined) return { kind: 'order_not_found' };
 
   const { own, live } = await findAttempts(deps.db, orderRow.id, input.idempotencyRef);
-  // This key's own attempt, finished by another request before this one's answer was saved: its answer is that one.
-  if (own !== undefined && own.status !== 'pending') return finished(deps, orderRow, { payment: own, orderStatus: null });
+  // This key's own attempt, finished by another request before this one's answer was saved: its answer is that one,
+  // with the order read again (that outcome may have been recorded after the read above: paid, not still pending).
+  if (own !== undefined && own.status !== 'pending') {
+    const current = (await findOwnedOrderRow(deps.db, orderRow.id, input.owner)) ?? orderRow;
+    return finished(deps, current, { payment: own, orderStatus: null });
+  }
   // Paid, or paid and given back (refunded, voided): never charged again.
   if (orderRow.status !== 'pending') return { kind: 'order_already_paid' };
 
@@ -241,8 +245,8 @@ async function voidCurrencyMismatch(
 }
 
 /**
- * The answer: the attempt, and its order as read at the start of the request (not read again) with the status the
- * outcome left it in (`orderStatus`: null when nothing was recorded, the order as read).
+ * The answer: the attempt, and its order as read by the request (once, but for an attempt another request finished)
+ * with the status the outcome left it in (`orderStatus`: null when nothing was recorded, the order as read).
  */
 async function finished(
   deps: PayOrderDeps,

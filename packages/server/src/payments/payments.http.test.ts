@@ -255,6 +255,32 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
       expect(gateway.sales).toHaveLength(2);
     });
 
+    it('answers a key whose request died after recording its decline with that decline, counted once', async () => {
+      const client = new TestClient(app);
+      const orderId = await orderOf(client, 'prd_espressomachine');
+      const first = await pay(client, orderId, 'died-after-outcome');
+      expect(first.statusCode).toBe(402);
+      // The request recorded the decline (and its count, in the same transaction), then died before saving its
+      // answer: the key is left unanswered, its lock stale, so a retry takes it over and finds the attempt finished.
+      const lockedLongAgo = new Date(Date.now() - 60 * 60 * 1000).toISOString();
+      await db
+        .updateTable('idempotency_keys')
+        .set({ response_status: null, response_body: null, locked_at: lockedLongAgo })
+        .where('key', '=', 'died-after-outcome')
+        .execute();
+      const retry = await pay(client, orderId, 'died-after-outcome');
+      expect(retry.statusCode).toBe(402);
+      expect(retry.json()).toEqual(first.json());
+      expect(gateway.sales).toHaveLength(1);
+      const declines = await db
+        .selectFrom('velocity_counts')
+        .select((eb) => eb.fn.sum<string | number>('count').as('events'))
+        .where('action', '=', 'decline')
+        .where('dimension', '=', 'shop')
+        .executeTakeFirst();
+      expect(Number(declines?.events)).toBe(1);
+    });
+
     it('charges once when two requests with the same key race', async () => {
       const client = new TestClient(app);
       const orderId = await orderOf(client);
