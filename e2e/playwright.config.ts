@@ -6,8 +6,10 @@ export default defineConfig({
   globalSetup: './support/global-setup.ts',
   timeout: 60_000,
   expect: { timeout: 15_000 },
-  // One more than the 2 cores of CI's machine: a test spends much of its time waiting on a server or a browser.
-  workers: 3,
+  // Two more than the 2 cores of CI's machine: a test spends much of its time waiting on a server or a browser (at three
+  // workers, each was busy the whole run while the run used about half of the cores' time), and two of the workers
+  // take the gateway specs' chains (projects below) from the start.
+  workers: 4,
   retries: 0,
   reporter: 'list',
   use: {
@@ -21,19 +23,29 @@ export default defineConfig({
     screenshot: 'only-on-failure',
   },
   projects: [
-    // Sandbox fault rules and merchant settings apply to every request of the product they are made on: these specs
-    // drive a second product of their own (support/products.ts), one at a time, beside the shopper specs. Listed
-    // first so they are queued first: one worker runs them from the start while the others take the shopper specs
-    // (a job whose project is at its worker limit is skipped, not waited for).
+    // Sandbox fault rules and merchant settings apply to every request of the product they are made on: the specs under
+    // gateway-faults/ drive products of their own (support/products.ts), each project one test at a time, beside the
+    // shopper specs. Two such products split them into two shorter chains (one was the run's longest): the specs that
+    // turn the wallets or 3-D Secure on, and the rest. Listed first so they are queued first: a worker each runs them
+    // from the start while the others take the shopper specs (a job whose project is at its worker limit is skipped,
+    // not waited for).
     {
       name: 'gateway-faults',
       testMatch: /gateway-faults\/.*\.spec\.ts/,
+      testIgnore: /gateway-faults\/(wallets|three-d-secure)\.spec\.ts/,
       workers: 1,
       metadata: { product: 'faults' },
       use: { baseURL: process.env.KASSA_FAULTS_SHOP_URL },
     },
+    {
+      name: 'gateway-settings',
+      testMatch: /gateway-faults\/(wallets|three-d-secure)\.spec\.ts/,
+      workers: 1,
+      metadata: { product: 'settings' },
+      use: { baseURL: process.env.KASSA_SETTINGS_SHOP_URL },
+    },
     { name: 'shopper', testIgnore: [/audit\.spec\.ts/, /gateway-faults\//] },
     // Runs after every other test, over what they left in the database and the server log.
-    { name: 'audit', testMatch: /audit\.spec\.ts/, dependencies: ['shopper', 'gateway-faults'] },
+    { name: 'audit', testMatch: /audit\.spec\.ts/, dependencies: ['shopper', 'gateway-faults', 'gateway-settings'] },
   ],
 });

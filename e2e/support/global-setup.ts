@@ -2,14 +2,17 @@ import { chromiumExecutable } from './chromium.ts';
 import { startProduct } from './product.ts';
 import { productEnv } from './products.ts';
 
-// Starts the two Kassas of the run (support/products.ts); workers inherit these variables. The second serves the
+// Starts the three Kassas of the run (support/products.ts); workers inherit these variables. The other two serve the
 // web app the first built.
 export default async function globalSetup(): Promise<() => Promise<void>> {
   process.env.KASSA_CHROMIUM = await chromiumExecutable();
   const shop = await startProduct();
-  const faults = await startProduct({ WEB_DIST: shop.webDist });
-  Object.assign(process.env, productEnv('shop', shop), productEnv('faults', faults));
+  const [faults, settings] = await Promise.all([
+    startProduct({ WEB_DIST: shop.webDist }),
+    startProduct({ WEB_DIST: shop.webDist }),
+  ]);
+  Object.assign(process.env, productEnv('shop', shop), productEnv('faults', faults), productEnv('settings', settings));
   return async () => {
-    await Promise.all([shop.stop(), faults.stop()]);
+    await Promise.all([shop.stop(), faults.stop(), settings.stop()]);
   };
 }

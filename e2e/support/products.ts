@@ -1,8 +1,9 @@
 import { test } from '@playwright/test';
 
-// The e2e run starts two Kassas (support/global-setup.ts): the shoppers' one, and one for the specs that inject
-// gateway faults or change the sandbox merchant's settings. Those apply to every request of the product they are made
-// on, so giving them their own lets them run beside the shopper specs instead of after them.
+// The e2e run starts three Kassas (support/global-setup.ts): the shoppers' one, and two for the specs that inject
+// gateway faults or change the sandbox merchant's settings (tests/gateway-faults/, split between the two in
+// playwright.config.ts). Those apply to every request of the product they are made on, so giving them their own lets
+// them run beside the shopper specs instead of after them.
 
 export interface ProductUnderTest {
   readonly shopUrl: string;
@@ -11,9 +12,9 @@ export interface ProductUnderTest {
   readonly logFile: string;
 }
 
-export type ProductName = 'shop' | 'faults';
+export type ProductName = 'shop' | 'faults' | 'settings';
 
-const envPrefix: Record<ProductName, string> = { shop: 'KASSA_', faults: 'KASSA_FAULTS_' };
+const envPrefix: Record<ProductName, string> = { shop: 'KASSA_', faults: 'KASSA_FAULTS_', settings: 'KASSA_SETTINGS_' };
 
 /** The environment variables that hand a product's addresses from the global setup to the workers. */
 export function productEnv(name: ProductName, product: ProductUnderTest): Record<string, string> {
@@ -42,5 +43,5 @@ export function product(name: ProductName): ProductUnderTest {
 
 /** The product the running test's project drives (its `metadata.product` in playwright.config.ts). */
 export function currentProduct(): ProductUnderTest {
-  return product(test.info().project.metadata.product === 'faults' ? 'faults' : 'shop');
+  return product((test.info().project.metadata.product as ProductName | undefined) ?? 'shop');
 }

@@ -4,9 +4,9 @@ import { expect, test } from '@playwright/test';
 import { product } from '../support/products.ts';
 import { cards } from '../support/shopper.ts';
 
-// Runs after every other test, on both products (see playwright.config.ts): card data must never reach our database or
+// Runs after every other test, on each product (see playwright.config.ts): card data must never reach our database or
 // our logs.
-for (const name of ['shop', 'faults'] as const) {
+for (const name of ['shop', 'faults', 'settings'] as const) {
   test(`${name}: the database, the server log and the sandbox gateway's state hold no card number`, () => {
     const { databaseFile, logFile } = product(name);
     // SQLite's WAL may still hold recent writes beside the main file; the sandbox gateway keeps its state beside them
