@@ -30,18 +30,13 @@ export interface PayOrderDeps {
   admitNewAttempt?: () => Promise<void>;
   /**
    * Called once a new attempt passed the bot-check, before the charge: the rules on the card, which the gateway
-   * describes (a gateway call, so never made for a request without a valid token). Throws to refuse it; what it
-   * returns runs in the transaction that records the attempt, before it (the card's rules; their counts are committed
-   * before, velocity/guard.ts recordCardUse): its writes are committed whether or not it refuses, and the refusal it
-   * returns is thrown once they are.
+   * describes (a gateway call, so never made for a request without a valid token). Throws to refuse it, once the
+   * card's counts and the refusal's note are written (velocity/guard.ts recordCardUse, enforceCardLimits).
    */
-  admitCard?: () => Promise<AttemptCheck | undefined>;
+  admitCard?: () => Promise<void>;
   /** Counts the outcome of an attempt this request sent (the velocity rules' declines), in the transaction recording it. */
   countOutcome?: (trx: Db, payment: PaymentRow) => Promise<void>;
 }
-
-/** A check of a new attempt that writes (counts): run in the attempt's transaction; a refusal is returned, not thrown. */
-export type AttemptCheck = (trx: Db) => Promise<Error | null>;
 
 export interface PayOrderInput {
   orderId: string;
@@ -109,29 +104,23 @@ export async function payOrder(deps: PayOrderDeps, input: PayOrderInput, now: Da
   await deps.admitNewAttempt?.();
   const verdict = await deps.checkBotcheck(input.botcheckToken);
   if (!verdict.ok) return { kind: 'botcheck_failed', reason: verdict.reason };
-  const checkInTransaction = await deps.admitCard?.();
+  await deps.admitCard?.();
   const vaultCustomerId =
     input.saveCard === true && input.owner.accountId !== null
       ? await ensureGatewayCustomer(deps.db, deps.gateway, input.owner.accountId)
       : null;
-  // The card rules' check (and a refusal's note) and the attempt in one transaction.
-  const admitted = await deps.db.transaction().execute(async (trx): Promise<Admitted> => {
-    const refusal = (await checkInTransaction?.(trx)) ?? null;
-    if (refusal !== null) return { kind: 'refused', refusal };
-    const payment = await insertPendingPayment(trx, {
-      orderId: orderRow.id,
-      amount: { amount: orderRow.total_amount, currency: orderRow.currency },
-      idempotencyRef: input.idempotencyRef,
-      nonce: input.nonce,
-      deviceData: input.deviceData ?? null,
-      merchantAccountId: deps.merchantAccountId,
-      threeDSecureRequired: deps.threeDSecureRequiredAbove !== null && orderRow.total_amount > deps.threeDSecureRequiredAbove,
-      vaultCustomerId,
-    });
-    return { kind: 'recorded', payment };
+  // One statement, no transaction: the card rules read counts already committed, and the partial unique index lets
+  // one pending-or-succeeded attempt per order in.
+  const payment = await insertPendingPayment(deps.db, {
+    orderId: orderRow.id,
+    amount: { amount: orderRow.total_amount, currency: orderRow.currency },
+    idempotencyRef: input.idempotencyRef,
+    nonce: input.nonce,
+    deviceData: input.deviceData ?? null,
+    merchantAccountId: deps.merchantAccountId,
+    threeDSecureRequired: deps.threeDSecureRequiredAbove !== null && orderRow.total_amount > deps.threeDSecureRequiredAbove,
+    vaultCustomerId,
   });
-  if (admitted.kind === 'refused') throw admitted.refusal;
-  const { payment } = admitted;
   if (payment === undefined) {
     const winner = await findLivePayment(deps.db, orderRow.id);
     return winner?.status === 'succeeded' ? { kind: 'order_already_paid' } : { kind: 'payment_in_progress' };
@@ -140,8 +129,6 @@ export async function payOrder(deps: PayOrderDeps, input: PayOrderInput, now: Da
   await syncWrites(deps.db);
   return finished(deps, orderRow, await chargeAttempt(deps, payment, { resend: false, countOutcome: deps.countOutcome }));
 }
-
-type Admitted = { kind: 'refused'; refusal: Error } | { kind: 'recorded'; payment: PaymentRow | undefined };
 
 /**
  * Sends a pending attempt's own request to the gateway and records what its answer means; used by payment requests and

@@ -54,9 +54,9 @@ export function rulesBeforeCard(limits: readonly Limit[]): Limit[] {
 
 /**
  * A payment's card, once the gateway has described its nonce: counted against the card and its BIN, and as one of
- * the cards of the session, account and IP. Committed before cardLimitsRefusal reads the counts (not in its
- * transaction): on PostgreSQL a transaction does not see another's uncommitted counts, so payments sent at once with
- * different cards each saw only their own and more cards than distinct_cards_per_ip_per_hour reached the gateway.
+ * the cards of the session, account and IP. Committed before enforceCardLimits reads the counts: on PostgreSQL a
+ * transaction does not see another's uncommitted counts, so payments sent at once with different cards would each see
+ * only their own and more cards than distinct_cards_per_ip_per_hour would reach the gateway.
  */
 export async function recordCardUse(velocity: Velocity, card: CardSubjects, payer: Subjects): Promise<void> {
   await velocity.recordAll([
@@ -66,10 +66,10 @@ export async function recordCardUse(velocity: Velocity, card: CardSubjects, paye
 }
 
 /**
- * A payment's card, counted (recordCardUse): past the card rules of `limits` (the others were checked first), the
- * refusal (noted, Retry-After set) is returned for the caller to throw once its note is committed.
+ * A payment's card, counted (recordCardUse): refused (429, noted, Retry-After set) past the card rules of `limits`
+ * (the others were checked first) or the BIN rule.
  */
-export async function cardLimitsRefusal(
+export async function enforceCardLimits(
   velocity: Velocity,
   request: FastifyRequest,
   reply: FastifyReply,
@@ -77,7 +77,7 @@ export async function cardLimitsRefusal(
   payer: Subjects,
   limits: readonly Limit[],
   binRule: BinTestingRule,
-): Promise<ProblemError | null> {
+): Promise<void> {
   const cardRules = limits.filter(isCardRule);
   const { exceeded, also } = await velocity.exceededAnd(
     cardRules,
@@ -85,7 +85,7 @@ export async function cardLimitsRefusal(
     ['payment', 'card_used'],
     [binDeclines(card.bin, binRule)],
   );
-  return refusalOf(velocity, request, reply, exceeded ?? (await binUnderTest(velocity, card.bin, binRule, also[0])));
+  await refuseIfExceeded(velocity, request, reply, exceeded ?? (await binUnderTest(velocity, card.bin, binRule, also[0])));
 }
 
 /**

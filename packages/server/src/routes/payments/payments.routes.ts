@@ -7,14 +7,14 @@ import { GatewayUnavailableError } from '../../gateway/gateway.ts';
 import { problemResponses } from '../../http/api-schemas.ts';
 import { PROBLEM_CONTENT_TYPE, ProblemError, problemBody } from '../../http/problem.ts';
 import { payOrder } from '../../payments/pay-order.ts';
-import type { AttemptCheck, PayOrderResult } from '../../payments/pay-order.ts';
+import type { PayOrderResult } from '../../payments/pay-order.ts';
 import { toDecline, toPaymentSummary } from '../../payments/payment.ts';
 import { heldKeyRef } from '../../plugins/idempotency.ts';
 import type { ApiInstance } from '../../plugins/openapi.ts';
 import { ownerOf } from '../../plugins/sessions.ts';
 import {
-  cardLimitsRefusal,
   cardSubjects,
+  enforceCardLimits,
   enforceLimits,
   paymentSubjects,
   recordCardUse,
@@ -138,14 +138,13 @@ export async function takePayment(
   };
   // The card is known only from the gateway's description of the nonce: asked once the cheaper rules and the
   // bot-check passed (payOrder's order), so a request without a valid token makes no gateway call at all.
-  const admitCard = async (): Promise<AttemptCheck | undefined> => {
+  const admitCard = async (): Promise<void> => {
     const described = ctx.cards === null ? null : await ctx.cards.describeNonce(input.nonce);
-    if (described === null) return undefined;
+    if (described === null) return;
     const known = cardSubjects(ctx.config.sessionSecret, described);
     card = known;
     await recordCardUse(ctx.velocity, known, subjects);
-    const binRule = ctx.config.velocity.binTesting;
-    return (trx) => cardLimitsRefusal(ctx.velocity.within(trx), request, reply, known, subjects, limits, binRule);
+    await enforceCardLimits(ctx.velocity, request, reply, known, subjects, limits, ctx.config.velocity.binTesting);
   };
   // The gateway's answer, with the card for the BIN rule's distinct counts (velocity/limits.ts BinTestingRule).
   const countOutcome = async (trx: Db, payment: PaymentRow): Promise<void> => {
