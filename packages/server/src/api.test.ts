@@ -47,7 +47,18 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('HTTP API on 
       expect(csp).toContain("worker-src 'self';");
       expect(csp).not.toContain('unsafe-inline');
       expect(csp).not.toContain('unsafe-eval');
-      expect(response.headers['x-content-type-options']).toBe('nosniff');
+      expect(response.headers).toMatchObject({
+        'x-content-type-options': 'nosniff',
+        'x-frame-options': 'DENY',
+        'cross-origin-opener-policy': 'same-origin-allow-popups',
+        'cross-origin-resource-policy': 'same-origin',
+        'referrer-policy': 'no-referrer',
+        'origin-agent-cluster': '?1',
+        'x-permitted-cross-domain-policies': 'none',
+      });
+      // Plain http (no https PUBLIC_URL): no HSTS, and no COEP, which would stop the gateway's frames.
+      expect(response.headers['strict-transport-security']).toBeUndefined();
+      expect(response.headers['cross-origin-embedder-policy']).toBeUndefined();
     }
   });
 

@@ -144,7 +144,7 @@ export async function buildKassaApp(config: Config, deps: AppDeps = {}): Promise
   });
 
   // External plugins.
-  await registerSecurityHeaders(app, config);
+  registerSecurityHeaders(app, config);
   await registerRateLimits(app, database.db);
   await registerOpenApi(app);
   await registerMetrics(app, metrics, config.metricsToken);

@@ -1,5 +1,7 @@
+import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { contentSecurityPolicy } from './security-headers.ts';
+import { loadConfig } from '../config.ts';
+import { contentSecurityPolicy, registerSecurityHeaders } from './security-headers.ts';
 
 describe('contentSecurityPolicy', () => {
   it("allows a third-party bot-check's origin for its script, frames, styles and calls, and nothing inline", () => {
@@ -15,5 +17,23 @@ describe('contentSecurityPolicy', () => {
     const policy = contentSecurityPolicy([]);
     expect(policy['script-src']).toEqual(["'self'"]);
     expect(policy['frame-src']).toEqual(["'none'"]);
+  });
+});
+
+describe('registerSecurityHeaders', () => {
+  const headersOf = async (env: Record<string, string>) => {
+    const app = Fastify();
+    registerSecurityHeaders(app, loadConfig({ LOG_LEVEL: 'silent', ...env }));
+    app.get('/', async () => 'ok');
+    const response = await app.inject({ method: 'GET', url: '/' });
+    await app.close();
+    return response.headers;
+  };
+
+  it('sends HSTS only when the public URL is https', async () => {
+    const https = await headersOf({ PUBLIC_URL: 'https://shop.example' });
+    expect(https['strict-transport-security']).toMatch(/^max-age=\d+; includeSubDomains$/);
+    expect(https['x-frame-options']).toBe('DENY');
+    expect((await headersOf({}))['strict-transport-security']).toBeUndefined();
   });
 });
