@@ -88,6 +88,9 @@ describe('Prometheus metrics at /metrics, against the sandbox gateway', () => {
     expect(
       sample(text, 'kassa_http_request_duration_seconds_count{method="POST",route="/api/orders/:id/payments",status_code="402"}'),
     ).toBe(1);
+    // Per-route durations are a histogram (its buckets add up over instances), with no per-process summary.
+    expect(text).toContain('# TYPE kassa_http_request_duration_seconds histogram');
+    expect(text).not.toContain('kassa_http_request_summary_seconds');
     expect(text).toContain('kassa_process_resident_memory_bytes');
     // The metrics endpoint does not time itself.
     expect(text).not.toContain('route="/metrics"');

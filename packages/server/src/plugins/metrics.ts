@@ -46,13 +46,17 @@ export async function registerMetrics(app: FastifyInstance, metrics: Metrics, to
     endpoint: null,
     defaultMetrics: { enabled: true, register: metrics.registry, prefix: 'kassa_' },
     routeMetrics: {
-      enabled: true,
+      // A histogram only: fastify-metrics' per-route summary updated a t-digest on every request (CPU and garbage on
+      // each, issue 10), and a summary's quantiles are this process's alone, which no query can add up over several
+      // instances; the histogram's buckets can be.
+      enabled: { histogram: true, summary: false },
       registeredRoutesOnly: true,
       groupStatusCodes: false,
       routeBlacklist: [METRICS_PATH],
       overrides: {
         histogram: { name: 'kassa_http_request_duration_seconds', registers: [metrics.registry] },
-        summary: { name: 'kassa_http_request_summary_seconds', registers: [metrics.registry] },
+        // Made by fastify-metrics even when off: kept out of every registry (the global one would refuse a second app).
+        summary: { name: 'kassa_http_request_summary_seconds', registers: [] },
       },
     },
   });
