@@ -1,13 +1,18 @@
 import { performance } from 'node:perf_hooks';
 import { chromium } from 'playwright-core';
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { chromiumArgs, chromiumExecutable } from '../../e2e/support/chromium.ts';
 import { startProduct } from '../../e2e/support/product.ts';
 import { percentile } from './load.ts';
 
 /** The checkout as a shopper meets it in Chromium, timed over `runs` payments (after one unmeasured). */
-export interface CheckoutTiming {
+export interface CheckoutTiming extends CheckoutFigures {
   runs: number;
+  /** With `--before`: the other checkout's figures, its runs taken in turn with these (the same moments' load). */
+  before?: CheckoutFigures;
+}
+
+export interface CheckoutFigures {
   /** From the checkout page's navigation to a card number field that takes typing (in the gateway's frame). */
   typeableMs: { p50: number; max: number };
   /**
@@ -25,64 +30,87 @@ const CARD = { number: '4111111111111111', expirationDate: `12/${NEXT_YEAR}`, cv
 /** A card field's input, inside the frame the gateway's origin serves (e2e/support/shopper.ts names them the same). */
 const field = (page: Page, name: keyof typeof CARD) => page.frameLocator(`iframe[name="kassa-field-${name}"]`).locator('input');
 
+interface Samples {
+  typeable: number[];
+  formUsable: number[];
+  payToReceipt: number[];
+}
+
 /**
  * Kassa as `npm start` runs it (the web app built, the sandbox beside it, a fresh SQLite database, logs at `info`), and
  * a headless Chromium: each run a new browser context (no cache, no cookies: a shopper's first visit) makes an order
  * through the shop's API, opens its checkout page, waits for a typeable card field, types a test card, presses Pay and
- * waits for the receipt. Playwright's own round trips (a few ms each) are inside the figures.
+ * waits for the receipt. Playwright's own round trips (a few ms each) are inside the figures. With `beforeRoot` (another
+ * checkout of the repository), its Kassa runs beside this one and each run is made on both, in turn (which one goes
+ * first alternates), so the machine's moving load weighs on both alike.
  */
-export async function checkoutTiming(runs: number): Promise<CheckoutTiming> {
-  const product = await startProduct({ LOG_LEVEL: 'info' });
+export async function checkoutTiming(runs: number, beforeRoot?: string): Promise<CheckoutTiming> {
+  const products = [{ product: await startProduct({ LOG_LEVEL: 'info' }), samples: emptySamples() }];
+  if (beforeRoot !== undefined)
+    products.push({ product: await startProduct({ LOG_LEVEL: 'info' }, beforeRoot), samples: emptySamples() });
   const browser = await chromium.launch({ executablePath: await chromiumExecutable(), args: chromiumArgs });
-  const typeable: number[] = [];
-  const formUsable: number[] = [];
-  const payToReceipt: number[] = [];
   try {
     for (let run = 0; run <= runs; run += 1) {
-      const context = await browser.newContext({ baseURL: product.shopUrl });
-      // The page's clock (from its navigation) when the card form becomes usable (the card view's `inert` gone).
-      await context.addInitScript(() => {
-        if (window.top !== window) return;
-        const observer = new MutationObserver(() => {
-          if (document.querySelector('.kassa-card:not([inert]):not([hidden])') === null) return;
-          (window as { kassaFormUsable?: number }).kassaFormUsable = performance.now();
-          observer.disconnect();
-        });
-        observer.observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ['inert', 'hidden'] });
-      });
-      try {
-        const page = await context.newPage();
-        const created = await page.request.post('/api/orders', { data: { items: [{ productId: 'prd_mug', quantity: 1 }] } });
-        if (created.status() !== 201) throw new Error(`order refused: ${created.status()} ${await created.text()}`);
-        const { order } = (await created.json()) as { order: { id: string } };
-        const navigated = performance.now();
-        await page.goto(`/checkout/${order.id}`, { waitUntil: 'commit' });
-        const number = field(page, 'number');
-        await number.waitFor({ state: 'visible' });
-        while (!(await number.isEditable())) await page.waitForTimeout(5);
-        const ready = performance.now();
-        const usable = await page.evaluate(() => (window as { kassaFormUsable?: number }).kassaFormUsable ?? Number.NaN);
-        for (const name of Object.keys(CARD) as Array<keyof typeof CARD>) await field(page, name).fill(CARD[name]);
-        const pressed = performance.now();
-        await page.getByRole('button', { name: /^Pay (?!with )/ }).click();
-        await page.getByRole('heading', { name: 'Thank you, your payment went through' }).waitFor({ timeout: 30_000 });
-        const receipt = performance.now();
-        // The first run warms the server and the browser up (the JIT, the database's cache): not measured.
-        if (run === 0) continue;
-        typeable.push(ready - navigated);
-        formUsable.push(usable);
-        payToReceipt.push(receipt - pressed);
-      } finally {
-        await context.close();
-      }
+      const turn = run % 2 === 0 ? products : [...products].reverse();
+      // The first run warms each server and the browser up (the JIT, the database's cache): not measured.
+      for (const { product, samples } of turn) await timeOneRun(browser, product.shopUrl, run === 0 ? undefined : samples);
     }
   } finally {
     await browser.close();
-    await product.stop();
+    await Promise.all(products.map(({ product }) => product.stop()));
   }
+  const [after, before] = products;
+  return { runs, ...figures(after?.samples ?? emptySamples()), ...(before ? { before: figures(before.samples) } : {}) };
+}
+
+const emptySamples = (): Samples => ({ typeable: [], formUsable: [], payToReceipt: [] });
+
+function figures(samples: Samples): CheckoutFigures {
   const summary = (values: number[]) => {
     const sorted = [...values].sort((a, b) => a - b);
     return { p50: percentile(sorted, 0.5), max: sorted.at(-1) ?? 0 };
   };
-  return { runs, typeableMs: summary(typeable), formUsableMs: summary(formUsable), payToReceiptMs: summary(payToReceipt) };
+  return {
+    typeableMs: summary(samples.typeable),
+    formUsableMs: summary(samples.formUsable),
+    payToReceiptMs: summary(samples.payToReceipt),
+  };
+}
+
+/** One shopper's checkout, from the order to the receipt; its figures go to `samples` (none: a warm-up). */
+async function timeOneRun(browser: Browser, shopUrl: string, samples: Samples | undefined): Promise<void> {
+  const context = await browser.newContext({ baseURL: shopUrl });
+  // The page's clock (from its navigation) when the card form becomes usable (the card view's `inert` gone).
+  await context.addInitScript(() => {
+    if (window.top !== window) return;
+    const observer = new MutationObserver(() => {
+      if (document.querySelector('.kassa-card:not([inert]):not([hidden])') === null) return;
+      (window as { kassaFormUsable?: number }).kassaFormUsable = performance.now();
+      observer.disconnect();
+    });
+    observer.observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ['inert', 'hidden'] });
+  });
+  try {
+    const page = await context.newPage();
+    const created = await page.request.post('/api/orders', { data: { items: [{ productId: 'prd_mug', quantity: 1 }] } });
+    if (created.status() !== 201) throw new Error(`order refused: ${created.status()} ${await created.text()}`);
+    const { order } = (await created.json()) as { order: { id: string } };
+    const navigated = performance.now();
+    await page.goto(`/checkout/${order.id}`, { waitUntil: 'commit' });
+    const number = field(page, 'number');
+    await number.waitFor({ state: 'visible' });
+    while (!(await number.isEditable())) await page.waitForTimeout(5);
+    const ready = performance.now();
+    const usable = await page.evaluate(() => (window as { kassaFormUsable?: number }).kassaFormUsable ?? Number.NaN);
+    for (const name of Object.keys(CARD) as Array<keyof typeof CARD>) await field(page, name).fill(CARD[name]);
+    const pressed = performance.now();
+    await page.getByRole('button', { name: /^Pay (?!with )/ }).click();
+    await page.getByRole('heading', { name: 'Thank you, your payment went through' }).waitFor({ timeout: 30_000 });
+    const receipt = performance.now();
+    samples?.typeable.push(ready - navigated);
+    samples?.formUsable.push(usable);
+    samples?.payToReceipt.push(receipt - pressed);
+  } finally {
+    await context.close();
+  }
 }

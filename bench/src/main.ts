@@ -162,7 +162,7 @@ try {
   await postgres?.stop();
 }
 if (checkoutRuns > 0) {
-  report.checkout = await checkoutTiming(checkoutRuns);
+  report.checkout = await checkoutTiming(checkoutRuns, values.before === undefined ? undefined : resolve(values.before));
   log('measured the checkout in Chromium');
   report.checkoutBundle = await measureCheckoutBundle();
   log("measured the checkout's bundle");

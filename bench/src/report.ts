@@ -1,7 +1,7 @@
 import { cpus, loadavg } from 'node:os';
 import type { CheckoutBundleSizes } from '../../scripts/checkout-bundle.ts';
 import { CARD_VIEW_BUDGET_BYTES, CARD_VIEW_GOAL_BYTES, kb } from '../../scripts/checkout-bundle.ts';
-import type { CheckoutTiming } from './checkout.ts';
+import type { CheckoutFigures, CheckoutTiming } from './checkout.ts';
 import { SDK_ROWS } from './scenarios.ts';
 import type { Measurement } from './scenarios.ts';
 
@@ -128,11 +128,14 @@ export function formatTable(report: Report): string {
     cells.map((cell, i) => (i === 0 || i === 8 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join('  ');
   const load = (values: number[]): string => values.map((v) => v.toFixed(2)).join(' ');
   const checkout = report.checkout;
+  const checkoutFigures = (name: string, figures: CheckoutFigures): string =>
+    `${name}, ${checkout?.runs} runs (p50 / max): navigation to a typeable card field ${fixed(figures.typeableMs.p50, 0)} / ${fixed(figures.typeableMs.max, 0)} ms (the form usable by the page's clock ${fixed(figures.formUsableMs.p50, 0)} / ${fixed(figures.formUsableMs.max, 0)} ms), Pay to receipt ${fixed(figures.payToReceiptMs.p50, 0)} / ${fixed(figures.payToReceiptMs.max, 0)} ms`;
   const checkoutLine =
     checkout === undefined
       ? []
       : [
-          `checkout in Chromium, ${checkout.runs} runs (p50 / max): navigation to a typeable card field ${fixed(checkout.typeableMs.p50, 0)} / ${fixed(checkout.typeableMs.max, 0)} ms (the form usable by the page's clock ${fixed(checkout.formUsableMs.p50, 0)} / ${fixed(checkout.formUsableMs.max, 0)} ms), Pay to receipt ${fixed(checkout.payToReceiptMs.p50, 0)} / ${fixed(checkout.payToReceiptMs.max, 0)} ms`,
+          ...(checkout.before === undefined ? [] : [checkoutFigures('checkout before in Chromium', checkout.before)]),
+          checkoutFigures('checkout in Chromium', checkout),
         ];
   return [
     `machine: ${report.machine.cpus} CPUs, Node ${report.machine.node}; load average (1, 5, 15 min) at start ${load(report.machine.loadAverageAtStart)}, at end ${load(report.machine.loadAverageAtEnd)}`,

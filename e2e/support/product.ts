@@ -22,13 +22,16 @@ export interface RunningProduct {
 
 const root = join(import.meta.dirname, '..', '..');
 
-/** `env`: more of the server's variables (a bot-check provider, ...), over the run's defaults. */
-export async function startProduct(env: Record<string, string> = {}): Promise<RunningProduct> {
+/**
+ * `env`: more of the server's variables (a bot-check provider, ...), over the run's defaults. `from`: another checkout
+ * of the repository to start instead (the bench's `--before`).
+ */
+export async function startProduct(env: Record<string, string> = {}, from: string = root): Promise<RunningProduct> {
   const dataDir = mkdtempSync(join(tmpdir(), 'kassa-e2e-'));
   const databaseFile = join(dataDir, 'kassa.sqlite');
   const logFile = join(dataDir, 'server.log');
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'scripts', 'start.ts')], {
-    cwd: root,
+  const child = spawn(process.execPath, ['--import', 'tsx', join(from, 'scripts', 'start.ts')], {
+    cwd: from,
     // Debug: the log holds every request line too, so the audit checks those for card data as well.
     env: {
       ...process.env,
@@ -57,7 +60,7 @@ export async function startProduct(env: Record<string, string> = {}): Promise<Ru
   const { shopUrl, sandboxUrl } = await waitForUrls(child, () => output);
   return {
     shopUrl,
-    webDist: env.WEB_DIST ?? webDist(root),
+    webDist: env.WEB_DIST ?? webDist(from),
     sandboxUrl,
     databaseFile,
     logFile,

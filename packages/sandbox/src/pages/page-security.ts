@@ -15,12 +15,13 @@ export const FRAME_CSP = [
   'frame-ancestors *',
 ].join('; ');
 
-export function securePage(reply: FastifyReply, contentType: string): FastifyReply {
+/** `cacheControl`: revalidated on every use unless the page says otherwise (the card field frame's files). */
+export function securePage(reply: FastifyReply, contentType: string, cacheControl = 'no-cache'): FastifyReply {
   return reply
     .header('content-type', contentType)
     .header('content-security-policy', FRAME_CSP)
     .header('x-content-type-options', 'nosniff')
     .header('referrer-policy', 'no-referrer')
     .header('cross-origin-resource-policy', 'cross-origin')
-    .header('cache-control', 'no-cache');
+    .header('cache-control', cacheControl);
 }

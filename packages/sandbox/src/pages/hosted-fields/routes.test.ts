@@ -34,11 +34,31 @@ describe('hosted field frame', () => {
     expect(csp).not.toContain('unsafe');
     expect(response.headers.get('x-frame-options')).toBeNull();
     const html = await response.text();
-    expect(html).toMatch(/<script src="frame\.js" defer><\/script>/);
-    expect(html).toMatch(/<link rel="stylesheet" href="frame\.css">/);
+    expect(html).toMatch(/<script src="frame\.js\?v=[\w-]{16}" defer><\/script>/);
+    expect(html).toMatch(/<link rel="stylesheet" href="frame\.css\?v=[\w-]{16}">/);
     expect(html.match(/<script[^>]*>[^<]+<\/script>/)).toBeNull();
     expect(html).not.toMatch(/\sstyle=|<style|\son[a-z]+=/i);
     expect(html.match(/<input\b/g)).toHaveLength(1);
+  });
+
+  it("caches the script and the stylesheet the page names for good and the page for minutes, so a checkout's five frames fetch each once", async () => {
+    const page = await fetch(`${sandbox.origin}/hosted-fields/frame.html`);
+    expect(page.headers.get('cache-control')).toBe('public, max-age=300');
+    const html = await page.text();
+    for (const [name, type] of [
+      ['frame.js', /^text\/javascript/],
+      ['frame.css', /^text\/css/],
+    ] as const) {
+      const named = new RegExp(`"(${name.replace('.', '\\.')}\\?v=[\\w-]+)"`).exec(html)?.[1];
+      expect(named).toBeDefined();
+      const current = await fetch(`${sandbox.origin}/hosted-fields/${named}`);
+      expect(current.headers.get('content-type')).toMatch(type);
+      expect(current.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      // Another version's name (a page cached before a restart) gets today's file, never cached under that name.
+      const other = await fetch(`${sandbox.origin}/hosted-fields/${name}?v=another`);
+      expect(other.headers.get('cache-control')).toBe('no-cache');
+      expect(await other.text()).toBe(await current.text());
+    }
   });
 
   it('serves the bundled script and the stylesheet', async () => {
