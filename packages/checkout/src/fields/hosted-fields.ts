@@ -112,7 +112,9 @@ export function createHostedFields(options: HostedFieldsOptions): HostedFields {
   let lastCvvSize: 3 | 4 | null | undefined;
   let tornDown = false;
 
-  for (const mount of options.mounts) {
+  // Every container's style read before the first frame goes in: one style computation for all, not one per frame.
+  const presented = options.mounts.map((mount) => [mount, presentationOf(mount.field, mount.container)] as const);
+  for (const [mount, presentation] of presented) {
     const doc = mount.container.ownerDocument;
     const iframe = doc.createElement('iframe');
     iframe.src = frameUrl(options.assetsUrl, mount.field, channel, doc.defaultView?.location.origin ?? '');
@@ -123,7 +125,7 @@ export function createHostedFields(options: HostedFieldsOptions): HostedFields {
     mount.container.replaceChildren(iframe);
     frames.set(mount.field, {
       iframe,
-      presentation: presentationOf(mount.field, mount.container),
+      presentation,
       ready: false,
       queue: [],
       lastConfigure: null,

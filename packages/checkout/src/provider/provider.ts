@@ -7,8 +7,13 @@ import type { HostedFields, HostedFieldsOptions, TokenizeOutcome } from '../fiel
 export interface ProviderClient {
   /** Loads the gateway configuration; rejects with a ProviderError. */
   getConfiguration(signal: AbortSignal): Promise<GatewayConfiguration>;
-  /** Mounts the hosted card fields for a loaded configuration. */
-  createHostedFields(config: GatewayConfiguration, options: Omit<HostedFieldsOptions, 'assetsUrl'>): HostedFields;
+  /** Mounts the hosted card fields for a loaded configuration (null: before it, when `mountsEarly`). */
+  createHostedFields(config: GatewayConfiguration | null, options: Omit<HostedFieldsOptions, 'assetsUrl'>): HostedFields;
+  /**
+   * The card fields can be mounted before the configuration has loaded, and a field dropped later (its frame removed):
+   * the frames load while the configuration does (issue 10).
+   */
+  readonly mountsEarly?: boolean;
   /** Asks the fields to send the card to the gateway; never rejects, failures are outcomes. */
   /**
    * Collects device data for the provider's fraud tools (its code is imported on demand); resolves with the string

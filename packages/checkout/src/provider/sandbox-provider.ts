@@ -105,9 +105,9 @@ export function createSandboxProvider(
       if (body === undefined) throw new ProviderConfigurationError('The gateway configuration is not JSON.');
       return parseConfiguration(body, token);
     },
-    createHostedFields(config, options) {
-      return createHostedFields({ ...options, assetsUrl: config.assetsUrl });
-    },
+    // The frames' origin is the token's (as the configuration's assetsUrl is).
+    mountsEarly: true,
+    createHostedFields: (_config, options) => createHostedFields({ ...options, assetsUrl: token.assetsUrl }),
     async tokenize(fields, config, fieldNames, vault) {
       const outcome = await fields.tokenize({
         authorizationFingerprint: token.authorizationFingerprint,

@@ -37,7 +37,7 @@ function harness(
   callbacks: CheckoutCallbacks = {},
   extra: Partial<RuntimeOptions> = {},
   deviceData: string | null = null,
-  vault: Pick<ProviderClient, 'listPaymentMethods' | 'deletePaymentMethod'> = {
+  vault: Pick<ProviderClient, 'listPaymentMethods' | 'deletePaymentMethod' | 'mountsEarly'> = {
     // A guest's token: no saved methods.
     listPaymentMethods: () => Promise.resolve([]),
     deletePaymentMethod: () => Promise.reject(new Error('nothing to delete')),
@@ -167,6 +167,63 @@ describe('CheckoutRuntime', () => {
     expect(h.runtime.getState().phase).toBe('ready');
     expect(onReady).toHaveBeenCalledWith(h.runtime.instance);
     expect(h.runtime.instance.getAvailablePaymentOptions()).toEqual(['card']);
+  });
+
+  /** A guest's provider that can mount the frames before the configuration has loaded. */
+  const mountsEarly = {
+    listPaymentMethods: () => Promise.resolve([]),
+    deletePaymentMethod: () => Promise.reject(new Error('nothing to delete')),
+    mountsEarly: true,
+  };
+
+  it('lets the frames mount while the configuration loads when the provider can, and is ready once the fields it shows are', async () => {
+    const onReady = vi.fn();
+    const h = harness({ onReady }, {}, null, mountsEarly);
+    h.runtime.start();
+    await h.settle();
+    expect(h.runtime.getState().phase).toBe('loading');
+    expect(h.runtime.canMountFields()).toBe(true);
+    // Every field that may show: the configuration decides about the CVV and the postal code.
+    h.mount();
+    expect([...h.configures.keys()]).toEqual(['number', 'expirationDate', 'cvv', 'postalCode']);
+    for (const field of ['number', 'expirationDate', 'cvv'] as const) h.frame(field, { type: 'ready', field });
+    expect(onReady).not.toHaveBeenCalled();
+    // The gateway challenges the CVV only: the postal code's frame, still loading, is not waited for.
+    h.answerConfig(config);
+    await h.configured();
+    expect(h.runtime.getState().visibleFields).toEqual(['number', 'expirationDate', 'cvv']);
+    expect(h.runtime.getState().phase).toBe('ready');
+    expect(onReady).toHaveBeenCalledWith(h.runtime.instance);
+  });
+
+  it('fails the card once the configuration arrives when the frames mounted before it were not ready in time', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const onError = vi.fn();
+    const h = harness({ onError }, { optionLoadTimeoutMs: 5 }, null, mountsEarly);
+    h.runtime.start();
+    await h.settle();
+    h.mount();
+    h.frame('number', { type: 'ready', field: 'number' });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(h.runtime.getState().phase).toBe('loading');
+    h.answerConfig(config);
+    await h.configured();
+    expect(h.runtime.getState().phase).toBe('error');
+    expect(onError).toHaveBeenCalledWith(expect.objectContaining({ code: 'all_options_failed' }));
+    expect(errors).toHaveBeenCalledWith(expect.stringContaining('The card fields did not load from'));
+    errors.mockRestore();
+  });
+
+  it('mounts no frame before the configuration has loaded when the provider cannot', async () => {
+    const h = harness();
+    h.runtime.start();
+    await h.settle();
+    expect(h.runtime.canMountFields()).toBe(false);
+    h.mount();
+    expect(() => h.frame('number', { type: 'ready', field: 'number' })).toThrow('frames not mounted');
+    h.answerConfig(config);
+    await h.configured();
+    expect(h.runtime.canMountFields()).toBe(true);
   });
 
   it('tells the frames about messages and the CVV length', async () => {

@@ -112,8 +112,12 @@ export class CheckoutRuntime {
   /** A card request before this time (ms since the epoch) is refused without calling the gateway. */
   private rateLimitedUntil = 0;
   private provider: ProviderClient | null = null;
+  /** Why no provider could be made from the token: reported once the runtime starts. */
+  private providerError: unknown;
   private fields: HostedFields | null = null;
   private readonly readyFrames = new Set<FieldName>();
+  /** The frames mounted have had their time to get ready (optionLoadTimeoutMs). */
+  private framesLate = false;
   private loadAbort: AbortController | null = null;
   /** The requestPaymentMethod() call waiting for an outcome that comes later: a tokenization, or 3-D Secure's. */
   private waiting: Deferred | null = null;
@@ -131,6 +135,12 @@ export class CheckoutRuntime {
 
   constructor(options: RuntimeOptions) {
     this.options = options;
+    // Made now (reading the token has no side effect), so the card view can mount the frames before begin() has run.
+    try {
+      this.provider = options.provider ?? createSandboxProvider(options.authorization);
+    } catch (error) {
+      this.providerError = error;
+    }
     this.machine = createCheckoutMachine(options.settings);
     this.emitter = new CheckoutEmitter(options.callbacks);
     this.wallets = options.wallets ?? WALLETS;
@@ -167,17 +177,8 @@ export class CheckoutRuntime {
   }
 
   private begin(): void {
-    if (this.options.provider !== undefined) {
-      this.provider = this.options.provider;
-    } else {
-      try {
-        this.provider = createSandboxProvider(this.options.authorization);
-      } catch (error) {
-        this.fail(error);
-        return;
-      }
-    }
-    this.loadConfiguration();
+    if (this.provider === null) this.fail(this.providerError);
+    else this.loadConfiguration();
   }
 
   retry(): void {
@@ -262,22 +263,30 @@ export class CheckoutRuntime {
     this.partHost?.threeDSecureAbort?.abort();
   }
 
-  /** Mounts the frames into the card view's containers; returns the clean-up for the view's effect. */
+  /** Whether the card view may mount the frames now: with the configuration, or before it when the provider can. */
+  canMountFields(): boolean {
+    return this.provider?.mountsEarly === true || this.machine.getState().config !== null;
+  }
+
+  /**
+   * Mounts the frames into the card view's containers (before the configuration has loaded, every field that may
+   * show: the view drops those it then hides, frame included); returns the clean-up for the view's effect.
+   */
   mountFields(containers: readonly FieldContainer[]): () => void {
-    const config = this.machine.getState().config;
-    if (this.destroyed || this.provider === null || config === null) return () => {};
     const state = this.machine.getState();
+    const { config } = state;
+    if (this.destroyed || this.provider === null || !this.canMountFields()) return () => {};
     const fields = this.provider.createHostedFields(config, {
       mounts: containers.map((c) => ({ ...c, title: fieldLabel(c.field, state.cards, this.options.translate) })),
-      onMessage: (field, message) => this.onFrameMessage(field, message, containers.length),
+      onMessage: (field, message) => this.onFrameMessage(field, message),
     });
     this.fields = fields;
     this.readyFrames.clear();
+    this.framesLate = false;
     this.syncFrames();
     const timer = this.later(this.options.optionLoadTimeoutMs ?? 20_000, () => {
-      if (this.machine.getState().phase !== 'mounting') return;
-      console.error(`[kassa/checkout] The card fields did not load from ${config.assetsUrl}: the card ${OPTION_FAILED_NOTE}`);
-      this.send({ type: 'OPTION_FAILED', option: 'card' });
+      this.framesLate = true;
+      this.settleCard();
     });
     return () => {
       this.clearTimer(timer);
@@ -402,6 +411,8 @@ export class CheckoutRuntime {
     signal: AbortSignal,
   ): void {
     this.send({ type: 'CONFIG_LOADED', config, options, savedMethods });
+    // Frames mounted before the configuration may be ready, or late, already.
+    this.settleCard();
     for (const option of options) {
       if (option !== 'card') this.loadWallet(option, config, signal);
     }
@@ -445,11 +456,25 @@ export class CheckoutRuntime {
     this.send({ type: 'CONFIG_FAILED', error: info });
   }
 
-  private onFrameMessage(field: FieldName, message: FrameMessage, frameCount: number): void {
+  /**
+   * The card is ready once the frame of every field it shows is, and failed when they were not all ready in time: not
+   * before the configuration says which fields it shows.
+   */
+  private settleCard(): void {
+    const { config, visibleFields, phase } = this.machine.getState();
+    if (config === null) return;
+    if (visibleFields.every((field) => this.readyFrames.has(field))) this.send({ type: 'OPTION_READY', option: 'card' });
+    else if (this.framesLate && phase === 'mounting') {
+      console.error(`[kassa/checkout] The card fields did not load from ${config.assetsUrl}: the card ${OPTION_FAILED_NOTE}`);
+      this.send({ type: 'OPTION_FAILED', option: 'card' });
+    }
+  }
+
+  private onFrameMessage(field: FieldName, message: FrameMessage): void {
     switch (message.type) {
       case 'ready':
         this.readyFrames.add(field);
-        if (this.readyFrames.size === frameCount) this.send({ type: 'OPTION_READY', option: 'card' });
+        this.settleCard();
         return;
       case 'state':
         // Typed: a field holds something (the CVV's frame also reports input when only its expected size changes).

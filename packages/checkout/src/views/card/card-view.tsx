@@ -12,8 +12,7 @@ export function CardView({ active }: { readonly active: boolean }): ReactElement
   const baseId = useId();
   const idOf = (field: FieldName, part: 'label' | 'error'): string => `${baseId}-${field}-${part}`;
   const containers = useRef(new Map<FieldName, HTMLElement>());
-  const fieldsKey = state.visibleFields.join(' ');
-  const configured = state.config !== null;
+  const mountable = runtime?.canMountFields() === true;
 
   // One stable ref callback per field, so React does not detach and re-attach containers on every render.
   const refCallbacks = useRef(new Map<FieldName, (element: HTMLDivElement | null) => void>());
@@ -29,15 +28,17 @@ export function CardView({ active }: { readonly active: boolean }): ReactElement
     return callback;
   };
 
+  // Every field drawn gets its frame; a field the configuration then hides leaves with its container (fields are only
+  // ever dropped, never added: nothing to mount again).
   useEffect(() => {
-    if (runtime === null || !configured) return undefined;
-    const mounts = fieldsKey.split(' ').flatMap((name) => {
-      const field = name as FieldName;
-      const container = containers.current.get(field);
-      return container === undefined ? [] : [{ field, container, describedBy: `${baseId}-${field}-error` }];
-    });
+    if (runtime === null || !mountable) return undefined;
+    const mounts = [...containers.current].map(([field, container]) => ({
+      field,
+      container,
+      describedBy: `${baseId}-${field}-error`,
+    }));
     return runtime.mountFields(mounts);
-  }, [runtime, configured, fieldsKey, baseId]);
+  }, [runtime, mountable, baseId]);
 
   const first = state.visibleFields[0];
   useFocusTarget(
