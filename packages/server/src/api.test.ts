@@ -1,6 +1,7 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from './index.ts';
@@ -250,6 +251,39 @@ describe('static web app', () => {
       const api = await app.inject({ method: 'GET', url: '/api/unknown' });
       expect(api.statusCode).toBe(404);
       expect(api.json()).toMatchObject({ code: 'not_found' });
+    } finally {
+      await app.close();
+      await opened.cleanup();
+      rmSync(dist, { recursive: true, force: true });
+    }
+  });
+
+  it("sends the build's gzip copy to a browser that takes gzip, and caches the hashed assets for good but not the page", async () => {
+    const dist = mkdtempSync(join(tmpdir(), 'kassa-web-'));
+    const script = 'console.log("the app");'.repeat(100);
+    mkdirSync(join(dist, 'assets'));
+    writeFileSync(join(dist, 'index.html'), '<!doctype html><title>Kassa</title>');
+    writeFileSync(join(dist, 'assets', 'main-abc123.js'), script);
+    writeFileSync(join(dist, 'assets', 'main-abc123.js.gz'), gzipSync(script));
+    const engine = sqliteEngine();
+    const opened = await engine.open();
+    const app = await buildApp({ ...testConfig(opened.config), webDist: dist }, { database: opened.handle, gateway: null });
+    try {
+      const zipped = await app.inject({
+        method: 'GET',
+        url: '/assets/main-abc123.js',
+        headers: { 'accept-encoding': 'gzip, deflate' },
+      });
+      expect(zipped.headers['content-encoding']).toBe('gzip');
+      expect(zipped.headers['content-type']).toMatch(/javascript/);
+      expect(gunzipSync(zipped.rawPayload).toString()).toBe(script);
+      expect(zipped.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      const plain = await app.inject({ method: 'GET', url: '/assets/main-abc123.js' });
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.body).toBe(script);
+      const page = await app.inject({ method: 'GET', url: '/', headers: { 'accept-encoding': 'gzip' } });
+      expect(page.headers['cache-control']).not.toContain('immutable');
+      expect(page.body).toContain('<title>Kassa</title>');
     } finally {
       await app.close();
       await opened.cleanup();
