@@ -72,14 +72,17 @@ export class Billing {
     }
   }
 
-  /** Bills what is due; again while something is (a clock moved months ahead bills each month in turn). */
-  runDue(now: Date): void {
-    for (let due = this.queue.takeDue(now.getTime()); due.length > 0; due = this.queue.takeDue(now.getTime())) {
-      for (const { id } of due) {
-        const subscription = this.context.subscriptions.find(id);
-        if (subscription !== undefined && LIVE_STATUSES.includes(subscription.status)) this.bill(subscription, now);
-      }
+  /**
+   * Bills a part of what is due (DueQueue.takeDue's); answers whether there was any. The caller runs it again until
+   * there is none: a clock moved months ahead bills each month in turn.
+   */
+  runDue(now: Date): boolean {
+    const due = this.queue.takeDue(now.getTime());
+    for (const { id } of due) {
+      const subscription = this.context.subscriptions.find(id);
+      if (subscription !== undefined && LIVE_STATUSES.includes(subscription.status)) this.bill(subscription, now);
     }
+    return due.length > 0;
   }
 
   private bill(subscription: Subscription, now: Date): void {

@@ -112,10 +112,6 @@ export class Disputes {
     return this.records.get(id);
   }
 
-  all(): IterableIterator<Dispute> {
-    return this.records.values();
-  }
-
   /** Opens a chargeback on a settled sale (the caller settles it first). */
   openChargeback(sale: Transaction, now: Date): Dispute {
     let id: string;

@@ -1,9 +1,8 @@
-import type { Collection } from '../store/store.ts';
+import type { Collection, Store } from '../store/store.ts';
 
 // Work that falls due at a time (a settlement, a webhook delivery, a subscription's billing day), kept in a
-// collection so it survives a restart, and in a binary min-heap so that finding what is due costs O(log n) per item
-// instead of a scan of everything pending. The heap is rebuilt from the collection at start; an entry whose record
-// was removed or rescheduled since is skipped when it comes up (lazy deletion).
+// collection indexed by its due time, so that it survives a restart and finding what is due reads only what is due
+// (an index range, oldest first), whatever the number of records pending; nothing is held in memory.
 
 export interface DueRecord {
   id: string;
@@ -11,25 +10,32 @@ export interface DueRecord {
   dueAt: number;
 }
 
-interface HeapEntry {
-  dueAt: number;
-  /** Ties (same dueAt) come out in the order they were scheduled: webhooks of one instant keep their order. */
-  seq: number;
-  id: string;
-}
+/** How many due records takeDue answers at most: the callers loop, so a large batch is taken a part at a time. */
+const TAKEN_AT_ONCE = 500;
 
 export class DueQueue<T extends DueRecord> {
-  private readonly heap: HeapEntry[] = [];
-  private seq = 0;
+  private readonly records: Collection<T>;
 
-  constructor(private readonly records: Collection<T>) {
-    for (const record of records.values()) this.push({ dueAt: record.dueAt, seq: this.seq++, id: record.id });
+  constructor(store: Store, name: string) {
+    this.records = store.collection<T>(name, { dueAt: (record) => record.dueAt });
   }
 
-  /** Adds the record, or moves it to its new `dueAt`. */
+  /**
+   * Adds the record, or moves it to its new `dueAt`. Deleted and set again, it goes last in insertion order: records
+   * due at the same time come out in the order they were scheduled (webhooks of one instant keep their order).
+   */
   schedule(record: T): void {
+    this.records.delete(record.id);
     this.records.set(record.id, record);
-    this.push({ dueAt: record.dueAt, seq: this.seq++, id: record.id });
+  }
+
+  /** Adds a record known not to be queued (a new id, or has() said so): no look-up of a place to move it from. */
+  add(record: T): void {
+    this.records.set(record.id, record);
+  }
+
+  has(id: string): boolean {
+    return this.records.has(id);
   }
 
   cancel(id: string): void {
@@ -42,64 +48,27 @@ export class DueQueue<T extends DueRecord> {
 
   /** When the next record falls due (epoch ms), or null when nothing is pending. */
   nextDueAt(): number | null {
-    this.dropStale();
-    return this.heap[0]?.dueAt ?? null;
+    for (const { key } of this.records.byKey('dueAt')) return key;
+    return null;
   }
 
-  /** Removes and answers the records due at `now`, earliest first; the caller schedules again what must retry. */
+  /**
+   * Removes and answers records due at `now`, earliest first, at most TAKEN_AT_ONCE of them (call again until it
+   * answers none); the caller schedules again what must retry.
+   */
   takeDue(now: number): T[] {
+    const ids: string[] = [];
+    for (const { id } of this.records.byKey('dueAt', { max: now })) {
+      ids.push(id);
+      if (ids.length === TAKEN_AT_ONCE) break;
+    }
     const due: T[] = [];
-    for (;;) {
-      this.dropStale();
-      const top = this.heap[0];
-      if (top === undefined || top.dueAt > now) return due;
-      this.pop();
-      const record = this.records.get(top.id);
+    for (const id of ids) {
+      const record = this.records.get(id);
       if (record === undefined) continue;
-      this.records.delete(top.id);
+      this.records.delete(id);
       due.push(record);
     }
+    return due;
   }
-
-  private dropStale(): void {
-    for (;;) {
-      const top = this.heap[0];
-      if (top === undefined || this.records.get(top.id)?.dueAt === top.dueAt) return;
-      this.pop();
-    }
-  }
-
-  private push(entry: HeapEntry): void {
-    const heap = this.heap;
-    heap.push(entry);
-    let index = heap.length - 1;
-    while (index > 0) {
-      const parent = (index - 1) >> 1;
-      if (!before(entry, heap[parent] as HeapEntry)) break;
-      heap[index] = heap[parent] as HeapEntry;
-      index = parent;
-    }
-    heap[index] = entry;
-  }
-
-  private pop(): void {
-    const heap = this.heap;
-    const last = heap.pop();
-    if (last === undefined || heap.length === 0) return;
-    let index = 0;
-    for (;;) {
-      const left = 2 * index + 1;
-      if (left >= heap.length) break;
-      const right = left + 1;
-      const child = right < heap.length && before(heap[right] as HeapEntry, heap[left] as HeapEntry) ? right : left;
-      if (!before(heap[child] as HeapEntry, last)) break;
-      heap[index] = heap[child] as HeapEntry;
-      index = child;
-    }
-    heap[index] = last;
-  }
-}
-
-function before(a: HeapEntry, b: HeapEntry): boolean {
-  return a.dueAt < b.dueAt || (a.dueAt === b.dueAt && a.seq < b.seq);
 }

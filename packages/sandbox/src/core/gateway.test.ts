@@ -21,7 +21,7 @@ function setUp(start: string) {
     gateway,
     tokenize,
     advance: (ms: number) => void (now += ms),
-    storedNonces: () => [...store.collection<NonceRecord>('nonces').values()].map((record) => record.nonce),
+    storedNonces: () => [...store.collection<NonceRecord>('nonces').inOrder()].map((record) => record.nonce),
   };
 }
 

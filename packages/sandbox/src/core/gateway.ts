@@ -25,7 +25,7 @@ import { givenText, isTrue } from './params.ts';
 import { buildPlan, DEMO_PLANS } from './plans.ts';
 import type { PlanConfig } from './plans.ts';
 import { SubscriptionOperations } from './subscription-operations.ts';
-import { Subscriptions } from './subscriptions.ts';
+import { SUBSCRIPTION_KEYS, Subscriptions } from './subscriptions.ts';
 import type { Subscription } from './subscriptions.ts';
 import { invalidResult, TRANSACTION, Transactions, validateAmount } from './transactions.ts';
 import type { Transaction, TransactionResult } from './transactions.ts';
@@ -147,6 +147,7 @@ export class SandboxGateway {
   private readonly fingerprintKey: Buffer;
   /** Keys the hash that stands in for card numbers (uniqueNumberIdentifier); held in memory only. */
   private readonly cardNumberKey: Buffer;
+  private readonly store: Store;
   private readonly time: SandboxClock;
   private readonly clock: () => Date;
   private readonly nonces: Nonces;
@@ -182,11 +183,14 @@ export class SandboxGateway {
     this.currencyIsoCode = currencyIsoCode;
     this.fingerprintKey = deriveFingerprintKey(this.credentials);
     this.cardNumberKey = cardIdentifierKey(options.cardIdentifierSecret);
-    this.nonces = new Nonces(options.store.collection<NonceRecord>('nonces'));
+    this.store = options.store;
+    this.nonces = new Nonces(options.store);
     this.customers = new Customers(options.store.collection<Customer>('customers'));
-    // Searches read the collections directly (a scan; with the SDK's `ids` step, a look-up per id).
-    this.transactionRecords = options.store.collection<Transaction>('transactions');
-    this.subscriptionRecords = options.store.collection<Subscription>('subscriptions');
+    // Searches read the collections directly (by the ids given, a key, or in order: search.ts's plan).
+    this.transactionRecords = options.store.collection<Transaction>('transactions', {
+      createdAt: (transaction) => transaction.createdAt.getTime(),
+    });
+    this.subscriptionRecords = options.store.collection<Subscription>('subscriptions', SUBSCRIPTION_KEYS);
     this.disputeRecords = options.store.collection<Dispute>('disputes');
     this.transactions = new Transactions(
       watchCollection(this.transactionRecords, (record) => this.settlement.observe(record)),
@@ -196,7 +200,7 @@ export class SandboxGateway {
       },
     );
     this.idempotency = new IdempotencyKeys(options.store.collection<IdempotencyRecord>('api-request-keys'));
-    this.paymentMethods = new PaymentMethods(options.store.collection<VaultedCard>('payment-methods'));
+    this.paymentMethods = new PaymentMethods(options.store);
     this.cardRules = options.cardRules ?? NO_CARD_RULES;
     const context = {
       clock: this.clock,
@@ -222,7 +226,7 @@ export class SandboxGateway {
     const events = options.events ?? (() => {});
     this.settlement = new Settlement(
       this.transactions,
-      new DueQueue(options.store.collection<DueRecord>('settlement-queue')),
+      new DueQueue<DueRecord>(options.store, 'settlement-queue'),
       options.settlement ?? DAILY_BATCH,
       events,
     );
@@ -235,7 +239,7 @@ export class SandboxGateway {
         view: (subscription) => this.vault.subscriptionView(subscription),
         events,
       },
-      new DueQueue(options.store.collection<DueRecord>('billing-queue')),
+      new DueQueue<DueRecord>(options.store, 'billing-queue'),
       options.store.collection('subscription-status-seen'),
     );
   }
@@ -253,11 +257,19 @@ export class SandboxGateway {
     return this.clock();
   }
 
-  /** Runs what is due at the sandbox's time (billing, then settlement batches); by a timer and after `advanceClock`. */
+  /**
+   * Runs what is due at the sandbox's time (billing, then settlement batches), a part at a time until nothing is due;
+   * by a timer and after `advanceClock`. Between parts the store may write what changed (a large batch is not held
+   * in memory whole; each part ends between two transactions or subscriptions, never inside one's change).
+   */
   runDueWork(): void {
     const now = this.clock();
-    this.billing.runDue(now);
-    this.settlement.runDue(now);
+    for (;;) {
+      const billed = this.billing.runDue(now);
+      const settled = this.settlement.runDue(now);
+      if (!billed && !settled) return;
+      this.store.checkpoint();
+    }
   }
 
   authenticate(publicKey: string, privateKey: string): boolean {
@@ -528,29 +540,42 @@ export class SandboxGateway {
 
   // --- searches (transaction.search, subscription.search, dispute.search) ---
 
-  searchTransactions(criteria: unknown): SearchOutcome<Transaction> {
+  /** The ids of the matching transactions, newest first. */
+  searchTransactions(criteria: unknown): SearchOutcome {
     const fields = transactionSearchFields((customerId) => this.customers.find(customerId));
-    return this.search(fields, criteria, this.transactionRecords, (id) => this.transactions.find(id));
+    return search(fields, criteria, this.transactionRecords);
   }
 
-  searchSubscriptions(criteria: unknown): SearchOutcome<Subscription> {
-    return this.search(SUBSCRIPTION_SEARCH_FIELDS, criteria, this.subscriptionRecords, (id) => this.subscriptionRecords.get(id));
+  searchSubscriptions(criteria: unknown): SearchOutcome {
+    return search(SUBSCRIPTION_SEARCH_FIELDS, criteria, this.subscriptionRecords);
   }
 
-  searchDisputes(criteria: unknown): SearchOutcome<Dispute> {
-    return this.search(DISPUTE_SEARCH_FIELDS, criteria, this.disputeRecords, (id) => this.disputes.find(id));
-  }
-
-  private search<T extends { createdAt: Date }>(
-    fields: SearchFields<T>,
-    criteria: unknown,
-    records: Collection<T>,
-    byId: (id: string) => T | undefined,
-  ): SearchOutcome<T> {
-    const search = compileSearch(fields, criteria);
-    if (!search.ok) return search;
-    return { ok: true, records: runSearch(search, () => records.values(), byId) };
+  searchDisputes(criteria: unknown): SearchOutcome {
+    return search(DISPUTE_SEARCH_FIELDS, criteria, this.disputeRecords);
   }
 }
 
-export type SearchOutcome<T> = { ok: true; records: T[] } | { ok: false; problem: string };
+export type SearchOutcome = { ok: true; ids: string[] } | { ok: false; problem: string };
+
+function search<T extends { id: string; createdAt: Date }>(
+  fields: SearchFields<T>,
+  criteria: unknown,
+  records: Collection<T>,
+): SearchOutcome {
+  const compiled = compileSearch(fields, criteria);
+  if (!compiled.ok) return compiled;
+  return {
+    ok: true,
+    ids: runSearch(compiled, {
+      byId: (id) => records.get(id),
+      withKey: (key, value) => records.withKey(key, value),
+      *inRange(key, min, max) {
+        for (const { id } of records.byKey(key, { min, max })) {
+          const record = records.get(id);
+          if (record !== undefined) yield record;
+        }
+      },
+      all: () => records.inOrder(),
+    }),
+  };
+}

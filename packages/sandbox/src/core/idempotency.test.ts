@@ -18,7 +18,7 @@ describe('apiRequestKey', () => {
       return { id: 'a' };
     });
     expect(first).toEqual({ kind: 'fresh', result: { id: 'a' } });
-    expect([...records.values()]).toEqual([{ key: 'k', request: '{"amount":"1.00"}', result: { id: 'a' } }]);
+    expect([...records.inOrder()]).toEqual([{ key: 'k', request: '{"amount":"1.00"}', result: { id: 'a' } }]);
     if (first.kind === 'fresh') first.result.id = 'changed'; // the caller changing its copy changes nothing stored
     expect(keys.run('k', { amount: '1.00' }, ['transaction'], () => ({ id: 'b' }))).toEqual({
       kind: 'replayed',

@@ -5,7 +5,7 @@ import type { Card } from './cards.ts';
 import { lookUpFakeNonce } from './fake-nonces.ts';
 import type { ThreeDSecureInfo } from './three-d-secure.ts';
 import type { WalletAccount } from './wallets.ts';
-import type { Collection } from '../store/store.ts';
+import type { Collection, Store } from '../store/store.ts';
 
 /** The provider's nonces expire 3 hours after they are created. */
 export const NONCE_LIFETIME_MS = 3 * 60 * 60 * 1000;
@@ -25,6 +25,10 @@ export interface NonceRecord {
   createdAt: number;
 }
 
+/** A sweep of expired nonces runs at most this often (sandbox time), and drops at most SWEPT_AT_ONCE of them. */
+const SWEEP_INTERVAL_MS = 1000;
+const SWEPT_AT_ONCE = 64;
+
 function expired(record: NonceRecord, now: number): boolean {
   return now - record.createdAt >= NONCE_LIFETIME_MS;
 }
@@ -38,7 +42,13 @@ export interface ResolvedNonce {
 }
 
 export class Nonces {
-  constructor(private readonly records: Collection<NonceRecord>) {}
+  private readonly records: Collection<NonceRecord>;
+  /** When the oldest nonce kept expires (epoch ms), or null when not known: no sweep is needed before then. */
+  private nextExpiry: number | null = null;
+
+  constructor(store: Store) {
+    this.records = store.collection<NonceRecord>('nonces');
+  }
 
   issue(
     card: Card,
@@ -60,18 +70,31 @@ export class Nonces {
       createdAt: now,
     };
     this.records.set(record.nonce, record);
+    this.nextExpiry ??= now + NONCE_LIFETIME_MS;
     return record;
   }
 
   /**
-   * Drops expired nonces, oldest first, so that a long-running sandbox keeps only the last 3 hours' worth. Records
-   * come back in creation order (Collection.values), so the sweep stops at the first live one: each record is
-   * looked at about once in its life, whatever the number of nonces.
+   * Drops expired nonces, oldest first, so that a long-running sandbox keeps only the last 3 hours' worth. The
+   * sweep reads the nonces in insertion order, drops at most SWEPT_AT_ONCE, and stops at the first live
+   * nonce, whose expiry it remembers: no new nonce pays for a sweep before then, nor more than once a second (an
+   * expired nonce is refused whether swept or not). Each nonce is looked at about once in its life, whatever the
+   * number of nonces.
    */
   private sweep(now: number): void {
-    for (const record of this.records.values()) {
-      if (!expired(record, now)) break;
+    if (this.nextExpiry !== null && now < this.nextExpiry) return;
+    this.nextExpiry = null;
+    let swept = 0;
+    // Oldest first: nonces are created in time order, and one set again (consumed) keeps its place.
+    for (const record of this.records.inOrder()) {
+      if (!expired(record, now)) {
+        this.nextExpiry = Math.max(record.createdAt + NONCE_LIFETIME_MS, now + SWEEP_INTERVAL_MS);
+        return;
+      }
+      // Left for the next nonce: one tokenization does not pay for a whole backlog.
+      if (swept === SWEPT_AT_ONCE) return;
       this.records.delete(record.nonce);
+      swept += 1;
     }
   }
 

@@ -48,7 +48,7 @@ export function transactionSearchFields(customer: (id: string) => Customer | und
     customer_last_name: { kind: 'text', values: (transaction) => [ofCustomer(transaction)?.lastName ?? null] },
     settlement_batch_id: { kind: 'text', values: (transaction) => [transaction.settlementBatchId] },
     amount: { kind: 'amount_range', value: (transaction) => transaction.amount },
-    created_at: { kind: 'date_range', value: (transaction) => transaction.createdAt },
+    created_at: { kind: 'date_range', value: (transaction) => transaction.createdAt, key: 'createdAt' },
     authorized_at: { kind: 'date_range', value: (transaction) => reachedAt(transaction, 'authorized') },
     submitted_for_settlement_at: {
       kind: 'date_range',
@@ -66,7 +66,7 @@ export function transactionSearchFields(customer: (id: string) => Customer | und
 
 export const SUBSCRIPTION_SEARCH_FIELDS: SearchFields<Subscription> = {
   ids: { kind: 'multiple', values: (subscription) => [subscription.id] },
-  id: { kind: 'text', values: (subscription) => [subscription.id] },
+  id: { kind: 'text', values: (subscription) => [subscription.id], key: 'id' },
   status: { kind: 'multiple', values: (subscription) => [subscription.status] },
   plan_id: { kind: 'multiple_or_text', values: (subscription) => [subscription.planId] },
   merchant_account_id: { kind: 'multiple', values: (subscription) => [subscription.merchantAccountId] },
@@ -76,7 +76,7 @@ export const SUBSCRIPTION_SEARCH_FIELDS: SearchFields<Subscription> = {
   },
   transaction_id: { kind: 'text', values: (subscription) => subscription.transactionIds },
   price: { kind: 'amount_range', value: (subscription) => subscription.price },
-  created_at: { kind: 'date_range', value: (subscription) => subscription.createdAt },
+  created_at: { kind: 'date_range', value: (subscription) => subscription.createdAt, key: 'createdAt' },
   next_billing_date: { kind: 'date_range', value: (subscription) => subscription.nextBillingDate },
   days_past_due: { kind: 'number_range', value: (subscription) => subscription.daysPastDue },
   billing_cycles_remaining: {

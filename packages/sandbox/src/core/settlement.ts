@@ -48,19 +48,24 @@ export class Settlement {
 
   /** Sees every transaction stored: one that has just been submitted for settlement goes into its batch. */
   observe(transaction: Transaction): void {
-    if (transaction.status !== 'submitted_for_settlement' || this.queue.get(transaction.id) !== undefined) return;
-    this.queue.schedule({ id: transaction.id, dueAt: settlementDueAt(this.timing, transaction.updatedAt) });
+    if (transaction.status !== 'submitted_for_settlement' || this.queue.has(transaction.id)) return;
+    this.queue.add({ id: transaction.id, dueAt: settlementDueAt(this.timing, transaction.updatedAt) });
   }
 
-  /** Runs the batches due at `now`: each transaction still submitted goes settling -> settled. */
-  runDue(now: Date): void {
-    for (const { id } of this.queue.takeDue(now.getTime())) {
+  /**
+   * Runs a part of the batches due at `now` (DueQueue.takeDue's): each transaction still submitted goes settling ->
+   * settled. Answers whether there was any (the caller runs it again until there is none).
+   */
+  runDue(now: Date): boolean {
+    const due = this.queue.takeDue(now.getTime());
+    for (const { id } of due) {
       const transaction = this.transactions.find(id);
       // Voided (or settled by a testing call) since it was scheduled: nothing to do.
       if (transaction?.status !== 'submitted_for_settlement') continue;
       this.transactions.transition(transaction, 'settling', now);
       this.finish(transaction, 'settled', now);
     }
+    return due.length > 0;
   }
 
   /** The provider's testing calls; 91575 from a status the call does not apply to. */

@@ -4,7 +4,7 @@ import type { ValidationError } from './errors.ts';
 import { addDays, addMonths } from './billing-calendar.ts';
 import type { CalendarDate } from './billing-calendar.ts';
 import type { Plan, TrialDurationUnit } from './plans.ts';
-import type { Collection } from '../store/store.ts';
+import type { Collection, KeyDefinitions } from '../store/store.ts';
 
 // Subscriptions: a saved card charged a plan's price every billingFrequency months on billingDayOfMonth. This module
 // keeps the records, their statuses (named as the provider names them) and billing periods; the first charge is
@@ -88,6 +88,15 @@ export interface NewSubscription {
 export const SUBSCRIPTION = ['subscription'] as const;
 const SUBSCRIPTION_ID = /^[A-Za-z0-9_-]{1,36}$/;
 
+/** How subscriptions are found without reading the others: by card, by customer, by id (search), by creation. */
+export const SUBSCRIPTION_KEYS: KeyDefinitions<Subscription> = {
+  paymentMethodToken: (subscription) => subscription.paymentMethodToken,
+  customerId: (subscription) => subscription.customerId,
+  /** Searches match ids ignoring case. */
+  id: (subscription) => subscription.id.toLowerCase(),
+  createdAt: (subscription) => subscription.createdAt.getTime(),
+};
+
 export class Subscriptions {
   constructor(private readonly records: Collection<Subscription>) {}
 
@@ -96,11 +105,11 @@ export class Subscriptions {
   }
 
   forPaymentMethod(token: string): Subscription[] {
-    return [...this.records.values()].filter((subscription) => subscription.paymentMethodToken === token);
+    return this.records.withKey('paymentMethodToken', token);
   }
 
   forCustomer(customerId: string): Subscription[] {
-    return [...this.records.values()].filter((subscription) => subscription.customerId === customerId);
+    return this.records.withKey('customerId', customerId);
   }
 
   /** The id asked for (checked: 81906 format, 81902 taken) or a fresh one. */

@@ -138,6 +138,10 @@ export class ThreeDSecureOperations {
   }
 
   private sweep(now: number): void {
-    for (const [id, challenge] of this.challenges) if (challenge.expiresAt <= now) this.challenges.delete(id);
+    // Oldest first: all live as long, so the first live one ends the sweep.
+    for (const [id, challenge] of this.challenges) {
+      if (challenge.expiresAt > now) break;
+      this.challenges.delete(id);
+    }
   }
 }

@@ -4,7 +4,7 @@ import type { ValidationError } from './errors.ts';
 import type { Card } from './cards.ts';
 import type { Verification } from './verification.ts';
 import type { WalletAccount } from './wallets.ts';
-import type { Collection } from '../store/store.ts';
+import type { Collection, Store } from '../store/store.ts';
 
 // The vault: payment methods saved for a customer under a token. A saved card is the tokenized Card (BIN, last four,
 // expiry, the keyed number hash; never the number nor the CVV) plus its owner, whether it is the customer's default,
@@ -38,7 +38,15 @@ export type DuplicateCheck = 'vault' | 'customer' | null;
 const TOKEN = /^[A-Za-z0-9_-]{1,36}$/;
 
 export class PaymentMethods {
-  constructor(private readonly records: Collection<VaultedCard>) {}
+  private readonly records: Collection<VaultedCard>;
+
+  constructor(store: Store) {
+    this.records = store.collection<VaultedCard>('payment-methods', {
+      customerId: (saved) => saved.customerId,
+      // A wallet's card is not the shopper's card number (a device token, or none the merchant sees): never a duplicate.
+      cardNumber: (saved) => ((saved.wallet ?? null) === null ? saved.card.uniqueNumberIdentifier : null),
+    });
+  }
 
   find(token: string): VaultedCard | undefined {
     return this.records.get(token);
@@ -46,7 +54,7 @@ export class PaymentMethods {
 
   /** In the order they were saved. */
   forCustomer(customerId: string): VaultedCard[] {
-    return [...this.records.values()].filter((saved) => saved.customerId === customerId);
+    return this.records.withKey('customerId', customerId);
   }
 
   /** A token for a new card: the one asked for (checked), or a fresh one. */
@@ -66,10 +74,7 @@ export class PaymentMethods {
 
   duplicateError(card: Card, customerId: string, check: DuplicateCheck, path: readonly string[]): ValidationError | null {
     if (check === null) return null;
-    // A wallet's card is not the shopper's card number (a device token, or none the merchant sees): never a duplicate.
-    const same = [...this.records.values()].filter(
-      (saved) => (saved.wallet ?? null) === null && saved.card.uniqueNumberIdentifier === card.uniqueNumberIdentifier,
-    );
+    const same = this.records.withKey('cardNumber', card.uniqueNumberIdentifier);
     if (check === 'vault' && same.length > 0) {
       return validationError(path, 'number', '81724', 'Duplicate card exists in the vault.');
     }

@@ -65,7 +65,11 @@ export class WalletApprovals {
     if (minorUnits !== null && typeof minorUnits !== 'number') errors.push(minorUnits);
     if (errors.length > 0 || (minorUnits !== null && typeof minorUnits !== 'number')) return invalid(errors);
     const now = this.context.clock().getTime();
-    for (const [id, approval] of this.approvals) if (approval.expiresAt <= now) this.approvals.delete(id);
+    // Expired approvals go, oldest first: all live as long, so the first live one ends the sweep.
+    for (const [id, approval] of this.approvals) {
+      if (approval.expiresAt > now) break;
+      this.approvals.delete(id);
+    }
     const approval: WalletApproval = {
       id: randomBytes(16).toString('hex'),
       wallet: wallet as Wallet,

@@ -10,7 +10,9 @@ export function watchCollection<T>(records: Collection<T>, onSet: (value: T) => 
     get: (id) => records.get(id),
     has: (id) => records.has(id),
     delete: (id) => records.delete(id),
-    values: () => records.values(),
+    inOrder: () => records.inOrder(),
+    withKey: (name, value) => records.withKey(name, value),
+    byKey: (name, range) => records.byKey(name, range),
     set: (id, value) => {
       records.set(id, value);
       onSet(value);

@@ -24,15 +24,23 @@ function criteria(request: FastifyRequest): Record<string, unknown> {
   return section(request.body, 'search');
 }
 
-/** The matching records through `write`, or the refusal of a criterion. */
-function answer<T>(
+/** The matching records' ids through `write`, or the refusal of a criterion. */
+function answer(
   request: FastifyRequest,
   reply: FastifyReply,
-  outcome: SearchOutcome<T>,
-  write: (records: T[]) => XmlReply,
+  outcome: SearchOutcome,
+  write: (ids: string[]) => XmlReply,
 ): FastifyReply {
   if (!outcome.ok) return sendXml(request, reply, 422, errorResponseXml([], outcome.problem, request.body));
-  return sendXml(request, reply, 200, write(outcome.records));
+  return sendXml(request, reply, 200, write(outcome.ids));
+}
+
+/** The records of `ids` (a page: the SDK's second step asks for at most PAGE_SIZE), those still there. */
+function recordsOf<T>(ids: readonly string[], find: (id: string) => T | undefined): T[] {
+  return ids.flatMap((id) => {
+    const record = find(id);
+    return record === undefined ? [] : [record];
+  });
 }
 
 function idsXml(ids: string[]): XmlReply {
@@ -47,42 +55,40 @@ export async function searchRoutes(app: FastifyInstance, options: { gateway: San
   const { gateway } = options;
 
   app.post('/transactions/advanced_search_ids', async (request, reply) =>
-    answer(request, reply, gateway.searchTransactions(criteria(request)), (found) => idsXml(found.map((record) => record.id))),
+    answer(request, reply, gateway.searchTransactions(criteria(request)), idsXml),
   );
 
   app.post('/transactions/advanced_search', async (request, reply) =>
-    answer(request, reply, gateway.searchTransactions(criteria(request)), (found) => [
-      'credit-card-transactions',
-      new XmlCollection(page(found.length, 1, PAGE_SIZE), 'transaction', found.map(transactionXml)),
-    ]),
+    answer(request, reply, gateway.searchTransactions(criteria(request)), (ids) => {
+      const found = recordsOf(ids, (id) => gateway.findTransaction(id));
+      return [
+        'credit-card-transactions',
+        new XmlCollection(page(found.length, 1, PAGE_SIZE), 'transaction', found.map(transactionXml)),
+      ];
+    }),
   );
 
   app.post('/subscriptions/advanced_search_ids', async (request, reply) =>
-    answer(request, reply, gateway.searchSubscriptions(criteria(request)), (found) => idsXml(found.map((record) => record.id))),
+    answer(request, reply, gateway.searchSubscriptions(criteria(request)), idsXml),
   );
 
   app.post('/subscriptions/advanced_search', async (request, reply) =>
-    answer(request, reply, gateway.searchSubscriptions(criteria(request)), (found) => [
-      'subscriptions',
-      new XmlCollection(
-        page(found.length, 1, PAGE_SIZE),
-        'subscription',
-        found.flatMap((record) => {
-          const view = gateway.subscriptions.find(record.id);
-          return view === undefined ? [] : [subscriptionXml(view)];
-        }),
-      ),
-    ]),
+    answer(request, reply, gateway.searchSubscriptions(criteria(request)), (ids) => {
+      const found = recordsOf(ids, (id) => gateway.subscriptions.find(id));
+      return ['subscriptions', new XmlCollection(page(found.length, 1, PAGE_SIZE), 'subscription', found.map(subscriptionXml))];
+    }),
   );
 
   app.post('/disputes/advanced_search', async (request: PageRequest, reply) => {
     const pageNumber = Math.max(1, Number.parseInt(request.query.page ?? '1', 10) || 1);
-    return answer(request, reply, gateway.searchDisputes(criteria(request)), (found) => [
+    return answer(request, reply, gateway.searchDisputes(criteria(request)), (ids) => [
       'disputes',
       new XmlCollection(
-        page(found.length, pageNumber, DISPUTE_PAGE_SIZE),
+        page(ids.length, pageNumber, DISPUTE_PAGE_SIZE),
         'dispute',
-        found.slice((pageNumber - 1) * DISPUTE_PAGE_SIZE, pageNumber * DISPUTE_PAGE_SIZE).map(disputeXml),
+        recordsOf(ids.slice((pageNumber - 1) * DISPUTE_PAGE_SIZE, pageNumber * DISPUTE_PAGE_SIZE), (id) =>
+          gateway.findDispute(id),
+        ).map(disputeXml),
       ),
     ]);
   });

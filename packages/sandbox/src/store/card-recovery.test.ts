@@ -8,7 +8,7 @@ import type { Sandbox } from '../index.ts';
 import { luhnValid } from '../rules/card-fields.ts';
 import { decodeClientToken, gatewayFor } from '../testing/sandbox.ts';
 import { readStateFile } from '../testing/state-file.ts';
-import { openFileStore } from './file-store.ts';
+import { FILE_VERSION, openFileStore } from './file-store.ts';
 
 // The attack of issue 9, run against what a stopped sandbox leaves on disk: its state file and, as npm start keeps
 // them, its credentials in the same folder. The state file shows each card's BIN and last four; an attacker would try
@@ -191,9 +191,9 @@ describe('what a stopped sandbox leaves on disk', () => {
     openFileStore(file).close();
 
     expect(readFileSync(file).includes(old)).toBe(false);
-    expect(readStateFile(file).version).toBe(3);
+    expect(readStateFile(file).version).toBe(FILE_VERSION);
     const reopened = openFileStore(file);
-    const ids = [...reopened.collection<{ card: StoredCard }>('nonces').values()].map((n) => n.card.uniqueNumberIdentifier);
+    const ids = [...reopened.collection<{ card: StoredCard }>('nonces').inOrder()].map((n) => n.card.uniqueNumberIdentifier);
     reopened.close();
     expect(ids[0]).toBe(ids[1]);
     expect(ids[2]).not.toBe(ids[0]);

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SandboxGateway } from '../core/gateway.ts';
 import type { Authorization } from '../core/fingerprint.ts';
 import { readStateFile } from '../testing/state-file.ts';
-import { FileStoreError, openFileStore } from './file-store.ts';
+import { FILE_VERSION, FileStoreError, openFileStore } from './file-store.ts';
 import type { FileStore } from './file-store.ts';
 import { decodeValue, encodeValue, UnsupportedValueError } from './json-codec.ts';
 
@@ -26,7 +26,7 @@ const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Every record of every collection, by collection name, in insertion order. */
 function dump(store: FileStore, names: readonly string[]): Record<string, unknown[]> {
-  return Object.fromEntries(names.map((name) => [name, [...store.collection<unknown>(name).values()]]));
+  return Object.fromEntries(names.map((name) => [name, [...store.collection<unknown>(name).inOrder()]]));
 }
 
 /** The collections in the file, each as its [id, record] pairs. */
@@ -154,6 +154,42 @@ describe('every record type of core/ through a real file', () => {
     expect(openFileStore(file).collection<{ status: string }>('transactions').get(saleId)?.status).toBe('voided');
   });
 
+  it('upgrades a version 3 file in place: same records in the same order, its keys indexed for the gateway', () => {
+    const first = openFileStore(file);
+    const { saleId, now } = populate(first);
+    first.close();
+    const stored = readStateFile(file).collections;
+    // Version 3 as it was: the same records table, no keys, insertion order across collections.
+    const v3 = new Database(file);
+    v3.exec(`
+      DROP TABLE record_keys;
+      DROP INDEX records_in_order;
+      CREATE INDEX records_in_order ON records (seq);
+      DELETE FROM meta WHERE key LIKE 'keys/%';
+      UPDATE meta SET value = '3' WHERE key = 'version';
+    `);
+    v3.close();
+
+    const store = openFileStore(file);
+    expect(readStateFile(file)).toEqual({ version: FILE_VERSION, collections: stored });
+    const gateway = new SandboxGateway({ merchantId: 'm', publicKey: 'p', privateKey: 'k', store, clock: now });
+    // Keys rebuilt: the customer's card, its subscription by id, the card's duplicate, the sale's settlement batch.
+    const customer = gateway.vault.findCustomer('42');
+    expect(customer?.cards.map((card) => card.subscriptions.length)).toEqual([1]);
+    const [subscriptionId] = customer?.cards[0]?.subscriptions.map((view) => view.subscription.id) ?? [];
+    const found = gateway.searchSubscriptions({ id: { is: subscriptionId?.toUpperCase() } });
+    expect(found.ok ? found.ids : found.problem).toEqual([subscriptionId]);
+    const duplicate = gateway.vault.createPaymentMethod({
+      customerId: '42',
+      paymentMethodNonce: gateway.vault.createNonce(customer?.cards[0]?.saved.token ?? '')?.nonce,
+      options: { failOnDuplicatePaymentMethod: true },
+    });
+    expect(duplicate.ok ? 'saved' : duplicate.errors.map((error) => error.code)).toEqual(['81724']);
+    gateway.advanceClock(2 * 24 * 60 * 60 * 1000);
+    expect(gateway.findTransaction(saleId)?.status).toBe('settled');
+    store.close();
+  });
+
   it('holds no card number and no CVV: BIN, last four and a hash keyed by a key kept in memory only', () => {
     const store = openFileStore(file);
     populate(store);
@@ -190,7 +226,7 @@ describe('file store', () => {
   it('starts empty when the file is missing, creating its folder, and writes nothing until a change', () => {
     const nested = join(folder, 'a', 'b', 'state.sqlite');
     const store = openFileStore(nested);
-    expect([...store.collection('customers').values()]).toEqual([]);
+    expect([...store.collection('customers').inOrder()]).toEqual([]);
     expect(statSync(join(folder, 'a', 'b')).isDirectory()).toBe(true);
     store.close();
     expect(readdirSync(join(folder, 'a', 'b'))).toEqual([]);
@@ -206,7 +242,7 @@ describe('file store', () => {
     records.set('10', { n: 7 }); // replaced: keeps its place
     store.close();
     const reloaded = openFileStore(file).collection<{ n: number }>('records');
-    expect([...reloaded.values()]).toEqual([{ n: 7 }, { n: 1 }, { n: 3 }, { n: 4 }, { n: 5 }, { n: 6 }]);
+    expect([...reloaded.inOrder()]).toEqual([{ n: 7 }, { n: 1 }, { n: 3 }, { n: 4 }, { n: 5 }, { n: 6 }]);
     expect(reloaded.get('0')).toEqual({ n: 5 });
   });
 
@@ -279,11 +315,11 @@ describe('file store', () => {
       }),
     );
     const store = openFileStore(json);
-    expect([...store.collection('c').values()]).toEqual(['b', new Date('2026-01-01T00:00:00.000Z')]);
+    expect([...store.collection('c').inOrder()]).toEqual(['b', new Date('2026-01-01T00:00:00.000Z')]);
     store.collection<string>('c').set('3', 'c');
     store.close();
     expect(readStateFile(json)).toEqual({
-      version: 3,
+      version: FILE_VERSION,
       collections: {
         c: [
           ['2', 'b'],

@@ -1,19 +1,24 @@
-import type { Collection, Store } from './store.ts';
+import Database from 'better-sqlite3';
+import { createSchema } from './schema.ts';
+import { openSqliteStore } from './sqlite-store.ts';
+import type { SqliteStore } from './sqlite-store.ts';
 
-/** Process-local store: everything disappears when the sandbox stops. */
-export function createMemoryStore(): Store {
-  const collections = new Map<string, Map<string, unknown>>();
-  return {
-    collection<T>(name: string): Collection<T> {
-      let records = collections.get(name);
-      if (!records) {
-        records = new Map<string, unknown>();
-        collections.set(name, records);
-      }
-      // Each name is only ever used with one record type (see core/), so the cast is sound.
-      return records as Map<string, T>;
-    },
-    flush() {},
-    close() {},
-  };
+/**
+ * Process-local store: everything disappears when the sandbox stops. The records live in a temporary SQLite database
+ * (SQLite keeps it in its page cache and spills it to an unnamed temporary file), read on demand as the file store's
+ * are, so a sandbox without a data file does not grow in memory with its state either. Nothing is synced.
+ */
+export function createMemoryStore(options: { cachedRecords?: number } = {}): SqliteStore {
+  const db = new Database('');
+  db.pragma('synchronous = OFF');
+  createSchema(db);
+  return openSqliteStore({
+    database: db,
+    create: () => db,
+    ...options,
+    onError: (error) => process.stderr.write(`sandbox: ${error.message} (will retry)\n`),
+    writeError: (cause) => (cause instanceof Error ? cause : new Error(String(cause))),
+    closedError: () => new Error('sandbox store: the store is closed'),
+    closeDatabase: (database) => database.close(),
+  });
 }

@@ -46,12 +46,12 @@ export class WebhookDeliveries {
   private closed = false;
 
   constructor(private readonly options: DeliveryOptions) {
-    this.queue = new DueQueue(options.store.collection<Delivery>('webhook-deliveries'));
+    this.queue = new DueQueue<Delivery>(options.store, 'webhook-deliveries');
     this.failures = options.store.collection<Delivery>('webhook-failures');
   }
 
   enqueue(kind: string, notification: SignedNotification, at: Date): void {
-    this.queue.schedule({
+    this.queue.add({
       id: randomId(12),
       dueAt: at.getTime(),
       kind,
@@ -140,13 +140,9 @@ export class WebhookDeliveries {
 
   private keepFailure(delivery: Delivery): void {
     this.failures.set(delivery.id, delivery);
-    let excess = -DEAD_LETTERS_KEPT;
-    for (const _ of this.failures.values()) excess += 1;
-    for (const oldest of this.failures.values()) {
-      if (excess <= 0) break;
-      this.failures.delete(oldest.id);
-      excess -= 1;
-    }
+    // At most DEAD_LETTERS_KEPT + 1 records: the oldest beyond the limit goes.
+    const kept = [...this.failures.inOrder()].map((failure) => failure.id);
+    for (const id of kept.slice(0, Math.max(0, kept.length - DEAD_LETTERS_KEPT))) this.failures.delete(id);
     (this.options.onGiveUp ?? defaultGiveUp)(delivery);
   }
 }
