@@ -15,7 +15,11 @@ describe('main (the sandbox as a process)', () => {
     });
     let output = '';
     const ready = await new Promise<Record<string, unknown>>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no ready line in: ${output}`)), 20_000);
+      // Killed when it never says it is ready, so a failed run leaves no sandbox behind.
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        reject(new Error(`no ready line in: ${output}`));
+      }, 20_000);
       child.stdout.on('data', (chunk: Buffer) => {
         output += chunk.toString('utf8');
         const match = /^KASSA_SANDBOX_READY (.+)$/m.exec(output);
