@@ -4,7 +4,7 @@
 // but Node itself, because it runs before anything is installed.
 import { spawnSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -37,6 +37,14 @@ function ensureDependencies() {
   const stamp = join(root, 'node_modules', '.kassa-installed');
   const wanted = createHash('sha256').update(readFileSync(lockfile)).digest('hex');
   if (existsSync(stamp) && readFileSync(stamp, 'utf8') === wanted) return;
+  const modules = join(root, 'node_modules');
+  // npm ci empties node_modules first: through a link, that is another checkout's install (a worktree set up for
+  // `npm run bench -- --before` links to this one's), which its own lockfile may not match.
+  if (existsSync(modules) && lstatSync(modules).isSymbolicLink()) {
+    console.error(`${modules} is a link to another install that does not match this package-lock.json: not installing`);
+    console.error('through it. Replace the link with a copy (cp -al) or an install of its own, then run this again.');
+    process.exit(1);
+  }
   console.log('Installing dependencies (npm ci): first run or package-lock.json changed...');
   const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) {
