@@ -427,5 +427,15 @@ describe('json codec', () => {
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
     expect(back['bare']).toEqual({ a: 1 });
     expect('skipped' in back).toBe(false);
+    // The keys come back in their order, the escaped ones too (decoding works in place on what JSON.parse gave).
+    expect(Object.keys(back)).toEqual(['at', '$date', '$$money', 'list', 'special', 'bare']);
+    // Encoding shares the parts it need not change with the value, and changes nothing in it.
+    expect(value.list[0]).toBeInstanceOf(Date);
+    expect(Object.keys(value)).toContain('skipped');
+  });
+
+  it('names where a refused value sits, in arrays and nested objects', () => {
+    expect(() => encodeValue({ a: [1, { b: [new Map()] }] }, 'c/id')).toThrow('c/id.a[1].b[0]: cannot persist a Map');
+    expect(() => decodeValue(JSON.parse('{"a":[{"$x":1}]}'), 'c/id')).toThrow('c/id.a[0]: unknown tag "$x"');
   });
 });
