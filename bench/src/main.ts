@@ -11,9 +11,10 @@ import { formatProfile } from './profile.ts';
 import { failuresOf, formatTable, growthOf, machineAtStart, withGoalFigures } from './report.ts';
 import type { Report } from './report.ts';
 import { helloWorld, readyPayments, sdkAlone } from './scenarios.ts';
+import { seedSandbox } from './seed-sandbox.ts';
 import { seedPayments } from './seed.ts';
 import type { Measurement, ReadyPayments, RunSize } from './scenarios.ts';
-import { startHelloWorld, startKassa, startSandbox } from './stack.ts';
+import { sandboxDataFile, startHelloWorld, startKassa, startSandbox } from './stack.ts';
 import type { RunningKassa, RunningSandbox } from './stack.ts';
 
 // `npm run bench`: Kassa's payments end to end on SQLite and PostgreSQL (one and two instances), with the baselines
@@ -21,6 +22,7 @@ import type { RunningKassa, RunningSandbox } from './stack.ts';
 // `--smoke` is the seconds-long run `npm test` makes so the benchmark cannot rot: few requests, every one must succeed.
 
 const ENGINES = ['sqlite', 'postgres', 'postgres-2'] as const;
+const SEEDED_SANDBOX = 'sandbox-seeded';
 type Engine = (typeof ENGINES)[number];
 
 const { values } = parseArgs({
@@ -33,6 +35,7 @@ const { values } = parseArgs({
     profile: { type: 'boolean', default: false },
     before: { type: 'string' },
     'seed-payments': { type: 'string' },
+    'seeded-first': { type: 'boolean', default: false },
     checkout: { type: 'string' },
     out: { type: 'string' },
   },
@@ -50,6 +53,9 @@ const seedPaymentCount = values['seed-payments'] === undefined ? 0 : Number(valu
 if (!Number.isInteger(seedPaymentCount) || seedPaymentCount < 0) throw new Error('--seed-payments takes a whole number');
 // An earlier checkout's server would refuse a database migrated by this one's seeder.
 if (seedPaymentCount > 0 && values.before !== undefined) throw new Error('--seed-payments and --before do not go together');
+// The seeded rows' sandbox holds the payments in its data file; an empty one in memory would not compare.
+if (seedPaymentCount > 0 && values['sandbox-in-memory'] === true)
+  throw new Error('--seed-payments and --sandbox-in-memory do not go together');
 const checkoutRuns = Number(values.checkout ?? (smoke ? 0 : 10));
 if (!Number.isInteger(checkoutRuns) || checkoutRuns < 0) throw new Error('--checkout takes a whole number');
 const dir = mkdtempSync(join(tmpdir(), 'kassa-bench-'));
@@ -71,12 +77,16 @@ const report: Report = {
     connections: connectionCounts,
     engines,
     sandbox: values['sandbox-in-memory'] === true ? 'in memory' : 'data file',
+    seedPayments: seedPaymentCount,
+    seededFirst: values['seeded-first'] === true,
     checkoutRuns,
   },
   rows: [],
 };
 const rows: Measurement[] = [];
 let sandbox: RunningSandbox | undefined;
+/** With --seed-payments: the seeded rows' sandbox, which holds that many payments already. */
+let seededSandbox: RunningSandbox | undefined;
 let postgres: TestPostgres | undefined;
 const log = (line: string): void => {
   process.stdout.write(`${line}\n`);
@@ -106,17 +116,30 @@ try {
   // --seed-payments: the same rows again on a database that already holds that many payments (growth). The variants'
   // servers run side by side and their rows are measured at the same moment, so the machine's load (which moves a lot
   // on a shared machine) weighs on each the same.
-  const variants: Array<{ label: string; root: string; seeded?: number }> =
+  const variants: Array<{ label: string; root: string; sandbox: RunningSandbox; seeded?: number }> =
     values.before === undefined
-      ? [{ label: 'Kassa', root: ROOT }]
+      ? [{ label: 'Kassa', root: ROOT, sandbox }]
       : [
-          { label: 'Kassa before', root: resolve(values.before) },
-          { label: 'Kassa', root: ROOT },
+          { label: 'Kassa before', root: resolve(values.before), sandbox },
+          { label: 'Kassa', root: ROOT, sandbox },
         ];
-  if (seedPaymentCount > 0) variants.push({ label: 'Kassa', root: ROOT, seeded: seedPaymentCount });
+  if (seedPaymentCount > 0) {
+    // The gateway's side of growth: the seeded rows charge at a sandbox of their own that holds as many payments.
+    const seedStarted = Date.now();
+    await seedSandbox(sandboxDataFile(dir, SEEDED_SANDBOX), seedPaymentCount, 'EUR');
+    log(`seeded ${seedPaymentCount} payments in the sandbox in ${((Date.now() - seedStarted) / 1000).toFixed(0)} s`);
+    seededSandbox = await startSandbox(dir, {
+      name: SEEDED_SANDBOX,
+      ...(size.profileDir === undefined ? {} : { profileDir: size.profileDir }),
+    });
+    const seededVariant = { label: 'Kassa', root: ROOT, sandbox: seededSandbox, seeded: seedPaymentCount };
+    // The server started (and its payments prepared) first has measured more CPU per payment: --seeded-first swaps.
+    if (values['seeded-first'] === true) variants.unshift(seededVariant);
+    else variants.push(seededVariant);
+  }
   for (const engine of engines) {
     const count = engine === 'postgres-2' ? 2 : 1;
-    const started: Array<{ scenario: string; instances: RunningKassa[] }> = [];
+    const started: Array<{ scenario: string; instances: RunningKassa[]; sandbox: RunningSandbox }> = [];
     try {
       for (const variant of variants) {
         const databaseUrl =
@@ -136,18 +159,19 @@ try {
         const seeded = variant.seeded === undefined ? '' : `, ${variant.seeded.toLocaleString('en')} payments before`;
         const scenario = `${variant.label} on ${engine === 'sqlite' ? 'SQLite' : count === 1 ? 'PostgreSQL' : 'PostgreSQL, 2 instances'}${seeded}`;
         const instances: RunningKassa[] = [];
-        started.push({ scenario, instances });
+        started.push({ scenario, instances, sandbox: variant.sandbox });
         // Named `kassa…` (the goal figures add up those processes' CPU), one log file each.
         const base = variant.seeded === undefined ? variant.label.toLowerCase().replace(/\s+/g, '-') : 'kassa-seeded';
         for (let i = 1; i <= count; i += 1)
-          instances.push(await startKassa(dir, count === 1 ? base : `${base}-${i}`, sandbox, databaseUrl, options));
+          instances.push(await startKassa(dir, count === 1 ? base : `${base}-${i}`, variant.sandbox, databaseUrl, options));
       }
       for (const connections of connectionCounts) {
         const ready: ReadyPayments[] = [];
         try {
-          for (const { scenario, instances } of started)
-            ready.push(await readyPayments(scenario, instances, sandbox, connections, size));
-          rows.push(...(await Promise.all(ready.map((row) => row.measure(ready.length > 1)))));
+          for (const { scenario, instances, sandbox: rowSandbox } of started)
+            ready.push(await readyPayments(scenario, instances, rowSandbox, connections, size));
+          const sharing = { alongside: ready.length > 1, ownSandbox: seededSandbox !== undefined };
+          rows.push(...(await Promise.all(ready.map((row) => row.measure(sharing)))));
         } finally {
           await Promise.all(ready.map((row) => row.close()));
         }
@@ -159,6 +183,7 @@ try {
   }
 } finally {
   await sandbox?.process.stop();
+  await seededSandbox?.process.stop();
   await postgres?.stop();
 }
 if (checkoutRuns > 0) {

@@ -3,7 +3,13 @@ import { formatTable, growthOf } from './report.ts';
 import type { Report } from './report.ts';
 
 /** A Kassa row as the bench measures it, with its goal figures. */
-function row(scenario: string, perSecond: number, p99Ms: number, serverOwnCpuMs: number | null): Report['rows'][number] {
+function row(
+  scenario: string,
+  perSecond: number,
+  p99Ms: number,
+  serverOwnCpuMs: number | null,
+  cpuMsPerItem: Record<string, number> = {},
+): Report['rows'][number] {
   return {
     scenario,
     connections: 16,
@@ -13,7 +19,7 @@ function row(scenario: string, perSecond: number, p99Ms: number, serverOwnCpuMs:
     perSecond,
     p50Ms: p99Ms / 2,
     p99Ms,
-    cpuMsPerItem: {},
+    cpuMsPerItem,
     ofSdkAlone: null,
     serverOwnCpuMs,
     cardLookupCpuMs: null,
@@ -22,13 +28,13 @@ function row(scenario: string, perSecond: number, p99Ms: number, serverOwnCpuMs:
 
 describe("the bench's growth figures (--seed-payments)", () => {
   const rows = [
-    row('Kassa on SQLite', 100, 40, 6),
-    row('Kassa on SQLite, 1,000,000 payments before', 85, 50, 6.3),
+    row('Kassa on SQLite', 100, 40, 6, { sandbox: 2, kassa: 8 }),
+    row('Kassa on SQLite, 1,000,000 payments before', 85, 50, 6.3, { 'sandbox-seeded': 2.2, 'kassa-seeded': 8.3 }),
     row('Kassa on PostgreSQL', 50, 80, 10),
     row('Kassa on PostgreSQL, 1,000,000 payments before', 52, 76, null),
   ];
 
-  it('compares each seeded row with the same row on an empty database: rate, p99 and server CPU', () => {
+  it('compares each seeded row with the same row on an empty database: rate, p99, server and sandbox CPU', () => {
     const growth = growthOf(rows);
     expect(growth.map((g) => [g.scenario, g.connections])).toEqual([
       ['Kassa on SQLite, 1,000,000 payments before', 16],
@@ -37,8 +43,10 @@ describe("the bench's growth figures (--seed-payments)", () => {
     expect(growth[0]?.slower).toBeCloseTo(0.15);
     expect(growth[0]?.p99Change).toBeCloseTo(0.25);
     expect(growth[0]?.serverOwnCpuChange).toBeCloseTo(0.05);
+    expect(growth[0]?.sandboxCpuChange).toBeCloseTo(0.1);
     expect(growth[1]?.slower).toBeCloseTo(-0.04);
     expect(growth[1]?.serverOwnCpuChange).toBeNull();
+    expect(growth[1]?.sandboxCpuChange).toBeNull();
   });
 
   it('prints each against the goal of at most 10% slower', () => {
@@ -50,10 +58,10 @@ describe("the bench's growth figures (--seed-payments)", () => {
       growth: growthOf(rows),
     });
     expect(table).toContain(
-      'growth: Kassa on SQLite, 1,000,000 payments before, 16 connections: 15% slower than on an empty database, OVER the goal (at most 10% slower); p99 +25%, server own CPU per payment +5%',
+      'growth: Kassa on SQLite, 1,000,000 payments before, 16 connections: 15% slower than on an empty database and sandbox, OVER the goal (at most 10% slower); p99 +25%, server own CPU per payment +5%, sandbox CPU per payment +10%',
     );
     expect(table).toContain(
-      'growth: Kassa on PostgreSQL, 1,000,000 payments before, 16 connections: 4% faster than on an empty database, within the goal (at most 10% slower); p99 -5%',
+      'growth: Kassa on PostgreSQL, 1,000,000 payments before, 16 connections: 4% faster than on an empty database and sandbox, within the goal (at most 10% slower); p99 -5%',
     );
   });
 });

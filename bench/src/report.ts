@@ -10,7 +10,10 @@ export interface Report {
   machine: { cpus: number; node: string; loadAverageAtStart: number[]; loadAverageAtEnd: number[] };
   options: Record<string, unknown>;
   rows: Array<Measurement & { ofSdkAlone: number | null; serverOwnCpuMs: number | null; cardLookupCpuMs: number | null }>;
-  /** With `--seed-payments N`: each row on a database holding N payments against the same row on an empty one. */
+  /**
+   * With `--seed-payments N`: each row on a database and a sandbox holding N payments against the same row on empty
+   * ones.
+   */
   growth?: Growth[];
   /** With `--checkout N` (10 by default): the checkout in Chromium. */
   checkout?: CheckoutTiming;
@@ -60,17 +63,30 @@ export interface Growth {
   p99Change: number;
   /** Its servers' own CPU per payment against the empty database's, when both are known. */
   serverOwnCpuChange: number | null;
+  /**
+   * Its sandbox's CPU per payment against the empty database's row's sandbox, when each row had a sandbox of its own
+   * (the seeded rows' holds as many payments).
+   */
+  sandboxCpuChange: number | null;
+}
+
+/** The CPU per payment of a row's sandbox processes (`sandbox`, `sandbox-seeded`), or null when not measured. */
+function sandboxCpuMs(row: Measurement): number | null {
+  const measured = Object.entries(row.cpuMsPerItem).filter(([name]) => name.startsWith('sandbox'));
+  return measured.length === 0 ? null : measured.reduce((sum, [, ms]) => sum + ms, 0);
 }
 
 const SEEDED = /^(.*), [\d,]+ payments before$/;
 
-/** Each row measured on a seeded database (`…, N payments before`) against the same row on an empty one. */
+/** Each row measured on a seeded database and sandbox (`…, N payments before`) against the same row on empty ones. */
 export function growthOf(rows: Report['rows']): Growth[] {
   return rows.flatMap((row) => {
     const emptyScenario = SEEDED.exec(row.scenario)?.[1];
     const empty = rows.find((other) => other.scenario === emptyScenario && other.connections === row.connections);
     if (empty === undefined || empty.perSecond === 0 || empty.p99Ms === 0) return [];
     const cpu = row.serverOwnCpuMs !== null && empty.serverOwnCpuMs ? row.serverOwnCpuMs / empty.serverOwnCpuMs - 1 : null;
+    const sandbox = sandboxCpuMs(row);
+    const emptySandbox = sandboxCpuMs(empty);
     return [
       {
         scenario: row.scenario,
@@ -78,6 +94,7 @@ export function growthOf(rows: Report['rows']): Growth[] {
         slower: 1 - row.perSecond / empty.perSecond,
         p99Change: row.p99Ms / empty.p99Ms - 1,
         serverOwnCpuChange: cpu,
+        sandboxCpuChange: sandbox !== null && emptySandbox ? sandbox / emptySandbox - 1 : null,
       },
     ];
   });
@@ -89,10 +106,11 @@ const percent = (share: number): string => `${share >= 0 ? '+' : ''}${fixed(shar
 function formatGrowth(growth: Growth): string {
   const verdict = growth.slower > GROWTH_GOAL_SLOWER ? 'OVER the goal' : 'within the goal';
   const cpu = growth.serverOwnCpuChange === null ? '' : `, server own CPU per payment ${percent(growth.serverOwnCpuChange)}`;
+  const sandbox = growth.sandboxCpuChange === null ? '' : `, sandbox CPU per payment ${percent(growth.sandboxCpuChange)}`;
   const rate = `${fixed(Math.abs(growth.slower) * 100, 0)}% ${growth.slower >= 0 ? 'slower' : 'faster'}`;
   return (
-    `growth: ${growth.scenario}, ${growth.connections} connections: ${rate} than on an empty database, ${verdict} ` +
-    `(at most ${fixed(GROWTH_GOAL_SLOWER * 100, 0)}% slower); p99 ${percent(growth.p99Change)}${cpu}`
+    `growth: ${growth.scenario}, ${growth.connections} connections: ${rate} than on an empty database and sandbox, ${verdict} ` +
+    `(at most ${fixed(GROWTH_GOAL_SLOWER * 100, 0)}% slower); p99 ${percent(growth.p99Change)}${cpu}${sandbox}`
   );
 }
 

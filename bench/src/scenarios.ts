@@ -106,10 +106,10 @@ export async function sdkAlone(
 export interface ReadyPayments {
   /**
    * Sends the measured payments. `alongside`: other rows are measured at the same moment (`--before`,
-   * `--seed-payments`), so the sandbox's and the bench process's CPU are not this row's alone: left out (and the
-   * sandbox is not profiled).
+   * `--seed-payments`), so the bench process's CPU is not this row's alone: left out, and so is the sandbox's (and it
+   * is not profiled) unless the row has a sandbox of its own (`ownSandbox`: `--seed-payments`).
    */
-  measure(alongside: boolean): Promise<Measurement>;
+  measure(sharing: { alongside: boolean; ownSandbox: boolean }): Promise<Measurement>;
   close(): Promise<void>;
 }
 
@@ -164,13 +164,16 @@ export async function readyPayments(
   }
   return {
     close,
-    measure: async (alongside) => {
-      const cpu: Record<string, () => number> = alongside ? {} : { sandbox: sandbox.process.cpuMs, bench: benchCpuMs };
+    measure: async ({ alongside, ownSandbox }) => {
+      const sandboxMeasured = !alongside || ownSandbox;
+      const cpu: Record<string, () => number> = {};
+      if (sandboxMeasured) cpu[sandbox.process.name] = sandbox.process.cpuMs;
+      if (!alongside) cpu['bench'] = benchCpuMs;
       for (const instance of instances) cpu[instance.process.name] = instance.process.cpuMs;
       const measure = () => withCpu(cpu, () => closedLoop({ connections, total: size.items, send: pay(size.warmup) }));
       if (size.profileDir === undefined) return { scenario, ...(await measure()) };
       const profiledProcesses = instances.map((instance) => instance.process);
-      if (!alongside) profiledProcesses.push(sandbox.process);
+      if (sandboxMeasured) profiledProcesses.push(sandbox.process);
       const { result, profiles } = await profiled(profiledProcesses, size.profileDir, measure);
       return { scenario, ...result, profiles };
     },

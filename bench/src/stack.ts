@@ -22,24 +22,34 @@ export interface RunningSandbox {
   gateway: GatewayCredentials;
 }
 
-/** The sandbox gateway in its own process, keeping its state in a file as `npm start` runs it (unless `inMemory`). */
+/** Where the sandbox process `name` keeps its state. */
+export function sandboxDataFile(dir: string, name: string): string {
+  return join(dir, `${name}.sqlite`);
+}
+
+/**
+ * The sandbox gateway in its own process, keeping its state in a file as `npm start` runs it (unless `inMemory`):
+ * `sandboxDataFile(dir, name)`, which may already hold a state (`--seed-payments`).
+ */
 export async function startSandbox(
   dir: string,
-  options: { inMemory?: boolean; profileDir?: string } = {},
+  options: { inMemory?: boolean; profileDir?: string; name?: string } = {},
 ): Promise<RunningSandbox> {
+  const name = options.name ?? 'sandbox';
   const child = await startNodeProcess({
-    name: 'sandbox',
+    name,
     ...profiling(options.profileDir),
     entry: join(ROOT, 'packages/sandbox/src/main.ts'),
     env: {
       SANDBOX_PORT: '0',
       SANDBOX_READY_JSON: '1',
       SANDBOX_CURRENCY: 'EUR',
-      ...(options.inMemory === true ? {} : { SANDBOX_DATA_FILE: join(dir, 'sandbox.json') }),
+      ...(options.inMemory === true ? {} : { SANDBOX_DATA_FILE: sandboxDataFile(dir, name) }),
       ...profiling(options.profileDir).env,
     },
-    logFile: join(dir, 'sandbox.log'),
+    logFile: join(dir, `${name}.log`),
     readyPrefix: 'KASSA_SANDBOX_READY ',
+    timeoutMs: 60_000,
   });
   const ready = JSON.parse(child.ready) as GatewayCredentials & { origin: string };
   const { origin, ...gateway } = ready;

@@ -11,9 +11,9 @@
 // moves 10 s per payment (500,000 payments span 58 days), so nonces expire and are swept as they would be.
 import { performance } from 'node:perf_hooks';
 import { SandboxGateway } from '../src/core/gateway.ts';
-import type { Authorization } from '../src/core/fingerprint.ts';
 import { startSandbox } from '../src/index.ts';
 import { openFileStore } from '../src/store/file-store.ts';
+import { makeCheckoutPayment } from '../src/testing/checkout-payment.ts';
 import { decodeClientToken, gatewayFor, tokenizeCard } from '../src/testing/sandbox.ts';
 
 const MERCHANT = { merchantId: 'measure', publicKey: 'measurepublic', privateKey: 'measureprivate' };
@@ -27,31 +27,9 @@ function build(file: string, payments: number): void {
   let now = Date.parse('2026-01-01T00:00:00Z');
   const base = now;
   const gateway = new SandboxGateway({ ...MERCHANT, store, clock: () => new Date(now) });
-  const guest: Authorization = { merchantId: MERCHANT.merchantId, customerId: null, expiresAt: Number.MAX_SAFE_INTEGER };
   for (let payment = 0; payment < payments; payment += 1) {
     now += STEP_MS;
-    const session = `${payment.toString(16).padStart(8, '0')}${'0'.repeat(16)}${Math.floor(Math.random() * 2 ** 32)
-      .toString(16)
-      .padStart(8, '0')}`;
-    gateway.deviceData.recordSession(session, { screenWidth: 390, screenHeight: 844, language: 'en-GB' }, new Date(now));
-    const nonce = gateway.tokenizeCard(guest, {
-      number: '4111111111111111',
-      expirationDate: '12/2030',
-      cvv: '123',
-      postalCode: '10115',
-    });
-    if (!nonce.ok) throw new Error(nonce.message);
-    const sale = gateway.sale(
-      {
-        amount: `${10 + (payment % 90)}.50`,
-        paymentMethodNonce: nonce.value.nonce,
-        orderId: `order-${started}-${payment}`,
-        deviceData: JSON.stringify({ device_session_id: session, fraud_merchant_id: '600000', correlation_id: session }),
-        options: { submitForSettlement: true },
-      },
-      `key-${started}-${payment}`,
-    );
-    if (sale.kind !== 'success') throw new Error(`sale ${payment}: ${sale.kind}`);
+    makeCheckoutPayment(gateway, `${started}-${payment}`, `${10 + (payment % 90)}.50`);
     if (payment % 1000 === 999) {
       gateway.runDueWork();
       store.flush();
