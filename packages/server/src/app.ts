@@ -57,6 +57,7 @@ import { instrumentBotcheck, instrumentGateway, instrumentWebhooks } from './met
 import { createMetrics } from './metrics/metrics.ts';
 import { registerMetrics } from './plugins/metrics.ts';
 import { ShopAlert } from './velocity/shop-alert.ts';
+import { outcomeCounter } from './velocity/guard.ts';
 import { Velocity } from './velocity/velocity.ts';
 import { seedDemoVault } from './vault/demo-vault.ts';
 
@@ -186,7 +187,13 @@ export async function buildKassaApp(config: Config, deps: AppDeps = {}): Promise
   // Jobs.
   if (gateway !== null && config.reconcileIntervalMs > 0) {
     const stop = startReconciler(
-      { db: database.db, gateway, log: app.log, staleAttemptMs: config.staleAttemptMs },
+      {
+        db: database.db,
+        gateway,
+        log: app.log,
+        staleAttemptMs: config.staleAttemptMs,
+        countOutcome: outcomeCounter(velocity),
+      },
       config.reconcileIntervalMs,
     );
     app.addHook('onClose', async () => stop());

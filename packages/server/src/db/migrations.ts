@@ -502,4 +502,15 @@ export const migrations: Record<string, Migration> = {
       await db.schema.createIndex('disputes_payment').on('disputes').column('payment_id').execute();
     },
   },
+  '0016_attempt_velocity_subjects': {
+    // What a pending attempt's outcome is counted against by the velocity rules (its payer, and its card as keyed
+    // hashes and BIN), kept from its insert until its outcome is recorded: a request or the reconciler finishing an
+    // attempt whose answer was lost counts its decline against the card too, not only what that request knows.
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('payments').addColumn('velocity_subjects', 'text').execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.alterTable('payments').dropColumn('velocity_subjects').execute();
+    },
+  },
 };

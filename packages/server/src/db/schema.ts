@@ -115,6 +115,12 @@ export interface PaymentsTable {
   merchant_account_id: string | null;
   /** "Save card": the gateway customer the card is saved for on success (signed-in shoppers only); null: not saved. */
   vault_customer_id: string | null;
+  /**
+   * While pending: what the velocity rules count its outcome against (velocity/guard.ts outcomeSubjects: the payer,
+   * the card's keyed hashes and BIN, never the number), so whichever request or job records the outcome counts it the
+   * same; null once recorded (counted then), or when made before 0016. Since 0016.
+   */
+  velocity_subjects: string | null;
   transaction_id: string | null;
   card_brand: string | null;
   card_last_four: string | null;

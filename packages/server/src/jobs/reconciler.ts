@@ -3,6 +3,7 @@ import type { Db } from '../db/connect.ts';
 import type { PaymentGateway } from '../gateway/gateway.ts';
 import { GatewayUnavailableError } from '../gateway/gateway.ts';
 import { sendAttempt } from '../payments/pay-order.ts';
+import type { PayOrderDeps } from '../payments/pay-order.ts';
 import { findStaleAttempts, leaseAttempt } from '../payments/payments.repository.ts';
 import { runEvery } from './every.ts';
 
@@ -12,6 +13,8 @@ export interface ReconcilerDeps {
   log: FastifyBaseLogger;
   /** How long an attempt must go untouched before it is taken over (config.ts staleAttemptMsFor). */
   staleAttemptMs: number;
+  /** Counts a finished attempt's outcome for the velocity rules, as a payment request would (velocity/guard.ts outcomeCounter). */
+  countOutcome: NonNullable<PayOrderDeps['countOutcome']>;
 }
 
 /**

@@ -34,8 +34,17 @@ export interface PayOrderDeps {
    * card's counts and the refusal's note are written (velocity/guard.ts recordCardUse, enforceCardLimits).
    */
   admitCard?: () => Promise<void>;
-  /** Counts the outcome of an attempt this request sent (the velocity rules' declines), in the transaction recording it. */
-  countOutcome?: (trx: Db, payment: PaymentRow) => Promise<void>;
+  /**
+   * What the velocity rules count a new attempt's outcome against (the payer, the card once admitCard described it),
+   * stored on the attempt when it is inserted (`velocity_subjects`).
+   */
+  countedAs?: () => string;
+  /**
+   * Counts an attempt's recorded outcome (the velocity rules' declines and approvals) in the transaction recording it,
+   * so once, against what the attempt was stored with (`countedAs`, null for an attempt made without): whichever
+   * request or job finishes it, its own retry, the next payment for its order or the reconciler, counts it alike.
+   */
+  countOutcome?: (trx: Db, payment: PaymentRow, countedAs: string | null) => Promise<void>;
 }
 
 export interface PayOrderInput {
@@ -94,9 +103,7 @@ export async function payOrder(deps: PayOrderDeps, input: PayOrderInput, now: Da
     if (!mine && now.getTime() - Date.parse(live.updated_at) < deps.staleAttemptMs) return { kind: 'payment_in_progress' };
     const leased = await leaseAttempt(deps.db, live, now);
     if (leased === undefined) return { kind: 'payment_in_progress' };
-    // This request's own attempt is counted as its outcome; another's (stale) is not this request's doing.
-    const countOutcome = mine ? deps.countOutcome : undefined;
-    const outcome = await finished(deps, orderRow, await chargeAttempt(deps, leased, { resend: true, countOutcome }));
+    const outcome = await finished(deps, orderRow, await chargeAttempt(deps, leased, { resend: true }));
     if (mine) return outcome;
     if (outcome.kind === 'succeeded') return { kind: 'order_already_paid' };
   }
@@ -120,6 +127,7 @@ export async function payOrder(deps: PayOrderDeps, input: PayOrderInput, now: Da
     merchantAccountId: deps.merchantAccountId,
     threeDSecureRequired: deps.threeDSecureRequiredAbove !== null && orderRow.total_amount > deps.threeDSecureRequiredAbove,
     vaultCustomerId,
+    velocitySubjects: deps.countedAs?.() ?? null,
   });
   if (payment === undefined) {
     const winner = await findLivePayment(deps.db, orderRow.id);
@@ -127,7 +135,7 @@ export async function payOrder(deps: PayOrderDeps, input: PayOrderInput, now: Da
   }
   // On disk before the gateway can charge: a power cut must not leave a charge whose attempt the database forgot.
   await syncWrites(deps.db);
-  return finished(deps, orderRow, await chargeAttempt(deps, payment, { resend: false, countOutcome: deps.countOutcome }));
+  return finished(deps, orderRow, await chargeAttempt(deps, payment, { resend: false }));
 }
 
 /**
@@ -136,7 +144,7 @@ export async function payOrder(deps: PayOrderDeps, input: PayOrderInput, now: Da
  * outcome this cannot know is thrown (GatewayUnavailableError): the attempt stays pending for a later resend.
  */
 export async function sendAttempt(
-  deps: Pick<PayOrderDeps, 'db' | 'gateway'>,
+  deps: Pick<PayOrderDeps, 'db' | 'gateway' | 'countOutcome'>,
   payment: PaymentRow,
   { resend }: { resend: boolean },
 ): Promise<PaymentRow> {
@@ -145,12 +153,12 @@ export async function sendAttempt(
 
 /**
  * sendAttempt, with the order's status after the outcome (RecordedOutcome) for the payment request's answer, and
- * `countOutcome` run in the outcome's transaction.
+ * `countOutcome` run in the outcome's transaction with what the attempt was stored with.
  */
 async function chargeAttempt(
-  deps: Pick<PayOrderDeps, 'db' | 'gateway'>,
+  deps: Pick<PayOrderDeps, 'db' | 'gateway' | 'countOutcome'>,
   payment: PaymentRow,
-  { resend, countOutcome }: { resend: boolean; countOutcome?: PayOrderDeps['countOutcome'] },
+  { resend }: { resend: boolean },
 ): Promise<RecordedOutcome> {
   const result = await deps.gateway.sale({
     amount: toDecimalString({ amount: payment.amount, currency: payment.currency }),
@@ -162,7 +170,11 @@ async function chargeAttempt(
     orderId: payment.order_id,
     requestKey: gatewayRequestKey(payment),
   });
-  return recordOutcome(deps.db, payment, await outcomeOf(deps.gateway, payment, result, resend), countOutcome);
+  const outcome = await outcomeOf(deps.gateway, payment, result, resend);
+  const { countOutcome } = deps;
+  // `payment` as it was pending: the outcome's record clears velocity_subjects.
+  const counted = countOutcome && ((trx: Db, saved: PaymentRow) => countOutcome(trx, saved, payment.velocity_subjects));
+  return recordOutcome(deps.db, payment, outcome, counted);
 }
 
 /** What the gateway's answer to an attempt's sale means: a charge, a decline, or (thrown) an outcome not known. */

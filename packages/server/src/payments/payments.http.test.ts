@@ -13,6 +13,8 @@ import { TestClient } from '../testing/client.ts';
 import { testConfig } from '../testing/config.ts';
 import { ENGINES, sqliteEngine } from '../testing/engines.ts';
 import { startSandboxProcess } from '../testing/sandbox.ts';
+import { outcomeCounter } from '../velocity/guard.ts';
+import { Velocity } from '../velocity/velocity.ts';
 import type { RunningSandbox } from '../testing/sandbox.ts';
 
 /** The real sandbox behind the real SDK adapter, counting sales; `loseNextAnswer` drops one answer in transit. */
@@ -468,10 +470,14 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
       const twoMinutesAgo = new Date(Date.now() - 2 * 60 * 1000).toISOString();
       await db.updateTable('payments').set({ updated_at: twoMinutesAgo }).where('order_id', '=', stale).execute();
 
-      expect(await reconcileStaleAttempts({ db, gateway, log: app.log, staleAttemptMs: staleAttemptMsFor(20_000) })).toEqual({
-        finished: 1,
-        unknown: 0,
-      });
+      const reconciler = {
+        db,
+        gateway,
+        log: app.log,
+        staleAttemptMs: staleAttemptMsFor(20_000),
+        countOutcome: outcomeCounter(new Velocity(db)),
+      };
+      expect(await reconcileStaleAttempts(reconciler)).toEqual({ finished: 1, unknown: 0 });
       expect((await client.get(`/api/orders/${stale}`)).json()).toMatchObject({
         order: { status: 'paid', payment: { status: 'succeeded' } },
       });

@@ -41,6 +41,7 @@ type Answer = Pick<
   | 'three_d_secure_status'
   | 'liability_shifted'
   | 'liability_shift_possible'
+  | 'velocity_subjects'
   | 'updated_at'
 >;
 const recordAnswer = prepared((db, { id, ...answer }: Answer) =>
@@ -64,6 +65,8 @@ export async function insertPendingPayment(
     vaultCustomerId?: string | null;
     /** Send the sale with `threeDSecure.required` (the amount is above the merchant's threshold). */
     threeDSecureRequired?: boolean;
+    /** What the velocity rules count its outcome against (velocity/guard.ts outcomeSubjects); kept until it is recorded. */
+    velocitySubjects?: string | null;
   },
 ): Promise<PaymentRow | undefined> {
   const now = nowIso();
@@ -78,6 +81,7 @@ export async function insertPendingPayment(
     device_data: input.deviceData,
     merchant_account_id: input.merchantAccountId,
     vault_customer_id: input.vaultCustomerId ?? null,
+    velocity_subjects: input.velocitySubjects ?? null,
     transaction_id: null,
     card_brand: null,
     card_last_four: null,
@@ -190,6 +194,8 @@ export async function recordOutcome(
     three_d_secure_status: threeDSecure?.status ?? null,
     liability_shifted: threeDSecure === null ? null : Number(threeDSecure.liabilityShifted),
     liability_shift_possible: threeDSecure === null ? null : Number(threeDSecure.liabilityShiftPossible),
+    // Counted with the outcome (`alongside`, from the attempt as it was pending): no longer needed, so not kept.
+    velocity_subjects: null,
     updated_at: nowIso(),
   };
   return db.transaction().execute(async (trx) => {

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { Db } from '../db/connect.ts';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BraintreeGatewayAdapter, createBraintreeClient } from '../gateway/braintree.ts';
 import { BraintreeCardLookup } from '../gateway/braintree-card-lookup.ts';
@@ -11,7 +12,7 @@ import type { BotcheckStandin } from '../testing/botcheck-standin/standin.ts';
 import { ChallengeRefused, TestClient } from '../testing/client.ts';
 import { testConfig } from '../testing/config.ts';
 import { ENGINES } from '../testing/engines.ts';
-import { startSandboxProcess } from '../testing/sandbox.ts';
+import { clearSandboxFaults, DROP_NEXT_SALE, injectSandboxFault, startSandboxProcess } from '../testing/sandbox.ts';
 import type { RunningSandbox } from '../testing/sandbox.ts';
 
 // Issue 9's card tester, run against the payment and card-save endpoints: it tokenizes a new card for every attempt at the
@@ -113,6 +114,8 @@ interface Shopper {
 interface Figures {
   attempts: number;
   gatewayCalls: number;
+  /** Declines the script was told (402); payments only. */
+  declines?: number;
   refusedByVelocity: number;
   /** Attempts that got no bot-check challenge at all (challenges per session and per IP are limited). */
   refusedChallenge: number;
@@ -127,10 +130,18 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('a card-testi
   let vault: CountingVault;
   let lookup: CountingLookup;
   let cleanup: () => Promise<void>;
+  let db: Db;
+  /** Another instance of the app on the same database, its reconciler running every 100 ms. */
+  let reconcilingInstance: () => Promise<FastifyInstance>;
   let standin: BotcheckStandin;
   let cardCounter = 0;
   beforeAll(async () => {
-    [sandbox, standin] = await Promise.all([startSandboxProcess(), startBotcheckStandin(), engine.setup()]);
+    // Its fault injection loses sales' answers (SANDBOX_TEST_CONTROLS).
+    [sandbox, standin] = await Promise.all([
+      startSandboxProcess({ env: { SANDBOX_TEST_CONTROLS: '1' } }),
+      startBotcheckStandin(),
+      engine.setup(),
+    ]);
   });
   afterAll(async () => {
     await Promise.all([sandbox?.stop(), standin?.close(), engine.teardown()]);
@@ -150,7 +161,10 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('a card-testi
       hostnames: [SHOP_HOST],
       alert: { provider: 'hcaptcha' as const, ...STANDIN_KEYS, ...standinUrls(standin.url, 'hcaptcha'), verifyTimeoutMs: 5000 },
     };
-    app = await buildApp({ ...config, botcheck }, { database: opened.handle, gateway, vault, cards: lookup });
+    const deps = { database: opened.handle, gateway, vault, cards: lookup };
+    app = await buildApp({ ...config, botcheck }, deps);
+    db = opened.handle.db;
+    reconcilingInstance = () => buildApp({ ...config, botcheck, reconcileIntervalMs: 100 }, deps);
     cleanup = async () => {
       await app.close();
       await opened.cleanup();
@@ -171,13 +185,19 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('a card-testi
     return { client, orderId, tokenize: cardTokenizer(session.clientToken, card) };
   }
 
-  /** `attempts` payments, each with a fresh card and a freshly solved bot-check; `next` picks who makes each. */
+  /**
+   * `attempts` payments, each with a fresh card and a freshly solved bot-check; `next` picks who makes each. `answers`
+   * 'lost': each sale's answer is lost on its way (the sandbox drops its connection) and the script sends the payment
+   * again with its Idempotency-Key, which finishes the attempt and tells it the outcome.
+   */
   async function attack(
     attempts: number,
     next: (attempt: number) => Promise<Shopper>,
     botcheck: 'solved' | 'none' | 'replayed' = 'solved',
+    answers: 'told' | 'lost' = 'told',
   ): Promise<Figures> {
     const before = gateway.sales;
+    let declines = 0;
     let refusedByVelocity = 0;
     let refusedChallenge = 0;
     let cpu = 0;
@@ -199,16 +219,22 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('a card-testi
       if (botcheck === 'replayed') token = replayed ??= token;
       const used = process.cpuUsage(started);
       cpu += (used.user + used.system) / 1000;
-      const response = await client.post(
-        `/api/orders/${orderId}/payments`,
-        { nonce, botcheck: token },
-        { 'idempotency-key': `attack-${attempt}` },
-      );
+      const pay = () =>
+        client.post(`/api/orders/${orderId}/payments`, { nonce, botcheck: token }, { 'idempotency-key': `attack-${attempt}` });
+      if (answers === 'lost') await injectSandboxFault(sandbox, DROP_NEXT_SALE);
+      let response = await pay();
+      if (answers === 'lost') {
+        await clearSandboxFaults(sandbox); // unused when the payment was refused before the gateway
+        // The same request again: it resumes the attempt (no bot-check), whose sale is sent again.
+        if (response.statusCode === 502) response = await pay();
+      }
+      if (response.statusCode === 402) declines += 1;
       if (response.statusCode === 429) refusedByVelocity += 1;
     }
     return {
       attempts,
       gatewayCalls: gateway.sales - before,
+      declines,
       refusedByVelocity,
       refusedChallenge,
       cpuMsPerAttempt: Math.round((cpu / attempts) * 10) / 10,
@@ -217,7 +243,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('a card-testi
 
   function print(scenario: string, figures: Figures): void {
     console.log(
-      `[${name}] ${scenario}: ${figures.attempts} attempts, ${figures.gatewayCalls} reached the gateway, ${figures.refusedByVelocity} refused by velocity rules, ${figures.refusedChallenge} refused a challenge, ${figures.cpuMsPerAttempt} ms attacker CPU per attempt (bot-check)`,
+      `[${name}] ${scenario}: ${figures.attempts} attempts, ${figures.gatewayCalls} reached the gateway, ${figures.declines === undefined ? '' : `${figures.declines} declines told, `}${figures.refusedByVelocity} refused by velocity rules, ${figures.refusedChallenge} refused a challenge, ${figures.cpuMsPerAttempt} ms attacker CPU per attempt (bot-check)`,
     );
   }
 
@@ -317,6 +343,71 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('a card-testi
     print('one card, rotating address, session and order', figures);
     expect(figures.gatewayCalls).toBe(3); // declines_per_card_per_hour
   }, 180_000);
+
+  it('one card tried from a new address, session and order each time, every answer lost and the payment sent again: at most 3 declines of it are told', async () => {
+    // Five: were the declines of resent attempts not counted against their card, all five would be (the 6th is
+    // payments_per_card_per_hour's).
+    const figures = await attack(
+      5,
+      rotating(() => cardNumber(424244)),
+      'solved',
+      'lost',
+    );
+    print('one card, rotating address, session and order, answers lost', figures);
+    expect(figures.declines).toBe(3); // declines_per_card_per_hour
+    expect(figures.gatewayCalls).toBe(6);
+  }, 180_000);
+
+  it.each(['its own Idempotency-Key', 'the next payment for its order', 'the reconciler'] as const)(
+    'a decline whose answer was lost, finished by %s, is counted once against its order, the payer, its card, its digits, its BIN and the shop',
+    async (finisher) => {
+      const one = await shopper('198.51.100.60');
+      const pay = async (key: string, body?: { nonce: string; botcheck: string }) =>
+        one.client.post(
+          `/api/orders/${one.orderId}/payments`,
+          body ?? { nonce: await one.tokenize(), botcheck: await one.client.botcheckToken() },
+          { 'idempotency-key': key },
+        );
+      const body = { nonce: await one.tokenize(), botcheck: await one.client.botcheckToken() };
+      await injectSandboxFault(sandbox, DROP_NEXT_SALE);
+      expect((await pay('lost', body)).statusCode).toBe(502);
+      if (finisher === 'its own Idempotency-Key') {
+        // The same request again: it resumes the attempt and sends its sale again.
+        expect((await pay('lost', body)).statusCode).toBe(402);
+      } else {
+        // Untouched for two minutes: stale (75 s by default), so another request or the reconciler may finish it.
+        const twoMinutesAgo = new Date(Date.now() - 2 * 60 * 1000).toISOString();
+        await db.updateTable('payments').set({ updated_at: twoMinutesAgo }).execute();
+        if (finisher === 'the next payment for its order') {
+          // It finishes the lost attempt (declined), then makes its own with another card (declined too).
+          expect((await pay('next')).statusCode).toBe(402);
+        } else {
+          const instance = await reconcilingInstance();
+          try {
+            const status = async () => (await db.selectFrom('payments').select('status').executeTakeFirst())?.status;
+            await expect.poll(status, { timeout: 10_000 }).toBe('declined');
+          } finally {
+            await instance.close();
+          }
+        }
+      }
+      const declined = await db.selectFrom('payments').select('id').where('status', '=', 'declined').execute();
+      const counted = await db
+        .selectFrom('velocity_counts')
+        .select(['dimension', 'detail', 'count'])
+        .where('action', '=', 'decline')
+        .execute();
+      const byDimension = (dimension: string) =>
+        counted.filter((row) => row.dimension === dimension).reduce((sum, row) => sum + Number(row.count), 0);
+      const dimensions = ['order', 'session', 'ip', 'card', 'card_digits', 'bin', 'shop'];
+      expect(Object.fromEntries(dimensions.map((d) => [d, byDimension(d)]))).toEqual(
+        Object.fromEntries(dimensions.map((d) => [d, declined.length])),
+      );
+      // The BIN rule counts distinct declined cards: each decline of the BIN names its card.
+      expect(counted.filter((row) => row.dimension === 'bin' && row.detail === '')).toEqual([]);
+    },
+    60_000,
+  );
 
   it('one number tried with a new expiry date from a new address, session and order each time: at most 3 declines of it reach the gateway', async () => {
     const year = new Date().getUTCFullYear();

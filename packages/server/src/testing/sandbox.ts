@@ -98,3 +98,39 @@ function stopChild(child: ChildProcess): Promise<void> {
     child.kill('SIGTERM');
   });
 }
+
+/**
+ * A rule of the sandbox's TEST-ONLY fault injection (packages/sandbox README, "Fault injection"), for a sandbox started
+ * with `env: { SANDBOX_TEST_CONTROLS: '1' }`; the server never imports the sandbox, so only the shapes used here.
+ */
+export interface SandboxFault {
+  target: 'server_api';
+  method?: string;
+  path?: string;
+  fault: { type: 'drop' };
+  count?: number;
+}
+
+/** Makes the sandbox's next matching requests fail as `fault` says. */
+export async function injectSandboxFault(sandbox: RunningSandbox, fault: SandboxFault): Promise<void> {
+  const response = await fetch(`${sandbox.origin}/__sandbox/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(fault),
+  });
+  if (response.status !== 201) throw new Error(`the sandbox refused the fault: ${response.status} ${await response.text()}`);
+}
+
+/** Removes every fault rule still waiting for a request. */
+export async function clearSandboxFaults(sandbox: RunningSandbox): Promise<void> {
+  const response = await fetch(`${sandbox.origin}/__sandbox/faults`, { method: 'DELETE' });
+  if (response.status !== 204) throw new Error(`the sandbox did not clear its faults: ${response.status}`);
+}
+
+/** The next sale's connection dropped by the sandbox before it is processed: the server never hears an answer. */
+export const DROP_NEXT_SALE: SandboxFault = {
+  target: 'server_api',
+  method: 'POST',
+  path: '/transactions$',
+  fault: { type: 'drop' },
+};

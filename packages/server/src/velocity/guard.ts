@@ -1,9 +1,12 @@
 import { createHmac } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Db } from '../db/connect.ts';
+import type { PaymentRow } from '../db/schema.ts';
 import type { CardDescription } from '../gateway/card-lookup.ts';
 import { ProblemError } from '../http/problem.ts';
 import type { Owner } from '../orders/order.ts';
 import type { BinTestingRule } from './limits.ts';
+import { SHOP } from './shop-alert.ts';
 import type { Exceeded, Limit, Recorded, Subjects, Tally, Velocity, VelocityAction } from './velocity.ts';
 
 /**
@@ -38,6 +41,32 @@ export function cardSubjects(secret: string, card: CardDescription): CardSubject
     card: keyed(secret, `card:${card.bin}:${card.lastFour}:${card.expirationMonth}:${card.expirationYear}`),
     card_digits: keyed(secret, `digits:${card.bin}:${card.lastFour}`),
     bin: card.bin,
+  };
+}
+
+/**
+ * What a payment attempt's outcome is counted against, stored on the attempt when it is made (payments'
+ * `velocity_subjects`): its payer (order, session, account, IP) and its card (CardSubjects) when the gateway
+ * described it. So a decline is counted against its card whichever request or job finishes the attempt (its own
+ * retry, the next payment for its order, the reconciler), not only by the request that described the card.
+ */
+export function outcomeSubjects(payer: Subjects, card: CardSubjects | null): string {
+  return JSON.stringify({ ...payer, ...card });
+}
+
+/**
+ * Counts an attempt's recorded outcome, in the transaction recording it (so once): a decline against the subjects it
+ * was made with (outcomeSubjects) and the shop, its card in the detail for the BIN rule's distinct cards; an approval
+ * against its card's BIN. An attempt made without them (before 0016) counts its decline against its order and the shop.
+ */
+export function outcomeCounter(velocity: Velocity) {
+  return async (trx: Db, payment: Pick<PaymentRow, 'status' | 'order_id'>, countedAs: string | null): Promise<void> => {
+    // Written by outcomeSubjects.
+    const subjects: Subjects = countedAs === null ? { order: payment.order_id } : JSON.parse(countedAs);
+    const within = velocity.within(trx);
+    if (payment.status === 'declined') await within.record('decline', { ...subjects, shop: SHOP }, subjects.card ?? null);
+    else if (payment.status === 'succeeded' && subjects.card !== undefined && subjects.bin !== undefined)
+      await within.record('approval', { bin: subjects.bin }, subjects.card);
   };
 }
 

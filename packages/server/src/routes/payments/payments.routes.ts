@@ -1,7 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { botcheckOf } from '../../botcheck/request-check.ts';
 import type { AppContext } from '../../context.ts';
-import type { Db } from '../../db/connect.ts';
 import type { PaymentRow } from '../../db/schema.ts';
 import { GatewayUnavailableError } from '../../gateway/gateway.ts';
 import { problemResponses } from '../../http/api-schemas.ts';
@@ -16,12 +15,13 @@ import {
   cardSubjects,
   enforceCardLimits,
   enforceLimits,
+  outcomeCounter,
+  outcomeSubjects,
   paymentSubjects,
   recordCardUse,
   rulesBeforeCard,
 } from '../../velocity/guard.ts';
 import type { CardSubjects } from '../../velocity/guard.ts';
-import { SHOP } from '../../velocity/shop-alert.ts';
 import { orderIdParams } from '../orders/orders.schemas.ts';
 import { paidResponse, payBody, paymentDeclinedSchema } from './payments.schemas.ts';
 
@@ -146,13 +146,6 @@ export async function takePayment(
     await recordCardUse(ctx.velocity, known, subjects);
     await enforceCardLimits(ctx.velocity, request, reply, known, subjects, limits, ctx.config.velocity.binTesting);
   };
-  // The gateway's answer, with the card for the BIN rule's distinct counts (velocity/limits.ts BinTestingRule).
-  const countOutcome = async (trx: Db, payment: PaymentRow): Promise<void> => {
-    const velocity = ctx.velocity.within(trx);
-    if (payment.status === 'declined')
-      await velocity.record('decline', { ...subjects, ...(card ?? {}), shop: SHOP }, card?.card ?? null);
-    else if (payment.status === 'succeeded' && card !== null) await velocity.record('approval', { bin: card.bin }, card.card);
-  };
   let result: PayOrderResult;
   try {
     result = await payOrder(
@@ -165,7 +158,9 @@ export async function takePayment(
         staleAttemptMs: ctx.config.staleAttemptMs,
         admitNewAttempt,
         admitCard,
-        countOutcome,
+        // The payer and the card, read once admitCard has described it.
+        countedAs: () => outcomeSubjects(subjects, card),
+        countOutcome: outcomeCounter(ctx.velocity),
       },
       {
         orderId: id,
