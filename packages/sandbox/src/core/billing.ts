@@ -73,11 +73,11 @@ export class Billing {
   }
 
   /**
-   * Bills a part of what is due (DueQueue.takeDue's); answers whether there was any. The caller runs it again until
+   * Bills a part of what is due (DueQueue.takeDueIds's); answers whether there was any. The caller runs it again until
    * there is none: a clock moved months ahead bills each month in turn.
    */
   runDue(now: Date): boolean {
-    const due = this.queue.takeDue(now.getTime());
+    const due = this.queue.takeDueIds(now.getTime());
     for (const { id } of due) {
       const subscription = this.context.subscriptions.find(id);
       if (subscription !== undefined && LIVE_STATUSES.includes(subscription.status)) this.bill(subscription, now);

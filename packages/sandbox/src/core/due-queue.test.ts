@@ -42,6 +42,25 @@ describe('DueQueue', () => {
     expect(taken).toEqual(Array.from({ length: 1200 }, (_, index) => index + 1));
   });
 
+  it('hands out ids and due times from the index without reading a record, and removes them', () => {
+    const store = createMemoryStore({ cachedRecords: 0 });
+    const queue = new DueQueue<DueRecord>(store, 'due');
+    for (let index = 0; index < 600; index += 1) queue.schedule({ id: `r${index}`, dueAt: index });
+    store.flush();
+    const ids = queue.takeDueIds(1000);
+    expect(ids).toHaveLength(500);
+    expect(ids.slice(0, 2)).toEqual([
+      { id: 'r0', dueAt: 0 },
+      { id: 'r1', dueAt: 1 },
+    ]);
+    expect(store.recordsRead).toBe(0);
+    expect(queue.has('r0')).toBe(false);
+    // takeDue reads what it answers: the 100 left.
+    expect(queue.takeDue(1000)).toHaveLength(100);
+    expect(store.recordsRead).toBe(100);
+    expect(queue.nextDueAt()).toBeNull();
+  });
+
   it('finds its records again from the store (a restart)', () => {
     const store = createMemoryStore();
     const first = new DueQueue<DueRecord>(store, 'due');

@@ -53,11 +53,11 @@ export class Settlement {
   }
 
   /**
-   * Runs a part of the batches due at `now` (DueQueue.takeDue's): each transaction still submitted goes settling ->
+   * Runs a part of the batches due at `now` (DueQueue.takeDueIds's): each transaction still submitted goes settling ->
    * settled. Answers whether there was any (the caller runs it again until there is none).
    */
   runDue(now: Date): boolean {
-    const due = this.queue.takeDue(now.getTime());
+    const due = this.queue.takeDueIds(now.getTime());
     for (const { id } of due) {
       const transaction = this.transactions.find(id);
       // Voided (or settled by a testing call) since it was scheduled: nothing to do.

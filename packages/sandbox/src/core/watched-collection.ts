@@ -10,6 +10,7 @@ export function watchCollection<T>(records: Collection<T>, onSet: (value: T) => 
     get: (id) => records.get(id),
     has: (id) => records.has(id),
     delete: (id) => records.delete(id),
+    discard: (id) => records.discard(id),
     inOrder: () => records.inOrder(),
     withKey: (name, value) => records.withKey(name, value),
     byKey: (name, range) => records.byKey(name, range),

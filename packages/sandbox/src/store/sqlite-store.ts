@@ -372,6 +372,11 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
         changed(name, id, undefined, null);
         return true;
       },
+      discard(id) {
+        assertOpen();
+        // Written as a deletion whether or not the row exists: deleting no row changes nothing.
+        changed(name, id, undefined, null);
+      },
       *inOrder() {
         for (let after = 0, size = FIRST_PAGE; ; size = PAGE) {
           const rows = readable()?.inOrder.all(name, after, size) ?? [];

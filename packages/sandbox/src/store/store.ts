@@ -22,6 +22,8 @@ export interface Collection<T> {
   get(id: string): T | undefined;
   set(id: string, value: T): void;
   delete(id: string): boolean;
+  /** Deletes the record if there is one, without reading whether there is (an id just read from a key's index). */
+  discard(id: string): void;
   has(id: string): boolean;
   /**
    * Every record in insertion order (a record set again keeps its place; deleted and set again, it goes last), read
