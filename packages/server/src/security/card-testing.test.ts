@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { Db } from '../db/connect.ts';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BraintreeGatewayAdapter, createBraintreeClient } from '../gateway/braintree.ts';
@@ -358,29 +358,37 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('a card-testi
     expect(figures.gatewayCalls).toBe(6);
   }, 180_000);
 
+  /**
+   * A payment of `one`'s order with a new card, whose sale's answer the sandbox loses (502, the attempt left pending);
+   * the request again with its Idempotency-Key (`resend`) resumes the attempt and sends its sale again.
+   */
+  async function lostPayment(one: Shopper): Promise<() => Promise<LightMyRequestResponse>> {
+    const body = { nonce: await one.tokenize(), botcheck: await one.client.botcheckToken() };
+    const resend = () => one.client.post(`/api/orders/${one.orderId}/payments`, body, { 'idempotency-key': 'lost' });
+    await injectSandboxFault(sandbox, DROP_NEXT_SALE);
+    expect((await resend()).statusCode).toBe(502);
+    return resend;
+  }
+
   it.each(['its own Idempotency-Key', 'the next payment for its order', 'the reconciler'] as const)(
     'a decline whose answer was lost, finished by %s, is counted once against its order, the payer, its card, its digits, its BIN and the shop',
     async (finisher) => {
       const one = await shopper('198.51.100.60');
-      const pay = async (key: string, body?: { nonce: string; botcheck: string }) =>
-        one.client.post(
-          `/api/orders/${one.orderId}/payments`,
-          body ?? { nonce: await one.tokenize(), botcheck: await one.client.botcheckToken() },
-          { 'idempotency-key': key },
-        );
-      const body = { nonce: await one.tokenize(), botcheck: await one.client.botcheckToken() };
-      await injectSandboxFault(sandbox, DROP_NEXT_SALE);
-      expect((await pay('lost', body)).statusCode).toBe(502);
+      const resend = await lostPayment(one);
       if (finisher === 'its own Idempotency-Key') {
-        // The same request again: it resumes the attempt and sends its sale again.
-        expect((await pay('lost', body)).statusCode).toBe(402);
+        expect((await resend()).statusCode).toBe(402);
       } else {
         // Untouched for two minutes: stale (75 s by default), so another request or the reconciler may finish it.
         const twoMinutesAgo = new Date(Date.now() - 2 * 60 * 1000).toISOString();
         await db.updateTable('payments').set({ updated_at: twoMinutesAgo }).execute();
         if (finisher === 'the next payment for its order') {
           // It finishes the lost attempt (declined), then makes its own with another card (declined too).
-          expect((await pay('next')).statusCode).toBe(402);
+          const next = await one.client.post(
+            `/api/orders/${one.orderId}/payments`,
+            { nonce: await one.tokenize(), botcheck: await one.client.botcheckToken() },
+            { 'idempotency-key': 'next' },
+          );
+          expect(next.statusCode).toBe(402);
         } else {
           const instance = await reconcilingInstance();
           try {
@@ -408,6 +416,15 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('a card-testi
     },
     60_000,
   );
+
+  it("an approval whose answer was lost, finished by its own Idempotency-Key, is counted once as one of its BIN's approved cards", async () => {
+    const resend = await lostPayment(await shopper('198.51.100.61', 'prd_mug'));
+    expect((await resend()).statusCode).toBe(201);
+    const approvals = await db.selectFrom('velocity_counts').selectAll().where('action', '=', 'approval').execute();
+    expect(
+      approvals.map(({ dimension, subject, detail, count }) => ({ dimension, subject, detail, count: Number(count) })),
+    ).toEqual([{ dimension: 'bin', subject: '411111', detail: expect.stringMatching(/^[0-9a-f]{32}$/), count: 1 }]);
+  }, 60_000);
 
   it('one number tried with a new expiry date from a new address, session and order each time: at most 3 declines of it reach the gateway', async () => {
     const year = new Date().getUTCFullYear();
