@@ -32,4 +32,21 @@ describe('SandboxClock', () => {
     expect(new SandboxClock(base, store.collection('clock')).now().toISOString()).toBe('2026-11-23T10:01:00.000Z');
     expect(() => clock.advance(-1)).toThrow(RangeError);
   });
+
+  it('reads its offset from the store once, not at every reading of the time', () => {
+    const records = createMemoryStore().collection<{ offsetMs: number }>('clock');
+    let reads = 0;
+    const counted = {
+      ...records,
+      get: (id: string) => {
+        reads += 1;
+        return records.get(id);
+      },
+    };
+    const clock = new SandboxClock(() => new Date('2026-11-23T10:00:00Z'), counted);
+    for (let index = 0; index < 5; index += 1) clock.now();
+    clock.advance(1000);
+    expect(clock.now().toISOString()).toBe('2026-11-23T10:00:01.000Z');
+    expect(reads).toBe(1);
+  });
 });
