@@ -1,5 +1,5 @@
 import type { Db } from '../db/connect.ts';
-import type { OrderItemRow, OrderRow } from '../db/schema.ts';
+import type { OrderItemRow, OrderRow, PaymentRow } from '../db/schema.ts';
 import { prepared } from '../db/prepared.ts';
 import { newId, nowIso } from '../ids.ts';
 import type { Money } from '../money.ts';
@@ -7,11 +7,27 @@ import { isCharged, paymentStatusSchema, toPaymentSummary } from '../payments/pa
 import { canTransitionOrder, orderStatusSchema } from './order.ts';
 import type { Order, OrderItem, OrderStatus, Owner } from './order.ts';
 
-// Every payment request reads its order this way (and its lines and attempts for the answer): compiled once
-// (db/prepared.ts).
+// Every payment request reads its order this way (with its lines, and its attempts): compiled once (db/prepared.ts).
 const orderById = prepared((db, p: { id: string }) => db.selectFrom('orders').selectAll().where('id', '=', p.id));
 const orderLines = prepared((db, p: { orderId: string }) =>
   db.selectFrom('order_items').selectAll().where('order_id', '=', p.orderId).orderBy('position'),
+);
+/** The order's row on each of its lines (one statement instead of two: the lines never change once it is made). */
+const orderByIdWithLines = prepared((db, p: { id: string }) =>
+  db
+    .selectFrom('orders')
+    .leftJoin('order_items', 'order_items.order_id', 'orders.id')
+    .selectAll('orders')
+    .select([
+      'order_items.position as line_position',
+      'order_items.product_id as line_product_id',
+      'order_items.name as line_name',
+      'order_items.quantity as line_quantity',
+      'order_items.unit_amount as line_unit_amount',
+      'order_items.currency as line_currency',
+    ])
+    .where('orders.id', '=', p.id)
+    .orderBy('order_items.position'),
 );
 const orderAttempts = prepared((db, p: { orderId: string }) =>
   db.selectFrom('payments').selectAll().where('order_id', '=', p.orderId).orderBy('created_at').orderBy('id'),
@@ -64,38 +80,74 @@ export async function insertOrder(db: Db, input: { owner: Owner; items: OrderIte
   return { id: row.id, number, status: 'pending', items: input.items, total: input.total, createdAt: now, payments: [] };
 }
 
+/** An order's row and its lines, oldest first. */
+export interface OrderWithLines {
+  row: OrderRow;
+  lines: OrderItemRow[];
+}
+
+function isOwnedBy(row: OrderRow, owner: Owner): boolean {
+  return row.owner_account_id !== null ? row.owner_account_id === owner.accountId : row.owner_session_id === owner.sessionId;
+}
+
 /** The order if `owner` may see it; otherwise undefined, whether it exists or not (no existence oracle). */
 export async function findOwnedOrderRow(db: Db, orderId: string, owner: Owner): Promise<OrderRow | undefined> {
   const row = await orderById.takeFirst(db, { id: orderId });
-  if (row === undefined) return undefined;
-  const mine =
-    row.owner_account_id !== null ? row.owner_account_id === owner.accountId : row.owner_session_id === owner.sessionId;
-  return mine ? row : undefined;
+  return row !== undefined && isOwnedBy(row, owner) ? row : undefined;
+}
+
+/** findOwnedOrderRow, with the order's lines read in the same statement. */
+export async function findOwnedOrderWithLines(db: Db, orderId: string, owner: Owner): Promise<OrderWithLines | undefined> {
+  const { rows } = await orderByIdWithLines.execute(db, { id: orderId });
+  const first = rows[0];
+  if (first === undefined) return undefined;
+  const { line_position, line_product_id, line_name, line_quantity, line_unit_amount, line_currency, ...row } = first;
+  if (!isOwnedBy(row, owner)) return undefined;
+  const lines: OrderItemRow[] = [];
+  for (const line of rows) {
+    const { line_position: position, line_product_id: product_id, line_name: name } = line;
+    const { line_quantity: quantity, line_unit_amount: unit_amount, line_currency: currency } = line;
+    // A left join: an order without lines has one row, of nulls.
+    if (position === null || product_id === null || name === null) continue;
+    if (quantity === null || unit_amount === null || currency === null) continue;
+    lines.push({ order_id: row.id, position, product_id, name, quantity, unit_amount, currency });
+  }
+  return { row, lines };
+}
+
+/** An order's payment attempts, oldest first. */
+export async function findOrderAttempts(db: Db, orderId: string): Promise<PaymentRow[]> {
+  return (await orderAttempts.execute(db, { orderId })).rows;
 }
 
 /** An order row read already, with its lines and payment attempts (read now). */
 export async function loadOrder(db: Db, row: OrderRow): Promise<Order> {
-  const [{ rows: items }, { rows: paymentRows }] = await Promise.all([
+  const [{ rows: lines }, attempts] = await Promise.all([
     orderLines.execute(db, { orderId: row.id }),
-    orderAttempts.execute(db, { orderId: row.id }),
+    findOrderAttempts(db, row.id),
   ]);
+  return toOrder({ row, lines }, attempts);
+}
+
+/** The order as the API shows it, from its row, its lines and its attempts (oldest first). */
+export function toOrder({ row, lines }: OrderWithLines, attempts: readonly PaymentRow[]): Order {
   // The attempt that says most about the order: the one that charged, else the latest.
-  const payment = paymentRows.find((r) => isCharged(paymentStatusSchema.parse(r.status))) ?? paymentRows.at(-1);
+  const payment = attempts.find((r) => isCharged(paymentStatusSchema.parse(r.status))) ?? attempts.at(-1);
   return {
     id: row.id,
     number: row.number,
     status: orderStatusSchema.parse(row.status),
-    items: items.map(toOrderItem),
+    items: lines.map(toOrderItem),
     total: { amount: row.total_amount, currency: row.currency },
     createdAt: row.created_at,
     ...(payment !== undefined ? { payment: toPaymentSummary(payment) } : {}),
-    payments: paymentRows.map(toPaymentSummary),
+    payments: attempts.map(toPaymentSummary),
   };
 }
 
 export async function findOwnedOrder(db: Db, orderId: string, owner: Owner): Promise<Order | undefined> {
-  const row = await findOwnedOrderRow(db, orderId, owner);
-  return row === undefined ? undefined : loadOrder(db, row);
+  const order = await findOwnedOrderWithLines(db, orderId, owner);
+  return order === undefined ? undefined : toOrder(order, await findOrderAttempts(db, order.row.id));
 }
 
 /** How many orders the order history shows: the newest; older ones stay reachable by their receipt links. */

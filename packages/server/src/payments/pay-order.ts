@@ -1,12 +1,14 @@
 import type { BotcheckCheck } from '../botcheck/request-check.ts';
 import { syncWrites } from '../db/connect.ts';
 import type { Db } from '../db/connect.ts';
-import type { OrderRow, PaymentRow } from '../db/schema.ts';
+import type { PaymentRow } from '../db/schema.ts';
 import { GatewayUnavailableError } from '../gateway/gateway.ts';
 import type { PaymentGateway, SaleResult } from '../gateway/gateway.ts';
 import { toDecimalString } from '../money.ts';
-import type { Order, OrderStatus, Owner } from '../orders/order.ts';
-import { findOwnedOrderRow, loadOrder } from '../orders/orders.repository.ts';
+import type { Order, Owner } from '../orders/order.ts';
+import { findOrderAttempts, findOwnedOrderRow, findOwnedOrderWithLines, toOrder } from '../orders/orders.repository.ts';
+import type { OrderWithLines } from '../orders/orders.repository.ts';
+import { isFinalPaymentStatus, paymentStatusSchema } from './payment.ts';
 import type { AttemptOutcome } from './payment.ts';
 import { ensureGatewayCustomer } from '../accounts/accounts.service.ts';
 import { findAttempts, findLivePayment, insertPendingPayment, leaseAttempt, recordOutcome } from './payments.repository.ts';
@@ -84,15 +86,16 @@ export function gatewayRequestKey(payment: Pick<PaymentRow, 'id'>): string {
  * time holds an attempt (a lease on `updated_at`).
  */
 export async function payOrder(deps: PayOrderDeps, input: PayOrderInput, now: Date = new Date()): Promise<PayOrderResult> {
-  const orderRow = await findOwnedOrderRow(deps.db, input.orderId, input.owner);
-  if (orderRow === undefined) return { kind: 'order_not_found' };
+  const order = await findOwnedOrderWithLines(deps.db, input.orderId, input.owner);
+  if (order === undefined) return { kind: 'order_not_found' };
+  const { row: orderRow } = order;
 
-  const { own, live } = await findAttempts(deps.db, orderRow.id, input.idempotencyRef);
+  const { all: attemptsBefore, own, live } = await findAttempts(deps.db, orderRow.id, input.idempotencyRef);
   // This key's own attempt, finished by another request before this one's answer was saved: its answer is that one,
   // with the order read again (that outcome may have been recorded after the read above: paid, not still pending).
   if (own !== undefined && own.status !== 'pending') {
     const current = (await findOwnedOrderRow(deps.db, orderRow.id, input.owner)) ?? orderRow;
-    return finished(deps, current, { payment: own, orderStatus: null });
+    return finished(deps, { ...order, row: current }, { payment: own, orderStatus: null, orderAttempts: null });
   }
   // Paid, or paid and given back (refunded, voided): never charged again.
   if (orderRow.status !== 'pending') return { kind: 'order_already_paid' };
@@ -103,7 +106,8 @@ export async function payOrder(deps: PayOrderDeps, input: PayOrderInput, now: Da
     if (!mine && now.getTime() - Date.parse(live.updated_at) < deps.staleAttemptMs) return { kind: 'payment_in_progress' };
     const leased = await leaseAttempt(deps.db, live, now);
     if (leased === undefined) return { kind: 'payment_in_progress' };
-    const outcome = await finished(deps, orderRow, await chargeAttempt(deps, leased, { resend: true }));
+    const resent = await chargeAttempt(deps, leased, { resend: true });
+    const outcome = await finished(deps, order, resent, attemptsBefore);
     if (mine) return outcome;
     if (outcome.kind === 'succeeded') return { kind: 'order_already_paid' };
   }
@@ -135,7 +139,7 @@ export async function payOrder(deps: PayOrderDeps, input: PayOrderInput, now: Da
   }
   // On disk before the gateway can charge: a power cut must not leave a charge whose attempt the database forgot.
   await syncWrites(deps.db);
-  return finished(deps, orderRow, await chargeAttempt(deps, payment, { resend: false }));
+  return finished(deps, order, await chargeAttempt(deps, payment, { resend: false }), attemptsBefore);
 }
 
 /**
@@ -245,13 +249,44 @@ async function voidCurrencyMismatch(
 
 /**
  * The answer: the attempt, and its order as read by the request (once, but for an attempt another request finished)
- * with the status the outcome left it in (`orderStatus`: null when nothing was recorded, the order as read).
+ * with the status the outcome left it in (`orderStatus`: null when nothing was recorded, the order as read), and its
+ * attempts: those read at the request's start with this outcome, or read again (attemptsAt).
  */
 async function finished(
   deps: PayOrderDeps,
-  orderRow: OrderRow,
-  { payment, orderStatus }: { payment: PaymentRow; orderStatus: OrderStatus | null },
+  order: OrderWithLines,
+  recorded: RecordedOutcome | { payment: PaymentRow; orderStatus: null; orderAttempts: null },
+  attemptsBefore?: readonly PaymentRow[],
 ): Promise<Finished> {
-  const order = await loadOrder(deps.db, { ...orderRow, status: orderStatus ?? orderRow.status });
-  return payment.status === 'succeeded' ? { kind: 'succeeded', payment, order } : { kind: 'declined', payment, order };
+  const { payment, orderStatus } = recorded;
+  const row = { ...order.row, status: orderStatus ?? order.row.status };
+  const attempts = attemptsAt(recorded, attemptsBefore) ?? (await findOrderAttempts(deps.db, row.id));
+  const answer = toOrder({ row, lines: order.lines }, attempts);
+  return payment.status === 'succeeded'
+    ? { kind: 'succeeded', payment, order: answer }
+    : { kind: 'declined', payment, order: answer };
+}
+
+/**
+ * The order's attempts when this outcome was recorded, oldest first, from those read at the request's start, or
+ * undefined if they may not be all (then they are read again). They are when every other attempt read then was final
+ * (no move left from its status: nothing changes it since) and the outcome's statement counted as many as there are
+ * with this one: none was made meanwhile by another Idempotency-Key (payments are never deleted).
+ */
+function attemptsAt(
+  { payment, orderAttempts }: { payment: PaymentRow; orderAttempts: number | null },
+  attemptsBefore: readonly PaymentRow[] | undefined,
+): PaymentRow[] | undefined {
+  if (attemptsBefore === undefined || orderAttempts === null) return undefined;
+  const others = attemptsBefore.filter((attempt) => attempt.id !== payment.id);
+  if (others.length + 1 !== orderAttempts) return undefined;
+  if (others.some((attempt) => !isFinalPaymentStatus(paymentStatusSchema.parse(attempt.status)))) return undefined;
+  // In the order the database reads them (orders.repository.ts orderAttempts).
+  return [...others, payment].sort((a, b) =>
+    a.created_at === b.created_at ? compareText(a.id, b.id) : compareText(a.created_at, b.created_at),
+  );
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -37,6 +37,11 @@ export function canTransitionPayment(from: PaymentStatus, to: PaymentStatus): bo
   return (PAYMENT_TRANSITIONS[from] as readonly PaymentStatus[]).includes(to);
 }
 
+/** A status no move leaves (declined, refunded, voided): an attempt in it never changes again. */
+export function isFinalPaymentStatus(status: PaymentStatus): boolean {
+  return PAYMENT_TRANSITIONS[status].length === 0;
+}
+
 export function assertPaymentTransition(from: PaymentStatus, to: PaymentStatus): void {
   if (!canTransitionPayment(from, to)) throw new Error(`payment cannot go from ${from} to ${to}`);
 }

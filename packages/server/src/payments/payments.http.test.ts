@@ -7,8 +7,9 @@ import type { PaymentGateway, RefundResult, SaleInput, SaleResult, TransactionHi
 import { buildApp } from '../index.ts';
 import { reconcileStaleAttempts } from '../jobs/reconciler.ts';
 import { staleAttemptMsFor } from '../config.ts';
-import { gatewayRequestKey, sendAttempt } from './pay-order.ts';
-import { insertPendingPayment } from './payments.repository.ts';
+import { findOwnedOrder, insertOrder } from '../orders/orders.repository.ts';
+import { gatewayRequestKey, payOrder, sendAttempt } from './pay-order.ts';
+import { insertPendingPayment, recordOutcome } from './payments.repository.ts';
 import { TestClient } from '../testing/client.ts';
 import { testConfig } from '../testing/config.ts';
 import { ENGINES, sqliteEngine } from '../testing/engines.ts';
@@ -322,6 +323,55 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
         true,
       );
       expect(gateway.sales).toHaveLength(1);
+    });
+
+    it("lists every attempt of the order in a charge's answer, one another key declined while it ran included", async () => {
+      const owner = { accountId: null, sessionId: 'ses_attempts' };
+      const total = { amount: 1200, currency: 'EUR' };
+      const item = { productId: 'prd_mug', name: 'Kassa mug', quantity: 1, unitPrice: total, total };
+      const order = await insertOrder(db, { owner, items: [item], total });
+      const declineOf = async (idempotencyRef: string) => {
+        const attempt = await insertPendingPayment(db, {
+          orderId: order.id,
+          amount: total,
+          idempotencyRef,
+          nonce: `nonce-${idempotencyRef}`,
+          deviceData: null,
+          merchantAccountId: null,
+        });
+        if (attempt === undefined) throw new Error('no attempt recorded');
+        return (await recordOutcome(db, attempt, { kind: 'declined', reason: 'processor_declined' })).payment.id;
+      };
+      const before = await declineOf('ses_attempts:first');
+      // Another key's attempt made and declined after this request read the order's attempts, before it made its own.
+      let meanwhile = '';
+      const result = await payOrder(
+        {
+          db,
+          gateway,
+          checkBotcheck: async () => {
+            meanwhile = await declineOf('ses_attempts:second');
+            return { ok: true };
+          },
+          merchantAccountId: null,
+          threeDSecureRequiredAbove: null,
+          staleAttemptMs: 60_000,
+        },
+        {
+          orderId: order.id,
+          owner,
+          nonce: 'fake-valid-visa-nonce',
+          botcheckToken: 'solved',
+          idempotencyRef: 'ses_attempts:third',
+        },
+      );
+      if (result.kind !== 'succeeded') throw new Error(`not charged: ${result.kind}`);
+      expect(result.order.payments.map((p) => [p.id, p.status])).toEqual([
+        [before, 'declined'],
+        [meanwhile, 'declined'],
+        [result.payment.id, 'succeeded'],
+      ]);
+      expect(result.order).toEqual(await findOwnedOrder(db, order.id, owner));
     });
 
     it('refuses a reused bot-check token with 403', async () => {

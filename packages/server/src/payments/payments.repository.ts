@@ -1,4 +1,4 @@
-import type { Transaction } from 'kysely';
+import type { ExpressionBuilder, Transaction } from 'kysely';
 import type { Db } from '../db/connect.ts';
 import { prepared } from '../db/prepared.ts';
 import type { Database, PaymentRow } from '../db/schema.ts';
@@ -6,8 +6,8 @@ import { newId, nowIso } from '../ids.ts';
 import type { Money } from '../money.ts';
 import type { OrderStatus } from '../orders/order.ts';
 import { orderStatusSchema } from '../orders/order.ts';
-import { updateOrderStatus } from '../orders/orders.repository.ts';
-import { applyToldSettlement } from '../webhooks/notifications.ts';
+import { findOrderAttempts, updateOrderStatus } from '../orders/orders.repository.ts';
+import { toldSettlement } from '../webhooks/notifications.ts';
 import { assertPaymentTransition, LIVE_PAYMENT_STATUSES } from './payment.ts';
 import type { AttemptOutcome } from './payment.ts';
 
@@ -17,13 +17,6 @@ const insertAttempt = prepared((db, p: PaymentRow) =>
     .insertInto('payments')
     .values(p)
     .onConflict((oc) => oc.doNothing()),
-);
-const attemptsOf = prepared((db, p: { orderId: string; idempotencyRef: string }) =>
-  db
-    .selectFrom('payments')
-    .selectAll()
-    .where('order_id', '=', p.orderId)
-    .where((eb) => eb.or([eb('idempotency_ref', '=', p.idempotencyRef), eb('status', 'in', [...LIVE_PAYMENT_STATUSES])])),
 );
 /** The columns an answer writes: a pending attempt has none of them yet, so each answer sets all (nulls where not its). */
 type Answer = Pick<
@@ -44,9 +37,38 @@ type Answer = Pick<
   | 'velocity_subjects'
   | 'updated_at'
 >;
+/**
+ * An answer's statement returns the attempt and how many attempts its order has then (`order_attempts`): the payment
+ * request's answer lists them, and knows from it whether the ones it read at its start are all (pay-order.ts).
+ */
 const recordAnswer = prepared((db, { id, ...answer }: Answer) =>
-  db.updateTable('payments').set(answer).where('id', '=', id).where('status', '=', 'pending').returningAll(),
+  db
+    .updateTable('payments')
+    .set(answer)
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .returningAll()
+    .returning(orderAttemptCount),
 );
+/** A charge's answer, with the settlement the gateway may have told of its transaction already (toldSettlement). */
+const recordCharge = prepared((db, { id, ...answer }: Answer & { transaction_id: string }) =>
+  db
+    .updateTable('payments')
+    .set((eb) => ({ ...answer, ...toldSettlement(eb, answer.transaction_id) }))
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .returningAll()
+    .returning(orderAttemptCount),
+);
+
+function orderAttemptCount(eb: ExpressionBuilder<Database, 'payments'>) {
+  return eb
+    .selectFrom('payments as attempt')
+    .select((inner) => inner.fn.countAll().as('count'))
+    .whereRef('attempt.order_id', '=', 'payments.order_id')
+    .$asScalar()
+    .as('order_attempts');
+}
 
 /**
  * Records a pending attempt, or returns undefined when the order already has a pending or successful one:
@@ -103,18 +125,19 @@ export async function insertPendingPayment(
 }
 
 /**
- * What a payment request needs of an order's attempts, in one read: the attempt its Idempotency-Key started (a key
- * starts at most one), and the order's live (pending or succeeded) attempt, if any.
+ * What a payment request needs of an order's attempts, in one read: all of them (oldest first, for its answer), the
+ * attempt its Idempotency-Key started (a key starts at most one), and the order's live (pending or succeeded) attempt.
  */
 export async function findAttempts(
   db: Db,
   orderId: string,
   idempotencyRef: string,
-): Promise<{ own: PaymentRow | undefined; live: PaymentRow | undefined }> {
-  const { rows } = await attemptsOf.execute(db, { orderId, idempotencyRef });
+): Promise<{ all: PaymentRow[]; own: PaymentRow | undefined; live: PaymentRow | undefined }> {
+  const all = await findOrderAttempts(db, orderId);
   return {
-    own: rows.find((row) => row.idempotency_ref === idempotencyRef),
-    live: rows.find((row) => (LIVE_PAYMENT_STATUSES as readonly string[]).includes(row.status)),
+    all,
+    own: all.find((row) => row.idempotency_ref === idempotencyRef),
+    live: all.find((row) => (LIVE_PAYMENT_STATUSES as readonly string[]).includes(row.status)),
   };
 }
 
@@ -164,10 +187,13 @@ export interface RecordedOutcome {
    * per order), and read when another request had recorded the attempt's outcome first.
    */
   orderStatus: OrderStatus;
+  /** How many attempts the order had when this outcome was recorded; null when another request had recorded it. */
+  orderAttempts: number | null;
 }
 
 /**
- * Writes the gateway's answer to a pending attempt, and on success marks the order paid, in one transaction.
+ * Writes the gateway's answer to a pending attempt (a charge with the settlement the gateway already told of it), and
+ * on success marks the order paid, in one transaction.
  * Conditional on the attempt still being pending, so a late duplicate cannot overwrite a recorded outcome. `alongside`
  * writes more in the same transaction (the velocity rules' count of the outcome), once this outcome is recorded.
  */
@@ -199,25 +225,24 @@ export async function recordOutcome(
     updated_at: nowIso(),
   };
   return db.transaction().execute(async (trx) => {
-    const recorded = await recordAnswer.takeFirst(trx, answer);
-    if (recorded === undefined) {
+    const { transaction_id: transactionId } = answer;
+    const answered =
+      status === 'succeeded' && transactionId !== null
+        ? await recordCharge.takeFirst(trx, { ...answer, transaction_id: transactionId })
+        : await recordAnswer.takeFirst(trx, answer);
+    if (answered === undefined) {
       // Recorded already (a late duplicate): that outcome stands, and the order is as it left it.
       const saved = await trx.selectFrom('payments').selectAll().where('id', '=', payment.id).executeTakeFirstOrThrow();
-      return { payment: saved, orderStatus: await orderStatusOf(trx, payment.order_id) };
+      return { payment: saved, orderStatus: await orderStatusOf(trx, payment.order_id), orderAttempts: null };
     }
+    const { order_attempts, ...recorded } = answered;
+    // PostgreSQL counts in a bigint, which pg gives as a string.
+    const orderAttempts = Number(order_attempts);
     await alongside?.(trx, recorded);
-    if (recorded.status !== 'succeeded') return { payment: recorded, orderStatus: 'pending' };
+    if (recorded.status !== 'succeeded') return { payment: recorded, orderStatus: 'pending', orderAttempts };
     const paid = await updateOrderStatus(trx, payment.order_id, 'pending', 'paid');
-    const settledAlready =
-      recorded.transaction_id !== null &&
-      recorded.settlement_status === null &&
-      (await applyToldSettlement(trx, recorded.transaction_id));
-    return {
-      payment: settledAlready
-        ? await trx.selectFrom('payments').selectAll().where('id', '=', payment.id).executeTakeFirstOrThrow()
-        : recorded,
-      orderStatus: paid ? 'paid' : await orderStatusOf(trx, payment.order_id),
-    };
+    const orderStatus = paid ? 'paid' : await orderStatusOf(trx, payment.order_id);
+    return { payment: recorded, orderStatus, orderAttempts };
   });
 }
 

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { Transaction } from 'kysely';
+import { sql } from 'kysely';
+import type { Expression, ExpressionBuilder, Transaction } from 'kysely';
 import { z } from 'zod';
 import type { Db } from '../db/connect.ts';
-import { prepared } from '../db/prepared.ts';
 import type { Database } from '../db/schema.ts';
 import { recordDispute } from '../admin/disputes.query.ts';
 import { subjectId } from '../gateway/gateway-webhooks.ts';
@@ -81,28 +81,30 @@ async function settle(
     .execute();
 }
 
-/** Every charge's outcome asks it (applyToldSettlement): compiled once (db/prepared.ts), the kinds fixed. */
-const latestSettlementTold = prepared((db, p: { transactionId: string }) =>
-  db
+/**
+ * The latest settlement the gateway already told of a transaction, as the values of the payment's `settlement_status`
+ * and `settlement_status_at` (null when none): a sale that settles at once (the sandbox's dispute test card, a gateway
+ * batch that closes during a slow answer) is notified before its answer is written, when no payment has its id yet.
+ * Subqueries of the statement that records the charge (payments.repository.ts), so that asks no statement more.
+ */
+export function toldSettlement(
+  eb: ExpressionBuilder<Database, 'payments'>,
+  transactionId: string,
+): { settlement_status: Expression<string | null>; settlement_status_at: Expression<string | null> } {
+  const latest = eb
     .selectFrom('webhook_notifications')
-    .select(['kind', 'notified_at'])
-    .where('subject_id', '=', p.transactionId)
+    .where('subject_id', '=', transactionId)
     .where('kind', 'in', Object.keys(SETTLEMENT_BY_KIND))
     .orderBy('notified_at', 'desc')
-    .limit(1),
-);
-
-/**
- * Applies the latest settlement the gateway already told of a transaction, to the payment just recorded with it: a
- * sale that settles at once (the sandbox's dispute test card, a gateway batch that closes during a slow answer) is
- * notified before its answer is written, when no payment has its id yet. True when there was one.
- */
-export async function applyToldSettlement(tx: Transaction<Database>, transactionId: string): Promise<boolean> {
-  const told = await latestSettlementTold.takeFirst(tx, { transactionId });
-  const settlement = told === undefined ? undefined : SETTLEMENT_BY_KIND[told.kind];
-  if (told === undefined || settlement === undefined) return false;
-  await settle(tx, transactionId, settlement, told.notified_at);
-  return true;
+    .limit(1);
+  const settlement = sql<string>`case ${sql.ref('kind')} ${sql.join(
+    Object.entries(SETTLEMENT_BY_KIND).map(([kind, status]) => sql`when ${kind} then ${status}`),
+    sql` `,
+  )} end`;
+  return {
+    settlement_status: latest.select(settlement.as('settlement')).$asScalar(),
+    settlement_status_at: latest.select('notified_at').$asScalar(),
+  };
 }
 
 async function apply(tx: Transaction<Database>, notification: GatewayNotification): Promise<void> {
@@ -111,7 +113,7 @@ async function apply(tx: Transaction<Database>, notification: GatewayNotificatio
     case 'transaction': {
       const settlement = SETTLEMENT_BY_KIND[notification.kind];
       // A refund credit's id matches no payment: nothing to update. Neither does a sale whose answer is not recorded
-      // yet: recording it applies this notification then (applyToldSettlement).
+      // yet: recording it applies this notification then (toldSettlement).
       if (settlement !== undefined) await settle(tx, notification.transaction.id, settlement, at);
       return;
     }
