@@ -23,8 +23,8 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('IdempotencyR
 
   it('replays a completed answer, refuses another request, scopes keys per visitor', async () => {
     await repo.claim('ses_a', 'k', 'h');
-    await repo.complete('ses_a', 'k', 201, { ok: 1 });
-    expect(await repo.claim('ses_a', 'k', 'h')).toEqual({ kind: 'replay', status: 201, body: { ok: 1 } });
+    await repo.complete('ses_a', 'k', 201, '{"ok":1}');
+    expect(await repo.claim('ses_a', 'k', 'h')).toEqual({ kind: 'replay', status: 201, body: '{"ok":1}' });
     expect(await repo.claim('ses_a', 'k', 'other')).toEqual({ kind: 'reused' });
     expect(await repo.claim('ses_b', 'k', 'other')).toEqual({ kind: 'acquired' });
   });
@@ -36,7 +36,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('IdempotencyR
     expect(await repo.claim('ses_a', 'k', 'h', new Date(start.getTime() + IDEMPOTENCY_LOCK_TIMEOUT_MS + 1000))).toEqual({
       kind: 'acquired',
     });
-    await repo.complete('ses_a', 'k', 402, { code: 'payment_declined' });
+    await repo.complete('ses_a', 'k', 402, '{"code":"payment_declined"}');
     expect((await repo.claim('ses_a', 'k', 'h', new Date(start.getTime() + IDEMPOTENCY_RETENTION_MS - 1000))).kind).toBe(
       'replay',
     );
@@ -60,7 +60,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('IdempotencyR
     // Another request (another nonce) may not take the key over, even unlocked: it stays pinned to the first.
     expect((await repo.claim('ses_a', 'k', 'other')).kind).toBe('reused');
     expect((await repo.claim('ses_a', 'k', 'h')).kind).toBe('acquired');
-    await repo.complete('ses_a', 'k', 201, {});
+    await repo.complete('ses_a', 'k', 201, '{}');
     await repo.unlock('ses_a', 'k');
     expect((await repo.claim('ses_a', 'k', 'h')).kind).toBe('replay');
   });

@@ -33,9 +33,13 @@ const saveAnswer = prepared((db, p: { scope: string; key: string; status: number
     .where('key', '=', p.key),
 );
 
+/** What a bodyless answer (204) is saved as: JSON's null, as it was when answers were saved parsed. */
+const NO_BODY = 'null';
+
 export type Claim =
   | { kind: 'acquired' }
-  | { kind: 'replay'; status: number; body: unknown }
+  /** `body`: the JSON text the first request's answer sent, null when it sent none. */
+  | { kind: 'replay'; status: number; body: string | null }
   | { kind: 'in_use' }
   | { kind: 'reused' };
 
@@ -75,7 +79,7 @@ export class IdempotencyRepository {
     }
     if (row.request_hash !== requestHash) return { kind: 'reused' };
     if (row.response_status !== null && row.response_body !== null) {
-      return { kind: 'replay', status: row.response_status, body: JSON.parse(row.response_body) as unknown };
+      return { kind: 'replay', status: row.response_status, body: row.response_body === NO_BODY ? null : row.response_body };
     }
     const stale = new Date(now.getTime() - this.#lockTimeoutMs).toISOString();
     if (row.locked_at !== null && row.locked_at >= stale) return { kind: 'in_use' };
@@ -96,8 +100,9 @@ export class IdempotencyRepository {
     return (await insertKey.affected(this.#db, { scope, key, requestHash, now: nowIso(now) })) === 1;
   }
 
-  async complete(scope: string, key: string, status: number, body: unknown): Promise<void> {
-    await saveAnswer.execute(this.#db, { scope, key, status, body: JSON.stringify(body) });
+  /** Saves the answer sent: its status and its body, the JSON text as sent (null: none), so a replay sends it as is. */
+  async complete(scope: string, key: string, status: number, body: string | null): Promise<void> {
+    await saveAnswer.execute(this.#db, { scope, key, status, body: body ?? NO_BODY });
   }
 
   /**

@@ -86,13 +86,13 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('the Idempote
       payload: JSON.stringify(body),
     });
 
-  it("runs a key's request once and replays its answer, whatever credentials the retry carries", async () => {
+  it("runs a key's request once and replays its answer as sent, whatever credentials the retry carries", async () => {
     const first = await post({ by: 1, token: 'a' });
     expect(first.statusCode).toBe(201);
     const retry = await post({ by: 1, token: 'fresh' });
     expect(retry.statusCode).toBe(201);
     expect(retry.headers['idempotent-replayed']).toBe('true');
-    expect(retry.json()).toEqual(first.json());
+    expect([retry.headers['content-type'], retry.body]).toEqual([first.headers['content-type'], first.body]);
     expect(runs).toEqual(['ses_a:k1']);
   });
 

@@ -88,7 +88,8 @@ async function claim(
       .status(claimed.status)
       .header(REPLAYED_HEADER, 'true')
       .type(claimed.status >= 400 ? PROBLEM_CONTENT_TYPE : 'application/json; charset=utf-8')
-      .send(claimed.body === null ? undefined : claimed.body);
+      // The text as first sent: a string with a JSON content type goes out as it is, not serialized again.
+      .send(claimed.body ?? undefined);
     return;
   }
   request.idempotencyKey = { scope, key, ref: `${scope}:${key}`, released: false };
@@ -120,8 +121,8 @@ async function save(
 ): Promise<unknown> {
   const held = request.idempotencyKey;
   if (held === null || held.released) return payload;
-  // A bodyless answer (204) is saved as null and replayed bodyless.
-  const body = typeof payload === 'string' && payload !== '' ? (JSON.parse(payload) as unknown) : null;
+  // What the handler sent, as text (its schema's serializer has run); a bodyless answer (204) is replayed bodyless.
+  const body = typeof payload === 'string' && payload !== '' ? payload : null;
   await keys.complete(held.scope, held.key, reply.statusCode, body);
   return payload;
 }
