@@ -159,8 +159,9 @@ export async function buildKassaApp(config: Config, deps: AppDeps = {}): Promise
   await registerSessions(app, ctx);
   registerIdempotency(app, ctx.idempotency);
   const adminActions = registerAdminRoutesGuard(app, ctx.db);
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) void reply.header('cache-control', 'no-store');
+    done(null, payload);
   });
   await registerStaticWeb(app, config.webDist);
   // Routes, declared schema-first (plugins/openapi.ts).
