@@ -18,7 +18,8 @@ import { ServerProcess } from '../testing/server-process.ts';
 // - nothing lost: every payment answered 201 (or 402) is recorded so, on its order;
 // - nothing stuck: no attempt is left pending, and a shopper's retry with the same Idempotency-Key gets the truth;
 // - nothing charged without the order knowing: every sale the gateway charged is one order's succeeded attempt with
-//   that transaction, the order paid, and no order charged twice.
+//   that transaction, the order paid, and no order charged twice;
+// - every decline counted once by the velocity rules, with its card, whoever finished its attempt.
 // Minutes long: `npm run test:reliability` sets CRASH_PAYMENTS=500; `npm test` leaves it unset and skips this file.
 
 const PAYMENTS = Number(process.env.CRASH_PAYMENTS ?? 0);
@@ -308,6 +309,21 @@ describe.skipIf(PAYMENTS === 0).each(ENGINES.map((make) => [make().name, make] a
       for (const payment of succeeded)
         expect(chargesPerOrder.get(payment.order_id), payment.id).toEqual([payment.transaction_id]);
       expect(attempts.filter((a) => a.declines).every((a) => !chargesPerOrder.has(a.orderId))).toBe(true);
+
+      // Every decline counted once by the velocity rules, against its order, payer, card and the shop, whichever
+      // request or job recorded it: its own, a retry, another instance's reconciler after a kill.
+      const declined = payments.filter((p) => p.status === 'declined').length;
+      const counted = await db
+        .selectFrom('velocity_counts')
+        .select((eb) => ['dimension', eb.fn.sum<string | number>('count').as('count')])
+        .where('action', '=', 'decline')
+        .groupBy('dimension')
+        .execute();
+      const dimensions = ['order', 'session', 'ip', 'card', 'card_digits', 'bin', 'shop'];
+      const countedBy = new Map(counted.map((row) => [row.dimension, Number(row.count)]));
+      expect(Object.fromEntries(dimensions.map((d) => [d, countedBy.get(d) ?? 0])), 'declines counted').toEqual(
+        Object.fromEntries(dimensions.map((d) => [d, declined])),
+      );
 
       const answered = attempts.length - unanswered.length;
       console.log(
