@@ -374,6 +374,42 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
       expect(result.order).toEqual(await findOwnedOrder(db, order.id, owner));
     });
 
+    it("lists a stale attempt it finished first with that outcome, not as read pending, in its own charge's answer", async () => {
+      const owner = { accountId: null, sessionId: 'ses_stale' };
+      const total = { amount: 1200, currency: 'EUR' };
+      const item = { productId: 'prd_mug', name: 'Kassa mug', quantity: 1, unitPrice: total, total };
+      const order = await insertOrder(db, { owner, items: [item], total });
+      // Another key's attempt whose answer was lost, untouched since: this request sends it again (declined) first.
+      const stale = await insertPendingPayment(db, {
+        orderId: order.id,
+        amount: total,
+        idempotencyRef: 'ses_stale:lost',
+        nonce: 'fake-processor-declined-visa-nonce',
+        deviceData: null,
+        merchantAccountId: null,
+      });
+      if (stale === undefined) throw new Error('no attempt recorded');
+      const twoMinutesAgo = new Date(Date.now() - 2 * 60 * 1000).toISOString();
+      await db.updateTable('payments').set({ updated_at: twoMinutesAgo }).where('id', '=', stale.id).execute();
+      const result = await payOrder(
+        {
+          db,
+          gateway,
+          checkBotcheck: async () => ({ ok: true }),
+          merchantAccountId: null,
+          threeDSecureRequiredAbove: null,
+          staleAttemptMs: 60_000,
+        },
+        { orderId: order.id, owner, nonce: 'fake-valid-visa-nonce', botcheckToken: 'solved', idempotencyRef: 'ses_stale:next' },
+      );
+      if (result.kind !== 'succeeded') throw new Error(`not charged: ${result.kind}`);
+      expect(result.order.payments.map((p) => [p.id, p.status])).toEqual([
+        [stale.id, 'declined'],
+        [result.payment.id, 'succeeded'],
+      ]);
+      expect(result.order).toEqual(await findOwnedOrder(db, order.id, owner));
+    });
+
     it('refuses a reused bot-check token with 403', async () => {
       const client = new TestClient(app);
       const firstOrder = await orderOf(client); // the session the bot-check solution is bound to

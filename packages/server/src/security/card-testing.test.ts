@@ -418,8 +418,21 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('a card-testi
     60_000,
   );
 
-  it("an approval whose answer was lost, finished by its own Idempotency-Key, is counted once as one of its BIN's approved cards", async () => {
-    const resend = await lostPayment(await shopper('198.51.100.61', 'prd_mug'));
+  it("an approval whose answer was lost, finished by its own Idempotency-Key, is counted once as one of its BIN's approved cards, from what its attempt kept: the payer, the card's keyed hashes and BIN, never its number", async () => {
+    const number = cardNumber(++cardCounter);
+    const one = await shopper('198.51.100.61', 'prd_mug', () => number);
+    const resend = await lostPayment(one);
+    const kept = (await db.selectFrom('payments').select('velocity_subjects').executeTakeFirstOrThrow()).velocity_subjects;
+    expect(kept).not.toContain(number.slice(6));
+    const hash = expect.stringMatching(/^[0-9a-f]{32}$/);
+    expect(JSON.parse(kept ?? 'null')).toEqual({
+      order: one.orderId,
+      session: expect.stringMatching(/^ses_/),
+      ip: '198.51.100.61',
+      card: hash,
+      card_digits: hash,
+      bin: '411111',
+    });
     expect((await resend()).statusCode).toBe(201);
     const approvals = await db.selectFrom('velocity_counts').selectAll().where('action', '=', 'approval').execute();
     expect(
