@@ -134,3 +134,6 @@ export const DROP_NEXT_SALE: SandboxFault = {
   path: '/transactions$',
   fault: { type: 'drop' },
 };
+
+/** The next card save's connection (`paymentMethod.create`, its verification) dropped the same way: no answer heard. */
+export const DROP_NEXT_CARD_SAVE: SandboxFault = { ...DROP_NEXT_SALE, path: '/payment_methods$' };

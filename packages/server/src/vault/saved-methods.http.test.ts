@@ -5,7 +5,7 @@ import { buildApp } from '../index.ts';
 import { TestClient } from '../testing/client.ts';
 import { testConfig } from '../testing/config.ts';
 import { ENGINES } from '../testing/engines.ts';
-import { startSandboxProcess } from '../testing/sandbox.ts';
+import { DROP_NEXT_CARD_SAVE, injectSandboxFault, startSandboxProcess } from '../testing/sandbox.ts';
 import type { RunningSandbox } from '../testing/sandbox.ts';
 
 interface Method {
@@ -50,7 +50,8 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
     let cleanup: () => Promise<void>;
 
     beforeAll(async () => {
-      [sandbox] = await Promise.all([startSandboxProcess(), engine.setup()]);
+      // Its fault injection loses a card save's answer (SANDBOX_TEST_CONTROLS).
+      [sandbox] = await Promise.all([startSandboxProcess({ env: { SANDBOX_TEST_CONTROLS: '1' } }), engine.setup()]);
     });
     afterAll(async () => {
       await Promise.all([sandbox?.stop(), engine.teardown()]);
@@ -464,6 +465,22 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
         201,
       );
       expect((await addCard(cal, MASTERCARD)).statusCode).toBe(201);
+    });
+
+    it('a save whose answer was lost, sent again with its Idempotency-Key and nonce, counts once: 5 saves an hour still reach the gateway', async () => {
+      const bea = await shopper('Bea');
+      const lost = key();
+      // The verification's connection dropped: the server hears no answer (502) and the web app sends the save again.
+      await injectSandboxFault(sandbox, DROP_NEXT_CARD_SAVE);
+      expect((await bea.post('/api/payment-methods', { nonce: MASTERCARD }, lost)).json()).toMatchObject({
+        status: 502,
+        code: 'gateway_unavailable',
+      });
+      expect((await bea.post('/api/payment-methods', { nonce: MASTERCARD }, lost)).statusCode).toBe(201);
+      // Four more saves (the same card again: each verified, then refused as a duplicate) are the account's 5 an hour.
+      for (let i = 0; i < 4; i += 1) expect((await addCard(bea, MASTERCARD)).json()).toMatchObject({ status: 409 });
+      expect((await addCard(bea, AMEX)).json()).toMatchObject({ status: 429, rule: 'card_saves_per_account_per_hour' });
+      expect((await methods(bea)).map((method) => method.lastFour)).toEqual(['4444']);
     });
 
     it('subscribes with a new card saved on the way (with a payment bot-check), refusing a duplicate and an unknown plan', async () => {

@@ -11,7 +11,8 @@ import type { Exceeded, Limit, Recorded, Subjects, Tally, Velocity, VelocityActi
 
 /**
  * Counts this request's `action` against its subjects, then refuses it (429 `too_many_attempts`, Retry-After, the
- * rule named) when a limit is past; the refusal is recorded for the merchant. Returns what it counted.
+ * rule named) when a limit is past; the refusal is recorded for the merchant. Returns what it counted. `detail`: what
+ * the action is (the `distinct` rules count each once, however often it is sent).
  */
 export async function enforceLimits(
   velocity: Velocity,
@@ -20,8 +21,9 @@ export async function enforceLimits(
   action: VelocityAction,
   subjects: Subjects,
   limits: readonly Limit[],
+  detail: string | null = null,
 ): Promise<Recorded> {
-  const recorded = await velocity.record(action, subjects);
+  const recorded = await velocity.record(action, subjects, detail);
   await refuseIfExceeded(velocity, request, reply, await velocity.exceeded(limits, subjects, [action]));
   return recorded;
 }

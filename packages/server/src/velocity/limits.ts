@@ -105,8 +105,9 @@ export const DEFAULT_VELOCITY_LIMITS: VelocityLimits = {
     distinct('distinct_cards_per_ip_per_hour', 'ip', 5, HOUR),
   ],
   cardSaves: [
-    limit('card_saves_per_account_per_hour', 'card_save', 'account', 5, HOUR),
-    limit('card_saves_per_ip_per_hour', 'card_save', 'ip', 10, HOUR),
+    // Distinct saves (their Idempotency-Keys): a save sent again after its answer was lost is one save.
+    { ...limit('card_saves_per_account_per_hour', 'card_save', 'account', 5, HOUR), distinct: true },
+    { ...limit('card_saves_per_ip_per_hour', 'card_save', 'ip', 10, HOUR), distinct: true },
     limit('card_save_failures_per_account_per_hour', 'card_save_failure', 'account', 3, HOUR),
     limit('card_save_failures_per_ip_per_hour', 'card_save_failure', 'ip', 5, HOUR),
     // Shop-wide, whatever account or address: the distinct new cards of one BIN sent to the gateway's verification.

@@ -1,9 +1,11 @@
+import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { requireBotcheck } from '../../botcheck/request-check.ts';
 import type { BotcheckAction } from '../../botcheck/verifier.ts';
 import type { AppContext } from '../../context.ts';
 import { GatewayUnavailableError } from '../../gateway/gateway.ts';
 import { PROBLEM_CONTENT_TYPE, ProblemError } from '../../http/problem.ts';
+import { heldKeyRef } from '../../plugins/idempotency.ts';
 import type { AddSavedMethodResult, VaultDeps } from '../../vault/saved-methods.ts';
 import { cardSubjects, enforceBinSaves, enforceLimits, refuseTestedCard, type CardSubjects } from '../../velocity/guard.ts';
 import { SHOP } from '../../velocity/shop-alert.ts';
@@ -24,7 +26,8 @@ export function vaultDeps(ctx: AppContext): VaultDeps {
 
 /**
  * A new card about to be saved, so verified at the gateway (a card test of its own): counted against the account and
- * the IP, and refused (429 `too_many_attempts`) past the card-save rules; then the bot-check (`botcheck`: the action
+ * the IP as the save its Idempotency-Key names (sent again after a lost answer, it is still one save), and refused (429
+ * `too_many_attempts`) past the card-save rules; then the bot-check (`botcheck`: the action
  * its token must be for), before any gateway call. Then the card itself, as the gateway describes the nonce: refused
  * when its declines (payments' or failed verifications') or its BIN's are past the rules that hold whatever account
  * or address a script rotates through, or when its BIN had too many new cards saved this hour (enforceBinSaves). Answers the card (null for a wallet), for countRefusedCard.
@@ -38,7 +41,9 @@ export async function admitCardSave(
   botcheck: { action: BotcheckAction; token: string | undefined },
 ): Promise<CardSubjects | null> {
   const subjects = { account: accountId, ip: request.ip };
-  await enforceLimits(ctx.velocity, request, reply, 'card_save', subjects, ctx.config.velocity.cardSaves);
+  // The key's hash: a short detail, whatever the key's length. The key is pinned to its request (nonce included).
+  const save = createHash('sha256').update(heldKeyRef(request)).digest('hex').slice(0, 32);
+  await enforceLimits(ctx.velocity, request, reply, 'card_save', subjects, ctx.config.velocity.cardSaves, save);
   await requireBotcheck(ctx, request, botcheck.action, botcheck.token);
   const cards = ctx.cards;
   const described = cards === null ? null : await withGateway(request, () => cards.describeNonce(nonce));
