@@ -177,7 +177,8 @@ function withStatementCache(database: SqliteDatabase.Database): KyselySqliteData
 }
 
 function openPostgres(url: string): Db {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // pipeline: a query is written without waiting for the answer to the one before it (withNamedStatements' BEGIN).
+  const pool = new pg.Pool({ connectionString: url, max: 10, pipeline: true });
   // A connection dropped by the server (restart, admin shutdown) while idle or closing has no query to fail;
   // without a listener its 'error' event would crash the process. The pool opens a new one when needed.
   const ignore = (): void => {};
@@ -205,8 +206,20 @@ function withNamedStatements(pool: pg.Pool): PostgresPool {
   const wrap = (client: pg.PoolClient): PostgresPoolClient => {
     let wrapped = clients.get(client);
     if (wrapped === undefined) {
-      const query = (text: string, values: ReadonlyArray<unknown>) =>
+      const send = (text: string, values: ReadonlyArray<unknown>) =>
         isPreparedText(text) ? client.query({ name: nameOf(text), text, values: [...values] }) : client.query(text, [...values]);
+      // A transaction's BEGIN waits for its first statement and is written just before it, both answered in one round
+      // trip instead of two. The statement's answer is given only once the BEGIN's came back without error.
+      let beginDeferred = false;
+      const query = (text: string, values: ReadonlyArray<unknown>) => {
+        if (text === 'begin') {
+          beginDeferred = true;
+          return Promise.resolve({ command: 'BEGIN', rowCount: null, rows: [] });
+        }
+        if (!beginDeferred) return send(text, values);
+        beginDeferred = false;
+        return Promise.all([client.query('begin'), send(text, values)]).then(([, answer]) => answer);
+      };
       // Kysely hands a cursor only to stream a query, which needs the dialect's `cursor` option: not given here.
       wrapped = { query: query as unknown as PostgresPoolClient['query'], release: () => client.release() };
       clients.set(client, wrapped);

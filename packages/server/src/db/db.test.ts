@@ -166,6 +166,24 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('database on 
       await cleanup();
     }
   });
+
+  it("keeps a transaction's first statement in it: unseen by others until the commit, undone by a rollback", async () => {
+    const { handle, cleanup } = await engine.open();
+    const { db } = handle;
+    try {
+      const window_ends_at = new Date().toISOString();
+      const rolledBack = db.transaction().execute(async (trx) => {
+        expect(await insertHits.affected(trx, { bucket: 'undone', window_ends_at, hits: 1 })).toBe(1);
+        // Another connection's read (PostgreSQL: the pool's; SQLite has one connection, held by the transaction).
+        if (name === 'postgres') expect(await hitsOf.takeFirst(db, { bucket: 'undone' })).toBeUndefined();
+        throw new Error('rolled back');
+      });
+      await expect(rolledBack).rejects.toThrow('rolled back');
+      expect(await hitsOf.takeFirst(db, { bucket: 'undone' })).toBeUndefined();
+    } finally {
+      await cleanup();
+    }
+  });
 });
 
 describe('SQLite with its checkpoints in a worker thread (as the server opens it)', () => {
