@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { test as base } from '@playwright/test';
-import { startProduct } from './product.ts';
+import { startProduct, suiteEnv } from './product.ts';
 
 // reCAPTCHA, hCaptcha and Turnstile cannot be reached from these machines: each provider's spec runs Kassa against
 // the local stand-in of its widget script and siteverify endpoint (packages/server/src/testing/botcheck-standin/),
@@ -61,6 +61,7 @@ export const test = base.extend<
       const standin = await startStandin();
       const { scriptUrl, verifyUrl } = standin.providers[provider];
       const product = await startProduct({
+        ...suiteEnv,
         BOTCHECK_PROVIDER: provider,
         BOTCHECK_SITE_KEY: standin.keys.siteKey,
         BOTCHECK_SECRET_KEY: standin.keys.secretKey,

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { test as base, expect } from '@playwright/test';
 import { startStandin } from '../../support/botcheck-provider.ts';
 import { catalogue } from '../../support/catalogue.ts';
-import { startProduct } from '../../support/product.ts';
+import { startProduct, suiteEnv } from '../../support/product.ts';
 import { cards, Shopper } from '../../support/shopper.ts';
 
 // The shop alert (packages/server README "Velocity rules"): while it is raised, payments and card saves need the
@@ -16,6 +16,7 @@ const test = base.extend<object, { alertShop: string }>({
       const standin = await startStandin();
       const { scriptUrl, verifyUrl } = standin.providers.hcaptcha;
       const product = await startProduct({
+        ...suiteEnv,
         BOTCHECK_ALERT_PROVIDER: 'hcaptcha',
         BOTCHECK_ALERT_SITE_KEY: standin.keys.siteKey,
         BOTCHECK_ALERT_SECRET_KEY: standin.keys.secretKey,
