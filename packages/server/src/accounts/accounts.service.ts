@@ -18,6 +18,8 @@ function demoPasswordHash(password: string): Promise<string> {
   if (hashed === undefined) {
     hashed = hashPassword(password);
     demoPasswordHashes.set(password, hashed);
+    // A failed hash is not kept: the next seed tries again.
+    hashed.catch(() => demoPasswordHashes.delete(password));
   }
   return hashed;
 }

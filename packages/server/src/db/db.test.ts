@@ -167,7 +167,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('database on 
     }
   });
 
-  it("keeps a transaction's first statement in it: unseen by others until the commit, undone by a rollback", async () => {
+  it("keeps a transaction's first statement in it: unseen by another connection while the transaction runs, undone by a rollback", async () => {
     const { handle, cleanup } = await engine.open();
     const { db } = handle;
     try {
