@@ -3,7 +3,7 @@ import type { Db } from '../db/connect.ts';
 import type { PaymentRow } from '../db/schema.ts';
 import { GatewayUnavailableError } from '../gateway/gateway.ts';
 import type { PaymentGateway } from '../gateway/gateway.ts';
-import { insertOrder } from '../orders/orders.repository.ts';
+import { insertMugOrder } from '../testing/orders.ts';
 import { ENGINES } from '../testing/engines.ts';
 import { outcomeOf, payOrder } from './pay-order.ts';
 import { insertPendingPayment, recordOutcome } from './payments.repository.ts';
@@ -113,10 +113,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('payOrder on 
     const { handle, cleanup } = await engine.open();
     const { db } = handle;
     try {
-      const owner = { accountId: null, sessionId: 'ses_retry' };
-      const total = { amount: 1200, currency: 'EUR' };
-      const item = { productId: 'prd_mug', name: 'Mug', quantity: 1, unitPrice: total, total };
-      const order = await insertOrder(db, { owner, items: [item], total });
+      const { order, owner, total } = await insertMugOrder(db, 'ses_retry');
       const attempt = await insertPendingPayment(db, {
         orderId: order.id,
         amount: total,

@@ -7,12 +7,13 @@ import type { PaymentGateway, RefundResult, SaleInput, SaleResult, TransactionHi
 import { buildApp } from '../index.ts';
 import { reconcileStaleAttempts } from '../jobs/reconciler.ts';
 import { staleAttemptMsFor } from '../config.ts';
-import { findOwnedOrder, insertOrder } from '../orders/orders.repository.ts';
+import { findOwnedOrder } from '../orders/orders.repository.ts';
 import { gatewayRequestKey, payOrder, sendAttempt } from './pay-order.ts';
 import { insertPendingPayment, recordOutcome } from './payments.repository.ts';
 import { TestClient } from '../testing/client.ts';
 import { testConfig } from '../testing/config.ts';
 import { ENGINES, sqliteEngine } from '../testing/engines.ts';
+import { insertMugOrder } from '../testing/orders.ts';
 import { startSandboxProcess } from '../testing/sandbox.ts';
 import { outcomeCounter } from '../velocity/guard.ts';
 import { Velocity } from '../velocity/velocity.ts';
@@ -326,10 +327,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
     });
 
     it("lists every attempt of the order in a charge's answer, one another key declined while it ran included", async () => {
-      const owner = { accountId: null, sessionId: 'ses_attempts' };
-      const total = { amount: 1200, currency: 'EUR' };
-      const item = { productId: 'prd_mug', name: 'Kassa mug', quantity: 1, unitPrice: total, total };
-      const order = await insertOrder(db, { owner, items: [item], total });
+      const { order, owner, total } = await insertMugOrder(db, 'ses_attempts');
       const declineOf = async (idempotencyRef: string) => {
         const attempt = await insertPendingPayment(db, {
           orderId: order.id,
@@ -379,10 +377,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
     });
 
     it("lists a stale attempt it finished first with that outcome, not as read pending, in its own charge's answer", async () => {
-      const owner = { accountId: null, sessionId: 'ses_stale' };
-      const total = { amount: 1200, currency: 'EUR' };
-      const item = { productId: 'prd_mug', name: 'Kassa mug', quantity: 1, unitPrice: total, total };
-      const order = await insertOrder(db, { owner, items: [item], total });
+      const { order, owner, total } = await insertMugOrder(db, 'ses_stale');
       // Another key's attempt whose answer was lost, untouched since: this request sends it again (declined) first.
       const stale = await insertPendingPayment(db, {
         orderId: order.id,
