@@ -1,7 +1,11 @@
 import { cardNumber } from 'card-validator/dist/card-number.js';
+import { cardholderName } from 'card-validator/dist/cardholder-name.js';
+import { cvv } from 'card-validator/dist/cvv.js';
 import creditCardType from 'credit-card-type';
+import cardTypes from 'credit-card-type/dist/lib/card-types.js';
 import { describe, expect, it } from 'vitest';
 import {
+  BRANDS as BRAND_TABLE,
   detectBrands,
   hasExpired,
   checkExpirationDate,
@@ -71,30 +75,62 @@ describe('card number', () => {
     expect(validateNumber('9999')).toMatchObject({ isValid: false, isPotentiallyValid: false, cards: [] });
   });
 
-  // The frame's bundle carries the libraries' matching modules, not their indexes: the answers must stay theirs.
+  // The rules are ours (the libraries' modules cost the frame script 5.5 KB), their answers must stay the libraries'.
+  const theirBrands = (digits: string) =>
+    creditCardType(digits).map(({ type, niceType, code, gaps, lengths }) => ({ type, niceType, code, gaps, lengths }));
+  const ourBrands = (digits: string) =>
+    detectBrands(digits).map(({ type, niceType, code, gaps, lengths }) => ({ type, niceType, code, gaps, lengths }));
+  const differsFromTheLibraries = (digits: string): boolean => {
+    const theirs = cardNumber(digits, { luhnValidateUnionPay: true });
+    const ours = validateNumber(digits);
+    return (
+      JSON.stringify(ourBrands(digits)) !== JSON.stringify(theirBrands(digits)) ||
+      ours.isValid !== theirs.isValid ||
+      ours.isPotentiallyValid !== theirs.isPotentiallyValid
+    );
+  };
+
   it("detects the brands credit-card-type's index does, and judges numbers as card-validator's cardNumber does", () => {
-    const differing: string[] = [];
-    const compare = (digits: string): boolean => {
-      const theirs = cardNumber(digits, { luhnValidateUnionPay: true });
-      const ours = validateNumber(digits);
-      const same =
-        JSON.stringify(detectBrands(digits)) === JSON.stringify(creditCardType(digits)) &&
-        ours.isValid === theirs.isValid &&
-        ours.isPotentiallyValid === theirs.isPotentiallyValid;
-      if (!same) differing.push(digits);
-      return same;
-    };
+    const numbers: string[] = [];
     // Every prefix of up to three digits (where the brands part ways), then on every two-digit prefix whole numbers of
     // every length, and one with a wrong check digit.
     for (let length = 1; length <= 3; length += 1) {
-      for (let n = 0; n < 10 ** length; n += 1) compare(String(n).padStart(length, '0'));
+      for (let n = 0; n < 10 ** length; n += 1) numbers.push(String(n).padStart(length, '0'));
     }
     for (let n = 0; n < 100; n += 1) {
-      for (let length = 11; length <= 20; length += 1) compare(luhnNumber(String(n).padStart(2, '0'), length));
+      for (let length = 11; length <= 20; length += 1) numbers.push(luhnNumber(String(n).padStart(2, '0'), length));
       const number = luhnNumber(String(n).padStart(2, '0'), 16);
-      compare(`${number.slice(0, -1)}${(Number(number.slice(-1)) + 1) % 10}`);
+      numbers.push(`${number.slice(0, -1)}${(Number(number.slice(-1)) + 1) % 10}`);
     }
-    expect(differing).toEqual([]);
+    expect(numbers.filter(differsFromTheLibraries)).toEqual([]);
+  });
+
+  it('answers as the libraries at both ends of every prefix credit-card-type lists, one beyond, and every start of them', () => {
+    const numbers = new Set<string>();
+    for (const { patterns } of Object.values(cardTypes)) {
+      for (const pattern of patterns) {
+        const [from = 0, to = from] = Array.isArray(pattern) ? pattern : [pattern];
+        for (const end of [from - 1, from, to, to + 1]) {
+          const digits = String(end);
+          for (let length = 1; length <= digits.length; length += 1) numbers.add(digits.slice(0, length));
+          for (const length of [12, 16, 19]) numbers.add(luhnNumber(digits, length));
+        }
+      }
+    }
+    expect(numbers.size).toBeGreaterThan(1000);
+    expect([...numbers].filter(differsFromTheLibraries)).toEqual([]);
+    expect(ourBrands('')).toEqual(theirBrands(''));
+  });
+
+  it("holds credit-card-type's brands, their order and prefixes", () => {
+    const theirs = creditCardType('').map(({ type }) => cardTypes[type]);
+    expect(BRAND_TABLE.map(({ type }) => type)).toEqual(theirs.map((brand) => brand?.type));
+    for (const brand of BRAND_TABLE) {
+      const patterns = cardTypes[brand.type]?.patterns.map((pattern) =>
+        Array.isArray(pattern) ? pattern.map(String) : [String(pattern), String(pattern)],
+      );
+      expect(brand.prefixes, brand.type).toEqual(patterns);
+    }
   });
 
   it('checks Luhn for UnionPay too', () => {
@@ -177,6 +213,36 @@ describe('cvv', () => {
     expect(validateCvv('1234', 3)).toEqual({ isValid: false, isPotentiallyValid: false });
     expect(validateCvv('123', 4)).toEqual({ isValid: false, isPotentiallyValid: true });
     expect(validateCvv('12a', null).isValid).toBe(false);
+  });
+});
+
+describe('cvv and cardholder name against card-validator', () => {
+  it('answers as its cvv() and cardholderName() do', () => {
+    const values = ['', '1', '12', '123', '1234', '12345', '12a', 'abc', ' 123', '1 2'];
+    for (const value of values) {
+      for (const size of [3, 4, null] as const) {
+        const { isValid, isPotentiallyValid } = cvv(value, size ?? [3, 4]);
+        expect(validateCvv(value, size), `${value} ${size}`).toEqual({ isValid, isPotentiallyValid });
+      }
+    }
+    const names = [
+      '',
+      'A',
+      'Ada Lovelace',
+      '123',
+      '12-3 4',
+      '4111 1111',
+      'J. 2nd',
+      ' ',
+      '-',
+      'a'.repeat(255),
+      'a'.repeat(256),
+      '1'.repeat(256),
+    ];
+    for (const value of names) {
+      const { isValid, isPotentiallyValid } = cardholderName(value);
+      expect(validateCardholderName(value), value).toEqual({ isValid, isPotentiallyValid });
+    }
   });
 });
 
