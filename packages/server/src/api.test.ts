@@ -3,27 +3,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from './index.ts';
 import { TestClient } from './testing/client.ts';
 import { testConfig } from './testing/config.ts';
+import { appPerTest } from './testing/app-per-test.ts';
 import { ENGINES, sqliteEngine } from './testing/engines.ts';
 
 describe.each(ENGINES.map((make) => [make().name, make] as const))('HTTP API on %s (no gateway)', (_name, make) => {
   const engine = make();
   let app: FastifyInstance;
-  let cleanup: () => Promise<void>;
   beforeAll(() => engine.setup());
   afterAll(() => engine.teardown());
-  beforeEach(async () => {
-    const opened = await engine.open();
+  appPerTest(engine, async (opened) => {
     app = await buildApp(testConfig(opened.config), { database: opened.handle, gateway: null });
-    cleanup = async () => {
-      await app.close();
-      await opened.cleanup();
-    };
+    return app;
   });
-  afterEach(() => cleanup());
 
   it('answers health and the seeded catalogue in minor units', async () => {
     const client = new TestClient(app);

@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../db/connect.ts';
 import { buildApp } from '../index.ts';
 import { recordPayment } from '../testing/admin.ts';
 import type { RecordedPayment } from '../testing/admin.ts';
-import { TestClient } from '../testing/client.ts';
+import { DEMO_ADMIN, DEMO_SHOPPER, TestClient, signedIn } from '../testing/client.ts';
 import { testConfig } from '../testing/config.ts';
+import { appPerTest } from '../testing/app-per-test.ts';
 import { ENGINES } from '../testing/engines.ts';
 
 interface Page {
@@ -25,31 +26,20 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('the admin AP
   const engine = make();
   let app: FastifyInstance;
   let db: Db;
-  let cleanup: () => Promise<void>;
   beforeAll(() => engine.setup());
   afterAll(() => engine.teardown());
-  beforeEach(async () => {
-    const opened = await engine.open();
+  appPerTest(engine, async (opened) => {
     db = opened.handle.db;
     app = await buildApp(testConfig(opened.config), { database: opened.handle, gateway: null });
-    cleanup = async () => {
-      await app.close();
-      await opened.cleanup();
-    };
+    return app;
   });
-  afterEach(() => cleanup());
 
-  async function signedIn(email: string, password: string): Promise<TestClient> {
-    const client = new TestClient(app);
-    expect((await client.post('/api/session', { email, password })).statusCode).toBe(200);
-    return client;
-  }
-  const admin = () => signedIn('admin@kassa.test', 'kassa-demo-admin');
+  const admin = () => signedIn(app, DEMO_ADMIN);
 
   const payment = (client: TestClient, options: RecordedPayment) => recordPayment(db, client, options);
 
   it('answers 401 to a visitor and 403 to a shopper on every admin route, and audits neither', async () => {
-    const paymentId = await payment(await signedIn('shopper@kassa.test', 'kassa-demo-shopper'), {
+    const paymentId = await payment(await signedIn(app, DEMO_SHOPPER), {
       status: 'succeeded',
       minutesAgo: 1,
     });
@@ -68,7 +58,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('the admin AP
         ),
       );
     expect(routes.length).toBeGreaterThanOrEqual(2);
-    const shopper = await signedIn('shopper@kassa.test', 'kassa-demo-shopper');
+    const shopper = await signedIn(app, DEMO_SHOPPER);
     const visitor = new TestClient(app);
     for (const [method, url] of routes) {
       // A mutating route gets an empty body and a key: refused before either is read.
@@ -198,7 +188,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('the admin AP
   });
 
   it("shows a payment with its order's attempts and what admins did with it, and audits every admin request", async () => {
-    const shopper = await signedIn('shopper@kassa.test', 'kassa-demo-shopper');
+    const shopper = await signedIn(app, DEMO_SHOPPER);
     const paymentId = await payment(shopper, { status: 'succeeded', lastFour: '4242', minutesAgo: 5 });
     const client = await admin();
     await client.get('/api/admin/payments?cardLastFour=4242');

@@ -1,15 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type braintree from 'braintree';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../db/connect.ts';
 import { BraintreeGatewayAdapter, createBraintreeClient } from '../gateway/braintree.ts';
 import { buildApp } from '../index.ts';
 import { sendAttempt } from '../payments/pay-order.ts';
 import { pendingAttempt } from '../testing/admin.ts';
 import { insertPendingPayment } from '../payments/payments.repository.ts';
-import { TestClient } from '../testing/client.ts';
+import { DEMO_ADMIN, DEMO_SHOPPER, type TestClient, signedIn } from '../testing/client.ts';
 import { testConfig } from '../testing/config.ts';
+import { appPerTest } from '../testing/app-per-test.ts';
 import { ENGINES } from '../testing/engines.ts';
 import { startSandboxProcess } from '../testing/sandbox.ts';
 import type { RunningSandbox } from '../testing/sandbox.ts';
@@ -29,7 +30,6 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
     let sdk: braintree.BraintreeGateway;
     let app: FastifyInstance;
     let db: Db;
-    let cleanup: () => Promise<void>;
 
     beforeAll(async () => {
       [sandbox] = await Promise.all([startSandboxProcess(), engine.setup()]);
@@ -38,26 +38,16 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
     afterAll(async () => {
       await Promise.all([sandbox?.stop(), engine.teardown()]);
     });
-    beforeEach(async () => {
-      const opened = await engine.open();
+    appPerTest(engine, async (opened) => {
       db = opened.handle.db;
       app = await buildApp(testConfig(opened.config, sandbox.gateway), { database: opened.handle });
-      cleanup = async () => {
-        await app.close();
-        await opened.cleanup();
-      };
+      return app;
     });
-    afterEach(() => cleanup());
 
-    async function signedIn(email: string, password: string): Promise<TestClient> {
-      const client = new TestClient(app);
-      expect((await client.post('/api/session', { email, password })).statusCode).toBe(200);
-      return client;
-    }
-    const admin = () => signedIn('admin@kassa.test', 'kassa-demo-admin');
+    const admin = () => signedIn(app, DEMO_ADMIN);
 
     it("shows a payment's timeline: the attempt, every gateway status, the partial refund and the settlement webhook, in order", async () => {
-      const pending = await pendingAttempt(db, await signedIn('shopper@kassa.test', 'kassa-demo-shopper'), 2);
+      const pending = await pendingAttempt(db, await signedIn(app, DEMO_SHOPPER), 2);
       const paid = await sendAttempt({ db, gateway: new BraintreeGatewayAdapter(sdk) }, pending, { resend: false });
       const transactionId = paid.transaction_id ?? '';
       await sdk.testing.settle(transactionId);
@@ -107,7 +97,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
 
     /** A payment of two mugs charged at the sandbox (submitted for settlement at once); its id and transaction id. */
     async function chargedPayment(): Promise<{ id: string; transactionId: string }> {
-      const pending = await pendingAttempt(db, await signedIn('shopper@kassa.test', 'kassa-demo-shopper'), 2);
+      const pending = await pendingAttempt(db, await signedIn(app, DEMO_SHOPPER), 2);
       const paid = await sendAttempt({ db, gateway: new BraintreeGatewayAdapter(sdk) }, pending, { resend: false });
       return { id: paid.id, transactionId: paid.transaction_id ?? '' };
     }
@@ -128,7 +118,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
         }),
       });
       const nonce = ((await tokenized.json()) as { creditCards: Array<{ nonce: string }> }).creditCards[0]?.nonce ?? '';
-      const shopper = await signedIn('shopper@kassa.test', 'kassa-demo-shopper');
+      const shopper = await signedIn(app, DEMO_SHOPPER);
       const order = (await shopper.post('/api/orders', { items: [{ productId: 'prd_mug', quantity: 1 }] })).json<{
         order: { id: string; total: { amount: number; currency: string } };
       }>().order;
@@ -229,7 +219,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
       expect(finalized.json()).toMatchObject({ status: 409, code: 'dispute_not_open' });
       const unknown = await client.post('/api/admin/disputes/nosuchdispute/accept', {}, { 'idempotency-key': randomUUID() });
       expect(unknown.json()).toMatchObject({ status: 404, code: 'dispute_not_found' });
-      const shopper = await signedIn('shopper@kassa.test', 'kassa-demo-shopper');
+      const shopper = await signedIn(app, DEMO_SHOPPER);
       const refused = await shopper.post(`/api/admin/disputes/${disputeId}/accept`, {}, { 'idempotency-key': randomUUID() });
       expect(refused.json()).toMatchObject({ status: 403, code: 'forbidden' });
 
@@ -378,7 +368,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
     });
 
     it('lists the subscriptions the gateway bills with their plan and customer, filtered by status', async () => {
-      const shopper = await signedIn('shopper@kassa.test', 'kassa-demo-shopper');
+      const shopper = await signedIn(app, DEMO_SHOPPER);
       const created = await shopper.post(
         '/api/subscriptions',
         { planId: 'coffee-monthly', nonce: 'fake-valid-visa-nonce', botcheck: await shopper.botcheckToken('payment') },
@@ -435,7 +425,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
     }
 
     it('pages the subscriptions by cursor, newest first, neither repeating nor skipping one made in the same second', async () => {
-      const shopper = await signedIn('shopper@kassa.test', 'kassa-demo-shopper');
+      const shopper = await signedIn(app, DEMO_SHOPPER);
       const made = [await subscribed(shopper), await subscribed(shopper), await subscribed(shopper)];
       const client = await admin();
       type Page = { subscriptions: { id: string; createdAt: string }[]; nextCursor: string | null };
@@ -462,7 +452,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
     });
 
     it('cancels a subscription at the gateway once per key, answers a canceled one unchanged, and audits each', async () => {
-      const shopper = await signedIn('shopper@kassa.test', 'kassa-demo-shopper');
+      const shopper = await signedIn(app, DEMO_SHOPPER);
       const id = await subscribed(shopper);
       const client = await admin();
       const key = randomUUID();

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../db/connect.ts';
 import { newId } from '../ids.ts';
 import { recordDispute } from './disputes.query.ts';
@@ -7,8 +7,9 @@ import { paymentsCsv } from './payments.csv.ts';
 import { buildApp } from '../index.ts';
 import { recordPayment } from '../testing/admin.ts';
 import type { RecordedPayment } from '../testing/admin.ts';
-import { TestClient } from '../testing/client.ts';
+import { DEMO_ADMIN, DEMO_SHOPPER, TestClient, signedIn } from '../testing/client.ts';
 import { testConfig } from '../testing/config.ts';
+import { appPerTest } from '../testing/app-per-test.ts';
 import { ENGINES } from '../testing/engines.ts';
 
 /** The dashboard's reads that need no gateway: sorting, CSV export, overview, customers, disputes, the timeline. */
@@ -16,26 +17,15 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('the dashboar
   const engine = make();
   let app: FastifyInstance;
   let db: Db;
-  let cleanup: () => Promise<void>;
   beforeAll(() => engine.setup());
   afterAll(() => engine.teardown());
-  beforeEach(async () => {
-    const opened = await engine.open();
+  appPerTest(engine, async (opened) => {
     db = opened.handle.db;
     app = await buildApp(testConfig(opened.config), { database: opened.handle, gateway: null });
-    cleanup = async () => {
-      await app.close();
-      await opened.cleanup();
-    };
+    return app;
   });
-  afterEach(() => cleanup());
 
-  async function signedIn(email: string, password: string): Promise<TestClient> {
-    const client = new TestClient(app);
-    expect((await client.post('/api/session', { email, password })).statusCode).toBe(200);
-    return client;
-  }
-  const admin = () => signedIn('admin@kassa.test', 'kassa-demo-admin');
+  const admin = () => signedIn(app, DEMO_ADMIN);
   const payment = (client: TestClient, options: RecordedPayment) => recordPayment(db, client, options);
   async function newShopper(email: string, name: string): Promise<TestClient> {
     const client = new TestClient(app);
@@ -223,7 +213,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('the dashboar
   });
 
   it("lists disputes with the payment they dispute, and shows them and the webhooks on the payment's timeline by when the gateway sent them", async () => {
-    const shopper = await signedIn('shopper@kassa.test', 'kassa-demo-shopper');
+    const shopper = await signedIn(app, DEMO_SHOPPER);
     const paymentId = await payment(shopper, { status: 'succeeded', minutesAgo: 10 });
     const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000).toISOString();
     const [sentAt, receivedAt] = [at(9), at(7)];
@@ -302,7 +292,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('the dashboar
   });
 
   it("names a dispute's payment even when the dispute's webhook came before the sale's transaction id was written", async () => {
-    const shopper = await signedIn('shopper@kassa.test', 'kassa-demo-shopper');
+    const shopper = await signedIn(app, DEMO_SHOPPER);
     const paymentId = await payment(shopper, { status: 'succeeded', minutesAgo: 1 });
     // The sale's answer not written yet when the webhook comes: the payment has no transaction id.
     await db.updateTable('payments').set({ transaction_id: null }).where('id', '=', paymentId).execute();
@@ -324,7 +314,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('the dashboar
   });
 
   it('keeps every new dashboard route from a shopper (403) and a visitor (401)', async () => {
-    const shopper = await signedIn('shopper@kassa.test', 'kassa-demo-shopper');
+    const shopper = await signedIn(app, DEMO_SHOPPER);
     const visitor = new TestClient(app);
     for (const url of [
       '/api/admin/overview',

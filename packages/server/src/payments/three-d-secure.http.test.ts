@@ -3,11 +3,12 @@
 // a liability shift is refused (`threeDSecure.required`; 402 three_d_secure_required), while a wallet, to which
 // 3-D Secure does not apply, is charged.
 import type { FastifyInstance } from 'fastify';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../db/connect.ts';
 import { buildApp } from '../index.ts';
 import { TestClient } from '../testing/client.ts';
 import { testConfig } from '../testing/config.ts';
+import { appPerTest } from '../testing/app-per-test.ts';
 import { ENGINES } from '../testing/engines.ts';
 import { startSandboxProcess, type RunningSandbox } from '../testing/sandbox.ts';
 
@@ -23,7 +24,6 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
     let sandbox: RunningSandbox;
     let app: FastifyInstance;
     let db: Db;
-    let cleanup: () => Promise<void>;
 
     beforeAll(async () => {
       [sandbox] = await Promise.all([startSandboxProcess(), engine.setup()]);
@@ -31,19 +31,14 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
     afterAll(async () => {
       await Promise.all([sandbox?.stop(), engine.teardown()]);
     });
-    beforeEach(async () => {
-      const opened = await engine.open();
+    appPerTest(engine, async (opened) => {
       db = opened.handle.db;
       // A mug is 12.00 EUR: one mug is at the threshold (no shift needed), two are above it.
       app = await buildApp(testConfig(opened.config, sandbox.gateway, { threeDSecureRequiredAbove: 1200 }), {
         database: opened.handle,
       });
-      cleanup = async () => {
-        await app.close();
-        await opened.cleanup();
-      };
+      return app;
     });
-    afterEach(() => cleanup());
 
     async function payMugs(quantity: number, nonce: string) {
       const client = new TestClient(app);

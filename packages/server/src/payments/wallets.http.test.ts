@@ -2,11 +2,12 @@
 // wallet's nonce (the provider's fake nonces, as the checkout's approvals give them) pays through the same payment
 // route as a card, and the payment records the wallet's type and what the receipt names.
 import type { FastifyInstance } from 'fastify';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../db/connect.ts';
 import { buildApp } from '../index.ts';
 import { TestClient } from '../testing/client.ts';
 import { testConfig } from '../testing/config.ts';
+import { appPerTest } from '../testing/app-per-test.ts';
 import { ENGINES } from '../testing/engines.ts';
 import { startSandboxProcess, type RunningSandbox } from '../testing/sandbox.ts';
 
@@ -32,7 +33,6 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
     let sandbox: RunningSandbox;
     let app: FastifyInstance;
     let db: Db;
-    let cleanup: () => Promise<void>;
 
     beforeAll(async () => {
       [sandbox] = await Promise.all([startSandboxProcess(), engine.setup()]);
@@ -40,16 +40,11 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
     afterAll(async () => {
       await Promise.all([sandbox?.stop(), engine.teardown()]);
     });
-    beforeEach(async () => {
-      const opened = await engine.open();
+    appPerTest(engine, async (opened) => {
       db = opened.handle.db;
       app = await buildApp(testConfig(opened.config, sandbox.gateway), { database: opened.handle });
-      cleanup = async () => {
-        await app.close();
-        await opened.cleanup();
-      };
+      return app;
     });
-    afterEach(() => cleanup());
 
     it.each(WALLETS)(
       'pays an order with $nonce: recorded as $type, the receipt naming the wallet',

@@ -1,10 +1,11 @@
 import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ProblemError } from '../http/problem.ts';
 import { IdempotencyRepository } from '../payments/idempotency.repository.ts';
+import { appPerTest } from '../testing/app-per-test.ts';
 import { ENGINES } from '../testing/engines.ts';
 import { registerErrorMapping } from './errors.ts';
 import { heldKeyRef, registerIdempotency } from './idempotency.ts';
@@ -61,18 +62,12 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('the Idempote
   let app: FastifyInstance;
   let runs: string[];
   let open: () => void;
-  let cleanup: () => Promise<void>;
   beforeAll(() => engine.setup());
   afterAll(() => engine.teardown());
-  beforeEach(async () => {
-    const opened = await engine.open();
+  appPerTest(engine, async (opened) => {
     ({ app, runs, open } = await counterApp(new IdempotencyRepository(opened.handle.db)));
-    cleanup = async () => {
-      await app.close();
-      await opened.cleanup();
-    };
+    return app;
   });
-  afterEach(() => cleanup());
 
   const post = (
     body: Record<string, unknown>,

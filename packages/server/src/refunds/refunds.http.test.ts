@@ -1,13 +1,14 @@
 import type braintree from 'braintree';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../db/connect.ts';
 import { BraintreeGatewayAdapter, createBraintreeClient } from '../gateway/braintree.ts';
 import { buildApp } from '../index.ts';
 import { sendAttempt } from '../payments/pay-order.ts';
 import { pendingAttempt } from '../testing/admin.ts';
-import { TestClient } from '../testing/client.ts';
+import { DEMO_ADMIN, DEMO_SHOPPER, signedIn } from '../testing/client.ts';
 import { testConfig } from '../testing/config.ts';
+import { appPerTest } from '../testing/app-per-test.ts';
 import { ENGINES } from '../testing/engines.ts';
 import { startSandboxProcess } from '../testing/sandbox.ts';
 import type { RunningSandbox } from '../testing/sandbox.ts';
@@ -25,7 +26,6 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
     let sdk: braintree.BraintreeGateway;
     let app: FastifyInstance;
     let db: Db;
-    let cleanup: () => Promise<void>;
 
     beforeAll(async () => {
       [sandbox] = await Promise.all([startSandboxProcess(), engine.setup()]);
@@ -34,26 +34,16 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
     afterAll(async () => {
       await Promise.all([sandbox?.stop(), engine.teardown()]);
     });
-    beforeEach(async () => {
-      const opened = await engine.open();
+    appPerTest(engine, async (opened) => {
       db = opened.handle.db;
       app = await buildApp(testConfig(opened.config, sandbox.gateway), {
         database: opened.handle,
         gateway: new BraintreeGatewayAdapter(sdk),
       });
-      cleanup = async () => {
-        await app.close();
-        await opened.cleanup();
-      };
+      return app;
     });
-    afterEach(() => cleanup());
 
-    async function signedIn(email: string, password: string): Promise<TestClient> {
-      const client = new TestClient(app);
-      expect((await client.post('/api/session', { email, password })).statusCode).toBe(200);
-      return client;
-    }
-    const admin = () => signedIn('admin@kassa.test', 'kassa-demo-admin');
+    const admin = () => signedIn(app, DEMO_ADMIN);
 
     /** A shopper's order paid at the sandbox (a real sale, submitted for settlement); settled through the SDK if asked. */
     async function paid({
@@ -63,7 +53,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
       settled: boolean;
       quantity?: number;
     }): Promise<{ id: string; orderId: string; amount: number; transactionId: string }> {
-      const pending = await pendingAttempt(db, await signedIn('shopper@kassa.test', 'kassa-demo-shopper'), quantity);
+      const pending = await pendingAttempt(db, await signedIn(app, DEMO_SHOPPER), quantity);
       const payment = await sendAttempt({ db, gateway: new BraintreeGatewayAdapter(sdk) }, pending, { resend: false });
       expect(payment.status).toBe('succeeded');
       const transactionId = payment.transaction_id ?? '';
@@ -210,7 +200,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
 
     it('answers 403 to a shopper asking to refund or void, and the gateway sees nothing', async () => {
       const payment = await paid({ settled: true });
-      const shopper = await signedIn('shopper@kassa.test', 'kassa-demo-shopper');
+      const shopper = await signedIn(app, DEMO_SHOPPER);
       for (const action of ['refund', 'void']) {
         const response = await shopper.post(
           `/api/admin/payments/${payment.id}/${action}`,

@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../index.ts';
 import { TestClient } from '../testing/client.ts';
 import { testConfig } from '../testing/config.ts';
+import { appPerTest } from '../testing/app-per-test.ts';
 import { ENGINES } from '../testing/engines.ts';
 
 // Issue 9: a text/plain cross-site POST reached a state-changing route when its path was spelled `/%61pi/...` (the
@@ -15,18 +16,12 @@ const ORDER = { items: [{ productId: 'prd_mug', quantity: 1 }] };
 describe.each(ENGINES.map((make) => [make().name, make] as const))('cross-site requests on %s', (_name, make) => {
   const engine = make();
   let app: FastifyInstance;
-  let cleanup: () => Promise<void>;
   beforeAll(() => engine.setup());
   afterAll(() => engine.teardown());
-  beforeEach(async () => {
-    const opened = await engine.open();
+  appPerTest(engine, async (opened) => {
     app = await buildApp(testConfig(opened.config), { database: opened.handle, gateway: null });
-    cleanup = async () => {
-      await app.close();
-      await opened.cleanup();
-    };
+    return app;
   });
-  afterEach(() => cleanup());
 
   const post = (url: string, headers: Record<string, string>, payload: string) =>
     app.inject({ method: 'POST', url, headers, payload });

@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../index.ts';
 import { TestClient } from '../testing/client.ts';
 import { testConfig } from '../testing/config.ts';
+import { appPerTest } from '../testing/app-per-test.ts';
 import { ENGINES } from '../testing/engines.ts';
 
 // Issue 9: orders planted in a guest session moved into the victim's account when the victim signed in on that
@@ -14,18 +15,12 @@ const MUG = { items: [{ productId: 'prd_mug', quantity: 2 }] };
 describe.each(ENGINES.map((make) => [make().name, make] as const))('guest orders at sign-in on %s', (_name, make) => {
   const engine = make();
   let app: FastifyInstance;
-  let cleanup: () => Promise<void>;
   beforeAll(() => engine.setup());
   afterAll(() => engine.teardown());
-  beforeEach(async () => {
-    const opened = await engine.open();
+  appPerTest(engine, async (opened) => {
     app = await buildApp(testConfig(opened.config), { database: opened.handle, gateway: null });
-    cleanup = async () => {
-      await app.close();
-      await opened.cleanup();
-    };
+    return app;
   });
-  afterEach(() => cleanup());
 
   async function guestWithOrder(): Promise<{
     browser: TestClient;

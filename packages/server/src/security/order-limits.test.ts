@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BraintreeGatewayAdapter, createBraintreeClient } from '../gateway/braintree.ts';
 import { buildApp } from '../index.ts';
 import { testConfig } from '../testing/config.ts';
+import { appPerTest } from '../testing/app-per-test.ts';
 import { ENGINES } from '../testing/engines.ts';
 import { startSandboxProcess } from '../testing/sandbox.ts';
 import type { RunningSandbox } from '../testing/sandbox.ts';
@@ -16,23 +17,17 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('orders and c
   const engine = make();
   let sandbox: RunningSandbox;
   let app: FastifyInstance;
-  let cleanup: () => Promise<void>;
   beforeAll(async () => {
     [sandbox] = await Promise.all([startSandboxProcess(), engine.setup()]);
   });
   afterAll(async () => {
     await Promise.all([sandbox?.stop(), engine.teardown()]);
   });
-  beforeEach(async () => {
-    const opened = await engine.open();
+  appPerTest(engine, async (opened) => {
     const gateway = new BraintreeGatewayAdapter(createBraintreeClient(sandbox.gateway));
     app = await buildApp(testConfig(opened.config, sandbox.gateway), { database: opened.handle, gateway });
-    cleanup = async () => {
-      await app.close();
-      await opened.cleanup();
-    };
+    return app;
   });
-  afterEach(() => cleanup());
 
   const order = (ip: string, cookie?: string) =>
     app.inject({

@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../index.ts';
 import type { Refusal } from '../velocity/refusals.query.ts';
 import { Velocity } from '../velocity/velocity.ts';
 import { TestClient } from '../testing/client.ts';
 import { testConfig } from '../testing/config.ts';
+import { appPerTest } from '../testing/app-per-test.ts';
 import { ENGINES } from '../testing/engines.ts';
 import type { Db } from '../db/connect.ts';
 
@@ -14,19 +15,13 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
     const engine = make();
     let app: FastifyInstance;
     let db: Db;
-    let cleanup: () => Promise<void>;
     beforeAll(() => engine.setup());
     afterAll(() => engine.teardown());
-    beforeEach(async () => {
-      const opened = await engine.open();
+    appPerTest(engine, async (opened) => {
       db = opened.handle.db;
       app = await buildApp(testConfig(opened.config), { database: opened.handle, gateway: null });
-      cleanup = async () => {
-        await app.close();
-        await opened.cleanup();
-      };
+      return app;
     });
-    afterEach(() => cleanup());
 
     it('hands one session 30 challenges an hour, refuses the 31st, and the admin sees the refusal', async () => {
       const farmer = new TestClient(app, '203.0.113.90');

@@ -1,10 +1,11 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../db/connect.ts';
 import { buildApp } from '../index.ts';
 import type { MailDelivery, OutgoingMail } from '../mail/delivery.ts';
 import { latestMail, outbox, signUpToken, TestClient } from '../testing/client.ts';
 import { testConfig } from '../testing/config.ts';
+import { appPerTest } from '../testing/app-per-test.ts';
 import { ENGINES } from '../testing/engines.ts';
 
 // Issue 9: sign-up said whether an email had an account (409 "An account with this email already exists."). It now
@@ -32,11 +33,9 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('sign-up by m
   let app: FastifyInstance;
   let db: Db;
   let delivery: RecordingDelivery;
-  let cleanup: () => Promise<void>;
   beforeAll(() => engine.setup());
   afterAll(() => engine.teardown());
-  beforeEach(async () => {
-    const opened = await engine.open();
+  appPerTest(engine, async (opened) => {
     db = opened.handle.db;
     delivery = new RecordingDelivery();
     // Sign-ups per IP cut to 3 (20 by default): the limit's test then hashes 4 passwords, not 21.
@@ -46,12 +45,8 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('sign-up by m
       { ...config, velocity: { ...config.velocity, signUp } },
       { database: opened.handle, gateway: null, mailDelivery: delivery },
     );
-    cleanup = async () => {
-      await app.close();
-      await opened.cleanup();
-    };
+    return app;
   });
-  afterEach(() => cleanup());
 
   const ask = (email: string, ip = '203.0.113.7'): Promise<LightMyRequestResponse> =>
     new TestClient(app, ip).post('/api/accounts', signUpBody(email));

@@ -3,7 +3,6 @@ import { solveChallenge } from 'altcha-lib';
 import type { Challenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
 
-/** A browser-like client over `inject`: keeps the session cookie, sends JSON the way the web app does. */
 /** The server handed out no bot-check challenge (e.g. 429: this session or address asked for too many). */
 export class ChallengeRefused extends Error {
   constructor(readonly statusCode: number) {
@@ -11,6 +10,7 @@ export class ChallengeRefused extends Error {
   }
 }
 
+/** A browser-like client over `inject`: keeps the session cookie, sends JSON the way the web app does. */
 export class TestClient {
   readonly #app: FastifyInstance;
   readonly #remoteAddress: string | undefined;
@@ -126,4 +126,16 @@ export async function latestMail(app: FastifyInstance, to: string): Promise<Outb
 /** The token of a sign-up mail's link ('' when the mail has none: the "you already have an account" one). */
 export function signUpToken(mailBody: string): string {
   return /\/verify-email\?token=([A-Za-z0-9_-]+)/.exec(mailBody)?.[1] ?? '';
+}
+
+/** The accounts every test database is seeded with, at their default (test-only) passwords. */
+export const DEMO_ADMIN = { email: 'admin@kassa.test', password: 'kassa-demo-admin' } as const;
+export const DEMO_SHOPPER = { email: 'shopper@kassa.test', password: 'kassa-demo-shopper' } as const;
+
+/** A client signed in to `app` as `account`; throws if the sign-in is refused. */
+export async function signedIn(app: FastifyInstance, account: { email: string; password: string }): Promise<TestClient> {
+  const client = new TestClient(app);
+  const response = await client.post('/api/session', account);
+  if (response.statusCode !== 200) throw new Error(`sign-in as ${account.email} answered ${response.statusCode}`);
+  return client;
 }

@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../db/connect.ts';
 import { buildApp } from '../index.ts';
 import { TestClient } from '../testing/client.ts';
 import { testConfig } from '../testing/config.ts';
+import { appPerTest } from '../testing/app-per-test.ts';
 import { ENGINES } from '../testing/engines.ts';
 import { DROP_NEXT_CARD_SAVE, injectSandboxFault, startSandboxProcess } from '../testing/sandbox.ts';
 import type { RunningSandbox } from '../testing/sandbox.ts';
@@ -47,7 +48,6 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
     let sandbox: RunningSandbox;
     let app: FastifyInstance;
     let db: Db;
-    let cleanup: () => Promise<void>;
 
     beforeAll(async () => {
       // Its fault injection loses a card save's answer (SANDBOX_TEST_CONTROLS).
@@ -56,16 +56,11 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
     afterAll(async () => {
       await Promise.all([sandbox?.stop(), engine.teardown()]);
     });
-    beforeEach(async () => {
-      const opened = await engine.open();
+    appPerTest(engine, async (opened) => {
       app = await buildApp(testConfig(opened.config, sandbox.gateway), { database: opened.handle });
       db = opened.handle.db;
-      cleanup = async () => {
-        await app.close();
-        await opened.cleanup();
-      };
+      return app;
     });
-    afterEach(() => cleanup());
 
     async function shopper(name: string): Promise<TestClient> {
       const client = new TestClient(app);

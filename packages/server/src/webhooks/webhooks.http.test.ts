@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../db/connect.ts';
 import { disputesOfPayment } from '../admin/disputes.query.ts';
 import { createBraintreeClient } from '../gateway/braintree.ts';
@@ -9,6 +9,7 @@ import { recordOutcome } from '../payments/payments.repository.ts';
 import { pendingAttempt } from '../testing/admin.ts';
 import { TestClient } from '../testing/client.ts';
 import { testConfig } from '../testing/config.ts';
+import { appPerTest } from '../testing/app-per-test.ts';
 import { ENGINES } from '../testing/engines.ts';
 import { freePort } from '../testing/postgres.ts';
 import { startSandboxProcess } from '../testing/sandbox.ts';
@@ -46,7 +47,6 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
     let app: FastifyInstance;
     let db: Db;
     let logLines: string[];
-    let cleanup: () => Promise<void>;
 
     beforeAll(async () => {
       // The server listens on this port in every test, so the sandbox (started once) posts its notifications to it.
@@ -57,19 +57,14 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
     afterAll(async () => {
       await Promise.all([sandbox?.stop(), engine.teardown()]);
     });
-    beforeEach(async () => {
-      const opened = await engine.open();
+    appPerTest(engine, async (opened) => {
       db = opened.handle.db;
       logLines = [];
       const logger = pino({ level: 'info' }, { write: (line: string) => void logLines.push(line) });
       app = await buildApp(testConfig(opened.config, sandbox.gateway), { database: opened.handle, logger });
       await app.listen({ port, host: '127.0.0.1' });
-      cleanup = async () => {
-        await app.close();
-        await opened.cleanup();
-      };
+      return app;
     });
-    afterEach(() => cleanup());
 
     const sdk = () => createBraintreeClient(sandbox.gateway);
 

@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../db/connect.ts';
 import { buildApp } from '../../index.ts';
 import { TestClient } from '../../testing/client.ts';
 import { testConfig } from '../../testing/config.ts';
+import { appPerTest } from '../../testing/app-per-test.ts';
 import { sqliteEngine } from '../../testing/engines.ts';
 import { startSandboxProcess } from '../../testing/sandbox.ts';
 import type { RunningSandbox } from '../../testing/sandbox.ts';
@@ -14,7 +15,6 @@ describe('POST /api/form-payments (an HTML form of this site)', () => {
   let sandbox: RunningSandbox;
   let app: FastifyInstance;
   let db: Db;
-  let cleanup: () => Promise<void>;
 
   beforeAll(async () => {
     [sandbox] = await Promise.all([startSandboxProcess(), engine.setup()]);
@@ -22,16 +22,11 @@ describe('POST /api/form-payments (an HTML form of this site)', () => {
   afterAll(async () => {
     await Promise.all([sandbox?.stop(), engine.teardown()]);
   });
-  beforeEach(async () => {
-    const opened = await engine.open();
+  appPerTest(engine, async (opened) => {
     db = opened.handle.db;
     app = await buildApp(testConfig(opened.config, sandbox.gateway), { database: opened.handle });
-    cleanup = async () => {
-      await app.close();
-      await opened.cleanup();
-    };
+    return app;
   });
-  afterEach(() => cleanup());
 
   async function orderOf(client: TestClient, productId = 'prd_mug'): Promise<string> {
     const response = await client.post('/api/orders', { items: [{ productId, quantity: 1 }] });
