@@ -62,15 +62,8 @@ const INPUT_ATTRIBUTES: Readonly<Record<FieldName, { autocomplete: string; numer
   postalCode: { autocomplete: 'postal-code', numeric: false, maxLength: 10 },
 };
 
-const STYLE_PROPERTIES = {
-  color: 'color',
-  fontFamily: 'font-family',
-  fontSize: 'font-size',
-  fontWeight: 'font-weight',
-  lineHeight: 'line-height',
-  textAlign: 'text-align',
-  backgroundColor: 'background-color',
-} as const;
+/** The style keys a parent may set, each the CSS property of the same name in camel case. */
+const STYLE_KEYS = ['color', 'fontFamily', 'fontSize', 'fontWeight', 'lineHeight', 'textAlign', 'backgroundColor'] as const;
 
 /** A plausible BCP 47 tag: the frame sets it as the input's `lang`, so nothing else may pass. */
 const LANGUAGE_TAG = /^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/;
@@ -300,10 +293,10 @@ export function createHostedField({ field, channel }: FrameParams, host: FieldHo
     if (message.dir === 'ltr' || message.dir === 'rtl') input.setAttribute('dir', message.dir);
     const style: unknown = message.style;
     if (style === null || typeof style !== 'object') return;
-    for (const [key, property] of Object.entries(STYLE_PROPERTIES)) {
+    for (const key of STYLE_KEYS) {
       const value = (style as Record<string, unknown>)[key];
       // CSSOM writes are allowed under style-src 'self' (unlike style attributes); only plain strings pass.
-      if (typeof value === 'string') input.style.setProperty(property, value);
+      if (typeof value === 'string') input.style.setProperty(key.replace(/[A-Z]/g, (upper) => `-${upper}`).toLowerCase(), value);
     }
   };
 
