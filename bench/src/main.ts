@@ -13,7 +13,7 @@ import type { Report } from './report.ts';
 import { helloWorld, readyPayments, sdkAlone } from './scenarios.ts';
 import { seedSandbox } from './seed-sandbox.ts';
 import { seedPayments } from './seed.ts';
-import type { Measurement, ReadyPayments, RunSize } from './scenarios.ts';
+import type { Measurement, ReadyPayments, RowDatabase, RunSize } from './scenarios.ts';
 import { sandboxDataFile, startHelloWorld, startKassa, startSandbox } from './stack.ts';
 import type { RunningKassa, RunningSandbox } from './stack.ts';
 
@@ -87,7 +87,7 @@ const rows: Measurement[] = [];
 let sandbox: RunningSandbox | undefined;
 /** With --seed-payments: the seeded rows' sandbox, which holds that many payments already. */
 let seededSandbox: RunningSandbox | undefined;
-let postgres: TestPostgres | undefined;
+let postgres: (TestPostgres & { pid: number }) | undefined;
 const log = (line: string): void => {
   process.stdout.write(`${line}\n`);
 };
@@ -139,13 +139,16 @@ try {
   }
   for (const engine of engines) {
     const count = engine === 'postgres-2' ? 2 : 1;
-    const started: Array<{ scenario: string; instances: RunningKassa[]; sandbox: RunningSandbox }> = [];
+    const started: Array<{ scenario: string; instances: RunningKassa[]; sandbox: RunningSandbox; database?: RowDatabase }> = [];
     try {
       for (const variant of variants) {
-        const databaseUrl =
-          engine === 'sqlite'
-            ? join(dir, `${variant.label}-${engine}-${variant.seeded ?? 0}.sqlite`.replace(/\s+/g, '-'))
-            : await (postgres ??= await startTestPostgres()).createDatabase();
+        let databaseUrl = join(dir, `${variant.label}-${engine}-${variant.seeded ?? 0}.sqlite`.replace(/\s+/g, '-'));
+        let database: RowDatabase | undefined;
+        if (engine !== 'sqlite') {
+          postgres ??= await startTestPostgres();
+          databaseUrl = await postgres.createDatabase();
+          database = { postmasterPid: postgres.pid, name: new URL(databaseUrl).pathname.slice(1) };
+        }
         if (variant.seeded !== undefined) {
           const seedStarted = Date.now();
           await seedPayments(databaseUrl, variant.seeded);
@@ -159,7 +162,7 @@ try {
         const seeded = variant.seeded === undefined ? '' : `, ${variant.seeded.toLocaleString('en')} payments before`;
         const scenario = `${variant.label} on ${engine === 'sqlite' ? 'SQLite' : count === 1 ? 'PostgreSQL' : 'PostgreSQL, 2 instances'}${seeded}`;
         const instances: RunningKassa[] = [];
-        started.push({ scenario, instances, sandbox: variant.sandbox });
+        started.push({ scenario, instances, sandbox: variant.sandbox, ...(database === undefined ? {} : { database }) });
         // Named `kassa…` (the goal figures add up those processes' CPU), one log file each.
         const base = variant.seeded === undefined ? variant.label.toLowerCase().replace(/\s+/g, '-') : 'kassa-seeded';
         for (let i = 1; i <= count; i += 1)
@@ -168,8 +171,8 @@ try {
       for (const connections of connectionCounts) {
         const ready: ReadyPayments[] = [];
         try {
-          for (const { scenario, instances, sandbox: rowSandbox } of started)
-            ready.push(await readyPayments(scenario, instances, rowSandbox, connections, size));
+          for (const { scenario, instances, sandbox: rowSandbox, database } of started)
+            ready.push(await readyPayments(scenario, instances, rowSandbox, connections, size, database));
           const sharing = { alongside: ready.length > 1, ownSandbox: seededSandbox !== undefined };
           rows.push(...(await Promise.all(ready.map((row) => row.measure(sharing)))));
         } finally {

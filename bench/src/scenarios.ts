@@ -1,6 +1,7 @@
 import braintree from 'braintree';
 import { Pool } from 'undici';
 import { closedLoop, withCpu } from './load.ts';
+import { postgresCpuMs } from './processes.ts';
 import type { LoadResult } from './load.ts';
 import { cardTokenizer, preparePayments } from './prepare.ts';
 import { profiled } from './profile.ts';
@@ -113,9 +114,17 @@ export interface ReadyPayments {
   close(): Promise<void>;
 }
 
+/** A row's PostgreSQL database: its server's postmaster and the database's name. */
+export interface RowDatabase {
+  postmasterPid: number;
+  name: string;
+}
+
 /**
  * Payments end to end: orders, nonces and bot-check solutions prepared first, then each sent as the web app does
- * (`POST /api/orders/:id/payments` with its session cookie and an Idempotency-Key), spread over the instances.
+ * (`POST /api/orders/:id/payments` with its session cookie and an Idempotency-Key), spread over the instances. On
+ * PostgreSQL (`database`), the database server's CPU is measured too: all of it (`postgres`), or, when other rows
+ * share the server at the same moment, the processes serving this row's database (`postgres backends`).
  */
 export async function readyPayments(
   scenario: string,
@@ -123,6 +132,7 @@ export async function readyPayments(
   sandbox: RunningSandbox,
   connections: number,
   size: RunSize,
+  database?: RowDatabase,
 ): Promise<ReadyPayments> {
   const first = instances[0];
   if (first === undefined) throw new Error('no Kassa instance');
@@ -170,6 +180,10 @@ export async function readyPayments(
       if (sandboxMeasured) cpu[sandbox.process.name] = sandbox.process.cpuMs;
       if (!alongside) cpu['bench'] = benchCpuMs;
       for (const instance of instances) cpu[instance.process.name] = instance.process.cpuMs;
+      if (database !== undefined) {
+        if (alongside) cpu['postgres backends'] = postgresCpuMs(database.postmasterPid, database.name);
+        else cpu['postgres'] = postgresCpuMs(database.postmasterPid);
+      }
       const measure = () => withCpu(cpu, () => closedLoop({ connections, total: size.items, send: pay(size.warmup) }));
       if (size.profileDir === undefined) return { scenario, ...(await measure()) };
       const profiledProcesses = instances.map((instance) => instance.process);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,7 +38,7 @@ export interface TestPostgres {
  * commit (5 ms each on these disks, which made each test's fresh database cost seconds) and no power-cut protection;
  * transactions, locks and isolation are unchanged. The benchmark keeps the default, a server as a shop runs it.
  */
-export async function startTestPostgres({ durable = true }: { durable?: boolean } = {}): Promise<TestPostgres> {
+export async function startTestPostgres({ durable = true }: { durable?: boolean } = {}): Promise<TestPostgres & { pid: number }> {
   const root = mkdtempSync(join(tmpdir(), 'kassa-pg-'));
   chmodSync(root, 0o777);
   const address = { port: await freePort(), password: 'kassa-test' };
@@ -56,6 +56,8 @@ export async function startTestPostgres({ durable = true }: { durable?: boolean 
   await server.start();
   return {
     ...connectTestPostgres(address),
+    // The postmaster's, which its pid file starts with (the benchmark reads its processes' CPU time by it).
+    pid: Number(readFileSync(join(root, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]),
     async stop() {
       await server.stop();
       rmSync(root, { recursive: true, force: true });
