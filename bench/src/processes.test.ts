@@ -9,12 +9,13 @@ import { postgresCpuMs } from './processes.ts';
 
 let server: TestPostgres & { pid: number };
 const databaseName = (url: string): string => new URL(url).pathname.slice(1);
-/** A query that keeps its backend busy for some hundreds of milliseconds of CPU. */
-const BUSY = 'select count(*) from generate_series(1, 3000000)';
+/** A query that keeps its backend busy for about a hundred milliseconds of CPU. */
+const BUSY = 'select count(*) from generate_series(1, 1000000)';
 
+// initdb and the server's start: seconds on a loaded machine, past vitest's default 10 s for a hook.
 beforeAll(async () => {
   server = await startTestPostgres({ durable: false });
-});
+}, 60_000);
 
 afterAll(async () => {
   await server?.stop();
@@ -39,7 +40,7 @@ describe('postgresCpuMs', () => {
     const elapsedMs = Number(process.hrtime.bigint() - started) / 1e6;
     const busyUsed = ofBusy() - before.busy;
     // The backend ran the query: most of its wall time, at 10 ms ticks (the machine may be shared: not all of it).
-    expect(busyUsed).toBeGreaterThanOrEqual(50);
+    expect(busyUsed).toBeGreaterThanOrEqual(30);
     expect(busyUsed).toBeLessThanOrEqual(elapsedMs + 20);
     expect(whole() - before.whole).toBeGreaterThanOrEqual(busyUsed);
     expect(ofIdle() - before.idle).toBeLessThan(busyUsed / 2);
@@ -52,7 +53,7 @@ describe('postgresCpuMs', () => {
     expect(whole()).toBeGreaterThanOrEqual(afterQuery.whole);
     expect(ofBusy()).toBeGreaterThanOrEqual(afterQuery.busy);
     await idle.end();
-  });
+  }, 30_000);
 });
 
 /** Whether the server has no connection to the database left (the ended client's backend has exited). */
