@@ -2,7 +2,7 @@
 // module of their own: only the views loaded on demand import it, so the card view's bundle does not carry it.
 // Saved wallets (the provider's vault lists PayPal and Venmo accounts, Apple Pay and Google Pay cards) are named by
 // their way to pay, with the account under it; their sentences come with the wallets' (wallet-messages.ts).
-import { BRANDS } from '../brands/brands.ts';
+import { BRANDS, sameBrand } from '../brands/brands.ts';
 import type { MessageKey } from '../i18n/catalogue.ts';
 import type { Locale, Translate } from '../i18n/i18n.ts';
 import { walletAccount, walletText } from '../i18n/wallet-messages.ts';
@@ -49,7 +49,7 @@ export interface MethodsProps {
 
 /** A saved card's network as the card form and the brand list write it ("Mastercard", not the gateway's "MasterCard"). */
 function brandName(cardType: string): string {
-  return BRANDS.find((brand) => brand.gatewayName === cardType)?.name ?? cardType;
+  return BRANDS.find((brand) => sameBrand(brand.name, cardType))?.name ?? cardType;
 }
 
 function methodProps(method: PaymentMethodResult, state: CheckoutState, t: Translate): SavedMethodProps {
