@@ -124,6 +124,27 @@ describe('frame messages', () => {
     });
   });
 
+  it('carries a gateway answer a tokenization failed with, its body unread; an answer without a status is dropped', () => {
+    const failed = (error: unknown) =>
+      parseFrameMessage({ source: 'kassa-hosted-fields', channel, type: 'tokenizeFailed', requestId: 'r2', error }, channel);
+    const body = { fieldErrors: [{ field: 'creditCard', fieldErrors: [{ field: 'number', code: '81703' }] }] };
+    expect(
+      failed({ code: 'gateway_answer', message: 'The gateway answered 422.', answer: { status: 422, retryAfter: null, body } }),
+    ).toEqual({
+      type: 'tokenizeFailed',
+      requestId: 'r2',
+      error: { code: 'gateway_answer', message: 'The gateway answered 422.', answer: { status: 422, retryAfter: null, body } },
+    });
+    expect(failed({ code: 'gateway_answer', message: '', answer: { status: 429, retryAfter: '3', body: null } })).toMatchObject({
+      error: { answer: { status: 429, retryAfter: '3', body: null } },
+    });
+    expect(failed({ code: 'gateway_answer', message: '', answer: { status: '429', retryAfter: 3 } })).toEqual({
+      type: 'tokenizeFailed',
+      requestId: 'r2',
+      error: { code: 'gateway_answer', message: '' },
+    });
+  });
+
   it('builds the frame URL with the field, channel and parent origin in the fragment', () => {
     const url = frameUrl('http://127.0.0.1:8090/', 'cvv', channel, 'http://shop.example');
     const [base, fragment] = url.split('#');

@@ -135,13 +135,15 @@ export function parseTokenizeResult(value: unknown): PaymentMethodResult | null 
 function parseFailure(value: unknown): TokenizeFailure | null {
   if (!isRecord(value) || typeof value.code !== 'string') return null;
   const fields = Array.isArray(value.fields) ? value.fields.filter(isFieldName) : undefined;
-  const wait = value.retryAfterMs;
-  const retryAfterMs = typeof wait === 'number' && Number.isFinite(wait) && wait >= 0 ? wait : undefined;
+  const answer = value.answer;
   return {
     code: value.code,
     message: str(value.message),
     ...(fields ? { fields } : {}),
-    ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+    // The body stays untrusted: the provider reads it field by field (provider/http-failures.ts).
+    ...(isRecord(answer) && typeof answer.status === 'number'
+      ? { answer: { status: answer.status, retryAfter: str(answer.retryAfter) || null, body: answer.body } }
+      : {}),
   };
 }
 

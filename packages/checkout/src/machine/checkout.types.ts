@@ -135,7 +135,10 @@ export interface CheckoutErrorInfo {
   readonly retryAfterMs?: number;
 }
 
-/** Tokenization failures as the number frame reports them (contracts section 1). */
+/**
+ * Tokenization failures as a provider reports them: the sandbox's number frame (contracts section 1) and the sandbox
+ * provider reading the gateway's error answers it passes on (`gateway_answer`, provider/http-failures.ts), braintree-web.
+ */
 export type TokenizeFailureCode =
   | 'invalid_fields'
   | 'unsupported_card_type'
@@ -146,7 +149,18 @@ export type TokenizeFailureCode =
   | 'rate_limited'
   | 'verification_failed'
   | 'duplicate_card'
+  | 'duplicate_payment_method'
+  | 'gateway_answer'
   | 'gateway';
+
+/** An HTTP answer of the gateway's other than a tokenized card, as the number frame passes it on. */
+export interface GatewayAnswer {
+  readonly status: number;
+  /** The Retry-After header as sent, null without one. */
+  readonly retryAfter: string | null;
+  /** The answer's JSON, null when it is not JSON: untrusted, read field by field. */
+  readonly body: unknown;
+}
 
 export interface TokenizeFailure {
   readonly code: TokenizeFailureCode | string;
@@ -154,6 +168,8 @@ export interface TokenizeFailure {
   readonly fields?: readonly FieldName[];
   /** rate_limited: the gateway's Retry-After, in milliseconds. */
   readonly retryAfterMs?: number;
+  /** gateway_answer: the answer, for the provider to read. */
+  readonly answer?: GatewayAnswer;
 }
 
 /**

@@ -115,6 +115,16 @@ export function createSandboxProvider(
         fields: fieldNames,
         ...(vault ? { vault: true } : {}),
       });
+      const answer = outcome.ok ? undefined : outcome.error.answer;
+      if (answer !== undefined) {
+        // What the gateway's error answer stands for is imported now, as for the provider's own calls; if it cannot
+        // be, the shop's own origin is unreachable too: a network failure.
+        const error = await import('./http-failures.ts').then(
+          (failures) => failures.tokenizeFailure(answer),
+          () => ({ code: NETWORK.code, message: `The gateway answered ${answer.status}.` }),
+        );
+        return { ok: false, error };
+      }
       // A card saved on the way is a saved method from now on (the gateway's answer does not say so itself).
       return outcome.ok && vault ? { ok: true, result: { ...outcome.result, vaulted: true, hasSubscription: false } } : outcome;
     },

@@ -261,7 +261,7 @@ describe('tokenize', () => {
     expect(everything).not.toContain('"123"');
   });
 
-  it('saves the card for the customer with vault: true; a duplicate or a failed verification has its own code', async () => {
+  it("saves the card for the customer with vault: true; a duplicate or a failed verification is passed on as the gateway's 422", async () => {
     const { customer } = await gateway.customer.create({});
     const generated = await gateway.clientToken.generate({
       customerId: customer.id,
@@ -285,12 +285,21 @@ describe('tokenize', () => {
       vault: true,
       fingerprint,
     });
-    expect(again).toMatchObject({ type: 'tokenizeFailed', error: { code: 'duplicate_payment_method', fields: ['number'] } });
+    expect(again).toMatchObject({
+      type: 'tokenizeFailed',
+      error: {
+        code: 'gateway_answer',
+        answer: { status: 422, body: { fieldErrors: [{ fieldErrors: [{ field: 'number', code: '81724' }] }] } },
+      },
+    });
     const declined = await tokenizeResult(typed('4000 1111 1111 1115'), ['number', 'expirationDate'], clientApiUrl, {
       vault: true,
       fingerprint,
     });
-    expect(declined).toMatchObject({ type: 'tokenizeFailed', error: { code: 'verification_failed' } });
+    expect(declined).toMatchObject({
+      type: 'tokenizeFailed',
+      error: { code: 'gateway_answer', answer: { status: 422, body: { verification: { status: 'processor_declined' } } } },
+    });
     // Without vault the same card only tokenizes: nothing more is saved.
     expect(
       await tokenizeResult(typed('5555 5555 5555 4444'), ['number', 'expirationDate'], clientApiUrl, {
@@ -324,17 +333,20 @@ describe('tokenize', () => {
     });
   });
 
-  it('maps the gateway refusing the brand to unsupported_card_type', async () => {
+  it('passes the gateway refusing the brand on as its 422 answer', async () => {
     const instance = mountInstance(['number', 'expirationDate']);
     the(instance, 'number').input.type('6363680000457017');
     the(instance, 'expirationDate').input.type(`12${year % 100}`);
     expect(await tokenizeResult(instance, ['number', 'expirationDate'])).toMatchObject({
       type: 'tokenizeFailed',
-      error: { code: 'unsupported_card_type', fields: ['number'] },
+      error: {
+        code: 'gateway_answer',
+        answer: { status: 422, body: { fieldErrors: [{ fieldErrors: [{ field: 'number', code: '81703' }] }] } },
+      },
     });
   });
 
-  it('maps a bad fingerprint to authorization and refuses other origins', async () => {
+  it("passes a bad fingerprint's 401 on and refuses other origins", async () => {
     const instance = mountInstance(['number', 'expirationDate']);
     the(instance, 'number').input.type('4111111111111111');
     the(instance, 'expirationDate').input.type(`12${year % 100}`);
@@ -342,7 +354,7 @@ describe('tokenize', () => {
     authorizationFingerprint = 'forged';
     try {
       expect(await tokenizeResult(instance, ['number', 'expirationDate'])).toMatchObject({
-        error: { code: 'authorization' },
+        error: { code: 'gateway_answer', answer: { status: 401 } },
       });
     } finally {
       authorizationFingerprint = saved;
@@ -365,13 +377,15 @@ describe('gateway failures during tokenization', () => {
       new Response('{}', { status, headers });
 
   it.each([
-    [401, {}, { code: 'authorization' }],
-    [403, {}, { code: 'forbidden' }],
-    [429, { 'Retry-After': '3' }, { code: 'rate_limited', retryAfterMs: 3000 }],
-    [503, {}, { code: 'gateway' }],
-  ])('tells HTTP %i apart', async (status, headers, expected) => {
+    [401, {}, null],
+    [429, { 'Retry-After': '3' }, '3'],
+    [503, {}, null],
+  ])('passes HTTP %i on with its Retry-After and body, for the parent to read', async (status, headers, retryAfter) => {
     const result = await tokenizeResult(filledNumber(answer(status, headers)), []);
-    expect(result).toMatchObject({ type: 'tokenizeFailed', error: expected });
+    expect(result).toMatchObject({
+      type: 'tokenizeFailed',
+      error: { code: 'gateway_answer', message: `The gateway answered ${status}.`, answer: { status, retryAfter, body: {} } },
+    });
   });
 
   it('reports a gateway that does not answer in time as a time-out, and a refused connection as a network error', async () => {

@@ -7,6 +7,7 @@ import type {
   FrameParams,
   ParentMessage,
   SiblingMessage,
+  TokenizeError,
   TokenizeErrorCode,
 } from './protocol.ts';
 import { stripNumber, validateNumber } from '../../rules/card-fields.ts';
@@ -179,12 +180,8 @@ export function createHostedField({ field, channel }: FrameParams, host: FieldHo
 
   const tokenize = async (request: TokenizeRequest): Promise<void> => {
     const { requestId } = request;
-    const fail = (code: TokenizeErrorCode, message: string, fields?: FieldName[], retryAfterMs?: number): void =>
-      post({
-        type: 'tokenizeFailed',
-        requestId,
-        error: { code, message, ...(fields ? { fields } : {}), ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) },
-      });
+    const fail = (code: TokenizeErrorCode, message: string, details?: Omit<TokenizeError, 'code' | 'message'>): void =>
+      post({ type: 'tokenizeFailed', requestId, error: { code, message, ...details } });
 
     let endpoint: URL;
     try {
@@ -219,7 +216,7 @@ export function createHostedField({ field, channel }: FrameParams, host: FieldHo
       if (!validateField(name, value, name === 'cvv' ? (brandCvvSize ?? cvvSize) : null).isValid) invalid.push(name);
     }
     if (invalid.length > 0) {
-      fail('invalid_fields', 'Some card fields are invalid.', invalid);
+      fail('invalid_fields', 'Some card fields are invalid.', { fields: invalid });
       return;
     }
 
@@ -259,22 +256,11 @@ export function createHostedField({ field, channel }: FrameParams, host: FieldHo
     const result = (body as { creditCards?: unknown[] } | null)?.creditCards?.[0];
     if (response.status === 201 && result !== undefined) {
       post({ type: 'tokenized', requestId, result });
-    } else if (response.status === 401) {
-      fail('authorization', 'The authorization is invalid or expired.');
-    } else if (response.status === 403) {
-      fail('forbidden', 'The authorization may not tokenize cards.');
-    } else if (response.status === 429) {
-      fail('rate_limited', 'The gateway is rate limiting.', undefined, retryAfterMs(response.headers.get('Retry-After')));
-    } else if (response.status === 422) {
-      const rejected = body as { fieldErrors?: unknown; verification?: unknown } | null;
-      const { codes, fields } = rejectedFields(rejected?.fieldErrors);
-      if (rejected?.verification !== undefined) fail('verification_failed', 'The card failed verification.');
-      else if (codes.includes('81724') || codes.includes('81763')) {
-        fail('duplicate_payment_method', 'The card is already saved.', ['number']);
-      } else if (codes.includes('81703')) fail('unsupported_card_type', 'This card type is not supported.', ['number']);
-      else fail('invalid_fields', 'The gateway refused some card fields.', fields);
     } else {
-      fail('gateway', `The gateway answered ${response.status}.`);
+      // What an error answer stands for (401, 429 and its Retry-After, a 422's field errors) is the parent's to read, as
+      // it reads the answers to its own calls: the frame passes the answer on (an error answer holds no card data).
+      const answer = { status: response.status, retryAfter: response.headers.get('Retry-After'), body };
+      fail('gateway_answer', `The gateway answered ${response.status}.`, { answer });
     }
   };
 
@@ -331,29 +317,4 @@ export function createHostedField({ field, channel }: FrameParams, host: FieldHo
       }
     },
   };
-}
-
-/** The provider's nested 422 `fieldErrors` -> its error codes and our field names. */
-function rejectedFields(entries: unknown): { codes: string[]; fields: FieldName[] } {
-  const codes: string[] = [];
-  const fields = new Set<FieldName>();
-  const walk = (level: unknown): void => {
-    if (!Array.isArray(level)) return;
-    for (const entry of level as Array<{ field?: unknown; code?: unknown; fieldErrors?: unknown }>) {
-      walk(entry.fieldErrors);
-      if (typeof entry.code === 'string') codes.push(entry.code);
-      const name = String(entry.field).replace(/^expiration(Month|Year)$/, 'expirationDate');
-      if (entry.fieldErrors === undefined && isFieldName(name)) fields.add(name);
-    }
-  };
-  walk(entries);
-  return { codes, fields: [...fields] };
-}
-
-/** Retry-After (RFC 9110: delay in seconds or an HTTP date) in milliseconds; undefined when absent or unreadable. */
-function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
-  if (header === null || header.trim() === '') return undefined;
-  if (/^\d+$/.test(header.trim())) return Number(header.trim()) * 1000;
-  const date = Date.parse(header);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }

@@ -58,17 +58,28 @@ export type ParentMessage =
 
 export type TokenizeErrorCode =
   | 'invalid_fields'
-  | 'unsupported_card_type'
   | 'network'
   | 'timeout'
-  | 'authorization'
-  | 'forbidden'
-  | 'rate_limited'
-  /** vault: the card is already saved (81724 in the vault, 81763 for this customer). */
-  | 'duplicate_payment_method'
-  /** vault: the card failed verification (declined, or the CVV / postal code rejected by the merchant's rules). */
-  | 'verification_failed'
+  /** The gateway answered with an error: `answer` holds it, for the parent to read (status, Retry-After, body). */
+  | 'gateway_answer'
+  /** The parent asked for a client API that is not on the gateway's origin, or not a URL. */
   | 'gateway';
+
+/** An HTTP answer of the gateway's other than a tokenized card. */
+export interface GatewayAnswer {
+  status: number;
+  /** The Retry-After header as sent, null without one. */
+  retryAfter: string | null;
+  /** The answer's JSON (its fieldErrors, a verification), null when it is not JSON. */
+  body: unknown;
+}
+
+export interface TokenizeError {
+  code: TokenizeErrorCode;
+  message: string;
+  fields?: FieldName[];
+  answer?: GatewayAnswer;
+}
 
 export type FrameMessage =
   | { type: 'ready'; field: FieldName }
@@ -77,11 +88,7 @@ export type FrameMessage =
   | { type: 'binAvailable'; bin: string }
   | { type: 'inputSubmitRequest'; field: FieldName }
   | { type: 'tokenized'; requestId: string; result: unknown }
-  | {
-      type: 'tokenizeFailed';
-      requestId: string;
-      error: { code: TokenizeErrorCode; message: string; fields?: FieldName[]; retryAfterMs?: number };
-    };
+  | { type: 'tokenizeFailed'; requestId: string; error: TokenizeError };
 
 /** Between sibling frames of one instance, over the BroadcastChannel (same origin only; not part of the contract). */
 export type SiblingMessage =
