@@ -14,7 +14,6 @@ export interface ProviderClient {
    * the frames load while the configuration does (issue 10).
    */
   readonly mountsEarly?: boolean;
-  /** Asks the fields to send the card to the gateway; never rejects, failures are outcomes. */
   /**
    * Collects device data for the provider's fraud tools (its code is imported on demand); resolves with the string
    * the payment carries (`deviceData`), or null when it could not be collected. Never rejects.
@@ -34,6 +33,7 @@ export interface ProviderClient {
   approveWallet(request: WalletRequest): Promise<WalletOutcome>;
   /** Runs 3-D Secure for a card (its code is imported on demand); never rejects, failures are outcomes. */
   verifyThreeDSecure(request: ThreeDSecureRequest): Promise<ThreeDSecureOutcome>;
+  /** Asks the fields to send the card to the gateway; never rejects, failures are outcomes. */
   tokenize(
     fields: HostedFields,
     config: GatewayConfiguration,
