@@ -10,6 +10,7 @@ import pg from 'pg';
 import type { DatabaseConfig } from '../config.ts';
 import { startCheckpointer } from './checkpointer.ts';
 import { migrations } from './migrations.ts';
+import { runNamedStatement } from './postgres-query.ts';
 import { isPreparedText } from './prepared.ts';
 import type { Database } from './schema.ts';
 
@@ -207,7 +208,7 @@ function withNamedStatements(pool: pg.Pool): PostgresPool {
     let wrapped = clients.get(client);
     if (wrapped === undefined) {
       const send = (text: string, values: ReadonlyArray<unknown>) =>
-        isPreparedText(text) ? client.query({ name: nameOf(text), text, values: [...values] }) : client.query(text, [...values]);
+        isPreparedText(text) ? runNamedStatement(client, nameOf(text), text, [...values]) : client.query(text, [...values]);
       // A transaction's BEGIN waits for its first statement and is written just before it, both answered in one round
       // trip instead of two. The statement's answer is given only once the BEGIN's came back without error.
       let beginDeferred = false;

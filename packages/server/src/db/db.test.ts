@@ -15,6 +15,13 @@ const insertHits = prepared((db, p: { bucket: string; window_ends_at: string; hi
 const hitsOf = prepared((db, p: { bucket: string }) =>
   db.selectFrom('rate_limit_hits').select(['bucket', 'hits']).where('bucket', '=', p.bucket),
 );
+/** The same column as text, under the same name, and a count (PostgreSQL's bigint, which pg gives as a string). */
+const hitsAsText = prepared((db, p: { bucket: string }) =>
+  db
+    .selectFrom('rate_limit_hits')
+    .select((eb) => ['bucket', eb.cast<string>('hits', 'text').as('hits'), eb.fn.countAll().over().as('rows')])
+    .where('bucket', '=', p.bucket),
+);
 const addHits = prepared((db, p: { bucket: string; by: number }) =>
   db
     .updateTable('rate_limit_hits')
@@ -162,6 +169,28 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('database on 
       if (name === 'postgres') expect(prepares.some((text) => text.includes('update "rate_limit_hits"'))).toBe(true);
 
       await expect(hitsOf.takeFirst(db, {} as { bucket: string })).rejects.toThrow('no value for bucket');
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it("gives each compiled query's rows its own columns' types at every run, the columns' names alike", async () => {
+    const { handle, cleanup } = await engine.open();
+    const { db } = handle;
+    try {
+      const window_ends_at = new Date().toISOString();
+      await insertHits.affected(db, { bucket: 'first', window_ends_at, hits: 1 });
+      await insertHits.affected(db, { bucket: 'second', window_ends_at, hits: 2 });
+      // PostgreSQL describes each run's columns again; what pg builds from a statement's description is kept
+      // (postgres-query.ts): each run's rows must still be its own statement's, whatever ran before on the connection.
+      const count = name === 'postgres' ? '1' : 1;
+      for (let run = 0; run < 3; run += 1) {
+        const bucket = run % 2 === 0 ? 'first' : 'second';
+        const hits = run % 2 === 0 ? 1 : 2;
+        expect(await hitsOf.takeFirst(db, { bucket })).toEqual({ bucket, hits });
+        expect(await hitsAsText.takeFirst(db, { bucket })).toEqual({ bucket, hits: String(hits), rows: count });
+        expect(await hitsOf.takeFirst(db, { bucket: 'none' })).toBeUndefined();
+      }
     } finally {
       await cleanup();
     }
