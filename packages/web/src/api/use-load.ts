@@ -9,15 +9,19 @@ export function problemOf(error: unknown): Problem {
   return error instanceof ApiError ? error.problem : { status: 0, code: 'unexpected_error' };
 }
 
-/** Loads data for a page once per key; a late answer for an old key is dropped. */
-export function useLoad<T>(load: () => Promise<T>, key: string): Loaded<T> {
-  const [state, setState] = useState<Loaded<T>>({ status: 'loading' });
+/**
+ * Loads data for a page once per key; a late answer for an old key is dropped. `settled`: what `load()` will give,
+ * already had, shown from the first render (the same answer is not rendered again when it comes).
+ */
+export function useLoad<T>(load: () => Promise<T>, key: string, settled?: Loaded<T>): Loaded<T> {
+  const [state, setState] = useState<Loaded<T>>(settled ?? { status: 'loading' });
   // biome-ignore lint/correctness/useExhaustiveDependencies: `load` is a fresh closure each render; the key says when it really changed
   useEffect(() => {
     let current = true;
-    setState({ status: 'loading' });
+    setState((shown) => (shown === settled ? shown : { status: 'loading' }));
     load().then(
-      (data) => current && setState({ status: 'ready', data }),
+      (data) =>
+        current && setState((shown) => (shown.status === 'ready' && shown.data === data ? shown : { status: 'ready', data })),
       (error: unknown) => current && setState({ status: 'failed', problem: problemOf(error) }),
     );
     return () => {

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../api/client.ts';
 import type { CheckoutSession, Order } from '../../api/types.ts';
-import { loadCheckout, type CheckoutCalls } from './checkout-data.ts';
+import {
+  loadCheckout,
+  startCheckoutLoad,
+  startedCheckoutOutcome,
+  takeCheckoutLoad,
+  type CheckoutCalls,
+} from './checkout-data.ts';
 
 // The page's loading logic alone: the server's two answers are stand-ins here (a unit test runs without a server);
 // e2e/tests/checkout*.spec.ts open real checkout pages.
@@ -50,5 +56,39 @@ describe('loadCheckout', () => {
     const loading = loadCheckout('ord_1', held.calls);
     held.answerOrder();
     await expect(loading).rejects.toBe(refusal);
+  });
+});
+
+/** Lets the calls' answers travel through loadCheckout's awaits. */
+const answersArrived = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+describe('startCheckoutLoad', () => {
+  it("keeps the started load's answer for the page's first render once it has come, hands it to onLoaded; the page that takes it forgets it", async () => {
+    const held = heldCalls('pending', () => Promise.resolve(session));
+    const loaded: unknown[] = [];
+    const onLoaded = (orderId: string, data: unknown) => loaded.push([orderId, data]);
+    startCheckoutLoad('/checkout/ord_2', onLoaded, held.calls);
+    startCheckoutLoad('/cart', onLoaded, held.calls);
+    expect(held.asked.sort()).toEqual(['order ord_2', 'session ord_2']);
+    expect(startedCheckoutOutcome('ord_2')).toBeUndefined();
+    held.answerOrder();
+    await answersArrived();
+    const ready = { status: 'ready', data: { order: order('pending'), session } };
+    expect(startedCheckoutOutcome('ord_2')).toEqual(ready);
+    expect(loaded).toEqual([['ord_2', ready.data]]);
+    await expect(takeCheckoutLoad('ord_2', held.calls)).resolves.toEqual(ready.data);
+    expect(startedCheckoutOutcome('ord_2')).toBeUndefined();
+    // A later visit loads afresh.
+    void takeCheckoutLoad('ord_2', held.calls);
+    expect(held.asked).toHaveLength(4);
+  });
+
+  it("keeps a failed load's problem for the page's first render", async () => {
+    const held = heldCalls('pending', () => Promise.reject(new ApiError({ status: 429, code: 'too_many_attempts' })));
+    startCheckoutLoad('/checkout/ord_3', undefined, held.calls);
+    held.answerOrder();
+    await answersArrived();
+    expect(startedCheckoutOutcome('ord_3')).toEqual({ status: 'failed', problem: { status: 429, code: 'too_many_attempts' } });
+    await expect(takeCheckoutLoad('ord_3', held.calls)).rejects.toBeInstanceOf(ApiError);
   });
 });

@@ -3,6 +3,7 @@
 // at once, and as soon as the app starts on a checkout URL rather than once the page has rendered.
 import { api } from '../../api/client.ts';
 import type { CheckoutSession, Order } from '../../api/types.ts';
+import { problemOf, type Loaded } from '../../api/use-load.ts';
 import { matchRoute } from '../../router.tsx';
 
 export interface CheckoutData {
@@ -35,23 +36,51 @@ export async function loadCheckout(orderId: string, calls: CheckoutCalls = api):
   return { order, session: answered.value };
 }
 
-const started = new Map<string, Promise<CheckoutData>>();
+/** A load started at start-up, and its outcome once it has one. */
+interface StartedLoad {
+  readonly load: Promise<CheckoutData>;
+  settled?: Loaded<CheckoutData>;
+}
+
+const started = new Map<string, StartedLoad>();
 
 /**
  * Starts loading the checkout when the app opens on a checkout URL, before React has rendered anything (main.tsx); the
- * page takes that load instead of starting its own. Its rejection is handled by the page that takes it.
+ * page takes that load instead of starting its own. Its rejection is handled by the page that takes it. `onLoaded`:
+ * what to start as soon as it has loaded.
  */
-export function startCheckoutLoad(path: string): void {
+export function startCheckoutLoad(
+  path: string,
+  onLoaded?: (orderId: string, data: CheckoutData) => void,
+  calls: CheckoutCalls = api,
+): void {
   const orderId = matchRoute('/checkout/:orderId', path)?.orderId;
   if (orderId === undefined || started.has(orderId)) return;
-  const load = loadCheckout(orderId);
-  load.catch(() => undefined);
-  started.set(orderId, load);
+  const entry: StartedLoad = { load: loadCheckout(orderId, calls) };
+  entry.load.then(
+    (data) => {
+      entry.settled = { status: 'ready', data };
+      onLoaded?.(orderId, data);
+    },
+    (error: unknown) => {
+      entry.settled = { status: 'failed', problem: problemOf(error) };
+    },
+  );
+  started.set(orderId, entry);
+}
+
+/**
+ * What the load started for this order has given so far: its outcome once it has one, so the page's first render shows
+ * it (on a first visit it usually answers while the app's modules still load) instead of "Loading…" for a render and
+ * a paint more before the card form (issue 10).
+ */
+export function startedCheckoutOutcome(orderId: string): Loaded<CheckoutData> | undefined {
+  return started.get(orderId)?.settled;
 }
 
 /** The load started for this order at start-up (once: a later visit loads afresh), else a new one. */
-export function takeCheckoutLoad(orderId: string): Promise<CheckoutData> {
-  const load = started.get(orderId);
+export function takeCheckoutLoad(orderId: string, calls: CheckoutCalls = api): Promise<CheckoutData> {
+  const entry = started.get(orderId);
   started.delete(orderId);
-  return load ?? loadCheckout(orderId);
+  return entry?.load ?? loadCheckout(orderId, calls);
 }

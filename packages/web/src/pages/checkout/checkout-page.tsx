@@ -14,12 +14,12 @@ import { useTheme } from '../../theme/theme.ts';
 import { useUnansweredAttempt } from './unanswered-attempt.ts';
 import { useProviderFor } from './real-provider.ts';
 import { usePayment } from './use-payment.ts';
-import { takeCheckoutLoad } from './checkout-data.ts';
+import { startedCheckoutOutcome, takeCheckoutLoad } from './checkout-data.ts';
 import { isWalletView } from './wallet-views.ts';
 
 export function CheckoutPage({ orderId }: { orderId: string }) {
   const account = useSession();
-  const loaded = useLoad(() => takeCheckoutLoad(orderId), orderId);
+  const loaded = useLoad(() => takeCheckoutLoad(orderId), orderId, startedCheckoutOutcome(orderId));
   const [instance, setInstance] = useState<CheckoutInstance | null>(null);
   // On a wallet's view its own button pays (the order is paid once the shopper approves): the shop's Pay is hidden.
   const [onWalletView, setOnWalletView] = useState(false);
