@@ -58,7 +58,21 @@ export const VELOCITY_COUNTS_KEEP_MS = 24 * 60 * 60 * 1000;
  * hold. A window counts the minute it began in too, so it may hold up to a minute more: a refusal comes early, never late.
  */
 const MINUTE_MS = 60 * 1000;
-const minuteOf = (ms: number): string => nowIso(new Date(ms - (ms % MINUTE_MS)));
+/**
+ * The minutes a request names are few (now, and each window's start): their texts are kept, not formatted again for
+ * each count (a payment names about fifteen). Cleared whenever it holds more than a few minutes' worth.
+ */
+const minuteTexts = new Map<number, string>();
+const minuteOf = (ms: number): string => {
+  const start = ms - (ms % MINUTE_MS);
+  let text = minuteTexts.get(start);
+  if (text === undefined) {
+    if (minuteTexts.size >= 64) minuteTexts.clear();
+    text = nowIso(new Date(start));
+    minuteTexts.set(start, text);
+  }
+  return text;
+};
 
 /** What `record` counted, so it can be taken back (`forget`). */
 export interface Recorded {
@@ -69,8 +83,10 @@ export interface Recorded {
 }
 
 // A payment records and counts a dozen times: the statements are compiled once (db/prepared.ts), one per number of
-// subjects (a request has at most one of each dimension) or per list of tallies counted at once.
-type Params = Record<string, string | number>;
+// subjects (a request has at most one of each dimension) or per list of tallies counted at once. Their values are
+// positional (an array: prepared.ts names a value by its index), each event or tally a fixed stride of them, so a
+// request builds a flat list instead of an object of generated names.
+type Params = Array<string | number>;
 const shapes = <K, T>(make: (shape: K) => T): ((shape: K) => T) => {
   const made = new Map<K, T>();
   return (shape) => {
@@ -84,18 +100,19 @@ const shapes = <K, T>(make: (shape: K) => T): ((shape: K) => T) => {
 };
 const range = (size: number): number[] => Array.from({ length: size }, (_, i) => i);
 
-/** One count per (action, subject, detail): `action0`, `dimension0`, `subject0`, `detail0`, ... */
+/** One count per (action, subject, detail). Params: the minute, then action, dimension, subject, detail of each. */
+const RECORD_STRIDE = 4;
 const recordQuery = shapes((size: number) =>
   prepared((db, p: Params) =>
     db
       .insertInto('velocity_counts')
       .values(
         range(size).map((i) => ({
-          action: p[`action${i}`] as string,
-          dimension: p[`dimension${i}`] as string,
-          subject: p[`subject${i}`] as string,
-          minute: p.minute as string,
-          detail: p[`detail${i}`] as string,
+          action: p[1 + i * RECORD_STRIDE] as string,
+          dimension: p[2 + i * RECORD_STRIDE] as string,
+          subject: p[3 + i * RECORD_STRIDE] as string,
+          minute: p[0] as string,
+          detail: p[4 + i * RECORD_STRIDE] as string,
           count: 1,
         })),
       )
@@ -132,17 +149,18 @@ const eventsOf = (db: Pick<Db, 'selectFrom'>, p: EventsParams) =>
     .where('dimension', '=', p.dimension)
     .where('subject', '=', p.subject)
     .where('minute', '>=', p.since);
+/** A tally's params: action, dimension, subject, since (a minute), the distinct details' bound (0 for a sum). */
+const TALLY_STRIDE = 5;
 const paramsOf = (p: Params, i: number): EventsParams => ({
-  action: p[`action${i}`] as string,
-  dimension: p[`dimension${i}`] as string,
-  subject: p[`subject${i}`] as string,
-  since: p[`since${i}`] as string,
+  action: p[i * TALLY_STRIDE] as string,
+  dimension: p[1 + i * TALLY_STRIDE] as string,
+  subject: p[2 + i * TALLY_STRIDE] as string,
+  since: p[3 + i * TALLY_STRIDE] as string,
 });
 
 /**
  * Tallies in one statement (a round trip on PostgreSQL), one column each (`t0`, `t1`, ...): `kinds` says which are
- * sums of events (`e`) and which distinct details up to `limit${i}` (`d`). Params: `action0`, `dimension0`,
- * `subject0`, `since0` (a minute), `limit0`, ...
+ * sums of events (`e`) and which distinct details up to their bound (`d`). Params: TALLY_STRIDE a tally.
  */
 const tallyQuery = shapes((kinds: string) =>
   prepared((db, p: Params) =>
@@ -154,7 +172,7 @@ const tallyQuery = shapes((kinds: string) =>
                 eventsOf(inner, paramsOf(p, i))
                   .select('detail')
                   .distinct()
-                  .limit(p[`limit${i}`] as number)
+                  .limit(p[4 + i * TALLY_STRIDE] as number)
                   .as('details'),
               )
               .select((count) => count.fn.countAll<string | number>().as('count'))
@@ -201,19 +219,11 @@ export class Velocity {
         minute,
       }),
     );
-    const params: Params = { minute };
-    let size = 0;
+    const params: Params = [minute];
     for (const { action, subjects, detail } of recorded) {
-      for (const [dimension, subject] of subjects) {
-        Object.assign(params, {
-          [`action${size}`]: action,
-          [`dimension${size}`]: dimension,
-          [`subject${size}`]: subject,
-          [`detail${size}`]: detail,
-        });
-        size += 1;
-      }
+      for (const [dimension, subject] of subjects) params.push(action, dimension, subject, detail);
     }
+    const size = (params.length - 1) / RECORD_STRIDE;
     if (size > 0) await recordQuery(size).execute(this.#db, params);
     return recorded;
   }
@@ -296,15 +306,12 @@ export class Velocity {
   /** The tallies as of `nowMs`, in one statement: each reads at most its window's minutes of its subject's rows. */
   async #tally(tallies: readonly Tally[], nowMs: number): Promise<number[]> {
     if (tallies.length === 0) return [];
-    const params: Params = {};
-    tallies.forEach((tally, i) => {
-      params[`action${i}`] = tally.action;
-      params[`dimension${i}`] = tally.dimension;
-      params[`subject${i}`] = tally.subject;
-      params[`since${i}`] = minuteOf(nowMs - tally.windowMs);
-      if (tally.distinctUpTo !== undefined) params[`limit${i}`] = tally.distinctUpTo;
-    });
-    const kinds = tallies.map((tally) => (tally.distinctUpTo === undefined ? 'e' : 'd')).join('');
+    const params: Params = [];
+    let kinds = '';
+    for (const tally of tallies) {
+      params.push(tally.action, tally.dimension, tally.subject, minuteOf(nowMs - tally.windowMs), tally.distinctUpTo ?? 0);
+      kinds += tally.distinctUpTo === undefined ? 'e' : 'd';
+    }
     const row = (await tallyQuery(kinds).takeFirst(this.#db, params)) as Record<string, string | number | null> | undefined;
     return tallies.map((_, i) => Number(row?.[`t${i}`] ?? 0));
   }
