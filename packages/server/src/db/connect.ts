@@ -12,6 +12,7 @@ import { startCheckpointer } from './checkpointer.ts';
 import { migrations } from './migrations.ts';
 import { runNamedStatement } from './postgres-query.ts';
 import { isPreparedText } from './prepared.ts';
+import { registerSqliteAtOnce } from './sqlite-at-once.ts';
 import type { Database } from './schema.ts';
 
 export type Db = Kysely<Database>;
@@ -88,7 +89,9 @@ function openSqlite(file: string, checkpointInWorker: boolean): { db: Db; optimi
   database.pragma('busy_timeout = 5000');
   database.pragma('foreign_keys = ON');
   database.pragma('analysis_limit = 1000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
+  const statements = withStatementCache(database);
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
+  registerSqliteAtOnce(db, { database, prepare: statements.prepare });
   const flusher = walFlusher(`${file}-wal`);
   if (file !== ':memory:') walFlushers.set(db, flusher.flush);
   const checkpointer =
@@ -161,7 +164,9 @@ const STATEMENT_CACHE_SIZE = 500;
  * most of ours (issue 10's profile). The same text reuses its prepared statement. Safe because better-sqlite3 runs a
  * statement to completion before returning, and Kysely streams no query here (a streamed statement stays busy).
  */
-function withStatementCache(database: SqliteDatabase.Database): KyselySqliteDatabase {
+function withStatementCache(
+  database: SqliteDatabase.Database,
+): KyselySqliteDatabase & { prepare(sql: string): SqliteDatabase.Statement } {
   const prepared = new Map<string, SqliteDatabase.Statement>();
   return {
     close: () => database.close(),

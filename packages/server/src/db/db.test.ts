@@ -213,6 +213,32 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('database on 
       await cleanup();
     }
   });
+
+  it('keeps a statement made outside a transaction out of it: not run inside it (SQLite: after it), kept when it is rolled back', async () => {
+    const { handle, cleanup } = await engine.open();
+    const { db } = handle;
+    try {
+      const window_ends_at = new Date().toISOString();
+      let outside: Promise<void> | undefined;
+      let outsideDone = false;
+      const rolledBack = db.transaction().execute(async (trx) => {
+        expect(await insertHits.affected(trx, { bucket: 'inside', window_ends_at, hits: 1 })).toBe(1);
+        // Another request's statement, while this transaction holds the connection (SQLite: its only one).
+        outside = insertHits.affected(db, { bucket: 'outside', window_ends_at, hits: 2 }).then(() => {
+          outsideDone = true;
+        });
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        if (name === 'sqlite') expect(outsideDone).toBe(false);
+        throw new Error('rolled back');
+      });
+      await expect(rolledBack).rejects.toThrow('rolled back');
+      await outside;
+      expect(await hitsOf.takeFirst(db, { bucket: 'inside' })).toBeUndefined();
+      expect(await hitsOf.takeFirst(db, { bucket: 'outside' })).toEqual({ bucket: 'outside', hits: 2 });
+    } finally {
+      await cleanup();
+    }
+  });
 });
 
 describe('SQLite with its checkpoints in a worker thread (as the server opens it)', () => {

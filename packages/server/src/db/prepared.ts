@@ -1,5 +1,6 @@
 import type { Compilable, CompiledQuery, QueryResult } from 'kysely';
 import type { Db } from './connect.ts';
+import { runAtOnce } from './sqlite-at-once.ts';
 
 /**
  * Queries built and compiled once, run many times with new values (issue 10: building and compiling a Kysely query
@@ -9,7 +10,8 @@ import type { Db } from './connect.ts';
  * them in the compiled query's parameters as it would any value, and each run swaps in its own values. So a builder
  * must only hand its params to Kysely as values (`where('id', '=', p.id)`, `.limit(p.limit)`, or `.values(p)`: a row
  * of the columns of the params it was first run with, so give every run all of them), never look at them (no `if`, no
- * arithmetic, no `in` list of a param array): such a query would run as it was built the first time.
+ * arithmetic, no `in` list of a param array): such a query would run as it was built the first time. `params` may be
+ * an array (positional values `p[0]`, `p[1]`, ...: a stand-in is named by its index).
  * The SQL text is the same on every run, so SQLite reuses its prepared statement (connect.ts) and PostgreSQL runs a
  * named prepared statement (`isPreparedText`).
  */
@@ -67,7 +69,15 @@ export function prepared<P extends object, R>(build: (db: Db, params: P) => Comp
       if (given === undefined) throw new Error(`prepared query: no value for ${value.name}`);
       return given;
     });
-    return db.executeQuery<R>({ ...query, parameters });
+    const run: CompiledQuery<R> = { ...query, parameters };
+    // SQLite outside a transaction: at once (sqlite-at-once.ts); a statement that fails rejects, as through Kysely.
+    try {
+      const done = runAtOnce(db, run);
+      if (done !== undefined) return Promise.resolve(done);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return db.executeQuery<R>(run);
   };
   return {
     execute,
