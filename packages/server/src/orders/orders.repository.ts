@@ -12,7 +12,10 @@ const orderById = prepared((db, p: { id: string }) => db.selectFrom('orders').se
 const orderLines = prepared((db, p: { orderId: string }) =>
   db.selectFrom('order_items').selectAll().where('order_id', '=', p.orderId).orderBy('position'),
 );
-/** The order's row on each of its lines (one statement instead of two: the lines never change once it is made). */
+/**
+ * The order's row on each of its lines (one statement instead of two: the lines never change once it is made), and
+ * whether it has any payment attempt (an index probe: an order paid for the first time needs no read of its attempts).
+ */
 const orderByIdWithLines = prepared((db, p: { id: string }) =>
   db
     .selectFrom('orders')
@@ -26,6 +29,9 @@ const orderByIdWithLines = prepared((db, p: { id: string }) =>
       'order_items.unit_amount as line_unit_amount',
       'order_items.currency as line_currency',
     ])
+    .select((eb) =>
+      eb.exists(eb.selectFrom('payments').select('payments.id').whereRef('payments.order_id', '=', 'orders.id')).as('attempted'),
+    )
     .where('orders.id', '=', p.id)
     .orderBy('order_items.position'),
 );
@@ -84,6 +90,8 @@ export async function insertOrder(db: Db, input: { owner: Owner; items: OrderIte
 export interface OrderWithLines {
   row: OrderRow;
   lines: OrderItemRow[];
+  /** Whether it had a payment attempt when read: when not, its attempts need no reading (findOrderAttemptsOf). */
+  attempted: boolean;
 }
 
 function isOwnedBy(row: OrderRow, owner: Owner): boolean {
@@ -101,7 +109,7 @@ export async function findOwnedOrderWithLines(db: Db, orderId: string, owner: Ow
   const { rows } = await orderByIdWithLines.execute(db, { id: orderId });
   const first = rows[0];
   if (first === undefined) return undefined;
-  const { line_position, line_product_id, line_name, line_quantity, line_unit_amount, line_currency, ...row } = first;
+  const { line_position, line_product_id, line_name, line_quantity, line_unit_amount, line_currency, attempted, ...row } = first;
   if (!isOwnedBy(row, owner)) return undefined;
   const lines: OrderItemRow[] = [];
   for (const line of rows) {
@@ -112,12 +120,18 @@ export async function findOwnedOrderWithLines(db: Db, orderId: string, owner: Ow
     if (quantity === null || unit_amount === null || currency === null) continue;
     lines.push({ order_id: row.id, position, product_id, name, quantity, unit_amount, currency });
   }
-  return { row, lines };
+  // SQLite answers 0 or 1, PostgreSQL a boolean.
+  return { row, lines, attempted: Boolean(attempted) };
 }
 
 /** An order's payment attempts, oldest first. */
 export async function findOrderAttempts(db: Db, orderId: string): Promise<PaymentRow[]> {
   return (await orderAttempts.execute(db, { orderId })).rows;
+}
+
+/** The attempts of an order read by findOwnedOrderWithLines, as they were then: none without a read if it had none. */
+export async function findOrderAttemptsOf(db: Db, order: OrderWithLines): Promise<PaymentRow[]> {
+  return order.attempted ? findOrderAttempts(db, order.row.id) : [];
 }
 
 /** An order row read already, with its lines and payment attempts (read now). */
@@ -130,7 +144,7 @@ export async function loadOrder(db: Db, row: OrderRow): Promise<Order> {
 }
 
 /** The order as the API shows it, from its row, its lines and its attempts (oldest first). */
-export function toOrder({ row, lines }: OrderWithLines, attempts: readonly PaymentRow[]): Order {
+export function toOrder({ row, lines }: Pick<OrderWithLines, 'row' | 'lines'>, attempts: readonly PaymentRow[]): Order {
   // The attempt that says most about the order: the one that charged, else the latest.
   const payment = attempts.find((r) => isCharged(paymentStatusSchema.parse(r.status))) ?? attempts.at(-1);
   return {
@@ -147,7 +161,7 @@ export function toOrder({ row, lines }: OrderWithLines, attempts: readonly Payme
 
 export async function findOwnedOrder(db: Db, orderId: string, owner: Owner): Promise<Order | undefined> {
   const order = await findOwnedOrderWithLines(db, orderId, owner);
-  return order === undefined ? undefined : toOrder(order, await findOrderAttempts(db, order.row.id));
+  return order === undefined ? undefined : toOrder(order, await findOrderAttemptsOf(db, order));
 }
 
 /** How many orders the order history shows: the newest; older ones stay reachable by their receipt links. */

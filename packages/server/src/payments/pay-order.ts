@@ -90,7 +90,7 @@ export async function payOrder(deps: PayOrderDeps, input: PayOrderInput, now: Da
   if (order === undefined) return { kind: 'order_not_found' };
   const { row: orderRow } = order;
 
-  const { all: attemptsBefore, own, live } = await findAttempts(deps.db, orderRow.id, input.idempotencyRef);
+  const { all: attemptsBefore, own, live } = await findAttempts(deps.db, order, input.idempotencyRef);
   // This key's own attempt, finished by another request before this one's answer was saved: its answer is that one,
   // with the order read again (that outcome may have been recorded after the read above: paid, not still pending).
   if (own !== undefined && own.status !== 'pending') {

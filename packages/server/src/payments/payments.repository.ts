@@ -6,7 +6,8 @@ import { newId, nowIso } from '../ids.ts';
 import type { Money } from '../money.ts';
 import type { OrderStatus } from '../orders/order.ts';
 import { orderStatusSchema } from '../orders/order.ts';
-import { findOrderAttempts, updateOrderStatus } from '../orders/orders.repository.ts';
+import { findOrderAttemptsOf, updateOrderStatus } from '../orders/orders.repository.ts';
+import type { OrderWithLines } from '../orders/orders.repository.ts';
 import { toldSettlement } from '../webhooks/notifications.ts';
 import { assertPaymentTransition, LIVE_PAYMENT_STATUSES } from './payment.ts';
 import type { AttemptOutcome } from './payment.ts';
@@ -125,15 +126,16 @@ export async function insertPendingPayment(
 }
 
 /**
- * What a payment request needs of an order's attempts, in one read: all of them (oldest first, for its answer), the
- * attempt its Idempotency-Key started (a key starts at most one), and the order's live (pending or succeeded) attempt.
+ * What a payment request needs of an order's attempts, in one read (none when the order had none as it was read): all
+ * of them (oldest first, for its answer), the attempt its Idempotency-Key started (a key starts at most one), and the
+ * order's live (pending or succeeded) attempt.
  */
 export async function findAttempts(
   db: Db,
-  orderId: string,
+  order: OrderWithLines,
   idempotencyRef: string,
 ): Promise<{ all: PaymentRow[]; own: PaymentRow | undefined; live: PaymentRow | undefined }> {
-  const all = await findOrderAttempts(db, orderId);
+  const all = await findOrderAttemptsOf(db, order);
   return {
     all,
     own: all.find((row) => row.idempotency_ref === idempotencyRef),
