@@ -6,8 +6,10 @@ import { ENGINES } from '../testing/engines.ts';
 import { tempSqliteFile } from '../testing/sqlite.ts';
 import { WAL_FRAMES_BOUND } from './checkpointer.ts';
 import { migrate, openDatabase } from './connect.ts';
+import type { Db } from './connect.ts';
 import { migrations } from './migrations.ts';
 import { prepared } from './prepared.ts';
+import { transaction } from './sqlite-at-once.ts';
 
 const insertHits = prepared((db, p: { bucket: string; window_ends_at: string; hits: number }) =>
   db.insertInto('rate_limit_hits').values(p),
@@ -214,27 +216,55 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('database on 
     }
   });
 
-  it('keeps a statement made outside a transaction out of it: not run inside it (SQLite: after it), kept when it is rolled back', async () => {
+  const opened: Array<[string, (db: Db, body: (trx: Db) => Promise<void>) => Promise<void>]> = [
+    ["Kysely's transaction", (db, body) => db.transaction().execute(body)],
+    ['transaction()', transaction],
+  ];
+  it.each(opened)(
+    'keeps a statement made outside a transaction (%s) out of it: not run inside it (SQLite: after it), kept when it is rolled back',
+    async (_, open) => {
+      const { handle, cleanup } = await engine.open();
+      const { db } = handle;
+      try {
+        const window_ends_at = new Date().toISOString();
+        let outside: Promise<void> | undefined;
+        let outsideDone = false;
+        const rolledBack = open(db, async (trx) => {
+          expect(await insertHits.affected(trx, { bucket: 'inside', window_ends_at, hits: 1 })).toBe(1);
+          // Another request's statement, while this transaction holds the connection (SQLite: its only one).
+          outside = insertHits.affected(db, { bucket: 'outside', window_ends_at, hits: 2 }).then(() => {
+            outsideDone = true;
+          });
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          if (name === 'sqlite') expect(outsideDone).toBe(false);
+          throw new Error('rolled back');
+        });
+        await expect(rolledBack).rejects.toThrow('rolled back');
+        await outside;
+        expect(await hitsOf.takeFirst(db, { bucket: 'inside' })).toBeUndefined();
+        expect(await hitsOf.takeFirst(db, { bucket: 'outside' })).toEqual({ bucket: 'outside', hits: 2 });
+      } finally {
+        await cleanup();
+      }
+    },
+  );
+
+  it("commits transaction()'s statements together, compiled ones and Kysely's, and hides them from another connection until then", async () => {
     const { handle, cleanup } = await engine.open();
     const { db } = handle;
     try {
       const window_ends_at = new Date().toISOString();
-      let outside: Promise<void> | undefined;
-      let outsideDone = false;
-      const rolledBack = db.transaction().execute(async (trx) => {
-        expect(await insertHits.affected(trx, { bucket: 'inside', window_ends_at, hits: 1 })).toBe(1);
-        // Another request's statement, while this transaction holds the connection (SQLite: its only one).
-        outside = insertHits.affected(db, { bucket: 'outside', window_ends_at, hits: 2 }).then(() => {
-          outsideDone = true;
-        });
-        await new Promise((resolve) => setTimeout(resolve, 20));
-        if (name === 'sqlite') expect(outsideDone).toBe(false);
-        throw new Error('rolled back');
+      let seenInside: unknown;
+      await transaction(db, async (trx) => {
+        await insertHits.affected(trx, { bucket: 'compiled', window_ends_at, hits: 1 });
+        await trx.insertInto('rate_limit_hits').values({ bucket: 'built', window_ends_at, hits: 2 }).execute();
+        seenInside = await hitsOf.takeFirst(trx, { bucket: 'built' });
+        // PostgreSQL: the pool's other connection; SQLite has one, held by the transaction.
+        if (name === 'postgres') expect(await hitsOf.takeFirst(db, { bucket: 'compiled' })).toBeUndefined();
       });
-      await expect(rolledBack).rejects.toThrow('rolled back');
-      await outside;
-      expect(await hitsOf.takeFirst(db, { bucket: 'inside' })).toBeUndefined();
-      expect(await hitsOf.takeFirst(db, { bucket: 'outside' })).toEqual({ bucket: 'outside', hits: 2 });
+      expect(seenInside).toEqual({ bucket: 'built', hits: 2 });
+      expect(await hitsOf.takeFirst(db, { bucket: 'compiled' })).toEqual({ bucket: 'compiled', hits: 1 });
+      expect(await hitsOf.takeFirst(db, { bucket: 'built' })).toEqual({ bucket: 'built', hits: 2 });
     } finally {
       await cleanup();
     }

@@ -1,6 +1,7 @@
-import type { ExpressionBuilder, Transaction } from 'kysely';
+import type { ExpressionBuilder } from 'kysely';
 import type { Db } from '../db/connect.ts';
 import { prepared } from '../db/prepared.ts';
+import { transaction } from '../db/sqlite-at-once.ts';
 import type { Database, PaymentRow } from '../db/schema.ts';
 import { newId, nowIso } from '../ids.ts';
 import type { Money } from '../money.ts';
@@ -203,7 +204,7 @@ export async function recordOutcome(
   db: Db,
   payment: PaymentRow,
   outcome: AttemptOutcome,
-  alongside?: (trx: Transaction<Database>, saved: PaymentRow) => Promise<void>,
+  alongside?: (trx: Db, saved: PaymentRow) => Promise<void>,
 ): Promise<RecordedOutcome> {
   const status = outcome.kind === 'succeeded' ? 'succeeded' : 'declined';
   assertPaymentTransition('pending', status);
@@ -226,7 +227,7 @@ export async function recordOutcome(
     velocity_subjects: null,
     updated_at: nowIso(),
   };
-  return db.transaction().execute(async (trx) => {
+  return transaction(db, async (trx) => {
     const { transaction_id: transactionId } = answer;
     const answered =
       status === 'succeeded' && transactionId !== null
@@ -248,7 +249,7 @@ export async function recordOutcome(
   });
 }
 
-async function orderStatusOf(trx: Transaction<Database>, orderId: string): Promise<OrderStatus> {
+async function orderStatusOf(trx: Db, orderId: string): Promise<OrderStatus> {
   const order = await trx.selectFrom('orders').select('status').where('id', '=', orderId).executeTakeFirstOrThrow();
   return orderStatusSchema.parse(order.status);
 }
