@@ -24,6 +24,9 @@ const hitsAsText = prepared((db, p: { bucket: string }) =>
     .select((eb) => ['bucket', eb.cast<string>('hits', 'text').as('hits'), eb.fn.countAll().over().as('rows')])
     .where('bucket', '=', p.bucket),
 );
+const allHitsOf = prepared((db, p: { bucket: string }) =>
+  db.selectFrom('rate_limit_hits').selectAll().where('bucket', '=', p.bucket),
+);
 const addHits = prepared((db, p: { bucket: string; by: number }) =>
   db
     .updateTable('rate_limit_hits')
@@ -197,6 +200,28 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('database on 
       await cleanup();
     }
   });
+
+  // PostgreSQL only: SQLite keeps nothing of a statement's columns (postgres-query.ts).
+  it.runIf(name === 'postgres')(
+    "gives a compiled query's rows their columns' types as they are now, after another instance's migration changed one",
+    async () => {
+      const { config, handle, cleanup } = await engine.open();
+      const window_ends_at = new Date().toISOString();
+      let later: Awaited<ReturnType<typeof engine.open>>['handle'] | undefined;
+      try {
+        await insertHits.affected(handle.db, { bucket: 'first', window_ends_at, hits: 1 });
+        expect(await allHitsOf.takeFirst(handle.db, { bucket: 'first' })).toEqual({ bucket: 'first', window_ends_at, hits: 1 });
+        // A rolling upgrade: another instance widens a column to bigint (which pg answers as text); this one's next
+        // connection describes the same statement with the new type, so the parsers built for the old one must go.
+        await sql`alter table rate_limit_hits alter column hits type bigint`.execute(handle.db);
+        later = await openDatabase(config);
+        expect(await allHitsOf.takeFirst(later.db, { bucket: 'first' })).toEqual({ bucket: 'first', window_ends_at, hits: '1' });
+      } finally {
+        await later?.close();
+        await cleanup();
+      }
+    },
+  );
 
   it("keeps a transaction's first statement in it: unseen by another connection while the transaction runs, undone by a rollback", async () => {
     const { handle, cleanup } = await engine.open();
