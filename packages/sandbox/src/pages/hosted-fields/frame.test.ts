@@ -70,9 +70,11 @@ describe('frame script bundle', () => {
     }
   });
 
-  it('stays inert with a malformed fragment or a wildcard parent origin', async () => {
+  it('stays inert with a malformed fragment, no channel (the checkout preloading the page) or a wildcard parent origin', async () => {
     for (const fragment of [
       { field: 'pin', channel: 'c', parentOrigin: PARENT_ORIGIN },
+      // What @kassa/checkout's preloadSandboxFields loads: the page cached and its process started, the field unused.
+      { field: 'number', channel: '', parentOrigin: PARENT_ORIGIN },
       { field: 'number', channel: 'c', parentOrigin: '*' },
     ]) {
       const frame = await loadFrame(fragment);
