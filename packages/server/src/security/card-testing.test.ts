@@ -418,7 +418,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('a card-testi
     60_000,
   );
 
-  it("an approval whose answer was lost, finished by its own Idempotency-Key, is counted once as one of its BIN's approved cards, from what its attempt kept: the payer, the card's keyed hashes and BIN, never its number", async () => {
+  it("an approval whose answer was lost, finished by its own Idempotency-Key, is counted once as one of its BIN's approved cards, from what its attempt kept: the payer, the card's keyed hashes and BIN, never its number; the attempt counted once against its payer and card, not its BIN", async () => {
     const number = cardNumber(++cardCounter);
     const one = await shopper('198.51.100.61', 'prd_mug', () => number);
     const resend = await lostPayment(one);
@@ -434,6 +434,14 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('a card-testi
       bin: '411111',
     });
     expect((await resend()).statusCode).toBe(201);
+    // No rule counts a BIN's attempts: its declines and approvals are what the BIN rule reads.
+    const attempts = await db.selectFrom('velocity_counts').selectAll().where('action', '=', 'payment').execute();
+    expect(attempts.map(({ dimension, count }) => `${dimension} ${Number(count)}`).sort()).toEqual([
+      'card 1',
+      'ip 1',
+      'order 1',
+      'session 1',
+    ]);
     const approvals = await db.selectFrom('velocity_counts').selectAll().where('action', '=', 'approval').execute();
     expect(
       approvals.map(({ dimension, subject, detail, count }) => ({ dimension, subject, detail, count: Number(count) })),

@@ -84,14 +84,16 @@ export function rulesBeforeCard(limits: readonly Limit[]): Limit[] {
 }
 
 /**
- * A payment's card, once the gateway has described its nonce: counted against the card and its BIN, and as one of
- * the cards of the session, account and IP. Committed before enforceCardLimits reads the counts: on PostgreSQL a
- * transaction does not see another's uncommitted counts, so payments sent at once with different cards would each see
- * only their own and more cards than distinct_cards_per_ip_per_hour would reach the gateway.
+ * A payment's card, once the gateway has described its nonce: counted against the card, and as one of the cards of the
+ * session, account and IP (not against its BIN: no rule counts a BIN's attempts, and every payment of a popular BIN
+ * wrote the same row; the BIN rule counts its declines and approvals with the outcomes, outcomeCounter). Committed
+ * before enforceCardLimits reads the counts: on PostgreSQL a transaction does not see another's uncommitted counts, so
+ * payments sent at once with different cards would each see only their own and more cards than
+ * distinct_cards_per_ip_per_hour would reach the gateway.
  */
 export async function recordCardUse(velocity: Velocity, card: CardSubjects, payer: Subjects): Promise<void> {
   await velocity.recordAll([
-    { action: 'payment', subjects: { card: card.card, bin: card.bin } },
+    { action: 'payment', subjects: { card: card.card } },
     { action: 'card_used', subjects: { session: payer.session, account: payer.account, ip: payer.ip }, detail: card.card },
   ]);
 }
