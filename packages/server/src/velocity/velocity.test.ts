@@ -60,6 +60,26 @@ describe('Velocity on SQLite', () => {
     expect(under).toEqual({ exceeded: null, also: [] });
   });
 
+  it('counts each tally asked in one go over its own window: 15 minutes and an hour, events and distinct cards', async () => {
+    await velocity.record('decline', { bin: '400551' }, 'a');
+    now = new Date(now.getTime() + 40 * 60 * 1000);
+    await velocity.record('decline', { bin: '400551' }, 'b');
+    const bin = { action: 'decline', dimension: 'bin', subject: '400551' } as const;
+    const [quarter, hour] = [15 * 60 * 1000, 60 * 60 * 1000];
+    const { also } = await velocity.exceededAnd(
+      [],
+      {},
+      [],
+      [
+        { ...bin, windowMs: quarter },
+        { ...bin, windowMs: hour },
+        { ...bin, windowMs: quarter, distinctUpTo: 10 },
+        { ...bin, windowMs: hour, distinctUpTo: 10 },
+      ],
+    );
+    expect(also).toEqual([1, 2, 1, 2]);
+  });
+
   it("keeps a subject's events as one count per minute, and refuses past the limit counted over the window", async () => {
     const perIp = DEFAULT_VELOCITY_LIMITS.payments.filter((limit) => limit.rule === 'payments_per_ip_per_hour');
     for (let i = 0; i < 400; i += 1) await velocity.record('payment', { ip: '198.18.0.1' });
