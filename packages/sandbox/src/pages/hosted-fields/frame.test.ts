@@ -70,10 +70,10 @@ describe('frame script bundle', () => {
     }
   });
 
-  it('stays inert with a malformed fragment, no channel (the checkout preloading the page) or a wildcard parent origin', async () => {
+  it('stays inert with a malformed fragment, no channel or a wildcard parent origin', async () => {
     for (const fragment of [
       { field: 'pin', channel: 'c', parentOrigin: PARENT_ORIGIN },
-      // What @kassa/checkout's preloadSandboxFields loads: the page cached and its process started, the field unused.
+      // No channel: no checkout instance to speak for (a page that loads the frame only to have it cached).
       { field: 'number', channel: '', parentOrigin: PARENT_ORIGIN },
       { field: 'number', channel: 'c', parentOrigin: '*' },
     ]) {
