@@ -2,4 +2,3 @@
 // an integrator that wraps it, e.g. to list and save cards through its own server. Built on its own (like
 // @kassa/checkout/braintree), so that exporting it costs the card view nothing.
 export { createSandboxProvider } from './provider/sandbox-provider.ts';
-export { preloadSandboxFields } from './fields/preload.ts';

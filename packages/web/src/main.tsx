@@ -4,12 +4,10 @@
 import '@kassa/checkout/styles.css';
 import './styles/app.css';
 import { startCheckoutLoad } from './pages/checkout/checkout-data.ts';
-import { preloadCardFrames } from './pages/checkout/frames-preload.ts';
 import { startTheme } from './theme/theme.ts';
 
 // Before the first render, so the page never flashes in the other theme.
 startTheme();
-// The checkout's order and client token are asked for now rather than once its page has rendered, and the card
-// field frame loads as soon as they are there.
-startCheckoutLoad(window.location.pathname, preloadCardFrames);
+// The checkout's order and client token are asked for now rather than once its page has rendered.
+startCheckoutLoad(window.location.pathname);
 void import('./render.tsx');

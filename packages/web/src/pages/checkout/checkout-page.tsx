@@ -15,18 +15,12 @@ import { useUnansweredAttempt } from './unanswered-attempt.ts';
 import { useProviderFor } from './real-provider.ts';
 import { usePayment } from './use-payment.ts';
 import { startedCheckoutOutcome, takeCheckoutLoad } from './checkout-data.ts';
-import { endFramesPreload } from './frames-preload.ts';
 import { isWalletView } from './wallet-views.ts';
 
 export function CheckoutPage({ orderId }: { orderId: string }) {
   const account = useSession();
   const loaded = useLoad(() => takeCheckoutLoad(orderId), orderId, startedCheckoutOutcome(orderId));
-  // The card field frame preloaded at start-up goes once the checkout's own frames are ready, or with the page.
   const [instance, setInstance] = useState<CheckoutInstance | null>(null);
-  useEffect(() => {
-    if (instance !== null) endFramesPreload(orderId);
-    return () => endFramesPreload(orderId);
-  }, [instance, orderId]);
   // On a wallet's view its own button pays (the order is paid once the shopper approves): the shop's Pay is hidden.
   const [onWalletView, setOnWalletView] = useState(false);
   const session = loaded.status === 'ready' ? loaded.data.session : undefined;
