@@ -1,6 +1,6 @@
 // <Checkout>: the root component. React only mounts: the runtime (created in an effect, so never during a server
 // render) owns the machine, the frames and the listeners, and is destroyed on unmount.
-import { useEffect, useId, useMemo, useRef, useState, useSyncExternalStore, type ReactElement } from 'react';
+import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactElement } from 'react';
 import { createTranslator, directionOf, resolveLocale, type Translate, type Translations } from './i18n/i18n.ts';
 import { useCatalogue } from './i18n/use-catalogue.ts';
 import { initialState } from './machine/checkout.machine.ts';
@@ -53,7 +53,9 @@ export function Checkout(props: CheckoutProps): ReactElement {
   const loadingState = useMemo(() => initialState(settings), [settings]);
 
   const [runtime, setRuntime] = useState<CheckoutRuntime | null>(null);
-  useEffect(() => {
+  // A layout effect: the runtime, and with it the card frames (the card view's layout effect), come in the commit that
+  // first draws the form, not after the browser's paint and its other tasks (issue 10: the frames are the longest wait).
+  useLayoutEffect(() => {
     if (t === null) return undefined;
     // A new token, new settings or new messages start over cleanly (StrictMode's double effect included).
     const created = new CheckoutRuntime({

@@ -1,7 +1,7 @@
 // The card form: a function of the machine's state. It mounts the frames into its containers and forwards label
 // clicks; every decision (which fields, which messages, when) is the machine's. It stays mounted (hidden) while
 // another view is shown, so what the shopper typed survives a look at the other ways to pay.
-import { useCallback, useEffect, useId, useRef, type ReactElement } from 'react';
+import { useCallback, useId, useLayoutEffect, useRef, type ReactElement } from 'react';
 import { connectCard } from '../../machine/checkout.connect.ts';
 import type { FieldName } from '../../machine/checkout.types.ts';
 import { useCheckoutContext, useFocusTarget } from '../checkout-context.ts';
@@ -29,8 +29,8 @@ export function CardView({ active }: { readonly active: boolean }): ReactElement
   };
 
   // Every field drawn gets its frame; a field the configuration then hides leaves with its container (fields are only
-  // ever dropped, never added: nothing to mount again).
-  useEffect(() => {
+  // ever dropped, never added: nothing to mount again). Mounted before the browser paints (as the runtime is made).
+  useLayoutEffect(() => {
     if (runtime === null || !mountable) return undefined;
     const mounts = [...containers.current].map(([field, container]) => ({
       field,
