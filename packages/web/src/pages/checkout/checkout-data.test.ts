@@ -63,19 +63,16 @@ describe('loadCheckout', () => {
 const answersArrived = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 describe('startCheckoutLoad', () => {
-  it("keeps the started load's answer for the page's first render once it has come, hands it to onLoaded; the page that takes it forgets it", async () => {
+  it("keeps the started load's answer for the page's first render once it has come; the page that takes it forgets it", async () => {
     const held = heldCalls('pending', () => Promise.resolve(session));
-    const loaded: unknown[] = [];
-    const onLoaded = (orderId: string, data: unknown) => loaded.push([orderId, data]);
-    startCheckoutLoad('/checkout/ord_2', onLoaded, held.calls);
-    startCheckoutLoad('/cart', onLoaded, held.calls);
+    startCheckoutLoad('/checkout/ord_2', held.calls);
+    startCheckoutLoad('/cart', held.calls);
     expect(held.asked.sort()).toEqual(['order ord_2', 'session ord_2']);
     expect(startedCheckoutOutcome('ord_2')).toBeUndefined();
     held.answerOrder();
     await answersArrived();
     const ready = { status: 'ready', data: { order: order('pending'), session } };
     expect(startedCheckoutOutcome('ord_2')).toEqual(ready);
-    expect(loaded).toEqual([['ord_2', ready.data]]);
     await expect(takeCheckoutLoad('ord_2', held.calls)).resolves.toEqual(ready.data);
     expect(startedCheckoutOutcome('ord_2')).toBeUndefined();
     // A later visit loads afresh.
@@ -85,7 +82,7 @@ describe('startCheckoutLoad', () => {
 
   it("keeps a failed load's problem for the page's first render", async () => {
     const held = heldCalls('pending', () => Promise.reject(new ApiError({ status: 429, code: 'too_many_attempts' })));
-    startCheckoutLoad('/checkout/ord_3', undefined, held.calls);
+    startCheckoutLoad('/checkout/ord_3', held.calls);
     held.answerOrder();
     await answersArrived();
     expect(startedCheckoutOutcome('ord_3')).toEqual({ status: 'failed', problem: { status: 429, code: 'too_many_attempts' } });

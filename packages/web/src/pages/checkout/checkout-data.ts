@@ -46,21 +46,15 @@ const started = new Map<string, StartedLoad>();
 
 /**
  * Starts loading the checkout when the app opens on a checkout URL, before React has rendered anything (main.tsx); the
- * page takes that load instead of starting its own. Its rejection is handled by the page that takes it. `onLoaded`:
- * what to start as soon as it has loaded.
+ * page takes that load instead of starting its own. Its rejection is handled by the page that takes it.
  */
-export function startCheckoutLoad(
-  path: string,
-  onLoaded?: (orderId: string, data: CheckoutData) => void,
-  calls: CheckoutCalls = api,
-): void {
+export function startCheckoutLoad(path: string, calls: CheckoutCalls = api): void {
   const orderId = matchRoute('/checkout/:orderId', path)?.orderId;
   if (orderId === undefined || started.has(orderId)) return;
   const entry: StartedLoad = { load: loadCheckout(orderId, calls) };
   entry.load.then(
     (data) => {
       entry.settled = { status: 'ready', data };
-      onLoaded?.(orderId, data);
     },
     (error: unknown) => {
       entry.settled = { status: 'failed', problem: problemOf(error) };
