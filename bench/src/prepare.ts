@@ -145,7 +145,7 @@ async function prepareSession(
   return prepared;
 }
 
-/** `count` payments ready to send, prepared by a few sessions at a time. */
+/** `count` payments ready to send, prepared by a few sessions at a time, in the order to send them. */
 export async function preparePayments(
   kassaUrl: string,
   gatewayOrigin: string,
@@ -156,20 +156,28 @@ export async function preparePayments(
   const gateway = new Pool(gatewayOrigin, { connections: 8 });
   try {
     const sessions = Math.ceil(count / ORDERS_PER_SESSION);
-    const prepared: PreparedPayment[] = [];
+    const bySession: PreparedPayment[][] = [];
     let nextSession = 0;
     const worker = async (): Promise<void> => {
       while (nextSession < sessions) {
         const session = nextSession;
         nextSession += 1;
         const size = Math.min(ORDERS_PER_SESSION, count - session * ORDERS_PER_SESSION);
-        prepared.push(
-          ...(await prepareSession(kassa, gateway, size, session * ORDERS_PER_SESSION, runId, clientAddress(session))),
+        bySession[session] = await prepareSession(
+          kassa,
+          gateway,
+          size,
+          session * ORDERS_PER_SESSION,
+          runId,
+          clientAddress(session),
         );
       }
     };
     await Promise.all(Array.from({ length: 8 }, worker));
-    return prepared;
+    // Sent in turn from every session (each session's first order, then each one's second...): the payments in flight
+    // at once are different shoppers', as in a shop. A session's 25 orders sent together shared its address's rate-limit
+    // row and its session's and address's velocity counts, which on PostgreSQL each waited on the one before to commit.
+    return Array.from({ length: ORDERS_PER_SESSION }, (_, k) => bySession.flatMap((payments) => payments[k] ?? [])).flat();
   } finally {
     await Promise.all([kassa.close(), gateway.close()]);
   }
