@@ -11,8 +11,9 @@ import type { FieldDef, QueryResult } from 'pg';
  * property descriptors).
  *
  * pg's `Query` and `Result` have no public way to do this: it overrides `handleRowDescription` and sets the
- * `Result`'s parsers and empty row, pg 8's internals (pinned in package.json; db.test.ts runs rows of every type
- * through it on a real PostgreSQL).
+ * `Result`'s parsers and empty row, pg 8's internals (package.json allows any 8.x, the lockfile holds 8.23.1: an
+ * upgrade must pass db.test.ts, whose compiled queries read integers, texts and bigints through this on a real
+ * PostgreSQL, also after a column's type changed, and the payments tests, which read the payments' rows through it).
  */
 export function runNamedStatement(
   client: Pick<pg.PoolClient, 'query'>,
