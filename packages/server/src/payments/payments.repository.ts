@@ -1,4 +1,4 @@
-import type { ExpressionBuilder } from 'kysely';
+import type { ExpressionBuilder, QueryCreator } from 'kysely';
 import { isPostgres } from '../db/connect.ts';
 import type { Db } from '../db/connect.ts';
 import { prepared } from '../db/prepared.ts';
@@ -53,16 +53,18 @@ const recordAnswer = prepared((db, { id, ...answer }: Answer) =>
     .returningAll()
     .returning(orderAttemptCount),
 );
+type ChargeAnswer = Answer & { transaction_id: string };
 /** A charge's answer, with the settlement the gateway may have told of its transaction already (toldSettlement). */
-const recordCharge = prepared((db, { id, ...answer }: Answer & { transaction_id: string }) =>
-  db
+function answerCharge(qb: QueryCreator<Database>, { id, ...answer }: ChargeAnswer) {
+  return qb
     .updateTable('payments')
     .set((eb) => ({ ...answer, ...toldSettlement(eb, answer.transaction_id) }))
     .where('id', '=', id)
     .where('status', '=', 'pending')
     .returningAll()
-    .returning(orderAttemptCount),
-);
+    .returning(orderAttemptCount);
+}
+const recordCharge = prepared((db, charge: ChargeAnswer) => answerCharge(db, charge));
 
 /**
  * On PostgreSQL, a charge's answer and its order's move to paid in one statement (a data-modifying WITH): one round
@@ -71,21 +73,13 @@ const recordCharge = prepared((db, { id, ...answer }: Answer & { transaction_id:
  * `order_paid`: whether this statement moved the order (a pending one; an order cannot change while it has a pending
  * attempt, so it is, unless the answer was recorded already).
  */
-const recordChargeAndPayOrder = prepared((db, { id, ...answer }: Answer & { transaction_id: string }) =>
+const recordChargeAndPayOrder = prepared((db, charge: ChargeAnswer) =>
   db
-    .with('answered', (qb) =>
-      qb
-        .updateTable('payments')
-        .set((eb) => ({ ...answer, ...toldSettlement(eb, answer.transaction_id) }))
-        .where('id', '=', id)
-        .where('status', '=', 'pending')
-        .returningAll()
-        .returning(orderAttemptCount),
-    )
+    .with('answered', (qb) => answerCharge(qb, charge))
     .with('paid', (qb) =>
       qb
         .updateTable('orders')
-        .set({ status: 'paid', updated_at: answer.updated_at })
+        .set({ status: 'paid', updated_at: charge.updated_at })
         .where('id', '=', (eb) => eb.selectFrom('answered').select('order_id'))
         .where('status', '=', 'pending')
         .returning('orders.id'),
