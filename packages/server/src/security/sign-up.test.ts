@@ -85,8 +85,9 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('sign-up by m
         }
       }
       const gaps = (times: typeof wall) => times.fresh.map((fresh, i) => fresh - (times.taken[i] ?? 0));
-      const [wallGap, cpuGap] = [median(gaps(wall)), median(gaps(cpu))];
-      const noise = median(gaps(wall).map((gap) => Math.abs(gap - wallGap)));
+      const wallGaps = gaps(wall);
+      const [wallGap, cpuGap] = [median(wallGaps), median(gaps(cpu))];
+      const noise = median(wallGaps.map((gap) => Math.abs(gap - wallGap)));
       console.log(
         `sign-up median: new email ${median(wall.fresh).toFixed(1)} ms, existing email ${median(wall.taken).toFixed(1)} ms, ` +
           `paired gap ${wallGap.toFixed(1)} ms (noise ${noise.toFixed(1)} ms); CPU paired gap ${cpuGap.toFixed(1)} ms`,
