@@ -296,6 +296,43 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('database on 
       await cleanup();
     }
   });
+  // SQLite only: elsewhere transaction() is Kysely's own.
+  it.runIf(name === 'sqlite')(
+    "refuses a compiled query through transaction()'s connection kept past its COMMIT or ROLLBACK, where it would run inside another request's transaction",
+    async () => {
+      const { handle, cleanup } = await engine.open();
+      const { db } = handle;
+      try {
+        const window_ends_at = new Date().toISOString();
+        let kept: Db | undefined;
+        await transaction(db, async (trx) => {
+          kept = trx;
+          await insertHits.affected(trx, { bucket: 'committed', window_ends_at, hits: 1 });
+        });
+        await expect(
+          transaction(db, async (trx) => {
+            kept = trx;
+            throw new Error('rolled back');
+          }),
+        ).rejects.toThrow('rolled back');
+        if (kept === undefined) throw new Error('the transaction did not run');
+        const stale = kept;
+        // Another request's transaction holds the connection: the stale reference must not write into it.
+        await expect(
+          transaction(db, async () => {
+            await expect(insertHits.affected(stale, { bucket: 'stale', window_ends_at, hits: 2 })).rejects.toThrow(
+              'after the transaction ended',
+            );
+            throw new Error('rolled back');
+          }),
+        ).rejects.toThrow('rolled back');
+        expect(await hitsOf.takeFirst(db, { bucket: 'committed' })).toEqual({ bucket: 'committed', hits: 1 });
+        expect(await hitsOf.takeFirst(db, { bucket: 'stale' })).toBeUndefined();
+      } finally {
+        await cleanup();
+      }
+    },
+  );
 });
 
 describe('SQLite with its checkpoints in a worker thread (as the server opens it)', () => {

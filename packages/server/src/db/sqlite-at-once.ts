@@ -16,9 +16,15 @@ export interface SqliteAtOnce {
 /**
  * The SQLite connections by the Kysely instance made over each (not its transactions: those are other objects), and by
  * the instance a transaction of `transaction` holds the connection through (`holder`: its statements run at once inside
- * the transaction it opened).
+ * the transaction it opened), until that transaction ends.
  */
 const connections = new WeakMap<object, SqliteAtOnce & { holder?: true }>();
+/**
+ * The instances a transaction of `transaction` held the connection through, once it ended: a reference kept past the
+ * COMMIT or ROLLBACK holds nothing, so a compiled query through it is refused instead of run at once, where it would
+ * land in whatever transaction another request has open on the connection then.
+ */
+const ended = new WeakSet<object>();
 
 export function registerSqliteAtOnce(db: object, connection: SqliteAtOnce): void {
   connections.set(db, connection);
@@ -31,6 +37,7 @@ export function registerSqliteAtOnce(db: object, connection: SqliteAtOnce): void
  * Kysely queues it behind the transaction, so it never runs inside another request's transaction).
  */
 export function runAtOnce<R>(db: object, query: CompiledQuery<R>): QueryResult<R> | undefined {
+  if (ended.has(db)) throw new Error('a statement through the connection a transaction held, after the transaction ended');
   const connection = connections.get(db);
   if (connection === undefined || (connection.database.inTransaction && connection.holder !== true)) return undefined;
   // What Kysely's SQLite driver answers for the same statement.
@@ -61,6 +68,9 @@ export function transaction<DB, T>(db: Kysely<DB>, body: (trx: Kysely<DB>) => Pr
       // A failed COMMIT may have ended the transaction already (SQLite rolls back on some errors).
       if (connection.database.inTransaction) connection.prepare('rollback').run();
       throw error;
+    } finally {
+      connections.delete(held);
+      ended.add(held);
     }
   });
 }
