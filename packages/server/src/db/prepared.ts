@@ -85,3 +85,16 @@ export function prepared<P extends object, R>(build: (db: Db, params: P) => Comp
     affected: async (db, params) => Number((await execute(db, params)).numAffectedRows ?? 0n),
   };
 }
+
+/** A query made for each shape it comes in (a list's length, its kinds), once: `make` builds a Prepared for a shape. */
+export function byShape<K, T>(make: (shape: K) => T): (shape: K) => T {
+  const made = new Map<K, T>();
+  return (shape) => {
+    let query = made.get(shape);
+    if (query === undefined) {
+      query = make(shape);
+      made.set(shape, query);
+    }
+    return query;
+  };
+}

@@ -6,6 +6,7 @@ import type { PaymentGateway } from '../gateway/gateway.ts';
 import { insertMugOrder } from '../testing/orders.ts';
 import { ENGINES } from '../testing/engines.ts';
 import { outcomeOf, payOrder } from './pay-order.ts';
+import { Velocity } from '../velocity/velocity.ts';
 import { insertPendingPayment, recordOutcome } from './payments.repository.ts';
 
 /**
@@ -149,6 +150,61 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('payOrder on 
         status: 'paid',
         payment: { status: 'succeeded', transactionId: 'txn_charged' },
       });
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it("writes an outcome's velocity counts with its answer, once: a late duplicate's answer and counts are not written", async () => {
+    const { handle, cleanup } = await engine.open();
+    const { db } = handle;
+    try {
+      const velocity = new Velocity(db);
+      const attemptOf = async (sessionId: string) => {
+        const { order, total } = await insertMugOrder(db, sessionId);
+        const pending = await insertPendingPayment(db, {
+          orderId: order.id,
+          amount: total,
+          idempotencyRef: `${sessionId}:key`,
+          nonce: 'fake-valid-visa-nonce',
+          deviceData: null,
+          merchantAccountId: null,
+        });
+        if (pending === undefined) throw new Error('no attempt recorded');
+        return pending;
+      };
+      const charge = {
+        kind: 'succeeded',
+        transactionId: 'txn_counted',
+        paymentMethodType: 'credit_card',
+        card: { brand: 'Visa', lastFour: '1111' },
+        threeDSecure: null,
+      } as const;
+      const charged = await attemptOf('ses_charged');
+      const approval = () => velocity.counts([{ action: 'approval', subjects: { bin: '411111' }, detail: 'card_a' }]);
+      const first = await recordOutcome(db, charged, charge, approval());
+      expect(first).toMatchObject({ payment: { status: 'succeeded' }, orderStatus: 'paid', orderAttempts: 1 });
+      const late = await recordOutcome(db, charged, { kind: 'declined', reason: 'processor_declined' }, approval());
+      expect(late).toMatchObject({ payment: { status: 'succeeded', transaction_id: 'txn_counted' }, orderStatus: 'paid' });
+
+      const declined = await attemptOf('ses_declined');
+      const decline = () =>
+        velocity.counts([{ action: 'decline', subjects: { session: 'ses_declined', ip: '10.0.0.9' }, detail: 'card_b' }]);
+      const refused = await recordOutcome(db, declined, { kind: 'declined', reason: 'processor_declined' }, decline());
+      expect(refused).toMatchObject({ payment: { status: 'declined' }, orderStatus: 'pending', orderAttempts: 1 });
+      expect(await recordOutcome(db, declined, charge, decline())).toMatchObject({ payment: { status: 'declined' } });
+
+      const counts = await db
+        .selectFrom('velocity_counts')
+        .select(['action', 'dimension', 'subject', 'detail', 'count'])
+        .execute();
+      expect(
+        counts.map((row) => ({ ...row, count: Number(row.count) })).sort((a, b) => a.dimension.localeCompare(b.dimension)),
+      ).toEqual([
+        { action: 'approval', dimension: 'bin', subject: '411111', detail: 'card_a', count: 1 },
+        { action: 'decline', dimension: 'ip', subject: '10.0.0.9', detail: 'card_b', count: 1 },
+        { action: 'decline', dimension: 'session', subject: 'ses_declined', detail: 'card_b', count: 1 },
+      ]);
     } finally {
       await cleanup();
     }

@@ -4,6 +4,7 @@ import type { Db } from '../db/connect.ts';
 import type { PaymentRow } from '../db/schema.ts';
 import { GatewayUnavailableError } from '../gateway/gateway.ts';
 import type { PaymentGateway, SaleResult } from '../gateway/gateway.ts';
+import type { Counts } from '../velocity/velocity.ts';
 import { toDecimalString } from '../money.ts';
 import type { Order, Owner } from '../orders/order.ts';
 import { findOrderAttempts, findOwnedOrderRow, findOwnedOrderWithLines, toOrder } from '../orders/orders.repository.ts';
@@ -42,11 +43,12 @@ export interface PayOrderDeps {
    */
   countedAs?: () => string;
   /**
-   * Counts an attempt's recorded outcome (the velocity rules' declines and approvals) in the transaction recording it,
-   * so once, against what the attempt was stored with (`countedAs`, null for an attempt made without): whichever
-   * request or job finishes it, its own retry, the next payment for its order or the reconciler, counts it alike.
+   * What an attempt's outcome is counted as (the velocity rules' declines and approvals), written with the outcome
+   * (recordOutcome), so once, against what the attempt was stored with (`countedAs`, null for an attempt made without):
+   * whichever request or job finishes it, its own retry, the next payment for its order or the reconciler, counts it
+   * alike.
    */
-  countOutcome?: (trx: Db, payment: PaymentRow, countedAs: string | null) => Promise<void>;
+  countOutcome?: (payment: Pick<PaymentRow, 'status' | 'order_id'>, countedAs: string | null) => Counts | null;
 }
 
 export interface PayOrderInput {
@@ -156,8 +158,8 @@ export async function sendAttempt(
 }
 
 /**
- * sendAttempt, with the order's status after the outcome (RecordedOutcome) for the payment request's answer, and
- * `countOutcome` run in the outcome's transaction with what the attempt was stored with.
+ * sendAttempt, with the order's status after the outcome (RecordedOutcome) for the payment request's answer, and what
+ * `countOutcome` makes of the outcome and what the attempt was stored with counted with it.
  */
 async function chargeAttempt(
   deps: Pick<PayOrderDeps, 'db' | 'gateway' | 'countOutcome'>,
@@ -175,10 +177,10 @@ async function chargeAttempt(
     requestKey: gatewayRequestKey(payment),
   });
   const outcome = await outcomeOf(deps.gateway, payment, result, resend);
-  const { countOutcome } = deps;
+  const status = outcome.kind === 'succeeded' ? 'succeeded' : 'declined';
   // `payment` as it was pending: the outcome's record clears velocity_subjects.
-  const counted = countOutcome && ((trx: Db, saved: PaymentRow) => countOutcome(trx, saved, payment.velocity_subjects));
-  return recordOutcome(deps.db, payment, outcome, counted);
+  const counts = deps.countOutcome?.({ status, order_id: payment.order_id }, payment.velocity_subjects) ?? null;
+  return recordOutcome(deps.db, payment, outcome, counts);
 }
 
 /** What the gateway's answer to an attempt's sale means: a charge, a decline, or (thrown) an outcome not known. */

@@ -1,7 +1,7 @@
 import type { ExpressionBuilder, QueryCreator } from 'kysely';
 import { isPostgres } from '../db/connect.ts';
 import type { Db } from '../db/connect.ts';
-import { prepared } from '../db/prepared.ts';
+import { byShape, prepared } from '../db/prepared.ts';
 import { transaction } from '../db/sqlite-at-once.ts';
 import type { Database, PaymentRow } from '../db/schema.ts';
 import { newId, nowIso } from '../ids.ts';
@@ -10,6 +10,8 @@ import type { OrderStatus } from '../orders/order.ts';
 import { canTransitionOrder, orderStatusSchema } from '../orders/order.ts';
 import { findOrderAttemptsOf, updateOrderStatus } from '../orders/orders.repository.ts';
 import type { OrderWithLines } from '../orders/orders.repository.ts';
+import { countedWith, recordCounts } from '../velocity/velocity.ts';
+import type { Counts } from '../velocity/velocity.ts';
 import { toldSettlement } from '../webhooks/notifications.ts';
 import { assertPaymentTransition, LIVE_PAYMENT_STATUSES } from './payment.ts';
 import type { AttemptOutcome } from './payment.ts';
@@ -22,71 +24,101 @@ const insertAttempt = prepared((db, p: PaymentRow) =>
     .onConflict((oc) => oc.doNothing()),
 );
 /** The columns an answer writes: a pending attempt has none of them yet, so each answer sets all (nulls where not its). */
-type Answer = Pick<
-  PaymentRow,
-  | 'id'
-  | 'status'
-  | 'transaction_id'
-  | 'payment_method_type'
-  | 'card_brand'
-  | 'card_last_four'
-  | 'decline_reason'
-  | 'processor_response_code'
-  | 'processor_response_text'
-  | 'gateway_rejection_reason'
-  | 'three_d_secure_status'
-  | 'liability_shifted'
-  | 'liability_shift_possible'
-  | 'velocity_subjects'
-  | 'updated_at'
->;
+const ANSWER_COLUMNS = [
+  'status',
+  'transaction_id',
+  'payment_method_type',
+  'card_brand',
+  'card_last_four',
+  'decline_reason',
+  'processor_response_code',
+  'processor_response_text',
+  'gateway_rejection_reason',
+  'three_d_secure_status',
+  'liability_shifted',
+  'liability_shift_possible',
+  'velocity_subjects',
+  'updated_at',
+] as const satisfies ReadonlyArray<keyof PaymentRow>;
+type AnswerColumns = Pick<PaymentRow, (typeof ANSWER_COLUMNS)[number]>;
+type Answer = AnswerColumns & Pick<PaymentRow, 'id'>;
+/** An answer's columns, picked by name: its statement's values may hold more (the velocity counts of it, countedWith). */
+function columnsOf(answer: Answer): AnswerColumns {
+  const columns: Partial<Record<keyof AnswerColumns, unknown>> = {};
+  for (const column of ANSWER_COLUMNS) columns[column] = answer[column];
+  return columns as AnswerColumns;
+}
+
 /**
  * An answer's statement returns the attempt and how many attempts its order has then (`order_attempts`): the payment
  * request's answer lists them, and knows from it whether the ones it read at its start are all (pay-order.ts).
  */
-const recordAnswer = prepared((db, { id, ...answer }: Answer) =>
-  db
-    .updateTable('payments')
-    .set(answer)
-    .where('id', '=', id)
-    .where('status', '=', 'pending')
-    .returningAll()
-    .returning(orderAttemptCount),
-);
-type ChargeAnswer = Answer & { transaction_id: string };
-/** A charge's answer, with the settlement the gateway may have told of its transaction already (toldSettlement). */
-function answerCharge(qb: QueryCreator<Database>, { id, ...answer }: ChargeAnswer) {
+function answerAttempt(qb: QueryCreator<Database>, answer: Answer) {
   return qb
     .updateTable('payments')
-    .set((eb) => ({ ...answer, ...toldSettlement(eb, answer.transaction_id) }))
-    .where('id', '=', id)
+    .set(columnsOf(answer))
+    .where('id', '=', answer.id)
+    .where('status', '=', 'pending')
+    .returningAll()
+    .returning(orderAttemptCount);
+}
+const recordAnswer = prepared((db, answer: Answer) => answerAttempt(db, answer));
+type ChargeAnswer = Answer & { transaction_id: string };
+/** A charge's answer, with the settlement the gateway may have told of its transaction already (toldSettlement). */
+function answerCharge(qb: QueryCreator<Database>, charge: ChargeAnswer) {
+  return qb
+    .updateTable('payments')
+    .set((eb) => ({ ...columnsOf(charge), ...toldSettlement(eb, charge.transaction_id) }))
+    .where('id', '=', charge.id)
     .where('status', '=', 'pending')
     .returningAll()
     .returning(orderAttemptCount);
 }
 const recordCharge = prepared((db, charge: ChargeAnswer) => answerCharge(db, charge));
 
+/** Values of a statement that counts what it writes: the answer's, and the velocity counts' (Counts' params) by index. */
+type Counted<A> = A & { readonly [index: number]: string | number };
+
 /**
- * On PostgreSQL, a charge's answer and its order's move to paid in one statement (a data-modifying WITH): one round
- * trip and one statement fewer in the outcome's transaction, and the order's row locked before the velocity rules'
- * count of the outcome, whose row (the card's BIN) every approval shares, is held to the commit one round trip less.
- * `order_paid`: whether this statement moved the order (a pending one; an order cannot change while it has a pending
- * attempt, so it is, unless the answer was recorded already).
+ * On PostgreSQL an outcome is one statement (a data-modifying WITH), not a transaction: no BEGIN and COMMIT, one round
+ * trip. A charge's answer and its order's move to paid, and the velocity rules' count of the outcome (countedWith),
+ * written only when the answer was (a late duplicate counts nothing), committed together. `order_paid`: whether this
+ * statement moved the order (a pending one; an order cannot change while it has a pending attempt, so it is, unless
+ * the answer was recorded already).
+ * `size`: the counts' (0: none).
  */
-const recordChargeAndPayOrder = prepared((db, charge: ChargeAnswer) =>
-  db
-    .with('answered', (qb) => answerCharge(qb, charge))
-    .with('paid', (qb) =>
-      qb
-        .updateTable('orders')
-        .set({ status: 'paid', updated_at: charge.updated_at })
-        .where('id', '=', (eb) => eb.selectFrom('answered').select('order_id'))
-        .where('status', '=', 'pending')
-        .returning('orders.id'),
-    )
-    .selectFrom('answered')
-    .selectAll()
-    .select((eb) => eb.exists(eb.selectFrom('paid').select('id')).as('order_paid')),
+const recordChargeCounted = byShape((size: number) =>
+  prepared((db, charge: Counted<ChargeAnswer>) => {
+    const paying = db
+      .with('answered', (qb) => answerCharge(qb, charge))
+      .with('paid', (qb) =>
+        qb
+          .updateTable('orders')
+          .set({ status: 'paid', updated_at: charge.updated_at })
+          .where('id', '=', (eb) => eb.selectFrom('answered').select('order_id'))
+          .where('status', '=', 'pending')
+          .returning('orders.id'),
+      );
+    // The counts' WITH query is read by no other: the statement's rows and columns are the same with or without it.
+    const counting =
+      size === 0
+        ? paying
+        : (paying.with('counted', (qb) => countedWith(qb, 'answered', charge, size)) as unknown as typeof paying);
+    return counting
+      .selectFrom('answered')
+      .selectAll()
+      .select((eb) => eb.exists(eb.selectFrom('paid').select('id')).as('order_paid'));
+  }),
+);
+/** A decline's answer and the velocity rules' count of it, in one statement on PostgreSQL (as recordChargeCounted). */
+const recordAnswerCounted = byShape((size: number) =>
+  prepared((db, answer: Counted<Answer>) =>
+    db
+      .with('answered', (qb) => answerAttempt(qb, answer))
+      .with('counted', (qb) => countedWith(qb, 'answered', answer, size))
+      .selectFrom('answered')
+      .selectAll(),
+  ),
 );
 
 function orderAttemptCount(eb: ExpressionBuilder<Database, 'payments'>) {
@@ -222,15 +254,16 @@ export interface RecordedOutcome {
 
 /**
  * Writes the gateway's answer to a pending attempt (a charge with the settlement the gateway already told of it), and
- * on success marks the order paid, in one transaction.
- * Conditional on the attempt still being pending, so a late duplicate cannot overwrite a recorded outcome. `alongside`
- * writes more in the same transaction (the velocity rules' count of the outcome), once this outcome is recorded.
+ * on success marks the order paid, all at once: one statement on PostgreSQL, one transaction on SQLite.
+ * Conditional on the attempt still being pending, so a late duplicate cannot overwrite a recorded outcome. `counts`
+ * (the velocity rules' count of the outcome: velocity/guard.ts outcomeCounter) are written with this outcome, and only
+ * if it is recorded.
  */
 export async function recordOutcome(
   db: Db,
   payment: PaymentRow,
   outcome: AttemptOutcome,
-  alongside?: (trx: Db, saved: PaymentRow) => Promise<void>,
+  counts: Counts | null = null,
 ): Promise<RecordedOutcome> {
   const status = outcome.kind === 'succeeded' ? 'succeeded' : 'declined';
   assertPaymentTransition('pending', status);
@@ -249,49 +282,61 @@ export async function recordOutcome(
     three_d_secure_status: threeDSecure?.status ?? null,
     liability_shifted: threeDSecure === null ? null : Number(threeDSecure.liabilityShifted),
     liability_shift_possible: threeDSecure === null ? null : Number(threeDSecure.liabilityShiftPossible),
-    // Counted with the outcome (`alongside`, from the attempt as it was pending): no longer needed, so not kept.
+    // Counted with the outcome (`counts`, from the attempt as it was pending): no longer needed, so not kept.
     velocity_subjects: null,
     updated_at: nowIso(),
   };
+  const charge = outcome.kind === 'succeeded' ? { ...answer, transaction_id: outcome.transactionId } : null;
+  if (isPostgres(db)) return recordInOneStatement(db, payment, answer, charge, counts);
   return transaction(db, async (trx) => {
-    const { answered, orderPaid } = await writeAnswer(trx, answer);
-    if (answered === undefined) {
-      // Recorded already (a late duplicate): that outcome stands, and the order is as it left it.
-      const saved = await trx.selectFrom('payments').selectAll().where('id', '=', payment.id).executeTakeFirstOrThrow();
-      return { payment: saved, orderStatus: await orderStatusOf(trx, payment.order_id), orderAttempts: null };
-    }
+    const answered = await (charge === null ? recordAnswer.takeFirst(trx, answer) : recordCharge.takeFirst(trx, charge));
+    if (answered === undefined) return recordedAlready(trx, payment);
+    if (counts !== null) await recordCounts(trx, counts);
     const { order_attempts, ...recorded } = answered;
-    // PostgreSQL counts in a bigint, which pg gives as a string.
     const orderAttempts = Number(order_attempts);
-    await alongside?.(trx, recorded);
     if (recorded.status !== 'succeeded') return { payment: recorded, orderStatus: 'pending', orderAttempts };
-    const paid = orderPaid ?? (await updateOrderStatus(trx, payment.order_id, 'pending', 'paid'));
-    const orderStatus = paid ? 'paid' : await orderStatusOf(trx, payment.order_id);
-    return { payment: recorded, orderStatus, orderAttempts };
+    const paid = await updateOrderStatus(trx, payment.order_id, 'pending', 'paid');
+    return { payment: recorded, orderStatus: paid ? 'paid' : await orderStatusOf(trx, payment.order_id), orderAttempts };
   });
 }
 
-/**
- * The answer's statement: the attempt as recorded (undefined if its answer was recorded already) with its order's
- * attempt count, and, when the statement also moved the order to paid (a charge, on PostgreSQL), whether it did.
- */
-async function writeAnswer(
-  trx: Db,
+/** recordOutcome on PostgreSQL: the answer, the order's move to paid and the counts in one statement. */
+async function recordInOneStatement(
+  db: Db,
+  payment: PaymentRow,
   answer: Answer,
-): Promise<{ answered: (PaymentRow & { order_attempts: unknown }) | undefined; orderPaid: boolean | null }> {
-  const { transaction_id: transactionId } = answer;
-  if (answer.status !== 'succeeded' || transactionId === null)
-    return { answered: await recordAnswer.takeFirst(trx, answer), orderPaid: null };
-  const charge = { ...answer, transaction_id: transactionId };
-  if (!isPostgres(trx)) return { answered: await recordCharge.takeFirst(trx, charge), orderPaid: null };
-  if (!canTransitionOrder('pending', 'paid')) throw new Error('order cannot go from pending to paid');
-  const row = await recordChargeAndPayOrder.takeFirst(trx, charge);
-  if (row === undefined) return { answered: undefined, orderPaid: null };
-  const { order_paid, ...answered } = row;
-  return { answered, orderPaid: order_paid === true };
+  charge: ChargeAnswer | null,
+  counts: Counts | null,
+): Promise<RecordedOutcome> {
+  const size = counts?.size ?? 0;
+  if (charge !== null && !canTransitionOrder('pending', 'paid')) throw new Error('order cannot go from pending to paid');
+  const values = (recorded: Answer) => ({ ...recorded, ...counts?.params });
+  const row =
+    charge !== null
+      ? await recordChargeCounted(size).takeFirst(db, values(charge) as Counted<ChargeAnswer>)
+      : size === 0
+        ? await recordAnswer.takeFirst(db, answer)
+        : await recordAnswerCounted(size).takeFirst(db, values(answer));
+  if (row === undefined) return recordedAlready(db, payment);
+  const { order_attempts, ...rest } = row;
+  const { order_paid: orderPaid, ...recorded } = { order_paid: false, ...rest };
+  // PostgreSQL counts in a bigint, which pg gives as a string.
+  const orderAttempts = Number(order_attempts);
+  if (recorded.status !== 'succeeded') return { payment: recorded, orderStatus: 'pending', orderAttempts };
+  return {
+    payment: recorded,
+    orderStatus: orderPaid === true ? 'paid' : await orderStatusOf(db, payment.order_id),
+    orderAttempts,
+  };
 }
 
-async function orderStatusOf(trx: Db, orderId: string): Promise<OrderStatus> {
-  const order = await trx.selectFrom('orders').select('status').where('id', '=', orderId).executeTakeFirstOrThrow();
+/** A late duplicate: the outcome recorded first stands, and the order is as it left it. */
+async function recordedAlready(db: Db, payment: PaymentRow): Promise<RecordedOutcome> {
+  const saved = await db.selectFrom('payments').selectAll().where('id', '=', payment.id).executeTakeFirstOrThrow();
+  return { payment: saved, orderStatus: await orderStatusOf(db, payment.order_id), orderAttempts: null };
+}
+
+async function orderStatusOf(db: Db, orderId: string): Promise<OrderStatus> {
+  const order = await db.selectFrom('orders').select('status').where('id', '=', orderId).executeTakeFirstOrThrow();
   return orderStatusSchema.parse(order.status);
 }

@@ -1,13 +1,12 @@
 import { createHmac } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Db } from '../db/connect.ts';
 import type { PaymentRow } from '../db/schema.ts';
 import type { CardDescription } from '../gateway/card-lookup.ts';
 import { ProblemError } from '../http/problem.ts';
 import type { Owner } from '../orders/order.ts';
 import type { BinTestingRule } from './limits.ts';
 import { SHOP } from './shop-alert.ts';
-import type { Exceeded, Limit, Recorded, Subjects, Tally, Velocity, VelocityAction } from './velocity.ts';
+import type { Counts, Exceeded, Limit, Recorded, Subjects, Tally, Velocity, VelocityAction } from './velocity.ts';
 
 /**
  * Counts this request's `action` against its subjects, then refuses it (429 `too_many_attempts`, Retry-After, the
@@ -57,18 +56,20 @@ export function outcomeSubjects(payer: Subjects, card: CardSubjects | null): str
 }
 
 /**
- * Counts an attempt's recorded outcome, in the transaction recording it (so once): a decline against the subjects it
- * was made with (outcomeSubjects) and the shop, its card in the detail for the BIN rule's distinct cards; an approval
- * against its card's BIN. An attempt made without them (before 0016) counts its decline against its order and the shop.
+ * What an attempt's outcome is counted as, written with the outcome (payments.repository.ts recordOutcome: in its
+ * transaction or its statement, so once): a decline against the subjects it was made with (outcomeSubjects) and the
+ * shop, its card in the detail for the BIN rule's distinct cards; an approval against its card's BIN. An attempt made
+ * without them (before 0016) counts its decline against its order and the shop. Null: nothing to count.
  */
 export function outcomeCounter(velocity: Velocity) {
-  return async (trx: Db, payment: Pick<PaymentRow, 'status' | 'order_id'>, countedAs: string | null): Promise<void> => {
+  return (payment: Pick<PaymentRow, 'status' | 'order_id'>, countedAs: string | null): Counts | null => {
     // Written by outcomeSubjects.
     const subjects: Subjects = countedAs === null ? { order: payment.order_id } : JSON.parse(countedAs);
-    const within = velocity.within(trx);
-    if (payment.status === 'declined') await within.record('decline', { ...subjects, shop: SHOP }, subjects.card ?? null);
-    else if (payment.status === 'succeeded' && subjects.card !== undefined && subjects.bin !== undefined)
-      await within.record('approval', { bin: subjects.bin }, subjects.card);
+    if (payment.status === 'declined')
+      return velocity.counts([{ action: 'decline', subjects: { ...subjects, shop: SHOP }, detail: subjects.card ?? null }]);
+    if (payment.status === 'succeeded' && subjects.card !== undefined && subjects.bin !== undefined)
+      return velocity.counts([{ action: 'approval', subjects: { bin: subjects.bin }, detail: subjects.card }]);
+    return null;
   };
 }
 

@@ -1,7 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
+import type { OnConflictBuilder, QueryCreator } from 'kysely';
 import type { Db } from '../db/connect.ts';
-import { prepared } from '../db/prepared.ts';
+import { byShape, prepared } from '../db/prepared.ts';
+import type { Database } from '../db/schema.ts';
 import { newId, nowIso } from '../ids.ts';
 
 // Velocity rules: how many times one subject (an IP, an account, a card fingerprint, ...) did something within a
@@ -74,6 +76,13 @@ const minuteOf = (ms: number): string => {
   return text;
 };
 
+/** An event to count: `action` against each of `subjects`, `detail` what it was (a card, for the distinct rules). */
+export interface CountedEvent {
+  action: VelocityAction;
+  subjects: Subjects;
+  detail?: string | null;
+}
+
 /** What `record` counted, so it can be taken back (`forget`). */
 export interface Recorded {
   action: VelocityAction;
@@ -87,42 +96,77 @@ export interface Recorded {
 // positional (an array: prepared.ts names a value by its index), each event or tally a fixed stride of them, so a
 // request builds a flat list instead of an object of generated names.
 type Params = Array<string | number>;
-const shapes = <K, T>(make: (shape: K) => T): ((shape: K) => T) => {
-  const made = new Map<K, T>();
-  return (shape) => {
-    let query = made.get(shape);
-    if (query === undefined) {
-      query = make(shape);
-      made.set(shape, query);
-    }
-    return query;
-  };
-};
+/** Positional values, in an array or among a statement's other values (countedWith). */
+type Positional = { readonly [index: number]: string | number };
 const range = (size: number): number[] => Array.from({ length: size }, (_, i) => i);
 
 /** One count per (action, subject, detail). Params: the minute, then action, dimension, subject, detail of each. */
 const RECORD_STRIDE = 4;
-const recordQuery = shapes((size: number) =>
+const countKey = ['action', 'dimension', 'subject', 'minute', 'detail'] as const;
+/** The i-th count's key, in countKey's order. */
+const countKeyOf = (p: Positional, i: number): [string, string, string, string, string] => [
+  p[1 + i * RECORD_STRIDE] as string,
+  p[2 + i * RECORD_STRIDE] as string,
+  p[3 + i * RECORD_STRIDE] as string,
+  p[0] as string,
+  p[4 + i * RECORD_STRIDE] as string,
+];
+const countedOnce = (oc: OnConflictBuilder<Database, 'velocity_counts'>) =>
+  oc.columns([...countKey]).doUpdateSet({ count: sql<number>`velocity_counts.count + 1` });
+const recordQuery = byShape((size: number) =>
   prepared((db, p: Params) =>
     db
       .insertInto('velocity_counts')
       .values(
-        range(size).map((i) => ({
-          action: p[1 + i * RECORD_STRIDE] as string,
-          dimension: p[2 + i * RECORD_STRIDE] as string,
-          subject: p[3 + i * RECORD_STRIDE] as string,
-          minute: p[0] as string,
-          detail: p[4 + i * RECORD_STRIDE] as string,
-          count: 1,
-        })),
+        range(size).map((i) => {
+          const [action, dimension, subject, minute, detail] = countKeyOf(p, i);
+          return { action, dimension, subject, minute, detail, count: 1 };
+        }),
       )
-      .onConflict((oc) =>
-        oc
-          .columns(['action', 'dimension', 'subject', 'minute', 'detail'])
-          .doUpdateSet({ count: sql<number>`velocity_counts.count + 1` }),
-      ),
+      .onConflict(countedOnce),
   ),
 );
+
+/**
+ * Events to count (recordAll's), as the values of the statement that counts them: the minute, then RECORD_STRIDE
+ * values a subject counted. Counted by `recordCounts`, or inside another statement by `countedWith`.
+ */
+export interface Counts {
+  readonly params: Params;
+  readonly size: number;
+}
+
+function countsOf(
+  events: ReadonlyArray<{ action: string; subjects: ReadonlyArray<[string, string | undefined]>; detail: string }>,
+  minute: string,
+): Counts {
+  // Subjects a request does not have (no account) are left out: one row per subject counted.
+  const params: Params = [minute];
+  for (const { action, subjects, detail } of events) {
+    for (const [dimension, subject] of subjects) if (subject !== undefined) params.push(action, dimension, subject, detail);
+  }
+  return { params, size: (params.length - 1) / RECORD_STRIDE };
+}
+
+export async function recordCounts(db: Db, counts: Counts): Promise<void> {
+  if (counts.size > 0) await recordQuery(counts.size).execute(db, counts.params);
+}
+
+/**
+ * The upsert of `size` counts (their values `p`: a Counts' params, among the statement's other values) as a WITH query
+ * of a PostgreSQL statement, counting only when the statement's WITH query `when` has a row: a count written in the
+ * statement that writes what it counts (payments.repository.ts, an attempt's outcome), committed with it or not at all.
+ */
+export function countedWith(qb: QueryCreator<Database>, when: string, p: Positional, size: number) {
+  const rows = range(size).map((i) => sql`(${sql.join(countKeyOf(p, i))})`);
+  return qb
+    .insertInto('velocity_counts')
+    .columns([...countKey, 'count'])
+    .expression(
+      sql`select counted.*, 1 from (values ${sql.join(rows)}) as counted where exists (select 1 from ${sql.table(when)})`,
+    )
+    .onConflict(countedOnce);
+}
 
 /**
  * One number a rule needs: the events of one subject's action within a window, or (`distinctUpTo`) its distinct details
@@ -162,7 +206,7 @@ const paramsOf = (p: Params, i: number): EventsParams => ({
  * Tallies in one statement (a round trip on PostgreSQL), one column each (`t0`, `t1`, ...): `kinds` says which are
  * sums of events (`e`) and which distinct details up to their bound (`d`). Params: TALLY_STRIDE a tally.
  */
-const tallyQuery = shapes((kinds: string) =>
+const tallyQuery = byShape((kinds: string) =>
   prepared((db, p: Params) =>
     db.selectNoFrom((eb) =>
       [...kinds].map((kind, i) =>
@@ -194,11 +238,6 @@ export class Velocity {
     this.#clock = clock;
   }
 
-  /** The same rules written and read through `db`: a transaction, so counts commit with what they let through. */
-  within(db: Db): Velocity {
-    return new Velocity(db, this.#clock);
-  }
-
   /** Counts one event of `action` against each subject given. */
   async record(action: VelocityAction, subjects: Subjects, detail: string | null = null): Promise<Recorded> {
     const [recorded] = await this.recordAll([{ action, subjects, detail }]);
@@ -207,9 +246,7 @@ export class Velocity {
   }
 
   /** Counts several actions' events at once, in one statement (a payment's card counts two). */
-  async recordAll(
-    events: ReadonlyArray<{ action: VelocityAction; subjects: Subjects; detail?: string | null }>,
-  ): Promise<Recorded[]> {
+  async recordAll(events: readonly CountedEvent[]): Promise<Recorded[]> {
     const minute = minuteOf(this.#clock().getTime());
     const recorded = events.map(
       ({ action, subjects, detail }): Recorded => ({
@@ -219,13 +256,17 @@ export class Velocity {
         minute,
       }),
     );
-    const params: Params = [minute];
-    for (const { action, subjects, detail } of recorded) {
-      for (const [dimension, subject] of subjects) params.push(action, dimension, subject, detail);
-    }
-    const size = (params.length - 1) / RECORD_STRIDE;
-    if (size > 0) await recordQuery(size).execute(this.#db, params);
+    await recordCounts(this.#db, countsOf(recorded, minute));
     return recorded;
+  }
+
+  /** What recordAll would count now, for the caller to count with another write (recordCounts, countedWith). */
+  counts(events: readonly CountedEvent[]): Counts {
+    const minute = minuteOf(this.#clock().getTime());
+    return countsOf(
+      events.map(({ action, subjects, detail }) => ({ action, subjects: Object.entries(subjects), detail: detail ?? '' })),
+      minute,
+    );
   }
 
   /** Takes back what `record` counted (a sign-in that succeeded is not a failure to count). */
