@@ -1,12 +1,24 @@
 // <Checkout>: the root component. React only mounts: the runtime (created in an effect, so never during a server
-// render) owns the machine, the frames and the listeners, and is destroyed on unmount.
-import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactElement } from 'react';
+// render) owns the machine, the frames and the listeners, and is destroyed on unmount. The runtime is a chunk of its
+// own (issue 10): this module and the views draw the loading card form without it.
+import {
+  useCallback,
+  useEffect,
+  useId,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  useSyncExternalStore,
+  type ReactElement,
+} from 'react';
 import { createTranslator, directionOf, resolveLocale, type Translate, type Translations } from './i18n/i18n.ts';
 import { useCatalogue } from './i18n/use-catalogue.ts';
-import { initialState } from './machine/checkout.machine.ts';
-import type { CheckoutSettings } from './machine/checkout.types.ts';
+import { initialState } from './machine/checkout.state.ts';
+import type { CheckoutErrorInfo, CheckoutSettings, CheckoutState } from './machine/checkout.types.ts';
 import type { ProviderClient } from './provider/provider.ts';
-import { CheckoutRuntime } from './runtime/checkout-runtime.ts';
+import type { CheckoutRuntime } from './runtime/checkout-runtime.ts';
+import { CheckoutError } from './runtime/checkout-error.ts';
 import type { CheckoutCallbacks } from './runtime/events.ts';
 import { settingsFrom, translationsFrom, walletOptionsFrom, type CheckoutOptions } from './runtime/options.ts';
 import { CheckoutContext } from './views/checkout-context.ts';
@@ -23,7 +35,30 @@ export interface CheckoutProps extends CheckoutCallbacks {
   readonly provider?: ProviderClient;
 }
 
+type RuntimeModule = typeof import('./runtime/checkout-runtime.ts');
+
+/** The runtime's chunk once it has arrived: a checkout made after that creates its runtime at once. */
+let runtimeModule: RuntimeModule | null = null;
+let runtimeImport: Promise<RuntimeModule> | null = null;
+
+function importRuntime(): Promise<RuntimeModule> {
+  runtimeImport ??= import('./runtime/checkout-runtime.ts').then(
+    (module) => (runtimeModule = module),
+    (error: unknown) => {
+      runtimeImport = null; // Try again imports it again.
+      throw error;
+    },
+  );
+  return runtimeImport;
+}
+
+// Asked for as this module runs in a browser, not at the first render: it downloads while the page around the checkout
+// loads and renders, so the runtime, and with it the card frames, usually come in the commit that first draws the form.
+if (typeof document !== 'undefined') importRuntime().catch(() => undefined);
+
 const noSubscription = (): (() => void) => () => {};
+/** The runtime's chunk did not arrive: a load failure like the gateway's unreachable configuration (Try again). */
+const UNLOADED: CheckoutErrorInfo = { code: 'network', messageKey: 'error.network', retriable: true };
 /** While a locale's messages are on their way: the loading state, without words in the wrong language. */
 const wordless: Translate = () => '';
 
@@ -53,37 +88,69 @@ export function Checkout(props: CheckoutProps): ReactElement {
   const loadingState = useMemo(() => initialState(settings), [settings]);
 
   const [runtime, setRuntime] = useState<CheckoutRuntime | null>(null);
+  // The runtime's chunk failed to import (the shown state), and the imports tried (Try again imports it again).
+  const [unloaded, setUnloaded] = useState<CheckoutState | null>(null);
+  const [attempt, setAttempt] = useState(0);
   // A layout effect: the runtime, and with it the card frames (the card view's layout effect), come in the commit that
   // first draws the form, not after the browser's paint and its other tasks (issue 10: the frames are the longest wait).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: attempt is a dependency on purpose: Try again after the runtime's chunk failed to import runs the effect again
   useLayoutEffect(() => {
     if (t === null) return undefined;
     // A new token, new settings or new messages start over cleanly (StrictMode's double effect included).
-    const created = new CheckoutRuntime({
-      authorization,
-      ...(provider !== undefined ? { provider } : {}),
-      settings,
-      translate: t,
-      callbacks: () => callbacks.current,
-      walletOptions: walletOptionsFrom(latestOptions.current),
-    });
-    setRuntime(created);
-    created.start();
-    return () => {
-      created.destroy();
-      setRuntime((current) => (current === created ? null : current));
+    let created: CheckoutRuntime | null = null;
+    let current = true;
+    const create = ({ CheckoutRuntime }: RuntimeModule): void => {
+      created = new CheckoutRuntime({
+        authorization,
+        ...(provider !== undefined ? { provider } : {}),
+        settings,
+        translate: t,
+        callbacks: () => callbacks.current,
+        walletOptions: walletOptionsFrom(latestOptions.current),
+      });
+      setRuntime(created);
+      created.start();
     };
-  }, [authorization, provider, settings, t]);
+    if (runtimeModule !== null) create(runtimeModule);
+    else
+      importRuntime().then(
+        (module) => {
+          if (current) create(module);
+        },
+        (error: unknown) => {
+          if (!current) return;
+          console.error('[kassa/checkout] the checkout could not be loaded', error);
+          setUnloaded({ ...initialState(settings), phase: 'error', loadError: UNLOADED });
+          callbacks.current.onError?.(new CheckoutError(UNLOADED.code, t(UNLOADED.messageKey)));
+        },
+      );
+    return () => {
+      current = false;
+      if (created === null) return;
+      const destroyed: CheckoutRuntime = created;
+      destroyed.destroy();
+      setRuntime((latest) => (latest === destroyed ? null : latest));
+    };
+  }, [authorization, provider, settings, t, attempt]);
 
+  const shown = unloaded ?? loadingState;
   const state = useSyncExternalStore(
     runtime?.subscribe ?? noSubscription,
-    runtime?.getState ?? (() => loadingState),
+    runtime?.getState ?? (() => shown),
     () => loadingState,
   );
+  const retry = useCallback(() => {
+    if (runtime !== null) runtime.retry();
+    else {
+      setUnloaded(null);
+      setAttempt((tried) => tried + 1);
+    }
+  }, [runtime]);
 
   const headingId = useId();
   const context = useMemo(
-    () => ({ runtime, state, t: t ?? wordless, headingId, locale, direction: directionOf(locale) }),
-    [runtime, state, t, headingId, locale],
+    () => ({ runtime, state, t: t ?? wordless, headingId, locale, direction: directionOf(locale), retry }),
+    [runtime, state, t, headingId, locale, retry],
   );
 
   return (

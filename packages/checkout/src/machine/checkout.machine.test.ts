@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CORE, createCheckoutMachine, initialState, transition, withParts } from './checkout.machine.ts';
+import { CORE, createCheckoutMachine, transition, withParts } from './checkout.machine.ts';
+import { initialState } from './checkout.state.ts';
 import type {
   CheckoutEffect,
   CheckoutEvent,

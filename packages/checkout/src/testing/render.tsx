@@ -3,7 +3,7 @@
 import type { ReactElement } from 'react';
 import { renderToString } from 'react-dom/server';
 import { createTranslator } from '../i18n/i18n.ts';
-import { initialState } from '../machine/checkout.machine.ts';
+import { initialState } from '../machine/checkout.state.ts';
 import type { CheckoutEvent, CheckoutSettings, CheckoutState } from '../machine/checkout.types.ts';
 import { CheckoutContext } from '../views/checkout-context.ts';
 import { checkoutSettings } from './fixtures.ts';
@@ -16,7 +16,15 @@ export function stateAfter(events: readonly CheckoutEvent[], settings: CheckoutS
 export function renderWith(state: CheckoutState, element: ReactElement): string {
   return renderToString(
     <CheckoutContext.Provider
-      value={{ state, runtime: null, t: createTranslator(), headingId: 'sheet-heading', locale: 'en', direction: 'ltr' }}
+      value={{
+        state,
+        runtime: null,
+        t: createTranslator(),
+        headingId: 'sheet-heading',
+        locale: 'en',
+        direction: 'ltr',
+        retry: () => {},
+      }}
     >
       {element}
     </CheckoutContext.Provider>,

@@ -37,6 +37,7 @@ function render(
         headingId: 'h',
         locale,
         direction: 'ltr',
+        retry: () => {},
       }}
     >
       <View />
