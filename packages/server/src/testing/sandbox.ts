@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
 import type { GatewayConfig } from '../config.ts';
 
 export interface RunningSandbox {
@@ -9,12 +9,12 @@ export interface RunningSandbox {
   stop(): Promise<void>;
 }
 
-const SANDBOX_MAIN = fileURLToPath(new URL('../../../sandbox/src/main.ts', import.meta.url));
 const READY = 'KASSA_SANDBOX_READY ';
 
 /**
  * The real sandbox gateway in its own process, as a real gateway runs apart from the server (the server never
- * imports it). It prints `KASSA_SANDBOX_READY {json}` once listening.
+ * imports it), started from the run's bundle of its main.ts (sandbox-global-setup.ts). It prints
+ * `KASSA_SANDBOX_READY {json}` once listening.
  */
 export async function startSandboxProcess({
   currency = 'EUR',
@@ -25,7 +25,7 @@ export async function startSandboxProcess({
   timeoutMs?: number /** More of the sandbox's variables (`SANDBOX_WEBHOOK_URL`, ...). */;
   env?: Record<string, string>;
 } = {}): Promise<RunningSandbox> {
-  const child = spawn(process.execPath, ['--import', 'tsx', SANDBOX_MAIN], {
+  const child = spawn(process.execPath, [inject('sandboxMain')], {
     env: { ...process.env, SANDBOX_PORT: '0', SANDBOX_READY_JSON: '1', SANDBOX_CURRENCY: currency, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
