@@ -11,6 +11,7 @@ import { formatProfile } from './profile.ts';
 import { failuresOf, formatTable, growthOf, machineAtStart, withGoalFigures } from './report.ts';
 import type { Report } from './report.ts';
 import { helloWorld, readyPayments, sdkAlone } from './scenarios.ts';
+import { seededCopy } from './seed-cache.ts';
 import { seedSandbox } from './seed-sandbox.ts';
 import { seedPayments } from './seed.ts';
 import type { Measurement, ReadyPayments, RowDatabase, RunSize } from './scenarios.ts';
@@ -23,6 +24,14 @@ import type { RunningKassa, RunningSandbox } from './stack.ts';
 
 const ENGINES = ['sqlite', 'postgres', 'postgres-2'] as const;
 const SEEDED_SANDBOX = 'sandbox-seeded';
+/** What decides a seeded file's content (seed-cache.ts: a cached file is used again while these are unchanged). */
+const KASSA_SEED_SOURCES = ['bench/src/seed.ts', 'packages/server/src/db/migrations.ts'];
+const SANDBOX_SEED_SOURCES = [
+  'bench/src/seed-sandbox.ts',
+  'packages/sandbox/src/core',
+  'packages/sandbox/src/store',
+  'packages/sandbox/src/testing/checkout-payment.ts',
+];
 type Engine = (typeof ENGINES)[number];
 
 const { values } = parseArgs({
@@ -91,6 +100,7 @@ let postgres: (TestPostgres & { pid: number }) | undefined;
 const log = (line: string): void => {
   process.stdout.write(`${line}\n`);
 };
+const seconds = (since: number): string => ((Date.now() - since) / 1000).toFixed(0);
 
 try {
   sandbox = await startSandbox(dir, {
@@ -126,8 +136,16 @@ try {
   if (seedPaymentCount > 0) {
     // The gateway's side of growth: the seeded rows charge at a sandbox of their own that holds as many payments.
     const seedStarted = Date.now();
-    await seedSandbox(sandboxDataFile(dir, SEEDED_SANDBOX), seedPaymentCount, 'EUR');
-    log(`seeded ${seedPaymentCount} payments in the sandbox in ${((Date.now() - seedStarted) / 1000).toFixed(0)} s`);
+    const how = await seededCopy({
+      kind: 'sandbox',
+      count: seedPaymentCount,
+      sources: SANDBOX_SEED_SOURCES,
+      target: sandboxDataFile(dir, SEEDED_SANDBOX),
+      make: (file) => seedSandbox(file, seedPaymentCount, 'EUR'),
+    });
+    log(
+      `${how === 'made' ? 'seeded' : 'copied the cached'} ${seedPaymentCount} payments in the sandbox in ${seconds(seedStarted)} s`,
+    );
     seededSandbox = await startSandbox(dir, {
       name: SEEDED_SANDBOX,
       ...(size.profileDir === undefined ? {} : { profileDir: size.profileDir }),
@@ -151,8 +169,21 @@ try {
         }
         if (variant.seeded !== undefined) {
           const seedStarted = Date.now();
-          await seedPayments(databaseUrl, variant.seeded);
-          log(`seeded ${variant.seeded} payments on ${engine} in ${((Date.now() - seedStarted) / 1000).toFixed(0)} s`);
+          const seededCount = variant.seeded;
+          // PostgreSQL's databases live in its server: seeded each time; SQLite's file is cached.
+          let how: 'made' | 'cached' = 'made';
+          if (engine !== 'sqlite') await seedPayments(databaseUrl, seededCount);
+          else
+            how = await seededCopy({
+              kind: 'kassa-sqlite',
+              count: seededCount,
+              sources: KASSA_SEED_SOURCES,
+              target: databaseUrl,
+              make: (file) => seedPayments(file, seededCount),
+            });
+          log(
+            `${how === 'made' ? 'seeded' : 'copied the cached'} ${seededCount} payments on ${engine} in ${seconds(seedStarted)} s`,
+          );
         }
         const options = {
           env: SHARED_SECRETS,
