@@ -1,17 +1,7 @@
 // <Checkout>: the root component. React only mounts: the runtime (created in an effect, so never during a server
 // render) owns the machine, the frames and the listeners, and is destroyed on unmount. The runtime is a chunk of its
 // own (issue 10): this module and the views draw the loading card form without it.
-import {
-  useCallback,
-  useEffect,
-  useId,
-  useLayoutEffect,
-  useMemo,
-  useRef,
-  useState,
-  useSyncExternalStore,
-  type ReactElement,
-} from 'react';
+import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactElement } from 'react';
 import { createTranslator, directionOf, resolveLocale, type Translate, type Translations } from './i18n/i18n.ts';
 import { useCatalogue } from './i18n/use-catalogue.ts';
 import { initialState } from './machine/checkout.state.ts';
@@ -45,7 +35,7 @@ function importRuntime(): Promise<RuntimeModule> {
   runtimeImport ??= import('./runtime/checkout-runtime.ts').then(
     (module) => (runtimeModule = module),
     (error: unknown) => {
-      runtimeImport = null; // Try again imports it again.
+      runtimeImport = null; // A checkout mounted later asks again (a browser that kept the failure answers at once).
       throw error;
     },
   );
@@ -57,8 +47,12 @@ function importRuntime(): Promise<RuntimeModule> {
 if (typeof document !== 'undefined') importRuntime().catch(() => undefined);
 
 const noSubscription = (): (() => void) => () => {};
-/** The runtime's chunk did not arrive: a load failure like the gateway's unreachable configuration (Try again). */
-const UNLOADED: CheckoutErrorInfo = { code: 'network', messageKey: 'error.network', retriable: true };
+/**
+ * The runtime's chunk did not arrive. No Try again: a browser keeps a module that failed to download (Chromium answers
+ * every later import of its URL with the same failure without asking the server again: e2e checkout-messages.spec.ts),
+ * so only a reload of the page loads it.
+ */
+const UNLOADED: CheckoutErrorInfo = { code: 'network', messageKey: 'error.invalidAuthorization', retriable: false };
 /** While a locale's messages are on their way: the loading state, without words in the wrong language. */
 const wordless: Translate = () => '';
 
@@ -88,12 +82,10 @@ export function Checkout(props: CheckoutProps): ReactElement {
   const loadingState = useMemo(() => initialState(settings), [settings]);
 
   const [runtime, setRuntime] = useState<CheckoutRuntime | null>(null);
-  // The runtime's chunk failed to import (the shown state), and the imports tried (Try again imports it again).
+  // The runtime's chunk failed to import: the state shown instead of the loading one.
   const [unloaded, setUnloaded] = useState<CheckoutState | null>(null);
-  const [attempt, setAttempt] = useState(0);
   // A layout effect: the runtime, and with it the card frames (the card view's layout effect), come in the commit that
   // first draws the form, not after the browser's paint and its other tasks (issue 10: the frames are the longest wait).
-  // biome-ignore lint/correctness/useExhaustiveDependencies: attempt is a dependency on purpose: Try again after the runtime's chunk failed to import runs the effect again
   useLayoutEffect(() => {
     if (t === null) return undefined;
     // A new token, new settings or new messages start over cleanly (StrictMode's double effect included).
@@ -131,7 +123,7 @@ export function Checkout(props: CheckoutProps): ReactElement {
       destroyed.destroy();
       setRuntime((latest) => (latest === destroyed ? null : latest));
     };
-  }, [authorization, provider, settings, t, attempt]);
+  }, [authorization, provider, settings, t]);
 
   const shown = unloaded ?? loadingState;
   const state = useSyncExternalStore(
@@ -139,18 +131,11 @@ export function Checkout(props: CheckoutProps): ReactElement {
     runtime?.getState ?? (() => shown),
     () => loadingState,
   );
-  const retry = useCallback(() => {
-    if (runtime !== null) runtime.retry();
-    else {
-      setUnloaded(null);
-      setAttempt((tried) => tried + 1);
-    }
-  }, [runtime]);
 
   const headingId = useId();
   const context = useMemo(
-    () => ({ runtime, state, t: t ?? wordless, headingId, locale, direction: directionOf(locale), retry }),
-    [runtime, state, t, headingId, locale, retry],
+    () => ({ runtime, state, t: t ?? wordless, headingId, locale, direction: directionOf(locale) }),
+    [runtime, state, t, headingId, locale],
   );
 
   return (

@@ -16,15 +16,7 @@ export function stateAfter(events: readonly CheckoutEvent[], settings: CheckoutS
 export function renderWith(state: CheckoutState, element: ReactElement): string {
   return renderToString(
     <CheckoutContext.Provider
-      value={{
-        state,
-        runtime: null,
-        t: createTranslator(),
-        headingId: 'sheet-heading',
-        locale: 'en',
-        direction: 'ltr',
-        retry: () => {},
-      }}
+      value={{ state, runtime: null, t: createTranslator(), headingId: 'sheet-heading', locale: 'en', direction: 'ltr' }}
     >
       {element}
     </CheckoutContext.Provider>,

@@ -14,8 +14,6 @@ export interface CheckoutContextValue {
   /** The locale the messages are in, and its writing direction (the sheet's `lang` and `dir`). */
   readonly locale: Locale;
   readonly direction: Direction;
-  /** Try again after a load failure (the runtime's, or its chunk's import when that is what failed). */
-  readonly retry: () => void;
 }
 
 export const CheckoutContext = createContext<CheckoutContextValue | null>(null);

@@ -14,7 +14,7 @@ const MethodsView = lazy(() => import('../methods/methods-view.tsx'));
 const DeleteConfirmation = lazy(() => import('../delete-confirmation/delete-confirmation.tsx'));
 
 export function Sheet(): ReactElement {
-  const { runtime, state, t, locale, direction, retry } = useCheckoutContext();
+  const { runtime, state, t, locale, direction } = useCheckoutContext();
   const root = connectRoot(state, t);
   const { view } = root;
   return (
@@ -52,7 +52,7 @@ export function Sheet(): ReactElement {
         </button>
       )}
       {root.retryText !== null && (
-        <button type="button" className="kassa-checkout__retry" onClick={retry}>
+        <button type="button" className="kassa-checkout__retry" onClick={() => runtime?.retry()}>
           {root.retryText}
         </button>
       )}

@@ -37,7 +37,6 @@ function render(
         headingId: 'h',
         locale,
         direction: 'ltr',
-        retry: () => {},
       }}
     >
       <View />
