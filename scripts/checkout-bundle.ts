@@ -1,22 +1,22 @@
 // What the checkout costs a shopper to download (issue 10): its chunks, minified as they reach a browser, then
-// gzip -9. The card view's first paint is what an app rendering <Checkout> downloads before the card form is drawn:
-// the library's entry chunk and the chunk holding <Checkout> with its static imports, plus the script of the hosted card
-// field frames it loads from the gateway's origin (React is the host app's and not in it). The runtime (the machine,
-// the provider client, the frames' protocol) is a chunk <Checkout> imports as soon as it runs, before the frames are
-// ready: it counts in the card view's total, beside the first paint. The entry chunk also imports the runtime's chunk
-// statically, for the machine the public surface exports; an app that imports <Checkout> only drops that import
-// (`sideEffects` in the package.json). The budget script (check-bundle-budget.ts) holds both to a budget; the bench
-// prints them.
+// gzip -9. The card view, what issue 10's 15 KB goal is about, is what a shopper downloads before they can type a card:
+// the library's entry chunk, the chunk holding <Checkout> with its static imports, the runtime's chunk (the machine, the
+// provider client, the frames' protocol: <Checkout> imports it as soon as it runs, and the runtime makes the card
+// frames) and the script of the hosted card field frames, loaded from the gateway's origin (React is the host app's and
+// not in it). Its first paint, the same without the runtime's chunk, draws the card form under its loading overlay,
+// not yet typeable: measured apart, not the goal. The entry chunk also imports the runtime's chunk statically, for the
+// machine the public surface exports; an app that imports <Checkout> only drops that import (`sideEffects` in the
+// package.json). The budget script (check-bundle-budget.ts) holds both to a budget; the bench prints them.
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { build, type Rollup } from 'vite';
 import { bundleFrameScript } from '@kassa/sandbox';
 
-/** The budget CI holds the card view's first paint to (React excluded), lowered as it shrinks so it cannot grow back. */
-export const CARD_VIEW_BUDGET_BYTES = 12_830;
-/** The budget of everything a card-only checkout downloads (first paint, runtime, frame script): nothing grows unseen. */
-export const CARD_VIEW_TOTAL_BUDGET_BYTES = 24_090;
-/** Issue 10's goal for the card view's first paint without React. */
+/** The budget CI holds the card view to (React excluded), lowered as it shrinks so it cannot grow back. */
+export const CARD_VIEW_BUDGET_BYTES = 24_090;
+/** The budget of the card view's first paint (the card view less the runtime's chunk), lowered alike. */
+export const FIRST_PAINT_BUDGET_BYTES = 12_830;
+/** Issue 10's goal for the card view without React: what a shopper downloads before they can type a card. */
 export const CARD_VIEW_GOAL_BYTES = 15 * 1024;
 
 export interface ChunkSize {
@@ -35,10 +35,13 @@ export interface CheckoutBundleSizes {
   readonly runtimeGzipBytes: number;
   /** The hosted card field frame's script (served by the gateway's origin). */
   readonly frameScriptGzipBytes: number;
-  /** checkoutGzipBytes + frameScriptGzipBytes: the card view's first paint, what the budget and the goal are about. */
+  /** checkoutGzipBytes + frameScriptGzipBytes: the card view's first paint, the form drawn but not yet typeable. */
+  readonly firstPaintGzipBytes: number;
+  /**
+   * firstPaintGzipBytes + runtimeGzipBytes: the card view, what a shopper downloads before they can type a card (a
+   * card-only checkout's every byte): what issue 10's goal and CI's budget are about.
+   */
   readonly cardViewGzipBytes: number;
-  /** cardViewGzipBytes + runtimeGzipBytes: everything a card-only checkout downloads, held to the total budget. */
-  readonly cardViewTotalGzipBytes: number;
   /** The plain-page drop-in's entry and runtime (React and ReactDOM bundled in) with the frame script. */
   readonly cardViewWithReactGzipBytes: number;
   /** Locale catalogues found in the card view's first paint and runtime (only English may travel with them). */
@@ -118,8 +121,8 @@ export async function measureCheckoutBundle(): Promise<CheckoutBundleSizes> {
     checkoutGzipBytes,
     runtimeGzipBytes,
     frameScriptGzipBytes,
-    cardViewGzipBytes: checkoutGzipBytes + frameScriptGzipBytes,
-    cardViewTotalGzipBytes: checkoutGzipBytes + runtimeGzipBytes + frameScriptGzipBytes,
+    firstPaintGzipBytes: checkoutGzipBytes + frameScriptGzipBytes,
+    cardViewGzipBytes: checkoutGzipBytes + runtimeGzipBytes + frameScriptGzipBytes,
     cardViewWithReactGzipBytes: total(dropin.firstPaint) + total(dropin.runtime) + frameScriptGzipBytes,
     eagerLocales: [...firstPaint, ...runtime].flatMap((chunk) => chunk.moduleIds.filter((id) => /\/i18n\/locales\//.test(id))),
   };
