@@ -7,6 +7,7 @@ import { insertMugOrder } from '../testing/orders.ts';
 import { ENGINES } from '../testing/engines.ts';
 import { outcomeOf, payOrder } from './pay-order.ts';
 import { Velocity } from '../velocity/velocity.ts';
+import type { Counts } from '../velocity/velocity.ts';
 import { insertPendingPayment, recordOutcome } from './payments.repository.ts';
 
 /**
@@ -155,7 +156,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('payOrder on 
     }
   });
 
-  it("writes an outcome's velocity counts with its answer, once: a late duplicate's answer and counts are not written", async () => {
+  it("writes an outcome's velocity counts with its answer, once: a late duplicate's answer and counts are not written, and of outcomes sent at once one is recorded and counted", async () => {
     const { handle, cleanup } = await engine.open();
     const { db } = handle;
     try {
@@ -194,16 +195,34 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('payOrder on 
       expect(refused).toMatchObject({ payment: { status: 'declined' }, orderStatus: 'pending', orderAttempts: 1 });
       expect(await recordOutcome(db, declined, charge, decline())).toMatchObject({ payment: { status: 'declined' } });
 
+      // Outcomes of one attempt sent at once (its request's retry, the next payment, the reconciler), on as many of the
+      // pool's connections: one is recorded, and counted once.
+      const race = async (sessionId: string, outcome: Parameters<typeof recordOutcome>[2], counts: () => Counts) => {
+        const raced = await attemptOf(sessionId);
+        const answers = await Promise.all(Array.from({ length: 6 }, () => recordOutcome(db, raced, outcome, counts())));
+        expect(answers.filter((answer) => answer.orderAttempts !== null)).toHaveLength(1);
+      };
+      await race('ses_raced_charge', { ...charge, transactionId: 'txn_raced' }, () =>
+        velocity.counts([{ action: 'approval', subjects: { bin: '422222' }, detail: 'card_c' }]),
+      );
+      await race('ses_raced_decline', { kind: 'declined', reason: 'processor_declined' }, () =>
+        velocity.counts([{ action: 'decline', subjects: { session: 'ses_raced_decline' }, detail: 'card_d' }]),
+      );
+
       const counts = await db
         .selectFrom('velocity_counts')
         .select(['action', 'dimension', 'subject', 'detail', 'count'])
         .execute();
       expect(
-        counts.map((row) => ({ ...row, count: Number(row.count) })).sort((a, b) => a.dimension.localeCompare(b.dimension)),
+        counts
+          .map((row) => ({ ...row, count: Number(row.count) }))
+          .sort((a, b) => a.dimension.localeCompare(b.dimension) || a.subject.localeCompare(b.subject)),
       ).toEqual([
         { action: 'approval', dimension: 'bin', subject: '411111', detail: 'card_a', count: 1 },
+        { action: 'approval', dimension: 'bin', subject: '422222', detail: 'card_c', count: 1 },
         { action: 'decline', dimension: 'ip', subject: '10.0.0.9', detail: 'card_b', count: 1 },
         { action: 'decline', dimension: 'session', subject: 'ses_declined', detail: 'card_b', count: 1 },
+        { action: 'decline', dimension: 'session', subject: 'ses_raced_decline', detail: 'card_d', count: 1 },
       ]);
     } finally {
       await cleanup();
