@@ -39,6 +39,42 @@ test('an empty field does not complain later because focus went somewhere unrela
   await expect(page.getByText('Enter the security code.')).toBeVisible();
 });
 
+test('the card number takes typing as soon as its frame is ready; Pay (and Enter) wait for every field', async ({ page }) => {
+  const shopper = new Shopper(page);
+  const sheet = new CheckoutSheet(page);
+  // Every frame but the first made, the number's, is held back: their page is answered only once the test lets it
+  // (routing also turns the browser's cache off, so each frame asks for its page).
+  let release = (): void => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let frames = 0;
+  await page.route('**/hosted-fields/frame.html*', async (route) => {
+    frames += 1;
+    if (frames > 1) await released;
+    await route.continue();
+  });
+  await shopper.openCheckout(catalogue.everyday);
+  // A click waits for the field to take it: shown, not inert.
+  await shopper.typeInto('number', cards.visa.number);
+  await expect(shopper.field('number')).toHaveValue('4111 1111 1111 1111');
+  await expect(sheet.root()).toHaveAttribute('data-state', 'loading');
+  for (const field of ['cardholderName', 'expirationDate', 'cvv', 'postalCode'])
+    await expect(page.locator(`.kassa-field[data-field="${field}"]`)).toHaveAttribute('inert', '');
+  await expect(shopper.payButton()).toBeDisabled();
+  await shopper.field('number').press('Enter');
+  release();
+  await expect(sheet.root()).toHaveAttribute('data-state', 'ready');
+  await expect(page.locator('.kassa-card .kassa-field[inert]')).toHaveCount(0);
+  // Enter before the form was ready paid nothing: the page is still the checkout, with nothing to complain about.
+  await expect(sheet.message()).toHaveText('');
+  await shopper.typeInto('expirationDate', cards.visa.expiry);
+  await shopper.typeInto('cvv', cards.visa.cvv);
+  await shopper.typeInto('postalCode', cards.visa.postalCode);
+  await shopper.pay();
+  await shopper.seesReceipt();
+});
+
 test('the detected brand is shown inside the number field', async ({ page }) => {
   const shopper = new Shopper(page);
   await shopper.startCheckout(catalogue.everyday);

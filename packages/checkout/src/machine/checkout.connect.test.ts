@@ -39,6 +39,43 @@ describe('connect', () => {
     });
   });
 
+  it("opens the card form once the number's frame is ready: the number takes typing, the others as their frames come, the request waits for all", () => {
+    const frame = (field: 'number' | 'cvv' | 'cardholderName' | 'expirationDate'): CheckoutEvent => ({
+      type: 'FRAME_READY',
+      field,
+    });
+    const inertFields = (state: CheckoutState) =>
+      connectCard(state, t)
+        .fields.filter((f) => f.inert)
+        .map((f) => f.field);
+    // A frame ready before the configuration says which fields show: still loading.
+    const early = after(frame('number'));
+    expect(connectRoot(early, t).loadingText).toBe('Loading the payment form…');
+    expect(connectCard(early, t).inert).toBe(true);
+    // Another frame without the number's: still loading.
+    expect(connectCard(after(cardOnly, frame('cardholderName')), t).inert).toBe(true);
+    const numberFirst = after(frame('number'), cardOnly);
+    expect(connectRoot(numberFirst, t)).toMatchObject({ dataState: 'loading', busy: true, loadingText: null });
+    expect(connectCard(numberFirst, t).inert).toBe(false);
+    expect(inertFields(numberFirst)).toEqual(['cardholderName', 'expirationDate', 'cvv']);
+    expect(inertFields(after(frame('number'), cardOnly, frame('cvv'), frame('cvv')))).toEqual([
+      'cardholderName',
+      'expirationDate',
+    ]);
+    // Typed in meanwhile, the card is not handed over before every frame is ready.
+    const typed = transition(numberFirst, {
+      type: 'FIELD_STATE',
+      field: 'number',
+      event: 'input',
+      state: { isEmpty: false, isValid: true, isPotentiallyValid: true, isFocused: true },
+    }).state;
+    expect(typed.fields.number.state.isValid).toBe(true);
+    expect(transition(typed, { type: 'SUBMIT' }).effects).toContainEqual(
+      expect.objectContaining({ type: 'rejectRequest', error: expect.objectContaining({ code: 'not_ready' }) }),
+    );
+    expect(inertFields(after(frame('number'), cardOnly, cardReady))).toEqual([]);
+  });
+
   it('offers a retry only for failures a retry can fix, and none when the checkout retries by itself', () => {
     const network = after({ type: 'CONFIG_FAILED', error: { code: 'network', messageKey: 'error.network', retriable: true } });
     expect(connectRoot(network, t)).toMatchObject({

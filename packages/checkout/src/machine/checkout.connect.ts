@@ -44,6 +44,8 @@ export interface OptionListProps {
 
 export interface FieldProps {
   readonly field: FieldName;
+  /** Its frame is still loading while the card number's can be typed in already. */
+  readonly inert: boolean;
   readonly label: string;
   readonly optionalNote: string | null;
   readonly error: string | null;
@@ -64,10 +66,21 @@ export interface CardProps {
   readonly fields: readonly FieldProps[];
   /** The detected brand, shown inside the number field. */
   readonly detected: BrandProps | null;
-  /** The form cannot be used yet (frames loading). */
+  /** The form cannot be used yet (frames loading, the card number's included). */
   readonly inert: boolean;
   /** The "Save card" checkbox (label and state), when the merchant offers saving. */
   readonly saveCard: { readonly label: string; readonly checked: boolean } | null;
+}
+
+/**
+ * A field the shopper can type in: every one once the card is ready; while the other frames load, those whose frame
+ * is, from the moment the card number's is (its frame is created first, and it is what the shopper types first). The
+ * card is handed over only once every frame is ready (the machine's `mounting` refuses a request).
+ */
+function usable(state: CheckoutState, field: FieldName): boolean {
+  if (state.phase === 'ready' || state.phase === 'submitting') return true;
+  const { phase, view, framesReady } = state;
+  return phase === 'mounting' && view === 'card' && framesReady.includes('number') && framesReady.includes(field);
 }
 
 function publicState(phase: Phase): PublicState {
@@ -84,7 +97,7 @@ export function connectRoot(state: CheckoutState, t: Translate): RootProps {
   return {
     dataState: publicState(state.phase),
     busy: loading || state.phase === 'submitting' || state.phase === 'authenticating',
-    loadingText: loading ? t('sheet.loading') : null,
+    loadingText: loading && !usable(state, 'number') ? t('sheet.loading') : null,
     alert: loadError !== null ? t(loadError.messageKey) : sheetError !== null ? t(sheetError) : '',
     selectedText:
       selected === null || state.view !== 'card'
@@ -132,6 +145,7 @@ export function connectCard(state: CheckoutState, t: Translate): CardProps {
       const entry = state.fields[field];
       return {
         field,
+        inert: !usable(state, field),
         label: fieldLabel(field, state.cards, t),
         optionalNote: isFieldRequired(field, state.settings) ? null : t('field.optional'),
         error: entry.error === null ? null : t(entry.error),
@@ -139,7 +153,7 @@ export function connectCard(state: CheckoutState, t: Translate): CardProps {
       };
     }),
     detected: detectedInfo === undefined ? null : { id: detectedInfo.id, name: detectedInfo.name, active: true },
-    inert: state.phase !== 'ready' && state.phase !== 'submitting',
+    inert: !usable(state, 'number'),
     saveCard: state.settings.vaultCard ? { label: t('card.saveCard'), checked: state.saveCard } : null,
   };
 }

@@ -46,6 +46,9 @@ export const fieldEditing = {
 
 export const closing = { TEARDOWN: [{ target: 'closed', actions: ['close'] }] } as const;
 
+/** A card frame became ready: until every one is, the ready ones can be typed in (connectCard). */
+const frameLoading = { FRAME_READY: [{ actions: ['markFrameReady'] }] } as const;
+
 /**
  * The last option to finish initialising decides: all failed is a load error, otherwise the checkout is ready on the
  * first view (chosen when the configuration came: the card form is drawn under the loading overlay while it mounts).
@@ -66,6 +69,7 @@ const optionSettling = {
 const coreTransitions: TransitionTable = {
   loading: {
     ...closing,
+    ...frameLoading,
     CONFIG_LOADED: [
       { guard: 'hasOptions', target: 'mounting', actions: ['storeConfig'] },
       { target: 'error', actions: ['setNoOptionsError', 'reportLoadError'] },
@@ -80,6 +84,7 @@ const coreTransitions: TransitionTable = {
   mounting: {
     ...closing,
     ...fieldEditing,
+    ...frameLoading,
     ...optionSettling,
     SUBMIT: [{ actions: ['rejectNotReady'] }],
   },
@@ -109,6 +114,7 @@ const coreTransitions: TransitionTable = {
   authenticating: {},
   error: {
     ...closing,
+    ...frameLoading,
     RETRY: [{ guard: 'isRetriable', target: 'loading', actions: ['clearLoadError', 'loadConfiguration'] }],
     SUBMIT: [{ actions: ['rejectNotReady'] }],
   },
@@ -337,6 +343,10 @@ const coreActions: Record<CoreActionName, Action> = {
     return state;
   },
   updateField,
+  markFrameReady: (state, event) =>
+    event.type === 'FRAME_READY' && !state.framesReady.includes(event.field)
+      ? { ...state, framesReady: [...state.framesReady, event.field] }
+      : state,
   forgetPendingBlur: (state, event) =>
     event.type === 'BLUR_SETTLED' && state.pendingEmptyBlur === event.field ? { ...state, pendingEmptyBlur: null } : state,
   setCards: (state, event, emit) => {

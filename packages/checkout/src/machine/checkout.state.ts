@@ -27,6 +27,7 @@ export function initialState(settings: CheckoutSettings): CheckoutState {
     config: null,
     visibleFields: predictedFields(settings),
     fields: emptyFields(),
+    framesReady: [],
     cards: [],
     pendingEmptyBlur: null,
     sheetError: null,

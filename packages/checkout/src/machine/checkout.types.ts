@@ -258,6 +258,11 @@ export interface CheckoutState {
   /** Fields shown for this configuration and these settings, in display order. */
   readonly visibleFields: readonly FieldName[];
   readonly fields: FieldMap;
+  /**
+   * The fields whose frame is ready: while the other frames load, each of these can already be typed in (the card
+   * number first, as its frame is created first), though the card cannot be handed over before every one is.
+   */
+  readonly framesReady: readonly FieldName[];
   readonly cards: readonly CardCandidate[];
   /** An empty field that just lost focus: its message shows only if focus lands on another card field. */
   readonly pendingEmptyBlur: FieldName | null;
@@ -297,6 +302,7 @@ export type CheckoutEvent =
       readonly state: FieldState;
     }
   | { readonly type: 'BLUR_SETTLED'; readonly field: FieldName }
+  | { readonly type: 'FRAME_READY'; readonly field: FieldName }
   | { readonly type: 'CARD_TYPE_CHANGED'; readonly cards: readonly CardCandidate[] }
   | { readonly type: 'SUBMIT' }
   | { readonly type: 'TOKENIZED'; readonly result: PaymentMethodResult }
@@ -387,6 +393,7 @@ export type CoreActionName =
   | 'loadConfiguration'
   | 'updateField'
   | 'forgetPendingBlur'
+  | 'markFrameReady'
   | 'setCards'
   | 'resolveSelected'
   | 'startTokenize'

@@ -474,6 +474,7 @@ export class CheckoutRuntime {
     switch (message.type) {
       case 'ready':
         this.readyFrames.add(field);
+        this.send({ type: 'FRAME_READY', field });
         this.settleCard();
         return;
       case 'state':

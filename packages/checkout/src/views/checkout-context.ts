@@ -24,8 +24,11 @@ export function useCheckoutContext(): CheckoutContextValue {
   return value;
 }
 
-/** Tells the runtime how to focus this view's first control when the shopper opens it. */
-export function useFocusTarget(target: FocusTarget, focus: () => void): void {
+/**
+ * Tells the runtime how to focus this view's first control when the shopper opens it; null while it has none to take
+ * focus (a focus asked for meanwhile waits for one).
+ */
+export function useFocusTarget(target: FocusTarget, focus: (() => void) | null): void {
   const { runtime } = useCheckoutContext();
-  useEffect(() => runtime?.registerFocus(target, focus), [runtime, target, focus]);
+  useEffect(() => (focus === null ? undefined : runtime?.registerFocus(target, focus)), [runtime, target, focus]);
 }

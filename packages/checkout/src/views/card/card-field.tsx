@@ -5,6 +5,8 @@ import type { FieldName } from '../../machine/checkout.types.ts';
 
 export interface CardFieldProps {
   readonly field: FieldName;
+  /** Its frame is still loading (the card number's ready already): it takes no focus or click yet. */
+  readonly inert: boolean;
   readonly label: string;
   /** Shown after the label for an optional field, e.g. "(optional)". */
   readonly optionalNote: string | null;
@@ -30,6 +32,7 @@ export function CardField(props: CardFieldProps): ReactElement {
       data-field={field}
       data-invalid={error !== null ? '' : undefined}
       data-focused={props.focused ? '' : undefined}
+      inert={props.inert}
     >
       {/* biome-ignore lint/a11y/noLabelWithoutControl lint/a11y/useKeyWithClickEvents: the input is in the gateway's frame (its own label names it); a click here only focuses that frame, the keyboard reaches the input directly */}
       <label id={props.labelId} className="kassa-field__label" onClick={props.onLabelClick}>

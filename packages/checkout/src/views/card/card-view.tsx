@@ -32,23 +32,27 @@ export function CardView({ active }: { readonly active: boolean }): ReactElement
   // ever dropped, never added: nothing to mount again). Mounted before the browser paints (as the runtime is made).
   useLayoutEffect(() => {
     if (runtime === null || !mountable) return undefined;
-    const mounts = [...containers.current].map(([field, container]) => ({
-      field,
-      container,
-      describedBy: `${baseId}-${field}-error`,
-    }));
+    // The number's frame first: the frames' renderer makes them ready one after another, and the number is what the
+    // shopper types first (the form opens with it, connectCard).
+    const order = (field: FieldName) => (field === 'number' ? 0 : 1);
+    const mounts = [...containers.current]
+      .sort(([a], [b]) => order(a) - order(b))
+      .map(([field, container]) => ({
+        field,
+        container,
+        describedBy: `${baseId}-${field}-error`,
+      }));
     return runtime.mountFields(mounts);
   }, [runtime, mountable, baseId]);
 
-  const first = state.visibleFields[0];
-  useFocusTarget(
-    'card',
-    useCallback(() => {
-      if (first !== undefined) runtime?.focusField(first);
-    }, [runtime, first]),
-  );
-
   const view = connectCard(state, t);
+  // The first field that takes typing (the number's, while the other frames load: a focus sent to one of them would
+  // wait for it, then take focus from the field the shopper is typing in); none before the form opens.
+  const first = view.fields.find((field) => !field.inert)?.field;
+  const focusFirst = useCallback(() => {
+    if (first !== undefined) runtime?.focusField(first);
+  }, [runtime, first]);
+  useFocusTarget('card', first === undefined ? null : focusFirst);
 
   return (
     <div className="kassa-card" role="group" aria-label={view.heading} inert={view.inert} hidden={!active}>
@@ -66,7 +70,7 @@ export function CardView({ active }: { readonly active: boolean }): ReactElement
         ))}
       </div>
       {view.saveCard !== null && (
-        <label className="kassa-save-card">
+        <label className="kassa-save-card" inert={view.fields.some((field) => field.inert)}>
           <input
             type="checkbox"
             checked={view.saveCard.checked}
