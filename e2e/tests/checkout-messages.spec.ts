@@ -112,6 +112,19 @@ test('the checkout\'s runtime chunk failing to download: "The payment form canno
   expect(await requestPaymentMethod(page)).toEqual([expect.objectContaining({ ok: true })]);
 });
 
+test('a part of the checkout failing to download (the saved methods\', for vaultCard): "The payment form cannot start. Reload the page…", no Try again, onError says network', async ({
+  page,
+}) => {
+  const message = 'The payment form cannot start. Reload the page, or contact the shop if it happens again.';
+  const setup = { authorization: await clientTokenForNewOrder(page), options: { vaultCard: true } };
+  await openIntegratorPage(page, setup, /^saved-methods-/);
+  const sheet = new CheckoutSheet(page);
+  await sheet.seesState('error');
+  await expect(sheet.message()).toHaveText(message);
+  await expect(sheet.root().getByRole('button', { name: 'Try again' })).toHaveCount(0);
+  expect(await integratorErrors(page)).toEqual([{ code: 'network', message }]);
+});
+
 test('a card the gateway refuses (expired by its clock, not by the shopper\'s): "Credit card is invalid", the date marked and focused', async ({
   page,
 }) => {

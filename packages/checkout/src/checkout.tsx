@@ -5,10 +5,10 @@ import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, useSyncEx
 import { createTranslator, directionOf, resolveLocale, type Translate, type Translations } from './i18n/i18n.ts';
 import { useCatalogue } from './i18n/use-catalogue.ts';
 import { initialState } from './machine/checkout.state.ts';
-import type { CheckoutErrorInfo, CheckoutSettings, CheckoutState } from './machine/checkout.types.ts';
+import type { CheckoutSettings, CheckoutState } from './machine/checkout.types.ts';
 import type { ProviderClient } from './provider/provider.ts';
 import type { CheckoutRuntime } from './runtime/checkout-runtime.ts';
-import { CheckoutError } from './runtime/checkout-error.ts';
+import { CheckoutError, NOT_DOWNLOADED } from './runtime/checkout-error.ts';
 import type { CheckoutCallbacks } from './runtime/events.ts';
 import { settingsFrom, translationsFrom, walletOptionsFrom, type CheckoutOptions } from './runtime/options.ts';
 import { CheckoutContext } from './views/checkout-context.ts';
@@ -47,12 +47,6 @@ function importRuntime(): Promise<RuntimeModule> {
 if (typeof document !== 'undefined') importRuntime().catch(() => undefined);
 
 const noSubscription = (): (() => void) => () => {};
-/**
- * The runtime's chunk did not arrive. No Try again: a browser keeps a module that failed to download (Chromium answers
- * every later import of its URL with the same failure without asking the server again: e2e checkout-messages.spec.ts),
- * so only a reload of the page loads it.
- */
-const UNLOADED: CheckoutErrorInfo = { code: 'network', messageKey: 'error.invalidAuthorization', retriable: false };
 /** While a locale's messages are on their way: the loading state, without words in the wrong language. */
 const wordless: Translate = () => '';
 
@@ -112,8 +106,8 @@ export function Checkout(props: CheckoutProps): ReactElement {
         (error: unknown) => {
           if (!current) return;
           console.error('[kassa/checkout] the checkout could not be loaded', error);
-          setUnloaded({ ...initialState(settings), phase: 'error', loadError: UNLOADED });
-          callbacks.current.onError?.(new CheckoutError(UNLOADED.code, t(UNLOADED.messageKey)));
+          setUnloaded({ ...initialState(settings), phase: 'error', loadError: NOT_DOWNLOADED });
+          callbacks.current.onError?.(new CheckoutError(NOT_DOWNLOADED.code, t(NOT_DOWNLOADED.messageKey)));
         },
       );
     return () => {

@@ -20,10 +20,10 @@ import type {
 } from '../machine/checkout.types.ts';
 import { cvvSize, isFieldRequired } from '../machine/field-rules.ts';
 import { offeredOptions, type PaymentOptionId, type WalletOptionId } from '../machine/payment-options.ts';
-import { CONFIGURATION_FAILED, isProviderError, type ProviderClient } from '../provider/provider.ts';
+import { CONFIGURATION_FAILED, isProviderError, ProviderError, type ProviderClient } from '../provider/provider.ts';
 import { createSandboxProvider } from '../provider/sandbox-provider.ts';
 import { WALLETS, type WalletEvent, type WalletRegistry } from '../wallets/registry.ts';
-import { CheckoutError } from './checkout-error.ts';
+import { CheckoutError, NOT_DOWNLOADED } from './checkout-error.ts';
 import { CheckoutEmitter, type CheckoutCallbacks, type CheckoutEventMap, type CheckoutEventName } from './events.ts';
 import { reportOptionProblem, type WalletOptions } from './options.ts';
 import { loadParts, partsNeeded } from './parts/load.ts';
@@ -368,8 +368,9 @@ export class CheckoutRuntime {
             this.installParts(parts);
             this.optionsOffered(config, options, savedMethods, signal);
           },
+          // A part's chunk did not download (the import's error names its URL).
           (error: unknown) => {
-            if (!signal.aborted) this.fail(error);
+            if (!signal.aborted) this.fail(new ProviderError(NOT_DOWNLOADED, String(error)));
           },
         ),
       );

@@ -30,7 +30,7 @@ export function partsNeeded(
   return needed;
 }
 
-/** Imports the named parts; rejects when one cannot be loaded (the checkout then fails to load, and offers a retry). */
+/** Imports the named parts; rejects when one cannot be loaded (the checkout then fails to load: a reload loads it). */
 export function loadParts(names: readonly PartName[]): Promise<readonly RuntimePart[]> {
   return Promise.all(names.map((name) => IMPORTS[name]()));
 }
