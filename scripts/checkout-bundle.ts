@@ -13,7 +13,7 @@ import { build, type Rollup } from 'vite';
 import { bundleFrameScript } from '@kassa/sandbox';
 
 /** The budget CI holds the card view to (React excluded), lowered as it shrinks so it cannot grow back. */
-export const CARD_VIEW_BUDGET_BYTES = 24_230;
+export const CARD_VIEW_BUDGET_BYTES = 24_220;
 /** The budget of the card view's first paint (the card view less the runtime's chunk), lowered alike. */
 export const FIRST_PAINT_BUDGET_BYTES = 12_920;
 /** Issue 10's goal for the card view without React: what a shopper downloads before they can type a card. */

@@ -1,11 +1,16 @@
 // The typed postMessage protocol between the checkout and the hosted field frames (contracts section 1).
 // Incoming data is untrusted: it is parsed field by field into a closed union, anything else is dropped.
-import type { CardCandidate, FieldName, FieldState, PaymentMethodResult, TokenizeFailure } from '../machine/checkout.types.ts';
+import {
+  isFieldName,
+  type CardCandidate,
+  type FieldName,
+  type FieldState,
+  type PaymentMethodResult,
+  type TokenizeFailure,
+} from '../machine/checkout.types.ts';
 import { isRecord } from '../provider/json.ts';
 
 export const PROTOCOL_SOURCE = 'kassa-hosted-fields';
-
-const FIELD_NAMES: ReadonlySet<string> = new Set<FieldName>(['cardholderName', 'number', 'expirationDate', 'cvv', 'postalCode']);
 
 export interface FieldStyle {
   readonly color?: string;
@@ -67,10 +72,6 @@ export function frameUrl(assetsUrl: string, field: FieldName, channel: string, p
 
 export function envelope(channel: string, message: ParentMessage): Readonly<Record<string, unknown>> {
   return { source: PROTOCOL_SOURCE, channel, ...message };
-}
-
-function isFieldName(value: unknown): value is FieldName {
-  return typeof value === 'string' && FIELD_NAMES.has(value);
 }
 
 function parseFieldState(value: unknown): FieldState | null {

@@ -9,6 +9,11 @@ export type FieldName = 'cardholderName' | 'number' | 'expirationDate' | 'cvv' |
 /** Display order of the card form. */
 export const FIELD_ORDER: readonly FieldName[] = ['cardholderName', 'number', 'expirationDate', 'cvv', 'postalCode'];
 
+/** One of the card fields' names: what a frame's message or the gateway's answer says is checked with it. */
+export function isFieldName(value: unknown): value is FieldName {
+  return (FIELD_ORDER as readonly unknown[]).includes(value);
+}
+
 /** What a frame reports about its input; validity is judged inside the frame. */
 export interface FieldState {
   readonly isEmpty: boolean;

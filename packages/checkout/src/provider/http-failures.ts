@@ -2,7 +2,7 @@
 // apart as gateway-failures.ts tells the others. Imported on demand, when the gateway answers one: the card view's
 // first paint needs none of it (issue 10). The number frame passes its tokenization's error answers on to be read
 // here, so the frame's script carries none of this either.
-import type { FieldName, GatewayAnswer, TokenizeFailure } from '../machine/checkout.types.ts';
+import { isFieldName, type FieldName, type GatewayAnswer, type TokenizeFailure } from '../machine/checkout.types.ts';
 import { isRecord } from './json.ts';
 import { ProviderError } from './provider.ts';
 
@@ -52,8 +52,6 @@ export function httpFailure(response: Pick<Response, 'status' | 'headers'>, what
   }
 }
 
-const FIELDS: ReadonlySet<string> = new Set<FieldName>(['number', 'expirationDate', 'cvv', 'cardholderName', 'postalCode']);
-
 /** The provider's nested 422 `fieldErrors` -> its error codes and our field names (expirationMonth/Year: the expiry). */
 function rejectedFields(entries: unknown): { codes: string[]; fields: FieldName[] } {
   const codes: string[] = [];
@@ -65,7 +63,7 @@ function rejectedFields(entries: unknown): { codes: string[]; fields: FieldName[
       walk(entry.fieldErrors);
       if (typeof entry.code === 'string') codes.push(entry.code);
       const name = String(entry.field).replace(/^expiration(Month|Year)$/, 'expirationDate');
-      if (entry.fieldErrors === undefined && FIELDS.has(name)) fields.add(name as FieldName);
+      if (entry.fieldErrors === undefined && isFieldName(name)) fields.add(name);
     }
   };
   walk(entries);
