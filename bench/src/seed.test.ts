@@ -78,6 +78,18 @@ describe.each(['sqlite', 'postgres'] as const)("Kassa's seed (--seed-payments) o
     ).toEqual(new Set('abcdefghijklmnopqrstuvwxyz0123456789'));
   });
 
+  it("holds the gateway's settlement notice of each payment, as the server keeps them, and the payment settled", async () => {
+    const rows = await handle.db
+      .selectFrom('payments')
+      .leftJoin('webhook_notifications', 'webhook_notifications.subject_id', 'payments.transaction_id')
+      .select(['payments.settlement_status', 'webhook_notifications.kind', 'webhook_notifications.id'])
+      .execute();
+    expect(rows).toHaveLength(COUNT);
+    expect(new Set(rows.map((row) => `${row.settlement_status} ${row.kind}`))).toEqual(new Set(['settled transaction_settled']));
+    expect(new Set(rows.map((row) => row.id)).size).toBe(COUNT);
+    for (const row of rows) expect(row.id).toMatch(/^whn_[0-9a-f]+$/);
+  });
+
   it('numbers the orders after those made before the seed, and leaves the counter after the last', async () => {
     const { rows } = await sql<{ low: number; high: number; next: number }>`
       select min(number) as low, max(number) as high, (select value from counters where name = 'order_number') as next

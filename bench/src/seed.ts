@@ -6,8 +6,9 @@ import { openDatabase } from '../../packages/server/src/db/connect.ts';
 // `--seed-payments N`: the growth rows run against a database that already holds N paid orders, each with its line
 // and its charged payment, spread over the last 90 days as a shop's would be. The rows are made by the database
 // itself (a recursive count, one INSERT ... SELECT per table and batch), so a million take minutes, not a million
-// round trips. Only the tables that grow with the shop's age are seeded: sessions, Idempotency-Keys, bot-check
-// spends, velocity counts and rate-limit windows are swept after a day or two (the server's sweeper).
+// round trips. Only the tables that grow with the shop's age are seeded, the gateway's settlement notices included (one
+// per payment): sessions, Idempotency-Keys, bot-check spends, velocity counts and rate-limit windows are swept after a
+// day or two (the server's sweeper).
 
 /** Rows per INSERT ... SELECT: one statement (and on SQLite one transaction) each. */
 const BATCH = 100_000;
@@ -45,6 +46,7 @@ export async function seedPayments(databaseUrl: string, count: number): Promise<
     const ID = '0123456789abcdefghijklmnopqrstuv';
     const orderId = spread('ord_', ID, n);
     const sessionId = spread('ses_', ID, sql`(${n} / 25)`);
+    const transactionId = spread('', 'abcdefghijklmnopqrstuvwxyz0123456789', n);
     for (let from = 1; from <= count; from += BATCH) {
       const to = Math.min(count, from + BATCH - 1);
       // The batch's numbers from..to, counted by the database (WITH RECURSIVE works on both engines).
@@ -60,10 +62,17 @@ export async function seedPayments(databaseUrl: string, count: number): Promise<
           select ${orderId}, 0, 'prd_mug', 'Mug', 1, 1200, 'EUR' from seq`.execute(trx);
         await sql`${numbers}
           insert into payments (id, order_id, status, amount, currency, idempotency_ref, nonce, transaction_id, card_brand,
-            card_last_four, payment_method_type, three_d_secure_required, created_at, updated_at)
+            card_last_four, payment_method_type, three_d_secure_required, settlement_status, settlement_status_at, created_at,
+            updated_at)
           select ${spread('pay_', ID, n)}, ${orderId}, 'succeeded', 1200, 'EUR', ${sessionId} || ':seed-' || n,
-            'seed-nonce-' || n, ${spread('', 'abcdefghijklmnopqrstuvwxyz0123456789', n)}, 'Visa', cast(1000 + n % 9000 as text),
-            'credit_card', 0, ${at}, ${at}
+            'seed-nonce-' || n, ${transactionId}, 'Visa', cast(1000 + n % 9000 as text), 'credit_card', 0, 'settled', ${at},
+            ${at}, ${at}
+          from seq`.execute(trx);
+        // The gateway's notice of each settlement, kept as the server keeps them (webhooks/notifications.ts); a charge's
+        // statement reads them by its transaction id (toldSettlement).
+        await sql`${numbers}
+          insert into webhook_notifications (id, kind, subject_id, notified_at, received_at)
+          select ${spread('whn_', '0123456789abcdef', n)}, 'transaction_settled', ${transactionId}, ${at}, ${at}
           from seq`.execute(trx);
       });
     }
