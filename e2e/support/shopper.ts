@@ -77,36 +77,20 @@ export class Shopper {
     return this.page.frameLocator(`iframe[name="kassa-field-${field}"]`).locator('input');
   }
 
-  /** Types `value` into a card field key by key, as a person at the keyboard. */
   async typeInto(field: CardField, value: string): Promise<void> {
     const input = this.field(field);
     await input.click();
     await input.pressSequentially(value);
   }
 
-  /**
-   * Enters the card as the browser's autofill or a paste does: each field's value at once (one input event). Typing
-   * key by key (`typeCard`, `typeInto`) is the subject of card-validation.spec.ts, checkout-frame.spec.ts, the proof of
-   * work's spec and the integrator's card events (option-list.spec.ts); in the other specs it only cost CPU, about 1 s
-   * of Chromium's and Playwright's per card (29 keys).
-   */
   async enterCard(card: TestCard): Promise<void> {
-    await this.eachField(card, (field, value) => this.field(field).fill(value));
-  }
-
-  /** Types the card key by key into each field, as a person at the keyboard. */
-  async typeCard(card: TestCard): Promise<void> {
-    await this.eachField(card, (field, value) => this.typeInto(field, value));
-  }
-
-  private async eachField(card: TestCard, enter: (field: CardField, value: string) => Promise<void>): Promise<void> {
     if (card.name !== undefined && (await this.page.locator('iframe[name="kassa-field-cardholderName"]').count())) {
-      await enter('cardholderName', card.name);
+      await this.typeInto('cardholderName', card.name);
     }
-    await enter('number', card.number);
-    await enter('expirationDate', card.expiry);
-    await enter('cvv', card.cvv);
-    await enter('postalCode', card.postalCode);
+    await this.typeInto('number', card.number);
+    await this.typeInto('expirationDate', card.expiry);
+    await this.typeInto('cvv', card.cvv);
+    await this.typeInto('postalCode', card.postalCode);
   }
 
   /** Enters the card and presses Pay: what a shopper does on the checkout page. */
