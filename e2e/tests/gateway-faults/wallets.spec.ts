@@ -107,10 +107,15 @@ test('the option list offers the card and every wallet, passes axe, and the togg
   await sheet.seesView('options');
   await expect(sheet.root().getByRole('heading', { name: 'Choose a way to pay' })).toBeVisible();
   const list = sheet.root().getByRole('list', { name: 'Choose a way to pay' });
-  const names = await list
-    .getByRole('button')
-    .evaluateAll((buttons) => buttons.map((button) => button.querySelector('.kassa-option__label')?.textContent));
-  expect(names).toEqual(['Card', 'PayPal', 'PayPal Credit', 'Venmo', 'Apple Pay', 'Google Pay']);
+  // Retried until the list is drawn: a single read right after the heading found no button yet (an idle fresh clone).
+  await expect(list.getByRole('button').locator('.kassa-option__label')).toHaveText([
+    'Card',
+    'PayPal',
+    'PayPal Credit',
+    'Venmo',
+    'Apple Pay',
+    'Google Pay',
+  ]);
   expect((await new AxeBuilder({ page }).include('[data-kassa-checkout]').analyze()).violations).toEqual([]);
   await page.screenshot({ path: test.info().outputPath('options.png') });
 
