@@ -2,12 +2,12 @@
 // sandbox gateway on its own port (its own origin, as a real gateway is), points the server at it and the sandbox's
 // webhooks at the server; with credentials it leaves the sandbox out. The server itself never imports the sandbox.
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { sandboxOptionsFromEnv, startSandbox, type Sandbox } from '@kassa/sandbox';
-import { createLogger, loadConfig, startServer, type Config } from '@kassa/server';
+import { createLogger, loadConfig, startServer, type Config, type RunningServer } from '@kassa/server';
 import pretty from 'pino-pretty';
 import { buildWebApp, webDist } from './build-web.ts';
+import { onFreePort } from './free-port.ts';
 import { rememberedSandboxCredentials } from './sandbox-credentials.ts';
 
 const root = join(import.meta.dirname, '..');
@@ -24,52 +24,20 @@ const dataDir = database.engine === 'sqlite' ? dirname(database.file) : join(roo
 env.SANDBOX_WALLETS ??= 'paypal,venmo,apple_pay,google_pay';
 env.SANDBOX_THREE_D_SECURE ??= '1';
 
-let sandbox: Sandbox | undefined;
-if (!env.GATEWAY_MERCHANT_ID) {
-  try {
-    const options = sandboxOptionsFromEnv(env);
-    // The sandbox starts first and posts its webhooks to the server: the server's port is fixed now (a free one
-    // for PORT=0) so that the URL is known. SANDBOX_WEBHOOK_URL, when set, still wins.
-    if (initial.port === 0) env.PORT = String(await freePort(initial.host));
-    const webhookUrl =
-      options.webhookUrl ?? `http://${reachableHost(initial.host)}:${env.PORT ?? initial.port}/api/gateway/webhooks`;
-    sandbox = await startSandbox({
-      // Like a real gateway, the sandbox remembers customers and transactions across restarts.
-      dataFile: sandboxStateFile(dataDir),
-      ...rememberedSandboxCredentials(join(dataDir, 'sandbox-credentials.json')),
-      ...options,
-      webhookUrl,
-    });
-  } catch (error) {
-    console.error(error instanceof Error ? error.message : error);
-    process.exit(1);
-  }
+// Without WEB_DIST the web app is built fresh, now that the configuration is known to be good.
+if (!env.WEB_DIST) {
+  env.WEB_DIST = webDist(root);
+  await buildWebApp(root);
 }
-if (sandbox) {
-  Object.assign(env, {
-    GATEWAY_HOST: sandbox.host,
-    GATEWAY_PORT: String(sandbox.port),
-    GATEWAY_SSL: 'false',
-    GATEWAY_ORIGIN: sandbox.origin,
-    GATEWAY_MERCHANT_ID: sandbox.merchantId,
-    GATEWAY_PUBLIC_KEY: sandbox.publicKey,
-    GATEWAY_PRIVATE_KEY: sandbox.privateKey,
-  });
-}
-
-// Without WEB_DIST the web app is built fresh, after the configuration is known to be good.
-const buildWeb = !env.WEB_DIST;
-env.WEB_DIST ||= webDist(root);
-
-const config = configOrExit(env, sandbox);
-if (buildWeb) await buildWebApp(root);
 // Readable lines for the person at the terminal, so the banner below stays in view: request lines only at
 // LOG_LEVEL=debug (the server logs them at debug). LOG_FILE, when set, still gets the JSON lines.
 const logger = createLogger(
-  config,
+  initial,
   pretty({ colorize: process.stdout.isTTY, ignore: 'pid,hostname', translateTime: 'SYS:HH:MM:ss', singleLine: true, sync: true }),
 );
-const server = await startServer(config, { logger });
+const { sandbox, server } = env.GATEWAY_MERCHANT_ID
+  ? { sandbox: undefined, server: await startServer(configOrExit(env), { logger }) }
+  : await startSandboxAndServer();
 
 console.log(
   [
@@ -103,26 +71,63 @@ async function stop(): Promise<void> {
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
 
+/**
+ * The sandbox, then the server. The sandbox posts its webhooks to the server, so the server's port is fixed first: a
+ * free one for PORT=0, and another one if a process took it meanwhile. SANDBOX_WEBHOOK_URL, when set, still wins.
+ */
+async function startSandboxAndServer(): Promise<{ sandbox: Sandbox; server: RunningServer }> {
+  const options = await orExit(() => sandboxOptionsFromEnv(env));
+  const onPort = async (port: number) => {
+    const sandbox = await orExit(() =>
+      startSandbox({
+        // Like a real gateway, the sandbox remembers customers and transactions across restarts.
+        dataFile: sandboxStateFile(dataDir),
+        ...rememberedSandboxCredentials(join(dataDir, 'sandbox-credentials.json')),
+        ...options,
+        webhookUrl: options.webhookUrl ?? `http://${reachableHost(initial.host)}:${port}/api/gateway/webhooks`,
+      }),
+    );
+    Object.assign(env, {
+      PORT: String(port),
+      GATEWAY_HOST: sandbox.host,
+      GATEWAY_PORT: String(sandbox.port),
+      GATEWAY_SSL: 'false',
+      GATEWAY_ORIGIN: sandbox.origin,
+      GATEWAY_MERCHANT_ID: sandbox.merchantId,
+      GATEWAY_PUBLIC_KEY: sandbox.publicKey,
+      GATEWAY_PRIVATE_KEY: sandbox.privateKey,
+    });
+    try {
+      return { sandbox, server: await startServer(configOrExit(env, sandbox), { logger }) };
+    } catch (error) {
+      await sandbox.close();
+      throw error;
+    }
+  };
+  return initial.port === 0 && options.webhookUrl === undefined ? onFreePort(initial.host, onPort) : onPort(initial.port);
+}
+
+/** What `make` gives, or its error's message printed and exit code 1 (a bad setting, not a crash). */
+async function orExit<T>(make: () => T | Promise<T>): Promise<T> {
+  try {
+    return await make();
+  } catch (error) {
+    exitWith(error);
+  }
+}
+
+function exitWith(error: unknown): never {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+}
+
 function configOrExit(environment: NodeJS.ProcessEnv, running?: Sandbox): Config {
   try {
     return loadConfig(environment);
   } catch (error) {
     void running?.close();
-    console.error(error instanceof Error ? error.message : error);
-    process.exit(1);
+    exitWith(error);
   }
-}
-
-/** A port free on `host` right now (the server takes it moments later). */
-function freePort(host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, host, () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 /** The address the sandbox (on this machine) reaches the server at: a wildcard listen is reached on loopback. */
