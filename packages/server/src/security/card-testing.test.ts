@@ -12,7 +12,8 @@ import type { BotcheckStandin } from '../testing/botcheck-standin/standin.ts';
 import { ChallengeRefused, TestClient } from '../testing/client.ts';
 import { testConfig } from '../testing/config.ts';
 import { ENGINES } from '../testing/engines.ts';
-import { clearSandboxFaults, DROP_NEXT_SALE, injectSandboxFault, startSandboxProcess } from '../testing/sandbox.ts';
+import { clearSandboxFaults, injectSandboxFault } from '../../../sandbox/src/testing/faults-client.ts';
+import { DROP_NEXT_SALE, startSandboxProcess } from '../testing/sandbox.ts';
 import type { RunningSandbox } from '../testing/sandbox.ts';
 
 // Issue 9's card tester, run against the payment and card-save endpoints: it tokenizes a new card for every attempt at the
@@ -221,10 +222,10 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('a card-testi
       cpu += (used.user + used.system) / 1000;
       const pay = () =>
         client.post(`/api/orders/${orderId}/payments`, { nonce, botcheck: token }, { 'idempotency-key': `attack-${attempt}` });
-      if (answers === 'lost') await injectSandboxFault(sandbox, DROP_NEXT_SALE);
+      if (answers === 'lost') await injectSandboxFault(sandbox.origin, DROP_NEXT_SALE);
       let response = await pay();
       if (answers === 'lost') {
-        await clearSandboxFaults(sandbox); // unused when the payment was refused before the gateway
+        await clearSandboxFaults(sandbox.origin); // unused when the payment was refused before the gateway
         // The same request again: it resumes the attempt (no bot-check), whose sale is sent again.
         if (response.statusCode === 502) response = await pay();
       }
@@ -366,7 +367,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('a card-testi
   async function lostPayment(one: Shopper): Promise<() => Promise<LightMyRequestResponse>> {
     const body = { nonce: await one.tokenize(), botcheck: await one.client.botcheckToken() };
     const resend = () => one.client.post(`/api/orders/${one.orderId}/payments`, body, { 'idempotency-key': 'lost' });
-    await injectSandboxFault(sandbox, DROP_NEXT_SALE);
+    await injectSandboxFault(sandbox.origin, DROP_NEXT_SALE);
     expect((await resend()).statusCode).toBe(502);
     return resend;
   }

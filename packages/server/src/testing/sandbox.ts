@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { inject } from 'vitest';
+import type { FaultSpec } from '../../../sandbox/src/core/faults.ts';
 import type { GatewayConfig } from '../config.ts';
 
 export interface RunningSandbox {
@@ -99,36 +100,11 @@ function stopChild(child: ChildProcess): Promise<void> {
   });
 }
 
-/**
- * A rule of the sandbox's TEST-ONLY fault injection (packages/sandbox README, "Fault injection"), for a sandbox started
- * with `env: { SANDBOX_TEST_CONTROLS: '1' }`; the server never imports the sandbox, so only the shapes used here.
- */
-export interface SandboxFault {
-  target: 'server_api';
-  method?: string;
-  path?: string;
-  fault: { type: 'drop' };
-  count?: number;
-}
-
-/** Makes the sandbox's next matching requests fail as `fault` says. */
-export async function injectSandboxFault(sandbox: RunningSandbox, fault: SandboxFault): Promise<void> {
-  const response = await fetch(`${sandbox.origin}/__sandbox/faults`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(fault),
-  });
-  if (response.status !== 201) throw new Error(`the sandbox refused the fault: ${response.status} ${await response.text()}`);
-}
-
-/** Removes every fault rule still waiting for a request. */
-export async function clearSandboxFaults(sandbox: RunningSandbox): Promise<void> {
-  const response = await fetch(`${sandbox.origin}/__sandbox/faults`, { method: 'DELETE' });
-  if (response.status !== 204) throw new Error(`the sandbox did not clear its faults: ${response.status}`);
-}
+// The sandbox's TEST-ONLY fault rules (packages/sandbox README, "Fault injection"), for a sandbox started with
+// `env: { SANDBOX_TEST_CONTROLS: '1' }`, made with ../../../sandbox/src/testing/faults-client.ts.
 
 /** The next sale's connection dropped by the sandbox before it is processed: the server never hears an answer. */
-export const DROP_NEXT_SALE: SandboxFault = {
+export const DROP_NEXT_SALE: FaultSpec = {
   target: 'server_api',
   method: 'POST',
   path: '/transactions$',
@@ -136,4 +112,4 @@ export const DROP_NEXT_SALE: SandboxFault = {
 };
 
 /** The next card save's connection (`paymentMethod.create`, its verification) dropped the same way: no answer heard. */
-export const DROP_NEXT_CARD_SAVE: SandboxFault = { ...DROP_NEXT_SALE, path: '/payment_methods$' };
+export const DROP_NEXT_CARD_SAVE: FaultSpec = { ...DROP_NEXT_SALE, path: '/payment_methods$' };

@@ -6,7 +6,8 @@ import { TestClient } from '../testing/client.ts';
 import { testConfig } from '../testing/config.ts';
 import { appPerTest } from '../testing/app-per-test.ts';
 import { ENGINES } from '../testing/engines.ts';
-import { DROP_NEXT_CARD_SAVE, injectSandboxFault, startSandboxProcess } from '../testing/sandbox.ts';
+import { injectSandboxFault } from '../../../sandbox/src/testing/faults-client.ts';
+import { DROP_NEXT_CARD_SAVE, startSandboxProcess } from '../testing/sandbox.ts';
 import type { RunningSandbox } from '../testing/sandbox.ts';
 
 interface Method {
@@ -466,7 +467,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
       const bea = await shopper('Bea');
       const lost = key();
       // The verification's connection dropped: the server hears no answer (502) and the web app sends the save again.
-      await injectSandboxFault(sandbox, DROP_NEXT_CARD_SAVE);
+      await injectSandboxFault(sandbox.origin, DROP_NEXT_CARD_SAVE);
       expect((await bea.post('/api/payment-methods', { nonce: MASTERCARD }, lost)).json()).toMatchObject({
         status: 502,
         code: 'gateway_unavailable',
