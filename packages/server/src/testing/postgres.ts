@@ -22,6 +22,15 @@ export async function freePort(): Promise<number> {
 export interface PostgresAddress {
   port: number;
   password: string;
+  /** The postmaster's process id, which its pid file starts with (the benchmark reads its processes' CPU time by it). */
+  pid: number;
+}
+
+// The address the run's global setup (postgres-global-setup.ts) provides to the test files of the server and the bench.
+declare module 'vitest' {
+  export interface ProvidedContext {
+    testPostgres: PostgresAddress;
+  }
 }
 
 export interface TestPostgres {
@@ -38,15 +47,16 @@ export interface TestPostgres {
  * commit (5 ms each on these disks, which made each test's fresh database cost seconds) and no power-cut protection;
  * transactions, locks and isolation are unchanged. The benchmark keeps the default, a server as a shop runs it.
  */
-export async function startTestPostgres({ durable = true }: { durable?: boolean } = {}): Promise<TestPostgres & { pid: number }> {
+export async function startTestPostgres({ durable = true }: { durable?: boolean } = {}): Promise<TestPostgres> {
   const root = mkdtempSync(join(tmpdir(), 'kassa-pg-'));
   chmodSync(root, 0o777);
-  const address = { port: await freePort(), password: 'kassa-test' };
+  const port = await freePort();
+  const password = 'kassa-test';
   const server = new EmbeddedPostgres({
     databaseDir: join(root, 'data'),
-    port: address.port,
+    port,
     user: 'postgres',
-    password: address.password,
+    password,
     persistent: false,
     postgresFlags: durable ? [] : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'],
     onLog: () => {},
@@ -54,10 +64,9 @@ export async function startTestPostgres({ durable = true }: { durable?: boolean 
   });
   await server.initialise();
   await server.start();
+  const pid = Number(readFileSync(join(root, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
   return {
-    ...connectTestPostgres(address),
-    // The postmaster's, which its pid file starts with (the benchmark reads its processes' CPU time by it).
-    pid: Number(readFileSync(join(root, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]),
+    ...connectTestPostgres({ port, password, pid }),
     async stop() {
       await server.stop();
       rmSync(root, { recursive: true, force: true });
