@@ -71,47 +71,6 @@ test('a gateway configuration the client cannot read: "The payment form could no
   await expect(sheet.message()).toHaveText('');
 });
 
-test('the checkout\'s runtime chunk failing to download: "The payment form cannot start. Reload the page…", no Try again (the browser keeps the failure), onError says network; after a reload the card pays', async ({
-  page,
-}) => {
-  // <Checkout> draws the form without its runtime and imports the runtime's chunk as its module runs (issue 10's split);
-  // its download fails (503, as when a CDN fails) until the test says otherwise.
-  const message = 'The payment form cannot start. Reload the page, or contact the shop if it happens again.';
-  const authorization = await clientTokenForNewOrder(page);
-  let cdnDown = true;
-  const runtimeRequests: string[] = [];
-  await openIntegratorPage(page, { authorization }, (file) => {
-    if (!file.startsWith('checkout-runtime-')) return false;
-    runtimeRequests.push(file);
-    return cdnDown;
-  });
-  const sheet = new CheckoutSheet(page);
-  await sheet.seesState('error');
-  await expect(sheet.message()).toHaveText(message);
-  await expect(sheet.root().getByRole('button', { name: 'Try again' })).toHaveCount(0);
-  expect(await integratorErrors(page)).toEqual([{ code: 'network', message }]);
-  // Why no Try again: once the CDN is back, importing the chunk again in this page fails without a request.
-  cdnDown = false;
-  const requested = runtimeRequests.length;
-  const chunk = runtimeRequests[0];
-  expect(
-    await page.evaluate(
-      (url) =>
-        import(url).then(
-          () => 'loaded',
-          () => 'failed',
-        ),
-      `/__integrator/${chunk}`,
-    ),
-  ).toBe('failed');
-  expect(runtimeRequests).toHaveLength(requested);
-  // A reload of the page loads it.
-  await openIntegratorPage(page, { authorization });
-  await sheet.seesState('ready');
-  await new Shopper(page).enterCard(cards.visa);
-  expect(await requestPaymentMethod(page)).toEqual([expect.objectContaining({ ok: true })]);
-});
-
 test('a part of the checkout failing to download (the saved methods\', for vaultCard): "The payment form cannot start. Reload the page…", no Try again, onError says network', async ({
   page,
 }) => {

@@ -16,24 +16,9 @@ const library: UserConfig = {
     sourcemap: true,
     rollupOptions: {
       external: REACT,
-      // What draws the card form in one chunk: split around modules the lazy views share, it was three files that gzip
-      // each on its own (1.3 KB more in all than the same code in one file, and three requests). The machine's
-      // transitions, which the public surface exports, are a chunk of their own: the runtime (imported on demand by
-      // <Checkout>) needs them, the card form's first paint does not, and an app that imports only <Checkout> drops
-      // the export (issue 10's split).
-      output: {
-        codeSplitting: {
-          groups: [
-            {
-              name: 'checkout',
-              test: /^(?!.*\/src\/(index|machine\/checkout\.machine)\.ts$).*\.tsx?$/,
-              tags: ['$initial'],
-              priority: 1,
-            },
-            { name: 'checkout-runtime', test: /\/(machine\/checkout\.machine|runtime\/checkout-runtime)\.ts$/ },
-          ],
-        },
-      },
+      // Everything the card view needs in one chunk: split around modules the lazy views share, it was three files
+      // that gzip each on its own (1.3 KB more in all than the same code in one file, and three requests).
+      output: { codeSplitting: { groups: [{ name: 'checkout', test: /\.tsx?$/, tags: ['$initial'] }] } },
     },
   },
 };

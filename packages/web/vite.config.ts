@@ -10,13 +10,10 @@ const page = (file: string): string => fileURLToPath(new URL(file, import.meta.u
 
 /**
  * main.tsx imports the app (render.tsx) only once it has asked the server for what the page needs; the HTML preloads
- * the app's chunks beside the entry's, so they download at once rather than after the entry has run (issue 10). The
- * checkout's runtime too: the checkout imports it as soon as its module runs, and the page's first render, right after,
- * would otherwise wait for it before the card frames are made.
+ * the app's chunks beside the entry's, so they download at once rather than after the entry has run (issue 10).
  */
 function preloadTheApp(): Plugin {
   const app = page('src/render.tsx');
-  const checkoutRuntime = /\/checkout\/src\/runtime\/checkout-runtime\.ts$/;
   return {
     name: 'kassa:preload-the-app',
     apply: 'build',
@@ -31,10 +28,6 @@ function preloadTheApp(): Plugin {
             return;
           files.add(fileName);
           for (const imported of found.imports) visit(imported);
-          for (const imported of found.dynamicImports) {
-            const dynamic = bundle[imported];
-            if (dynamic?.type === 'chunk' && checkoutRuntime.test(dynamic.facadeModuleId ?? '')) visit(imported);
-          }
         };
         for (const fileName of chunk.dynamicImports) {
           const found = bundle[fileName];

@@ -1,14 +1,12 @@
 // <Checkout>: the root component. React only mounts: the runtime (created in an effect, so never during a server
-// render) owns the machine, the frames and the listeners, and is destroyed on unmount. The runtime is a chunk of its
-// own (issue 10): this module and the views draw the loading card form without it.
+// render) owns the machine, the frames and the listeners, and is destroyed on unmount.
 import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactElement } from 'react';
 import { createTranslator, directionOf, resolveLocale, type Translate, type Translations } from './i18n/i18n.ts';
 import { useCatalogue } from './i18n/use-catalogue.ts';
-import { initialState } from './machine/checkout.state.ts';
-import type { CheckoutSettings, CheckoutState } from './machine/checkout.types.ts';
+import { initialState } from './machine/checkout.machine.ts';
+import type { CheckoutSettings } from './machine/checkout.types.ts';
 import type { ProviderClient } from './provider/provider.ts';
-import type { CheckoutRuntime } from './runtime/checkout-runtime.ts';
-import { CheckoutError, NOT_DOWNLOADED } from './runtime/checkout-error.ts';
+import { CheckoutRuntime } from './runtime/checkout-runtime.ts';
 import type { CheckoutCallbacks } from './runtime/events.ts';
 import { settingsFrom, translationsFrom, walletOptionsFrom, type CheckoutOptions } from './runtime/options.ts';
 import { CheckoutContext } from './views/checkout-context.ts';
@@ -24,27 +22,6 @@ export interface CheckoutProps extends CheckoutCallbacks {
    */
   readonly provider?: ProviderClient;
 }
-
-type RuntimeModule = typeof import('./runtime/checkout-runtime.ts');
-
-/** The runtime's chunk once it has arrived: a checkout made after that creates its runtime at once. */
-let runtimeModule: RuntimeModule | null = null;
-let runtimeImport: Promise<RuntimeModule> | null = null;
-
-function importRuntime(): Promise<RuntimeModule> {
-  runtimeImport ??= import('./runtime/checkout-runtime.ts').then(
-    (module) => (runtimeModule = module),
-    (error: unknown) => {
-      runtimeImport = null; // A checkout mounted later asks again (a browser that kept the failure answers at once).
-      throw error;
-    },
-  );
-  return runtimeImport;
-}
-
-// Asked for as this module runs in a browser, not at the first render: it downloads while the page around the checkout
-// loads and renders, so the runtime, and with it the card frames, usually come in the commit that first draws the form.
-if (typeof document !== 'undefined') importRuntime().catch(() => undefined);
 
 const noSubscription = (): (() => void) => () => {};
 /** While a locale's messages are on their way: the loading state, without words in the wrong language. */
@@ -76,53 +53,30 @@ export function Checkout(props: CheckoutProps): ReactElement {
   const loadingState = useMemo(() => initialState(settings), [settings]);
 
   const [runtime, setRuntime] = useState<CheckoutRuntime | null>(null);
-  // The runtime's chunk failed to import: the state shown instead of the loading one.
-  const [unloaded, setUnloaded] = useState<CheckoutState | null>(null);
   // A layout effect: the runtime, and with it the card frames (the card view's layout effect), come in the commit that
   // first draws the form, not after the browser's paint and its other tasks (issue 10: the frames are the longest wait).
   useLayoutEffect(() => {
     if (t === null) return undefined;
     // A new token, new settings or new messages start over cleanly (StrictMode's double effect included).
-    let created: CheckoutRuntime | null = null;
-    let current = true;
-    const create = ({ CheckoutRuntime }: RuntimeModule): void => {
-      created = new CheckoutRuntime({
-        authorization,
-        ...(provider !== undefined ? { provider } : {}),
-        settings,
-        translate: t,
-        callbacks: () => callbacks.current,
-        walletOptions: walletOptionsFrom(latestOptions.current),
-      });
-      setRuntime(created);
-      created.start();
-    };
-    if (runtimeModule !== null) create(runtimeModule);
-    else
-      importRuntime().then(
-        (module) => {
-          if (current) create(module);
-        },
-        (error: unknown) => {
-          if (!current) return;
-          console.error('[kassa/checkout] the checkout could not be loaded', error);
-          setUnloaded({ ...initialState(settings), phase: 'error', loadError: NOT_DOWNLOADED });
-          callbacks.current.onError?.(new CheckoutError(NOT_DOWNLOADED.code, t(NOT_DOWNLOADED.messageKey)));
-        },
-      );
+    const created = new CheckoutRuntime({
+      authorization,
+      ...(provider !== undefined ? { provider } : {}),
+      settings,
+      translate: t,
+      callbacks: () => callbacks.current,
+      walletOptions: walletOptionsFrom(latestOptions.current),
+    });
+    setRuntime(created);
+    created.start();
     return () => {
-      current = false;
-      if (created === null) return;
-      const destroyed: CheckoutRuntime = created;
-      destroyed.destroy();
-      setRuntime((latest) => (latest === destroyed ? null : latest));
+      created.destroy();
+      setRuntime((current) => (current === created ? null : current));
     };
   }, [authorization, provider, settings, t]);
 
-  const shown = unloaded ?? loadingState;
   const state = useSyncExternalStore(
     runtime?.subscribe ?? noSubscription,
-    runtime?.getState ?? (() => shown),
+    runtime?.getState ?? (() => loadingState),
     () => loadingState,
   );
 

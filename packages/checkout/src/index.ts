@@ -23,8 +23,7 @@ export type {
   ViewId,
 } from './machine/checkout.types.ts';
 export { PAYMENT_OPTIONS, type PaymentOptionId, type WalletOptionId } from './machine/payment-options.ts';
-export { createCheckoutMachine, transition, type CheckoutMachine } from './machine/checkout.machine.ts';
-export { initialState } from './machine/checkout.state.ts';
+export { createCheckoutMachine, initialState, transition, type CheckoutMachine } from './machine/checkout.machine.ts';
 export type { ProviderClient } from './provider/provider.ts';
 export type { WalletPlugin, WalletRegistry } from './wallets/registry.ts';
 export { SUPPORTED_LOCALES, type Locale, type Translations } from './i18n/i18n.ts';

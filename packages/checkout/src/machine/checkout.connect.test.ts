@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createTranslator } from '../i18n/i18n.ts';
 import { connectCard, connectOptions, connectRoot } from './checkout.connect.ts';
-import { transition } from './checkout.machine.ts';
-import { initialState } from './checkout.state.ts';
+import { initialState, transition } from './checkout.machine.ts';
 import type { CheckoutEvent, CheckoutState } from './checkout.types.ts';
 import { amex, checkoutSettings, gatewayConfiguration, paymentMethodResult } from '../testing/fixtures.ts';
 

@@ -3,7 +3,7 @@
 import { BRANDS, supportedBrands, type BrandId } from '../brands/brands.ts';
 import { fieldLabel } from '../i18n/field-text.ts';
 import type { Translate } from '../i18n/i18n.ts';
-import { hasOtherWays } from './checkout.state.ts';
+import { hasOtherWays } from './checkout.machine.ts';
 import type { CheckoutState, FieldName, Phase, ViewId } from './checkout.types.ts';
 import { detectedBrand, isFieldRequired } from './field-rules.ts';
 import type { PaymentOptionId } from './payment-options.ts';

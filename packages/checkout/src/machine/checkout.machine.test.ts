@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CORE, createCheckoutMachine, transition, withParts } from './checkout.machine.ts';
-import { initialState } from './checkout.state.ts';
+import { CORE, createCheckoutMachine, initialState, transition, withParts } from './checkout.machine.ts';
 import type {
   CheckoutEffect,
   CheckoutEvent,

@@ -12,6 +12,7 @@ import type {
   CoreGuardName,
   Emit,
   FieldEntry,
+  FieldMap,
   FieldName,
   FieldState,
   Guard,
@@ -27,7 +28,6 @@ import type {
   TransitionTable,
   ViewId,
 } from './checkout.types.ts';
-import { emptyFields, hasOtherWays, initialState } from './checkout.state.ts';
 import {
   EMPTY_FIELD_STATE,
   fieldProblem,
@@ -150,6 +150,11 @@ const coreGuards: Record<CoreGuardName, Guard> = {
   isRetriable: (state) => state.loadError?.retriable === true,
 };
 
+export function emptyFields(): FieldMap {
+  const entry: FieldEntry = { state: EMPTY_FIELD_STATE, error: null };
+  return { cardholderName: entry, number: entry, expirationDate: entry, cvv: entry, postalCode: entry };
+}
+
 export function withField(state: CheckoutState, field: FieldName, entry: Partial<FieldEntry>): CheckoutState {
   return { ...state, fields: { ...state.fields, [field]: { ...state.fields[field], ...entry } } };
 }
@@ -204,6 +209,11 @@ export function tokenizeFailureInfo(failure: TokenizeFailure): CheckoutErrorInfo
     default:
       return { code: 'gateway', messageKey: 'error.gateway', retriable: true };
   }
+}
+
+/** More than one way to pay (or saved methods to go back to): the "Choose another way to pay" toggle is offered. */
+export function hasOtherWays(state: CheckoutState): boolean {
+  return state.savedMethods.length > 0 || state.options.length > 1;
 }
 
 /**
@@ -450,6 +460,32 @@ function requestabilityOf(state: CheckoutState): Requestability {
 function sameRequestability(a: Requestability, b: Requestability): boolean {
   if (!a.requestable || !b.requestable) return a.requestable === b.requestable;
   return a.paymentMethodIsSelected === b.paymentMethodIsSelected;
+}
+
+export function initialState(settings: CheckoutSettings): CheckoutState {
+  return {
+    phase: 'loading',
+    view: null,
+    options: [],
+    savedMethods: [],
+    activeMethod: null,
+    editing: false,
+    pendingDelete: null,
+    saveCard: true,
+    settings,
+    config: null,
+    visibleFields: predictedFields(settings),
+    fields: emptyFields(),
+    framesReady: [],
+    cards: [],
+    pendingEmptyBlur: null,
+    sheetError: null,
+    loadError: null,
+    selected: null,
+    walletMethod: null,
+    challengeUrl: null,
+    requestability: { requestable: false },
+  };
 }
 
 /** The card view's transitions, guards and actions: what every checkout starts with. */

@@ -1,8 +1,7 @@
 // The saved methods in the view machine: first view and preselection, choosing, paying without typing, edit mode,
 // the delete confirmation and its outcomes, "Save card" and a card saved on the way.
 import { describe, expect, it } from 'vitest';
-import { transition } from './checkout.machine.ts';
-import { initialState } from './checkout.state.ts';
+import { initialState, transition } from './checkout.machine.ts';
 import type { CheckoutEffect, CheckoutEvent, CheckoutSettings, CheckoutState, PaymentMethodResult } from './checkout.types.ts';
 import { VALID, checkoutSettings, gatewayConfiguration, savedMethod } from '../testing/fixtures.ts';
 import { ALL_PARTS } from '../testing/machine.ts';

@@ -11,9 +11,9 @@ export class CheckoutError extends Error {
 }
 
 /**
- * A chunk of the checkout (its runtime, a part of it) did not download. No Try again: a browser keeps a module that
- * failed to download (Chromium answers every later import of its URL with the same failure without asking the server
- * again: e2e checkout-messages.spec.ts), so only a reload of the page loads it.
+ * A part of the checkout (saved methods, 3-D Secure, wallets) did not download. No Try again: a browser keeps a module
+ * that failed to download (Chromium answers every later import of its URL with the same failure without asking the
+ * server again), so only a reload of the page loads it.
  */
 export const NOT_DOWNLOADED: CheckoutErrorInfo = {
   code: 'network',

@@ -3,7 +3,7 @@
 import type { ReactElement } from 'react';
 import { renderToString } from 'react-dom/server';
 import { createTranslator } from '../i18n/i18n.ts';
-import { initialState } from '../machine/checkout.state.ts';
+import { initialState } from '../machine/checkout.machine.ts';
 import type { CheckoutEvent, CheckoutSettings, CheckoutState } from '../machine/checkout.types.ts';
 import { CheckoutContext } from '../views/checkout-context.ts';
 import { checkoutSettings } from './fixtures.ts';
