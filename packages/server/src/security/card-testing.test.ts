@@ -12,6 +12,7 @@ import type { BotcheckStandin } from '../testing/botcheck-standin/standin.ts';
 import { ChallengeRefused, TestClient } from '../testing/client.ts';
 import { testConfig } from '../testing/config.ts';
 import { ENGINES } from '../testing/engines.ts';
+import { SHOP } from '../velocity/shop-alert.ts';
 import { clearSandboxFaults, injectSandboxFault } from '../../../sandbox/src/testing/faults-client.ts';
 import { DROP_NEXT_SALE, startSandboxProcess } from '../testing/sandbox.ts';
 import type { RunningSandbox } from '../testing/sandbox.ts';
@@ -362,21 +363,24 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('a card-testi
 
   /**
    * A payment of `one`'s order with a new card, whose sale's answer the sandbox loses (502, the attempt left pending);
-   * the request again with its Idempotency-Key (`resend`) resumes the attempt and sends its sale again.
+   * the request again with its Idempotency-Key (`resend`) resumes the attempt and sends its sale again. `kept`: what the
+   * pending attempt keeps to be counted as (its `velocity_subjects`, cleared once its outcome is recorded).
    */
-  async function lostPayment(one: Shopper): Promise<() => Promise<LightMyRequestResponse>> {
+  async function lostPayment(one: Shopper): Promise<{ resend: () => Promise<LightMyRequestResponse>; kept: string | null }> {
     const body = { nonce: await one.tokenize(), botcheck: await one.client.botcheckToken() };
     const resend = () => one.client.post(`/api/orders/${one.orderId}/payments`, body, { 'idempotency-key': 'lost' });
     await injectSandboxFault(sandbox.origin, DROP_NEXT_SALE);
     expect((await resend()).statusCode).toBe(502);
-    return resend;
+    const { velocity_subjects: kept } = await db.selectFrom('payments').select('velocity_subjects').executeTakeFirstOrThrow();
+    return { resend, kept };
   }
 
   it.each(['its own Idempotency-Key', 'the next payment for its order', 'the reconciler'] as const)(
     'a decline whose answer was lost, finished by %s, is counted once against its order, the payer, its card, its digits, its BIN and the shop',
     async (finisher) => {
       const one = await shopper('198.51.100.60');
-      const resend = await lostPayment(one);
+      const { resend, kept } = await lostPayment(one);
+      const lost: Record<string, string> = JSON.parse(kept ?? '{}');
       if (finisher === 'its own Idempotency-Key') {
         expect((await resend()).statusCode).toBe(402);
       } else {
@@ -404,17 +408,23 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('a card-testi
       const declined = await db.selectFrom('payments').select('id').where('status', '=', 'declined').execute();
       const counted = await db
         .selectFrom('velocity_counts')
-        .select(['dimension', 'detail', 'count'])
+        .select(['dimension', 'subject', 'detail', 'count'])
         .where('action', '=', 'decline')
         .execute();
-      const byDimension = (dimension: string) =>
-        counted.filter((row) => row.dimension === dimension).reduce((sum, row) => sum + Number(row.count), 0);
+      const sum = (rows: typeof counted) => rows.reduce((total, row) => total + Number(row.count), 0);
+      const byDimension = (dimension: string) => sum(counted.filter((row) => row.dimension === dimension));
       const dimensions = ['order', 'session', 'ip', 'card', 'card_digits', 'bin', 'shop'];
       expect(Object.fromEntries(dimensions.map((d) => [d, byDimension(d)]))).toEqual(
         Object.fromEntries(dimensions.map((d) => [d, declined.length])),
       );
-      // The BIN rule counts distinct declined cards: each decline of the BIN names its card.
-      expect(counted.filter((row) => row.dimension === 'bin' && row.detail === '')).toEqual([]);
+      // The lost decline is counted against what its attempt kept (its own card's hashes, whichever request or job
+      // finished it), once each, with its card in the detail: the BIN rule counts distinct declined cards.
+      const ofLost = (dimension: string, subject: string | undefined) =>
+        sum(counted.filter((row) => row.dimension === dimension && row.subject === subject && row.detail === lost.card));
+      expect(Object.fromEntries(dimensions.map((d) => [d, ofLost(d, d === 'shop' ? SHOP : lost[d])]))).toEqual(
+        Object.fromEntries(dimensions.map((d) => [d, 1])),
+      );
+      expect(counted.filter((row) => row.detail === '')).toEqual([]);
     },
     60_000,
   );
@@ -422,11 +432,11 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('a card-testi
   it("an approval whose answer was lost, finished by its own Idempotency-Key, is counted once as one of its BIN's approved cards, from what its attempt kept: the payer, the card's keyed hashes and BIN, never its number; the attempt counted once against its payer and card, not its BIN", async () => {
     const number = cardNumber(++cardCounter);
     const one = await shopper('198.51.100.61', 'prd_mug', () => number);
-    const resend = await lostPayment(one);
-    const kept = (await db.selectFrom('payments').select('velocity_subjects').executeTakeFirstOrThrow()).velocity_subjects;
+    const { resend, kept } = await lostPayment(one);
     expect(kept).not.toContain(number.slice(6));
     const hash = expect.stringMatching(/^[0-9a-f]{32}$/);
-    expect(JSON.parse(kept ?? 'null')).toEqual({
+    const subjects: Record<string, string> = JSON.parse(kept ?? 'null');
+    expect(subjects).toEqual({
       order: one.orderId,
       session: expect.stringMatching(/^ses_/),
       ip: '198.51.100.61',
@@ -437,16 +447,13 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('a card-testi
     expect((await resend()).statusCode).toBe(201);
     // No rule counts a BIN's attempts: its declines and approvals are what the BIN rule reads.
     const attempts = await db.selectFrom('velocity_counts').selectAll().where('action', '=', 'payment').execute();
-    expect(attempts.map(({ dimension, count }) => `${dimension} ${Number(count)}`).sort()).toEqual([
-      'card 1',
-      'ip 1',
-      'order 1',
-      'session 1',
-    ]);
+    expect(attempts.map(({ dimension, subject, count }) => `${dimension} ${subject} ${Number(count)}`).sort()).toEqual(
+      ['card', 'ip', 'order', 'session'].map((dimension) => `${dimension} ${subjects[dimension]} 1`),
+    );
     const approvals = await db.selectFrom('velocity_counts').selectAll().where('action', '=', 'approval').execute();
     expect(
       approvals.map(({ dimension, subject, detail, count }) => ({ dimension, subject, detail, count: Number(count) })),
-    ).toEqual([{ dimension: 'bin', subject: '411111', detail: expect.stringMatching(/^[0-9a-f]{32}$/), count: 1 }]);
+    ).toEqual([{ dimension: 'bin', subject: '411111', detail: subjects.card, count: 1 }]);
   }, 60_000);
 
   it('one number tried with a new expiry date from a new address, session and order each time: at most 3 declines of it reach the gateway', async () => {
