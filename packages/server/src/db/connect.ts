@@ -110,13 +110,14 @@ function openSqlite(file: string, checkpointInWorker: boolean): { db: Db; optimi
   return { db, optimize: () => database.pragma('optimize = 0x10002'), closeLog };
 }
 
-/** Each SQLite database's log flusher (PostgreSQL flushes every commit itself). */
+/** Each SQLite database's log flusher (PostgreSQL flushes a commit itself, unless relaxed: prepared.ts). */
 const walFlushers = new WeakMap<Db, () => Promise<void>>();
 
 /**
  * Makes every write committed so far survive a power cut: a payment attempt is flushed before the gateway is asked to
- * charge, so no charge can be made that the database forgets. On PostgreSQL every commit already is (the default
- * synchronous_commit); on SQLite (synchronous=NORMAL) the write-ahead log is flushed to the disk.
+ * charge, so no charge can be made that the database forgets. On PostgreSQL the attempt's own commit already flushed
+ * it and every commit before it, relaxed ones included (prepared.ts); on SQLite (synchronous=NORMAL) the write-ahead log
+ * is flushed to the disk.
  */
 export function syncWrites(db: Db): Promise<void> {
   return walFlushers.get(db)?.() ?? Promise.resolve();

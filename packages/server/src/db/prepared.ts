@@ -1,3 +1,4 @@
+import { DeleteQueryNode, InsertQueryNode, PostgresAdapter, UpdateQueryNode } from 'kysely';
 import type { Compilable, CompiledQuery, QueryResult } from 'kysely';
 import type { Db } from './connect.ts';
 import { runAtOnce } from './sqlite-at-once.ts';
@@ -24,7 +25,35 @@ export interface Prepared<P, R> {
 }
 
 /** A database or a transaction of it. */
-type Executor = Pick<Db, 'executeQuery' | 'getExecutor'>;
+type Executor = Pick<Db, 'executeQuery' | 'getExecutor' | 'isTransaction'>;
+
+export interface PreparedOptions {
+  /**
+   * `relaxed`: on PostgreSQL the write's commit does not wait for its flush to the disk (`synchronous_commit` off for
+   * its own transaction only), for the writes whose loss in a power cut is harmless (server README, "Durability"):
+   * counts, spends, claims. Every later flushed commit flushes it too (the write-ahead log is written in order), so a
+   * payment's relaxed writes are on the disk once its attempt is. It must run alone, not in a transaction: there it
+   * would relax the transaction's other writes (refused). SQLite flushes only where `syncWrites` is called anyway.
+   */
+  commit?: 'relaxed';
+}
+
+/**
+ * PostgreSQL applies the `synchronous_commit` in force when a transaction commits, and `set_config(..., true)` (a
+ * `SET LOCAL`) lasts until the transaction's end: evaluated in the write's own RETURNING, it relaxes that statement's
+ * commit alone, with no statement or round trip more (db/commit-durability.test.ts). The RETURNING is evaluated for
+ * each row written; a write that writes no row has nothing to flush.
+ */
+const RELAXED_COMMIT = "set_config('synchronous_commit', 'off', true) as relaxed_commit";
+
+function relaxedOnPostgres<R>(query: CompiledQuery<R>): CompiledQuery<R> {
+  const node = query.query;
+  if (!InsertQueryNode.is(node) && !UpdateQueryNode.is(node) && !DeleteQueryNode.is(node)) {
+    throw new Error('prepared: only a write can have a relaxed commit');
+  }
+  // Kysely writes a write's RETURNING last.
+  return { ...query, sql: `${query.sql}${node.returning === undefined ? ' returning' : ','} ${RELAXED_COMMIT}` };
+}
 
 class Slot {
   constructor(readonly name: string) {}
@@ -47,7 +76,11 @@ function slotsFor<P extends object>(params: P): P {
 }
 
 /** `build` makes the query from a database and the stand-ins of its params. */
-export function prepared<P extends object, R>(build: (db: Db, params: P) => Compilable<R>): Prepared<P, R> {
+export function prepared<P extends object, R>(
+  build: (db: Db, params: P) => Compilable<R>,
+  options: PreparedOptions = {},
+): Prepared<P, R> {
+  const relaxed = options.commit === 'relaxed';
   // One compiled query per dialect (a transaction shares its database's adapter): SQLite and PostgreSQL differ.
   const compiled = new WeakMap<object, CompiledQuery<R>>();
   const compile = (db: Executor, params: P): CompiledQuery<R> => {
@@ -55,6 +88,7 @@ export function prepared<P extends object, R>(build: (db: Db, params: P) => Comp
     let query = compiled.get(adapter);
     if (query === undefined) {
       query = build(db as Db, slotsFor(params)).compile();
+      if (relaxed && adapter instanceof PostgresAdapter) query = relaxedOnPostgres(query);
       compiled.set(adapter, query);
       preparedTexts.add(query.sql);
     }
@@ -62,6 +96,9 @@ export function prepared<P extends object, R>(build: (db: Db, params: P) => Comp
   };
   const execute = (db: Executor, params: P): Promise<QueryResult<R>> => {
     const query = compile(db, params);
+    if (relaxed && db.isTransaction && db.getExecutor().adapter instanceof PostgresAdapter) {
+      return Promise.reject(new Error('prepared: a write with a relaxed commit runs alone, not in a transaction'));
+    }
     const values = params as Record<string, unknown>;
     const parameters = query.parameters.map((value) => {
       if (!(value instanceof Slot)) return value;

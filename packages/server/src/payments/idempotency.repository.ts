@@ -11,19 +11,23 @@ export const IDEMPOTENCY_RETENTION_MS = 48 * 60 * 60 * 1000;
 export const IDEMPOTENCY_LOCK_TIMEOUT_MS = 5 * 60 * 1000;
 
 // What every keyed request runs, compiled once (db/prepared.ts): its claim and its saved answer.
-const insertKey = prepared((db, p: { scope: string; key: string; requestHash: string; now: string }) =>
-  db
-    .insertInto('idempotency_keys')
-    .values({
-      scope: p.scope,
-      key: p.key,
-      request_hash: p.requestHash,
-      locked_at: p.now,
-      response_status: null,
-      response_body: null,
-      created_at: p.now,
-    })
-    .onConflict((oc) => oc.doNothing()),
+const insertKey = prepared(
+  (db, p: { scope: string; key: string; requestHash: string; now: string }) =>
+    db
+      .insertInto('idempotency_keys')
+      .values({
+        scope: p.scope,
+        key: p.key,
+        request_hash: p.requestHash,
+        locked_at: p.now,
+        response_status: null,
+        response_body: null,
+        created_at: p.now,
+      })
+      .onConflict((oc) => oc.doNothing()),
+  // Flushed with the attempt its request writes, if it gets that far; lost before, the key is free again for a retry,
+  // for a request that charged nothing (README, "Durability"). Its answer (below) is flushed.
+  { commit: 'relaxed' },
 );
 const saveAnswer = prepared((db, p: { scope: string; key: string; status: number; body: string }) =>
   db

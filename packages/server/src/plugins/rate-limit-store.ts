@@ -3,14 +3,17 @@ import type { Db } from '../db/connect.ts';
 import { prepared } from '../db/prepared.ts';
 import { nowIso } from '../ids.ts';
 
-const countHitQuery = prepared((db, p: { bucket: string; windowEndsAt: string }) =>
-  db
-    .insertInto('rate_limit_hits')
-    .values({ bucket: p.bucket, window_ends_at: p.windowEndsAt, hits: 1 })
-    .onConflict((oc) =>
-      oc.columns(['bucket', 'window_ends_at']).doUpdateSet((eb) => ({ hits: eb('rate_limit_hits.hits', '+', 1) })),
-    )
-    .returning('hits'),
+const countHitQuery = prepared(
+  (db, p: { bucket: string; windowEndsAt: string }) =>
+    db
+      .insertInto('rate_limit_hits')
+      .values({ bucket: p.bucket, window_ends_at: p.windowEndsAt, hits: 1 })
+      .onConflict((oc) =>
+        oc.columns(['bucket', 'window_ends_at']).doUpdateSet((eb) => ({ hits: eb('rate_limit_hits.hits', '+', 1) })),
+      )
+      .returning('hits'),
+  // A count lost in a power cut lets a client a few more requests: not worth a flush (README, "Durability").
+  { commit: 'relaxed' },
 );
 
 /**
