@@ -35,9 +35,28 @@ const orderByIdWithLines = prepared((db, p: { id: string }) =>
     .where('orders.id', '=', p.id)
     .orderBy('order_items.position'),
 );
+// An order's attempts oldest first (compareAttempts). Two can be made in the same millisecond (another key's attempt
+// answered just before this one was made); an order has at most one live attempt, so the earlier was answered before
+// the later could be made: of two made in the same millisecond, the one answered first is the older. The id (random)
+// settles only what is still tied.
 const orderAttempts = prepared((db, p: { orderId: string }) =>
-  db.selectFrom('payments').selectAll().where('order_id', '=', p.orderId).orderBy('created_at').orderBy('id'),
+  db
+    .selectFrom('payments')
+    .selectAll()
+    .where('order_id', '=', p.orderId)
+    .orderBy('created_at')
+    .orderBy('updated_at')
+    .orderBy('id'),
 );
+
+/** The order of an order's attempts as the database reads them (orderAttempts), for attempts put together in memory. */
+export function compareAttempts(a: PaymentRow, b: PaymentRow): number {
+  return compareText(a.created_at, b.created_at) || compareText(a.updated_at, b.updated_at) || compareText(a.id, b.id);
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
 const moveOrder = prepared((db, p: { id: string; from: OrderStatus; to: OrderStatus; now: string }) =>
   db.updateTable('orders').set({ status: p.to, updated_at: p.now }).where('id', '=', p.id).where('status', '=', p.from),
 );

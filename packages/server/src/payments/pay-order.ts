@@ -7,7 +7,13 @@ import type { PaymentGateway, SaleResult } from '../gateway/gateway.ts';
 import type { Counts } from '../velocity/velocity.ts';
 import { toDecimalString } from '../money.ts';
 import type { Order, Owner } from '../orders/order.ts';
-import { findOrderAttempts, findOwnedOrderRow, findOwnedOrderWithLines, toOrder } from '../orders/orders.repository.ts';
+import {
+  compareAttempts,
+  findOrderAttempts,
+  findOwnedOrderRow,
+  findOwnedOrderWithLines,
+  toOrder,
+} from '../orders/orders.repository.ts';
 import type { OrderWithLines } from '../orders/orders.repository.ts';
 import { isFinalPaymentStatus, paymentStatusSchema } from './payment.ts';
 import type { AttemptOutcome } from './payment.ts';
@@ -283,12 +289,5 @@ function attemptsAt(
   const others = attemptsBefore.filter((attempt) => attempt.id !== payment.id);
   if (others.length + 1 !== orderAttempts) return undefined;
   if (others.some((attempt) => !isFinalPaymentStatus(paymentStatusSchema.parse(attempt.status)))) return undefined;
-  // In the order the database reads them (orders.repository.ts orderAttempts).
-  return [...others, payment].sort((a, b) =>
-    a.created_at === b.created_at ? compareText(a.id, b.id) : compareText(a.created_at, b.created_at),
-  );
-}
-
-function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+  return [...others, payment].sort(compareAttempts);
 }

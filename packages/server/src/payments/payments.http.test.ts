@@ -7,7 +7,7 @@ import type { PaymentGateway, RefundResult, SaleInput, SaleResult, TransactionHi
 import { buildApp } from '../index.ts';
 import { reconcileStaleAttempts } from '../jobs/reconciler.ts';
 import { staleAttemptMsFor } from '../config.ts';
-import { findOwnedOrder } from '../orders/orders.repository.ts';
+import { compareAttempts, findOrderAttempts, findOwnedOrder } from '../orders/orders.repository.ts';
 import { gatewayRequestKey, payOrder, sendAttempt } from './pay-order.ts';
 import { insertPendingPayment, recordOutcome } from './payments.repository.ts';
 import { TestClient } from '../testing/client.ts';
@@ -326,20 +326,24 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
       expect(gateway.sales).toHaveLength(1);
     });
 
+    /** An attempt of `order` made and declined, straight in the database: its id. */
+    async function declinedAttempt({ order, total }: Awaited<ReturnType<typeof insertMugOrder>>, idempotencyRef: string) {
+      const attempt = await insertPendingPayment(db, {
+        orderId: order.id,
+        amount: total,
+        idempotencyRef,
+        nonce: `nonce-${idempotencyRef}`,
+        deviceData: null,
+        merchantAccountId: null,
+      });
+      if (attempt === undefined) throw new Error('no attempt recorded');
+      return (await recordOutcome(db, attempt, { kind: 'declined', reason: 'processor_declined' })).payment.id;
+    }
+
     it("lists every attempt of the order in a charge's answer, one another key declined while it ran included", async () => {
-      const { order, owner, total } = await insertMugOrder(db, 'ses_attempts');
-      const declineOf = async (idempotencyRef: string) => {
-        const attempt = await insertPendingPayment(db, {
-          orderId: order.id,
-          amount: total,
-          idempotencyRef,
-          nonce: `nonce-${idempotencyRef}`,
-          deviceData: null,
-          merchantAccountId: null,
-        });
-        if (attempt === undefined) throw new Error('no attempt recorded');
-        return (await recordOutcome(db, attempt, { kind: 'declined', reason: 'processor_declined' })).payment.id;
-      };
+      const mug = await insertMugOrder(db, 'ses_attempts');
+      const { order, owner } = mug;
+      const declineOf = (idempotencyRef: string) => declinedAttempt(mug, idempotencyRef);
       const before = await declineOf('ses_attempts:first');
       // Another key's attempt made and declined after this request read the order's attempts, before it made its own.
       let meanwhile = '';
@@ -364,16 +368,31 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
         },
       );
       if (result.kind !== 'succeeded') throw new Error(`not charged: ${result.kind}`);
-      // Made within the same millisecond on SQLite, they may tie on created_at: the id decides, as the database's order.
-      const byId = (a: string[], b: string[]) => ((a[0] ?? '') < (b[0] ?? '') ? -1 : 1);
-      expect(result.order.payments.map((p) => [p.id, p.status]).sort(byId)).toEqual(
-        [
-          [before, 'declined'],
-          [meanwhile, 'declined'],
-          [result.payment.id, 'succeeded'],
-        ].sort(byId),
-      );
+      // In the order they were made, even when made within one millisecond (the next test).
+      expect(result.order.payments.map((p) => [p.id, p.status])).toEqual([
+        [before, 'declined'],
+        [meanwhile, 'declined'],
+        [result.payment.id, 'succeeded'],
+      ]);
       expect(result.order).toEqual(await findOwnedOrder(db, order.id, owner));
+    });
+
+    it('lists two attempts made in the same millisecond in the order they were made, whatever their ids, read or put together', async () => {
+      const mug = await insertMugOrder(db, 'ses_tied');
+      const older = await declinedAttempt(mug, 'ses_tied:first');
+      const newer = await declinedAttempt(mug, 'ses_tied:second');
+      // Both made in one millisecond, the older answered within it (as it must be before the newer can be made), the
+      // newer a millisecond later; the newer's id sorts first.
+      const made = '2026-11-27T03:00:00.000Z';
+      const moves = [
+        { id: older, to: 'pay_zzzzzzzzzzzzzzzzzzzz', updated_at: made },
+        { id: newer, to: 'pay_00000000000000000000', updated_at: '2026-11-27T03:00:00.001Z' },
+      ];
+      for (const { id, to, updated_at } of moves)
+        await db.updateTable('payments').set({ id: to, created_at: made, updated_at }).where('id', '=', id).execute();
+      const attempts = await findOrderAttempts(db, mug.order.id);
+      expect(attempts.map((attempt) => attempt.id)).toEqual(moves.map((move) => move.to));
+      expect([...attempts].reverse().sort(compareAttempts)).toEqual(attempts);
     });
 
     it("lists a stale attempt it finished first with that outcome, not as read pending, in its own charge's answer", async () => {
