@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { RawBuilder } from 'kysely';
 import type { DatabaseConfig } from '../../packages/server/src/config.ts';
 import { openDatabase } from '../../packages/server/src/db/connect.ts';
+import { lastOrderNumber, takeOrderNumbersUpTo } from '../../packages/server/src/orders/orders.repository.ts';
 
 // `--seed-payments N`: the growth rows run against a database that already holds N paid orders, each with its line
 // and its charged payment, spread over the last 90 days as a shop's would be. The rows are made by the database
@@ -22,7 +23,7 @@ export async function seedPayments(databaseUrl: string, count: number): Promise<
   const handle = await openDatabase(config);
   const { db, engine } = handle;
   try {
-    const counter = await db.selectFrom('counters').select('value').where('name', '=', 'order_number').executeTakeFirstOrThrow();
+    const lastNumber = await lastOrderNumber(db);
     const seconds = DAYS * 24 * 60 * 60;
     // The n-th row's time: n spread evenly over the window, oldest first, as an ISO 8601 string like nowIso's.
     const isoAgo = (n: RawBuilder<unknown>): RawBuilder<string> =>
@@ -55,7 +56,7 @@ export async function seedPayments(databaseUrl: string, count: number): Promise<
       await db.transaction().execute(async (trx) => {
         await sql`${numbers}
           insert into orders (id, number, status, total_amount, currency, owner_account_id, owner_session_id, created_at, updated_at)
-          select ${orderId}, ${sql.lit(counter.value)} + n, 'paid', 1200, 'EUR', null, ${sessionId}, ${at}, ${at}
+          select ${orderId}, ${sql.lit(lastNumber)} + n, 'paid', 1200, 'EUR', null, ${sessionId}, ${at}, ${at}
           from seq`.execute(trx);
         await sql`${numbers}
           insert into order_items (order_id, position, product_id, name, quantity, unit_amount, currency)
@@ -76,11 +77,7 @@ export async function seedPayments(databaseUrl: string, count: number): Promise<
           from seq`.execute(trx);
       });
     }
-    await db
-      .updateTable('counters')
-      .set({ value: counter.value + count })
-      .where('name', '=', 'order_number')
-      .execute();
+    await takeOrderNumbersUpTo(db, lastNumber + count);
     // What the server does hourly (SQLite) or autovacuum does (PostgreSQL): statistics of the tables as they now are.
     await sql`analyze`.execute(db);
   } finally {

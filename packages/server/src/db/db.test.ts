@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { Migrator, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertOrder } from '../orders/orders.repository.ts';
+import { insertOrder, lastOrderNumber } from '../orders/orders.repository.ts';
 import { ENGINES } from '../testing/engines.ts';
 import { tempSqliteFile } from '../testing/sqlite.ts';
 import { WAL_FRAMES_BOUND } from './checkpointer.ts';
@@ -147,10 +147,54 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('database on 
       const owner = { accountId: null, sessionId: 'ses_x' };
       const [first, second] = await Promise.all([0, 1].map(() => insertOrder(db, { owner, items: [item], total: item.total })));
       expect([first?.number, second?.number].sort()).toEqual([1003, 1004]);
+      expect(await lastOrderNumber(db)).toBe(1004);
+      // Migrated down and up again (0017 on PostgreSQL: the sequence back to the counter and back), numbering goes on.
+      expect((await migrator.migrateTo('0016_attempt_velocity_subjects')).error).toBeUndefined();
+      await migrate(db);
+      expect((await insertOrder(db, { owner, items: [item], total: item.total })).number).toBe(1005);
     } finally {
       await cleanup();
     }
   });
+
+  it.runIf(name === 'postgres')(
+    "makes an order without waiting for another order's commit: its number from the sequence (a rolled-back order's is skipped)",
+    async () => {
+      const { handle, cleanup } = await engine.open();
+      const { db } = handle;
+      try {
+        const item = {
+          productId: 'prd_mug',
+          name: 'Mug',
+          quantity: 1,
+          unitPrice: { amount: 100, currency: 'EUR' },
+          total: { amount: 100, currency: 'EUR' },
+        };
+        const order = (on: Db) =>
+          insertOrder(on, { owner: { accountId: null, sessionId: 'ses_x' }, items: [item], total: item.total });
+        const numbers = await db
+          .transaction()
+          .execute(async (trx) => {
+            const held = await order(trx);
+            // With the counter row (before 0017) it would wait for the open transaction's end, which held the row's lock.
+            const other = await Promise.race([
+              order(db),
+              new Promise<never>((_, reject) => setTimeout(() => reject(new Error('waited for the other order')), 5_000)),
+            ]);
+            throw Object.assign(new Error('roll back'), { numbers: [held.number, other.number] });
+          })
+          .catch((error: { numbers?: number[] }) => error.numbers);
+        expect(numbers).toEqual([1001, 1002]);
+        expect((await order(db)).number).toBe(1003);
+        expect(await db.selectFrom('orders').select('number').orderBy('number').execute()).toEqual([
+          { number: 1002 },
+          { number: 1003 },
+        ]);
+      } finally {
+        await cleanup();
+      }
+    },
+  );
 
   it("runs a query compiled once with each run's values, in and out of a transaction, and refuses a missing one", async () => {
     const { handle, cleanup } = await engine.open();

@@ -1,3 +1,5 @@
+import { sql } from 'kysely';
+import { isPostgres } from '../db/connect.ts';
 import type { Db } from '../db/connect.ts';
 import type { OrderItemRow, OrderRow, PaymentRow } from '../db/schema.ts';
 import { prepared } from '../db/prepared.ts';
@@ -74,35 +76,66 @@ export async function insertOrder(db: Db, input: { owner: Owner; items: OrderIte
     created_at: now,
     updated_at: now,
   };
-  const number = await db.transaction().execute(async (trx) => {
-    // Taken in the order's transaction: a rolled-back order gives its number back, so numbers have no gaps.
-    const counter = await trx
-      .updateTable('counters')
-      .set((eb) => ({ value: eb('value', '+', 1) }))
-      .where('name', '=', 'order_number')
-      .returning('value')
-      .executeTakeFirstOrThrow();
-    await trx
-      .insertInto('orders')
-      .values({ ...row, number: counter.value })
-      .execute();
-    await trx
-      .insertInto('order_items')
-      .values(
-        input.items.map((item, position) => ({
-          order_id: row.id,
-          position,
-          product_id: item.productId,
-          name: item.name,
-          quantity: item.quantity,
-          unit_amount: item.unitPrice.amount,
-          currency: item.unitPrice.currency,
-        })),
-      )
-      .execute();
-    return counter.value;
-  });
+  const lines: OrderItemRow[] = input.items.map((item, position) => ({
+    order_id: row.id,
+    position,
+    product_id: item.productId,
+    name: item.name,
+    quantity: item.quantity,
+    unit_amount: item.unitPrice.amount,
+    currency: item.unitPrice.currency,
+  }));
+  const number = isPostgres(db)
+    ? // One statement, its number from the sequence (migration 0017): no lock that other orders wait for.
+      (
+        await db
+          .with('placed', (qb) =>
+            qb
+              .insertInto('orders')
+              .values({ ...row, number: sql<number>`nextval('order_numbers')` })
+              .returning('number'),
+          )
+          .with('lines', (qb) => qb.insertInto('order_items').values(lines))
+          .selectFrom('placed')
+          .select('number')
+          .executeTakeFirstOrThrow()
+      ).number
+    : await db.transaction().execute(async (trx) => {
+        // SQLite: taken in the order's transaction (its one writer serializes orders anyway), so a rolled-back order
+        // gives its number back.
+        const counter = await trx
+          .updateTable('counters')
+          .set((eb) => ({ value: eb('value', '+', 1) }))
+          .where('name', '=', 'order_number')
+          .returning('value')
+          .executeTakeFirstOrThrow();
+        await trx
+          .insertInto('orders')
+          .values({ ...row, number: counter.value })
+          .execute();
+        await trx.insertInto('order_items').values(lines).execute();
+        return counter.value;
+      });
   return { id: row.id, number, status: 'pending', items: input.items, total: input.total, createdAt: now, payments: [] };
+}
+
+/** The last order number taken: the next order's comes after it (on PostgreSQL possibly after a gap, migration 0017). */
+export async function lastOrderNumber(db: Db): Promise<number> {
+  if (isPostgres(db)) {
+    const { rows } = await sql<{ last_value: string | number; is_called: boolean }>`
+      select last_value, is_called from order_numbers`.execute(db);
+    const sequence = rows[0];
+    if (sequence === undefined) throw new Error('no order_numbers sequence');
+    return Number(sequence.last_value) - (sequence.is_called ? 0 : 1);
+  }
+  const counter = await db.selectFrom('counters').select('value').where('name', '=', 'order_number').executeTakeFirstOrThrow();
+  return counter.value;
+}
+
+/** Makes the next order's number come after `last`: for orders written straight to the database (seeds). */
+export async function takeOrderNumbersUpTo(db: Db, last: number): Promise<void> {
+  if (isPostgres(db)) await sql`select setval('order_numbers', ${last})`.execute(db);
+  else await db.updateTable('counters').set({ value: last }).where('name', '=', 'order_number').execute();
 }
 
 /** An order's row and its lines, oldest first. */

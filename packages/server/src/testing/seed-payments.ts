@@ -1,6 +1,7 @@
 import type { Db } from '../db/connect.ts';
 import { hashPassword } from '../accounts/passwords.ts';
 import { newId } from '../ids.ts';
+import { lastOrderNumber, takeOrderNumbersUpTo } from '../orders/orders.repository.ts';
 import type { Insertable } from 'kysely';
 import type { AccountsTable, OrdersTable, PaymentsTable, RefundsTable } from '../db/schema.ts';
 
@@ -72,8 +73,7 @@ export async function seedPayments(db: Db, options: SeedOptions): Promise<{ paym
       .values(accounts.slice(start, start + BATCH))
       .execute();
 
-  const counter = await db.selectFrom('counters').select('value').where('name', '=', 'order_number').executeTakeFirstOrThrow();
-  let number = counter.value;
+  let number = await lastOrderNumber(db);
   for (let start = 0; start < options.payments; start += BATCH) {
     const orders: Insertable<OrdersTable>[] = [];
     const payments: Insertable<PaymentsTable>[] = [];
@@ -165,6 +165,6 @@ export async function seedPayments(db: Db, options: SeedOptions): Promise<{ paym
       if (refunds.length > 0) await tx.insertInto('refunds').values(refunds).execute();
     });
   }
-  await db.updateTable('counters').set({ value: number }).where('name', '=', 'order_number').execute();
+  await takeOrderNumbersUpTo(db, number);
   return { payments: options.payments, customers: options.customers };
 }
