@@ -17,6 +17,13 @@ export function Sheet(): ReactElement {
   const { runtime, state, t, locale, direction } = useCheckoutContext();
   const root = connectRoot(state, t);
   const { view } = root;
+  // The overlay: over the card form while it loads, over a view while its code downloads.
+  const loading = (
+    <div className="kassa-checkout__loading" role="status">
+      <span className="kassa-checkout__spinner" aria-hidden="true" />
+      <span>{t('sheet.loading')}</span>
+    </div>
+  );
   return (
     <div
       className="kassa-checkout"
@@ -29,21 +36,12 @@ export function Sheet(): ReactElement {
     >
       <SheetHeader root={root} />
       {root.cardMounted && <CardView active={view === 'card'} />}
-      {view === 'options' && (
-        <Suspense fallback={null}>
-          <OptionsView />
-        </Suspense>
-      )}
-      {view === 'methods' && (
-        <Suspense fallback={null}>
-          <MethodsView />
-        </Suspense>
-      )}
-      {view === 'delete-confirmation' && (
-        <Suspense fallback={null}>
-          <DeleteConfirmation />
-        </Suspense>
-      )}
+      {/* A view whose code is still on its way shows the overlay (which hides the heading), not its heading over nothing. */}
+      <Suspense fallback={root.loadingText === null && loading}>
+        {view === 'options' && <OptionsView />}
+        {view === 'methods' && <MethodsView />}
+        {view === 'delete-confirmation' && <DeleteConfirmation />}
+      </Suspense>
       {/* Renders nothing for a view that is not a loaded wallet's. */}
       {view !== null && <WalletView view={view} />}
       {root.toggleText !== null && (
@@ -65,12 +63,7 @@ export function Sheet(): ReactElement {
           />
         </Suspense>
       )}
-      {root.loadingText !== null && (
-        <div className="kassa-checkout__loading" role="status">
-          <span className="kassa-checkout__spinner" aria-hidden="true" />
-          <span>{root.loadingText}</span>
-        </div>
-      )}
+      {root.loadingText !== null && loading}
     </div>
   );
 }
