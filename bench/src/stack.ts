@@ -62,11 +62,30 @@ export interface RunningKassa {
 }
 
 /**
- * Kassa's server as `npm start` runs it (its own process, default logging to a file), except for the limits a
- * benchmark from one address would hit: the rate limit and velocity rules are raised, and the proof of work is made
- * cheap to solve (its verification costs the server the same whatever the difficulty) and long-lived, because the
- * solutions are prepared before the run.
+ * Kassa's server environment as the bench runs it, `npm start`'s but for the limits a benchmark from one address would
+ * hit: the rate limit and velocity rules are raised, and the proof of work is made cheap to solve (its verification
+ * costs the server the same whatever the difficulty) and long-lived, because the solutions are prepared before the run.
  */
+export function kassaEnv(sandbox: RunningSandbox, databaseUrl: string): Record<string, string> {
+  return {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_URL: databaseUrl,
+    GATEWAY_HOST: sandbox.gateway.host,
+    GATEWAY_PORT: String(sandbox.gateway.port),
+    GATEWAY_MERCHANT_ID: sandbox.gateway.merchantId,
+    GATEWAY_PUBLIC_KEY: sandbox.gateway.publicKey,
+    GATEWAY_PRIVATE_KEY: sandbox.gateway.privateKey,
+    // The bench is the proxy in front: it names each shopper's address (prepare.ts clientAddress).
+    TRUST_PROXY: 'loopback',
+    BOTCHECK_MAX_COUNTER: '50',
+    BOTCHECK_CHALLENGE_TTL_SECONDS: '3600',
+    RATE_LIMIT_PAYMENTS_PER_MINUTE: '100000000',
+    VELOCITY_LIMIT_FACTOR: '100000000',
+  };
+}
+
+/** Kassa's server as `npm start` runs it (its own process, default logging to a file), with `kassaEnv`. */
 export async function startKassa(
   dir: string,
   name: string,
@@ -79,24 +98,7 @@ export async function startKassa(
     name,
     ...profiling(options.profileDir),
     entry: join(options.root ?? ROOT, 'packages/server/src/main.ts'),
-    env: {
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATABASE_URL: databaseUrl,
-      GATEWAY_HOST: sandbox.gateway.host,
-      GATEWAY_PORT: String(sandbox.gateway.port),
-      GATEWAY_MERCHANT_ID: sandbox.gateway.merchantId,
-      GATEWAY_PUBLIC_KEY: sandbox.gateway.publicKey,
-      GATEWAY_PRIVATE_KEY: sandbox.gateway.privateKey,
-      // The bench is the proxy in front: it names each shopper's address (prepare.ts clientAddress).
-      TRUST_PROXY: 'loopback',
-      BOTCHECK_MAX_COUNTER: '50',
-      BOTCHECK_CHALLENGE_TTL_SECONDS: '3600',
-      RATE_LIMIT_PAYMENTS_PER_MINUTE: '100000000',
-      VELOCITY_LIMIT_FACTOR: '100000000',
-      ...profiling(options.profileDir).env,
-      ...options.env,
-    },
+    env: { ...kassaEnv(sandbox, databaseUrl), ...profiling(options.profileDir).env, ...options.env },
     logFile: join(dir, `${name}.log`),
     readyPrefix: 'Kassa server listening on ',
     timeoutMs: 60_000,

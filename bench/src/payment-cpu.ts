@@ -1,0 +1,254 @@
+import { mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { loadavg, tmpdir } from 'node:os';
+import { constants, PerformanceObserver } from 'node:perf_hooks';
+import { dirname, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { Pool } from 'undici';
+import { closedLoop } from './load.ts';
+import { cardTokenizer, preparePayments } from './prepare.ts';
+import type { PreparedPayment } from './prepare.ts';
+import { ROOT } from './processes.ts';
+import { partsOfProfile } from './profile-parts.ts';
+import type { CpuProfile, PartsBreakdown } from './profile-parts.ts';
+import { kassaEnv, startSandbox } from './stack.ts';
+
+// `npm run payment-cpu -w bench`: one payment's server-side work, measured in this process. Kassa's app is built here
+// (as `npm start` builds it, on a SQLite file, logging to a file) against the real sandbox in its own process, and the
+// prepared payments go through the app's route with `inject`: no socket, no load generator, no other server in the
+// CPU figures, which are this process's (by thread, from /proc). The SDK's two calls are measured alone in the same
+// process, and a CPU profile of a second batch splits the event loop's time into the payment's parts (profile-parts.ts).
+// What `inject` leaves out is Node's HTTP server and its sockets (the hello-world row of `npm run bench`).
+
+const { values } = parseArgs({
+  options: {
+    payments: { type: 'string', default: '1000' },
+    /** Payments before the measured ones (the bench's 300 by default): V8 still optimizes the code after it. */
+    warmup: { type: 'string', default: '300' },
+    concurrency: { type: 'string', default: '16' },
+    /** Another checkout whose server to measure (its own `cp -al` node_modules), as `npm run bench -- --before`. */
+    server: { type: 'string' },
+    /** The payments' CPU only: no SDK-alone calls, no profile (before/after runs). */
+    'cpu-only': { type: 'boolean', default: false },
+    out: { type: 'string' },
+  },
+});
+const payments = Number(values.payments);
+const concurrency = Number(values.concurrency);
+const WARMUP = Number(values.warmup);
+const out = resolve(values.out ?? join(ROOT, '.tmp', 'payment-cpu.json'));
+const serverRoot = resolve(values.server ?? ROOT);
+const server = (await import(
+  join(serverRoot, 'packages/server/src/index.ts')
+)) as typeof import('../../packages/server/src/index.ts');
+const { createBraintreeClient } = (await import(
+  join(serverRoot, 'packages/server/src/gateway/braintree.ts')
+)) as typeof import('../../packages/server/src/gateway/braintree.ts');
+
+// Threads there before anything ran are V8's (its platform workers: the garbage collector's parallel and concurrent
+// work, compiling); those started later, libuv's pool (the SDK's gunzip, the log's flushes) and worker threads (SQLite's
+// checkpoints).
+const THREADS_AT_START = new Set(readdirSync('/proc/self/task').map(Number));
+
+/** This process's CPU time so far in ms: the event loop's (`main`), V8's workers', the threads started later. */
+function threadCpuMs(): Map<string, number> {
+  const byThread = new Map<string, number>();
+  for (const tid of readdirSync('/proc/self/task').map(Number)) {
+    try {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const ms = ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+      const name = tid === process.pid ? 'main' : THREADS_AT_START.has(tid) ? 'V8 workers' : 'later threads';
+      byThread.set(name, (byThread.get(name) ?? 0) + ms);
+    } catch {
+      // ended between the listing and the read
+    }
+  }
+  return byThread;
+}
+
+/** CPU ms per item by thread over `run`, in all, and the garbage collections meanwhile (per item, by kind, ms each). */
+async function cpuPerItem(items: number, run: () => Promise<unknown>): Promise<Record<string, number>> {
+  const collections: Record<string, number> = {};
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      const kind =
+        ((entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind ?? 0) === constants.NODE_PERFORMANCE_GC_MINOR
+          ? 'scavenges'
+          : 'other GCs';
+      collections[kind] = (collections[kind] ?? 0) + 1 / items;
+      collections[`${kind} ms`] = (collections[`${kind} ms`] ?? 0) + entry.duration / items;
+    }
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  const before = threadCpuMs();
+  const total = process.cpuUsage();
+  await run();
+  const used = process.cpuUsage(total);
+  observer.disconnect();
+  const perItem: Record<string, number> = { all: (used.user + used.system) / 1000 / items };
+  for (const [name, ms] of threadCpuMs()) perItem[name] = (ms - (before.get(name) ?? 0)) / items;
+  return { ...perItem, ...collections };
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'kassa-payment-cpu-'));
+const sandbox = await startSandbox(dir);
+const config = server.loadConfig({ ...process.env, ...kassaEnv(sandbox, join(dir, 'kassa.sqlite')) });
+// The server's log lines go to a file, written at once, as `npm start`'s output to a file is.
+const logFd = openSync(join(dir, 'kassa.log'), 'w');
+const logger = server.createLogger(config, { write: (line: string) => writeSync(logFd, line) });
+const { app } = await server.buildKassaApp(config, { seedDemoVault: true, logger });
+try {
+  // Listening for the preparation only (prepare.ts is a browser's HTTP); the measured payments go through `inject`.
+  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  const batches = values['cpu-only'] ? 1 : 2;
+  const prepared = await preparePayments(url, sandbox.origin, WARMUP + batches * payments, 'payment-cpu');
+  const pay = (batch: PreparedPayment[]) => async (index: number) => {
+    const payment = batch[index];
+    if (payment === undefined) return 'nothing prepared';
+    const response = await app.inject({
+      method: 'POST',
+      url: `/api/orders/${payment.orderId}/payments`,
+      headers: {
+        'content-type': 'application/json',
+        cookie: payment.cookie,
+        'idempotency-key': payment.idempotencyKey,
+        'x-forwarded-for': payment.clientAddress,
+      },
+      payload: JSON.stringify({ nonce: payment.nonce, botcheck: payment.botcheck }),
+    });
+    return response.statusCode === 201 ? null : `status ${response.statusCode} ${response.body.slice(0, 120)}`;
+  };
+  const loop = async (batch: PreparedPayment[]) => {
+    const result = await closedLoop({ connections: concurrency, total: batch.length, send: pay(batch) });
+    const failed = Object.entries(result.failures);
+    if (failed.length > 0) throw new Error(`failed payments: ${JSON.stringify(Object.fromEntries(failed))}`);
+    return result;
+  };
+  await loop(prepared.slice(0, WARMUP));
+  const loadBefore = loadavg();
+  const paymentCpu = await cpuPerItem(payments, () => loop(prepared.slice(WARMUP, WARMUP + payments)));
+  const report: Report = { server: serverRoot, payments, concurrency, load: { before: loadBefore, after: [] }, paymentCpu };
+  let profile: unknown;
+  if (!values['cpu-only']) {
+    Object.assign(report, await sdkAlone());
+    // A second batch of payments profiled: the shares of the event loop's busy samples, each part's ms the share of
+    // the first batch's event-loop CPU (the profiler's own cost left out of the figures).
+    const session = new Session();
+    session.connect();
+    await session.post('Profiler.enable');
+    await session.post('Profiler.setSamplingInterval', { interval: 100 });
+    await session.post('Profiler.start');
+    await loop(prepared.slice(WARMUP + payments));
+    profile = (await session.post('Profiler.stop')).profile;
+    session.disconnect();
+    report.breakdown = partsOfProfile(profile as CpuProfile);
+  }
+  report.load.after = loadavg();
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
+  let written = `JSON: ${out}`;
+  if (profile !== undefined) {
+    // The profile itself beside it, for Chrome's DevTools (Performance, load profile) or a closer look.
+    const profileFile = out.replace(/(\.json)?$/, '.cpuprofile');
+    writeFileSync(profileFile, JSON.stringify(profile));
+    written += `, profile: ${profileFile}`;
+  }
+  process.stdout.write(`${formatReport(report)}\n${written}\n`);
+} finally {
+  await app.close();
+  await sandbox.process.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
+
+/** The SDK's two calls alone, as a payment makes them, each with a nonce of its own: what of a payment's CPU is the SDK's. */
+async function sdkAlone(): Promise<{ findCpu: Record<string, number>; saleCpu: Record<string, number> }> {
+  if (config.gateway === null) throw new Error('no gateway configured');
+  const gateway = createBraintreeClient(config.gateway);
+  const tokens = new Pool(sandbox.origin, { connections: 8 });
+  const tokenize = cardTokenizer(tokens, (await gateway.clientToken.generate({})).clientToken);
+  const nonces: string[] = [];
+  for (let n = 0; n < WARMUP + payments; n += 1) nonces.push(await tokenize(1_000_000 + n));
+  await tokens.close();
+  const calls = (call: (nonce: string) => Promise<unknown>, from: number, count: number) =>
+    closedLoop({
+      connections: concurrency,
+      total: count,
+      send: async (index) => {
+        await call(nonces[from + index] ?? '');
+        return null;
+      },
+    });
+  const find = (nonce: string) => gateway.paymentMethodNonce.find(nonce);
+  const sale = (nonce: string) =>
+    gateway.transaction.sale({ amount: '12.00', paymentMethodNonce: nonce, options: { submitForSettlement: true } });
+  await calls(find, 0, WARMUP);
+  const findCpu = await cpuPerItem(payments, () => calls(find, WARMUP, payments));
+  await calls(sale, 0, WARMUP);
+  const saleCpu = await cpuPerItem(payments, () => calls(sale, WARMUP, payments));
+  return { findCpu, saleCpu };
+}
+
+interface Report {
+  server: string;
+  payments: number;
+  concurrency: number;
+  load: { before: number[]; after: number[] };
+  paymentCpu: Record<string, number>;
+  findCpu?: Record<string, number>;
+  saleCpu?: Record<string, number>;
+  breakdown?: PartsBreakdown;
+}
+
+function formatReport({
+  server: root,
+  payments: count,
+  concurrency: atOnce,
+  load,
+  paymentCpu,
+  findCpu,
+  saleCpu,
+  breakdown,
+}: Report): string {
+  const ms = (value: number | undefined) => (value ?? 0).toFixed(3).padStart(7);
+  const figures = (cpu: Record<string, number>) =>
+    Object.entries(cpu)
+      .filter(([name]) => name !== 'all')
+      .map(([name, value]) => `${name} ${value.toFixed(3)}`)
+      .join(', ');
+  const averages = (loads: number[]) => loads.map((l) => l.toFixed(1)).join(' ');
+  const all = paymentCpu['all'] ?? 0;
+  const lines = [
+    `${count} payments through the route of ${root} (inject) at ${atOnce} at once; load average ${averages(load.before)} -> ${averages(load.after)}`,
+    `CPU ms per payment: ${ms(all)} in all (${figures(paymentCpu)})`,
+  ];
+  if (findCpu !== undefined && saleCpu !== undefined) {
+    const sale = saleCpu['all'] ?? 0;
+    lines.push(
+      `SDK alone, per call: paymentMethodNonce.find ${ms(findCpu['all'])} (${figures(findCpu)})`,
+      `                     transaction.sale ${ms(sale)} (${figures(saleCpu)})`,
+      `own CPU ms per payment (less the sale: the goal's figure): ${ms(all - sale)}; less the look-up too: ${ms(all - sale - (findCpu['all'] ?? 0))}`,
+    );
+  }
+  if (breakdown !== undefined) {
+    const main = paymentCpu['main'] ?? 0;
+    const perSample = breakdown.busySamples === 0 ? 0 : main / breakdown.busySamples;
+    lines.push(
+      '',
+      `The event loop's ${main.toFixed(3)} ms per payment by part (shares of a profiled batch's ${breakdown.busySamples} busy samples):`,
+      ...breakdown.parts.map(
+        (part) =>
+          `  ${ms(part.samples * perSample)}  ${part.part}: ${Object.entries(part.byKind)
+            .sort((a, b) => (b[1] ?? 0) - (a[1] ?? 0))
+            .map(([kind, samples]) => `${kind} ${((samples ?? 0) * perSample).toFixed(3)}`)
+            .join(', ')}`,
+      ),
+      'The database work (SQLite, Kysely, db/) by the function of ours it ran for (ms per payment, of it SQLite):',
+      ...breakdown.statements.map(
+        (statement) =>
+          `  ${ms(statement.samples * perSample)}  (${(statement.sqlite * perSample).toFixed(3)})  ${statement.caller}`,
+      ),
+    );
+  }
+  return lines.join('\n');
+}
