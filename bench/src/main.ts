@@ -97,6 +97,8 @@ let sandbox: RunningSandbox | undefined;
 /** With --seed-payments: the seeded rows' sandbox, which holds that many payments already. */
 let seededSandbox: RunningSandbox | undefined;
 let postgres: TestPostgres | undefined;
+/** PostgreSQL's seeded database: seeded once per run (a million payments take minutes), copied for each seeded row. */
+let seededPostgres: Promise<string> | undefined;
 const log = (line: string): void => {
   process.stdout.write(`${line}\n`);
 };
@@ -164,25 +166,38 @@ try {
         let database: RowDatabase | undefined;
         if (engine !== 'sqlite') {
           postgres ??= await startTestPostgres();
-          databaseUrl = await postgres.createDatabase();
+          const server = postgres;
+          const seededCount = variant.seeded;
+          if (seededCount !== undefined && seededPostgres === undefined) {
+            const seedStarted = Date.now();
+            seededPostgres = server.createDatabase().then(async (url) => {
+              await seedPayments(url, seededCount);
+              log(`seeded ${seededCount} payments on PostgreSQL in ${seconds(seedStarted)} s`);
+              return url;
+            });
+          }
+          if (seededCount === undefined) databaseUrl = await server.createDatabase();
+          else {
+            const template = await seededPostgres;
+            const copyStarted = Date.now();
+            databaseUrl = await server.createDatabase({ template });
+            log(`copied the seeded PostgreSQL database for ${engine} in ${seconds(copyStarted)} s`);
+          }
           database = { postmasterPid: postgres.address.pid, name: new URL(databaseUrl).pathname.slice(1) };
         }
-        if (variant.seeded !== undefined) {
+        // SQLite's seeded file is kept between runs; PostgreSQL's database lives in its server (above).
+        if (variant.seeded !== undefined && engine === 'sqlite') {
           const seedStarted = Date.now();
           const seededCount = variant.seeded;
-          // PostgreSQL's databases live in its server: seeded each time; SQLite's file is cached.
-          let how: 'made' | 'cached' = 'made';
-          if (engine !== 'sqlite') await seedPayments(databaseUrl, seededCount);
-          else
-            how = await seededCopy({
-              kind: 'kassa-sqlite',
-              count: seededCount,
-              sources: KASSA_SEED_SOURCES,
-              target: databaseUrl,
-              make: (file) => seedPayments(file, seededCount),
-            });
+          const how = await seededCopy({
+            kind: 'kassa-sqlite',
+            count: seededCount,
+            sources: KASSA_SEED_SOURCES,
+            target: databaseUrl,
+            make: (file) => seedPayments(file, seededCount),
+          });
           log(
-            `${how === 'made' ? 'seeded' : 'copied the cached'} ${seededCount} payments on ${engine} in ${seconds(seedStarted)} s`,
+            `${how === 'made' ? 'seeded' : 'copied the cached'} ${seededCount} payments on SQLite in ${seconds(seedStarted)} s`,
           );
         }
         const options = {
