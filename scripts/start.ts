@@ -3,7 +3,7 @@
 // webhooks at the server; with credentials it leaves the sandbox out. The server itself never imports the sandbox.
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { sandboxOptionsFromEnv, startSandbox, type Sandbox } from '@kassa/sandbox';
+import { sandboxOptionsFromEnv, startSandbox, type Sandbox, type SandboxOptions } from '@kassa/sandbox';
 import { createLogger, loadConfig, startServer, type Config, type RunningServer } from '@kassa/server';
 import pretty from 'pino-pretty';
 import { buildWebApp, webDist } from './build-web.ts';
@@ -24,6 +24,9 @@ const dataDir = database.engine === 'sqlite' ? dirname(database.file) : join(roo
 env.SANDBOX_WALLETS ??= 'paypal,venmo,apple_pay,google_pay';
 env.SANDBOX_THREE_D_SECURE ??= '1';
 
+// The sandbox's variables are checked before the build too: a bad one stops the start at once.
+const sandboxOptions = env.GATEWAY_MERCHANT_ID ? undefined : await orExit(() => sandboxOptionsFromEnv(env));
+
 // Without WEB_DIST the web app is built fresh, now that the configuration is known to be good.
 if (!env.WEB_DIST) {
   env.WEB_DIST = webDist(root);
@@ -35,9 +38,10 @@ const logger = createLogger(
   initial,
   pretty({ colorize: process.stdout.isTTY, ignore: 'pid,hostname', translateTime: 'SYS:HH:MM:ss', singleLine: true, sync: true }),
 );
-const { sandbox, server } = env.GATEWAY_MERCHANT_ID
-  ? { sandbox: undefined, server: await startServer(configOrExit(env), { logger }) }
-  : await startSandboxAndServer();
+const { sandbox, server } =
+  sandboxOptions === undefined
+    ? { sandbox: undefined, server: await startServer(configOrExit(env), { logger }) }
+    : await startSandboxAndServer(sandboxOptions);
 
 console.log(
   [
@@ -75,8 +79,7 @@ process.on('SIGTERM', stop);
  * The sandbox, then the server. The sandbox posts its webhooks to the server, so the server's port is fixed first: a
  * free one for PORT=0, and another one if a process took it meanwhile. SANDBOX_WEBHOOK_URL, when set, still wins.
  */
-async function startSandboxAndServer(): Promise<{ sandbox: Sandbox; server: RunningServer }> {
-  const options = await orExit(() => sandboxOptionsFromEnv(env));
+async function startSandboxAndServer(options: SandboxOptions): Promise<{ sandbox: Sandbox; server: RunningServer }> {
   const onPort = async (port: number) => {
     const sandbox = await orExit(() =>
       startSandbox({
