@@ -32,11 +32,9 @@ afterAll(async () => {
 describe("the sandbox's seed (--seed-payments)", () => {
   it('holds the copies as settled sales with their own ids and order ids, spread over the last 90 days in order', async () => {
     const found = await Promise.all([10, 17, 24].map((n) => gateway.transaction.find(seededIds(n).transactionId)));
-    expect(found.map((sale) => [sale.id, sale.orderId, sale.status, sale.type])).toEqual([
-      [seededIds(10).transactionId, 'order-seed-000000010', 'settled', 'sale'],
-      [seededIds(17).transactionId, 'order-seed-000000017', 'settled', 'sale'],
-      [seededIds(24).transactionId, 'order-seed-000000024', 'settled', 'sale'],
-    ]);
+    expect(found.map((sale) => [sale.id, sale.orderId, sale.status, sale.type])).toEqual(
+      [10, 17, 24].map((n) => [seededIds(n).transactionId, seededIds(n).orderId, 'settled', 'sale']),
+    );
     const times = found.map((sale) => Date.parse(sale.createdAt));
     expect(times[0]).toBeGreaterThan(Date.now() - 93 * DAY_MS);
     expect(times[0]).toBeLessThan(times[1] ?? 0);
@@ -52,6 +50,27 @@ describe("the sandbox's seed (--seed-payments)", () => {
     for await (const transaction of stream as AsyncIterable<braintree.Transaction>) ids.push(transaction.id);
     expect(ids).toHaveLength(25);
     expect(ids).toEqual(expect.arrayContaining([seededIds(10).transactionId, seededIds(24).transactionId]));
+  });
+
+  it("names the payments with ids of the gateway's and Kassa's shapes, spread over their key space, each once", () => {
+    const ids = Array.from({ length: 2000 }, (_, n) => seededIds(n));
+    const firsts = (pick: (id: ReturnType<typeof seededIds>) => string, at: number) =>
+      new Set(ids.map((id) => pick(id)[at])).size;
+    // Every character of each alphabet starts some id (ids in the order of n shared their first characters).
+    expect([
+      firsts((id) => id.transactionId, 0),
+      firsts((id) => id.deviceSessionId, 0),
+      firsts((id) => id.orderId, 4),
+      firsts((id) => id.apiRequestKey, 10),
+    ]).toEqual([36, 16, 32, 32]);
+    for (const id of ids) {
+      expect(id.transactionId).toMatch(/^[0-9a-z]{8}$/);
+      expect(id.deviceSessionId).toMatch(/^[0-9a-f]{32}$/);
+      expect(id.orderId).toMatch(/^ord_[0-9a-v]+$/);
+      expect(id.apiRequestKey).toBe(`kassa-pay_${id.orderId.slice(4)}`);
+    }
+    for (const name of ['transactionId', 'deviceSessionId', 'orderId'] as const)
+      expect(new Set(ids.map((id) => id[name])).size).toBe(ids.length);
   });
 
   it('takes a new sale on the seeded file', async () => {

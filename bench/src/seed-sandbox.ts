@@ -27,19 +27,42 @@ const KEPT: ReadonlyArray<{ collection: string; id: keyof CheckoutPaymentIds }> 
 ];
 
 /**
- * The ids of the seeded payment `n` (0-based), shaped as the gateway's own, each in the order of `n` so that the
- * records go at the end of the file's indexes instead of all over them.
+ * `digits` characters of `alphabet` from `n` hashed (Fibonacci hashing: the product's high bits, evenly spread), as the
+ * database seed spreads Kassa's ids (seed.ts).
+ */
+function spread(n: number, alphabet: string, digits = 4): string {
+  let fraction = (Math.imul(n, 2654435761) >>> 0) / 2 ** 32;
+  let out = '';
+  for (let i = 0; i < digits; i += 1) {
+    fraction *= alphabet.length;
+    const digit = Math.floor(fraction);
+    out += alphabet[digit];
+    fraction -= digit;
+  }
+  return out;
+}
+
+const BASE36 = '0123456789abcdefghijklmnopqrstuvwxyz';
+const HEX = '0123456789abcdef';
+/** Kassa's ids' alphabet (server ids.ts): the orders' ids and its request keys, which name its payments' ids. */
+const KASSA_ID = '0123456789abcdefghijklmnopqrstuv';
+
+/**
+ * The ids of the seeded payment `n` (0-based), shaped as the gateway's own and Kassa's, and spread over their key
+ * space as random ids are: their first characters `n` hashed, then `n` (unique). Ids in the order of `n` went at the
+ * end of the file's indexes, where the run's new random ids never go: the run's sales inserted into indexes of a few
+ * thousand records, not of N (as Kassa's seeded ids did before 1a1d0e1).
  */
 export function seededIds(n: number): CheckoutPaymentIds {
-  const hex = n.toString(16);
-  const decimal = String(n).padStart(9, '0');
+  const kassaId = `${spread(n, KASSA_ID)}${n.toString(32)}`;
   return {
-    // 8 letters and digits as the gateway's; the leading `s` keeps them apart from most random ones.
-    transactionId: `s${n.toString(36).padStart(7, '0')}`,
-    deviceSessionId: `5eed${hex.padStart(28, '0')}`,
-    nonce: `5eed0000-0000-4000-8000-${hex.padStart(12, '0')}`,
-    orderId: `order-seed-${decimal}`,
-    apiRequestKey: `key-seed-${decimal}`,
+    // 8 letters and digits as the gateway's (past 36^4 payments, longer).
+    transactionId: `${spread(n, BASE36)}${n.toString(36).padStart(4, '0')}`,
+    deviceSessionId: `${spread(n, HEX, 8)}${n.toString(16).padStart(24, '0')}`,
+    // Not kept (nonces are swept): only the template's is replaced in the records' texts.
+    nonce: `5eed0000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`,
+    orderId: `ord_${kassaId}`,
+    apiRequestKey: `kassa-pay_${kassaId}`,
   };
 }
 
