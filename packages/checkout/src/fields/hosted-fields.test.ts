@@ -85,6 +85,23 @@ describe('hosted fields', () => {
     expect(fragment).toEqual({ field: 'number', channel: fields.channel, parentOrigin });
   });
 
+  it('loads the first frame alone, and the others once it is ready', async () => {
+    const { dom, number, from } = setup(undefined, ['number', 'cvv', 'postalCode']);
+    const [, ...others] = dom.frames;
+    expect(number?.src).toContain('/hosted-fields/frame.html#');
+    // In place (named, titled) but not loading.
+    expect(others.map((frame) => [frame.name, frame.src])).toEqual([
+      ['kassa-field-cvv', ''],
+      ['kassa-field-postalCode', ''],
+    ]);
+    dom.post(number, from({ type: 'ready', field: 'number' }));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    for (const frame of others) {
+      const fragment = JSON.parse(decodeURIComponent(frame.src.split('#')[1] ?? ''));
+      expect(`kassa-field-${fragment.field}`).toBe(frame.name);
+    }
+  });
+
   it('queues messages until the frame is ready, then posts them to the gateway origin only', () => {
     const { fields, dom, number, from } = setup();
     fields.configure('number', { label: 'Card number', required: true, invalid: false });

@@ -112,12 +112,18 @@ export function createHostedFields(options: HostedFieldsOptions): HostedFields {
   let lastCvvSize: 3 | 4 | null | undefined;
   let tornDown = false;
 
+  // The first mount's frame (the card view puts the number's first) loads alone, the others once it is ready: the
+  // gateway origin's renderer commits and runs the frames' documents one after another, so started together the
+  // number's waited for the others' work (issue 10). Theirs are in place meanwhile, empty, at their size.
+  const held: [HTMLIFrameElement, string][] = [];
   // Every container's style read before the first frame goes in: one style computation for all, not one per frame.
   const presented = options.mounts.map((mount) => [mount, presentationOf(mount.field, mount.container)] as const);
   for (const [mount, presentation] of presented) {
     const doc = mount.container.ownerDocument;
     const iframe = doc.createElement('iframe');
-    iframe.src = frameUrl(options.assetsUrl, mount.field, channel, doc.defaultView?.location.origin ?? '');
+    const src = frameUrl(options.assetsUrl, mount.field, channel, doc.defaultView?.location.origin ?? '');
+    if (frames.size > 0) held.push([iframe, src]);
+    else iframe.src = src;
     iframe.name = `kassa-field-${mount.field}`;
     iframe.title = mount.title;
     iframe.className = 'kassa-field__iframe';
@@ -162,6 +168,11 @@ export function createHostedFields(options: HostedFieldsOptions): HostedFields {
           frame.queue = [];
           for (const m of queued) deliver(frame, m);
         }
+        // In a task of their own: the page first takes the number's frame as ready (its state, its render). A frame
+        // removed meanwhile (torn down, or its field dropped) does not load once detached.
+        setTimeout(() => {
+          for (const [iframe, src] of held.splice(0)) iframe.src = src;
+        });
       } else if (message.type === 'tokenized') {
         settle(message.requestId, { ok: true, result: message.result });
       } else if (message.type === 'tokenizeFailed') {
