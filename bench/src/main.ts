@@ -38,6 +38,7 @@ const { values } = parseArgs({
   options: {
     smoke: { type: 'boolean', default: false },
     payments: { type: 'string' },
+    warmup: { type: 'string' },
     connections: { type: 'string' },
     engines: { type: 'string' },
     'sandbox-in-memory': { type: 'boolean', default: false },
@@ -53,7 +54,8 @@ const { values } = parseArgs({
 const smoke = values.smoke === true;
 const size: RunSize = smoke
   ? { items: 48, warmup: 16, helloWorldMs: 300 }
-  : { items: Number(values.payments ?? 3000), warmup: 300, helloWorldMs: 5000 };
+  : { items: Number(values.payments ?? 3000), warmup: Number(values.warmup ?? 300), helloWorldMs: 5000 };
+if (!Number.isInteger(size.warmup) || size.warmup < 0) throw new Error('--warmup takes a whole number');
 const connectionCounts = (values.connections ?? (smoke ? '16' : '16,64')).split(',').map(Number);
 const engines = (values.engines ?? (smoke ? 'sqlite,postgres' : ENGINES.join(','))).split(',') as Engine[];
 for (const engine of engines)

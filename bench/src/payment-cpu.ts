@@ -25,6 +25,8 @@ const { values } = parseArgs({
     payments: { type: 'string', default: '1000' },
     /** Payments before the measured ones (the bench's 300 by default): V8 still optimizes the code after it. */
     warmup: { type: 'string', default: '300' },
+    /** Measured batches one after another (each of --payments): how the CPU per payment falls as V8 optimizes. */
+    batches: { type: 'string', default: '1' },
     concurrency: { type: 'string', default: '16' },
     /** Another checkout whose server to measure (its own `cp -al` node_modules), as `npm run bench -- --before`. */
     server: { type: 'string' },
@@ -36,6 +38,7 @@ const { values } = parseArgs({
 const payments = Number(values.payments);
 const concurrency = Number(values.concurrency);
 const WARMUP = Number(values.warmup);
+const BATCHES = Number(values.batches);
 const out = resolve(values.out ?? join(ROOT, '.tmp', 'payment-cpu.json'));
 const serverRoot = resolve(values.server ?? ROOT);
 const server = (await import(
@@ -101,8 +104,8 @@ const { app } = await server.buildKassaApp(config, { seedDemoVault: true, logger
 try {
   // Listening for the preparation only (prepare.ts is a browser's HTTP); the measured payments go through `inject`.
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
-  const batches = values['cpu-only'] ? 1 : 2;
-  const prepared = await preparePayments(url, sandbox.origin, WARMUP + batches * payments, 'payment-cpu');
+  const profiled = values['cpu-only'] ? 0 : 1;
+  const prepared = await preparePayments(url, sandbox.origin, WARMUP + (BATCHES + profiled) * payments, 'payment-cpu');
   const pay = (batch: PreparedPayment[]) => async (index: number) => {
     const payment = batch[index];
     if (payment === undefined) return 'nothing prepared';
@@ -127,8 +130,23 @@ try {
   };
   await loop(prepared.slice(0, WARMUP));
   const loadBefore = loadavg();
-  const paymentCpu = await cpuPerItem(payments, () => loop(prepared.slice(WARMUP, WARMUP + payments)));
-  const report: Report = { server: serverRoot, payments, concurrency, load: { before: loadBefore, after: [] }, paymentCpu };
+  // The last batch's figures are the payment's; the earlier ones show how they fell.
+  const earlierBatches: Array<Record<string, number>> = [];
+  let paymentCpu: Record<string, number> = {};
+  for (let batch = 0; batch < BATCHES; batch += 1) {
+    if (batch > 0) earlierBatches.push(paymentCpu);
+    const from = WARMUP + batch * payments;
+    paymentCpu = await cpuPerItem(payments, () => loop(prepared.slice(from, from + payments)));
+  }
+  const report: Report = {
+    server: serverRoot,
+    payments,
+    concurrency,
+    warmup: WARMUP,
+    load: { before: loadBefore, after: [] },
+    earlierBatches,
+    paymentCpu,
+  };
   let profile: unknown;
   if (!values['cpu-only']) {
     Object.assign(report, await sdkAlone());
@@ -139,7 +157,7 @@ try {
     await session.post('Profiler.enable');
     await session.post('Profiler.setSamplingInterval', { interval: 100 });
     await session.post('Profiler.start');
-    await loop(prepared.slice(WARMUP + payments));
+    await loop(prepared.slice(WARMUP + BATCHES * payments));
     profile = (await session.post('Profiler.stop')).profile;
     session.disconnect();
     report.breakdown = partsOfProfile(profile as CpuProfile);
@@ -193,7 +211,9 @@ interface Report {
   server: string;
   payments: number;
   concurrency: number;
+  warmup: number;
   load: { before: number[]; after: number[] };
+  earlierBatches: Array<Record<string, number>>;
   paymentCpu: Record<string, number>;
   findCpu?: Record<string, number>;
   saleCpu?: Record<string, number>;
@@ -204,7 +224,9 @@ function formatReport({
   server: root,
   payments: count,
   concurrency: atOnce,
+  warmup,
   load,
+  earlierBatches,
   paymentCpu,
   findCpu,
   saleCpu,
@@ -220,7 +242,10 @@ function formatReport({
   const all = paymentCpu['all'] ?? 0;
   const lines = [
     `${count} payments through the route of ${root} (inject) at ${atOnce} at once; load average ${averages(load.before)} -> ${averages(load.after)}`,
-    `CPU ms per payment: ${ms(all)} in all (${figures(paymentCpu)})`,
+    ...earlierBatches.map(
+      (cpu, i) => `batch ${i + 1}, after ${warmup + i * count} payments: ${ms(cpu['all'])} in all (${figures(cpu)})`,
+    ),
+    `CPU ms per payment${earlierBatches.length > 0 ? `, last batch, after ${warmup + earlierBatches.length * count} payments` : ''}: ${ms(all)} in all (${figures(paymentCpu)})`,
   ];
   if (findCpu !== undefined && saleCpu !== undefined) {
     const sale = saleCpu['all'] ?? 0;
