@@ -48,12 +48,12 @@ const { createBraintreeClient } = (await import(
   join(serverRoot, 'packages/server/src/gateway/braintree.ts')
 )) as typeof import('../../packages/server/src/gateway/braintree.ts');
 
-// Threads there before anything ran are V8's (its platform workers: the garbage collector's parallel and concurrent
-// work, compiling); those started later, libuv's pool (the SDK's gunzip, the log's flushes) and worker threads (SQLite's
-// checkpoints).
+// Threads there when this module runs: V8's four workers (the garbage collector's parallel and concurrent work,
+// compiling: most of these threads' CPU), libuv's pool (the SDK's gunzip, the log's flushes: started by tsx's loading)
+// and tsx's loader; those started later are worker threads (SQLite's checkpoints).
 const THREADS_AT_START = new Set(readdirSync('/proc/self/task').map(Number));
 
-/** This process's CPU time so far in ms: the event loop's (`main`), V8's workers', the threads started later. */
+/** This process's CPU time so far in ms: the event loop's (`main`), the threads there at the start, those started later. */
 function threadCpuMs(): Map<string, number> {
   const byThread = new Map<string, number>();
   for (const tid of readdirSync('/proc/self/task').map(Number)) {
@@ -61,7 +61,7 @@ function threadCpuMs(): Map<string, number> {
       const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       const ms = ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-      const name = tid === process.pid ? 'main' : THREADS_AT_START.has(tid) ? 'V8 workers' : 'later threads';
+      const name = tid === process.pid ? 'main' : THREADS_AT_START.has(tid) ? 'threads at start' : 'later threads';
       byThread.set(name, (byThread.get(name) ?? 0) + ms);
     } catch {
       // ended between the listing and the read
