@@ -17,6 +17,7 @@ function fakeDom(page: { lang: string; direction: 'ltr' | 'rtl' } = { lang: 'en'
     className = '';
     attributes = new Map<string, string>();
     removed = false;
+    inserted = false;
     received: unknown[] = [];
     contentWindow = { postMessage: (data: unknown, origin: string) => this.received.push({ data, origin }) };
     setAttribute(name: string, value: string): void {
@@ -52,7 +53,9 @@ function fakeDom(page: { lang: string; direction: 'ltr' | 'rtl' } = { lang: 'en'
   const container = (): HTMLElement =>
     ({
       ownerDocument: doc,
-      replaceChildren: () => {},
+      replaceChildren: (frame: FakeFrame) => {
+        frame.inserted = true;
+      },
       closest: (selector: string) => (selector === '[lang]' ? sheet : null),
     }) as unknown as HTMLElement;
   const post = (frame: FakeFrame | undefined, data: Record<string, unknown>, origin = new URL(assetsUrl).origin): void => {
@@ -85,21 +88,25 @@ describe('hosted fields', () => {
     expect(fragment).toEqual({ field: 'number', channel: fields.channel, parentOrigin });
   });
 
-  it('loads the first frame alone, and the others once it is ready', async () => {
+  it('loads the first frame alone, and puts the others in once it is ready', async () => {
     const { dom, number, from } = setup(undefined, ['number', 'cvv', 'postalCode']);
     const [, ...others] = dom.frames;
-    expect(number?.src).toContain('/hosted-fields/frame.html#');
-    // In place (named, titled) but not loading.
-    expect(others.map((frame) => [frame.name, frame.src])).toEqual([
-      ['kassa-field-cvv', ''],
-      ['kassa-field-postalCode', ''],
+    expect(number?.inserted).toBe(true);
+    expect(others.map((frame) => [frame.name, frame.inserted])).toEqual([
+      ['kassa-field-cvv', false],
+      ['kassa-field-postalCode', false],
     ]);
     dom.post(number, from({ type: 'ready', field: 'number' }));
     await new Promise((resolve) => setTimeout(resolve, 0));
-    for (const frame of others) {
-      const fragment = JSON.parse(decodeURIComponent(frame.src.split('#')[1] ?? ''));
-      expect(`kassa-field-${fragment.field}`).toBe(frame.name);
-    }
+    expect(others.map((frame) => frame.inserted)).toEqual([true, true]);
+  });
+
+  it('puts no frame in once torn down, though the first was ready', async () => {
+    const { dom, fields, number, cvv, from } = setup();
+    dom.post(number, from({ type: 'ready', field: 'number' }));
+    fields.teardown();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(cvv?.inserted).toBe(false);
   });
 
   it('queues messages until the frame is ready, then posts them to the gateway origin only', () => {
