@@ -144,7 +144,7 @@ test('subscriptions: a shopper with no saved card subscribes with a new card, sa
   await expect(offer.locator('[data-kassa-checkout]')).toHaveAttribute('data-state', 'ready');
   await shopper.enterCard(cards.amex);
   await page.screenshot({ path: test.info().outputPath('subscribe-new-card.png'), fullPage: true });
-  await offer.getByRole('button', { name: 'Subscribe' }).click();
+  await shopper.pressBelowCard(offer.getByRole('button', { name: 'Subscribe' }));
   await expect(shopper.accountStatus()).toHaveText(
     'Subscribed to Coffee beans, 1 kg, every month. The first payment went through.',
   );

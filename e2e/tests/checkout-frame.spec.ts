@@ -88,7 +88,7 @@ test('a postal code is checked as written: "-1" is "not valid", "12.345" is acce
   const shopper = new Shopper(page);
   await shopper.startCheckout(catalogue.everyday);
   // The first two characters must be letters or digits.
-  await shopper.enterCard({ ...cards.visa, postalCode: '-1' });
+  await shopper.typeCard({ ...cards.visa, postalCode: '-1' });
   await shopper.field('cardholderName').click();
   await expect(page.getByText('This postal code is not valid.', { exact: true })).toBeVisible();
   await shopper.field('postalCode').fill('');

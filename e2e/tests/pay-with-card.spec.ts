@@ -50,7 +50,7 @@ test('a double click on Pay charges once', async ({ page }) => {
   const paymentRequests = shopper.recordPaymentRequests();
   await shopper.startCheckout(catalogue.everyday);
   await shopper.enterCard(cards.mastercard);
-  await shopper.payButton().dblclick();
+  await shopper.pressBelowCard(shopper.payButton(), 'dblclick');
   const orderId = await shopper.seesReceipt();
   expect(paymentRequests).toHaveLength(1);
 

@@ -39,7 +39,7 @@ test('a page without React pays an order by a form post: nonce and device data i
   await expect(payButton(page)).toHaveText('Pay €12.00');
   await shopper.enterCard(cards.visa);
   const posted = page.waitForRequest((request) => request.url().endsWith('/api/form-payments') && request.method() === 'POST');
-  await payButton(page).click();
+  await shopper.pressBelowCard(payButton(page));
   const form = new URLSearchParams((await posted).postData() ?? '');
   expect([...form.keys()].sort()).toEqual(['botcheck', 'device_data', 'order_id', 'payment_method_nonce']);
   expect(form.get('order_id')).toBe(orderId);
@@ -60,7 +60,7 @@ test('an incomplete form is not submitted, and a declined payment comes back to 
   expect(page.url()).toContain('/plain-checkout.html');
 
   await shopper.enterCard(cards.visa);
-  await payButton(page).click();
+  await shopper.pressBelowCard(payButton(page));
   await page.waitForURL(/error=payment_declined/);
   await expect(page.locator('#plain-error')).toHaveText('Your card was declined (Do Not Honor). Please try another card.');
   await expect(page.locator('[data-kassa-checkout]')).toHaveAttribute('data-state', 'ready');

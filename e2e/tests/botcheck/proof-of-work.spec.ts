@@ -26,7 +26,7 @@ test("the proof of work is solved in Web Workers from the shop's origin, under t
   await page.waitForTimeout(300);
   expect(workers).toEqual([]);
   expect(challenges).toEqual([]);
-  await shopper.enterCard(cards.visa);
+  await shopper.typeCard(cards.visa);
   // Being solved before Pay is pressed.
   await expect.poll(() => workers.length).toBeGreaterThan(0);
   expect(challenges).toHaveLength(1);

@@ -104,7 +104,7 @@ test('the events an integrator receives through a card flow: option chosen, view
   await sheet.root().getByRole('button', { name: 'Card', exact: true }).click();
   await sheet.seesView('card');
   expect(await page.evaluate(() => (window as unknown as { offHeard: number }).offHeard)).toBe(0);
-  await new Shopper(page).enterCard(cards.visa);
+  await new Shopper(page).typeCard(cards.visa);
   await expect.poll(async () => (await integratorEvents(page)).map((event) => event.name)).toContain('paymentMethodRequestable');
   const typed = await integratorEvents(page);
   // A field: focus, not empty, valid, blur; the number also its brands (all it may be, then Visa) and its BIN.
