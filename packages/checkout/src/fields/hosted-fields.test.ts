@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { createHostedFields } from './hosted-fields.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { createHostedFields, SETTLE_TIMEOUT_MS } from './hosted-fields.ts';
 import type { FieldName } from '../machine/checkout.types.ts';
 import type { FrameMessage } from './protocol.ts';
 
@@ -175,6 +175,53 @@ describe('hosted fields', () => {
       ok: false,
       error: { code: 'timeout' },
     });
+  });
+
+  it('settles once every frame asked has answered its sync, the reports it sent before handed on first', async () => {
+    const { dom, fields, number, cvv, received, from } = setup();
+    for (const [frame, field] of [
+      [number, 'number'],
+      [cvv, 'cvv'],
+    ] as const)
+      dom.post(frame, from({ type: 'ready', field }));
+    let settled = false;
+    const settling = fields.settle(['number', 'cvv']).then(() => {
+      settled = true;
+    });
+    expect(number?.received.at(-1)).toMatchObject({ data: { type: 'sync' } });
+    expect(cvv?.received.at(-1)).toMatchObject({ data: { type: 'sync' } });
+    const state = { isEmpty: false, isValid: true, isPotentiallyValid: true, isFocused: true };
+    dom.post(number, from({ type: 'synced', field: 'number' }));
+    // The CVV's last report was on its way when the request went out: it arrives first, then the answer.
+    dom.post(cvv, from({ type: 'state', field: 'cvv', event: 'input', state }));
+    // Another frame speaking for the CVV is not its answer.
+    dom.post(number, from({ type: 'synced', field: 'cvv' }));
+    await Promise.resolve();
+    expect(settled).toBe(false);
+    dom.post(cvv, from({ type: 'synced', field: 'cvv' }));
+    await settling;
+    expect(received.filter(([, message]) => message.type === 'state')).toEqual([
+      ['cvv', { type: 'state', field: 'cvv', event: 'input', state }],
+    ]);
+  });
+
+  it('settles without a frame that does not answer in time, and at once when there is nothing to ask', async () => {
+    vi.useFakeTimers();
+    try {
+      const { dom, fields, number, from } = setup();
+      dom.post(number, from({ type: 'ready', field: 'number' }));
+      let settled = false;
+      void fields.settle(['number']).then(() => {
+        settled = true;
+      });
+      await vi.advanceTimersByTimeAsync(SETTLE_TIMEOUT_MS - 1);
+      expect(settled).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(settled).toBe(true);
+      await expect(fields.settle([])).resolves.toBeUndefined();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('sends the CVV size only when it changes, and tears everything down', () => {

@@ -40,10 +40,19 @@ export interface HostedFields {
   setCvvSize(size: 3 | 4 | null): void;
   focus(field: FieldName): void;
   clear(): void;
+  /**
+   * Resolves once the frames of these fields have answered a `sync` (messages between two windows keep their order, so
+   * every report they sent before it has been handed to `onMessage`), or after SETTLE_TIMEOUT_MS without the others. One
+   * at a time (a submit waits for it before the next): the answers carry no request id.
+   */
+  settle(fields: readonly FieldName[]): Promise<void>;
   tokenize(request: Omit<TokenizeRequest, 'requestId'>): Promise<TokenizeOutcome>;
   /** Removes the frames and the listener; a pending tokenization settles as a network failure. */
   teardown(): void;
 }
+
+/** How long a submit waits for the frames' answers to `sync` before it judges the card by the reports it has. */
+export const SETTLE_TIMEOUT_MS = 2_000;
 
 /** A per-instance channel id; getRandomValues works on plain http too, unlike randomUUID. */
 export function randomId(): string {
@@ -109,6 +118,8 @@ export function createHostedFields(options: HostedFieldsOptions): HostedFields {
   const assetsOrigin = new URL(options.assetsUrl).origin;
   const frames = new Map<FieldName, MountedFrame>();
   const pending = new Map<string, (outcome: TokenizeOutcome) => void>();
+  /** The settle() under way: the fields that have not answered yet. */
+  let settling: { readonly waiting: Set<FieldName>; readonly done: () => void } | null = null;
   let lastCvvSize: 3 | 4 | null | undefined;
   let tornDown = false;
 
@@ -174,6 +185,9 @@ export function createHostedFields(options: HostedFieldsOptions): HostedFields {
         setTimeout(() => {
           for (const insert of held.splice(0)) if (!tornDown) insert();
         });
+      } else if (message.type === 'synced') {
+        settling?.waiting.delete(field);
+        if (settling?.waiting.size === 0) settling.done();
       } else if (message.type === 'tokenized') {
         settle(message.requestId, { ok: true, result: message.result });
       } else if (message.type === 'tokenizeFailed') {
@@ -210,6 +224,18 @@ export function createHostedFields(options: HostedFieldsOptions): HostedFields {
     },
     clear() {
       for (const field of frames.keys()) send(field, { type: 'clear' });
+    },
+    settle(fields) {
+      return new Promise<void>((resolve) => {
+        const done = (): void => {
+          settling = null;
+          resolve();
+        };
+        settling = { waiting: new Set(fields), done };
+        setTimeout(done, SETTLE_TIMEOUT_MS);
+        if (fields.length === 0) done();
+        for (const field of fields) send(field, { type: 'sync' });
+      });
     },
     tokenize(request) {
       const requestId = randomId();

@@ -56,6 +56,16 @@ describe('frame message routing', () => {
     expect(received).toEqual([]);
   });
 
+  it("takes a frame's answer to a sync from that field's own frame only", () => {
+    const { route, received } = router();
+    const synced = { source: 'kassa-hosted-fields', channel, type: 'synced', field: 'cvv' };
+    route({ origin: assetsOrigin, source: numberWindow, data: synced });
+    route({ origin: assetsOrigin, source: cvvWindow, data: { ...synced, field: 'pin' } });
+    expect(received).toEqual([]);
+    route({ origin: assetsOrigin, source: cvvWindow, data: synced });
+    expect(received).toEqual([['cvv', { type: 'synced', field: 'cvv' }]]);
+  });
+
   it('ignores another channel, another protocol and malformed payloads', () => {
     const { route, received } = router();
     for (const data of [

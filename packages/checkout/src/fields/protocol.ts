@@ -52,6 +52,8 @@ export type ParentMessage =
   | { readonly type: 'setCvvSize'; readonly size: 3 | 4 | null }
   | { readonly type: 'focus' }
   | { readonly type: 'clear' }
+  /** Answered with `synced` after every report the frame sent before it (messages between two windows keep their order). */
+  | { readonly type: 'sync' }
   | ({ readonly type: 'tokenize' } & TokenizeRequest);
 
 /** Frame -> parent, after validation. */
@@ -61,6 +63,7 @@ export type FrameMessage =
   | { readonly type: 'cardTypeChange'; readonly cards: readonly CardCandidate[] }
   | { readonly type: 'binAvailable'; readonly bin: string }
   | { readonly type: 'inputSubmitRequest'; readonly field: FieldName }
+  | { readonly type: 'synced'; readonly field: FieldName }
   | { readonly type: 'tokenized'; readonly requestId: string; readonly result: PaymentMethodResult }
   | { readonly type: 'tokenizeFailed'; readonly requestId: string; readonly error: TokenizeFailure };
 
@@ -154,6 +157,7 @@ export function parseFrameMessage(data: unknown, channel: string): FrameMessage 
   switch (data.type) {
     case 'ready':
     case 'inputSubmitRequest':
+    case 'synced':
       return isFieldName(data.field) ? { type: data.type, field: data.field } : null;
     case 'state': {
       const state = parseFieldState(data.state);
@@ -203,6 +207,7 @@ function senderField(message: FrameMessage): FieldName {
     case 'ready':
     case 'state':
     case 'inputSubmitRequest':
+    case 'synced':
       return message.field;
     default:
       return 'number';

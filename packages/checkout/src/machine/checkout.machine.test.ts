@@ -55,6 +55,9 @@ function ready(settings: CheckoutSettings = defaults, gateway: GatewayConfigurat
   return run(initialState(settings), loaded(gateway), { type: 'OPTION_READY', option: 'card' }).state;
 }
 
+/** The frames have answered a submit's `settleFields`. */
+const SETTLED: CheckoutEvent = { type: 'FIELDS_SETTLED' };
+
 /** The effects other than the card field events (those have their own tests). */
 const quiet = (effects: readonly CheckoutEffect[]): CheckoutEffect[] => effects.filter((e) => e.type !== 'cardFieldEvent');
 
@@ -189,7 +192,7 @@ describe('cardholder name', () => {
       { type: 'CARD_TYPE_CHANGED', cards: [visa] },
       ...['number', 'expirationDate', 'cvv', 'postalCode'].map((f) => input(f as FieldName, VALID)),
     );
-    expect(run(state.state, { type: 'SUBMIT' }).state.fields.cardholderName.error).toBe('field.cardholderName.empty');
+    expect(run(state.state, { type: 'SUBMIT' }, SETTLED).state.fields.cardholderName.error).toBe('field.cardholderName.empty');
   });
 
   it('shows its invalid message for a name the frame rejects', () => {
@@ -226,8 +229,33 @@ describe('card brands', () => {
 });
 
 describe('requestPaymentMethod', () => {
-  it('validates every field, shows each message and the sheet error, and rejects', () => {
-    const { state, effects } = run(ready(), input('number', INVALID), { type: 'SUBMIT' });
+  it('asks the frames to settle when the card is incomplete as far as it has heard, and shows nothing until they have', () => {
+    const asked = run(ready(), input('number', INVALID), { type: 'SUBMIT' });
+    expect(asked.state).toMatchObject({ phase: 'submitting', sheetError: null });
+    expect(asked.state.fields.expirationDate.error).toBeNull();
+    expect(quiet(asked.effects)).toEqual([{ type: 'settleFields' }]);
+    // A second request meanwhile is told the first is under way.
+    expect(run(asked.state, { type: 'SUBMIT' }).effects).toEqual([
+      { type: 'rejectRequest', error: expect.objectContaining({ code: 'request_in_progress' }) },
+    ]);
+  });
+
+  it("tokenizes the card the frames' last reports completed before they settled (filled at once, submitted at once)", () => {
+    const asked = run(ready(), { type: 'CARD_TYPE_CHANGED', cards: [visa] }, input('number', VALID), { type: 'SUBMIT' }).state;
+    const { state, effects } = run(
+      asked,
+      ...(['expirationDate', 'cvv', 'postalCode'] as const).map((field) => input(field, VALID)),
+      SETTLED,
+    );
+    expect(state).toMatchObject({ phase: 'submitting', sheetError: null });
+    expect(quiet(effects)).toEqual([
+      { type: 'paymentMethodRequestable', paymentMethodIsSelected: false },
+      { type: 'tokenize', fields: ['number', 'expirationDate', 'cvv', 'postalCode'], vault: false },
+    ]);
+  });
+
+  it('validates every field once the frames have settled, shows each message and the sheet error, and rejects', () => {
+    const { state, effects } = run(ready(), input('number', INVALID), { type: 'SUBMIT' }, SETTLED);
     expect(state.phase).toBe('ready');
     expect(state.sheetError).toBe('error.checkEntries');
     expect(state.fields.number.error).toBe('field.number.invalid');
@@ -237,6 +265,7 @@ describe('requestPaymentMethod', () => {
     expect(state.fields.cardholderName.error).toBeNull();
     // Focus goes to the first field that needs fixing.
     expect(quiet(effects)).toEqual([
+      { type: 'settleFields' },
       { type: 'focusField', field: 'number' },
       { type: 'rejectRequest', error: expect.objectContaining({ code: 'invalid_fields' }) },
     ]);
@@ -293,7 +322,7 @@ describe('requestPaymentMethod', () => {
   });
 
   it('clears the sheet error once every field is acceptable', () => {
-    const rejected = run(ready(), { type: 'SUBMIT' }).state;
+    const rejected = run(ready(), { type: 'SUBMIT' }, SETTLED).state;
     expect(rejected.sheetError).toBe('error.checkEntries');
     expect(filled(rejected).sheetError).toBeNull();
   });

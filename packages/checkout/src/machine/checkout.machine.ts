@@ -97,7 +97,8 @@ const coreTransitions: TransitionTable = {
       { guard: 'onOptionsView', actions: ['rejectNoPaymentMethod'] },
       { guard: 'hasSelection', actions: ['resolveSelected'] },
       { guard: 'formValid', target: 'submitting', actions: ['startTokenize'] },
-      { actions: ['showAllErrors', 'focusFirstInvalid', 'rejectInvalid'] },
+      // Incomplete as far as the checkout has heard: judged once the frames' reports sent before the submit are in.
+      { target: 'submitting', actions: ['settleFields'] },
     ],
     CLEAR_SELECTION: [{ actions: ['clearSelection'] }],
     UPDATE_SETTINGS: [{ actions: ['updateSettings'] }],
@@ -106,6 +107,10 @@ const coreTransitions: TransitionTable = {
     ...closing,
     ...fieldEditing,
     SUBMIT: [{ actions: ['rejectBusy'] }],
+    FIELDS_SETTLED: [
+      { guard: 'formValid', actions: ['startTokenize'] },
+      { target: 'ready', actions: ['showAllErrors', 'focusFirstInvalid', 'rejectInvalid'] },
+    ],
     TOKENIZED: [{ target: 'ready', actions: ['selectResult', 'resolveRequest'] }],
     TOKENIZE_FAILED: [{ target: 'ready', actions: ['applyTokenizeFailure'] }],
     UPDATE_SETTINGS: [{ actions: ['updateSettings'] }],
@@ -379,6 +384,10 @@ const coreActions: Record<CoreActionName, Action> = {
     const fields = state.visibleFields.filter((f) => isFieldRequired(f, state.settings) || !state.fields[f].state.isEmpty);
     emit({ type: 'tokenize', fields, vault: state.settings.vaultCard && state.saveCard });
     return { ...state, sheetError: null };
+  },
+  settleFields: (state, _, emit) => {
+    emit({ type: 'settleFields' });
+    return state;
   },
   showAllErrors: (state) => {
     let next: CheckoutState = { ...state, pendingEmptyBlur: null, sheetError: 'error.checkEntries' };

@@ -310,6 +310,8 @@ export type CheckoutEvent =
   | { readonly type: 'FRAME_READY'; readonly field: FieldName }
   | { readonly type: 'CARD_TYPE_CHANGED'; readonly cards: readonly CardCandidate[] }
   | { readonly type: 'SUBMIT' }
+  /** Every frame has answered the request below (its reports sent before it have arrived), or did not in time. */
+  | { readonly type: 'FIELDS_SETTLED' }
   | { readonly type: 'TOKENIZED'; readonly result: PaymentMethodResult }
   | { readonly type: 'TOKENIZE_FAILED'; readonly failure: TokenizeFailure }
   | { readonly type: 'CLEAR_SELECTION' }
@@ -349,6 +351,11 @@ export type CheckoutEffect =
   | { readonly type: 'focusAlert' }
   | { readonly type: 'cardFieldEvent'; readonly name: CardFieldEventName; readonly field: FieldName }
   | { readonly type: 'scheduleBlurSettle'; readonly field: FieldName }
+  /**
+   * Ask the shown fields' frames to answer once the reports they sent before have arrived: a card filled at once (a
+   * browser's autofill, a paste) and submitted at once may still have a field's last report on its way.
+   */
+  | { readonly type: 'settleFields' }
   | { readonly type: 'tokenize'; readonly fields: readonly FieldName[]; readonly vault: boolean }
   | { readonly type: 'deleteMethod'; readonly nonce: string }
   | { readonly type: 'clearFields' }
@@ -402,6 +409,7 @@ export type CoreActionName =
   | 'setCards'
   | 'resolveSelected'
   | 'startTokenize'
+  | 'settleFields'
   | 'showAllErrors'
   | 'rejectInvalid'
   | 'rejectNotReady'

@@ -192,6 +192,7 @@ describe('sandbox provider tokenization', () => {
     setCvvSize: () => undefined,
     focus: () => undefined,
     clear: () => undefined,
+    settle: async () => undefined,
     tokenize: async () => outcome,
     teardown: () => undefined,
   });

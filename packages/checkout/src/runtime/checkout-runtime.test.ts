@@ -47,6 +47,7 @@ function harness(
   let answerTokenize: (outcome: TokenizeOutcome) => void = () => {};
   let threeDSecure: ThreeDSecureRequest | null = null;
   let answerThreeDSecure: (outcome: ThreeDSecureOutcome) => void = () => {};
+  let answerSync: () => void = () => {};
   let frameOptions: Omit<HostedFieldsOptions, 'assetsUrl'> | null = null;
   const configures = new Map<FieldName, ConfigurePayload>();
   const log: string[] = [];
@@ -56,6 +57,13 @@ function harness(
     setCvvSize: (size) => log.push(`setCvvSize ${String(size)}`),
     focus: (field) => log.push(`focus ${field}`),
     clear: () => log.push('clear'),
+    // The frames' answers to `sync`, released by the test: the reports sent before them come first.
+    settle: (names) => {
+      log.push(`settle ${names.join(',')}`);
+      return new Promise((resolve) => {
+        answerSync = resolve;
+      });
+    },
     tokenize: () => Promise.reject(new Error('the provider tokenizes')),
     teardown: () => log.push('teardown'),
   };
@@ -121,6 +129,7 @@ function harness(
     configured,
     answerConfig: (outcome: GatewayConfiguration | Error) => answerConfig(outcome),
     answerTokenize: (outcome: TokenizeOutcome) => answerTokenize(outcome),
+    answerSync: () => answerSync(),
     threeDSecure: () => threeDSecure,
     answerThreeDSecure: (outcome: ThreeDSecureOutcome) => answerThreeDSecure(outcome),
   };
@@ -286,12 +295,32 @@ describe('CheckoutRuntime', () => {
     expect(onNoPaymentMethodRequestable).toHaveBeenCalledTimes(1);
   });
 
-  it('rejects an incomplete form with the sheet message', async () => {
+  it('rejects a form still incomplete once the frames have answered, with the sheet message', async () => {
     const h = await readyHarness();
-    const error = await h.runtime.instance.requestPaymentMethod().catch((e: unknown) => e);
+    const request = h.runtime.instance.requestPaymentMethod().catch((e: unknown) => e);
+    expect(h.log).toContain('settle number,expirationDate,cvv');
+    h.answerSync();
+    const error = await request;
     expect(error).toBeInstanceOf(CheckoutError);
     expect(error).toMatchObject({ code: 'invalid_fields', message: 'Check your entries and try again.' });
     expect(h.runtime.getState().sheetError).toBe('error.checkEntries');
+  });
+
+  it("waits for the frames' reports still on their way when a submit finds the card incomplete, then tokenizes it", async () => {
+    const h = await readyHarness();
+    h.frame('number', { type: 'cardTypeChange', cards: [{ type: 'visa', niceType: 'Visa', code: { name: 'CVV', size: 3 } }] });
+    for (const field of ['number', 'expirationDate'] as const)
+      h.frame(field, { type: 'state', field, event: 'input', state: VALID });
+    // The card was filled at once and submitted at once: the CVV's last report has not arrived yet.
+    const request = h.runtime.instance.requestPaymentMethod();
+    expect(h.runtime.getState()).toMatchObject({ phase: 'submitting', sheetError: null });
+    expect(h.log).not.toContain('tokenize number,expirationDate,cvv');
+    h.frame('cvv', { type: 'state', field: 'cvv', event: 'input', state: VALID });
+    h.answerSync();
+    await vi.waitFor(() => expect(h.log).toContain('tokenize number,expirationDate,cvv'));
+    expect(h.runtime.getState().fields.cvv.error).toBeNull();
+    h.answerTokenize({ ok: true, result });
+    await expect(request).resolves.toEqual(result);
   });
 
   it('rejects with the mapped message when tokenization fails', async () => {

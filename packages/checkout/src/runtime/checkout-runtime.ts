@@ -528,8 +528,15 @@ export class CheckoutRuntime {
       case 'scheduleBlurSettle':
         this.later(this.options.blurSettleMs ?? 300, () => this.send({ type: 'BLUR_SETTLED', field: effect.field }));
         return;
-      case 'tokenize':
+      case 'settleFields':
         this.waiting = request ?? null;
+        void Promise.resolve(this.fields?.settle(this.machine.getState().visibleFields)).then(() =>
+          this.send({ type: 'FIELDS_SETTLED' }),
+        );
+        return;
+      case 'tokenize':
+        // From the submit itself, or once the frames have settled (its caller is waiting already).
+        if (request !== undefined) this.waiting = request;
         this.tokenize(effect.fields, effect.vault);
         return;
       case 'deleteMethod':

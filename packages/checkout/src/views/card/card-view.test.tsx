@@ -37,7 +37,7 @@ describe('card view markup', () => {
   });
 
   it('puts the field message as text in the element the frame is described by, and the sheet message in the alert', () => {
-    const html = render({ type: 'SUBMIT' });
+    const html = render({ type: 'SUBMIT' }, { type: 'FIELDS_SETTLED' });
     expect(html).toMatch(/-number-error" class="kassa-field__error" aria-live="polite">Enter a card number\.<\/p>/);
     expect(html).toMatch(/role="alert" tabindex="-1">Check your entries and try again\.<\/p>/);
     expect(html).not.toMatch(/\sstyle=/);

@@ -219,6 +219,20 @@ describe('hosted field messages', () => {
     expect(cvv.posted.at(-1)).toMatchObject({ type: 'state', state: { isEmpty: true } });
   });
 
+  it('answers a sync with synced, after the reports of what was entered before it', () => {
+    const instance = mountInstance(['postalCode']);
+    const postal = the(instance, 'postalCode');
+    postal.input.type('12345');
+    postal.field.receive({ source: MESSAGE_SOURCE, channel: instance.channel, type: 'sync' });
+    expect(postal.posted.map(({ type }) => type)).toEqual(['ready', 'state', 'synced']);
+    expect(postal.posted.at(-1)).toEqual({
+      source: MESSAGE_SOURCE,
+      channel: instance.channel,
+      type: 'synced',
+      field: 'postalCode',
+    });
+  });
+
   it('ignores messages of another channel or source', () => {
     const { field, input } = the(mountInstance(['number']), 'number');
     input.value = '4111';

@@ -311,6 +311,9 @@ export function createHostedField({ field, channel }: FrameParams, host: FieldHo
           if (field === 'number') onNumberChange();
           report('input');
           break;
+        case 'sync':
+          post({ type: 'synced', field });
+          break;
         case 'tokenize':
           if (field === 'number') void tokenize(message);
           break;

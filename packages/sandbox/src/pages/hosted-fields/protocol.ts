@@ -46,6 +46,8 @@ export type ParentMessage =
   | { type: 'setCvvSize'; size: 3 | 4 | null }
   | { type: 'focus' }
   | { type: 'clear' }
+  /** Answered with `synced`, after every report sent before it: the parent judges a submit once they are in. */
+  | { type: 'sync' }
   | {
       type: 'tokenize';
       requestId: string;
@@ -87,6 +89,7 @@ export type FrameMessage =
   | { type: 'cardTypeChange'; cards: CardCandidate[] }
   | { type: 'binAvailable'; bin: string }
   | { type: 'inputSubmitRequest'; field: FieldName }
+  | { type: 'synced'; field: FieldName }
   | { type: 'tokenized'; requestId: string; result: unknown }
   | { type: 'tokenizeFailed'; requestId: string; error: TokenizeError };
 
