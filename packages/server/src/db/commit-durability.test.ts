@@ -80,7 +80,8 @@ describe("a payment's writes on PostgreSQL", () => {
   let app: FastifyInstance;
   beforeAll(async () => {
     sandbox = await startSandboxProcess();
-    app = await buildApp(testConfig(opened.config, sandbox.gateway), {
+    // No reconciler round (every minute by default) among the payment's statements.
+    app = await buildApp(testConfig(opened.config, sandbox.gateway, { reconcileIntervalMs: 0 }), {
       database: opened.handle,
       gateway: new BraintreeGatewayAdapter(createBraintreeClient(sandbox.gateway)),
     });
