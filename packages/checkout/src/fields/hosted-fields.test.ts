@@ -224,6 +224,36 @@ describe('hosted fields', () => {
     }
   });
 
+  it("waits for every answer of a second settle, not ended by the first one's time-out", async () => {
+    vi.useFakeTimers();
+    try {
+      const { dom, fields, number, cvv, from } = setup();
+      for (const [frame, field] of [
+        [number, 'number'],
+        [cvv, 'cvv'],
+      ] as const)
+        dom.post(frame, from({ type: 'ready', field }));
+      const first = fields.settle(['number']);
+      dom.post(number, from({ type: 'synced', field: 'number' }));
+      await first;
+      await vi.advanceTimersByTimeAsync(SETTLE_TIMEOUT_MS / 2);
+      let settled = false;
+      void fields.settle(['number', 'cvv']).then(() => {
+        settled = true;
+      });
+      // The first settle's time-out would fall here: the second still waits for the CVV, then ends on its answer.
+      await vi.advanceTimersByTimeAsync(SETTLE_TIMEOUT_MS / 2);
+      dom.post(number, from({ type: 'synced', field: 'number' }));
+      await vi.advanceTimersByTimeAsync(0);
+      expect(settled).toBe(false);
+      dom.post(cvv, from({ type: 'synced', field: 'cvv' }));
+      await vi.advanceTimersByTimeAsync(0);
+      expect(settled).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('sends the CVV size only when it changes, and tears everything down', () => {
     const { dom, fields, cvv, number, from } = setup();
     dom.post(cvv, from({ type: 'ready', field: 'cvv' }));

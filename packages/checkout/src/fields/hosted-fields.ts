@@ -227,12 +227,15 @@ export function createHostedFields(options: HostedFieldsOptions): HostedFields {
     },
     settle(fields) {
       return new Promise<void>((resolve) => {
+        // Its time-out goes with it: left running, it would end a later settle (Pay pressed again within 2 s) early.
         const done = (): void => {
-          settling = null;
+          clearTimeout(timer);
+          if (settling === current) settling = null;
           resolve();
         };
-        settling = { waiting: new Set(fields), done };
-        setTimeout(done, SETTLE_TIMEOUT_MS);
+        const current = { waiting: new Set(fields), done };
+        settling = current;
+        const timer = setTimeout(done, SETTLE_TIMEOUT_MS);
         if (fields.length === 0) done();
         for (const field of fields) send(field, { type: 'sync' });
       });
