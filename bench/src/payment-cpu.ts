@@ -6,7 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
 import { closedLoop } from './load.ts';
-import { cardTokenizer, preparePayments } from './prepare.ts';
+import { cardTokenizer, paymentRequest, preparePayments } from './prepare.ts';
 import type { PreparedPayment } from './prepare.ts';
 import { ROOT } from './processes.ts';
 import { partsOfProfile } from './profile-parts.ts';
@@ -109,17 +109,8 @@ try {
   const pay = (batch: PreparedPayment[]) => async (index: number) => {
     const payment = batch[index];
     if (payment === undefined) return 'nothing prepared';
-    const response = await app.inject({
-      method: 'POST',
-      url: `/api/orders/${payment.orderId}/payments`,
-      headers: {
-        'content-type': 'application/json',
-        cookie: payment.cookie,
-        'idempotency-key': payment.idempotencyKey,
-        'x-forwarded-for': payment.clientAddress,
-      },
-      payload: JSON.stringify({ nonce: payment.nonce, botcheck: payment.botcheck }),
-    });
+    const { path, headers, body } = paymentRequest(payment);
+    const response = await app.inject({ method: 'POST', url: path, headers, payload: body });
     return response.statusCode === 201 ? null : `status ${response.statusCode} ${response.body.slice(0, 120)}`;
   };
   const loop = async (batch: PreparedPayment[]) => {

@@ -14,6 +14,24 @@ export interface PreparedPayment {
   clientAddress: string;
 }
 
+/** The payment's request as a shop's page sends it, for an HTTP client or Fastify's `inject` alike. */
+export function paymentRequest(payment: PreparedPayment): {
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+} {
+  return {
+    path: `/api/orders/${payment.orderId}/payments`,
+    headers: {
+      'content-type': 'application/json',
+      cookie: payment.cookie,
+      'idempotency-key': payment.idempotencyKey,
+      'x-forwarded-for': payment.clientAddress,
+    },
+    body: JSON.stringify({ nonce: payment.nonce, botcheck: payment.botcheck }),
+  };
+}
+
 /** Orders per guest session: the session's client token tokenizes the cards of all of them. */
 const ORDERS_PER_SESSION = 25;
 const PRODUCT = 'prd_mug';

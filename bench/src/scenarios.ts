@@ -3,7 +3,7 @@ import { Pool } from 'undici';
 import { closedLoop, withCpu } from './load.ts';
 import { postgresCpuMs } from './processes.ts';
 import type { LoadResult } from './load.ts';
-import { cardTokenizer, preparePayments } from './prepare.ts';
+import { cardTokenizer, paymentRequest, preparePayments } from './prepare.ts';
 import { profiled } from './profile.ts';
 import type { ProfileSummary } from './profile.ts';
 import type { RunningHelloWorld, RunningKassa, RunningSandbox } from './stack.ts';
@@ -152,17 +152,7 @@ export async function readyPayments(
       const payment = prepared[offset + index];
       const pool = pools[index % pools.length];
       if (payment === undefined || pool === undefined) return 'nothing prepared';
-      const response = await pool.request({
-        method: 'POST',
-        path: `/api/orders/${payment.orderId}/payments`,
-        headers: {
-          'content-type': 'application/json',
-          cookie: payment.cookie,
-          'idempotency-key': payment.idempotencyKey,
-          'x-forwarded-for': payment.clientAddress,
-        },
-        body: JSON.stringify({ nonce: payment.nonce, botcheck: payment.botcheck }),
-      });
+      const response = await pool.request({ method: 'POST', ...paymentRequest(payment) });
       const text = await response.body.text();
       return response.statusCode === 201 ? null : `status ${response.statusCode} ${text.slice(0, 120)}`;
     };
