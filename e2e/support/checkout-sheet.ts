@@ -38,27 +38,21 @@ export class CheckoutSheet {
 
   /**
    * Starts recording layout shifts (Layout Instability API) before the page loads; `layoutShift()` returns the sum
-   * of the shifts not caused by the shopper's own input within 500 ms (what Cumulative Layout Shift counts), and not
-   * of the shop's header alone. The header answers a navigation the shopper made: going to the checkout empties the cart,
-   * so on a phone its count goes and the right-aligned Cart link moves 28 px (a shift of 0.00028 at 390 x 844), within
-   * 500 ms of the click on an idle machine, later on a loaded one (counted there once, at a load of 26). The checkout's
-   * own shifts are never the header's.
+   * of the shifts not caused by the shopper's own input within 500 ms (what Cumulative Layout Shift counts).
    */
   static async recordLayoutShifts(page: Page): Promise<void> {
     await page.addInitScript(() => {
-      const shifts: Array<{ value: number; hadRecentInput: boolean; sources: string[]; headerOnly: boolean }> = [];
+      const shifts: Array<{ value: number; hadRecentInput: boolean; sources: string[] }> = [];
       Object.assign(window, { __kassaShifts: shifts });
       new PerformanceObserver((list) => {
         for (const entry of list.getEntries() as Array<
           PerformanceEntry & { value: number; hadRecentInput: boolean; sources?: Array<{ node?: Node | null }> }
         >) {
-          const nodes = (entry.sources ?? []).map((source) => source.node);
-          const sources = nodes.map((node) =>
-            node instanceof Element ? `${node.tagName.toLowerCase()}.${node.className}` : String(node?.nodeName),
-          );
-          const headerOnly =
-            nodes.length > 0 && nodes.every((node) => node instanceof Element && node.closest('header') !== null);
-          shifts.push({ value: entry.value, hadRecentInput: entry.hadRecentInput, sources, headerOnly });
+          const sources = (entry.sources ?? []).map((source) => {
+            const node = source.node;
+            return node instanceof Element ? `${node.tagName.toLowerCase()}.${node.className}` : String(node?.nodeName);
+          });
+          shifts.push({ value: entry.value, hadRecentInput: entry.hadRecentInput, sources });
         }
       }).observe({ type: 'layout-shift', buffered: true });
     });
@@ -74,11 +68,9 @@ export class CheckoutSheet {
   async layoutShift(): Promise<{ total: number; sources: string[] }> {
     return this.page.evaluate(() => {
       const shifts = (
-        window as unknown as {
-          __kassaShifts: Array<{ value: number; hadRecentInput: boolean; sources: string[]; headerOnly: boolean }>;
-        }
+        window as unknown as { __kassaShifts: Array<{ value: number; hadRecentInput: boolean; sources: string[] }> }
       ).__kassaShifts;
-      const counted = shifts.filter((shift) => !shift.hadRecentInput && !shift.headerOnly);
+      const counted = shifts.filter((shift) => !shift.hadRecentInput);
       return { total: counted.reduce((sum, shift) => sum + shift.value, 0), sources: counted.flatMap((shift) => shift.sources) };
     });
   }

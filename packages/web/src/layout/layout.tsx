@@ -56,14 +56,12 @@ function NavLinks() {
       </Link>
       <Link to="/cart" className="nav-link" current={current('/cart')}>
         {messages.cartLink}
-        {itemCount > 0 && (
-          <>
-            <span className="cart-count" aria-hidden="true">
-              {itemCount}
-            </span>
-            <span className="visually-hidden">{`, ${messages.cartItems(itemCount)}`}</span>
-          </>
-        )}
+        {/* Always there, empty with no items: on a phone the nav sits against the header's right edge, and a count
+            that went (going to the checkout empties the cart) would move the Cart link (app.css keeps its space). */}
+        <span className="cart-count" aria-hidden="true">
+          {itemCount > 0 ? itemCount : null}
+        </span>
+        {itemCount > 0 && <span className="visually-hidden">{`, ${messages.cartItems(itemCount)}`}</span>}
       </Link>
       {session.status === 'ready' && session.account?.role === 'admin' && (
         <Link to="/admin" className="nav-link" current={path.startsWith('/admin') ? 'page' : undefined}>
