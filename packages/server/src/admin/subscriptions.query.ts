@@ -1,20 +1,13 @@
 import { z } from 'zod';
 import { listPlans } from '../catalogue/plans.repository.ts';
 import type { Db } from '../db/connect.ts';
-import { SUBSCRIPTION_STATUSES } from '../gateway/vault-gateway.ts';
 import type { BilledSubscription, SubscriptionStatus, VaultGateway } from '../gateway/vault-gateway.ts';
 import { fromDecimalString, moneySchema } from '../money.ts';
+import { subscriptionBasics, subscriptionBasicsSchema } from '../subscriptions/subscriptions.ts';
 import { type PageCursor, pageOf } from './page-cursor.ts';
 
 /** A subscription as the merchant sees it: the gateway's record, its plan's name and the customer it bills. */
-export const adminSubscriptionSchema = z.object({
-  id: z.string(),
-  planId: z.string(),
-  planName: z.string(),
-  status: z.enum(SUBSCRIPTION_STATUSES),
-  price: moneySchema,
-  nextBillingDate: z.string().nullable(),
-  createdAt: z.string(),
+export const adminSubscriptionSchema = subscriptionBasicsSchema.extend({
   failureCount: z.number().int().describe('Charges failed in a row (a `Past Due` subscription is retried).'),
   balance: moneySchema.describe('What is owed after failed charges.'),
   customer: z
@@ -97,19 +90,15 @@ async function describeSubscriptions(db: Db, found: BilledSubscription[]): Promi
       .execute(),
   ]);
   return found.map((subscription) => {
-    const plan = plans.find((candidate) => candidate.id === subscription.planId);
-    const currency = plan?.price.currency ?? 'EUR';
+    const basics = subscriptionBasics(
+      subscription,
+      plans.find((candidate) => candidate.id === subscription.planId),
+    );
     const email = accounts.find((account) => account.gateway_customer_id === subscription.customerId)?.email;
     return {
-      id: subscription.id,
-      planId: subscription.planId,
-      planName: plan?.name ?? subscription.planId,
-      status: subscription.status,
-      price: fromDecimalString(subscription.price, currency),
-      nextBillingDate: subscription.status === 'Canceled' ? null : subscription.nextBillingDate,
-      createdAt: subscription.createdAt,
+      ...basics,
       failureCount: subscription.failureCount,
-      balance: fromDecimalString(subscription.balance || '0', currency),
+      balance: fromDecimalString(subscription.balance || '0', basics.price.currency),
       customer: email === undefined ? null : { email },
       lastEvent: states.find((state) => state.id === subscription.id)?.last_event ?? null,
     };

@@ -8,7 +8,8 @@ import { fromDecimalString, moneySchema, toDecimalString } from '../money.ts';
 import { addSavedMethod, findOwnedMethod, listVaulted } from '../vault/saved-methods.ts';
 import type { VaultDeps } from '../vault/saved-methods.ts';
 
-export const subscriptionSchema = z.object({
+/** What the shopper and the merchant both see of a subscription: the gateway's record with the shop's plan. */
+export const subscriptionBasicsSchema = z.object({
   id: z.string(),
   planId: z.string(),
   planName: z.string(),
@@ -16,24 +17,36 @@ export const subscriptionSchema = z.object({
   price: moneySchema,
   nextBillingDate: z.string().nullable().describe('YYYY-MM-DD; null once canceled.'),
   createdAt: z.string(),
+});
+
+export const subscriptionSchema = subscriptionBasicsSchema.extend({
   paymentMethod: z.object({ id: z.string(), brand: z.string(), lastFour: z.string() }),
 });
 export type SubscriptionSummary = z.infer<typeof subscriptionSchema>;
+
+/** The gateway's subscription named by the shop's plan (its id if the plan is gone), its price in minor units. */
+export function subscriptionBasics(
+  subscription: GatewaySubscription,
+  plan: Plan | undefined,
+): z.infer<typeof subscriptionBasicsSchema> {
+  return {
+    id: subscription.id,
+    planId: subscription.planId,
+    planName: plan?.name ?? subscription.planId,
+    status: subscription.status,
+    price: fromDecimalString(subscription.price, plan?.price.currency ?? 'EUR'),
+    nextBillingDate: subscription.status === 'Canceled' ? null : subscription.nextBillingDate,
+    createdAt: subscription.createdAt,
+  };
+}
 
 function toSummary(
   subscription: GatewaySubscription,
   card: Pick<VaultedMethod, 'token' | 'brand' | 'lastFour'>,
   plan: Plan | undefined,
 ): SubscriptionSummary {
-  const currency = plan?.price.currency ?? 'EUR';
   return {
-    id: subscription.id,
-    planId: subscription.planId,
-    planName: plan?.name ?? subscription.planId,
-    status: subscription.status,
-    price: fromDecimalString(subscription.price, currency),
-    nextBillingDate: subscription.status === 'Canceled' ? null : subscription.nextBillingDate,
-    createdAt: subscription.createdAt,
+    ...subscriptionBasics(subscription, plan),
     paymentMethod: { id: card.token, brand: card.brand, lastFour: card.lastFour },
   };
 }

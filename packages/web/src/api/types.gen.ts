@@ -366,8 +366,10 @@ export type AdminSubscription = {
   id: string;
   planId: string;
   planName: string;
+  /** The gateway's status, as the provider names it. */
   status: "Active" | "Canceled" | "Expired" | "Past Due" | "Pending";
   price: Money;
+  /** YYYY-MM-DD; null once canceled. */
   nextBillingDate: string | null;
   createdAt: string;
   /** Charges failed in a row (a `Past Due` subscription is retried). */
