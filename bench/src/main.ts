@@ -11,9 +11,14 @@ import { formatProfile } from './profile.ts';
 import { failuresOf, formatTable, growthOf, machineAtStart, withGoalFigures } from './report.ts';
 import type { Report } from './report.ts';
 import { helloWorld, readyPayments, sdkAlone } from './scenarios.ts';
-import { seededCopy } from './seed-cache.ts';
-import { seedSandbox } from './seed-sandbox.ts';
-import { seedPayments } from './seed.ts';
+import {
+  SEEDED_POSTGRES_DATABASE,
+  copySeededFile,
+  seededPostgresCluster,
+  seededSandboxFile,
+  seededSqliteFile,
+} from './seed-cache.ts';
+import type { Seeded } from './seed-cache.ts';
 import type { Measurement, ReadyPayments, RowDatabase, RunSize } from './scenarios.ts';
 import { sandboxDataFile, startHelloWorld, startKassa, startSandbox } from './stack.ts';
 import type { RunningKassa, RunningSandbox } from './stack.ts';
@@ -24,14 +29,6 @@ import type { RunningKassa, RunningSandbox } from './stack.ts';
 
 const ENGINES = ['sqlite', 'postgres', 'postgres-2'] as const;
 const SEEDED_SANDBOX = 'sandbox-seeded';
-/** What decides a seeded file's content (seed-cache.ts: a cached file is used again while these are unchanged). */
-const KASSA_SEED_SOURCES = ['bench/src/seed.ts', 'packages/server/src/db/migrations.ts'];
-const SANDBOX_SEED_SOURCES = [
-  'bench/src/seed-sandbox.ts',
-  'packages/sandbox/src/core',
-  'packages/sandbox/src/store',
-  'packages/sandbox/src/testing/checkout-payment.ts',
-];
 type Engine = (typeof ENGINES)[number];
 
 const { values } = parseArgs({
@@ -46,6 +43,7 @@ const { values } = parseArgs({
     before: { type: 'string' },
     'seed-payments': { type: 'string' },
     'seeded-first': { type: 'boolean', default: false },
+    'seed-only': { type: 'boolean', default: false },
     checkout: { type: 'string' },
     out: { type: 'string' },
   },
@@ -67,8 +65,35 @@ if (seedPaymentCount > 0 && values.before !== undefined) throw new Error('--seed
 // The seeded rows' sandbox holds the payments in its data file; an empty one in memory would not compare.
 if (seedPaymentCount > 0 && values['sandbox-in-memory'] === true)
   throw new Error('--seed-payments and --sandbox-in-memory do not go together');
+if (values['seed-only'] === true && seedPaymentCount === 0) throw new Error('--seed-only needs --seed-payments N');
 const checkoutRuns = Number(values.checkout ?? (smoke ? 0 : 10));
 if (!Number.isInteger(checkoutRuns) || checkoutRuns < 0) throw new Error('--checkout takes a whole number');
+const log = (line: string): void => {
+  process.stdout.write(`${line}\n`);
+};
+const seconds = (since: number): string => ((Date.now() - since) / 1000).toFixed(0);
+
+/** A seeded file from the cache (seed-cache.ts), made first if it is not there, and how long that took. */
+async function seededLogged(what: string, seed: () => Promise<Seeded>): Promise<Seeded> {
+  const started = Date.now();
+  const seededFile = await seed();
+  log(`${seededFile.how === 'made' ? 'seeded' : 'found cached'} ${what} in ${seconds(started)} s`);
+  return seededFile;
+}
+const seededSandbox = (): Promise<Seeded> =>
+  seededLogged(`${seedPaymentCount} payments in the sandbox`, () => seededSandboxFile(seedPaymentCount));
+const seededSqlite = (): Promise<Seeded> =>
+  seededLogged(`${seedPaymentCount} payments on SQLite`, () => seededSqliteFile(seedPaymentCount));
+const seededPostgres = (): Promise<Seeded> =>
+  seededLogged(`${seedPaymentCount} payments on PostgreSQL`, () => seededPostgresCluster(seedPaymentCount));
+
+if (values['seed-only'] === true) {
+  // Seeding takes minutes to half an hour, CPU and disk: made apart from the measured runs, which then copy the files.
+  await seededSandbox();
+  if (engines.includes('sqlite')) await seededSqlite();
+  if (engines.some((engine) => engine !== 'sqlite')) await seededPostgres();
+  process.exit(0);
+}
 const dir = mkdtempSync(join(tmpdir(), 'kassa-bench-'));
 if (values.profile === true) size.profileDir = dir;
 const out = resolve(values.out ?? join(ROOT, '.tmp', smoke ? 'bench-smoke.json' : 'bench.json'));
@@ -97,14 +122,8 @@ const report: Report = {
 const rows: Measurement[] = [];
 let sandbox: RunningSandbox | undefined;
 /** With --seed-payments: the seeded rows' sandbox, which holds that many payments already. */
-let seededSandbox: RunningSandbox | undefined;
+let seededGateway: RunningSandbox | undefined;
 let postgres: TestPostgres | undefined;
-/** PostgreSQL's seeded database: seeded once per run (a million payments take minutes), copied for each seeded row. */
-let seededPostgres: Promise<string> | undefined;
-const log = (line: string): void => {
-  process.stdout.write(`${line}\n`);
-};
-const seconds = (since: number): string => ((Date.now() - since) / 1000).toFixed(0);
 
 try {
   sandbox = await startSandbox(dir, {
@@ -139,22 +158,14 @@ try {
         ];
   if (seedPaymentCount > 0) {
     // The gateway's side of growth: the seeded rows charge at a sandbox of their own that holds as many payments.
-    const seedStarted = Date.now();
-    const how = await seededCopy({
-      kind: 'sandbox',
-      count: seedPaymentCount,
-      sources: SANDBOX_SEED_SOURCES,
-      target: sandboxDataFile(dir, SEEDED_SANDBOX),
-      make: (file) => seedSandbox(file, seedPaymentCount, 'EUR'),
-    });
-    log(
-      `${how === 'made' ? 'seeded' : 'copied the cached'} ${seedPaymentCount} payments in the sandbox in ${seconds(seedStarted)} s`,
-    );
-    seededSandbox = await startSandbox(dir, {
+    const copyStarted = Date.now();
+    copySeededFile((await seededSandbox()).path, sandboxDataFile(dir, SEEDED_SANDBOX));
+    log(`copied the seeded sandbox in ${seconds(copyStarted)} s`);
+    seededGateway = await startSandbox(dir, {
       name: SEEDED_SANDBOX,
       ...(size.profileDir === undefined ? {} : { profileDir: size.profileDir }),
     });
-    const seededVariant = { label: 'Kassa', root: ROOT, sandbox: seededSandbox, seeded: seedPaymentCount };
+    const seededVariant = { label: 'Kassa', root: ROOT, sandbox: seededGateway, seeded: seedPaymentCount };
     // The server started (and its payments prepared) first has measured more CPU per payment: --seeded-first swaps.
     if (values['seeded-first'] === true) variants.unshift(seededVariant);
     else variants.push(seededVariant);
@@ -167,40 +178,28 @@ try {
         let databaseUrl = join(dir, `${variant.label}-${engine}-${variant.seeded ?? 0}.sqlite`.replace(/\s+/g, '-'));
         let database: RowDatabase | undefined;
         if (engine !== 'sqlite') {
-          postgres ??= await startTestPostgres();
-          const server = postgres;
-          const seededCount = variant.seeded;
-          if (seededCount !== undefined && seededPostgres === undefined) {
-            const seedStarted = Date.now();
-            seededPostgres = server.createDatabase().then(async (url) => {
-              await seedPayments(url, seededCount);
-              log(`seeded ${seededCount} payments on PostgreSQL in ${seconds(seedStarted)} s`);
-              return url;
-            });
-          }
-          if (seededCount === undefined) databaseUrl = await server.createDatabase();
-          else {
-            const template = await seededPostgres;
+          if (postgres === undefined) {
+            // With --seed-payments the server starts on a copy of the seeded one (seed-cache.ts), which holds the
+            // seeded database beside the empty rows' (each row then copies it: CREATE DATABASE ... TEMPLATE, seconds).
             const copyStarted = Date.now();
-            databaseUrl = await server.createDatabase({ template });
+            const copyOf = seedPaymentCount > 0 ? (await seededPostgres()).path : undefined;
+            postgres = await startTestPostgres(copyOf === undefined ? {} : { copyOf });
+            if (copyOf !== undefined) log(`started PostgreSQL on a copy of the seeded one in ${seconds(copyStarted)} s`);
+          }
+          const server = postgres;
+          if (variant.seeded === undefined) databaseUrl = await server.createDatabase();
+          else {
+            const copyStarted = Date.now();
+            databaseUrl = await server.createDatabase({ template: server.databaseUrl(SEEDED_POSTGRES_DATABASE) });
             log(`copied the seeded PostgreSQL database for ${engine} in ${seconds(copyStarted)} s`);
           }
           database = { postmasterPid: postgres.address.pid, name: new URL(databaseUrl).pathname.slice(1) };
         }
         // SQLite's seeded file is kept between runs; PostgreSQL's database lives in its server (above).
         if (variant.seeded !== undefined && engine === 'sqlite') {
-          const seedStarted = Date.now();
-          const seededCount = variant.seeded;
-          const how = await seededCopy({
-            kind: 'kassa-sqlite',
-            count: seededCount,
-            sources: KASSA_SEED_SOURCES,
-            target: databaseUrl,
-            make: (file) => seedPayments(file, seededCount),
-          });
-          log(
-            `${how === 'made' ? 'seeded' : 'copied the cached'} ${seededCount} payments on SQLite in ${seconds(seedStarted)} s`,
-          );
+          const copyStarted = Date.now();
+          copySeededFile((await seededSqlite()).path, databaseUrl);
+          log(`copied the seeded SQLite database in ${seconds(copyStarted)} s`);
         }
         const options = {
           env: SHARED_SECRETS,
@@ -221,7 +220,7 @@ try {
         try {
           for (const { scenario, instances, sandbox: rowSandbox, database } of started)
             ready.push(await readyPayments(scenario, instances, rowSandbox, connections, size, database));
-          const sharing = { alongside: ready.length > 1, ownSandbox: seededSandbox !== undefined };
+          const sharing = { alongside: ready.length > 1, ownSandbox: seededGateway !== undefined };
           rows.push(...(await Promise.all(ready.map((row) => row.measure(sharing)))));
         } finally {
           await Promise.all(ready.map((row) => row.close()));
@@ -234,7 +233,7 @@ try {
   }
 } finally {
   await sandbox?.process.stop();
-  await seededSandbox?.process.stop();
+  await seededGateway?.process.stop();
   await postgres?.stop();
 }
 if (checkoutRuns > 0) {

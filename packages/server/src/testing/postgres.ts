@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,9 +36,14 @@ declare module 'vitest' {
 
 export interface TestPostgres {
   address: PostgresAddress;
-  /** A fresh database on the server: empty, or a copy of `template` (a database nobody is connected to). */
-  createDatabase(options?: { template?: string }): Promise<string>;
-  /** Stops the server and removes its files (only the process that started it can). */
+  /** The URL of the database `name` on the server. */
+  databaseUrl(name: string): string;
+  /**
+   * A fresh database on the server: empty, or a copy of `template` (a database nobody is connected to); named `name`,
+   * or a unique name by default.
+   */
+  createDatabase(options?: { template?: string; name?: string }): Promise<string>;
+  /** Stops the server and removes its files, or keeps them (`keepDataIn`; only the process that started it can). */
   stop(): Promise<void>;
 }
 
@@ -46,29 +52,43 @@ export interface TestPostgres {
  * data directory lives in a world-writable temp folder. `durable: false` is for tests: no flush to the disk per
  * commit (5 ms each on these disks, which made each test's fresh database cost seconds) and no power-cut protection;
  * transactions, locks and isolation are unchanged. The benchmark keeps the default, a server as a shop runs it.
+ * `keepDataIn`: stop() moves the data directory there instead of removing it; `copyOf`: the server starts on a copy of
+ * such a directory (its databases, its password) instead of a new one (the benchmark's seeded database, seed-cache.ts).
  */
-export async function startTestPostgres({ durable = true }: { durable?: boolean } = {}): Promise<TestPostgres> {
+export async function startTestPostgres({
+  durable = true,
+  keepDataIn,
+  copyOf,
+}: {
+  durable?: boolean;
+  keepDataIn?: string;
+  copyOf?: string;
+} = {}): Promise<TestPostgres> {
   const root = mkdtempSync(join(tmpdir(), 'kassa-pg-'));
   chmodSync(root, 0o777);
+  const dataDir = join(root, 'data');
   const port = await freePort();
   const password = 'kassa-test';
   const server = new EmbeddedPostgres({
-    databaseDir: join(root, 'data'),
+    databaseDir: dataDir,
     port,
     user: 'postgres',
     password,
-    persistent: false,
+    persistent: keepDataIn !== undefined,
     postgresFlags: durable ? [] : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'],
     onLog: () => {},
     onError: () => {},
   });
-  await server.initialise();
+  // `cp -a` keeps the files' owner (the `postgres` user the server runs as) and modes, which PostgreSQL checks.
+  if (copyOf === undefined) await server.initialise();
+  else execFileSync('cp', ['-a', copyOf, dataDir]);
   await server.start();
-  const pid = Number(readFileSync(join(root, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
+  const pid = Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
   return {
     ...connectTestPostgres({ port, password, pid }),
     async stop() {
       await server.stop();
+      if (keepDataIn !== undefined) renameSync(dataDir, keepDataIn);
       rmSync(root, { recursive: true, force: true });
     },
   };
@@ -79,9 +99,9 @@ export function connectTestPostgres(address: PostgresAddress): TestPostgres {
   const url = (database: string) => `postgres://postgres:${address.password}@127.0.0.1:${address.port}/${database}`;
   return {
     address,
-    async createDatabase({ template } = {}) {
-      // Unique across the run's worker processes and threads, which share the server.
-      const name = `kassa_test_${randomBytes(6).toString('hex')}`;
+    databaseUrl: url,
+    // Unique across the run's worker processes and threads, which share the server.
+    async createDatabase({ template, name = `kassa_test_${randomBytes(6).toString('hex')}` } = {}) {
       const client = new pg.Client({ connectionString: url('postgres') });
       await client.connect();
       try {
