@@ -2,6 +2,7 @@ import { expect, test } from '@playwright/test';
 import { catalogue } from '../../support/catalogue.ts';
 import { CheckoutSheet } from '../../support/checkout-sheet.ts';
 import { clientTokenForNewOrder, openIntegratorPage, requestPaymentMethod } from '../../support/integrator-page.ts';
+import { holdFrameMessages } from '../../support/held-frame-messages.ts';
 import { clearSandboxFaults, injectSandboxFault } from '../../support/sandbox-faults.ts';
 import { changeSandboxSettings, resetSandboxSettings } from '../../support/sandbox-settings.ts';
 import { cards, Shopper } from '../../support/shopper.ts';
@@ -101,6 +102,30 @@ test.describe('loading the gateway configuration', () => {
     await expect(sheet.message()).toHaveText('The payment service took too long to answer. Please try again.');
     await sheet.root().getByRole('button', { name: 'Try again' }).click();
     await sheet.seesState('ready');
+  });
+
+  test('Try again after a gateway that did not answer: the form stays loading until its new frames are ready, not opened by the first ones', async ({
+    page,
+  }) => {
+    // The postal code goes once the configuration has arrived: what shows the checkout has it. The frames' messages
+    // reach the page 1 s late (support/held-frame-messages.ts): the new frames' `ready` long after the configuration.
+    await changeSandboxSettings({ challenges: ['cvv'] });
+    await holdFrameMessages(page, 1_000);
+    await injectSandboxFault({ target: 'configuration', fault: { type: 'timeout' } });
+    await page.clock.install();
+    const shopper = new Shopper(page);
+    const sheet = new CheckoutSheet(page);
+    await shopper.openCheckout(catalogue.everyday);
+    // The other frames are put in once the number's is ready: the first frames were ready before the failure.
+    await expect(page.locator('iframe[name="kassa-field-cvv"]')).toHaveCount(1);
+    await page.clock.fastForward(GATEWAY_TIMEOUT_MS);
+    await expect(sheet.message()).toHaveText('The payment service took too long to answer. Please try again.');
+    await sheet.root().getByRole('button', { name: 'Try again' }).click();
+    await expect(sheet.root().getByText('Postal code')).toHaveCount(0);
+    await expect(sheet.root().getByText('Loading the payment form…')).toBeVisible();
+    await expect(sheet.root().locator('.kassa-card')).toHaveAttribute('inert');
+    await sheet.seesState('ready');
+    await expect(sheet.root().locator('.kassa-card')).not.toHaveAttribute('inert');
   });
 
   test('the card fields cannot load: "All payment options failed to load." and a retry', async ({ page }) => {

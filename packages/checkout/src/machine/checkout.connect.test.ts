@@ -75,6 +75,22 @@ describe('connect', () => {
     expect(inertFields(after(frame('number'), cardOnly, cardReady))).toEqual([]);
   });
 
+  it("keeps the card form loading after Try again until the frames mounted again are ready, not opened by the first ones'", () => {
+    const mounted: CheckoutEvent = { type: 'FIELDS_MOUNTED' };
+    const numberReady: CheckoutEvent = { type: 'FRAME_READY', field: 'number' };
+    const failed: CheckoutEvent = {
+      type: 'CONFIG_FAILED',
+      error: { code: 'network', messageKey: 'error.network', retriable: true },
+    };
+    // The first frames were ready when the configuration failed; Try again mounts new ones (the card view is back).
+    const retried = after(mounted, numberReady, failed, { type: 'RETRY' }, mounted, cardOnly);
+    expect(retried.framesReady).toEqual([]);
+    expect(connectRoot(retried, t).loadingText).toBe('Loading the payment form…');
+    expect(connectCard(retried, t).inert).toBe(true);
+    const newNumber = transition(retried, numberReady).state;
+    expect(connectCard(newNumber, t).inert).toBe(false);
+  });
+
   it('offers a retry only for failures a retry can fix, and none when the checkout retries by itself', () => {
     const network = after({ type: 'CONFIG_FAILED', error: { code: 'network', messageKey: 'error.network', retriable: true } });
     expect(connectRoot(network, t)).toMatchObject({

@@ -37,17 +37,24 @@ import {
   visibleFieldsFor,
 } from './field-rules.ts';
 
+/**
+ * The frames' readiness, the one record of it: the fields' frames mounted (again, after a load error's Try again: new
+ * frames, none ready yet), and each frame ready. In every phase the frames live in.
+ */
+const frameLoading = {
+  FIELDS_MOUNTED: [{ actions: ['trackFrames'] }],
+  FRAME_READY: [{ actions: ['trackFrames'] }],
+} as const;
+
 /** Typing, focus and brand changes: in every phase once the fields are mounted (3-D Secure's too). */
 export const fieldEditing = {
+  ...frameLoading,
   FIELD_STATE: [{ actions: ['updateField'] }],
   BLUR_SETTLED: [{ actions: ['forgetPendingBlur'] }],
   CARD_TYPE_CHANGED: [{ actions: ['setCards'] }],
 } as const;
 
 export const closing = { TEARDOWN: [{ target: 'closed', actions: ['close'] }] } as const;
-
-/** A card frame became ready: until every one is, the ready ones can be typed in (connectCard). */
-const frameLoading = { FRAME_READY: [{ actions: ['markFrameReady'] }] } as const;
 
 /**
  * The last option to finish initialising decides: all failed is a load error, otherwise the checkout is ready on the
@@ -84,7 +91,6 @@ const coreTransitions: TransitionTable = {
   mounting: {
     ...closing,
     ...fieldEditing,
-    ...frameLoading,
     ...optionSettling,
     SUBMIT: [{ actions: ['rejectNotReady'] }],
   },
@@ -358,10 +364,10 @@ const coreActions: Record<CoreActionName, Action> = {
     return state;
   },
   updateField,
-  markFrameReady: (state, event) =>
-    event.type === 'FRAME_READY' && !state.framesReady.includes(event.field)
-      ? { ...state, framesReady: [...state.framesReady, event.field] }
-      : state,
+  trackFrames: (state, event) => ({
+    ...state,
+    framesReady: event.type === 'FRAME_READY' ? [...state.framesReady, event.field] : [],
+  }),
   forgetPendingBlur: (state, event) =>
     event.type === 'BLUR_SETTLED' && state.pendingEmptyBlur === event.field ? { ...state, pendingEmptyBlur: null } : state,
   setCards: (state, event, emit) => {

@@ -264,8 +264,9 @@ export interface CheckoutState {
   readonly visibleFields: readonly FieldName[];
   readonly fields: FieldMap;
   /**
-   * The fields whose frame is ready: while the other frames load, each of these can already be typed in (the card
-   * number first, as its frame is created first), though the card cannot be handed over before every one is.
+   * The fields whose frame, of those mounted last, is ready: while the other frames load, each of these can already be
+   * typed in (the card number first, as its frame is created first), and the card is ready (its option settles) once
+   * every shown field's is. The frames mounted again (the card view back after a load error) start it over.
    */
   readonly framesReady: readonly FieldName[];
   readonly cards: readonly CardCandidate[];
@@ -307,6 +308,8 @@ export type CheckoutEvent =
       readonly state: FieldState;
     }
   | { readonly type: 'BLUR_SETTLED'; readonly field: FieldName }
+  /** The fields' frames were mounted (the card view's, each time it mounts): new frames, none of them ready yet. */
+  | { readonly type: 'FIELDS_MOUNTED' }
   | { readonly type: 'FRAME_READY'; readonly field: FieldName }
   | { readonly type: 'CARD_TYPE_CHANGED'; readonly cards: readonly CardCandidate[] }
   | { readonly type: 'SUBMIT' }
@@ -405,7 +408,7 @@ export type CoreActionName =
   | 'loadConfiguration'
   | 'updateField'
   | 'forgetPendingBlur'
-  | 'markFrameReady'
+  | 'trackFrames'
   | 'setCards'
   | 'resolveSelected'
   | 'startTokenize'

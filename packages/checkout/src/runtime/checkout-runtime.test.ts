@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { HostedFields, HostedFieldsOptions, TokenizeOutcome } from '../fields/hosted-fields.ts';
 import type { ConfigurePayload } from '../fields/protocol.ts';
 import { createTranslator } from '../i18n/i18n.ts';
+import { connectCard } from '../machine/checkout.connect.ts';
 import type { CheckoutSettings, FieldName, GatewayConfiguration } from '../machine/checkout.types.ts';
 import {
   ProviderConfigurationError,
@@ -30,6 +31,7 @@ vi.mock('./parts/load.ts', async (importOriginal) => {
 });
 
 const config = gatewayConfiguration({ challenges: ['cvv'], supportedCardTypes: ['Visa', 'American Express'] });
+const t = createTranslator();
 
 /** A provider whose answers the test releases by hand; the frames are a recorder. */
 /** `deviceData`: what the provider's collector gives (null: nothing collected); `vault`: the saved methods' calls. */
@@ -221,6 +223,34 @@ describe('CheckoutRuntime', () => {
     expect(onError).toHaveBeenCalledWith(expect.objectContaining({ code: 'all_options_failed' }));
     expect(errors).toHaveBeenCalledWith(expect.stringContaining('The card fields did not load from'));
     errors.mockRestore();
+  });
+
+  it("waits for the frames mounted again after Try again, not the first ones': the form stays loading, the card not ready", async () => {
+    const onError = vi.fn();
+    const h = harness({ onError }, {}, null, mountsEarly);
+    h.runtime.start();
+    await h.settle();
+    const unmount = h.mount();
+    for (const field of ['number', 'expirationDate', 'cvv'] as const) h.frame(field, { type: 'ready', field });
+    h.answerConfig(new ProviderError({ code: 'network', messageKey: 'error.network', retriable: true }, 'offline'));
+    await h.settle();
+    expect(h.runtime.getState().phase).toBe('error');
+    // The sheet drops the card view on the error (its frames go) and draws it again with the retry (new frames).
+    unmount();
+    h.runtime.retry();
+    h.mount();
+    h.answerConfig(config);
+    await h.configured();
+    expect(h.runtime.getState().phase).toBe('mounting');
+    expect(connectCard(h.runtime.getState(), t).inert).toBe(true);
+    h.frame('number', { type: 'ready', field: 'number' });
+    expect(
+      connectCard(h.runtime.getState(), t)
+        .fields.filter((f) => f.inert)
+        .map((f) => f.field),
+    ).toEqual(['expirationDate', 'cvv']);
+    for (const field of ['expirationDate', 'cvv'] as const) h.frame(field, { type: 'ready', field });
+    expect(h.runtime.getState().phase).toBe('ready');
   });
 
   it('mounts no frame before the configuration has loaded when the provider cannot', async () => {

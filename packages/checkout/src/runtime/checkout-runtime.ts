@@ -115,7 +115,6 @@ export class CheckoutRuntime {
   /** Why no provider could be made from the token: reported once the runtime starts. */
   private providerError: unknown;
   private fields: HostedFields | null = null;
-  private readonly readyFrames = new Set<FieldName>();
   /** The frames mounted have had their time to get ready (optionLoadTimeoutMs). */
   private framesLate = false;
   private loadAbort: AbortController | null = null;
@@ -281,8 +280,8 @@ export class CheckoutRuntime {
       onMessage: (field, message) => this.onFrameMessage(field, message),
     });
     this.fields = fields;
-    this.readyFrames.clear();
     this.framesLate = false;
+    this.send({ type: 'FIELDS_MOUNTED' });
     this.syncFrames();
     const timer = this.later(this.options.optionLoadTimeoutMs ?? 20_000, () => {
       this.framesLate = true;
@@ -462,9 +461,9 @@ export class CheckoutRuntime {
    * before the configuration says which fields it shows.
    */
   private settleCard(): void {
-    const { config, visibleFields, phase } = this.machine.getState();
+    const { config, visibleFields, framesReady, phase } = this.machine.getState();
     if (config === null) return;
-    if (visibleFields.every((field) => this.readyFrames.has(field))) this.send({ type: 'OPTION_READY', option: 'card' });
+    if (visibleFields.every((field) => framesReady.includes(field))) this.send({ type: 'OPTION_READY', option: 'card' });
     else if (this.framesLate && phase === 'mounting') {
       console.error(`[kassa/checkout] The card fields did not load from ${config.assetsUrl}: the card ${OPTION_FAILED_NOTE}`);
       this.send({ type: 'OPTION_FAILED', option: 'card' });
@@ -474,7 +473,6 @@ export class CheckoutRuntime {
   private onFrameMessage(field: FieldName, message: FrameMessage): void {
     switch (message.type) {
       case 'ready':
-        this.readyFrames.add(field);
         this.send({ type: 'FRAME_READY', field });
         this.settleCard();
         return;
