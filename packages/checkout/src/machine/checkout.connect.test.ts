@@ -75,7 +75,7 @@ describe('connect', () => {
     expect(inertFields(after(frame('number'), cardOnly, cardReady))).toEqual([]);
   });
 
-  it("keeps the card form loading after Try again until the frames mounted again are ready, not opened by the first ones'", () => {
+  it('keeps the card form loading after Try again until the frames mounted again are ready, not opened by the first ones', () => {
     const mounted: CheckoutEvent = { type: 'FIELDS_MOUNTED' };
     const numberReady: CheckoutEvent = { type: 'FRAME_READY', field: 'number' };
     const failed: CheckoutEvent = {

@@ -225,7 +225,7 @@ describe('CheckoutRuntime', () => {
     errors.mockRestore();
   });
 
-  it("waits for the frames mounted again after Try again, not the first ones': the form stays loading, the card not ready", async () => {
+  it('waits for the frames mounted again after Try again, not the first ones: the form stays loading, the card not ready', async () => {
     const onError = vi.fn();
     const h = harness({ onError }, {}, null, mountsEarly);
     h.runtime.start();
