@@ -343,7 +343,8 @@ export class Shopper {
     await this.pay();
   }
 
+  /** The message under a card field (the element its frame's aria-describedby names), '' when none. */
   fieldError(field: CardField) {
-    return this.page.locator(`[data-kassa-field="${field}"] [data-kassa-error]`);
+    return this.page.locator(`[data-kassa-checkout] .kassa-field[data-field="${field}"] .kassa-field__error`);
   }
 }

@@ -27,6 +27,9 @@ describe('frame message routing', () => {
     const { route, received } = router();
     route({ origin: assetsOrigin, source: numberWindow, data: stateMessage });
     expect(received).toEqual([['number', { type: 'state', field: 'number', event: 'input', state }]]);
+    // A report the frame made at the checkout's word (a CVV length, an emptied field): not the shopper's typing.
+    route({ origin: assetsOrigin, source: numberWindow, data: { ...stateMessage, event: 'validate' } });
+    expect(received.at(-1)).toEqual(['number', { type: 'state', field: 'number', event: 'validate', state }]);
   });
 
   it('ignores messages from another origin', () => {
@@ -72,6 +75,7 @@ describe('frame message routing', () => {
       { ...stateMessage, channel: 'other' },
       { ...stateMessage, source: 'someone-else' },
       { ...stateMessage, field: 'pin' },
+      { ...stateMessage, event: 'paste' },
       { ...stateMessage, state: { isEmpty: 'no' } },
       { ...stateMessage, type: 'exfiltrate' },
       'a string',

@@ -4,6 +4,7 @@ import {
   isFieldName,
   type CardCandidate,
   type FieldName,
+  type FieldReport,
   type FieldState,
   type PaymentMethodResult,
   type TokenizeFailure,
@@ -59,7 +60,7 @@ export type ParentMessage =
 /** Frame -> parent, after validation. */
 export type FrameMessage =
   | { readonly type: 'ready'; readonly field: FieldName }
-  | { readonly type: 'state'; readonly field: FieldName; readonly event: 'focus' | 'blur' | 'input'; readonly state: FieldState }
+  | { readonly type: 'state'; readonly field: FieldName; readonly event: FieldReport; readonly state: FieldState }
   | { readonly type: 'cardTypeChange'; readonly cards: readonly CardCandidate[] }
   | { readonly type: 'binAvailable'; readonly bin: string }
   | { readonly type: 'inputSubmitRequest'; readonly field: FieldName }
@@ -163,7 +164,7 @@ export function parseFrameMessage(data: unknown, channel: string): FrameMessage 
       const state = parseFieldState(data.state);
       const event = data.event;
       if (!isFieldName(data.field) || state === null) return null;
-      if (event !== 'focus' && event !== 'blur' && event !== 'input') return null;
+      if (event !== 'focus' && event !== 'blur' && event !== 'input' && event !== 'validate') return null;
       return { type: 'state', field: data.field, event, state };
     }
     case 'cardTypeChange': {

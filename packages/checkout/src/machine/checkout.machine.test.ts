@@ -156,6 +156,38 @@ describe('error timing', () => {
     expect(later.state.fields.number.error).toBeNull();
   });
 
+  it("keeps a shown message through a report the shopper did not cause (the CVV's length set by the brand), re-judged; typing clears it", () => {
+    const validate = (field: FieldName, state: FieldState): CheckoutEvent => ({
+      type: 'FIELD_STATE',
+      field,
+      event: 'validate',
+      state,
+    });
+    // A card without its CVV submitted: every missing field's message and the sheet's show.
+    const withoutCvv = run(
+      ready(),
+      { type: 'CARD_TYPE_CHANGED', cards: [visa] },
+      ...(['number', 'expirationDate', 'postalCode'] as const).map((field) => input(field, VALID)),
+      { type: 'SUBMIT' },
+      SETTLED,
+    ).state;
+    expect(withoutCvv.fields.cvv.error).toBe('field.cvv.empty');
+    const revalidated = run(withoutCvv, validate('cvv', EMPTY)).state;
+    expect(revalidated.fields.cvv.error).toBe('field.cvv.empty');
+    expect(revalidated.sheetError).toBe('error.checkEntries');
+    // Re-judged: a CVV the new length makes acceptable loses its message, and so does the sheet.
+    const invalidCvv = run(withoutCvv, input('cvv', INVALID), blur('cvv', INVALID)).state;
+    expect(invalidCvv.fields.cvv.error).toBe('field.cvv.invalid');
+    expect(run(invalidCvv, validate('cvv', INVALID)).state.fields.cvv.error).toBe('field.cvv.invalid');
+    expect(run(invalidCvv, validate('cvv', VALID)).state).toMatchObject({ sheetError: null, fields: { cvv: { error: null } } });
+    // It shows no message where none was, and deselects no tokenized card.
+    expect(run(ready(), validate('cvv', INVALID)).state.fields.cvv.error).toBeNull();
+    const selected = { ...filled(ready()), selected: result };
+    expect(run(selected, validate('cvv', VALID)).state.selected).toBe(result);
+    // The shopper typing in the CVV clears its message.
+    expect(run(revalidated, input('cvv', { ...INVALID, isPotentiallyValid: true })).state.fields.cvv.error).toBeNull();
+  });
+
   it('stays quiet when the same field regains focus', () => {
     const { state } = run(ready(), focus('number'), blur('number', EMPTY), focus('number'));
     expect(state.fields.number.error).toBeNull();

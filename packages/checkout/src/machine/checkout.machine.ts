@@ -14,6 +14,7 @@ import type {
   FieldEntry,
   FieldMap,
   FieldName,
+  FieldReport,
   FieldState,
   Guard,
   MachinePart,
@@ -257,11 +258,7 @@ export function changeView(state: CheckoutState, to: ViewId, emit: Emit): Checko
 }
 
 /** The hosted-field events the drop-in passes on: focus/blur, empty/notEmpty and validity changes. */
-function cardFieldEvents(
-  before: FieldState,
-  after: FieldState,
-  event: 'focus' | 'blur' | 'input',
-): readonly CardFieldEventName[] {
+function cardFieldEvents(before: FieldState, after: FieldState, event: FieldReport): readonly CardFieldEventName[] {
   const names: CardFieldEventName[] = [];
   if (event === 'focus' || event === 'blur') names.push(event);
   if (before.isEmpty !== after.isEmpty) names.push(after.isEmpty ? 'empty' : 'notEmpty');
@@ -293,9 +290,13 @@ function updateField(state: CheckoutState, event: CheckoutEvent, emit: Emit): Ch
     return { ...next, pendingEmptyBlur: field };
   }
 
-  // Typing clears the message, except the one thing typing revealed: a complete number of an unsupported brand.
-  next = withField(next, field, { error: problem === 'field.number.unsupported' ? problem : null });
-  if (!event.state.isEmpty && next.selected !== null) next = { ...next, selected: null };
+  // Typing clears the message, except the one thing typing revealed: a complete number of an unsupported brand. A report
+  // the shopper did not cause (`validate`: the CVV's length set by the number's brand) is not typing: a shown message
+  // stays until the shopper changes the field, re-judged (it goes if the field is now acceptable), and none appears.
+  const typed = event.event === 'input';
+  const kept = typed ? problem === 'field.number.unsupported' : state.fields[field].error !== null;
+  next = withField(next, field, { error: kept ? problem : null });
+  if (typed && !event.state.isEmpty && next.selected !== null) next = { ...next, selected: null };
   if (isFormValid(next)) next = { ...next, sheetError: null };
   return next;
 }

@@ -22,6 +22,12 @@ export interface FieldState {
   readonly isFocused: boolean;
 }
 
+/**
+ * Why a frame reports its state: the shopper's focus, blur or input, or `validate`, its value judged again at the
+ * checkout's word (the CVV's length set by the number's brand, the field emptied): not typing.
+ */
+export type FieldReport = 'focus' | 'blur' | 'input' | 'validate';
+
 /** One brand candidate reported by the number frame while the shopper types. */
 export interface CardCandidate {
   readonly type: string;
@@ -304,7 +310,7 @@ export type CheckoutEvent =
   | {
       readonly type: 'FIELD_STATE';
       readonly field: FieldName;
-      readonly event: 'focus' | 'blur' | 'input';
+      readonly event: FieldReport;
       readonly state: FieldState;
     }
   | { readonly type: 'BLUR_SETTLED'; readonly field: FieldName }

@@ -281,8 +281,8 @@ export class CheckoutRuntime {
     });
     this.fields = fields;
     this.framesLate = false;
+    // New frames, none ready yet; the machine's change has send() configure them.
     this.send({ type: 'FIELDS_MOUNTED' });
-    this.syncFrames();
     const timer = this.later(this.options.optionLoadTimeoutMs ?? 20_000, () => {
       this.framesLate = true;
       this.settleCard();
@@ -477,7 +477,7 @@ export class CheckoutRuntime {
         this.settleCard();
         return;
       case 'state':
-        // Typed: a field holds something (the CVV's frame also reports input when only its expected size changes).
+        // Typed: a field holds something (its frame also reports it, as `validate`, when only its expected size changes).
         if (!message.state.isEmpty) this.collectDeviceData();
         this.send({ type: 'FIELD_STATE', field: message.field, event: message.event, state: message.state });
         return;

@@ -149,7 +149,7 @@ describe('hosted field messages', () => {
     expect(states.at(-1)).toMatchObject({ event: 'blur', state: { isValid: true, isFocused: false } });
   });
 
-  it('formats the expiry, asks to submit on Enter, applies configure and setCvvSize, clears', () => {
+  it('formats the expiry, asks to submit on Enter, applies configure and setCvvSize, clears, reporting those two as `validate`', () => {
     const instance = mountInstance(['expirationDate', 'cvv']);
     const expiry = the(instance, 'expirationDate');
     expiry.input.type('1');
@@ -211,12 +211,13 @@ describe('hosted field messages', () => {
     expect(Object.fromEntries(cvv.input.attributes)).toMatchObject({ lang: 'ar', dir: 'ltr' });
 
     cvv.input.type('1234');
-    expect(cvv.posted.at(-1)).toMatchObject({ type: 'state', state: { isValid: true } });
+    expect(cvv.posted.at(-1)).toMatchObject({ type: 'state', event: 'input', state: { isValid: true } });
+    // Judged again at the parent's word, not typed: reported as `validate` (the parent keeps a message it shows).
     cvv.field.receive({ ...envelope, type: 'setCvvSize', size: 3 });
-    expect(cvv.posted.at(-1)).toMatchObject({ type: 'state', state: { isValid: false } });
+    expect(cvv.posted.at(-1)).toMatchObject({ type: 'state', event: 'validate', state: { isValid: false } });
     cvv.field.receive({ ...envelope, type: 'clear' });
     expect(cvv.input.value).toBe('');
-    expect(cvv.posted.at(-1)).toMatchObject({ type: 'state', state: { isEmpty: true } });
+    expect(cvv.posted.at(-1)).toMatchObject({ type: 'state', event: 'validate', state: { isEmpty: true } });
   });
 
   it('answers a sync with synced, after the reports of what was entered before it', () => {

@@ -97,7 +97,7 @@ export function createHostedField({ field, channel }: FrameParams, host: FieldHo
     const { isValid, isPotentiallyValid } = validateField(field, input.value, cvvSize);
     return { isEmpty: input.value === '', isValid, isPotentiallyValid, isFocused: focused };
   };
-  const report = (event: 'focus' | 'blur' | 'input'): void => post({ type: 'state', field, event, state: state() });
+  const report = (event: 'focus' | 'blur' | 'input' | 'validate'): void => post({ type: 'state', field, event, state: state() });
 
   const onNumberChange = (): void => {
     const { cards } = validateNumber(input.value);
@@ -300,7 +300,7 @@ export function createHostedField({ field, channel }: FrameParams, host: FieldHo
           if (field === 'cvv') {
             cvvSize = message.size === 3 || message.size === 4 ? message.size : null;
             input.maxLength = cvvSize ?? 4;
-            report('input');
+            report('validate');
           }
           break;
         case 'focus':
@@ -309,7 +309,7 @@ export function createHostedField({ field, channel }: FrameParams, host: FieldHo
         case 'clear':
           input.value = '';
           if (field === 'number') onNumberChange();
-          report('input');
+          report('validate');
           break;
         case 'sync':
           post({ type: 'synced', field });

@@ -85,7 +85,8 @@ export interface TokenizeError {
 
 export type FrameMessage =
   | { type: 'ready'; field: FieldName }
-  | { type: 'state'; field: FieldName; event: 'focus' | 'blur' | 'input'; state: FieldState }
+  /** `validate`: judged again at the parent's word (`setCvvSize`, `clear`), not typed: the parent keeps a shown message. */
+  | { type: 'state'; field: FieldName; event: 'focus' | 'blur' | 'input' | 'validate'; state: FieldState }
   | { type: 'cardTypeChange'; cards: CardCandidate[] }
   | { type: 'binAvailable'; bin: string }
   | { type: 'inputSubmitRequest'; field: FieldName }
