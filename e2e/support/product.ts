@@ -86,8 +86,16 @@ export async function startProduct(env: Record<string, string> = {}, from: strin
 function waitForUrls(child: ChildProcess, printed: () => string): Promise<{ shopUrl: string; sandboxUrl: string }> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => fail(new Error(`Kassa did not start within 120 s:\n${printed()}`)), 120_000);
-    const fail = (error: Error) => {
+    // Once ready, the output is no longer searched: a Kassa of the run prints a line per request (LOG_LEVEL=debug), and
+    // searching the whole output again for each of them cost the runner CPU that grew with the square of its length.
+    const done = () => {
       clearTimeout(timer);
+      child.stdout?.off('data', onData);
+      child.stderr?.off('data', onData);
+      child.off('exit', onExit);
+    };
+    const fail = (error: Error) => {
+      done();
       child.kill('SIGTERM');
       reject(error);
     };
@@ -96,12 +104,13 @@ function waitForUrls(child: ChildProcess, printed: () => string): Promise<{ shop
       const shop = /Shop:\s+(\S+?)\/?\s*$/m.exec(output);
       const sandbox = /Sandbox gateway:\s+(http\S+)/.exec(output);
       if (shop?.[1] && sandbox?.[1]) {
-        clearTimeout(timer);
+        done();
         resolve({ shopUrl: shop[1], sandboxUrl: sandbox[1] });
       }
     };
+    const onExit = (code: number | null) => fail(new Error(`Kassa exited with ${code} before it was ready:\n${printed()}`));
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);
-    child.once('exit', (code) => fail(new Error(`Kassa exited with ${code} before it was ready:\n${printed()}`)));
+    child.once('exit', onExit);
   });
 }
