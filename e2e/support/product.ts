@@ -24,9 +24,10 @@ const root = join(import.meta.dirname, '..', '..');
 
 /**
  * What the e2e run's Kassas set over the defaults below (the bench's timed checkout keeps the shipped settings): the
- * proof of work at a tenth of its default cost, as the server's tests run it (packages/server/src/testing/config.ts).
- * Every payment, card save, sign-up and sign-in of the run solves one, in Chromium's workers or in the spec's Node, and
- * the e2e run is bound by the 2 cores' CPU; no spec's subject is the cost (the server's tests check it).
+ * proof of work at a tenth of its default cost (the server's tests run it at a hundredth:
+ * packages/server/src/testing/config.ts). Every payment, card save, sign-up and sign-in of the run solves one, in
+ * Chromium's workers or in the spec's Node, and the e2e run is bound by the 2 cores' CPU; no spec's subject is the cost
+ * (the server's tests check that the shop alert and a failing client raise it).
  */
 export const suiteEnv: Readonly<Record<string, string>> = { BOTCHECK_MAX_COUNTER: '2000' };
 
