@@ -12,7 +12,7 @@ import { startCheckpointer } from './checkpointer.ts';
 import { migrations } from './migrations.ts';
 import { runNamedStatement } from './postgres-query.ts';
 import { isPreparedText } from './prepared.ts';
-import { registerSqliteAtOnce } from './sqlite-at-once.ts';
+import { commitBatch, registerSqliteAtOnce } from './sqlite-at-once.ts';
 import type { Database } from './schema.ts';
 
 export type Db = Kysely<Database>;
@@ -95,19 +95,41 @@ function openSqlite(file: string, checkpointInWorker: boolean): { db: Db; optimi
   database.pragma('foreign_keys = ON');
   database.pragma('analysis_limit = 1000');
   const statements = withStatementCache(database);
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
+  // Whatever else uses the connection commits the turn's batch of compiled statements first (sqlite-at-once.ts):
+  // Kysely's queries and transactions, the pragmas, the close.
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({
+      database: {
+        prepare: (text: string) => {
+          commitBatch(database);
+          return statements.prepare(text);
+        },
+        close: () => {
+          commitBatch(database);
+          statements.close();
+        },
+      },
+    }),
+  });
   registerSqliteAtOnce(db, { database, prepare: statements.prepare });
   const flusher = walFlusher(`${file}-wal`);
   if (file !== ':memory:') walFlushers.set(db, flusher.flush);
   const checkpointer =
     checkpointInWorker && file !== ':memory:'
-      ? startCheckpointer(file, (frames) => database.pragma(`wal_autocheckpoint = ${frames}`))
+      ? startCheckpointer(file, (frames) => {
+          commitBatch(database);
+          database.pragma(`wal_autocheckpoint = ${frames}`);
+        })
       : null;
   const closeLog = async (): Promise<void> => {
     await checkpointer?.close();
     await flusher.close();
   };
-  return { db, optimize: () => database.pragma('optimize = 0x10002'), closeLog };
+  const optimize = () => {
+    commitBatch(database);
+    database.pragma('optimize = 0x10002');
+  };
+  return { db, optimize, closeLog };
 }
 
 /** Each SQLite database's log flusher (PostgreSQL flushes a commit itself, unless relaxed: prepared.ts). */

@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { Migrator, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertOrder, lastOrderNumber } from '../orders/orders.repository.ts';
-import { ENGINES } from '../testing/engines.ts';
+import { ENGINES, sqliteEngine } from '../testing/engines.ts';
 import { tempSqliteFile } from '../testing/sqlite.ts';
 import { WAL_FRAMES_BOUND } from './checkpointer.ts';
 import { migrate, openDatabase } from './connect.ts';
@@ -377,6 +377,102 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('database on 
       }
     },
   );
+});
+
+describe("SQLite's compiled writes of one turn of the event loop (sqlite-at-once.ts)", () => {
+  const engine = sqliteEngine();
+  const at = new Date().toISOString();
+  /** The log's frames: its `log` column (PASSIVE: counted, then copied into the database; TRUNCATE: the log emptied). */
+  const checkpoint = async (db: Db, mode: 'TRUNCATE' | 'PASSIVE'): Promise<number> =>
+    Number(Object.values((await sql.raw(`pragma wal_checkpoint(${mode})`).execute(db)).rows[0] ?? {})[1]);
+  /** The frames `write` adds to an emptied log. */
+  const framesOf = async (db: Db, write: () => Promise<unknown>): Promise<number> => {
+    await checkpoint(db, 'TRUNCATE');
+    await write();
+    return checkpoint(db, 'PASSIVE');
+  };
+
+  it('shares one commit: the pages they all change are written to the log once', async () => {
+    const { handle, cleanup } = await engine.open();
+    const { db } = handle;
+    try {
+      const oneByOne = await framesOf(db, async () => {
+        for (const bucket of ['one', 'two', 'three', 'four'])
+          await insertHits.affected(db, { bucket, window_ends_at: at, hits: 1 });
+      });
+      const together = await framesOf(db, () =>
+        Promise.all(
+          ['five', 'six', 'seven', 'eight'].map((bucket) => insertHits.affected(db, { bucket, window_ends_at: at, hits: 1 })),
+        ),
+      );
+      // Each commit wrote the pages it changed (the table's and its two indexes'): 4 commits, then one.
+      expect(together).toBeGreaterThan(0);
+      expect(oneByOne).toBe(4 * together);
+      expect(await hitsOf.takeFirst(db, { bucket: 'eight' })).toEqual({ bucket: 'eight', hits: 1 });
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it('answers each write only once it is committed: another connection sees it then, not before', async () => {
+    const { config, handle, cleanup } = await engine.open();
+    const other = await openDatabase(config);
+    try {
+      const written = insertHits.affected(handle.db, { bucket: 'later', window_ends_at: at, hits: 1 });
+      // Run at once on the other connection (a read alone), while the write's turn is not over.
+      expect(await hitsOf.takeFirst(other.db, { bucket: 'later' })).toBeUndefined();
+      const seenWhenAnswered = written.then(() => hitsOf.takeFirst(other.db, { bucket: 'later' }));
+      expect(await seenWhenAnswered).toEqual({ bucket: 'later', hits: 1 });
+    } finally {
+      await other.close();
+      await cleanup();
+    }
+  });
+
+  it("fails a statement alone: the turn's other writes are committed", async () => {
+    const { handle, cleanup } = await engine.open();
+    const { db } = handle;
+    try {
+      await insertHits.affected(db, { bucket: 'taken', window_ends_at: at, hits: 1 });
+      const [duplicate, other] = await Promise.allSettled([
+        insertHits.affected(db, { bucket: 'taken', window_ends_at: at, hits: 2 }),
+        insertHits.affected(db, { bucket: 'free', window_ends_at: at, hits: 3 }),
+      ]);
+      expect(duplicate.status).toBe('rejected');
+      expect(other).toEqual({ status: 'fulfilled', value: 1 });
+      expect(await hitsOf.takeFirst(db, { bucket: 'taken' })).toEqual({ bucket: 'taken', hits: 1 });
+      expect(await hitsOf.takeFirst(db, { bucket: 'free' })).toEqual({ bucket: 'free', hits: 3 });
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it("commits the turn's writes before a query through Kysely, a transaction, or the close", async () => {
+    const { config, handle, cleanup } = await engine.open();
+    const other = await openDatabase(config);
+    try {
+      const { db } = handle;
+      void insertHits.affected(db, { bucket: 'before kysely', window_ends_at: at, hits: 1 });
+      const built = await db.selectFrom('rate_limit_hits').select('bucket').where('bucket', '=', 'before kysely').execute();
+      expect(built).toEqual([{ bucket: 'before kysely' }]);
+      void insertHits.affected(db, { bucket: 'before transaction', window_ends_at: at, hits: 1 });
+      await expect(
+        transaction(db, async () => {
+          throw new Error('rolled back');
+        }),
+      ).rejects.toThrow('rolled back');
+      expect(await hitsOf.takeFirst(other.db, { bucket: 'before transaction' })).toEqual({
+        bucket: 'before transaction',
+        hits: 1,
+      });
+      void insertHits.affected(db, { bucket: 'before close', window_ends_at: at, hits: 1 });
+      await handle.close();
+      expect(await hitsOf.takeFirst(other.db, { bucket: 'before close' })).toEqual({ bucket: 'before close', hits: 1 });
+    } finally {
+      await other.close();
+      await cleanup().catch(() => undefined);
+    }
+  });
 });
 
 describe('SQLite with its checkpoints in a worker thread (as the server opens it)', () => {

@@ -107,14 +107,13 @@ export function prepared<P extends object, R>(
       return given;
     });
     const run: CompiledQuery<R> = { ...query, parameters };
-    // SQLite outside a transaction: at once (sqlite-at-once.ts); a statement that fails rejects, as through Kysely.
+    // SQLite outside a transaction: at once, answered at its commit (sqlite-at-once.ts); a statement that fails
+    // rejects, as through Kysely.
     try {
-      const done = runAtOnce(db, run);
-      if (done !== undefined) return Promise.resolve(done);
+      return runAtOnce(db, run) ?? db.executeQuery<R>(run);
     } catch (error) {
       return Promise.reject(error);
     }
-    return db.executeQuery<R>(run);
   };
   return {
     execute,

@@ -6,6 +6,14 @@ import type { CompiledQuery, Kysely, QueryResult } from 'kysely';
  * completion before it returns, so a statement outside any transaction cannot interleave with another. Kysely's driver
  * would still make it wait its turn for the one connection (a lock of promises) and hand its result through several
  * more: about 5-11 µs of CPU a statement in a loop, a dozen statements per payment.
+ *
+ * And the writes of one turn of the event loop share one commit (a group commit, issue 10, cpu3): the first write
+ * opens a transaction (`BEGIN IMMEDIATE`), every compiled statement until the turn's end runs in it, at once, and it
+ * commits in the turn's check phase (`setImmediate`). Each statement's answer is handed back only once its commit is
+ * done, so no request acts on a write (or a read of one) the database could still lose: what a caller is told is
+ * committed, as with a commit of its own. A commit writes each page its transaction changed to the log once: the
+ * requests of a turn share the pages they all change (an index's last page, the log's header) and the commit's
+ * locks and writes, which each statement paid alone before.
  */
 export interface SqliteAtOnce {
   database: SqliteDatabase.Database;
@@ -26,25 +34,93 @@ const connections = new WeakMap<object, SqliteAtOnce & { holder?: true }>();
  */
 const ended = new WeakSet<object>();
 
+/** A turn's shared transaction: the answers of its statements, handed back at its COMMIT (or failed with it). */
+interface Batch {
+  connection: SqliteAtOnce;
+  answers: Array<{ settle: () => void; fail: (error: unknown) => void }>;
+}
+/** The open batch of each SQLite connection (by its better-sqlite3 database: a transaction's instance shares it). */
+const batches = new WeakMap<SqliteDatabase.Database, Batch>();
+// The real one, whatever a test's fake timers put in the global later: a commit must not wait for a faked clock.
+const atTurnEnd = setImmediate;
+
 export function registerSqliteAtOnce(db: object, connection: SqliteAtOnce): void {
   connections.set(db, connection);
 }
 
 /**
- * Runs `query` at once when `db` is a SQLite database (not a transaction of it) and no transaction is open on its
- * connection: then nothing else holds it between two statements, and this one is its own transaction, as through
- * Kysely. Undefined otherwise (PostgreSQL, a transaction's statements, any statement while a transaction is open:
- * Kysely queues it behind the transaction, so it never runs inside another request's transaction).
+ * Commits the connection's open batch, if any, and hands its statements' answers back (or their failure, when the
+ * COMMIT fails: then none of them happened). Called at the turn's end, and before anything else uses the connection:
+ * a query through Kysely (connect.ts), a transaction of `transaction`, a pragma, the connection's close.
  */
-export function runAtOnce<R>(db: object, query: CompiledQuery<R>): QueryResult<R> | undefined {
-  if (ended.has(db)) throw new Error('a statement through the connection a transaction held, after the transaction ended');
-  const connection = connections.get(db);
-  if (connection === undefined || (connection.database.inTransaction && connection.holder !== true)) return undefined;
-  // What Kysely's SQLite driver answers for the same statement.
-  const statement = connection.prepare(query.sql);
+export function commitBatch(database: SqliteDatabase.Database): void {
+  const batch = batches.get(database);
+  if (batch === undefined) return;
+  batches.delete(database);
+  try {
+    batch.connection.prepare('commit').run();
+  } catch (error) {
+    if (database.inTransaction) batch.connection.prepare('rollback').run();
+    for (const answer of batch.answers) answer.fail(error);
+    return;
+  }
+  for (const answer of batch.answers) answer.settle();
+}
+
+function openBatch(connection: SqliteAtOnce): Batch {
+  // IMMEDIATE: the write lock from the start, so a read that opens nothing and a later write cannot find the
+  // snapshot stale (another process's write, waited for by busy_timeout instead).
+  connection.prepare('begin immediate').run();
+  const batch: Batch = { connection, answers: [] };
+  batches.set(connection.database, batch);
+  atTurnEnd(() => commitBatch(connection.database));
+  return batch;
+}
+
+/** What Kysely's SQLite driver answers for the same statement. */
+function runStatement<R>(statement: SqliteDatabase.Statement, query: CompiledQuery<R>): QueryResult<R> {
   if (statement.reader) return { rows: statement.all(query.parameters) as R[] };
   const { changes, lastInsertRowid } = statement.run(query.parameters);
   return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
+}
+
+/**
+ * Runs `query` at once when `db` is a SQLite database (not a transaction of it) and no other transaction is open on its
+ * connection: then nothing else holds it between two statements. A write joins the turn's batch (opening it), and so
+ * does a read while one is open; their answers come at the batch's COMMIT. A read with no batch open is its own
+ * transaction, answered at once. Inside `transaction`'s own transaction (`holder`), at once, answered at once: its
+ * COMMIT is the body's. Undefined otherwise (PostgreSQL, a transaction's statements, any statement while a transaction
+ * of Kysely's is open: Kysely queues it behind that transaction, so it never runs inside another request's transaction).
+ */
+export function runAtOnce<R>(db: object, query: CompiledQuery<R>): Promise<QueryResult<R>> | undefined {
+  if (ended.has(db)) throw new Error('a statement through the connection a transaction held, after the transaction ended');
+  const connection = connections.get(db);
+  if (connection === undefined) return undefined;
+  const { database } = connection;
+  let batch = batches.get(database);
+  if (batch === undefined && database.inTransaction && connection.holder !== true) return undefined;
+  const statement = connection.prepare(query.sql);
+  if (connection.holder === true) return Promise.resolve(runStatement(statement, query));
+  if (batch === undefined) {
+    if (statement.reader) return Promise.resolve(runStatement(statement, query));
+    batch = openBatch(connection);
+  }
+  let result: QueryResult<R>;
+  try {
+    result = runStatement(statement, query);
+  } catch (error) {
+    // SQLite undid the statement alone, or (a full disk, an I/O error) the whole transaction: then the batch's other
+    // statements are undone too, and fail with it.
+    if (!database.inTransaction) {
+      batches.delete(database);
+      for (const answer of batch.answers) answer.fail(error);
+    }
+    return Promise.reject(error);
+  }
+  const joined = batch;
+  return new Promise((resolve, reject) => {
+    joined.answers.push({ settle: () => resolve(result), fail: reject });
+  });
 }
 
 /**
@@ -59,6 +135,7 @@ export function transaction<DB, T>(db: Kysely<DB>, body: (trx: Kysely<DB>) => Pr
   if (connection === undefined || connection.holder === true) return db.transaction().execute(body);
   return db.connection().execute(async (held) => {
     connections.set(held, { ...connection, holder: true });
+    commitBatch(connection.database);
     connection.prepare('begin').run();
     try {
       const result = await body(held);
