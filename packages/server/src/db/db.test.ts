@@ -455,6 +455,8 @@ describe("SQLite's compiled writes of one turn of the event loop (sqlite-at-once
       void insertHits.affected(db, { bucket: 'before kysely', window_ends_at: at, hits: 1 });
       const built = await db.selectFrom('rate_limit_hits').select('bucket').where('bucket', '=', 'before kysely').execute();
       expect(built).toEqual([{ bucket: 'before kysely' }]);
+      // Committed by then, not at the turn's end: Kysely's query runs in the same turn, and another connection sees it.
+      expect(await hitsOf.takeFirst(other.db, { bucket: 'before kysely' })).toEqual({ bucket: 'before kysely', hits: 1 });
       void insertHits.affected(db, { bucket: 'before transaction', window_ends_at: at, hits: 1 });
       await expect(
         transaction(db, async () => {
