@@ -1,5 +1,5 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
+import { axeOn } from './axe.ts';
 
 /** The merchant at the dashboard (/admin), as a page object: a spec reads like `merchant.refundsPart('5.00')`. */
 export class Merchant {
@@ -98,7 +98,7 @@ export class Merchant {
 
   /** axe's violations on the page as it is now, named by `state`. */
   async axeViolations(state: string): Promise<string[]> {
-    return (await new AxeBuilder({ page: this.page }).analyze()).violations.map(
+    return (await axeOn(this.page).analyze()).violations.map(
       (violation) =>
         `${state}: ${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`,
     );

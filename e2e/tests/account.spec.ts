@@ -1,7 +1,7 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { catalogue } from '../support/catalogue.ts';
 import { cards, Shopper, TEST_VISA_NONCE, uniqueEmail, type AccountPage } from '../support/shopper.ts';
+import { axeOn } from '../support/axe.ts';
 
 // The account pages as a shopper clicks through them: saved cards, subscriptions, the order history. Cards a spec
 // only needs to exist are saved through the server's API with the gateway's test nonces (no typing); the card a spec
@@ -10,7 +10,7 @@ import { cards, Shopper, TEST_VISA_NONCE, uniqueEmail, type AccountPage } from '
 const TEST_MASTERCARD_NONCE = 'fake-valid-mastercard-nonce';
 
 async function axeViolations(page: Page): Promise<string[]> {
-  return (await new AxeBuilder({ page }).analyze()).violations.map((violation) => `${violation.id}: ${violation.help}`);
+  return (await axeOn(page).analyze()).violations.map((violation) => `${violation.id}: ${violation.help}`);
 }
 
 async function newShopper(page: Page, name: string): Promise<Shopper> {

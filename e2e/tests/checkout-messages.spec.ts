@@ -1,4 +1,3 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { CheckoutSheet } from '../support/checkout-sheet.ts';
 import {
@@ -10,6 +9,7 @@ import {
   requestPaymentMethod,
 } from '../support/integrator-page.ts';
 import { cards, Shopper } from '../support/shopper.ts';
+import { axeOn } from '../support/axe.ts';
 
 // The catalogue messages the shop's own pages never lead to, reached through the real checkout on an integrator's page
 // (support/integrator-page.ts: <Checkout> with the test's options, the instance called as an integrator's Pay button
@@ -65,7 +65,7 @@ test('a gateway configuration the client cannot read: "The payment form could no
   await sheet.seesState('error');
   await expect(sheet.message()).toHaveText(message);
   expect(await integratorErrors(page)).toEqual([{ code: 'configuration_failed', message }]);
-  expect((await new AxeBuilder({ page }).include('[data-kassa-checkout]').analyze()).violations).toEqual([]);
+  expect((await axeOn(page).include('[data-kassa-checkout]').analyze()).violations).toEqual([]);
   await sheet.root().getByRole('button', { name: 'Try again' }).click();
   await sheet.seesState('ready');
   await expect(sheet.message()).toHaveText('');

@@ -1,7 +1,7 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { catalogue } from '../support/catalogue.ts';
 import { Shopper } from '../support/shopper.ts';
+import { axeOn } from '../support/axe.ts';
 
 // Issue 9: orders made in a browser's guest session joined the account of whoever signed in there next. The sign-in
 // page now lists them and asks; nothing moves unless the shopper ticks the box.
@@ -20,7 +20,11 @@ test('a guest order stays out of the account when the shopper signs in without t
   await expect(consent.getByRole('listitem')).toHaveCount(1);
   await expect(consent.getByRole('listitem')).toContainText(/^Order \d+, /);
   await expect(consent.getByRole('checkbox', { name: /Add these orders to my account/ })).not.toBeChecked();
-  expect(await new AxeBuilder({ page }).analyze().then((result) => result.violations.map((v) => v.id))).toEqual([]);
+  expect(
+    await axeOn(page)
+      .analyze()
+      .then((result) => result.violations.map((v) => v.id)),
+  ).toEqual([]);
   await page.screenshot({ path: test.info().outputPath('sign-in-guest-orders.png') });
 
   await page.getByLabel('Email').fill('shopper@kassa.test');

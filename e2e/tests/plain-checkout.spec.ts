@@ -1,12 +1,12 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { cards, Shopper } from '../support/shopper.ts';
+import { axeOn } from '../support/axe.ts';
 
 // The drop-in on a page without React (/plain-checkout.html, @kassa/checkout/dropin) paying by a plain form post to
 // POST /api/form-payments; its locales, right-to-left layout and dark theme as a shopper meets them.
 
 const axeViolations = async (page: Page, state: string) =>
-  (await new AxeBuilder({ page }).analyze()).violations.map(
+  (await axeOn(page).analyze()).violations.map(
     (violation) =>
       `${state}: ${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' > ')).join(', ')})`,
   );

@@ -1,7 +1,7 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { catalogue } from '../support/catalogue.ts';
 import { cards, DEMO_SAVED_CARD, Shopper, TEST_VISA_NONCE, uniqueEmail } from '../support/shopper.ts';
+import { axeOn } from '../support/axe.ts';
 
 const checkout = (page: Page) => page.locator('[data-kassa-checkout]');
 
@@ -9,7 +9,7 @@ const checkout = (page: Page) => page.locator('[data-kassa-checkout]');
 const SAVED_VISA = 'Visa ending in 1881';
 
 async function axeViolations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).include('[data-kassa-checkout]').analyze();
+  const result = await axeOn(page).include('[data-kassa-checkout]').analyze();
   return result.violations.map((violation) => violation.id);
 }
 

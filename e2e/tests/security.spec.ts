@@ -1,7 +1,7 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { catalogue } from '../support/catalogue.ts';
 import { cards, Shopper } from '../support/shopper.ts';
+import { axeOn } from '../support/axe.ts';
 
 test('every page is served under a strict Content-Security-Policy and a whole payment runs without a violation', async ({
   page,
@@ -27,7 +27,7 @@ test('every page is served under a strict Content-Security-Policy and a whole pa
 // One page state per axe run is slow in Chromium; the pay-then-receipt path is its own test so each stays well
 // inside the time limit on a loaded machine.
 async function axeViolations(page: Page, state: string): Promise<string[]> {
-  return (await new AxeBuilder({ page }).analyze()).violations.map((violation) => `${state}: ${violation.id}: ${violation.help}`);
+  return (await axeOn(page).analyze()).violations.map((violation) => `${state}: ${violation.id}: ${violation.help}`);
 }
 
 test('the shop and the checkout (idle and with every error showing) have no accessibility violations', async ({ page }) => {

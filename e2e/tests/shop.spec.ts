@@ -1,13 +1,13 @@
 import { join } from 'node:path';
-import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { catalogue } from '../support/catalogue.ts';
 import { webDist } from '../../scripts/build-web.ts';
 import { startProduct } from '../support/product.ts';
 import { cards, DEMO_SAVED_CARD, Shopper } from '../support/shopper.ts';
+import { axeOn } from '../support/axe.ts';
 
 const axeViolations = async (page: Page, state: string) =>
-  (await new AxeBuilder({ page }).analyze()).violations.map((violation) => `${state}: ${violation.id}: ${violation.help}`);
+  (await axeOn(page).analyze()).violations.map((violation) => `${state}: ${violation.id}: ${violation.help}`);
 
 /** The looks of the page's text links (links and link-like buttons in the content, not buttons or navigation). */
 const textLinkLooks = (page: Page, state: string) =>

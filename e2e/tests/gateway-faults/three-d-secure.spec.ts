@@ -1,4 +1,3 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { recordedPayment } from '../../support/admin-api.ts';
 import { catalogue } from '../../support/catalogue.ts';
@@ -11,6 +10,7 @@ import {
 } from '../../support/integrator-page.ts';
 import { changeSandboxSettings, resetSandboxSettings } from '../../support/sandbox-settings.ts';
 import { cards, Shopper, uniqueEmail, type TestCard } from '../../support/shopper.ts';
+import { axeOn } from '../../support/axe.ts';
 
 // 3-D Secure 2 with the provider's test cards (gateway.md) against the sandbox, the merchant setting turned on: the
 // checkout's lookup, the issuer's challenge in its dialog, and the outcome the server recorded on the payment (read
@@ -99,7 +99,7 @@ test('challenge passed with 1234 (4000000000001091): the dialog holds the issuer
   const code = challenge(page).getByLabel('One-time code');
   await expect(code).toBeFocused();
   await page.screenshot({ path: test.info().outputPath('three-d-secure-challenge.png') });
-  const axe = await new AxeBuilder({ page }).include('[data-kassa-challenge]').analyze();
+  const axe = await axeOn(page).include('[data-kassa-challenge]').analyze();
   expect(axe.violations).toEqual([]);
   await code.fill('1234');
   await challenge(page).getByRole('button', { name: 'Submit' }).click();

@@ -1,4 +1,3 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import decodeQR from 'qr/decode.js';
 import { recordedPayment } from '../../support/admin-api.ts';
@@ -8,6 +7,7 @@ import { transactionDeviceData } from '../../support/gateway-records.ts';
 import { currentProduct } from '../../support/products.ts';
 import { changeSandboxSettings, resetSandboxSettings } from '../../support/sandbox-settings.ts';
 import { Shopper, uniqueEmail } from '../../support/shopper.ts';
+import { axeOn } from '../../support/axe.ts';
 
 // The wallets against the sandbox, every one turned on in the merchant settings: the option list, each wallet's own
 // view and button, the sandbox's approval page in the wallet's window (each wallet cancelled, failed, then approved),
@@ -116,7 +116,7 @@ test('the option list offers the card and every wallet, passes axe, and the togg
     'Apple Pay',
     'Google Pay',
   ]);
-  expect((await new AxeBuilder({ page }).include('[data-kassa-checkout]').analyze()).violations).toEqual([]);
+  expect((await axeOn(page).include('[data-kassa-checkout]').analyze()).violations).toEqual([]);
   await page.screenshot({ path: test.info().outputPath('options.png') });
 
   await list.getByRole('button', { name: 'PayPal', exact: true }).click();
@@ -157,7 +157,7 @@ for (const { option, view, type, account } of WINDOW_WALLETS) {
   }) => {
     const { shopper, sheet, orderId } = await openWallet(page, option);
     await sheet.seesView(view);
-    expect((await new AxeBuilder({ page }).include('[data-kassa-checkout]').analyze()).violations).toEqual([]);
+    expect((await axeOn(page).include('[data-kassa-checkout]').analyze()).violations).toEqual([]);
     await cancelThenFail(page, sheet, option);
     await answerInWindow(page, option, 'Approve');
     if (account !== null) await expect(sheet.root().getByText(account).first()).toBeVisible();
@@ -316,7 +316,7 @@ test('Venmo on a desktop: a QR code a phone scans; approved there, the order is 
   await walletButton(page, 'Venmo').click();
   const url = await scanQrCode(page);
   expect(new URL(url).origin).toBe(currentProduct().sandboxUrl);
-  expect((await new AxeBuilder({ page }).include('[data-kassa-checkout]').analyze()).violations).toEqual([]);
+  expect((await axeOn(page).include('[data-kassa-checkout]').analyze()).violations).toEqual([]);
   await page.screenshot({ path: test.info().outputPath('venmo-qr.png') });
   await approveOnPhone(browser, url, 'Approve');
   await shopper.seesReceipt();
