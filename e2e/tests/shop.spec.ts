@@ -111,33 +111,6 @@ test.describe('on a 390 x 844 phone', () => {
   });
 });
 
-test('on narrow phones (360 and 320 px) the header fits, signed out and signed in: the logo whole, nothing under the Cart link, no sideways scroll', async ({
-  page,
-}) => {
-  const shopper = new Shopper(page);
-  const header = () =>
-    page.evaluate(() => {
-      const box = (selector: string) => document.querySelector(selector)?.getBoundingClientRect();
-      // The brand's drawn contents, not its box: a shrunk flex item's text overflows the box's edge.
-      const brand = document.createRange();
-      brand.selectNodeContents(document.querySelector('.brand') as Node);
-      return {
-        logoWidth: box('.brand-logo')?.width,
-        brandClearOfCart: brand.getBoundingClientRect().right <= (box('.app-nav a[href="/cart"]')?.left ?? 0),
-        sidewaysScroll: document.documentElement.scrollWidth > window.innerWidth,
-      };
-    });
-  const fits = { logoWidth: 28, brandClearOfCart: true, sidewaysScroll: false };
-  for (const signedIn of [false, true]) {
-    if (signedIn) await shopper.signIn('shopper@kassa.test', 'kassa-demo-shopper');
-    for (const width of [360, 320]) {
-      await page.setViewportSize({ width, height: 700 });
-      await shopper.visitShop();
-      expect({ width, signedIn, ...(await header()) }).toEqual({ width, signedIn, ...fits });
-    }
-  }
-});
-
 test.describe('in the dark', () => {
   test.use({ colorScheme: 'dark' });
 
