@@ -97,17 +97,15 @@ function openSqlite(file: string, checkpointInWorker: boolean): { db: Db; optimi
   const statements = withStatementCache(database);
   // Whatever else uses the connection commits the turn's batch of compiled statements first (sqlite-at-once.ts):
   // Kysely's queries and transactions, the pragmas, the close.
+  const afterBatch = <T>(work: () => T): T => {
+    commitBatch(database);
+    return work();
+  };
   const db = new Kysely<Database>({
     dialect: new SqliteDialect({
       database: {
-        prepare: (text: string) => {
-          commitBatch(database);
-          return statements.prepare(text);
-        },
-        close: () => {
-          commitBatch(database);
-          statements.close();
-        },
+        prepare: (text: string) => afterBatch(() => statements.prepare(text)),
+        close: () => afterBatch(() => statements.close()),
       },
     }),
   });
@@ -116,20 +114,13 @@ function openSqlite(file: string, checkpointInWorker: boolean): { db: Db; optimi
   if (file !== ':memory:') walFlushers.set(db, flusher.flush);
   const checkpointer =
     checkpointInWorker && file !== ':memory:'
-      ? startCheckpointer(file, (frames) => {
-          commitBatch(database);
-          database.pragma(`wal_autocheckpoint = ${frames}`);
-        })
+      ? startCheckpointer(file, (frames) => afterBatch(() => database.pragma(`wal_autocheckpoint = ${frames}`)))
       : null;
   const closeLog = async (): Promise<void> => {
     await checkpointer?.close();
     await flusher.close();
   };
-  const optimize = () => {
-    commitBatch(database);
-    database.pragma('optimize = 0x10002');
-  };
-  return { db, optimize, closeLog };
+  return { db, optimize: () => afterBatch(() => database.pragma('optimize = 0x10002')), closeLog };
 }
 
 /** Each SQLite database's log flusher (PostgreSQL flushes a commit itself, unless relaxed: prepared.ts). */
