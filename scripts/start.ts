@@ -33,7 +33,8 @@ if (!env.WEB_DIST) {
   await buildWebApp(root);
 }
 // Readable lines for the person at the terminal, so the banner below stays in view: request lines only at
-// LOG_LEVEL=debug (the server logs them at debug). LOG_FILE, when set, still gets the JSON lines.
+// LOG_LEVEL=debug (the server logs them at debug), and not with LOG_TERMINAL_LEVEL=info. LOG_FILE, when set, still gets
+// the JSON lines at LOG_LEVEL.
 const logger = createLogger(
   initial,
   pretty({ colorize: process.stdout.isTTY, ignore: 'pid,hostname', translateTime: 'SYS:HH:MM:ss', singleLine: true, sync: true }),

@@ -88,12 +88,19 @@ describe('loadConfig', () => {
   });
 
   it('names each bad variable in its own message', () => {
-    const problems = problemsOf({ PORT: 'eighty', BOTCHECK_ANCHOR_TIMEOUT_MS: '-5', DEMO_SEED: 'maybe', LOG_LEVEL: 'loud' });
-    expect(problems).toHaveLength(4);
+    const problems = problemsOf({
+      PORT: 'eighty',
+      BOTCHECK_ANCHOR_TIMEOUT_MS: '-5',
+      DEMO_SEED: 'maybe',
+      LOG_LEVEL: 'loud',
+      LOG_TERMINAL_LEVEL: 'quiet',
+    });
+    expect(problems).toHaveLength(5);
     expect(problems[0]).toMatch(/^PORT /);
     expect(problems.some((p) => p.startsWith('BOTCHECK_ANCHOR_TIMEOUT_MS'))).toBe(true);
     expect(problems.some((p) => p.startsWith('DEMO_SEED'))).toBe(true);
     expect(problems.some((p) => p.startsWith('LOG_LEVEL'))).toBe(true);
+    expect(problems).toContain('LOG_TERMINAL_LEVEL must be one of fatal, error, warn, info, debug, trace, silent');
   });
 
   it('seeds the demo on a sandbox, not next to the production gateway unless its passwords are private', () => {

@@ -93,11 +93,16 @@ export interface Config {
   trustProxy: TrustProxy;
   webDist: string | null;
   logFile: string | null;
-  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  logLevel: LogLevel;
+  /** The level of the lines written to the terminal (stdout), never below logLevel: LOG_FILE alone gets the rest. */
+  logTerminalLevel: LogLevel;
   demo: { seed: boolean; shopperPassword: string; adminPassword: string };
 }
 
 export type TrustProxy = false | number | string[];
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export interface SiteverifyConfig {
   siteKey: string;
@@ -163,6 +168,8 @@ const origin = (name: string) =>
   }, `${name} must be an origin like https://gateway.example.com (scheme, host, optional port; no path)`);
 
 /** Public, test-only passwords of the demo accounts: never seeded as they are next to a production gateway. */
+const logLevel = (name: string) => z.enum(LOG_LEVELS, { error: `${name} must be one of ${LOG_LEVELS.join(', ')}` });
+
 const DEFAULT_DEMO_PASSWORDS = { shopper: 'kassa-demo-shopper', admin: 'kassa-demo-admin' } as const;
 
 /** Each variable: its own schema, so every error message names the variable. */
@@ -256,11 +263,8 @@ const fields = {
   TRUST_PROXY: z.string().trim().optional(),
   WEB_DIST: nonEmpty('WEB_DIST').optional(),
   LOG_FILE: nonEmpty('LOG_FILE').optional(),
-  LOG_LEVEL: z
-    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
-      error: 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
-    })
-    .default('info'),
+  LOG_LEVEL: logLevel('LOG_LEVEL').default('info'),
+  LOG_TERMINAL_LEVEL: logLevel('LOG_TERMINAL_LEVEL').optional(),
   DEMO_SEED: bool('DEMO_SEED').optional(),
   DEMO_SHOPPER_PASSWORD: z
     .string()
@@ -388,6 +392,7 @@ export function loadConfig(env: Env): Config {
     webDist: v.WEB_DIST ?? null,
     logFile: v.LOG_FILE ?? null,
     logLevel: v.LOG_LEVEL,
+    logTerminalLevel: v.LOG_TERMINAL_LEVEL ?? v.LOG_LEVEL,
     demo: { seed: seedDemo, shopperPassword: v.DEMO_SHOPPER_PASSWORD, adminPassword: v.DEMO_ADMIN_PASSWORD },
   };
 }
