@@ -1,6 +1,7 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { botcheckToken } from '../support/botcheck-token.ts';
+import { headerLayout } from '../support/header.ts';
 import { Merchant } from '../support/merchant.ts';
 import { product } from '../support/products.ts';
 import { cards, Shopper, uniqueEmail, type TestCard } from '../support/shopper.ts';
@@ -435,6 +436,8 @@ test('on a phone the dashboard fits the screen: tabs for its sections, no sidewa
   await merchant.opensSection('Payments');
   await expect(merchant.paymentRows().first()).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  // The header holds Admin too: what does not fit goes to a second row rather than squeezing the logo away.
+  expect(await headerLayout(page)).toMatchObject({ logoWidth: 28, brandClearOfCart: true, sidewaysScroll: false });
   expect(await merchant.axeViolations('phone payments')).toEqual([]);
   await merchant.opensSection('Activity');
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);

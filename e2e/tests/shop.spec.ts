@@ -5,6 +5,7 @@ import { webDist } from '../../scripts/build-web.ts';
 import { startProduct } from '../support/product.ts';
 import { cards, DEMO_SAVED_CARD, Shopper } from '../support/shopper.ts';
 import { axeOn } from '../support/axe.ts';
+import { headerLayout } from '../support/header.ts';
 
 const axeViolations = async (page: Page, state: string) =>
   (await axeOn(page).analyze()).violations.map((violation) => `${state}: ${violation.id}: ${violation.help}`);
@@ -109,6 +110,29 @@ test.describe('on a 390 x 844 phone', () => {
     await shopper.seesPaymentError('Your card was declined (Do Not Honor). Please try another card.');
     expect(await noSidewaysScroll()).toBe(true);
   });
+});
+
+test('on narrow phones the header fits, signed out and signed in: the logo whole, nothing under the Cart link, no sideways scroll', async ({
+  page,
+}) => {
+  const shopper = new Shopper(page);
+  // From 384 px down the shop's name gives way to the logo alone; a signed-in shopper's Account and Sign out go to a
+  // second row only at 320 px.
+  const expected = (width: number, signedIn: boolean) => ({
+    logoWidth: 28,
+    brandClearOfCart: true,
+    toolsBesideNav: !(signedIn && width === 320),
+    sidewaysScroll: false,
+  });
+  for (const signedIn of [false, true]) {
+    if (signedIn) await shopper.signIn('shopper@kassa.test', 'kassa-demo-shopper');
+    for (const width of [390, 360, 320]) {
+      await page.setViewportSize({ width, height: 700 });
+      await shopper.visitShop();
+      expect({ width, signedIn, ...(await headerLayout(page)) }).toEqual({ width, signedIn, ...expected(width, signedIn) });
+      await page.screenshot({ path: test.info().outputPath(`header-${signedIn ? 'signed-in' : 'signed-out'}-${width}.png`) });
+    }
+  }
 });
 
 test.describe('in the dark', () => {

@@ -1,0 +1,31 @@
+import type { Page } from '@playwright/test';
+
+export interface HeaderLayout {
+  /** The logo's drawn width: a squeezed flex item draws it narrower, down to nothing. */
+  logoWidth: number;
+  /** The brand's drawn contents (the logo and the shop's name) end before the Cart link begins. */
+  brandClearOfCart: boolean;
+  /** The theme button and the account area share the nav's row (false: they went to a second row). */
+  toolsBesideNav: boolean;
+  sidewaysScroll: boolean;
+}
+
+/** How the shop's header (the dashboard's too) is laid out at the page's current width. */
+export function headerLayout(page: Page): Promise<HeaderLayout> {
+  return page.evaluate(() => {
+    const box = (selector: string) => {
+      const element = document.querySelector(selector);
+      if (element === null) throw new Error(`no ${selector} in the header`);
+      return element.getBoundingClientRect();
+    };
+    // A range over the brand's contents, not the brand's box: a shrunk flex item's text overflows its box's edge.
+    const brand = document.createRange();
+    brand.selectNodeContents(document.querySelector('.brand') as Node);
+    return {
+      logoWidth: box('.brand-logo').width,
+      brandClearOfCart: brand.getBoundingClientRect().right <= box('.app-nav a[href="/cart"]').left,
+      toolsBesideNav: box('.header-tools').top < box('.app-nav').bottom,
+      sidewaysScroll: document.documentElement.scrollWidth > window.innerWidth,
+    };
+  });
+}
