@@ -167,9 +167,9 @@ const origin = (name: string) =>
     }
   }, `${name} must be an origin like https://gateway.example.com (scheme, host, optional port; no path)`);
 
-/** Public, test-only passwords of the demo accounts: never seeded as they are next to a production gateway. */
 const logLevel = (name: string) => z.enum(LOG_LEVELS, { error: `${name} must be one of ${LOG_LEVELS.join(', ')}` });
 
+/** Public, test-only passwords of the demo accounts: never seeded as they are next to a production gateway. */
 const DEFAULT_DEMO_PASSWORDS = { shopper: 'kassa-demo-shopper', admin: 'kassa-demo-admin' } as const;
 
 /** Each variable: its own schema, so every error message names the variable. */
