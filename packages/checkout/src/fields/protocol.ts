@@ -2,6 +2,7 @@
 // Incoming data is untrusted: it is parsed field by field into a closed union, anything else is dropped.
 import {
   isFieldName,
+  NEW_METHOD_DEFAULTS,
   type CardCandidate,
   type FieldName,
   type FieldReport,
@@ -128,12 +129,7 @@ export function parseTokenizeResult(value: unknown): PaymentMethodResult | null 
           productId: str(b.productId),
         }
       : undefined,
-    vaulted: false,
-    hasSubscription: false,
-    liabilityShifted: undefined,
-    liabilityShiftPossible: undefined,
-    threeDSecureInfo: undefined,
-    deviceData: undefined,
+    ...NEW_METHOD_DEFAULTS,
   };
 }
 

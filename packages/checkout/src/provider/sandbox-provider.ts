@@ -125,8 +125,9 @@ export function createSandboxProvider(
         );
         return { ok: false, error };
       }
-      // A card saved on the way is a saved method from now on (the gateway's answer does not say so itself).
-      return outcome.ok && vault ? { ok: true, result: { ...outcome.result, vaulted: true, hasSubscription: false } } : outcome;
+      // A card saved on the way is a saved method from now on (the gateway's answer does not say so itself); no
+      // subscription charges it yet, as the result already says (NEW_METHOD_DEFAULTS).
+      return outcome.ok && vault ? { ok: true, result: { ...outcome.result, vaulted: true } } : outcome;
     },
     listPaymentMethods(config, signal) {
       // The list asked for with the configuration, once (a list asked for again, after a deletion, is fetched afresh).

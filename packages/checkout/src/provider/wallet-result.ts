@@ -1,7 +1,7 @@
 // A wallet's payment method in the checkout's result shape, from the sandbox client API's JSON (an approval's result,
 // a saved wallet in the saved-methods list). Kept apart so that the saved list (card view's bundle) does not import the
 // wallets' flow.
-import type { PaymentMethodResult, PaymentMethodType } from '../machine/checkout.types.ts';
+import { NEW_METHOD_DEFAULTS, type PaymentMethodResult, type PaymentMethodType } from '../machine/checkout.types.ts';
 import { isRecord } from './json.ts';
 
 const WALLET_TYPES: ReadonlySet<string> = new Set<PaymentMethodType>([
@@ -39,11 +39,6 @@ export function walletResult(paymentMethod: unknown): PaymentMethodResult | null
     },
     description: str(paymentMethod.description),
     binData: undefined,
-    vaulted: false,
-    hasSubscription: false,
-    liabilityShifted: undefined,
-    liabilityShiftPossible: undefined,
-    threeDSecureInfo: undefined,
-    deviceData: undefined,
+    ...NEW_METHOD_DEFAULTS,
   };
 }

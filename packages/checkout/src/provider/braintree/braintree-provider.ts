@@ -4,7 +4,12 @@
 // Apple Pay and Google Pay: braintree-web's apple-pay and google-payment with the browsers' own payment sheets
 // (payment-sheets.ts), prepared when the configuration loads so that the sheet opens in the shopper's click.
 import type { HostedFields, HostedFieldsOptions, TokenizeOutcome } from '../../fields/hosted-fields.ts';
-import type { FieldName, PaymentMethodResult, PaymentMethodType } from '../../machine/checkout.types.ts';
+import {
+  NEW_METHOD_DEFAULTS,
+  type FieldName,
+  type PaymentMethodResult,
+  type PaymentMethodType,
+} from '../../machine/checkout.types.ts';
 import type { WalletOptionId } from '../../machine/payment-options.ts';
 import { NETWORK, TIMEOUT } from '../gateway-failures.ts';
 import {
@@ -80,12 +85,7 @@ export function resultOf(
     },
     description: str(payload.description),
     binData: payload.binData === undefined ? undefined : (payload.binData as unknown as PaymentMethodResult['binData']),
-    vaulted: false,
-    hasSubscription: false,
-    liabilityShifted: undefined,
-    liabilityShiftPossible: undefined,
-    threeDSecureInfo: undefined,
-    deviceData: undefined,
+    ...NEW_METHOD_DEFAULTS,
   };
 }
 
