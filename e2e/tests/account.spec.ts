@@ -13,9 +13,11 @@ async function axeViolations(page: Page): Promise<string[]> {
   return (await axeOn(page).analyze()).violations.map((violation) => `${violation.id}: ${violation.help}`);
 }
 
+/** A new shopper, signed up through the API (the sign-up pages are accounts.spec's subject), on the shop's page. */
 async function newShopper(page: Page, name: string): Promise<Shopper> {
   const shopper = new Shopper(page);
-  await shopper.signUp(name, uniqueEmail(name.split(' ')[0]?.toLowerCase() ?? 'shopper'), 'account-pages-2026');
+  await shopper.signUpThroughApi(name, uniqueEmail(name.split(' ')[0]?.toLowerCase() ?? 'shopper'), 'account-pages-2026');
+  await shopper.visitShop();
   return shopper;
 }
 
