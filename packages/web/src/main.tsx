@@ -3,9 +3,12 @@
 // the HTML preloads those beside it (vite.config.ts), so they are not fetched one after the other.
 import '@kassa/checkout/styles.css';
 import './styles/app.css';
+import { steadyBrowserLanguages } from './i18n/browser-languages.ts';
 import { startCheckoutLoad } from './pages/checkout/checkout-data.ts';
 import { startTheme } from './theme/theme.ts';
 
+// Before any module of the app reads them: a tag Intl refuses ("en-US@posix") stopped the dashboard's charts' module.
+steadyBrowserLanguages(window.navigator);
 // Before the first render, so the page never flashes in the other theme.
 startTheme();
 // The checkout's order and client token are asked for now rather than once its page has rendered.
