@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -281,6 +282,38 @@ describe('file store', () => {
     ]);
     expect(() => records.set('c', { n: 3 })).toThrow(FileStoreError);
     store.close(); // twice is fine
+  });
+
+  it('loses nothing a background write committed when the process is killed right after it', async () => {
+    // The commit writes the log without flushing it to the disk (a thread flushes it afterwards): a killed process,
+    // unlike a power cut, still leaves every committed burst, which the next open reads back from the log.
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '--input-type=module',
+        '-e',
+        `import { openFileStore } from ${JSON.stringify(new URL('./file-store.ts', import.meta.url).href)};
+        const store = openFileStore(${JSON.stringify(file)}, { debounceMs: 1 });
+        for (let n = 0; n < 50; n += 1) store.collection('records').set('r' + n, { n });
+        const written = () => (store.writes > 0 ? process.stdout.write('written') : setTimeout(written, 1));
+        written();
+        setInterval(() => {}, 1000);`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.once('data', () => resolve());
+      child.once('exit', (code) => reject(new Error(`exited with ${String(code)} before writing`)));
+    });
+    child.kill('SIGKILL');
+    await exited;
+    expect(readdirSync(folder)).toContain('state.sqlite-wal');
+    const reopened = openFileStore(file);
+    expect([...reopened.collection<{ n: number }>('records').inOrder()]).toEqual(Array.from({ length: 50 }, (_, n) => ({ n })));
+    reopened.close();
   });
 
   it('reports a failed background write, keeps the changes pending and writes them on the next flush', async () => {

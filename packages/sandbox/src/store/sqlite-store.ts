@@ -50,6 +50,11 @@ export interface SqliteStoreOptions {
   closedError: () => Error;
   /** Closes the database (the file store first folds its write-ahead log back). */
   closeDatabase: (db: Database.Database) => void;
+  /**
+   * Makes the bursts committed so far survive a power cut: `now` (flush() and close() return once they do), or off the
+   * event loop after a background write (the file store flushes its log in the thread pool).
+   */
+  durable?: (now: boolean) => void;
 }
 
 export interface SqliteStore extends Store {
@@ -276,6 +281,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
   function writeInBackground(): void {
     try {
       write();
+      options.durable?.(false);
     } catch (error) {
       // Still pending: the next change, flush() or close() tries again.
       options.onError(error instanceof Error ? error : new Error(String(error)));
@@ -420,6 +426,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
   function flush(): void {
     cancelTimers();
     write();
+    options.durable?.(true);
   }
 
   return {
