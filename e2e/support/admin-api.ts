@@ -1,4 +1,4 @@
-import { request, type Page } from '@playwright/test';
+import { expect, request, type APIRequestContext, type Page } from '@playwright/test';
 import { botcheckToken } from './botcheck-token.ts';
 import { currentProduct } from './products.ts';
 
@@ -11,14 +11,23 @@ export interface RecordedPayment {
   transactionId: string | null;
 }
 
+/**
+ * Signs `api` (a page's request context, whose cookies are the page's, or one of its own) in as the demo admin through
+ * the API the sign-in page uses.
+ */
+export async function signInAsAdmin(api: APIRequestContext): Promise<void> {
+  const signedIn = await api.post('/api/session', {
+    data: { email: 'admin@kassa.test', password: 'kassa-demo-admin', botcheck: await botcheckToken(api, 'sign_in') },
+  });
+  expect(signedIn.status()).toBe(200);
+}
+
 /** The payment the server recorded for an order the shopper in `page` paid (or tried to). */
 export async function recordedPayment(page: Page, orderId: string): Promise<RecordedPayment> {
   const { order } = (await (await page.request.get(`/api/orders/${orderId}`)).json()) as { order: { payment?: { id: string } } };
   const baseURL = currentProduct().shopUrl;
   const admin = await request.newContext({ baseURL, extraHTTPHeaders: { Origin: new URL(baseURL).origin } });
-  await admin.post('/api/session', {
-    data: { email: 'admin@kassa.test', password: 'kassa-demo-admin', botcheck: await botcheckToken(admin, 'sign_in') },
-  });
+  await signInAsAdmin(admin);
   const detail = (await (await admin.get(`/api/admin/payments/${order.payment?.id ?? 'none'}`)).json()) as {
     payment: RecordedPayment;
   };

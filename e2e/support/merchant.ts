@@ -1,15 +1,28 @@
 import { expect, type Page } from '@playwright/test';
+import { signInAsAdmin } from './admin-api.ts';
 import { axeOn } from './axe.ts';
 
 /** The merchant at the dashboard (/admin), as a page object: a spec reads like `merchant.refundsPart('5.00')`. */
 export class Merchant {
   constructor(readonly page: Page) {}
 
-  async signsIn(): Promise<void> {
+  /** Signs in on the sign-in page, which takes an administrator to the dashboard's overview. */
+  async signsInOnThePage(): Promise<void> {
     await this.page.goto('/sign-in');
     await this.page.getByLabel('Email').fill('admin@kassa.test');
     await this.page.getByLabel('Password').fill('kassa-demo-admin');
     await this.page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(this.page.getByRole('heading', { name: 'Overview', level: 1 })).toBeVisible();
+  }
+
+  /**
+   * Signed in through the API the sign-in page uses, then the dashboard's overview: for the tests whose subject comes
+   * after signing in (about 0.35 s less of Chromium's CPU and 0.65 s less time a sign-in than on the page, whose proof of
+   * work runs in the browser's workers).
+   */
+  async signsIn(): Promise<void> {
+    await signInAsAdmin(this.page.request);
+    await this.page.goto('/admin');
     await expect(this.page.getByRole('heading', { name: 'Overview', level: 1 })).toBeVisible();
   }
 

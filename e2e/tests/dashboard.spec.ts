@@ -158,10 +158,13 @@ test(
   },
 );
 
-test('the overview charts the payments made; the demo subscription is listed with its customer', async ({ page, browser }) => {
+test('signed in on the sign-in page, a merchant lands on the overview, which charts the payments made; the demo subscription is listed with its customer', async ({
+  page,
+  browser,
+}) => {
   await guestPays(browser);
   const merchant = new Merchant(page);
-  await merchant.signsIn();
+  await merchant.signsInOnThePage();
   await expect(page.getByRole('definition').first()).not.toHaveText('€0.00');
   // uPlot draws each chart into a canvas (declines by reason only once there are declines); the same numbers are in a
   // table for screen readers.
