@@ -250,26 +250,26 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('a card-testi
   }
 
   it('without a token or with a replayed one, nothing (or one attempt) reaches the gateway, not even the look-up of the card', async () => {
+    // Five each: an order's sixth payment in the hour is refused before the bot-check (payments_per_order_per_hour).
     const one = await shopper('203.0.113.10');
-    const none = await attack(10, async () => one, 'none');
+    const none = await attack(5, async () => one, 'none');
     print('no bot-check token', none);
     expect(none.gatewayCalls).toBe(0);
     expect(lookup.lookups).toBe(0);
     const other = await shopper('203.0.113.11');
-    const replayed = await attack(10, async () => other, 'replayed');
+    const replayed = await attack(5, async () => other, 'replayed');
     print('one solved token replayed', replayed);
     expect(replayed.gatewayCalls).toBe(1);
     expect(lookup.lookups).toBe(1);
   }, 120_000);
 
   it('one session, one order, one IP: at most 3 cards reach the gateway, and a real shopper elsewhere pays', async () => {
+    // Twelve: nine past the bound. The session's 31st challenge, refused, is refusals.http.test.ts's.
     const one = await shopper('203.0.113.20');
-    const figures = await attack(40, async () => one);
+    const figures = await attack(12, async () => one);
     print('one session, one order, one IP, solved tokens', figures);
     expect(figures.gatewayCalls).toBe(3); // declines_per_session_per_hour
-    // The 31st challenge of the session is refused: the last 10 attempts never get a token to pay with.
-    expect(figures.refusedChallenge).toBe(10);
-    expect(figures.refusedByVelocity).toBe(27);
+    expect(figures.refusedByVelocity).toBe(9);
 
     const real = await shopper('198.51.100.77', 'prd_mug');
     const paid = await real.client.post(
@@ -339,7 +339,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('a card-testi
 
   it('one card tried from a new address, session and order each time: at most 3 declines of it reach the gateway', async () => {
     const figures = await attack(
-      12,
+      6,
       rotating(() => cardNumber(424242)),
     );
     print('one card, rotating address, session and order', figures);
@@ -459,14 +459,14 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('a card-testi
   it('one number tried with a new expiry date from a new address, session and order each time: at most 3 declines of it reach the gateway', async () => {
     const year = new Date().getUTCFullYear();
     const figures = await attack(
-      8,
+      6,
       rotating((attempt) => ({
         number: cardNumber(424243),
         expirationDate: `${String(attempt + 1).padStart(2, '0')}/${year + 3}`,
       })),
     );
     print('one number, a new expiry each time, rotating address, session and order', figures);
-    expect(figures.gatewayCalls).toBe(3); // declines_per_card_digits_per_hour (per card and expiry, all 8 reached it)
+    expect(figures.gatewayCalls).toBe(3); // declines_per_card_digits_per_hour (per card and expiry, all 6 reached it)
   }, 180_000);
 
   it('rotating addresses, sessions and orders: bounded per BIN; the shop alert raises the proof-of-work cost and switches payments and card saves to the interactive widget, through which a real shopper pays', async () => {
@@ -566,7 +566,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('a card-testi
     let attempts = 0;
     let refusedByVelocity = 0;
     let cpu = 0;
-    for (; attempts < 20; attempts += 1) {
+    for (; attempts < 10; attempts += 1) {
       const nonce = await attacker.tokenize();
       // Every other attempt subscribes with the new card instead (saved on the way, its first charge a payment).
       const subscribes = attempts % 2 === 1;
@@ -595,7 +595,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('a card-testi
     // first, then subscribed (its first charge).
     expect(vault.cards).toBe(5);
     expect(vault.subscriptions).toBe(2);
-    expect(refusedByVelocity).toBe(15);
+    expect(refusedByVelocity).toBe(5);
 
     expect(await realShopperSaves('198.51.100.79')).toBe(201);
   }, 180_000);
@@ -641,10 +641,10 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('a card-testi
 
   it('one card saved from a new account and address each time: at most 3 failed verifications of it reach the gateway', async () => {
     // The gateway's test Visa whose verification is declined (processor 2000): each save is one card test.
-    const figures = await savesFromRotatingAccounts('one card saved, rotating account and address', 8, () => '4000111111111115');
+    const figures = await savesFromRotatingAccounts('one card saved, rotating account and address', 5, () => '4000111111111115');
     // declines_per_card_per_hour (3): a failed verification is a decline of the card, whoever saves it from wherever.
     expect(figures.gatewayCalls).toBe(3);
-    expect(figures.refusals).toEqual(Array(5).fill('declines_per_card_per_hour'));
+    expect(figures.refusals).toEqual(Array(2).fill('declines_per_card_per_hour'));
   }, 180_000);
 
   it('new cards of one BIN failing verification, saved from a new account and address each time: 10 reach the gateway, then the BIN is under test for saves and payments', async () => {
