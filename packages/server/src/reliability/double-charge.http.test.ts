@@ -34,8 +34,9 @@ beforeAll(async () => {
   const [started, database] = await Promise.all([startSandboxProcess(), engine.setup().then(() => engine.open())]);
   sandbox = started;
   if (database.config.engine !== 'postgres') throw new Error('two instances share a PostgreSQL');
-  // The schema is made (open migrates it): the instances start on it as on a production database.
-  await database.cleanup();
+  // The schema is made (open migrates it): the instances start on it as on a production database. The database is
+  // dropped once they stop.
+  const dropDatabase = database.cleanup;
   // One environment for both, as two instances behind a load balancer.
   const env = {
     HOST: '127.0.0.1',
@@ -59,7 +60,7 @@ beforeAll(async () => {
   );
   const [childUrl, here] = await Promise.all([child.start(), startServer(loadConfig({ ...env, PORT: '0' }))]);
   urls.push(childUrl, here.url);
-  cleanup = () => Promise.all([child.stop(), here.close()]).then(() => undefined);
+  cleanup = () => Promise.all([child.stop(), here.close()]).then(dropDatabase);
 }, 180_000);
 afterAll(async () => {
   await cleanup?.();

@@ -3,7 +3,7 @@
 // Prints the server's address as one JSON line; stops the server when its parent closes stdin (or dies).
 import { startTestPostgres } from './postgres.ts';
 
-const server = await startTestPostgres({ durable: false });
+const server = await startTestPostgres({ durable: false, inMemory: true });
 process.stdout.write(`${JSON.stringify(server.address)}\n`);
 process.stdin.on('end', () => {
   void server.stop().then(() => process.exit(0));
