@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { accessSync, chmodSync, constants, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { accessSync, chmodSync, constants, mkdtempSync, readFileSync, renameSync, rmSync, statfsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -56,7 +56,7 @@ export interface TestPostgres {
  * transactions, locks and isolation are unchanged. The benchmark keeps the default, a server as a shop runs it.
  * `keepDataIn`: stop() moves the data directory there instead of removing it; `copyOf`: the server starts on a copy of
  * such a directory (its databases, its password) instead of a new one (the benchmark's seeded database, seed-cache.ts).
- * `inMemory`: the data directory in /dev/shm (a memory file system) where there is one: each test's copy of the
+ * `inMemory`: the data directory in /dev/shm (a memory file system) where there is one with 1 GiB free: each test's copy of the
  * template database (CREATE DATABASE) cost 100-400 ms of the server's CPU and 0.3-1.2 s on the disk here, about 30 ms
  * and 0.1 s in memory.
  */
@@ -71,7 +71,7 @@ export async function startTestPostgres({
   copyOf?: string;
   inMemory?: boolean;
 } = {}): Promise<TestPostgres> {
-  const root = mkdtempSync(join(inMemory && writable(MEMORY_DIR) ? MEMORY_DIR : tmpdir(), 'kassa-pg-'));
+  const root = mkdtempSync(join(inMemory && roomyMemoryDir() ? MEMORY_DIR : tmpdir(), 'kassa-pg-'));
   chmodSync(root, 0o777);
   const dataDir = join(root, 'data');
   const port = await freePort();
@@ -102,11 +102,15 @@ export async function startTestPostgres({
 }
 
 const MEMORY_DIR = '/dev/shm';
+/** A container's /dev/shm can be 64 MB: the run's server (a template, WAL, a database per test in flight) needs more. */
+const MEMORY_DIR_MIN_FREE = 1024 ** 3;
 
-function writable(dir: string): boolean {
+/** Whether /dev/shm is there, writable, and has room for the run's server; the disk otherwise. */
+function roomyMemoryDir(): boolean {
   try {
-    accessSync(dir, constants.W_OK);
-    return true;
+    accessSync(MEMORY_DIR, constants.W_OK);
+    const { bavail, bsize } = statfsSync(MEMORY_DIR);
+    return bavail * bsize >= MEMORY_DIR_MIN_FREE;
   } catch {
     return false;
   }
