@@ -135,8 +135,12 @@ test.describe('loading the gateway configuration', () => {
     const shopper = new Shopper(page);
     const sheet = new CheckoutSheet(page);
     const refused = page.waitForResponse((response) => response.url().includes('/hosted-fields/') && response.status() === 503);
+    // The number's frame is requested beside the configuration, not after it: run the clock forward only once the
+    // configuration has answered, or its own 15 s time-out fires first ("took too long", as one run met).
+    const configured = page.waitForResponse((response) => response.url().includes('/client_api/v1/configuration'));
     await shopper.openCheckout(catalogue.everyday);
     await refused;
+    await (await configured).finished();
     await page.clock.fastForward(CARD_FIELDS_LOAD_TIMEOUT_MS);
     await expect(sheet.message()).toHaveText('All payment options failed to load.');
     await clearSandboxFaults();
