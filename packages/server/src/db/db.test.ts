@@ -62,6 +62,28 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('database on 
     }
   });
 
+  it('migrates a database some migrations behind, and refuses one that ran a migration this code does not know', async () => {
+    const { handle, cleanup } = await engine.open();
+    const { db } = handle;
+    const executed = async () =>
+      (await sql<{ name: string }>`select name from kysely_migration`.execute(db)).rows.map((row) => row.name).sort();
+    try {
+      const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+      expect((await migrator.migrateTo('0015_disputes_by_transaction')).error).toBeUndefined();
+      await migrate(db);
+      expect(await executed()).toEqual(Object.keys(migrations).sort());
+      const payments = (await db.introspection.getTables()).find((table) => table.name === 'payments');
+      expect(payments?.columns.map((column) => column.name)).toContain('velocity_subjects');
+
+      await sql`insert into kysely_migration (name, timestamp) values ('9999_of_a_newer_kassa', ${new Date().toISOString()})`.execute(
+        db,
+      );
+      await expect(migrate(db)).rejects.toThrow(/9999_of_a_newer_kassa is missing/);
+    } finally {
+      await cleanup();
+    }
+  });
+
   it('allows one live (pending or succeeded) payment per order, many declined ones', async () => {
     const { handle, cleanup } = await engine.open();
     const { db } = handle;

@@ -18,7 +18,7 @@ export interface TestEngine {
 }
 
 // Each test opens a fresh database: a copy of one migrated once per process (SQLite) or per server (PostgreSQL), so the
-// migrations do not run again for every test. openDatabase still runs the migrator on the copy, which finds it current.
+// migrations do not run again for every test. openDatabase finds the copy current in one query (db/connect.ts migrate).
 
 /** A migrated SQLite file, made on first use and removed when the process ends. */
 let sqliteTemplate: Promise<string> | undefined;
