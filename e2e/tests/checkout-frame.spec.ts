@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { catalogue } from '../support/catalogue.ts';
 import { CheckoutSheet } from '../support/checkout-sheet.ts';
+import { clientTokenForNewOrder, openIntegratorPage, requestPaymentMethod } from '../support/integrator-page.ts';
 import { cards, Shopper } from '../support/shopper.ts';
 
 // The drop-in's frame as a shopper meets it in the shop: first view, focus, layout, messages.
@@ -82,6 +83,22 @@ test('the detected brand is shown inside the number field', async ({ page }) => 
   const numberBox = page.locator('.kassa-field[data-field="number"] .kassa-field__box');
   await expect(numberBox).toHaveAttribute('data-brand', 'mastercard');
   await expect(numberBox.getByRole('img', { name: 'Mastercard' })).toBeVisible();
+  // Its mark, a chunk of its own (the card view does not wait for it), drawn in the labelled frame: two circles.
+  await expect(numberBox.locator('svg circle')).toHaveCount(2);
+});
+
+test("the brands' marks failing to download: each accepted brand still named by its labelled frame, and the card pays", async ({
+  page,
+}) => {
+  await openIntegratorPage(page, { authorization: await clientTokenForNewOrder(page) }, /^brand-marks-/);
+  const sheet = new CheckoutSheet(page);
+  await sheet.seesState('ready');
+  const accepted = sheet.root().getByRole('list', { name: 'Accepted cards' });
+  await expect(accepted.getByRole('img', { name: 'Visa' })).toBeVisible();
+  await expect(accepted.locator('svg > :not(rect)')).toHaveCount(0);
+  await new Shopper(page).enterCard(cards.visa);
+  const [result] = await requestPaymentMethod(page);
+  expect(result).toMatchObject({ ok: true, result: { type: 'CreditCard', details: { lastFour: '1111' } } });
 });
 
 test('a postal code is checked as written: "-1" is "not valid", "12.345" is accepted and the card pays', async ({ page }) => {

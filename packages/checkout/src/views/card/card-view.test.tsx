@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { loadBrandMarks } from '../../brands/brand-icons.tsx';
 import type { CheckoutEvent } from '../../machine/checkout.types.ts';
 import { gatewayConfiguration, visa } from '../../testing/fixtures.ts';
 import { renderWith, stateAfter } from '../../testing/render.tsx';
@@ -34,6 +35,19 @@ describe('card view markup', () => {
       /<div class="kassa-field__box" data-brand="visa">.*<span class="kassa-field__brand"><svg[^>]*aria-label="Visa"/,
     );
     expect(html).toContain('CVV (3 digits)');
+  });
+
+  it("draws each brand's mark inside its labelled frame once the marks' chunk has arrived", async () => {
+    const frame = '<rect width="40" height="26" rx="3" fill="#fff" stroke="#d0d4dc"></rect>';
+    await loadBrandMarks();
+    // A render asks for the marks (already here, the answer still a promise); the next one draws them.
+    render();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const html = render();
+    expect(html).toContain(
+      `aria-label="Mastercard" focusable="false">${frame}<!--$--><circle cx="16" cy="13" r="7" fill="#eb001b">`,
+    );
+    expect(html).toContain(`aria-label="Visa" focusable="false">${frame}<!--$--><text`);
   });
 
   it('puts the field message as text in the element the frame is described by, and the sheet message in the alert', () => {
