@@ -187,7 +187,7 @@ test('the overview shows money per currency: a figure, a volume and a refunds ch
   browser,
 }) => {
   // The shop sells in one currency (EUR), so a second one cannot be paid here: the server's real answer is given a
-  // USD day on top (the only stand-in of this spec), to check how the page lays out more than one currency.
+  // USD day on top (as the phone test raises its totals), to check how the page lays out more than one currency.
   await guestPays(browser);
   await page.route('**/api/admin/overview?*', async (route) => {
     const answer = await route.fetch();
@@ -428,14 +428,42 @@ for (const section of ['Overview', 'Payments', 'Subscriptions', 'Disputes', 'Cus
   });
 }
 
-test('on a phone the dashboard fits the screen: tabs for its sections, no sideways scroll of the page', async ({
+test("on a phone the dashboard fits the screen: the overview at 320 px with a busy month's figures, tabs for its sections, no sideways scroll of the page", async ({
   page,
   browser,
 }) => {
   await guestPays(browser);
-  await page.setViewportSize({ width: 390, height: 844 });
+  // A busy month's money (the server's real answer, its totals raised): two figures a row cut €1,234,567.89 off at
+  // 320 px.
+  await page.route('**/api/admin/overview?*', async (route) => {
+    const answer = await route.fetch();
+    const overview = (await answer.json()) as { days: string[]; volume: unknown[]; refunds: unknown[] };
+    const amounts = (total: number) => overview.days.map((_day, index) => (index === overview.days.length - 1 ? total : 0));
+    overview.volume = [{ currency: 'EUR', amounts: amounts(123_456_789), total: 123_456_789 }];
+    overview.refunds = [{ currency: 'EUR', amounts: amounts(2_345_678), total: 2_345_678 }];
+    await route.fulfill({ response: answer, json: overview });
+  });
+  await page.setViewportSize({ width: 320, height: 720 });
   const merchant = new Merchant(page);
   await merchant.signsIn();
+  await expect(page.getByRole('definition').first()).toHaveText('€1,234,567.89');
+  await expect(page.getByRole('figure', { name: 'Refunds per day' }).locator('canvas')).toBeVisible();
+  // Each figure and each chart (its axes and legend) is drawn inside its card: a range over the drawn contents, since
+  // text spilling out of a box leaves the box's own size as it was.
+  const outsideTheirCards = await page.evaluate(() =>
+    [...document.querySelectorAll('.kpi, .chart-canvas')].flatMap((drawn) => {
+      const contents = document.createRange();
+      contents.selectNodeContents(drawn);
+      const inside = contents.getBoundingClientRect();
+      const card = (drawn.closest('.card') as Element).getBoundingClientRect();
+      return inside.left >= card.left && inside.right <= card.right ? [] : [drawn.textContent ?? ''];
+    }),
+  );
+  expect(outsideTheirCards).toEqual([]);
+  expect(await headerLayout(page)).toMatchObject({ logoWidth: 28, brandClearOfCart: true, sidewaysScroll: false });
+  await page.screenshot({ path: test.info().outputPath('phone-overview-320.png'), fullPage: true });
+
+  await page.setViewportSize({ width: 390, height: 844 });
   await merchant.opensSection('Payments');
   await expect(merchant.paymentRows().first()).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
