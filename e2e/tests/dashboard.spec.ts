@@ -475,6 +475,28 @@ test("on a phone the dashboard fits the screen: the overview at 320 px with a bu
   await page.screenshot({ path: test.info().outputPath('phone-activity.png'), fullPage: true });
 });
 
+test("on a tablet the admin's header is one row, who is signed in on one line from 961 px, nothing cut off", async ({ page }) => {
+  const merchant = new Merchant(page);
+  await merchant.signsIn();
+  // At 641 px it was 679 px wide (Sign out cut off) and who is signed in took three lines: signed in, the logo alone
+  // says whose shop it is up to 800 px, and who is signed in shows from 961 px (on a phone what does not fit goes to a
+  // second row on purpose).
+  for (const width of [641, 720, 800, 880, 961]) {
+    await page.setViewportSize({ width, height: 720 });
+    expect({ width, ...(await headerLayout(page)) }).toEqual({
+      width,
+      logoWidth: 32,
+      brandClearOfCart: true,
+      toolsBesideNav: true,
+      sidewaysScroll: false,
+    });
+    const signedIn = page.getByText('Signed in as Demo Admin');
+    if (width < 961) await expect(signedIn).toBeHidden();
+    else expect((await signedIn.boundingBox())?.height).toBeLessThan(24);
+    await page.locator('.app-header').screenshot({ path: test.info().outputPath(`admin-header-${width}.png`) });
+  }
+});
+
 test('a shopper who opens the dashboard is told it is for administrators and sees no payment', async ({ page }) => {
   const shopper = new Shopper(page);
   await shopper.signIn('shopper@kassa.test', 'kassa-demo-shopper');
