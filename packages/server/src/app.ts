@@ -105,7 +105,7 @@ export async function buildKassaApp(config: Config, deps: AppDeps = {}): Promise
   let demo: DemoCredentials | null = null;
   if (config.demo.seed) {
     await seedDemoCatalogue(database.db);
-    demo = await seedDemoAccounts(database.db, config.demo);
+    demo = await seedDemoAccounts(database.db, config.demo, config.passwordCost);
   }
 
   const velocity = new Velocity(database.db);

@@ -152,6 +152,18 @@ describe('loadConfig', () => {
     expect(config.gatewayOrigins).toContain('https://assets.braintreegateway.com');
   });
 
+  it("hashes passwords at OWASP's minimum cost for Argon2id, or more, never less", () => {
+    expect(loadConfig({}).passwordCost).toEqual({ memoryKiB: 19_456, passes: 2 });
+    expect(loadConfig({ PASSWORD_HASH_MEMORY_KIB: '65536', PASSWORD_HASH_PASSES: '3' }).passwordCost).toEqual({
+      memoryKiB: 65_536,
+      passes: 3,
+    });
+    expect(problemsOf({ PASSWORD_HASH_MEMORY_KIB: '19455', PASSWORD_HASH_PASSES: '1' })).toEqual([
+      "PASSWORD_HASH_MEMORY_KIB must be at least 19456 (OWASP's minimum for Argon2id)",
+      "PASSWORD_HASH_PASSES must be at least 2 (OWASP's minimum for Argon2id)",
+    ]);
+  });
+
   it('refuses short secrets', () => {
     expect(problemsOf({ SESSION_SECRET: 'short' })).toEqual(['SESSION_SECRET must be at least 32 characters']);
   });

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { MIN_PASSWORD_COST } from './accounts/passwords.ts';
+import type { PasswordCost } from './accounts/passwords.ts';
 import { ALERT_PROVIDERS, alertSiteverifyProvider, BOTCHECK_PROVIDERS, SITEVERIFY_PROVIDERS } from './botcheck/providers.ts';
 import type { AlertProvider, BotcheckProvider } from './botcheck/providers.ts';
 import { BOTCHECK_ACTIONS } from './botcheck/verifier.ts';
@@ -40,6 +42,8 @@ export interface Config {
   /** Origins the browser may frame and call for the gateway (CSP frame-src / connect-src). */
   gatewayOrigins: string[];
   sessionSecret: string;
+  /** Argon2id's cost for new password hashes; from the environment never below MIN_PASSWORD_COST (tests lower it). */
+  passwordCost: PasswordCost;
   /** Bearer token `/metrics` asks for; null: it answers the machine itself only (a loopback client). */
   metricsToken: string | null;
   /** Cookie `Secure` flag: on when the public URL is https. */
@@ -150,6 +154,14 @@ const positiveInt = (name: string) =>
     .int(`${name} must be a whole number`)
     .positive(`${name} must be greater than 0`);
 
+/** A part of Argon2id's cost: OWASP's minimum by default, and the floor (passwords.ts MIN_PASSWORD_COST). */
+const passwordCost = (name: string, min: number) =>
+  z.coerce
+    .number({ error: `${name} must be a number` })
+    .int(`${name} must be a whole number`)
+    .min(min, `${name} must be at least ${min} (OWASP's minimum for Argon2id)`)
+    .default(min);
+
 const bool = (name: string) =>
   z
     .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: `${name} must be true or false` })
@@ -190,6 +202,8 @@ const fields = {
   GATEWAY_ORIGIN: z.string().optional(),
   PUBLIC_URL: z.url({ error: 'PUBLIC_URL must be a URL like https://shop.example.com' }).optional(),
   SESSION_SECRET: z.string().min(32, 'SESSION_SECRET must be at least 32 characters').optional(),
+  PASSWORD_HASH_MEMORY_KIB: passwordCost('PASSWORD_HASH_MEMORY_KIB', MIN_PASSWORD_COST.memoryKiB),
+  PASSWORD_HASH_PASSES: passwordCost('PASSWORD_HASH_PASSES', MIN_PASSWORD_COST.passes),
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\/[^\s]+$/, 'SMTP_URL must be a URL like smtp://user:password@mail.example.com:587 (or smtps://)')
@@ -353,6 +367,7 @@ export function loadConfig(env: Env): Config {
     gatewayOrigins,
     // Without a configured secret, sessions and challenges last as long as the process: fine for a demo.
     sessionSecret: v.SESSION_SECRET ?? randomBytes(32).toString('hex'),
+    passwordCost: { memoryKiB: v.PASSWORD_HASH_MEMORY_KIB, passes: v.PASSWORD_HASH_PASSES },
     metricsToken: v.METRICS_TOKEN ?? null,
     secureCookies: v.PUBLIC_URL?.startsWith('https:') ?? false,
     publicUrl: v.PUBLIC_URL === undefined ? null : new URL(v.PUBLIC_URL).origin,

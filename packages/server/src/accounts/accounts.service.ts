@@ -6,6 +6,7 @@ import { toAccount, normalizeEmail } from './account.ts';
 import type { Account, Role } from './account.ts';
 import { findAccountByEmail, findAccountById, insertAccount, setGatewayCustomerId } from './accounts.repository.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
+import type { PasswordCost } from './passwords.ts';
 
 export type CreateAccountResult = { kind: 'created'; account: Account } | { kind: 'email_taken' };
 
@@ -13,13 +14,14 @@ export type CreateAccountResult = { kind: 'created'; account: Account } | { kind
 // (hundreds per run, two Argon2 hashes of about 40 ms of CPU each), and a demo password is the same every time.
 const demoPasswordHashes = new Map<string, Promise<string>>();
 
-function demoPasswordHash(password: string): Promise<string> {
-  let hashed = demoPasswordHashes.get(password);
+function demoPasswordHash(password: string, cost: PasswordCost): Promise<string> {
+  const key = `${cost.memoryKiB}/${cost.passes}/${password}`;
+  let hashed = demoPasswordHashes.get(key);
   if (hashed === undefined) {
-    hashed = hashPassword(password);
-    demoPasswordHashes.set(password, hashed);
+    hashed = hashPassword(password, cost);
+    demoPasswordHashes.set(key, hashed);
     // A failed hash is not kept: the next seed tries again.
-    hashed.catch(() => demoPasswordHashes.delete(password));
+    hashed.catch(() => demoPasswordHashes.delete(key));
   }
   return hashed;
 }
@@ -28,12 +30,13 @@ function demoPasswordHash(password: string): Promise<string> {
 export async function createAccount(
   db: Db,
   input: { email: string; password: string; name: string; role?: Role },
+  cost: PasswordCost,
 ): Promise<CreateAccountResult> {
   const email = normalizeEmail(input.email);
   const row = await insertAccount(db, {
     email,
     name: input.name.trim(),
-    passwordHash: await demoPasswordHash(input.password),
+    passwordHash: await demoPasswordHash(input.password, cost),
     role: input.role ?? 'shopper',
   });
   return row === undefined ? { kind: 'email_taken' } : { kind: 'created', account: toAccount(row) };
@@ -49,9 +52,13 @@ export function emailSubject(secret: string, email: string): string {
     .digest('hex');
 }
 
-export async function signIn(db: Db, input: { email: string; password: string }): Promise<Account | undefined> {
+export async function signIn(
+  db: Db,
+  input: { email: string; password: string },
+  cost: PasswordCost,
+): Promise<Account | undefined> {
   const row = await findAccountByEmail(db, normalizeEmail(input.email));
-  const ok = await verifyPassword(row?.password_hash ?? null, input.password);
+  const ok = await verifyPassword(row?.password_hash ?? null, input.password, cost);
   return ok && row !== undefined ? toAccount(row) : undefined;
 }
 
@@ -94,11 +101,13 @@ export interface DemoCredentials {
 export async function seedDemoAccounts(
   db: Db,
   passwords: { shopperPassword: string; adminPassword: string },
+  cost: PasswordCost,
 ): Promise<DemoCredentials> {
   const shopper = { email: 'shopper@kassa.test', password: passwords.shopperPassword };
   const admin = { email: 'admin@kassa.test', password: passwords.adminPassword };
-  if ((await findAccountByEmail(db, shopper.email)) === undefined) await createAccount(db, { ...shopper, name: 'Demo Shopper' });
+  if ((await findAccountByEmail(db, shopper.email)) === undefined)
+    await createAccount(db, { ...shopper, name: 'Demo Shopper' }, cost);
   if ((await findAccountByEmail(db, admin.email)) === undefined)
-    await createAccount(db, { ...admin, name: 'Demo Admin', role: 'admin' });
+    await createAccount(db, { ...admin, name: 'Demo Admin', role: 'admin' }, cost);
   return { shopper, admin };
 }

@@ -1,16 +1,37 @@
 import { hash, verify } from '@node-rs/argon2';
 
-/** Argon2id with the library's defaults (19 MiB, 2 passes: OWASP's minimum recommendation). */
-export function hashPassword(password: string): Promise<string> {
-  return hash(password);
+/** Argon2id's cost for new password hashes: memory in KiB and passes (one lane). */
+export interface PasswordCost {
+  memoryKiB: number;
+  passes: number;
 }
 
-// Compared against when the email is unknown, so a wrong email costs as long as a wrong password.
-let decoy: Promise<string> | undefined;
+/**
+ * OWASP's minimum for Argon2id (19 MiB, 2 passes; also the library's defaults): the default, and the floor of the
+ * configuration (PASSWORD_HASH_MEMORY_KIB, PASSWORD_HASH_PASSES). Only tests lower it, in code (testing/config.ts).
+ */
+export const MIN_PASSWORD_COST: PasswordCost = { memoryKiB: 19_456, passes: 2 };
 
-export async function verifyPassword(passwordHash: string | null, password: string): Promise<boolean> {
+export function hashPassword(password: string, cost: PasswordCost): Promise<string> {
+  return hash(password, { memoryCost: cost.memoryKiB, timeCost: cost.passes, parallelism: 1 });
+}
+
+// Compared against when the email is unknown, so a wrong email costs as long as a wrong password (of an account
+// hashed at the same cost); one per cost.
+const decoys = new Map<string, Promise<string>>();
+
+/**
+ * Whether the password is the one hashed: Argon2 reads the cost from the stored hash, so hashes made at any cost
+ * still verify after the setting changes. `cost` is the decoy's, for an unknown email (`passwordHash` null).
+ */
+export async function verifyPassword(passwordHash: string | null, password: string, cost: PasswordCost): Promise<boolean> {
   if (passwordHash === null) {
-    decoy ??= hash('decoy-password-never-matches');
+    const key = `${cost.memoryKiB}/${cost.passes}`;
+    let decoy = decoys.get(key);
+    if (decoy === undefined) {
+      decoy = hashPassword('decoy-password-never-matches', cost);
+      decoys.set(key, decoy);
+    }
     await verify(await decoy, password).catch(() => false);
     return false;
   }

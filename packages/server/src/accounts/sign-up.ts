@@ -7,6 +7,7 @@ import { normalizeEmail, toAccount } from './account.ts';
 import type { Account } from './account.ts';
 import { findAccountByEmail, insertAccount } from './accounts.repository.ts';
 import { hashPassword } from './passwords.ts';
+import type { PasswordCost } from './passwords.ts';
 
 /** How long a sign-up's mailed link works. */
 export const SIGN_UP_LINK_HOURS = 24;
@@ -20,14 +21,14 @@ const tokenHash = (token: string) => createHash('sha256').update(token).digest('
  * `mayMail` false (the email was sent too many sign-up mails lately): the same work, no mail.
  */
 export async function requestSignUp(
-  deps: { db: Db; outbox: MailOutbox },
+  deps: { db: Db; outbox: MailOutbox; config: { passwordCost: PasswordCost } },
   input: { email: string; password: string; name: string },
   links: { origin: string; mayMail: boolean },
   now: Date = new Date(),
 ): Promise<void> {
   const email = normalizeEmail(input.email);
   const name = input.name.trim();
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = await hashPassword(input.password, deps.config.passwordCost);
   const registered = (await findAccountByEmail(deps.db, email)) !== undefined;
   // One transaction either way (the pending sign-up and its mail, or the mail alone): one commit each, same time.
   await deps.db.transaction().execute(async (trx) => {

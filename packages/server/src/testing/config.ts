@@ -1,5 +1,6 @@
 import type { Config, DatabaseConfig, GatewayConfig } from '../config.ts';
 import { loadConfig } from '../config.ts';
+import type { PasswordCost } from '../accounts/passwords.ts';
 
 /**
  * The proof of work's difficulty in tests: a hundredth of the default (20,000). Every payment, save and sign-in of a
@@ -10,7 +11,15 @@ import { loadConfig } from '../config.ts';
 export const TEST_BOTCHECK_MAX_COUNTER = 200;
 
 /**
- * A config for tests: the given database and gateway, quiet logs, demo data seeded, the bot-check on payments only
+ * Argon2id's cost in tests: 256 KiB and one pass, 0.2 ms of CPU a hash instead of 24-32 ms at the production setting (a
+ * floor that the environment cannot lower: config.ts), which the sign-in of nearly every test paid. Stored hashes carry
+ * their own cost (src/accounts/passwords.test.ts); the e2e and bench servers, started from the environment, keep the
+ * production setting.
+ */
+export const TEST_PASSWORD_COST: PasswordCost = { memoryKiB: 256, passes: 1 };
+
+/**
+ * A config for tests: the given database and gateway, quiet logs, cheap password hashes, demo data seeded, the bot-check on payments only
  * (the tests of sign-in, sign-up and saving cards with it turn it on: src/security/botcheck-actions.test.ts).
  */
 export function testConfig(
@@ -28,6 +37,7 @@ export function testConfig(
     database,
     gateway,
     gatewayOrigins: gateway?.kind === 'custom' ? [`http://${gateway.host}:${gateway.port}`] : [],
+    passwordCost: TEST_PASSWORD_COST,
     ...overrides,
   };
 }

@@ -1,5 +1,5 @@
 import type { Db } from '../db/connect.ts';
-import { hashPassword } from '../accounts/passwords.ts';
+import { MIN_PASSWORD_COST, hashPassword } from '../accounts/passwords.ts';
 import { newId } from '../ids.ts';
 import { lastOrderNumber, takeOrderNumbersUpTo } from '../orders/orders.repository.ts';
 import type { Insertable } from 'kysely';
@@ -56,7 +56,7 @@ export async function seedPayments(db: Db, options: SeedOptions): Promise<{ paym
   const now = (options.now ?? new Date()).getTime();
   const admin = await db.selectFrom('accounts').select('id').where('role', '=', 'admin').executeTakeFirst();
   // One real hash for every made-up shopper: their password is random and unknown, so nobody signs in as them.
-  const passwordHash = await hashPassword(`seeded-${now}-${next()}`);
+  const passwordHash = await hashPassword(`seeded-${now}-${next()}`, MIN_PASSWORD_COST);
 
   const accounts: Insertable<AccountsTable>[] = Array.from({ length: options.customers }, (_, index) => ({
     id: newId('acc'),

@@ -49,7 +49,7 @@ export function sessionRoutes(app: ApiInstance, ctx: AppContext): void {
       const subjects = { email: emailSubject(ctx.config.sessionSecret, request.body.email), ip: request.ip };
       const attempt = await enforceLimits(ctx.velocity, request, reply, 'sign_in', subjects, ctx.config.velocity.signIn);
       await requireBotcheck(ctx, request, 'sign_in', request.body.botcheck);
-      const account = await signIn(ctx.db, request.body);
+      const account = await signIn(ctx.db, request.body, ctx.config.passwordCost);
       if (account === undefined) throw new ProblemError('invalid_credentials');
       await ctx.velocity.forget(attempt);
       await startAccountSession(ctx, request, reply, account.id, request.body);
