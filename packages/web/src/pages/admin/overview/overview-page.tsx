@@ -18,7 +18,7 @@ export function OverviewPage() {
   const days = PERIODS.find((period) => String(period) === query.get('days')) ?? 30;
   const loaded = useLoad(() => adminApi.overview(days), String(days));
   return (
-    <section aria-labelledby="overview-title" className="admin-section">
+    <section aria-labelledby="overview-title" className="admin-section overview">
       <header className="admin-header">
         <h1 id="overview-title">{adminMessages.overviewTitle}</h1>
         <div className="segmented" role="group" aria-label={adminMessages.period}>
