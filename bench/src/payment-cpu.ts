@@ -32,6 +32,11 @@ const { values } = parseArgs({
     server: { type: 'string' },
     /** The payments' CPU only: no SDK-alone calls, no profile (before/after runs). */
     'cpu-only': { type: 'boolean', default: false },
+    /**
+     * The SQLite database to run on, which it writes to (a copy of the seed cache's, say: growth measured by thread);
+     * a new one in a temporary folder by default.
+     */
+    database: { type: 'string' },
     out: { type: 'string' },
   },
 });
@@ -96,7 +101,10 @@ async function cpuPerItem(items: number, run: () => Promise<unknown>): Promise<R
 
 const dir = mkdtempSync(join(tmpdir(), 'kassa-payment-cpu-'));
 const sandbox = await startSandbox(dir);
-const config = server.loadConfig({ ...process.env, ...kassaEnv(sandbox, join(dir, 'kassa.sqlite')) });
+const config = server.loadConfig({
+  ...process.env,
+  ...kassaEnv(sandbox, values.database === undefined ? join(dir, 'kassa.sqlite') : resolve(values.database)),
+});
 // The server's log lines go to a file, written at once, as `npm start`'s output to a file is.
 const logFd = openSync(join(dir, 'kassa.log'), 'w');
 const logger = server.createLogger(config, { write: (line: string) => writeSync(logFd, line) });

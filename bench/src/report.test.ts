@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatTable, growthOf } from './report.ts';
+import { formatTable, growthOf, seededSuffix } from './report.ts';
+import { SDK_ROWS } from './scenarios.ts';
 import type { Report } from './report.ts';
 
 /** A Kassa row as the bench measures it, with its goal figures. */
@@ -32,6 +33,9 @@ describe("the bench's growth figures (--seed-payments)", () => {
     row('Kassa on SQLite, 1,000,000 payments before', 85, 50, 6.3, { 'sandbox-seeded': 2.2, 'kassa-seeded': 8.3 }),
     row('Kassa on PostgreSQL', 50, 80, 10),
     row('Kassa on PostgreSQL, 1,000,000 payments before', 52, 76, null),
+    // The SDK's rows, measured at the seeded sandbox too (main.ts names them so): the gateway's own growth.
+    row(SDK_ROWS.sale, 700, 30, null, { sandbox: 1, bench: 1.3 }),
+    row(`${SDK_ROWS.sale}${seededSuffix(1_000_000)}`, 665, 33, null, { sandbox: 1.08, bench: 1.3 }),
   ];
 
   it('compares each seeded row with the same row on an empty database: rate, p99, server and sandbox CPU', () => {
@@ -39,6 +43,7 @@ describe("the bench's growth figures (--seed-payments)", () => {
     expect(growth.map((g) => [g.scenario, g.connections])).toEqual([
       ['Kassa on SQLite, 1,000,000 payments before', 16],
       ['Kassa on PostgreSQL, 1,000,000 payments before', 16],
+      ['SDK transaction.sale alone, 1,000,000 payments before', 16],
     ]);
     expect(growth[0]?.slower).toBeCloseTo(0.15);
     expect(growth[0]?.p99Change).toBeCloseTo(0.25);
@@ -47,6 +52,8 @@ describe("the bench's growth figures (--seed-payments)", () => {
     expect(growth[1]?.slower).toBeCloseTo(-0.04);
     expect(growth[1]?.serverOwnCpuChange).toBeNull();
     expect(growth[1]?.sandboxCpuChange).toBeNull();
+    expect(growth[2]?.slower).toBeCloseTo(0.05);
+    expect(growth[2]?.sandboxCpuChange).toBeCloseTo(0.08);
   });
 
   it('prints each against the goal of at most 10% slower', () => {
@@ -62,6 +69,9 @@ describe("the bench's growth figures (--seed-payments)", () => {
     );
     expect(table).toContain(
       'growth: Kassa on PostgreSQL, 1,000,000 payments before, 16 connections: 4% faster than on an empty database and sandbox, within the goal (at most 10% slower); p99 -5%',
+    );
+    expect(table).toContain(
+      'growth: SDK transaction.sale alone, 1,000,000 payments before, 16 connections: 5% slower than at an empty sandbox, within the goal (at most 10% slower); p99 +10%, sandbox CPU per payment +8%',
     );
   });
 });
