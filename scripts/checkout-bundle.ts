@@ -2,15 +2,16 @@
 // gzip -9. The card view, what issue 10's 15 KB goal is about, is what a shopper downloads before they can type a card:
 // the library's entry chunk with its static imports (<Checkout>, the runtime that makes the card frames, the views of
 // the card form; not the views, parts and locales it imports on demand) plus the script of the hosted card field frames
-// it loads from the gateway's origin; React is the host app's and not in it. The budget script
+// it loads from the gateway's origin (not the number frame's tokenization, which it imports once the shopper types);
+// React is the host app's and not in it. The budget script
 // (check-bundle-budget.ts) holds it to a budget; the bench prints it.
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { build, type Rollup } from 'vite';
-import { bundleFrameScript } from '@kassa/sandbox';
+import { bundleFrameScript, bundleTokenizeScript } from '@kassa/sandbox';
 
 /** The hard budget CI holds the card view to (React excluded), lowered as the card view shrinks so it cannot grow back. */
-export const CARD_VIEW_BUDGET_BYTES = 22_580;
+export const CARD_VIEW_BUDGET_BYTES = 22_020;
 /** Issue 10's goal for the card view without React: what a shopper downloads before they can type a card. */
 export const CARD_VIEW_GOAL_BYTES = 15 * 1024;
 
@@ -28,6 +29,8 @@ export interface CheckoutBundleSizes {
   readonly checkoutGzipBytes: number;
   /** The hosted card field frame's script (served by the gateway's origin). */
   readonly frameScriptGzipBytes: number;
+  /** The number frame's tokenization, which it imports once the shopper types in it: not in the card view. */
+  readonly tokenizeScriptGzipBytes: number;
   /** checkoutGzipBytes + frameScriptGzipBytes: what the budget and the goal are about. */
   readonly cardViewGzipBytes: number;
   /** The plain-page drop-in's entry (React and ReactDOM bundled in) with the frame script: the card view with React. */
@@ -90,6 +93,7 @@ export async function measureCheckoutBundle(): Promise<CheckoutBundleSizes> {
     chunks,
     checkoutGzipBytes,
     frameScriptGzipBytes,
+    tokenizeScriptGzipBytes: gzip(await bundleTokenizeScript()),
     cardViewGzipBytes: checkoutGzipBytes + frameScriptGzipBytes,
     cardViewWithReactGzipBytes: total(eagerChunks(dropin, 'dropin')) + frameScriptGzipBytes,
     eagerLocales: [...eager].flatMap((chunk) => chunk.moduleIds.filter((id) => /\/i18n\/locales\//.test(id))),

@@ -101,6 +101,30 @@ test("the brands' marks failing to download: each accepted brand still named by 
   expect(result).toMatchObject({ ok: true, result: { type: 'CreditCard', details: { lastFour: '1111' } } });
 });
 
+test('the number frame\'s tokenization failing to download: Pay says "Network error. Please try again.", and Pay once it downloads pays', async ({
+  page,
+}) => {
+  const shopper = new Shopper(page);
+  const sheet = new CheckoutSheet(page);
+  // The module the number frame imports once the shopper types in it (the sandbox's tokenize.js), out of reach until the
+  // test lets it through: the frame's every try fails, the one at Pay too.
+  let reachable = false;
+  const tries: string[] = [];
+  await page.route('**/hosted-fields/tokenize.js*', (route) => {
+    tries.push(new URL(route.request().url()).search);
+    return reachable ? route.continue() : route.fulfill({ status: 503 });
+  });
+  await shopper.startCheckout(catalogue.everyday);
+  await shopper.typeCard(cards.visa);
+  await shopper.pay();
+  await expect(sheet.message()).toHaveText('Network error. Please try again.');
+  reachable = true;
+  await shopper.pay();
+  await shopper.seesReceipt();
+  // Each try after a failed one asks at an address of its own (the browser keeps a failed module's failure).
+  expect(new Set(tries).size).toBe(tries.length);
+});
+
 test('a postal code is checked as written: "-1" is "not valid", "12.345" is accepted and the card pays', async ({ page }) => {
   const shopper = new Shopper(page);
   await shopper.startCheckout(catalogue.everyday);

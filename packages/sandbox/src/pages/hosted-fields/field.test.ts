@@ -4,7 +4,7 @@ import type { Sandbox } from '../../index.ts';
 import { FakeInput } from '../../testing/fake-input.ts';
 import { decodeClientToken, startSandboxWithClient } from '../../testing/sandbox.ts';
 import { createHostedField } from './field.ts';
-import type { HostedField } from './field.ts';
+import type { FieldHost, HostedField } from './field.ts';
 import { MESSAGE_SOURCE } from './protocol.ts';
 import type { FieldName, FrameMessage } from './protocol.ts';
 
@@ -42,6 +42,7 @@ function mountInstance(
   requestTimeoutMs = 10_000,
   // Likewise for the siblings' values (300 ms lost one at a load of 20); answered, they end the wait at once.
   collectTimeoutMs = 2_000,
+  loadTokenizer: FieldHost['loadTokenizer'] = () => import('./tokenize.ts'),
 ): Record<string, Mounted> & { channel: string } {
   channelCount += 1;
   const channel = `test-${channelCount}`;
@@ -59,6 +60,7 @@ function mountInstance(
         siblings,
         origin: sandbox.origin,
         fetch: gatewayFetch,
+        loadTokenizer,
         collectTimeoutMs,
         requestTimeoutMs,
       },
@@ -377,6 +379,31 @@ describe('tokenize', () => {
     expect(await tokenizeResult(instance, ['number', 'expirationDate'], 'http://evil.example/client_api')).toMatchObject({
       error: { code: 'gateway' },
     });
+  });
+});
+
+describe("the number field's tokenization script", () => {
+  it('is imported once the shopper types in the number field; an import that failed answers network and is tried again at the next tokenize', async () => {
+    let imports = 0;
+    // Stands in for the browser's import of tokenize.js failing once (offline), then succeeding.
+    const load: FieldHost['loadTokenizer'] = () => {
+      imports += 1;
+      return imports === 1
+        ? Promise.reject(new TypeError('Failed to fetch dynamically imported module'))
+        : import('./tokenize.ts');
+    };
+    const instance = mountInstance(['number', 'expirationDate'], undefined, undefined, undefined, load);
+    the(instance, 'expirationDate').input.type(`12${year % 100}`);
+    expect(imports).toBe(0);
+    the(instance, 'number').input.type('4111 1111 1111 1111');
+    expect(imports).toBe(1);
+    // The Pay that finds the import failed is told so; the next one imports again.
+    expect(await tokenizeResult(instance, ['number', 'expirationDate'])).toMatchObject({
+      type: 'tokenizeFailed',
+      error: { code: 'network', message: 'The tokenization script could not be loaded.' },
+    });
+    expect(await tokenizeResult(instance, ['number', 'expirationDate'])).toMatchObject({ type: 'tokenized' });
+    expect(imports).toBe(2);
   });
 });
 

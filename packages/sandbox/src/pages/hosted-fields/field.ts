@@ -1,22 +1,17 @@
 import { MESSAGE_SOURCE, isFieldName } from './protocol.ts';
-import type {
-  Envelope,
-  FieldName,
-  FieldState,
-  FrameMessage,
-  FrameParams,
-  ParentMessage,
-  SiblingMessage,
-  TokenizeError,
-  TokenizeErrorCode,
-} from './protocol.ts';
+import type { Envelope, FieldName, FieldState, FrameMessage, FrameParams, ParentMessage, SiblingMessage } from './protocol.ts';
 import { stripNumber, validateNumber } from '../../rules/card-fields.ts';
+import type { TokenizeContext, TokenizeRequest } from './tokenize.ts';
 import { compactExpirationDate, formatCardNumber, formatExpirationDate, validateField } from './validate.ts';
 
-// One hosted card field: its input, its state reports to the parent, and (number field) tokenization. Written
-// against the small interfaces below rather than the DOM so that it runs under Node in tests; frame.ts wires it
-// to the real page. Card data leaves a field only to sibling fields (same origin, over the BroadcastChannel) and
-// to the sandbox's own tokenization endpoint. Nothing here logs.
+// One hosted card field: its input, its state reports to the parent, and (number field) tokenization, whose request is
+// tokenize.ts, imported once the shopper types in the number field. Written against the small interfaces below rather
+// than the DOM so that it runs under Node in tests; frame.ts wires it to the real page. Card data leaves a field only
+// to sibling fields (same origin, over the BroadcastChannel) and to the sandbox's own tokenization endpoint. Nothing
+// here logs.
+
+/** What the number field imports to tokenize (tokenize.ts). */
+export type Tokenizer = Pick<typeof import('./tokenize.ts'), 'tokenize'>;
 
 /** The parts of an HTMLInputElement a field uses. */
 export interface FieldInput extends EventTarget {
@@ -45,6 +40,8 @@ export interface FieldHost {
   /** This frame's own origin: the only place card data may be sent. */
   origin: string;
   fetch: typeof fetch;
+  /** Imports tokenize.ts (number field only; frame.ts: the gateway's tokenize.js). */
+  loadTokenizer(): Promise<Tokenizer>;
   collectTimeoutMs?: number;
   /** How long the tokenization request may take before it counts as timed out (default 20 s). */
   requestTimeoutMs?: number;
@@ -75,7 +72,14 @@ export function isEnvelope(data: unknown, channel: string): data is Envelope<{ t
   return message['source'] === MESSAGE_SOURCE && message['channel'] === channel && typeof message['type'] === 'string';
 }
 
-type TokenizeRequest = Extract<ParentMessage, { type: 'tokenize' }>;
+/** The card rules tokenize.ts checks the card with, lent to it (its script holds no copy of them). */
+const CARD_RULES: TokenizeContext['rules'] = {
+  validateNumber,
+  validateField,
+  stripNumber,
+  compactExpirationDate,
+  isFieldName,
+};
 
 export function createHostedField({ field, channel }: FrameParams, host: FieldHost): HostedField {
   const { input } = host;
@@ -133,7 +137,10 @@ export function createHostedField({ field, channel }: FrameParams, host: FieldHo
         input.setSelectionRange(formatted.caret, formatted.caret);
       }
     }
-    if (field === 'number') onNumberChange();
+    if (field === 'number') {
+      onNumberChange();
+      loadTokenizer().catch(() => undefined);
+    }
     report('input');
   });
   input.addEventListener('keydown', (event) => {
@@ -178,91 +185,26 @@ export function createHostedField({ field, channel }: FrameParams, host: FieldHo
       tell({ type: 'collect', requestId, fields: wanted });
     });
 
-  const tokenize = async (request: TokenizeRequest): Promise<void> => {
-    const { requestId } = request;
-    const fail = (code: TokenizeErrorCode, message: string, details?: Omit<TokenizeError, 'code' | 'message'>): void =>
-      post({ type: 'tokenizeFailed', requestId, error: { code, message, ...details } });
-
-    let endpoint: URL;
-    try {
-      endpoint = new URL(`${request.clientApiUrl}/v1/payment_methods/credit_cards`);
-    } catch {
-      fail('gateway', 'The client API URL is invalid.');
-      return;
-    }
-    // Card data goes only to this frame's own origin, whatever the parent asks.
-    if (endpoint.origin !== host.origin) {
-      fail('gateway', 'The client API URL is not on the gateway origin.');
-      return;
-    }
-
-    const wanted = (Array.isArray(request.fields) ? request.fields : []).filter(
-      (name): name is FieldName => isFieldName(name) && name !== 'number',
-    );
-    const values = await collect(requestId, wanted);
-    values.set('number', input.value);
-
-    const [card, ...others] = validateNumber(input.value).cards;
-    const brandCvvSize = card !== undefined && others.length === 0 ? (card.code.size === 4 ? 4 : 3) : null;
-    const invalid: FieldName[] = [];
-    for (const name of ['number', ...wanted] as FieldName[]) {
-      const value = values.get(name);
-      if (value === undefined) {
-        invalid.push(name);
-        continue;
-      }
-      // Optional fields may be left empty: required-ness is the parent's decision, made before tokenize.
-      if (value === '' && (name === 'cardholderName' || name === 'postalCode')) continue;
-      if (!validateField(name, value, name === 'cvv' ? (brandCvvSize ?? cvvSize) : null).isValid) invalid.push(name);
-    }
-    if (invalid.length > 0) {
-      fail('invalid_fields', 'Some card fields are invalid.', { fields: invalid });
-      return;
-    }
-
-    const creditCard: Record<string, unknown> = {
-      number: stripNumber(values.get('number') ?? ''),
-      expirationDate: compactExpirationDate(values.get('expirationDate') ?? ''),
-    };
-    const cvv = values.get('cvv');
-    if (cvv) creditCard['cvv'] = cvv;
-    const cardholderName = values.get('cardholderName');
-    if (cardholderName) creditCard['cardholderName'] = cardholderName;
-    const postalCode = values.get('postalCode');
-    if (postalCode) creditCard['billingAddress'] = { postalCode };
-    if (request.vault === true) creditCard['options'] = { validate: true };
-
-    // Every request to the gateway has a time-out: a hung gateway must not leave the shopper waiting forever.
-    const timeout = AbortSignal.timeout(host.requestTimeoutMs ?? 20_000);
-    let response: Response;
-    let body: unknown;
-    try {
-      response = await host.fetch(endpoint, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ authorizationFingerprint: request.authorizationFingerprint, creditCard }),
-        credentials: 'omit',
-        signal: timeout,
-      });
-      body = await response.json().catch((error: unknown) => {
-        if (timeout.aborted) throw error;
-        return null;
-      });
-    } catch {
-      if (timeout.aborted) fail('timeout', 'The gateway did not answer in time.');
-      else fail('network', 'The gateway could not be reached.');
-      return;
-    }
-    const result = (body as { creditCards?: unknown[] } | null)?.creditCards?.[0];
-    if (response.status === 201 && result !== undefined) {
-      post({ type: 'tokenized', requestId, result });
-    } else {
-      // What an error answer stands for (401, 429 and its Retry-After, a 422's field errors) is the parent's to read, as
-      // it reads the answers to its own calls: the frame passes the answer on (an error answer holds no card data).
-      const answer = { status: response.status, retryAfter: response.headers.get('Retry-After'), body };
-      fail('gateway_answer', `The gateway answered ${response.status}.`, { answer });
-    }
+  // Its tokenization's script, imported once the shopper types in the number field (tried again at the next tokenize if
+  // the import failed).
+  let tokenizer: Promise<Tokenizer> | null = null;
+  const loadTokenizer = (): Promise<Tokenizer> => {
+    tokenizer ??= host.loadTokenizer().catch((error: unknown) => {
+      tokenizer = null;
+      throw error;
+    });
+    return tokenizer;
   };
+  const tokenizeCard = (request: TokenizeRequest): Promise<void> =>
+    loadTokenizer().then(
+      ({ tokenize }) => tokenize(request, { host, input, post, collect, rules: CARD_RULES }),
+      () =>
+        post({
+          type: 'tokenizeFailed',
+          requestId: request.requestId,
+          error: { code: 'network', message: 'The tokenization script could not be loaded.' },
+        }),
+    );
 
   const configure = (message: Extract<ParentMessage, { type: 'configure' }>): void => {
     input.setAttribute('aria-label', String(message.label));
@@ -315,7 +257,7 @@ export function createHostedField({ field, channel }: FrameParams, host: FieldHo
           post({ type: 'synced', field });
           break;
         case 'tokenize':
-          if (field === 'number') void tokenize(message);
+          if (field === 'number') void tokenizeCard(message);
           break;
       }
     },

@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { securePage } from '../page-security.ts';
-import { bundleFrameScript } from './bundle.ts';
+import { bundleFrameScript, bundleTokenizeScript, versionOf } from './bundle.ts';
 
 const FRAME_HTML = readFileSync(new URL('./frame.html', import.meta.url), 'utf8');
 const FRAME_CSS = readFileSync(new URL('./frame.css', import.meta.url), 'utf8');
@@ -16,8 +15,6 @@ const FRAME_CSS = readFileSync(new URL('./frame.css', import.meta.url), 'utf8');
 const PAGE_CACHE = 'public, max-age=300';
 const VERSIONED_CACHE = 'public, max-age=31536000, immutable';
 
-const versionOf = (content: string): string => createHash('sha256').update(content).digest('base64url').slice(0, 16);
-
 /** The file's caching: for good when asked for by the current version, else revalidated each time. */
 function cacheFor(request: FastifyRequest, version: string): string {
   return (request.query as { v?: unknown }).v === version ? VERSIONED_CACHE : 'no-cache';
@@ -26,6 +23,9 @@ function cacheFor(request: FastifyRequest, version: string): string {
 export async function hostedFieldRoutes(app: FastifyInstance): Promise<void> {
   const script = await bundleFrameScript();
   const scriptVersion = versionOf(script);
+  // The number frame's tokenization, imported once the shopper types in it (frame.js names its version).
+  const tokenizer = await bundleTokenizeScript();
+  const tokenizerVersion = versionOf(tokenizer);
   const cssVersion = versionOf(FRAME_CSS);
   const html = FRAME_HTML.replace('href="frame.css"', `href="frame.css?v=${cssVersion}"`).replace(
     'src="frame.js"',
@@ -36,6 +36,9 @@ export async function hostedFieldRoutes(app: FastifyInstance): Promise<void> {
   );
   app.get('/hosted-fields/frame.js', async (request, reply) =>
     securePage(reply, 'text/javascript; charset=utf-8', cacheFor(request, scriptVersion)).send(script),
+  );
+  app.get('/hosted-fields/tokenize.js', async (request, reply) =>
+    securePage(reply, 'text/javascript; charset=utf-8', cacheFor(request, tokenizerVersion)).send(tokenizer),
   );
   app.get('/hosted-fields/frame.css', async (request, reply) =>
     securePage(reply, 'text/css; charset=utf-8', cacheFor(request, cssVersion)).send(FRAME_CSS),
