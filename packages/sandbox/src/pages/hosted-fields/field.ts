@@ -150,40 +150,18 @@ export function createHostedField({ field, channel }: FrameParams, host: FieldHo
     }
   });
 
-  // Number field only: tokenizations waiting for their sibling values.
-  const pending = new Map<string, { values: Map<FieldName, string>; wanted: FieldName[]; done: () => void }>();
-
-  host.siblings.addEventListener('message', (event) => {
+  /** A message of this instance's sibling frames, or null. */
+  const readSibling = (event: Event): Envelope<SiblingMessage> | null => {
     const data = (event as MessageEvent<unknown>).data;
-    if (!isEnvelope(data, channel)) return;
-    const message = data as Envelope<SiblingMessage>;
-    if (message.type === 'collect' && field !== 'number' && Array.isArray(message.fields) && message.fields.includes(field)) {
+    return isEnvelope(data, channel) ? (data as Envelope<SiblingMessage>) : null;
+  };
+  // The other fields answer the number field's tokenization (tokenize.ts) with their values.
+  host.siblings.addEventListener('message', (event) => {
+    const message = readSibling(event);
+    if (message?.type === 'collect' && field !== 'number' && Array.isArray(message.fields) && message.fields.includes(field)) {
       tell({ type: 'value', requestId: message.requestId, field, value: input.value });
-    } else if (message.type === 'value' && field === 'number' && isFieldName(message.field)) {
-      const request = pending.get(message.requestId);
-      if (request === undefined || !request.wanted.includes(message.field)) return;
-      request.values.set(message.field, String(message.value));
-      if (request.wanted.every((name) => request.values.has(name))) request.done();
     }
   });
-
-  /** The sibling fields' values; fields that do not answer in time are simply missing. */
-  const collect = (requestId: string, wanted: FieldName[]): Promise<Map<FieldName, string>> =>
-    new Promise((resolve) => {
-      const values = new Map<FieldName, string>();
-      if (wanted.length === 0) {
-        resolve(values);
-        return;
-      }
-      const done = (): void => {
-        clearTimeout(timer);
-        pending.delete(requestId);
-        resolve(values);
-      };
-      const timer = setTimeout(done, host.collectTimeoutMs ?? 1000);
-      pending.set(requestId, { values, wanted, done });
-      tell({ type: 'collect', requestId, fields: wanted });
-    });
 
   // Its tokenization's script, imported once the shopper types in the number field (tried again at the next tokenize if
   // the import failed).
@@ -197,7 +175,7 @@ export function createHostedField({ field, channel }: FrameParams, host: FieldHo
   };
   const tokenizeCard = (request: TokenizeRequest): Promise<void> =>
     loadTokenizer().then(
-      ({ tokenize }) => tokenize(request, { host, input, post, collect, rules: CARD_RULES }),
+      ({ tokenize }) => tokenize(request, { host, input, post, tell, readSibling, rules: CARD_RULES }),
       () =>
         post({
           type: 'tokenizeFailed',

@@ -5,18 +5,28 @@
 // no copy of them.
 import type { stripNumber, validateNumber } from '../../rules/card-fields.ts';
 import type { FieldHost, FieldInput } from './field.ts';
-import type { FieldName, FrameMessage, isFieldName, ParentMessage, TokenizeError, TokenizeErrorCode } from './protocol.ts';
+import type {
+  Envelope,
+  FieldName,
+  FrameMessage,
+  isFieldName,
+  ParentMessage,
+  SiblingMessage,
+  TokenizeError,
+  TokenizeErrorCode,
+} from './protocol.ts';
 import type { compactExpirationDate, validateField } from './validate.ts';
 
 export type TokenizeRequest = Extract<ParentMessage, { type: 'tokenize' }>;
 
 /** What the number frame lends its tokenization. */
 export interface TokenizeContext {
-  readonly host: Pick<FieldHost, 'origin' | 'fetch' | 'requestTimeoutMs'>;
+  readonly host: Pick<FieldHost, 'origin' | 'fetch' | 'requestTimeoutMs' | 'siblings' | 'collectTimeoutMs'>;
   readonly input: Pick<FieldInput, 'value'>;
   readonly post: (message: FrameMessage) => void;
-  /** The sibling fields' values; fields that do not answer in time are missing. */
-  readonly collect: (requestId: string, wanted: FieldName[]) => Promise<Map<FieldName, string>>;
+  /** Posts to the sibling frames, and reads their messages (null: not this instance's). */
+  readonly tell: (message: SiblingMessage) => void;
+  readonly readSibling: (event: Event) => Envelope<SiblingMessage> | null;
   readonly rules: {
     readonly validateNumber: typeof validateNumber;
     readonly validateField: typeof validateField;
@@ -26,8 +36,36 @@ export interface TokenizeContext {
   };
 }
 
+/** The sibling fields' values; fields that do not answer in time are simply missing. */
+function collect(requestId: string, wanted: FieldName[], context: TokenizeContext): Promise<Map<FieldName, string>> {
+  const { host, readSibling } = context;
+  return new Promise((resolve) => {
+    const values = new Map<FieldName, string>();
+    if (wanted.length === 0) {
+      resolve(values);
+      return;
+    }
+    const answered = (event: Event): void => {
+      const message = readSibling(event);
+      if (message?.type !== 'value' || message.requestId !== requestId) return;
+      const { field } = message;
+      if (!context.rules.isFieldName(field) || !wanted.includes(field)) return;
+      values.set(field, String(message.value));
+      if (wanted.every((name) => values.has(name))) done();
+    };
+    const done = (): void => {
+      clearTimeout(timer);
+      host.siblings.removeEventListener('message', answered);
+      resolve(values);
+    };
+    const timer = setTimeout(done, host.collectTimeoutMs ?? 1000);
+    host.siblings.addEventListener('message', answered);
+    context.tell({ type: 'collect', requestId, fields: wanted });
+  });
+}
+
 export async function tokenize(request: TokenizeRequest, context: TokenizeContext): Promise<void> {
-  const { host, input, post, collect } = context;
+  const { host, input, post } = context;
   const { validateNumber, validateField, stripNumber, compactExpirationDate, isFieldName } = context.rules;
   const { requestId } = request;
   const fail = (code: TokenizeErrorCode, message: string, details?: Omit<TokenizeError, 'code' | 'message'>): void =>
@@ -49,7 +87,7 @@ export async function tokenize(request: TokenizeRequest, context: TokenizeContex
   const wanted = (Array.isArray(request.fields) ? request.fields : []).filter(
     (name): name is FieldName => isFieldName(name) && name !== 'number',
   );
-  const values = await collect(requestId, wanted);
+  const values = await collect(requestId, wanted, context);
   values.set('number', input.value);
 
   const [card, ...others] = validateNumber(input.value).cards;
