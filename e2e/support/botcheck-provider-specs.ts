@@ -7,7 +7,10 @@ import { cards, Shopper, uniqueEmail } from './shopper.ts';
 // Kassa of its own, started per worker). Each third-party bot-check through its local stand-in (the real providers cannot be reached here: see
 // support/botcheck-provider.ts): the widget's script loads under the shop's strict CSP, the token it makes is verified
 // by the server at the stand-in's siteverify, and both watchdogs (here 3 s) show their catalogue messages, after
-// which Pay again pays. A request held with Playwright's routing stands for a provider that does not answer.
+// which Pay again pays. A request held with Playwright's routing stands for a provider that does not answer. The
+// watchdogs' time, and a person's over a challenge, is run forward on the page's clock (Playwright's page.clock,
+// installed before the page loads; it also ticks on by itself) instead of waited out: `runFor` fires every timer due
+// on the way, each tick of the execute watchdog's interval included, as that time passing would.
 
 /** Holds every request matching `url` unanswered until the returned function lets them through. */
 async function hold(page: Page, url: RegExp): Promise<() => Promise<void>> {
@@ -23,12 +26,19 @@ function cspViolations(page: Page): string[] {
   return violations;
 }
 
-/** With `held` unanswered Pay shows `message`; once it answers, Pay again pays the same order. */
+/**
+ * With `held` unanswered Pay shows `message` once the watchdog's time has passed (run from the held request on, when
+ * the watchdog is set); once it answers, Pay again pays the same order.
+ */
 async function timesOutThenPays(page: Page, held: RegExp, message: string): Promise<void> {
   const release = await hold(page, held);
+  await page.clock.install();
+  const asked = page.waitForRequest(held);
   const shopper = new Shopper(page);
   await shopper.startCheckout(catalogue.everyday);
   await shopper.payWithCard(cards.visa);
+  await asked;
+  await page.clock.runFor(WATCHDOG_MS);
   await shopper.seesPaymentError(message);
   await release();
   await shopper.pay();
@@ -75,20 +85,25 @@ export function botcheckProviderSpecs(provider: WidgetProvider): void {
         page,
         providerShop,
       }) => {
-        const release = await hold(page, new RegExp(`^${providerShop.scriptUrl.replace(/[.?]/g, '\\$&')}`));
+        const script = new RegExp(`^${providerShop.scriptUrl.replace(/[.?]/g, '\\$&')}`);
+        const release = await hold(page, script);
+        await page.clock.install();
+        const asked = page.waitForRequest(script);
         await page.goto('/sign-up');
         await page.getByLabel('Name').fill('Katherine Johnson');
         await page.getByLabel('Email').fill(uniqueEmail('katherine'));
         await page.getByLabel('Password').fill('trajectory-1962');
         await page.getByRole('button', { name: 'Create an account' }).click();
+        await asked;
+        await page.clock.runFor(WATCHDOG_MS);
         await expect(page.getByRole('alert')).toHaveText('The bot-check did not load in time. Please try again.');
         await release();
         await page.getByRole('button', { name: 'Create an account' }).click();
         const box = page.getByRole('dialog', { name: 'Bot check' });
         const tick = box.frameLocator('iframe[title="reCAPTCHA"]').getByRole('checkbox', { name: "I'm not a robot" });
         await expect(tick).toBeVisible();
-        // A person takes their time over the box: the execute watchdog does not cut it off.
-        await page.waitForTimeout(WATCHDOG_MS + 500);
+        // A person takes their time over the box: the execute watchdog does not cut it off (had it, the box would be gone).
+        await page.clock.runFor(WATCHDOG_MS + 500);
         await page.screenshot({ path: test.info().outputPath('recaptcha-checkbox.png') });
         // A click, not check(): ticked, the box closes at once, and check() would read a checkbox that is gone.
         await tick.click();
@@ -101,13 +116,15 @@ export function botcheckProviderSpecs(provider: WidgetProvider): void {
       // v3 never shows a challenge: it scores silently.
       test('a visible challenge a person is still solving is not cut off by the execute time-out', async ({ page, standin }) => {
         await standin.interactive(true);
+        await page.clock.install();
         const shopper = new Shopper(page);
         await shopper.startCheckout(catalogue.everyday);
         await shopper.payWithCard(cards.visa);
         const challenge = page.frameLocator('iframe[title="bot-check challenge"]').getByRole('button', { name: 'I am human' });
         await expect(challenge).toBeVisible();
-        // The person takes longer than the watchdog allows a hidden execution.
-        await page.waitForTimeout(WATCHDOG_MS + 1500);
+        // The person takes longer than the watchdog allows a hidden execution (had it cut them off, their answer would
+        // be dropped: no receipt).
+        await page.clock.runFor(WATCHDOG_MS + 1500);
         await expect(page.locator('.payment-feedback')).toHaveText('');
         await challenge.click();
         await shopper.seesReceipt();
