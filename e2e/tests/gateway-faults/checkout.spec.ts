@@ -11,7 +11,8 @@ import { cards, Shopper } from '../../support/shopper.ts';
 // reads a message that says what happened, and gets a retry where retrying helps.
 
 // The product's time-outs, which the specs of a gateway that does not answer run forward on the page's clock
-// (Playwright's page.clock, in every frame) instead of waiting them out: the checkout gives up on a gateway request after
+// (Playwright's page.clock, in every frame) instead of waiting them out (the rate-limited specs run the gateway's
+// Retry-After so too): the checkout gives up on a gateway request after
 // 15 s (GATEWAY_TIMEOUT_MS in packages/checkout/src/provider/gateway-failures.ts) and on card fields that do not load
 // after 20 s (optionLoadTimeoutMs' default, runtime/checkout-runtime.ts); the card frame gives up on tokenization
 // after 20 s (requestTimeoutMs' default, packages/sandbox/src/pages/hosted-fields/field.ts), before the checkout's own
@@ -67,11 +68,13 @@ test.describe('loading the gateway configuration', () => {
 
   test('rate limited (429): says so and loads by itself once Retry-After has passed', async ({ page }) => {
     await injectSandboxFault({ target: 'configuration', fault: { type: 'status', status: 429, retryAfter: 2 } });
+    await page.clock.install();
     const shopper = new Shopper(page);
     const sheet = new CheckoutSheet(page);
     await shopper.openCheckout(catalogue.everyday);
     await expect(sheet.message()).toHaveText('The payment service is busy right now. Please wait a moment and try again.');
     await expect(sheet.root().getByRole('button', { name: 'Try again' })).toHaveCount(0);
+    await page.clock.runFor(2_000);
     await sheet.seesState('ready');
   });
 
@@ -172,12 +175,13 @@ test.describe('sending the card', () => {
   });
 
   test('rate limited (429): says so, and Pay again works once the wait is over', async ({ page }) => {
+    await page.clock.install();
     const { shopper, sheet } = await cardTyped(page);
     await injectSandboxFault({ target: 'tokenization', fault: { type: 'status', status: 429, retryAfter: 1 } });
     await shopper.pay();
     await expect(sheet.message()).toHaveText('The payment service is busy right now. Please wait a moment and try again.');
     // Before the gateway's Retry-After (1 s) has passed, Pay is refused without calling the gateway.
-    await page.waitForTimeout(1300);
+    await page.clock.runFor(1_300);
     await shopper.pay();
     await shopper.seesReceipt();
   });
