@@ -152,7 +152,7 @@ describe('loadConfig', () => {
     expect(config.gatewayOrigins).toContain('https://assets.braintreegateway.com');
   });
 
-  it("hashes passwords at OWASP's minimum cost for Argon2id, or more, never less", () => {
+  it("hashes passwords at OWASP's minimum cost for Argon2id, or more, never less, nor past any guide's advice", () => {
     expect(loadConfig({}).passwordCost).toEqual({ memoryKiB: 19_456, passes: 2 });
     expect(loadConfig({ PASSWORD_HASH_MEMORY_KIB: '65536', PASSWORD_HASH_PASSES: '3' }).passwordCost).toEqual({
       memoryKiB: 65_536,
@@ -162,6 +162,15 @@ describe('loadConfig', () => {
       "PASSWORD_HASH_MEMORY_KIB must be at least 19456 (OWASP's minimum for Argon2id)",
       "PASSWORD_HASH_PASSES must be at least 2 (OWASP's minimum for Argon2id)",
     ]);
+    // 2^32 KiB would reach Argon2 as 0, refused at every sign-in rather than at the start.
+    expect(problemsOf({ PASSWORD_HASH_MEMORY_KIB: String(2 ** 32), PASSWORD_HASH_PASSES: '11' })).toEqual([
+      "PASSWORD_HASH_MEMORY_KIB must be at most 2097152 (past any guide's advice for Argon2id)",
+      "PASSWORD_HASH_PASSES must be at most 10 (past any guide's advice for Argon2id)",
+    ]);
+    expect(loadConfig({ PASSWORD_HASH_MEMORY_KIB: '2097152', PASSWORD_HASH_PASSES: '10' }).passwordCost).toEqual({
+      memoryKiB: 2_097_152,
+      passes: 10,
+    });
   });
 
   it('refuses short secrets', () => {

@@ -154,12 +154,18 @@ const positiveInt = (name: string) =>
     .int(`${name} must be a whole number`)
     .positive(`${name} must be greater than 0`);
 
-/** A part of Argon2id's cost: OWASP's minimum by default, and the floor (passwords.ts MIN_PASSWORD_COST). */
-const passwordCost = (name: string, min: number) =>
+/**
+ * A part of Argon2id's cost: OWASP's minimum by default, and the floor (passwords.ts MIN_PASSWORD_COST). The ceiling is
+ * past any guide's advice (RFC 9106's largest setting is 2 GiB and 1 pass; OWASP's up to 5 passes) and keeps the value in
+ * Argon2's 32 bits: above them it wraps (2^32 KiB hashed as 0, refused at every sign-up and sign-in, not at the start),
+ * and each sign-in holds the memory, and waits for the passes, of one hash.
+ */
+const passwordCost = (name: string, min: number, max: number) =>
   z.coerce
     .number({ error: `${name} must be a number` })
     .int(`${name} must be a whole number`)
     .min(min, `${name} must be at least ${min} (OWASP's minimum for Argon2id)`)
+    .max(max, `${name} must be at most ${max} (past any guide's advice for Argon2id)`)
     .default(min);
 
 const bool = (name: string) =>
@@ -202,8 +208,8 @@ const fields = {
   GATEWAY_ORIGIN: z.string().optional(),
   PUBLIC_URL: z.url({ error: 'PUBLIC_URL must be a URL like https://shop.example.com' }).optional(),
   SESSION_SECRET: z.string().min(32, 'SESSION_SECRET must be at least 32 characters').optional(),
-  PASSWORD_HASH_MEMORY_KIB: passwordCost('PASSWORD_HASH_MEMORY_KIB', MIN_PASSWORD_COST.memoryKiB),
-  PASSWORD_HASH_PASSES: passwordCost('PASSWORD_HASH_PASSES', MIN_PASSWORD_COST.passes),
+  PASSWORD_HASH_MEMORY_KIB: passwordCost('PASSWORD_HASH_MEMORY_KIB', MIN_PASSWORD_COST.memoryKiB, 2 * 1024 * 1024),
+  PASSWORD_HASH_PASSES: passwordCost('PASSWORD_HASH_PASSES', MIN_PASSWORD_COST.passes, 10),
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\/[^\s]+$/, 'SMTP_URL must be a URL like smtp://user:password@mail.example.com:587 (or smtps://)')
