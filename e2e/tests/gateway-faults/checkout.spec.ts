@@ -15,7 +15,7 @@ import { cards, Shopper } from '../../support/shopper.ts';
 // Retry-After so too): the checkout gives up on a gateway request after
 // 15 s (GATEWAY_TIMEOUT_MS in packages/checkout/src/provider/gateway-failures.ts) and on card fields that do not load
 // after 20 s (optionLoadTimeoutMs' default, runtime/checkout-runtime.ts); the card frame gives up on tokenization
-// after 20 s (requestTimeoutMs' default, packages/sandbox/src/pages/hosted-fields/field.ts), before the checkout's own
+// after 20 s (requestTimeoutMs' default, packages/sandbox/src/pages/hosted-fields/tokenize.ts), before the checkout's own
 // 30 s bound on the frame's answer (fields/hosted-fields.ts).
 const GATEWAY_TIMEOUT_MS = 15_000;
 const CARD_FIELDS_LOAD_TIMEOUT_MS = 20_000;

@@ -21,7 +21,7 @@ afterAll(() => {
 /** The key of the card number identifiers (any key: these tests look at validation only). */
 const KEY = Buffer.alloc(32, 7);
 
-/** What the number frame decides before it sends anything (field.ts tokenize). */
+/** What the number frame decides before it sends anything (tokenize.ts). */
 function frameAccepts(card: Required<Pick<CardInput, 'number' | 'expirationDate'>> & CardInput, now: Date): boolean {
   const amex = String(card.number).startsWith('37');
   const fields: Array<[FieldName, unknown]> = [
