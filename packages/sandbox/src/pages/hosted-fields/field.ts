@@ -163,8 +163,8 @@ export function createHostedField({ field, channel }: FrameParams, host: FieldHo
     }
   });
 
-  // Its tokenization's script, imported once the shopper types in the number field (tried again at the next tokenize if
-  // the import failed).
+  // Its tokenization's script, imported once the shopper types in the number field; an import that failed is tried again
+  // at the next keystroke or tokenize, which waits for it (and answers `network` if it fails too).
   let tokenizer: Promise<Tokenizer> | null = null;
   const loadTokenizer = (): Promise<Tokenizer> => {
     tokenizer ??= host.loadTokenizer().catch((error: unknown) => {
