@@ -33,6 +33,16 @@ export async function insertAccount(
   return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1 ? row : undefined;
 }
 
+/** Replaces an account's password hash, unless another request already replaced the one read. */
+export async function setPasswordHash(db: Db, accountId: string, hashes: { from: string; to: string }): Promise<void> {
+  await db
+    .updateTable('accounts')
+    .set({ password_hash: hashes.to })
+    .where('id', '=', accountId)
+    .where('password_hash', '=', hashes.from)
+    .execute();
+}
+
 export async function setGatewayCustomerId(db: Db, accountId: string, customerId: string): Promise<void> {
   await db
     .updateTable('accounts')

@@ -4,8 +4,14 @@ import type { Db } from '../db/connect.ts';
 import type { PaymentGateway } from '../gateway/gateway.ts';
 import { toAccount, normalizeEmail } from './account.ts';
 import type { Account, Role } from './account.ts';
-import { findAccountByEmail, findAccountById, insertAccount, setGatewayCustomerId } from './accounts.repository.ts';
-import { hashPassword, verifyPassword } from './passwords.ts';
+import {
+  findAccountByEmail,
+  findAccountById,
+  insertAccount,
+  setGatewayCustomerId,
+  setPasswordHash,
+} from './accounts.repository.ts';
+import { hashPassword, madeAtOtherCost, verifyPassword } from './passwords.ts';
 import type { PasswordCost } from './passwords.ts';
 
 export type CreateAccountResult = { kind: 'created'; account: Account } | { kind: 'email_taken' };
@@ -59,7 +65,13 @@ export async function signIn(
 ): Promise<Account | undefined> {
   const row = await findAccountByEmail(db, normalizeEmail(input.email));
   const ok = await verifyPassword(row?.password_hash ?? null, input.password, cost);
-  return ok && row !== undefined ? toAccount(row) : undefined;
+  if (!ok || row === undefined) return undefined;
+  // A hash made at another cost than the one set is made again while the password is known: a raised cost reaches
+  // existing accounts as their owners sign in, and a wrong password then costs what an unknown email's decoy does.
+  if (madeAtOtherCost(row.password_hash, cost)) {
+    await setPasswordHash(db, row.id, { from: row.password_hash, to: await hashPassword(input.password, cost) });
+  }
+  return toAccount(row);
 }
 
 /**

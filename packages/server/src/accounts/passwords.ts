@@ -16,6 +16,11 @@ export function hashPassword(password: string, cost: PasswordCost): Promise<stri
   return hash(password, { memoryCost: cost.memoryKiB, timeCost: cost.passes, parallelism: 1 });
 }
 
+/** Whether a stored hash was made otherwise than `hashPassword` makes one at this cost (another cost, or algorithm). */
+export function madeAtOtherCost(passwordHash: string, cost: PasswordCost): boolean {
+  return !passwordHash.startsWith(`$argon2id$v=19$m=${cost.memoryKiB},t=${cost.passes},p=1$`);
+}
+
 // Compared against when the email is unknown, so a wrong email costs as long as a wrong password (of an account
 // hashed at the same cost); one per cost.
 const decoys = new Map<string, Promise<string>>();
@@ -31,6 +36,8 @@ export async function verifyPassword(passwordHash: string | null, password: stri
     if (decoy === undefined) {
       decoy = hashPassword('decoy-password-never-matches', cost);
       decoys.set(key, decoy);
+      // A failed hash is not kept: the next unknown email tries again rather than failing every sign-in after it.
+      decoy.catch(() => decoys.delete(key));
     }
     await verify(await decoy, password).catch(() => false);
     return false;

@@ -13,11 +13,12 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('sign-in on %
   const engine = make();
   let app: FastifyInstance;
   let second: FastifyInstance;
+  let opened: Awaited<ReturnType<typeof engine.open>>;
   let cleanup: () => Promise<void>;
   beforeAll(() => engine.setup());
   afterAll(() => engine.teardown());
   beforeEach(async () => {
-    const opened = await engine.open();
+    opened = await engine.open();
     // Two server instances on one database, configured alike (SESSION_SECRET included), as behind a load balancer.
     const config = testConfig(opened.config);
     app = await buildApp(config, { database: opened.handle, gateway: null });
@@ -67,6 +68,36 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('sign-in on %
       guestOrders: [],
     });
     expect((await client.get('/api/session')).json()).toMatchObject({ account: { email: SHOPPER.email } });
+  });
+
+  it('hashes a password again at the cost set when it signs in, and only then: a changed cost reaches existing accounts', async () => {
+    const storedHash = async () =>
+      (
+        await opened.handle.db
+          .selectFrom('accounts')
+          .select('password_hash')
+          .where('email', '=', SHOPPER.email)
+          .executeTakeFirstOrThrow()
+      ).password_hash;
+    const seeded = await storedHash();
+    expect(seeded).toMatch(/^\$argon2id\$v=19\$m=256,t=1,p=1\$/);
+    // An instance whose setting was raised, on the same database.
+    const raised = await buildApp(testConfig(opened.config, null, { passwordCost: { memoryKiB: 512, passes: 2 } }), {
+      database: opened.handle,
+      gateway: null,
+    });
+    try {
+      expect((await signIn(raised, { ...SHOPPER, password: 'not the password' })).statusCode).toBe(401);
+      expect(await storedHash()).toBe(seeded);
+      expect((await signIn(raised, SHOPPER)).statusCode).toBe(200);
+      expect(await storedHash()).toMatch(/^\$argon2id\$v=19\$m=512,t=2,p=1\$/);
+      // The new hash signs its owner in on an instance still at the old setting, which makes it at its own cost again.
+      expect((await signIn(app, SHOPPER, '203.0.113.2')).statusCode).toBe(200);
+      expect(await storedHash()).toMatch(/^\$argon2id\$v=19\$m=256,t=1,p=1\$/);
+      expect(await storedHash()).not.toBe(seeded);
+    } finally {
+      await raised.close();
+    }
   });
 
   it('slows guesses per email across instances and addresses, the right password included, unknown emails alike', async () => {
