@@ -73,9 +73,6 @@ async function migrateOrClose(db: Db, close: () => Promise<void>): Promise<void>
   }
 }
 
-/** The most memory SQLite's page cache may take (KiB; a negative cache_size is in KiB). */
-export const SQLITE_CACHE_KIB = 64 * 1024;
-
 /** How often SQLite refreshes its table statistics while the server runs (a shop's tables grow). */
 const SQLITE_OPTIMIZE_INTERVAL_MS = 60 * 60 * 1000;
 
@@ -97,10 +94,6 @@ function openSqlite(file: string, checkpointInWorker: boolean): { db: Db; optimi
   database.pragma('busy_timeout = 5000');
   database.pragma('foreign_keys = ON');
   database.pragma('analysis_limit = 1000');
-  // SQLite's default page cache is 2 MB: a shop's tables and their indexes (random ids, hashes) are soon larger, and
-  // each page missed is read again from the system's file cache (issue 10: the bench's database was 7.7 MB after
-  // 2,000 payments). The cache grows only as pages are read, up to this.
-  database.pragma(`cache_size = ${-SQLITE_CACHE_KIB}`);
   const statements = withStatementCache(database);
   // Whatever else uses the connection commits the turn's batch of compiled statements first (sqlite-at-once.ts):
   // Kysely's queries and transactions, the pragmas, the close.

@@ -5,7 +5,7 @@ import { insertOrder, lastOrderNumber } from '../orders/orders.repository.ts';
 import { ENGINES, sqliteEngine } from '../testing/engines.ts';
 import { tempSqliteFile } from '../testing/sqlite.ts';
 import { WAL_FRAMES_BOUND } from './checkpointer.ts';
-import { migrate, openDatabase, SQLITE_CACHE_KIB } from './connect.ts';
+import { migrate, openDatabase } from './connect.ts';
 import type { Db } from './connect.ts';
 import { migrations } from './migrations.ts';
 import { prepared } from './prepared.ts';
@@ -499,19 +499,7 @@ describe("SQLite's compiled writes of one turn of the event loop (sqlite-at-once
   });
 });
 
-describe('SQLite as the server opens it', () => {
-  it("keeps up to SQLITE_CACHE_KIB of the database's pages in memory, not SQLite's default 2 MB", async () => {
-    const temp = tempSqliteFile();
-    const handle = await openDatabase({ engine: 'sqlite', file: temp.file });
-    try {
-      const { rows } = await sql.raw<{ cache_size: number }>('pragma cache_size').execute(handle.db);
-      expect(rows[0]?.cache_size).toBe(-SQLITE_CACHE_KIB);
-    } finally {
-      await handle.close();
-      temp.cleanup();
-    }
-  });
-
+describe('SQLite with its checkpoints in a worker thread (as the server opens it)', () => {
   it("copies the write-ahead log into the database off the event loop, the main connection's own checkpoint only a bound", async () => {
     const temp = tempSqliteFile();
     const handle = await openDatabase({ engine: 'sqlite', file: temp.file }, { checkpointInWorker: true });
