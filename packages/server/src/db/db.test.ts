@@ -451,6 +451,34 @@ describe("SQLite's compiled writes of one turn of the event loop (sqlite-at-once
     }
   });
 
+  it("runs a transaction of transaction() inside the turn's: one commit for both, the transaction's answer at it", async () => {
+    const { config, handle, cleanup } = await engine.open();
+    const other = await openDatabase(config);
+    const { db } = handle;
+    try {
+      let turnAnswered = false;
+      const frames = await framesOf(db, async () => {
+        const turn = insertHits.affected(db, { bucket: 'the turn', window_ends_at: at, hits: 1 }).then((n) => {
+          turnAnswered = true;
+          return n;
+        });
+        const done = await transaction(db, async (trx) => {
+          await insertHits.affected(trx, { bucket: 'the transaction', window_ends_at: at, hits: 1 });
+          return 'done';
+        });
+        // Answered once the turn's commit is done, the turn's write with it.
+        expect([done, turnAnswered]).toEqual(['done', true]);
+        expect(await turn).toBe(1);
+      });
+      expect(await hitsOf.takeFirst(other.db, { bucket: 'the transaction' })).toEqual({ bucket: 'the transaction', hits: 1 });
+      // Two inserts into the table and its two indexes in one commit: each of the three pages written once.
+      expect(frames).toBe(3);
+    } finally {
+      await other.close();
+      await cleanup();
+    }
+  });
+
   it("fails a statement alone: the turn's other writes are committed", async () => {
     const { handle, cleanup } = await engine.open();
     const { db } = handle;
@@ -469,7 +497,7 @@ describe("SQLite's compiled writes of one turn of the event loop (sqlite-at-once
     }
   });
 
-  it("commits the turn's writes before a query through Kysely, a transaction, or the close", async () => {
+  it("commits the turn's writes before a query through Kysely or the close, and with a transaction of transaction()", async () => {
     const { config, handle, cleanup } = await engine.open();
     const other = await openDatabase(config);
     try {
@@ -479,12 +507,18 @@ describe("SQLite's compiled writes of one turn of the event loop (sqlite-at-once
       expect(built).toEqual([{ bucket: 'before kysely' }]);
       // Committed by then, not at the turn's end: Kysely's query runs in the same turn, and another connection sees it.
       expect(await hitsOf.takeFirst(other.db, { bucket: 'before kysely' })).toEqual({ bucket: 'before kysely', hits: 1 });
-      void insertHits.affected(db, { bucket: 'before transaction', window_ends_at: at, hits: 1 });
+      const before = insertHits.affected(db, { bucket: 'before transaction', window_ends_at: at, hits: 1 });
       await expect(
-        transaction(db, async () => {
+        transaction(db, async (trx) => {
+          await insertHits.affected(trx, { bucket: 'in the transaction', window_ends_at: at, hits: 1 });
+          // The turn's write is not committed before the transaction: the transaction runs inside the turn's.
+          expect(await hitsOf.takeFirst(other.db, { bucket: 'before transaction' })).toBeUndefined();
           throw new Error('rolled back');
         }),
       ).rejects.toThrow('rolled back');
+      // Its rollback undid its own statements only: the turn's write is committed at the turn's end.
+      expect(await before).toBe(1);
+      expect(await hitsOf.takeFirst(other.db, { bucket: 'in the transaction' })).toBeUndefined();
       expect(await hitsOf.takeFirst(other.db, { bucket: 'before transaction' })).toEqual({
         bucket: 'before transaction',
         hits: 1,

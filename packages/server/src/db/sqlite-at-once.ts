@@ -38,6 +38,12 @@ const ended = new WeakSet<object>();
 interface Batch {
   connection: SqliteAtOnce;
   answers: Array<{ settle: () => void; fail: (error: unknown) => void }>;
+  /**
+   * A transaction of `transaction` runs inside it (a savepoint): no other statement joins it, and its COMMIT waits for
+   * the savepoint's end (`due`: the turn ended meanwhile).
+   */
+  held?: true;
+  due?: true;
 }
 /** The open batch of each SQLite connection (by its better-sqlite3 database: a transaction's instance shares it). */
 const batches = new WeakMap<SqliteDatabase.Database, Batch>();
@@ -56,6 +62,10 @@ export function registerSqliteAtOnce(db: object, connection: SqliteAtOnce): void
 export function commitBatch(database: SqliteDatabase.Database): void {
   const batch = batches.get(database);
   if (batch === undefined) return;
+  if (batch.held === true) {
+    batch.due = true;
+    return;
+  }
   batches.delete(database);
   try {
     batch.connection.prepare('commit').run();
@@ -98,7 +108,7 @@ export function runAtOnce<R>(db: object, query: CompiledQuery<R>): Promise<Query
   if (connection === undefined) return undefined;
   const { database } = connection;
   let batch = batches.get(database);
-  if (batch === undefined && database.inTransaction && connection.holder !== true) return undefined;
+  if (connection.holder !== true && (batch === undefined ? database.inTransaction : batch.held === true)) return undefined;
   const statement = connection.prepare(query.sql);
   if (connection.holder === true) return Promise.resolve(runStatement(statement, query));
   if (batch === undefined) {
@@ -126,28 +136,43 @@ export function runAtOnce<R>(db: object, query: CompiledQuery<R>): Promise<Query
 /**
  * Runs `body` in one transaction. On SQLite (a database, not a transaction of it) the connection is held as Kysely's
  * own transactions hold it (its lock: any query another request makes through Kysely waits, and runAtOnce leaves them
- * to it while a transaction is open), and the BEGIN, the compiled queries of `body` and the COMMIT (or ROLLBACK, when
- * `body` throws) run at once on it: Kysely's transaction sends BEGIN and COMMIT as queries of their own, each through
- * its driver's promises, and the statements through its transaction's. Elsewhere, Kysely's transaction.
+ * to it while the transaction runs), and `body` runs inside the turn's shared transaction (opened if none is), in a
+ * savepoint: its compiled queries at once, undone alone by a ROLLBACK TO when it throws, and committed with the turn's
+ * other writes (issue 10: its own BEGIN and COMMIT split the turn's batch in two and added a commit of their own, two
+ * commits a payment). Its result is handed back only once that commit is done, as each statement's is. Elsewhere,
+ * Kysely's transaction.
  */
-export function transaction<DB, T>(db: Kysely<DB>, body: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
+export async function transaction<DB, T>(db: Kysely<DB>, body: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
   const connection = connections.get(db);
   if (connection === undefined || connection.holder === true) return db.transaction().execute(body);
-  return db.connection().execute(async (held) => {
+  const { database } = connection;
+  const { committed } = await db.connection().execute(async (held) => {
     connections.set(held, { ...connection, holder: true });
-    commitBatch(connection.database);
-    connection.prepare('begin').run();
+    const batch = batches.get(database) ?? openBatch(connection);
+    batch.held = true;
+    connection.prepare('savepoint kassa_transaction').run();
     try {
       const result = await body(held);
-      connection.prepare('commit').run();
-      return result;
+      connection.prepare('release kassa_transaction').run();
+      return {
+        committed: new Promise<T>((resolve, reject) => batch.answers.push({ settle: () => resolve(result), fail: reject })),
+      };
     } catch (error) {
-      // A failed COMMIT may have ended the transaction already (SQLite rolls back on some errors).
-      if (connection.database.inTransaction) connection.prepare('rollback').run();
+      if (database.inTransaction) {
+        connection.prepare('rollback to kassa_transaction').run();
+        connection.prepare('release kassa_transaction').run();
+      } else {
+        // SQLite rolled the whole transaction back (a full disk, an I/O error): the batch's statements with it.
+        batches.delete(database);
+        for (const answer of batch.answers) answer.fail(error);
+      }
       throw error;
     } finally {
       connections.delete(held);
       ended.add(held);
+      delete batch.held;
+      if (batch.due === true && batches.get(database) === batch) atTurnEnd(() => commitBatch(database));
     }
   });
+  return committed;
 }
