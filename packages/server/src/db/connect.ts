@@ -42,7 +42,10 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
   if (config.engine === 'postgres') {
     // PostgreSQL keeps its statistics itself (autovacuum); SQLite is told to (openSqlite).
     const db = openPostgres(config.url);
-    await migrateOrClose(db, () => db.destroy());
+    await migrateOrClose(
+      () => migrate(db),
+      () => db.destroy(),
+    );
     return { db, engine: config.engine, close: () => db.destroy() };
   }
   const { db, optimize, closeLog } = openSqlite(config.file, options.checkpointInWorker === true);
@@ -50,7 +53,7 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
     await closeLog();
     await db.destroy();
   };
-  await migrateOrClose(db, close);
+  await migrateOrClose(() => migrateSqlite(db, config.file), close);
   optimize();
   const timer = setInterval(optimize, SQLITE_OPTIMIZE_INTERVAL_MS);
   timer.unref();
@@ -64,9 +67,9 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
   };
 }
 
-async function migrateOrClose(db: Db, close: () => Promise<void>): Promise<void> {
+async function migrateOrClose(migrateIt: () => Promise<void>, close: () => Promise<void>): Promise<void> {
   try {
-    await migrate(db);
+    await migrateIt();
   } catch (error) {
     await close();
     throw error;
@@ -85,13 +88,14 @@ const SQLITE_OPTIMIZE_INTERVAL_MS = 60 * 60 * 1000;
 function openSqlite(file: string, checkpointInWorker: boolean): { db: Db; optimize: () => void; closeLog: () => Promise<void> } {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const database = new SqliteDatabase(file);
-  // WAL: readers do not block the writer; busy_timeout: a second process waits instead of failing at once.
+  // busy_timeout: a second process waits instead of failing at once (first: turning a new file to WAL takes a lock).
+  database.pragma('busy_timeout = 5000');
+  // WAL: readers do not block the writer.
   database.pragma('journal_mode = WAL');
   // NORMAL: a commit is written to the log (so a killed process loses nothing: the system has it) but not flushed
   // to the disk; flushing every commit took 5 ms here, with the event loop stopped (better-sqlite3 is synchronous).
   // What must survive a power cut is flushed by syncWrites, off the event loop (README, "Durability").
   database.pragma('synchronous = NORMAL');
-  database.pragma('busy_timeout = 5000');
   database.pragma('foreign_keys = ON');
   database.pragma('analysis_limit = 1000');
   const statements = withStatementCache(database);
@@ -267,6 +271,48 @@ export async function migrate(db: Db): Promise<void> {
 }
 
 const MIGRATION_NAMES = Object.keys(migrations).sort();
+
+/** How long an opener waits for another's migration of the same SQLite file before it gives up. */
+const SQLITE_MIGRATION_WAIT_MS = 60_000;
+
+/**
+ * Migrates a SQLite file under SQLite's write lock. Kysely's migrator takes no lock on SQLite (its lock is a no-op)
+ * and runs each statement on its own: two servers opening a new file at once both created its tables, one failing
+ * with `table "accounts" already exists` (db.test.ts). Here the migration runs in one `BEGIN IMMEDIATE` transaction
+ * on a connection of its own: a second opener waits for the first's commit, then finds the database current (or
+ * nothing of a failed migration). The lock is tried without SQLite's busy wait, which would stop the event loop and
+ * with it an opener of the same file in this process, and tried again every few milliseconds.
+ */
+async function migrateSqlite(db: Db, file: string): Promise<void> {
+  if (file === ':memory:') return migrate(db);
+  if (await hasRunExactly(db, MIGRATION_NAMES)) return;
+  const connection = new SqliteDatabase(file, { timeout: 0 });
+  connection.pragma('foreign_keys = ON');
+  const locked = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
+  try {
+    const deadline = Date.now() + SQLITE_MIGRATION_WAIT_MS;
+    while (!tryBeginImmediate(connection)) {
+      if (Date.now() > deadline) throw new Error(`database ${file} stayed locked by another migration`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    await migrate(locked);
+    connection.exec('COMMIT');
+  } finally {
+    if (connection.inTransaction) connection.exec('ROLLBACK');
+    await locked.destroy();
+  }
+}
+
+/** `BEGIN IMMEDIATE`: false while another connection holds the write lock. */
+function tryBeginImmediate(connection: SqliteDatabase.Database): boolean {
+  try {
+    connection.exec('BEGIN IMMEDIATE');
+    return true;
+  } catch (error) {
+    if (error instanceof SqliteDatabase.SqliteError && error.code === 'SQLITE_BUSY') return false;
+    throw error;
+  }
+}
 
 /**
  * Whether the database has run exactly these migrations, read in one query of Kysely's migration table. The migrator

@@ -554,3 +554,23 @@ describe('SQLite with its checkpoints in a worker thread (as the server opens it
     }
   });
 });
+
+describe('SQLite opened by two at once (two server processes starting on a new file)', () => {
+  it('migrates the new file once: the second opener waits for the first, then finds it current', async () => {
+    const temp = tempSqliteFile();
+    const opened = await Promise.allSettled([1, 2].map(() => openDatabase({ engine: 'sqlite', file: temp.file })));
+    try {
+      expect(opened.map((result) => (result.status === 'rejected' ? String(result.reason) : 'opened'))).toEqual([
+        'opened',
+        'opened',
+      ]);
+      const [first] = opened;
+      if (first?.status !== 'fulfilled') return;
+      const executed = await sql<{ name: string }>`select name from kysely_migration`.execute(first.value.db);
+      expect(executed.rows.map((row) => row.name).sort()).toEqual(Object.keys(migrations).sort());
+    } finally {
+      for (const result of opened) if (result.status === 'fulfilled') await result.value.close();
+      temp.cleanup();
+    }
+  });
+});
