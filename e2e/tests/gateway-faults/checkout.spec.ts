@@ -174,14 +174,21 @@ test.describe('sending the card', () => {
     await shopper.seesReceipt();
   });
 
-  test('rate limited (429): says so, and Pay again works once the wait is over', async ({ page }) => {
+  test('rate limited (429): says so, refuses Pay before the wait is over, and Pay works after it', async ({ page }) => {
     await page.clock.install();
     const { shopper, sheet } = await cardTyped(page);
-    await injectSandboxFault({ target: 'tokenization', fault: { type: 'status', status: 429, retryAfter: 1 } });
+    // The fault answers one request: a Pay that reached the gateway again would pay.
+    await injectSandboxFault({ target: 'tokenization', fault: { type: 'status', status: 429, retryAfter: 5 } });
     await shopper.pay();
-    await expect(sheet.message()).toHaveText('The payment service is busy right now. Please wait a moment and try again.');
-    // Before the gateway's Retry-After (1 s) has passed, Pay is refused without calling the gateway.
-    await page.clock.runFor(1_300);
+    const busy = 'The payment service is busy right now. Please wait a moment and try again.';
+    await expect(sheet.message()).toHaveText(busy);
+    // Before the gateway's Retry-After (5 s, on a clock that runs on meanwhile: room for a slow run) has passed, Pay is
+    // refused without calling the gateway: the button is ready again at once, the message stays, no receipt.
+    await shopper.pay();
+    await expect(shopper.payButton()).toHaveAttribute('aria-busy', 'false');
+    await expect(sheet.message()).toHaveText(busy);
+    await expect(page.getByRole('heading', { name: 'Thank you, your payment went through' })).toHaveCount(0);
+    await page.clock.runFor(5_300);
     await shopper.pay();
     await shopper.seesReceipt();
   });
