@@ -11,26 +11,10 @@ import {
   setGatewayCustomerId,
   setPasswordHash,
 } from './accounts.repository.ts';
-import { hashPassword, madeAtOtherCost, verifyPassword } from './passwords.ts';
+import { hashPassword, keptHash, madeAtOtherCost, verifyPassword } from './passwords.ts';
 import type { PasswordCost } from './passwords.ts';
 
 export type CreateAccountResult = { kind: 'created'; account: Account } | { kind: 'email_taken' };
-
-// The demo passwords' hashes, made once per process: the server's tests seed a fresh database for each app they build
-// (hundreds per run, two Argon2 hashes of about 40 ms of CPU each), and a demo password is the same every time.
-const demoPasswordHashes = new Map<string, Promise<string>>();
-
-function demoPasswordHash(password: string, cost: PasswordCost): Promise<string> {
-  const key = `${cost.memoryKiB}/${cost.passes}/${password}`;
-  let hashed = demoPasswordHashes.get(key);
-  if (hashed === undefined) {
-    hashed = hashPassword(password, cost);
-    demoPasswordHashes.set(key, hashed);
-    // A failed hash is not kept: the next seed tries again.
-    hashed.catch(() => demoPasswordHashes.delete(key));
-  }
-  return hashed;
-}
 
 /** An account made at once: the seeded demo accounts (people sign up by mail: sign-up.ts). */
 export async function createAccount(
@@ -42,7 +26,9 @@ export async function createAccount(
   const row = await insertAccount(db, {
     email,
     name: input.name.trim(),
-    passwordHash: await demoPasswordHash(input.password, cost),
+    // Kept once made (keptHash): the server's tests seed a fresh database for each app they build (hundreds per run, two
+    // Argon2 hashes each), and a demo password is the same every time.
+    passwordHash: await keptHash(input.password, cost),
     role: input.role ?? 'shopper',
   });
   return row === undefined ? { kind: 'email_taken' } : { kind: 'created', account: toAccount(row) };

@@ -21,9 +21,23 @@ export function madeAtOtherCost(passwordHash: string, cost: PasswordCost): boole
   return !passwordHash.startsWith(`$argon2id$v=19$m=${cost.memoryKiB},t=${cost.passes},p=1$`);
 }
 
-// Compared against when the email is unknown, so a wrong email costs as long as a wrong password (of an account
-// hashed at the same cost); one per cost.
-const decoys = new Map<string, Promise<string>>();
+/** Hashes of passwords that never change (the decoy below, the demo accounts'), by cost and password. */
+const keptHashes = new Map<string, Promise<string>>();
+
+/**
+ * The hash of a password that never changes, made once per process and cost, then kept. A failed hash is not kept:
+ * the next call tries again rather than failing every call after it.
+ */
+export function keptHash(password: string, cost: PasswordCost): Promise<string> {
+  const key = `${cost.memoryKiB}/${cost.passes}/${password}`;
+  let hashed = keptHashes.get(key);
+  if (hashed === undefined) {
+    hashed = hashPassword(password, cost);
+    keptHashes.set(key, hashed);
+    hashed.catch(() => keptHashes.delete(key));
+  }
+  return hashed;
+}
 
 /**
  * Whether the password is the one hashed: Argon2 reads the cost from the stored hash, so hashes made at any cost
@@ -31,15 +45,8 @@ const decoys = new Map<string, Promise<string>>();
  */
 export async function verifyPassword(passwordHash: string | null, password: string, cost: PasswordCost): Promise<boolean> {
   if (passwordHash === null) {
-    const key = `${cost.memoryKiB}/${cost.passes}`;
-    let decoy = decoys.get(key);
-    if (decoy === undefined) {
-      decoy = hashPassword('decoy-password-never-matches', cost);
-      decoys.set(key, decoy);
-      // A failed hash is not kept: the next unknown email tries again rather than failing every sign-in after it.
-      decoy.catch(() => decoys.delete(key));
-    }
-    await verify(await decoy, password).catch(() => false);
+    // Compared against, so a wrong email costs as long as a wrong password (of an account hashed at the same cost).
+    await verify(await keptHash('decoy-password-never-matches', cost), password).catch(() => false);
     return false;
   }
   try {
