@@ -182,20 +182,35 @@ test('signed in on the sign-in page, a merchant lands on the overview, which cha
   await expect(page.getByRole('row').filter({ hasText: 'shopper@kassa.test' }).first()).toContainText('Active');
 });
 
+/** The overview's answer, as far as the tests below change it. */
+type OverviewAnswer = { days: string[]; volume: unknown[]; refunds: unknown[] };
+
+/**
+ * The server's real overview answer, changed by `change` before the page reads it: money the test shop cannot make
+ * (another currency, a busy month). `today(total)`: a series of the answer's days with `total` on the last one.
+ */
+async function changeOverview(
+  page: Page,
+  change: (overview: OverviewAnswer, today: (total: number) => number[]) => void,
+): Promise<void> {
+  await page.route('**/api/admin/overview?*', async (route) => {
+    const answer = await route.fetch();
+    const overview = (await answer.json()) as OverviewAnswer;
+    change(overview, (total) => overview.days.map((_day, index) => (index === overview.days.length - 1 ? total : 0)));
+    await route.fulfill({ response: answer, json: overview });
+  });
+}
+
 test('the overview shows money per currency: a figure, a volume and a refunds chart for each, never a sum across them', async ({
   page,
   browser,
 }) => {
   // The shop sells in one currency (EUR), so a second one cannot be paid here: the server's real answer is given a
-  // USD day on top (as the phone test raises its totals), to check how the page lays out more than one currency.
+  // USD day on top (changeOverview), to check how the page lays out more than one currency.
   await guestPays(browser);
-  await page.route('**/api/admin/overview?*', async (route) => {
-    const answer = await route.fetch();
-    const overview = (await answer.json()) as { days: string[]; volume: unknown[]; refunds: unknown[] };
-    const amounts = overview.days.map((_day, index) => (index === overview.days.length - 1 ? 4200 : 0));
-    overview.volume.push({ currency: 'USD', amounts, total: 4200 });
-    overview.refunds.push({ currency: 'USD', amounts: amounts.map((amount) => amount / 4.2), total: 1000 });
-    await route.fulfill({ response: answer, json: overview });
+  await changeOverview(page, (overview, today) => {
+    overview.volume.push({ currency: 'USD', amounts: today(4200), total: 4200 });
+    overview.refunds.push({ currency: 'USD', amounts: today(1000), total: 1000 });
   });
   const merchant = new Merchant(page);
   await merchant.signsIn();
@@ -456,13 +471,9 @@ test("the overview's figures and charts stay inside their cards from 320 to 1280
   // and at 641 px, and four a row from 961 px to about 1,250; an extreme €123,456,789.00 ran into its card's padding at
   // 545 and 800 px and out of the card at 1,265 and 1,280 px (all figures 1.5rem).
   let volume = 0;
-  await page.route('**/api/admin/overview?*', async (route) => {
-    const answer = await route.fetch();
-    const overview = (await answer.json()) as { days: string[]; volume: unknown[]; refunds: unknown[] };
-    const amounts = (total: number) => overview.days.map((_day, index) => (index === overview.days.length - 1 ? total : 0));
-    overview.volume = [{ currency: 'EUR', amounts: amounts(volume), total: volume }];
-    overview.refunds = [{ currency: 'EUR', amounts: amounts(2_345_678), total: 2_345_678 }];
-    await route.fulfill({ response: answer, json: overview });
+  await changeOverview(page, (overview, today) => {
+    overview.volume = [{ currency: 'EUR', amounts: today(volume), total: volume }];
+    overview.refunds = [{ currency: 'EUR', amounts: today(2_345_678), total: 2_345_678 }];
   });
   const merchant = new Merchant(page);
   await merchant.signsIn();
