@@ -2,6 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { recordedPayment } from '../../support/admin-api.ts';
 import { catalogue } from '../../support/catalogue.ts';
 import { CheckoutSheet } from '../../support/checkout-sheet.ts';
+import { transactionDeviceData } from '../../support/gateway-records.ts';
 import {
   clientTokenForNewOrder,
   integratorEvents,
@@ -37,6 +38,22 @@ async function startPaying(page: Page, number: string): Promise<{ shopper: Shopp
   return { shopper, sheet: new CheckoutSheet(page), orderId };
 }
 
+/**
+ * The gateway kept, with the payment's 3-D Secure result, this browser as the checkout's lookup described it: the
+ * EMV 3-D Secure 2 browser data (screen, language, time zone) that braintree-web sends with `collectDeviceData`.
+ */
+async function lookupCarriedThisBrowser(page: Page, transactionId: string | null): Promise<void> {
+  const browser = await page.evaluate(() => ({
+    colorDepth: screen.colorDepth,
+    language: navigator.language,
+    screenHeight: screen.height,
+    screenWidth: screen.width,
+    timeZone: new Date().getTimezoneOffset(),
+  }));
+  const { threeDSecureBrowser } = await transactionDeviceData(transactionId ?? 'none');
+  expect(threeDSecureBrowser).toEqual({ ...browser, deviceChannel: 'Browser', javaEnabled: false, javascriptEnabled: true });
+}
+
 function challenge(page: Page) {
   return page.frameLocator('iframe[name="kassa-three-d-secure"]');
 }
@@ -68,6 +85,7 @@ for (const { name, number, status, shifted, possible } of passes) {
       paymentMethodType: 'credit_card',
       threeDSecure: { status, liabilityShifted: shifted, liabilityShiftPossible: possible },
     });
+    await lookupCarriedThisBrowser(page, payment.transactionId);
   });
 }
 
@@ -111,6 +129,7 @@ test('challenge passed with 1234 (4000000000001091): the dialog holds the issuer
     liabilityShifted: true,
     liabilityShiftPossible: true,
   });
+  await lookupCarriedThisBrowser(page, payment.transactionId);
 });
 
 test('a saved card goes through 3-D Secure too: paying the next order with the saved challenge card (4000000000001091) opens the challenge, and 1234 pays with the shift recorded', async ({

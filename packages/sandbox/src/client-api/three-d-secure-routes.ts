@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { parseThreeDSecureBrowser } from '../core/device-data.ts';
 import type { SandboxGateway } from '../core/gateway.ts';
 import type { ThreeDSecureInfo } from '../core/three-d-secure.ts';
 import { objectOrEmpty } from './authorize.ts';
@@ -12,8 +13,9 @@ function summary(info: ThreeDSecureInfo) {
 }
 
 /**
- * 3-D Secure 2 for the browser (docs/contracts.md section 1): the lookup for a card nonce and an amount, and the
- * result of a challenge the shopper answered on the sandbox's challenge page.
+ * 3-D Secure 2 for the browser (docs/contracts.md section 1): the lookup for a card nonce and an amount (and the
+ * shopper's browser, when the checkout describes it), and the result of a challenge the shopper answered on the
+ * sandbox's challenge page.
  */
 export async function threeDSecureRoutes(
   app: FastifyInstance,
@@ -26,7 +28,7 @@ export async function threeDSecureRoutes(
     const authorization = authorize(request, reply, body['authorizationFingerprint']);
     if (authorization === null) return reply;
     const { nonce } = request.params as { nonce: string };
-    const outcome = gateway.threeDSecure.lookup(authorization, nonce, body['amount']);
+    const outcome = gateway.threeDSecure.lookup(authorization, nonce, body['amount'], parseThreeDSecureBrowser(body));
     if (!outcome.ok)
       return reply.code(422).send({ error: { message: outcome.message }, fieldErrors: fieldErrors(outcome.errors) });
     const result = outcome.value;

@@ -14,7 +14,7 @@ let token: ClientToken;
 const year = new Date().getUTCFullYear() + 3;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ merchantSettings: { threeDSecure: true } });
+  sandbox = await startSandbox({ merchantSettings: { threeDSecure: true }, testControls: true });
   gateway = gatewayFor(sandbox);
   token = decodeClientToken((await gateway.clientToken.generate({})).clientToken);
 });
@@ -51,11 +51,16 @@ async function tokenize(number: string): Promise<string> {
   return ((await response.json()) as { creditCards: Array<{ nonce: string }> }).creditCards[0]?.nonce ?? '';
 }
 
-function lookup(nonce: string, amount: unknown = '25.00', fingerprint = token.authorizationFingerprint): Promise<Response> {
+function lookup(
+  nonce: string,
+  amount: unknown = '25.00',
+  fingerprint = token.authorizationFingerprint,
+  browser: Record<string, unknown> = {},
+): Promise<Response> {
   return fetch(`${token.clientApiUrl}/v1/payment_methods/${nonce}/three_d_secure/lookup`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', origin: 'http://shop.example' },
-    body: JSON.stringify({ authorizationFingerprint: fingerprint, amount }),
+    body: JSON.stringify({ authorizationFingerprint: fingerprint, amount, ...browser }),
   });
 }
 
@@ -267,5 +272,69 @@ describe('challenge', () => {
       body: JSON.stringify({ authorizationFingerprint: other.authorizationFingerprint }),
     });
     expect(response.status).toBe(404);
+  });
+});
+
+describe("the shopper's browser sent with the lookup (device data)", () => {
+  // What braintree-web 3.144's verifyCard adds to the lookup with collectDeviceData: true (three-d-secure/external/
+  // frameworks/base.js, _formatLookupData), here as Chromium at 1920 x 1080 in Zurich in winter would send it.
+  const sent = {
+    browserColorDepth: 24,
+    browserJavaEnabled: false,
+    browserJavascriptEnabled: true,
+    browserLanguage: 'de-CH',
+    browserScreenHeight: 1080,
+    browserScreenWidth: 1920,
+    browserTimeZone: -60,
+    deviceChannel: 'Browser',
+  };
+  const recorded = {
+    deviceChannel: 'Browser',
+    colorDepth: 24,
+    javaEnabled: false,
+    javascriptEnabled: true,
+    language: 'de-CH',
+    screenHeight: 1080,
+    screenWidth: 1920,
+    timeZone: -60,
+  };
+  const browserOf = async (transactionId: string): Promise<unknown> =>
+    (
+      (await (await fetch(`${sandbox.origin}/__sandbox/transactions/${transactionId}/device-data`)).json()) as {
+        threeDSecureBrowser: unknown;
+      }
+    ).threeDSecureBrowser;
+  const charge = async (nonce: string): Promise<string> =>
+    (await gateway.transaction.sale({ amount: '25.00', paymentMethodNonce: nonce })).transaction.id;
+
+  it('is kept with the frictionless result, and the sale with its nonce names it', async () => {
+    const response = await lookup(await tokenize('4000000000002701'), '25.00', token.authorizationFingerprint, sent);
+    expect(response.status).toBe(201);
+    const { paymentMethod } = (await response.json()) as Lookup;
+    expect(await browserOf(await charge(paymentMethod?.nonce ?? ''))).toEqual(recorded);
+  });
+
+  it('is kept through a challenge, with the result the code gave', async () => {
+    const response = await lookup(await tokenize('4000000000001091'), '25.00', token.authorizationFingerprint, sent);
+    const challengeId = ((await response.json()) as Lookup).lookup.challengeId ?? '';
+    await pageCall(challengeId, 'answer', { code: '1234' });
+    const { paymentMethod } = (await (await challengeResult(challengeId)).json()) as { paymentMethod: PaymentMethod };
+    expect(await browserOf(await charge(paymentMethod.nonce))).toEqual(recorded);
+  });
+
+  it('is optional: a malformed field is left out and the lookup goes on; none sent, none kept', async () => {
+    const malformed = {
+      ...sent,
+      browserColorDepth: 23,
+      browserScreenWidth: '1920',
+      browserTimeZone: 900,
+      browserLanguage: 'de CH; x',
+    };
+    const response = await lookup(await tokenize('4000000000002701'), '25.00', token.authorizationFingerprint, malformed);
+    expect(response.status).toBe(201);
+    const { paymentMethod } = (await response.json()) as Lookup;
+    const { colorDepth: _c, screenWidth: _w, timeZone: _t, language: _l, ...wellFormed } = recorded;
+    expect(await browserOf(await charge(paymentMethod?.nonce ?? ''))).toEqual(wellFormed);
+    expect(await browserOf(await charge((await lookupOf('4000000000002701')).paymentMethod?.nonce ?? ''))).toBeNull();
   });
 });

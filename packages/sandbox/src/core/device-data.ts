@@ -3,6 +3,8 @@ import type { Collection } from '../store/store.ts';
 // Device data, as the provider's fraud tools get it: the browser runs the sandbox's collector (pages/device-data/),
 // which records a device session here and hands the checkout a `deviceData` string; `transaction.sale` passes that
 // string on, and the sandbox keeps it with the transaction (the provider reports `riskData.deviceDataCaptured`).
+// Besides, a 3-D Secure 2 lookup may carry the shopper's browser (braintree-web's `verifyCard({ collectDeviceData:
+// true })`), which the provider passes to the issuer with the authentication; the sandbox keeps it with the result.
 
 /** What the collector saw of the device: coarse signals only, nothing that identifies the shopper. */
 export interface DeviceSession {
@@ -48,10 +50,55 @@ export function deviceSessionIdOf(deviceData: string): string | null {
   }
 }
 
+/**
+ * The browser a 3-D Secure 2 lookup described, named as the provider's API names it (its GraphQL
+ * ThreeDSecureLookupBrowserInformationInput); each field is present only when the lookup sent it well-formed.
+ */
+export interface ThreeDSecureBrowser {
+  deviceChannel?: 'Browser';
+  colorDepth?: number;
+  javaEnabled?: boolean;
+  javascriptEnabled?: boolean;
+  language?: string;
+  screenHeight?: number;
+  screenWidth?: number;
+  timeZone?: number;
+}
+
+/** EMV 3-D Secure 2's allowed colour depths (bits per pixel). */
+const COLOR_DEPTHS = new Set([1, 4, 8, 15, 16, 24, 32, 48]);
+const whole = (value: unknown, min: number, max: number): value is number =>
+  Number.isInteger(value) && (value as number) >= min && (value as number) <= max;
+
+/**
+ * The browser fields of a client API lookup body, as braintree-web 3.144 sends them with `collectDeviceData: true`
+ * (three-d-secure/external/frameworks/base.js, `_formatLookupData`), checked against EMV 3-D Secure 2's formats:
+ * colour depth one of its values, screen sizes up to 6 digits, the time zone the browser's `getTimezoneOffset()`
+ * (-840 to 720 minutes), a BCP 47 language of up to 35 characters. The fields are optional enrichment: one that is
+ * malformed is left out and the lookup goes on (the provider does not document an error for them). Null when the
+ * lookup described no browser.
+ */
+export function parseThreeDSecureBrowser(body: Readonly<Record<string, unknown>>): ThreeDSecureBrowser | null {
+  const browser: ThreeDSecureBrowser = {};
+  if (body.deviceChannel === 'Browser') browser.deviceChannel = 'Browser';
+  const colorDepth = body.browserColorDepth;
+  if (typeof colorDepth === 'number' && COLOR_DEPTHS.has(colorDepth)) browser.colorDepth = colorDepth;
+  if (typeof body.browserJavaEnabled === 'boolean') browser.javaEnabled = body.browserJavaEnabled;
+  if (typeof body.browserJavascriptEnabled === 'boolean') browser.javascriptEnabled = body.browserJavascriptEnabled;
+  const language = body.browserLanguage;
+  if (typeof language === 'string' && /^[A-Za-z0-9-]{1,35}$/.test(language)) browser.language = language;
+  if (whole(body.browserScreenHeight, 0, 999_999)) browser.screenHeight = body.browserScreenHeight;
+  if (whole(body.browserScreenWidth, 0, 999_999)) browser.screenWidth = body.browserScreenWidth;
+  if (whole(body.browserTimeZone, -840, 720)) browser.timeZone = body.browserTimeZone;
+  return Object.keys(browser).length === 0 ? null : browser;
+}
+
 export class DeviceData {
   constructor(
     private readonly sessions: Collection<DeviceSession>,
     private readonly byTransaction: Collection<TransactionDeviceData>,
+    /** By the 3-D Secure result's `threeDSecureAuthenticationId`, which a sale with its nonce carries. */
+    private readonly byAuthentication: Collection<ThreeDSecureBrowser>,
   ) {}
 
   recordSession(id: string, signals: Record<string, string | number>, now: Date): void {
@@ -69,5 +116,13 @@ export class DeviceData {
 
   ofTransaction(transactionId: string): TransactionDeviceData | undefined {
     return this.byTransaction.get(transactionId);
+  }
+
+  recordThreeDSecureBrowser(authenticationId: string, browser: ThreeDSecureBrowser): void {
+    this.byAuthentication.set(authenticationId, browser);
+  }
+
+  threeDSecureBrowser(authenticationId: string): ThreeDSecureBrowser | undefined {
+    return this.byAuthentication.get(authenticationId);
   }
 }

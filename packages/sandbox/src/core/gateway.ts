@@ -5,7 +5,7 @@ import { buildClientToken, encodeClientToken } from './client-token.ts';
 import { Customers } from './customers.ts';
 import type { Customer } from './customers.ts';
 import { DeviceData } from './device-data.ts';
-import type { DeviceSession, TransactionDeviceData } from './device-data.ts';
+import type { DeviceSession, ThreeDSecureBrowser, TransactionDeviceData } from './device-data.ts';
 import { invalid, validationError } from './errors.ts';
 import type { Outcome, ValidationError } from './errors.ts';
 import { FINGERPRINT_LIFETIME_MS, issueFingerprint, verifyFingerprint } from './fingerprint.ts';
@@ -217,9 +217,10 @@ export class SandboxGateway {
     this.deviceData = new DeviceData(
       options.store.collection<DeviceSession>('device-sessions'),
       options.store.collection<TransactionDeviceData>('transaction-device-data'),
+      options.store.collection<ThreeDSecureBrowser>('three-d-secure-browsers'),
     );
     const browserFlows = { nonces: this.nonces, clock: this.clock, settings: () => this.settings, currencyIsoCode };
-    this.threeDSecure = new ThreeDSecureOperations(browserFlows);
+    this.threeDSecure = new ThreeDSecureOperations({ ...browserFlows, deviceData: this.deviceData });
     this.walletApprovals = new WalletApprovals(browserFlows);
     const plans = (options.plans ?? DEMO_PLANS).map((plan) => buildPlan(plan, currencyIsoCode));
     this.subscriptions = new SubscriptionOperations(context, this.vault, new Map(plans.map((plan) => [plan.id, plan])));

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Card } from './cards.ts';
+import type { DeviceData, ThreeDSecureBrowser } from './device-data.ts';
 import { invalid, validationError } from './errors.ts';
 import type { Outcome, ValidationError } from './errors.ts';
 import type { Authorization } from './fingerprint.ts';
@@ -13,6 +14,7 @@ import { formatAmount, validateAmount } from './transactions.ts';
 // a lookup for a card nonce and an amount either ends at once (frictionless, attempted, unavailable, lookup error,
 // not enrolled) with a NEW nonce carrying `threeDSecureInfo`, or asks for a challenge; the challenge page takes
 // the one-time code, and the result is again a new nonce. The original nonce stays usable (without 3-D Secure).
+// The browser the lookup described (device data) is kept with the result's authentication id.
 
 /** A challenge lives this long after the lookup (the page must be answered within it). */
 export const CHALLENGE_LIFETIME_MS = 10 * 60 * 1000;
@@ -29,6 +31,8 @@ export interface Challenge {
   paymentMethodToken: string | null;
   amount: string;
   currencyIsoCode: string;
+  /** The shopper's browser as the lookup described it, kept with the result once the code is entered. */
+  browser: ThreeDSecureBrowser | null;
   state: 'pending' | 'completed' | 'cancelled';
   /** The nonce handed out once the code is entered. */
   result: NonceRecord | null;
@@ -44,6 +48,7 @@ export interface ThreeDSecureContext {
   clock: () => Date;
   settings: () => MerchantSettings;
   currencyIsoCode: string;
+  deviceData: DeviceData;
 }
 
 export class ThreeDSecureOperations {
@@ -52,7 +57,12 @@ export class ThreeDSecureOperations {
 
   constructor(private readonly context: ThreeDSecureContext) {}
 
-  lookup(authorization: Authorization, nonce: unknown, amount: unknown): Outcome<LookupResult> {
+  lookup(
+    authorization: Authorization,
+    nonce: unknown,
+    amount: unknown,
+    browser: ThreeDSecureBrowser | null = null,
+  ): Outcome<LookupResult> {
     if (!this.context.settings().threeDSecure) {
       return invalid([
         validationError(PATH, 'base', 'three_d_secure_not_enabled', '3D Secure is not enabled for this merchant account.'),
@@ -83,6 +93,7 @@ export class ThreeDSecureOperations {
         paymentMethodToken,
         amount: formatAmount(minorUnits),
         currencyIsoCode: this.context.currencyIsoCode,
+        browser,
         state: 'pending',
         result: null,
         expiresAt: now.getTime() + CHALLENGE_LIFETIME_MS,
@@ -91,6 +102,7 @@ export class ThreeDSecureOperations {
       return { ok: true, value: { kind: 'challenge', challenge, info: threeDSecureInfo('challenge_required', card.cardType) } };
     }
     const info = threeDSecureInfo(outcome, card.cardType);
+    this.recordBrowser(info, browser);
     const issued = this.context.nonces.issue(card, customerId, now.getTime(), paymentMethodToken, info);
     return { ok: true, value: { kind: 'complete', nonce: issued, info } };
   }
@@ -109,6 +121,7 @@ export class ThreeDSecureOperations {
     const now = this.context.clock().getTime();
     const outcome = challengeOutcome(challenge.card, typeof code === 'string' ? code.trim() : '');
     const info = threeDSecureInfo(outcome, challenge.card.cardType, true);
+    this.recordBrowser(info, challenge.browser);
     challenge.result = this.context.nonces.issue(challenge.card, challenge.customerId, now, challenge.paymentMethodToken, info);
     challenge.state = 'completed';
     return challenge;
@@ -135,6 +148,10 @@ export class ThreeDSecureOperations {
       ]);
     }
     return { ok: true, value: challenge.result };
+  }
+
+  private recordBrowser(info: ThreeDSecureInfo, browser: ThreeDSecureBrowser | null): void {
+    if (browser !== null) this.context.deviceData.recordThreeDSecureBrowser(info.threeDSecureAuthenticationId, browser);
   }
 
   private sweep(now: number): void {

@@ -44,16 +44,19 @@ export async function testControlRoutes(
   });
   app.delete(settingsUrl, async () => ({ settings: settings.reset() }));
 
-  // What a sale's device data was (the provider shows it in its control panel; the SDK only says it was captured).
+  // What a sale's device data was (the provider shows it in its control panel; the SDK only says it was captured),
+  // and the browser its 3-D Secure lookup described (which the SDK does not return).
   app.get(
     `${TEST_CONTROL_PREFIX}/transactions/:id/device-data`,
     async (request: FastifyRequest<{ Params: { id: string } }>, reply) => {
-      if (gateway.findTransaction(request.params.id) === undefined)
-        return reply.code(404).send({ error: { message: 'No such transaction' } });
+      const transaction = gateway.findTransaction(request.params.id);
+      if (transaction === undefined) return reply.code(404).send({ error: { message: 'No such transaction' } });
       const recorded = gateway.deviceData.ofTransaction(request.params.id);
       const sessionId = recorded?.deviceSessionId ?? null;
       const session = sessionId === null ? undefined : gateway.deviceData.session(sessionId);
-      return { deviceData: recorded?.deviceData ?? null, deviceSession: session ?? null };
+      const authenticationId = transaction.threeDSecureInfo?.threeDSecureAuthenticationId;
+      const browser = authenticationId === undefined ? undefined : gateway.deviceData.threeDSecureBrowser(authenticationId);
+      return { deviceData: recorded?.deviceData ?? null, deviceSession: session ?? null, threeDSecureBrowser: browser ?? null };
     },
   );
 }

@@ -246,7 +246,7 @@ describe('the braintree-web provider', () => {
     expect(await provider.collectDeviceData(config, new AbortController().signal)).toBe('{"correlation_id":"c1"}');
   });
 
-  it('verifies a card with 3-D Secure 2: the new nonce and the liability flags; a failure and a cancel are told apart', async () => {
+  it("verifies a card with 3-D Secure 2, the shopper's browser data sent with the lookup: the new nonce and the liability flags; a failure and a cancel are told apart", async () => {
     const { modules } = fakeBraintreeWeb();
     const provider = createBraintreeProvider(AUTHORIZATION, { modules });
     const config = await provider.getConfiguration(new AbortController().signal);
@@ -262,8 +262,9 @@ describe('the braintree-web provider', () => {
       },
     });
     const threeDSecure = await (await modules.threeDSecure()).create({ authorization: AUTHORIZATION, version: 2 });
+    // collectDeviceData: braintree-web adds the browser's screen, language and time zone to the lookup request.
     expect(threeDSecure.verifyCard).toHaveBeenCalledWith(
-      expect.objectContaining({ nonce: 'tokencc_visa', bin: '411111', amount: '12.00' }),
+      expect.objectContaining({ nonce: 'tokencc_visa', bin: '411111', amount: '12.00', collectDeviceData: true }),
     );
 
     vi.mocked(threeDSecure.verifyCard).mockRejectedValueOnce({ code: 'THREEDS_LOOKUP_ERROR', message: 'lookup failed' });

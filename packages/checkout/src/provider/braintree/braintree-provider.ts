@@ -338,6 +338,9 @@ export function createBraintreeProvider(authorization: string, providerOptions: 
         nonce: card.nonce,
         bin: card.details.bin,
         amount,
+        // The shopper's browser (screen, language, time zone) with the lookup, as the provider recommends: the issuer
+        // authenticates without a challenge more often.
+        collectDeviceData: true,
         onLookupComplete: (_data, next) => next(),
       });
       const info = record(payload.threeDSecureInfo);

@@ -61,6 +61,8 @@ export interface ThreeDSecureInstance {
     nonce: string;
     bin: string;
     amount: string;
+    /** Sends the browser's screen, language, time zone, ... with the lookup (EMV 3-D Secure 2's browser data). */
+    collectDeviceData: boolean;
     onLookupComplete: (data: unknown, next: () => void) => void;
   }): Promise<TokenizePayload & { readonly threeDSecureInfo: Readonly<Record<string, unknown>> }>;
   cancelVerifyCard(): Promise<unknown>;

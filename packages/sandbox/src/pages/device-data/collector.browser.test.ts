@@ -70,14 +70,22 @@ describe('device data', () => {
   it('a sale without device data: not captured, nothing recorded; device data from elsewhere is kept as given', async () => {
     const plain = await gateway.transaction.sale({ amount: '10.00', paymentMethodNonce: 'fake-valid-nonce' });
     expect(plain.transaction.riskData).toMatchObject({ deviceDataCaptured: false });
-    expect(await deviceDataView(plain.transaction.id)).toEqual({ deviceData: null, deviceSession: null });
+    expect(await deviceDataView(plain.transaction.id)).toEqual({
+      deviceData: null,
+      deviceSession: null,
+      threeDSecureBrowser: null,
+    });
 
     const foreign = await gateway.transaction.sale({
       amount: '10.00',
       paymentMethodNonce: 'fake-valid-nonce',
       deviceData: '{"correlation_id":"abc"}',
     });
-    expect(await deviceDataView(foreign.transaction.id)).toEqual({ deviceData: '{"correlation_id":"abc"}', deviceSession: null });
+    expect(await deviceDataView(foreign.transaction.id)).toEqual({
+      deviceData: '{"correlation_id":"abc"}',
+      deviceSession: null,
+      threeDSecureBrowser: null,
+    });
     expect((await fetch(`${sandbox.origin}/__sandbox/transactions/nope/device-data`)).status).toBe(404);
   });
 
