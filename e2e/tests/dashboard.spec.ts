@@ -518,12 +518,75 @@ test('on a phone the dashboard fits the screen: the overview at 320 px, tabs for
   await merchant.opensSection('Payments');
   await expect(merchant.paymentRows().first()).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-  // The header holds Admin too: what does not fit goes to a second row rather than squeezing the logo away.
   expect(await headerLayout(page)).toMatchObject({ logoWidth: 28, brandClearOfCart: true, sidewaysScroll: false });
   expect(await merchant.axeViolations('phone payments')).toEqual([]);
   await merchant.opensSection('Activity');
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await page.screenshot({ path: test.info().outputPath('phone-activity.png'), fullPage: true });
+});
+
+test("on a phone the admin's header is one row, the account behind a menu that works by keyboard: Escape closes it, Sign out signs out", async ({
+  page,
+}) => {
+  const merchant = new Merchant(page);
+  await merchant.signsIn();
+  const header = page.getByRole('banner');
+  const menuButton = header.getByRole('button', { name: 'Account menu' });
+  const signOut = header.getByRole('button', { name: 'Sign out' });
+  // Up to 429 px the admin's header (Admin beside Cart) had the theme, Account and Sign out on a second row; from 430
+  // px they fit beside the nav, and the menu is not needed.
+  for (const width of [320, 375, 429, 430]) {
+    await page.setViewportSize({ width, height: 720 });
+    // Polled: the overview's charts follow their cards' width a frame later (a ResizeObserver).
+    await expect
+      .poll(async () => ({ width, ...(await headerLayout(page)) }))
+      .toEqual({ width, logoWidth: 28, brandClearOfCart: true, toolsBesideNav: true, sidewaysScroll: false });
+    await expect(menuButton).toBeVisible({ visible: width < 430 });
+    await expect(signOut).toBeVisible({ visible: width === 430 });
+  }
+
+  await page.setViewportSize({ width: 375, height: 720 });
+  await expect(menuButton).toHaveAttribute('aria-expanded', 'false');
+  await menuButton.click();
+  await expect(menuButton).toHaveAttribute('aria-expanded', 'true');
+  await expect(header.getByText('Signed in as Demo Admin')).toBeVisible();
+  await expect(header.getByText('admin@kassa.test')).toBeVisible();
+  expect(await headerLayout(page)).toMatchObject({ toolsBesideNav: true, sidewaysScroll: false });
+  await page.screenshot({ path: test.info().outputPath('phone-account-menu-375.png') });
+  expect(await merchant.axeViolations('the account menu open')).toEqual([]);
+  await page.keyboard.press('Escape');
+  await expect(signOut).toBeHidden();
+  await expect(menuButton).toHaveAttribute('aria-expanded', 'false');
+  await expect(menuButton).toBeFocused();
+  // A press outside closes it too; its Account link leads to the account, and closes it.
+  await menuButton.click();
+  await page.getByRole('heading', { name: 'Overview', level: 1 }).click();
+  await expect(signOut).toBeHidden();
+  await menuButton.click();
+  await header.getByRole('link', { name: 'Account', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'Orders', level: 1 })).toBeVisible();
+  await expect(signOut).toBeHidden();
+
+  // No pointer: Enter opens it, Tab goes through it and out of it (which closes it), Shift+Tab comes back to its button.
+  await menuButton.focus();
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Tab');
+  await expect(header.getByRole('link', { name: 'Account', exact: true })).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(signOut).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(menuButton).toHaveAttribute('aria-expanded', 'false');
+  await page.keyboard.press('Shift+Tab');
+  await expect(menuButton).toBeFocused();
+  await page.keyboard.press('Space');
+  await expect(menuButton).toHaveAttribute('aria-expanded', 'true');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Tab');
+  await expect(signOut).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(header.getByRole('link', { name: 'Sign in' })).toBeVisible();
+  await expect(header.getByRole('link', { name: 'Admin' })).toHaveCount(0);
+  expect((await (await page.request.get('/api/session')).json()).account).toBeNull();
 });
 
 test("on a tablet the admin's header is one row, who is signed in on one line from 961 px, nothing cut off", async ({ page }) => {

@@ -71,6 +71,7 @@ export const messages = {
   confirmSignUpTitle: 'Finish creating your account',
   confirmSignUp: 'Create my account',
   accountMenu: 'Account',
+  accountMenuButton: 'Account menu',
   darkTheme: 'Dark theme',
   sandboxLabel: 'Test mode',
   sandboxTitle: 'Test mode:',

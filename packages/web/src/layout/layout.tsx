@@ -1,9 +1,9 @@
 import { useEffect, useRef, type ReactNode } from 'react';
-import { api } from '../api/client.ts';
-import { refreshSession, setSignedIn, useSession } from '../account/session.ts';
+import { useSession } from '../account/session.ts';
 import { useCart } from '../cart/cart.ts';
 import { messages } from '../i18n/messages.ts';
-import { Link, navigate, signInPath, usePath } from '../router.tsx';
+import { Link, usePath } from '../router.tsx';
+import { AccountArea } from './account-area.tsx';
 import { SandboxBanner } from './sandbox-banner.tsx';
 import { ThemeToggle } from './theme-toggle.tsx';
 
@@ -64,49 +64,10 @@ function NavLinks() {
         {itemCount > 0 && <span className="visually-hidden">{`, ${messages.cartItems(itemCount)}`}</span>}
       </Link>
       {session.status === 'ready' && session.account?.role === 'admin' && (
-        <Link to="/admin" className="nav-link" current={path.startsWith('/admin') ? 'page' : undefined}>
+        <Link to="/admin" className="nav-link nav-admin" current={path.startsWith('/admin') ? 'page' : undefined}>
           {messages.adminTitle}
         </Link>
       )}
     </>
-  );
-}
-
-/** Who is signed in, their account (orders, saved cards, subscriptions), and the way in or out. */
-function AccountArea() {
-  const session = useSession();
-  const path = usePath();
-  if (session.status === 'loading') return <div className="account-area" />;
-  const account = session.account;
-
-  async function signOut(): Promise<void> {
-    try {
-      await api.signOut();
-      setSignedIn(null);
-      navigate('/');
-    } catch {
-      // Never claim a sign-out that did not happen: show what the server says.
-      await refreshSession();
-    }
-  }
-
-  return (
-    <div className="account-area">
-      {account ? (
-        <>
-          <span className="signed-in">{messages.signedInAs(account.name)}</span>
-          <Link to="/account" className="nav-link account-link" current={path.startsWith('/account') ? 'page' : undefined}>
-            {messages.accountMenu}
-          </Link>
-          <button type="button" className="link-button" onClick={signOut}>
-            {messages.signOut}
-          </button>
-        </>
-      ) : (
-        <Link to={signInPath(path)} className="nav-link">
-          {messages.signIn}
-        </Link>
-      )}
-    </div>
   );
 }

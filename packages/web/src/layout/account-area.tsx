@@ -1,0 +1,113 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import { api } from '../api/client.ts';
+import { refreshSession, setSignedIn, useSession } from '../account/session.ts';
+import { messages } from '../i18n/messages.ts';
+import { Link, navigate, signInPath, usePath } from '../router.tsx';
+
+/**
+ * Who is signed in, their account (orders, saved cards, subscriptions), and the way in or out. Where the header has no
+ * room for them (the admin's on a phone: app.css), they sit behind one button, a disclosure: `aria-expanded` on the
+ * button, the panel next in the tab order; Escape closes it and gives focus back to the button, and so do a press
+ * outside, focus moving out of it, an action in it and a new page. Wider, the button is hidden and the panel's
+ * contents are the header's row, as they always were.
+ */
+export function AccountArea() {
+  const session = useSession();
+  const path = usePath();
+  // Open on the page it was opened on: a new page (the Account link, Back) closes it.
+  const [openOn, setOpenOn] = useState<string | null>(null);
+  if (openOn !== null && openOn !== path) setOpenOn(null);
+  const open = openOn !== null;
+  const area = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const panel = useRef<HTMLDivElement>(null);
+  const panelId = useId();
+
+  useEffect(() => {
+    if (!open) return;
+    const inside = (target: EventTarget | null) => target instanceof Node && area.current?.contains(target) === true;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      setOpenOn(null);
+      button.current?.focus();
+    };
+    const onPointerDown = (event: PointerEvent) => {
+      if (!inside(event.target)) setOpenOn(null);
+    };
+    // Tabbing out of it closes it; a press on its text (focus to nowhere, no focusin) does not.
+    const onFocusIn = (event: FocusEvent) => {
+      if (!inside(event.target)) setOpenOn(null);
+    };
+    // An action taken in it (the Account link even on the account's page, Sign out): it has done its job.
+    const onClick = (event: MouseEvent) => {
+      const target = event.target;
+      if (target instanceof Element && panel.current?.contains(target) && target.closest('a, button')) setOpenOn(null);
+    };
+    document.addEventListener('keydown', onKeyDown);
+    document.addEventListener('pointerdown', onPointerDown);
+    document.addEventListener('focusin', onFocusIn);
+    document.addEventListener('click', onClick);
+    return () => {
+      document.removeEventListener('keydown', onKeyDown);
+      document.removeEventListener('pointerdown', onPointerDown);
+      document.removeEventListener('focusin', onFocusIn);
+      document.removeEventListener('click', onClick);
+    };
+  }, [open]);
+
+  if (session.status === 'loading') return <div className="account-area" />;
+  const account = session.account;
+  if (!account) {
+    return (
+      <div className="account-area">
+        <Link to={signInPath(path)} className="nav-link">
+          {messages.signIn}
+        </Link>
+      </div>
+    );
+  }
+
+  async function signOut(): Promise<void> {
+    try {
+      await api.signOut();
+      setSignedIn(null);
+      navigate('/');
+    } catch {
+      // Never claim a sign-out that did not happen: show what the server says.
+      await refreshSession();
+    }
+  }
+
+  return (
+    <div className="account-area" ref={area} data-open={open}>
+      <button
+        type="button"
+        ref={button}
+        className="icon-button account-menu-button"
+        aria-label={messages.accountMenuButton}
+        aria-expanded={open}
+        aria-controls={panelId}
+        onClick={() => setOpenOn(open ? null : path)}
+      >
+        <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
+          <g fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
+            <circle cx="12" cy="8" r="4" />
+            <path d="M4 21a8 8 0 0 1 16 0" />
+          </g>
+        </svg>
+      </button>
+      <div id={panelId} className="account-menu" ref={panel}>
+        <span className="signed-in">
+          {messages.signedInAs(account.name)}
+          <span className="signed-in-email">{account.email}</span>
+        </span>
+        <Link to="/account" className="nav-link account-link" current={path.startsWith('/account') ? 'page' : undefined}>
+          {messages.accountMenu}
+        </Link>
+        <button type="button" className="link-button" onClick={signOut}>
+          {messages.signOut}
+        </button>
+      </div>
+    </div>
+  );
+}
