@@ -323,18 +323,31 @@ describe("the shopper's browser sent with the lookup (device data)", () => {
   });
 
   it('is optional: a malformed field is left out and the lookup goes on; none sent, none kept', async () => {
-    const malformed = {
-      ...sent,
-      browserColorDepth: 23,
-      browserScreenWidth: '1920',
-      browserTimeZone: 900,
-      browserLanguage: 'de CH; x',
-    };
-    const response = await lookup(await tokenize('4000000000002701'), '25.00', token.authorizationFingerprint, malformed);
-    expect(response.status).toBe(201);
-    const { paymentMethod } = (await response.json()) as Lookup;
-    const { colorDepth: _c, screenWidth: _w, timeZone: _t, language: _l, ...wellFormed } = recorded;
-    expect(await browserOf(await charge(paymentMethod?.nonce ?? ''))).toEqual(wellFormed);
+    // Each field malformed in one of two lookups, the other half well-formed and kept.
+    const halves = [
+      {
+        malformed: { browserColorDepth: 23, browserScreenWidth: '1920', browserTimeZone: 900, browserLanguage: 'de CH; x' },
+        kept: { deviceChannel: 'Browser', javaEnabled: false, javascriptEnabled: true, screenHeight: 1080 },
+      },
+      {
+        malformed: {
+          deviceChannel: 'App',
+          browserJavaEnabled: 'false',
+          browserJavascriptEnabled: 1,
+          browserScreenHeight: 1_000_000,
+        },
+        kept: { colorDepth: 24, language: 'de-CH', screenWidth: 1920, timeZone: -60 },
+      },
+    ];
+    for (const { malformed, kept } of halves) {
+      const response = await lookup(await tokenize('4000000000002701'), '25.00', token.authorizationFingerprint, {
+        ...sent,
+        ...malformed,
+      });
+      expect(response.status).toBe(201);
+      const { paymentMethod } = (await response.json()) as Lookup;
+      expect(await browserOf(await charge(paymentMethod?.nonce ?? ''))).toEqual(kept);
+    }
     expect(await browserOf(await charge((await lookupOf('4000000000002701')).paymentMethod?.nonce ?? ''))).toBeNull();
   });
 });
