@@ -7,8 +7,8 @@ import { Link, navigate, signInPath, usePath } from '../router.tsx';
 /**
  * Who is signed in, their account (orders, saved cards, subscriptions), and the way in or out. Where the header has no
  * room for them (the admin's on a phone: app.css), they sit behind one button, a disclosure: `aria-expanded` on the
- * button, the panel next in the tab order; Escape closes it and gives focus back to the button, and so do a press
- * outside, focus moving out of it, an action in it and a new page. Wider, the button is hidden and the panel's
+ * button, the panel next in the tab order; Escape closes it and gives focus back to the button; a press outside, focus
+ * moving out of it, an action in it and a new page close it, focus left where it went. Wider, the button is hidden and the panel's
  * contents are the header's row, as they always were.
  */
 export function AccountArea() {
