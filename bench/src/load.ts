@@ -16,25 +16,35 @@ export interface LoadResult {
 /** `send` resolves to null for an expected answer, else to a short label of what went wrong. */
 export type Send = (index: number) => Promise<string | null>;
 
+/** What a closed loop saw, before it is summed up: each expected answer's latency (ms), and how long it ran. */
+export interface LoadRun {
+  connections: number;
+  latencies: number[];
+  failures: Record<string, number>;
+  seconds: number;
+}
+
 /**
  * A closed loop: `connections` workers, each sending its next request as soon as the previous one is answered, until
- * `total` requests were sent or `maxMs` passed. Each request's index is handed to `send`, so it can spend the
- * prepared item of that index. Latency is the time from sending to the whole answer.
+ * `total` requests were sent or `maxMs` passed. Each request's index (from `from`, 0 unless told) is handed to `send`,
+ * so it can spend the prepared item of that index. Latency is the time from sending to the whole answer.
  */
-export async function closedLoop(options: {
+export async function loadRun(options: {
   connections: number;
   total: number;
+  from?: number;
   maxMs?: number;
   send: Send;
-}): Promise<LoadResult> {
+}): Promise<LoadRun> {
   const { connections, total, send } = options;
+  const from = options.from ?? 0;
   const deadline = performance.now() + (options.maxMs ?? Number.POSITIVE_INFINITY);
   const latencies: number[] = [];
   const failures: Record<string, number> = {};
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < total && performance.now() < deadline) {
-      const index = next;
+      const index = from + next;
       next += 1;
       const sent = performance.now();
       let failure: string | null;
@@ -49,17 +59,29 @@ export async function closedLoop(options: {
   };
   const started = performance.now();
   await Promise.all(Array.from({ length: connections }, worker));
-  const seconds = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
+  return { connections, latencies, failures, seconds: (performance.now() - started) / 1000 };
+}
+
+/** Runs of the same row summed up as one: their answers, their failures, their time. */
+export function summed(runs: LoadRun[]): LoadResult {
+  const latencies = runs.flatMap((run) => run.latencies).sort((a, b) => a - b);
+  const failures: Record<string, number> = {};
+  for (const run of runs) for (const [what, n] of Object.entries(run.failures)) failures[what] = (failures[what] ?? 0) + n;
+  const seconds = runs.reduce((sum, run) => sum + run.seconds, 0);
   return {
-    connections,
+    connections: runs[0]?.connections ?? 0,
     ok: latencies.length,
     failures,
     seconds,
-    perSecond: latencies.length / seconds,
+    perSecond: seconds === 0 ? 0 : latencies.length / seconds,
     p50Ms: percentile(latencies, 0.5),
     p99Ms: percentile(latencies, 0.99),
   };
+}
+
+/** One closed loop (loadRun), summed up. */
+export async function closedLoop(options: Parameters<typeof loadRun>[0]): Promise<LoadResult> {
+  return summed([await loadRun(options)]);
 }
 
 /** The nearest-rank percentile of sorted values (0 when there are none). */
@@ -68,15 +90,81 @@ export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)] ?? 0;
 }
 
+/** Runs `measure`, and the CPU milliseconds each of `processes` used meanwhile. */
+async function cpuUsed<T>(
+  processes: Record<string, () => number>,
+  measure: () => Promise<T>,
+): Promise<{ result: T; usedMs: Record<string, number> }> {
+  const before = Object.fromEntries(Object.entries(processes).map(([name, cpu]) => [name, cpu()]));
+  const result = await measure();
+  const usedMs = Object.fromEntries(Object.entries(processes).map(([name, cpu]) => [name, cpu() - (before[name] ?? 0)]));
+  return { result, usedMs };
+}
+
+const perItem = (usedMs: Record<string, number>, ok: number): Record<string, number> =>
+  Object.fromEntries(Object.entries(usedMs).map(([name, ms]) => [name, ok === 0 ? 0 : ms / ok]));
+
 /** Runs `measure` and the CPU time each of `processes` used meanwhile, per completed item. */
 export async function withCpu<T extends { ok: number }>(
   processes: Record<string, () => number>,
   measure: () => Promise<T>,
 ): Promise<T & { cpuMsPerItem: Record<string, number> }> {
-  const before = Object.fromEntries(Object.entries(processes).map(([name, cpu]) => [name, cpu()]));
-  const result = await measure();
-  const cpuMsPerItem = Object.fromEntries(
-    Object.entries(processes).map(([name, cpu]) => [name, result.ok === 0 ? 0 : (cpu() - (before[name] ?? 0)) / result.ok]),
-  );
-  return { ...result, cpuMsPerItem };
+  const { result, usedMs } = await cpuUsed(processes, measure);
+  return { ...result, cpuMsPerItem: perItem(usedMs, result.ok) };
+}
+
+/** A row measured in parts (interleaved): the CPU counters read around each part, and a run of its items from `from`. */
+export interface PartedRow {
+  cpu: Record<string, () => number>;
+  run: (from: number, count: number) => Promise<LoadRun>;
+}
+
+/** A part of a row measured in parts: where it came in the order of all the rows' parts (0 first), and what it measured. */
+export interface Part {
+  at: number;
+  perSecond: number;
+  cpuMsPerItem: Record<string, number>;
+}
+
+/**
+ * Which row (by its index in `rows` rows) each part measures, in order: the Thue-Morse sequence (a part's row is the
+ * sum of the digits of its position, in base `rows`, modulo `rows`): two rows in two parts each A, B, B, A, in four
+ * A, B, B, A, B, A, A, B.
+ */
+export function thueMorseOrder(rows: number, parts: number): number[] {
+  return Array.from({ length: rows * parts }, (_, position) => {
+    if (rows === 1) return 0;
+    let digits = 0;
+    for (let rest = position; rest > 0; rest = Math.floor(rest / rows)) digits += rest % rows;
+    return digits % rows;
+  });
+}
+
+/**
+ * Rows measured one after the other, each in `parts` parts of its `items`, the parts in the Thue-Morse order
+ * (thueMorseOrder), each row's figures from its parts together. Measured whole, one row after the other, the row
+ * measured first was the slower whichever sandbox it charged at (issue 10, growth5 and sdkwarm): whatever drifts along
+ * the run then weighs on the rows alike, in full when it drifts in a straight line (two parts) or a parabola (four).
+ */
+export async function interleaved(
+  rows: PartedRow[],
+  items: number,
+  parts: number,
+): Promise<Array<LoadResult & { cpuMsPerItem: Record<string, number>; parts: Part[] }>> {
+  const measured = rows.map(() => ({ runs: [] as LoadRun[], usedMs: {} as Record<string, number>, parts: [] as Part[] }));
+  for (const [at, index] of thueMorseOrder(rows.length, parts).entries()) {
+    const row = rows[index];
+    const into = measured[index];
+    if (row === undefined || into === undefined) throw new Error('no such row');
+    const part = into.runs.length;
+    const from = Math.floor((part * items) / parts);
+    const { result: run, usedMs } = await cpuUsed(row.cpu, () => row.run(from, Math.floor(((part + 1) * items) / parts) - from));
+    for (const [name, ms] of Object.entries(usedMs)) into.usedMs[name] = (into.usedMs[name] ?? 0) + ms;
+    into.runs.push(run);
+    into.parts.push({ at, perSecond: summed([run]).perSecond, cpuMsPerItem: perItem(usedMs, run.latencies.length) });
+  }
+  return measured.map(({ runs, usedMs, parts: rowParts }) => {
+    const result = summed(runs);
+    return { ...result, cpuMsPerItem: perItem(usedMs, result.ok), parts: rowParts };
+  });
 }

@@ -10,7 +10,8 @@ import { ROOT } from './processes.ts';
 import { formatProfile } from './profile.ts';
 import { failuresOf, formatTable, growthOf, machineAtStart, seededSuffix, withGoalFigures } from './report.ts';
 import type { Report } from './report.ts';
-import { helloWorld, readyPayments, sdkAlone } from './scenarios.ts';
+import { interleaved } from './load.ts';
+import { SDK_ROWS, helloWorld, readyPayments, readySdkAlone } from './scenarios.ts';
 import {
   SEEDED_POSTGRES_DATABASE,
   copySeededFile,
@@ -19,6 +20,7 @@ import {
   seededSqliteFile,
 } from './seed-cache.ts';
 import type { Seeded } from './seed-cache.ts';
+import type { PartedRow } from './load.ts';
 import type { Measurement, ReadyPayments, RowDatabase, RunSize } from './scenarios.ts';
 import { sandboxDataFile, startHelloWorld, startKassa, startSandbox } from './stack.ts';
 import type { RunningKassa, RunningSandbox } from './stack.ts';
@@ -43,6 +45,7 @@ const { values } = parseArgs({
     before: { type: 'string' },
     'seed-payments': { type: 'string' },
     'seeded-first': { type: 'boolean', default: false },
+    'sdk-parts': { type: 'string' },
     'seed-only': { type: 'boolean', default: false },
     checkout: { type: 'string' },
     out: { type: 'string' },
@@ -66,6 +69,8 @@ if (seedPaymentCount > 0 && values.before !== undefined) throw new Error('--seed
 if (seedPaymentCount > 0 && values['sandbox-in-memory'] === true)
   throw new Error('--seed-payments and --sandbox-in-memory do not go together');
 if (values['seed-only'] === true && seedPaymentCount === 0) throw new Error('--seed-only needs --seed-payments N');
+const sdkParts = Number(values['sdk-parts'] ?? 2);
+if (!Number.isInteger(sdkParts) || sdkParts < 1) throw new Error('--sdk-parts takes a whole number from 1');
 const checkoutRuns = Number(values.checkout ?? (smoke ? 0 : 10));
 if (!Number.isInteger(checkoutRuns) || checkoutRuns < 0) throw new Error('--checkout takes a whole number');
 const log = (line: string): void => {
@@ -153,6 +158,8 @@ try {
   // calls served by both sandboxes before Kassa's rows. Measured at the empty one only, the seeded one came to Kassa's
   // rows with V8 still compiling its code (issue 10, growth5: 0.35-0.41 ms of its threads other than the event loop
   // per payment after a 300-payment warm-up, 0.08 after 2,900), which the growth figures counted as the million's.
+  // Both warmed up, then measured in parts interleaved (load.ts interleaved): measured whole one after the other, the
+  // row measured first was the slower whichever sandbox it charged at.
   const sdkSandboxes = [
     { sandbox, suffix: '' },
     ...(seededGateway === undefined ? [] : [{ sandbox: seededGateway, suffix: seededSuffix(seedPaymentCount) }]),
@@ -160,11 +167,12 @@ try {
   if (values['seeded-first'] === true) sdkSandboxes.reverse();
   for (const connections of connectionCounts) {
     for (const call of ['sale', 'find'] as const) {
-      for (const { sandbox: rowSandbox, suffix } of sdkSandboxes) {
-        const row = await sdkAlone(rowSandbox, call, connections, size);
-        rows.push({ ...row, scenario: `${row.scenario}${suffix}` });
-        log(`measured the SDK's ${call} alone${suffix} at ${connections} connections`);
-      }
+      const ready: PartedRow[] = [];
+      for (const { sandbox: rowSandbox } of sdkSandboxes) ready.push(await readySdkAlone(rowSandbox, call, connections, size));
+      const measured = await interleaved(ready, size.items, sdkParts);
+      for (const [i, row] of measured.entries())
+        rows.push({ scenario: `${SDK_ROWS[call]}${sdkSandboxes[i]?.suffix ?? ''}`, ...row });
+      log(`measured the SDK's ${call} alone at ${connections} connections`);
     }
   }
   // With --before: the same rows from an earlier checkout, so a change is measured against what it changed. With

@@ -1,8 +1,8 @@
 import braintree from 'braintree';
 import { Pool } from 'undici';
-import { closedLoop, withCpu } from './load.ts';
+import { closedLoop, loadRun, withCpu } from './load.ts';
 import { postgresCpuMs } from './processes.ts';
-import type { LoadResult } from './load.ts';
+import type { LoadResult, Part, PartedRow } from './load.ts';
 import { cardTokenizer, paymentRequest, preparePayments } from './prepare.ts';
 import { profiled } from './profile.ts';
 import type { ProfileSummary } from './profile.ts';
@@ -15,6 +15,8 @@ export interface Measurement extends LoadResult {
   cpuMsPerItem: Record<string, number>;
   /** With `--profile`: where each server process spent the measured requests. */
   profiles?: Array<{ name: string; summary: ProfileSummary }>;
+  /** A row measured in parts interleaved with another's (the SDK's rows, load.ts interleaved): each part's figures. */
+  parts?: Part[];
 }
 
 export interface RunSize {
@@ -61,14 +63,15 @@ export const SDK_ROWS = {
  * The official SDK straight to the sandbox, one call per prepared nonce: `sale` (`transaction.sale`) is the ceiling of
  * any server that charges through the SDK here; `find` (`paymentMethodNonce.find`, which reads a nonce without using
  * it) is the second gateway call of each Kassa payment, made for the card rules before the sale (the server README,
- * "Velocity rules"): what it costs the server and the sandbox.
+ * "Velocity rules"): what it costs the server and the sandbox. Resolves once the nonces are made and the warm-up sent,
+ * to the row, measured in parts (load.ts interleaved) from the nonce after the warm-up's.
  */
-export async function sdkAlone(
+export async function readySdkAlone(
   sandbox: RunningSandbox,
   call: keyof typeof SDK_ROWS,
   connections: number,
   size: RunSize,
-): Promise<Measurement> {
+): Promise<PartedRow> {
   const { host, port, merchantId, publicKey, privateKey } = sandbox.gateway;
   const gateway = new braintree.BraintreeGateway({
     environment: new braintree.Environment(host, String(port), `http://${host}`, false, host, String(port)),
@@ -95,12 +98,12 @@ export async function sdkAlone(
       return found.details?.bin === undefined ? 'no card details' : null;
     },
   };
-  const send = (offset: number) => (index: number) => calls[call](nonces[offset + index] ?? '');
-  await closedLoop({ connections, total: size.warmup, send: send(0) });
-  const result = await withCpu({ sandbox: sandbox.process.cpuMs, bench: benchCpuMs }, () =>
-    closedLoop({ connections, total: size.items, send: send(size.warmup) }),
-  );
-  return { scenario: SDK_ROWS[call], ...result };
+  const send = (index: number) => calls[call](nonces[index] ?? '');
+  await closedLoop({ connections, total: size.warmup, send });
+  return {
+    cpu: { sandbox: sandbox.process.cpuMs, bench: benchCpuMs },
+    run: (from, count) => loadRun({ connections, total: count, from: size.warmup + from, send }),
+  };
 }
 
 /** A Kassa row ready to measure: its payments prepared, its servers warmed up. */

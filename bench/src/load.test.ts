@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { interleaved, summed, thueMorseOrder } from './load.ts';
+import type { LoadRun, PartedRow } from './load.ts';
+
+describe("the SDK rows' order (load.ts interleaved)", () => {
+  it('measures the rows in the Thue-Morse order: A, B, B, A in two parts, A, B, B, A, B, A, A, B in four', () => {
+    expect(thueMorseOrder(2, 2)).toEqual([0, 1, 1, 0]);
+    expect(thueMorseOrder(2, 4)).toEqual([0, 1, 1, 0, 1, 0, 0, 1]);
+    expect(thueMorseOrder(1, 2)).toEqual([0, 0]);
+    // Three rows: each once in every three parts.
+    expect(thueMorseOrder(3, 2)).toEqual([0, 1, 2, 1, 2, 0]);
+  });
+
+  /**
+   * Rows whose items all cost the same but for a drift along the run: an item costs more the fewer items were
+   * measured before it (`drift` of their count, in ms), as a process still being optimised does. Each row counts its
+   * own CPU (the time its items took) and sends the items it is given once each.
+   */
+  function drifting(rows: number, drift: (before: number) => number) {
+    let measuredBefore = 0;
+    const sent = Array.from({ length: rows }, () => [] as number[]);
+    const parted = sent.map((items): PartedRow => {
+      let cpuMs = 0;
+      return {
+        cpu: { row: () => cpuMs },
+        run: async (from: number, count: number): Promise<LoadRun> => {
+          const latencies: number[] = [];
+          for (let item = from; item < from + count; item += 1) {
+            const ms = 1 + drift(measuredBefore);
+            measuredBefore += 1;
+            cpuMs += ms;
+            latencies.push(ms);
+            items.push(item);
+          }
+          return { connections: 1, latencies, failures: {}, seconds: latencies.reduce((sum, ms) => sum + ms, 0) / 1000 };
+        },
+      };
+    });
+    return { parted, sent };
+  }
+
+  it("sends each row's items once each, and sums a row's parts: its rate, latencies and CPU from all of them", async () => {
+    const { parted, sent } = drifting(2, () => 0);
+    const measured = await interleaved(parted, 1001, 2);
+    expect(sent[0]).toEqual(Array.from({ length: 1001 }, (_, item) => item));
+    expect(sent[1]).toEqual(Array.from({ length: 1001 }, (_, item) => item));
+    for (const row of measured) {
+      expect(row.ok).toBe(1001);
+      expect(row.perSecond).toBeCloseTo(1000);
+      expect(row.cpuMsPerItem['row']).toBeCloseTo(1);
+    }
+    expect(measured.map((row) => row.parts.map((part) => part.at))).toEqual([
+      [0, 3],
+      [1, 2],
+    ]);
+  });
+
+  it('gives two rows of the same cost the same figures under a drift in a straight line (two parts), a parabola (four)', async () => {
+    const line = (before: number) => Math.max(0, 1 - before / 4000);
+    const parabola = (before: number) => (1 - before / 2000) ** 2;
+    const slower = (rows: Array<{ perSecond: number }>) => 1 - (rows[1]?.perSecond ?? 0) / (rows[0]?.perSecond ?? 1);
+    // Measured whole, one after the other, the first row takes the drift: 'slower' well below 0.
+    expect(slower(await interleaved(drifting(2, line).parted, 1000, 1))).toBeLessThan(-0.1);
+    expect(slower(await interleaved(drifting(2, line).parted, 1000, 2))).toBeCloseTo(0, 3);
+    expect(Math.abs(slower(await interleaved(drifting(2, parabola).parted, 1000, 2)))).toBeGreaterThan(0.01);
+    expect(slower(await interleaved(drifting(2, parabola).parted, 1000, 4))).toBeCloseTo(0, 3);
+  });
+
+  it('sums runs: answers and failures of both, the rate over their time together, percentiles of all latencies', () => {
+    const result = summed([
+      { connections: 4, latencies: [1, 2, 3], failures: { 'status 500': 1 }, seconds: 1 },
+      { connections: 4, latencies: [10, 20, 30, 40, 50], failures: { 'status 500': 2, timeout: 1 }, seconds: 3 },
+    ]);
+    expect(result).toEqual({
+      connections: 4,
+      ok: 8,
+      failures: { 'status 500': 3, timeout: 1 },
+      seconds: 4,
+      perSecond: 2,
+      p50Ms: 10,
+      p99Ms: 50,
+    });
+  });
+});
