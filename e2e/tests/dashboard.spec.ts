@@ -566,6 +566,12 @@ test("on a phone the admin's header is one row, the account behind a menu that w
   await header.getByRole('link', { name: 'Account', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Orders', level: 1 })).toBeVisible();
   await expect(signOut).toBeHidden();
+  // A new page closes it too: Back, taken with the menu open.
+  await menuButton.click();
+  await page.goBack();
+  await expect(page.getByRole('heading', { name: 'Overview', level: 1 })).toBeVisible();
+  await expect(menuButton).toHaveAttribute('aria-expanded', 'false');
+  await expect(signOut).toBeHidden();
 
   // No pointer: Enter opens it, Tab goes through it and out of it (which closes it), Shift+Tab comes back to its button.
   await menuButton.focus();
