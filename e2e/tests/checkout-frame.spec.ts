@@ -87,6 +87,36 @@ test('the detected brand is shown inside the number field', async ({ page }) => 
   await expect(numberBox.locator('svg circle')).toHaveCount(2);
 });
 
+test("the brands' marks download while the configuration loads, so the first mark is drawn with the brands", async ({ page }) => {
+  const shopper = new Shopper(page);
+  const sheet = new CheckoutSheet(page);
+  // The marks are a chunk of their own, loaded on demand (packages/checkout README, "Build, test, size"). Two things
+  // start it as the checkout mounts, either enough: the eight brands drawn under the loading overlay (their marks,
+  // lazy, asked for in that first render) and the card view's own start (card-view.tsx, loadBrandMarks). With both
+  // gone it would start only once the configuration names the brands, and they would show in empty frames meanwhile.
+  // The configuration held until the chunk has arrived: it must come without it.
+  let release = (): void => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route('**/client_api/v1/configuration*', async (route) => {
+    await released;
+    await route.continue();
+  });
+  const marks = page.waitForRequest((request) => /\/brand-marks-[^/]*\.js$/.test(new URL(request.url()).pathname), {
+    timeout: 15_000,
+  });
+  await shopper.openCheckout(catalogue.everyday);
+  const downloaded = await (await marks).response();
+  expect(downloaded?.ok()).toBe(true);
+  await expect(sheet.root()).toHaveAttribute('data-state', 'loading');
+  release();
+  await sheet.seesState('ready');
+  // Mastercard's mark, two circles, in its labelled frame among the accepted brands.
+  const accepted = sheet.root().getByRole('list', { name: 'Accepted cards' });
+  await expect(accepted.getByRole('img', { name: 'Mastercard' }).locator('circle')).toHaveCount(2);
+});
+
 test("the brands' marks failing to download: each accepted brand still named by its labelled frame, and the card pays", async ({
   page,
 }) => {
