@@ -471,19 +471,25 @@ test("the overview's figures and charts stay inside their cards from 320 to 1280
   // and at 641 px, and four a row from 961 px to about 1,250; an extreme €123,456,789.00 ran into its card's padding at
   // 545 and 800 px and out of the card at 1,265 and 1,280 px (all figures 1.5rem).
   let volume = 0;
+  let currency = 'EUR';
   await changeOverview(page, (overview, today) => {
-    overview.volume = [{ currency: 'EUR', amounts: today(volume), total: volume }];
+    overview.volume = [{ currency, amounts: today(volume), total: volume }];
     overview.refunds = [{ currency: 'EUR', amounts: today(2_345_678), total: 2_345_678 }];
   });
   const merchant = new Merchant(page);
   await merchant.signsIn();
   // The extreme month under the longer names of a language like German (put in the page: the dashboard is English).
   const germanNames = ['Bruttozahlungsvolumen', 'Erfolgreiche Zahlungen', 'Genehmigungsquote', 'Rückerstattungen'];
-  for (const { cents, figure, names } of [
-    { cents: 123_456_789, figure: '€1,234,567.89', names: [] },
-    { cents: 12_345_678_900, figure: '€123,456,789.00', names: germanNames },
+  // The same month in Swiss francs, written with the currency's code (the dashboard shows money in each currency
+  // sold): 228 px in a 194 px card at 1,265 px, where the euro figure, in the widest font measured (DejaVu Sans Bold,
+  // this machine's and Linux's usual), has 4 px to spare.
+  for (const { cents, figure, names, inCurrency } of [
+    { cents: 123_456_789, figure: '€1,234,567.89', names: [], inCurrency: 'EUR' },
+    { cents: 12_345_678_900, figure: '€123,456,789.00', names: germanNames, inCurrency: 'EUR' },
+    { cents: 12_345_678_900, figure: 'CHF 123,456,789.00', names: germanNames, inCurrency: 'CHF' },
   ]) {
     volume = cents;
+    currency = inCurrency;
     await page.setViewportSize({ width: 1280, height: 720 });
     await page.reload();
     await expect(page.getByRole('definition').first()).toHaveText(figure);
