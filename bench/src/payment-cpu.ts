@@ -8,10 +8,11 @@ import { Pool } from 'undici';
 import { closedLoop } from './load.ts';
 import { cardTokenizer, paymentRequest, preparePayments } from './prepare.ts';
 import type { PreparedPayment } from './prepare.ts';
-import { ROOT } from './processes.ts';
+import { postgresCpuMs, ROOT } from './processes.ts';
 import { partsOfProfile } from './profile-parts.ts';
 import type { CpuProfile, PartsBreakdown } from './profile-parts.ts';
 import { kassaEnv, startSandbox } from './stack.ts';
+import { startTestPostgres } from '../../packages/server/src/testing/postgres.ts';
 
 // `npm run payment-cpu -w bench`: one payment's server-side work, measured in this process. Kassa's app is built here
 // (as `npm start` builds it, on a SQLite file, logging to a file) against the real sandbox in its own process, and the
@@ -37,6 +38,11 @@ const { values } = parseArgs({
      * a new one in a temporary folder by default.
      */
     database: { type: 'string' },
+    /**
+     * On PostgreSQL instead: a server of its own, which flushes its commits as the bench's does, a new database in it;
+     * its processes' CPU per payment is given as `postgres` beside this process's threads.
+     */
+    postgres: { type: 'boolean', default: false },
     out: { type: 'string' },
   },
 });
@@ -76,7 +82,11 @@ function threadCpuMs(): Map<string, number> {
 }
 
 /** CPU ms per item by thread over `run`, in all, and the garbage collections meanwhile (per item, by kind, ms each). */
-async function cpuPerItem(items: number, run: () => Promise<unknown>): Promise<Record<string, number>> {
+async function cpuPerItem(
+  items: number,
+  run: () => Promise<unknown>,
+  postgresCpu?: () => number,
+): Promise<Record<string, number>> {
   const collections: Record<string, number> = {};
   const observer = new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) {
@@ -90,21 +100,28 @@ async function cpuPerItem(items: number, run: () => Promise<unknown>): Promise<R
   });
   observer.observe({ entryTypes: ['gc'] });
   const before = threadCpuMs();
+  const postgresBefore = postgresCpu?.();
   const total = process.cpuUsage();
   await run();
   const used = process.cpuUsage(total);
   observer.disconnect();
   const perItem: Record<string, number> = { all: (used.user + used.system) / 1000 / items };
   for (const [name, ms] of threadCpuMs()) perItem[name] = (ms - (before.get(name) ?? 0)) / items;
+  if (postgresCpu !== undefined && postgresBefore !== undefined) perItem['postgres'] = (postgresCpu() - postgresBefore) / items;
   return { ...perItem, ...collections };
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'kassa-payment-cpu-'));
 const sandbox = await startSandbox(dir);
-const config = server.loadConfig({
-  ...process.env,
-  ...kassaEnv(sandbox, values.database === undefined ? join(dir, 'kassa.sqlite') : resolve(values.database)),
-});
+const postgres = values.postgres ? await startTestPostgres() : null;
+const databaseUrl =
+  postgres !== null
+    ? await postgres.createDatabase()
+    : values.database === undefined
+      ? join(dir, 'kassa.sqlite')
+      : resolve(values.database);
+const postgresCpu = postgres === null ? undefined : postgresCpuMs(postgres.address.pid);
+const config = server.loadConfig({ ...process.env, ...kassaEnv(sandbox, databaseUrl) });
 // The server's log lines go to a file, written at once, as `npm start`'s output to a file is.
 const logFd = openSync(join(dir, 'kassa.log'), 'w');
 const logger = server.createLogger(config, { write: (line: string) => writeSync(logFd, line) });
@@ -135,7 +152,7 @@ try {
   for (let batch = 0; batch < BATCHES; batch += 1) {
     if (batch > 0) earlierBatches.push(paymentCpu);
     const from = WARMUP + batch * payments;
-    paymentCpu = await cpuPerItem(payments, () => loop(prepared.slice(from, from + payments)));
+    paymentCpu = await cpuPerItem(payments, () => loop(prepared.slice(from, from + payments)), postgresCpu);
   }
   const report: Report = {
     server: serverRoot,
@@ -175,6 +192,7 @@ try {
 } finally {
   await app.close();
   await sandbox.process.stop();
+  await postgres?.stop();
   rmSync(dir, { recursive: true, force: true });
 }
 
