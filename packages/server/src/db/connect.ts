@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
@@ -10,7 +9,8 @@ import pg from 'pg';
 import type { DatabaseConfig } from '../config.ts';
 import { startCheckpointer } from './checkpointer.ts';
 import { migrations } from './migrations.ts';
-import { runNamedStatement } from './postgres-query.ts';
+import { postgresPipeline, registerPostgresPipeline } from './postgres-pipeline.ts';
+import { runNamedStatement, statementName } from './postgres-query.ts';
 import { isPreparedText } from './prepared.ts';
 import { commitBatch, registerSqliteAtOnce } from './sqlite-at-once.ts';
 import type { Database } from './schema.ts';
@@ -41,12 +41,9 @@ export interface OpenOptions {
 export async function openDatabase(config: DatabaseConfig, options: OpenOptions = {}): Promise<DatabaseHandle> {
   if (config.engine === 'postgres') {
     // PostgreSQL keeps its statistics itself (autovacuum); SQLite is told to (openSqlite).
-    const db = openPostgres(config.url);
-    await migrateOrClose(
-      () => migrate(db),
-      () => db.destroy(),
-    );
-    return { db, engine: config.engine, close: () => db.destroy() };
+    const { db, close } = openPostgres(config.url);
+    await migrateOrClose(() => migrate(db), close);
+    return { db, engine: config.engine, close };
   }
   const { db, optimize, closeLog } = openSqlite(config.file, options.checkpointInWorker === true);
   const close = async (): Promise<void> => {
@@ -205,7 +202,7 @@ function withStatementCache(
   };
 }
 
-function openPostgres(url: string): Db {
+function openPostgres(url: string): { db: Db; close: () => Promise<void> } {
   // pipeline: a query is written without waiting for the answer to the one before it (withNamedStatements' BEGIN).
   const pool = new pg.Pool({ connectionString: url, max: 10, pipeline: true });
   // A connection dropped by the server (restart, admin shutdown) while idle or closing has no query to fail;
@@ -213,7 +210,17 @@ function openPostgres(url: string): Db {
   const ignore = (): void => {};
   pool.on('error', ignore);
   pool.on('connect', (client) => client.on('error', ignore));
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool: withNamedStatements(pool) }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: withNamedStatements(pool) }) });
+  // The compiled reads and relaxed writes outside transactions share connections of their own (postgres-pipeline.ts).
+  const pipeline = postgresPipeline({ connectionString: url });
+  registerPostgresPipeline(db, pipeline);
+  return {
+    db,
+    close: async () => {
+      await pipeline.end();
+      await db.destroy();
+    },
+  };
 }
 
 /**
@@ -222,21 +229,14 @@ function openPostgres(url: string): Db {
  * as long as its connection.
  */
 function withNamedStatements(pool: pg.Pool): PostgresPool {
-  const named = new Map<string, string>();
-  const nameOf = (text: string): string => {
-    let name = named.get(text);
-    if (name === undefined) {
-      name = `kassa_${createHash('sha256').update(text).digest('hex').slice(0, 32)}`;
-      named.set(text, name);
-    }
-    return name;
-  };
   const clients = new WeakMap<pg.PoolClient, PostgresPoolClient>();
   const wrap = (client: pg.PoolClient): PostgresPoolClient => {
     let wrapped = clients.get(client);
     if (wrapped === undefined) {
       const send = (text: string, values: ReadonlyArray<unknown>) =>
-        isPreparedText(text) ? runNamedStatement(client, nameOf(text), text, [...values]) : client.query(text, [...values]);
+        isPreparedText(text)
+          ? runNamedStatement(client, statementName(text), text, [...values])
+          : client.query(text, [...values]);
       // A transaction's BEGIN waits for its first statement and is written just before it, both answered in one round
       // trip instead of two. The statement's answer is given only once the BEGIN's came back without error.
       let beginDeferred = false;

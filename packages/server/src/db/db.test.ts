@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { Migrator, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertOrder, lastOrderNumber } from '../orders/orders.repository.ts';
-import { ENGINES, sqliteEngine } from '../testing/engines.ts';
+import { ENGINES, postgresEngine, sqliteEngine } from '../testing/engines.ts';
 import { tempSqliteFile } from '../testing/sqlite.ts';
 import { WAL_FRAMES_BOUND } from './checkpointer.ts';
 import { migrate, openDatabase } from './connect.ts';
@@ -27,6 +27,18 @@ const hitsAsText = prepared((db, p: { bucket: string }) =>
 const allHitsOf = prepared((db, p: { bucket: string }) =>
   db.selectFrom('rate_limit_hits').selectAll().where('bucket', '=', p.bucket),
 );
+/** The PostgreSQL backend (a connection's process) that ran each statement. */
+const backendOfRead = prepared((db, p: { divisor: number }) =>
+  db.selectNoFrom([sql<number>`pg_backend_pid()`.as('pid'), sql<number>`1 / ${p.divisor}::int`.as('quotient')]),
+);
+const backendOfWrite = (commit?: 'relaxed') =>
+  prepared(
+    (db, p: { bucket: string; window_ends_at: string; hits: number }) =>
+      db.insertInto('rate_limit_hits').values(p).returning(sql<number>`pg_backend_pid()`.as('pid')),
+    commit === undefined ? {} : { commit },
+  );
+const backendOfFlushedWrite = backendOfWrite();
+const backendOfRelaxedWrite = backendOfWrite('relaxed');
 const addHits = prepared((db, p: { bucket: string; by: number }) =>
   db
     .updateTable('rate_limit_hits')
@@ -571,6 +583,68 @@ describe('SQLite opened by two at once (two server processes starting on a new f
     } finally {
       for (const result of opened) if (result.status === 'fulfilled') await result.value.close();
       temp.cleanup();
+    }
+  });
+});
+
+describe("PostgreSQL's pipeline: compiled reads and relaxed writes outside a transaction (postgres-pipeline.ts)", () => {
+  const engine = postgresEngine();
+  beforeAll(() => engine.setup());
+  afterAll(() => engine.teardown());
+
+  async function backends(db: Db, divisor = 1): Promise<number[]> {
+    const rows = await Promise.all(Array.from({ length: 32 }, () => backendOfRead.takeFirst(db, { divisor })));
+    return [...new Set(rows.map((row) => row?.pid ?? 0))];
+  }
+
+  it("share two connections, written behind each other; flushed writes and transactions keep the pool's", async () => {
+    const { handle, cleanup } = await engine.open();
+    const { db } = handle;
+    try {
+      const window_ends_at = new Date().toISOString();
+      // 32 reads at once: through the pool of 10 they took as many connections as it has.
+      const pipeline = await backends(db);
+      expect(pipeline.length).toBeLessThanOrEqual(2);
+      const relaxed = await backendOfRelaxedWrite.takeFirst(db, { bucket: 'relaxed', window_ends_at, hits: 1 });
+      expect(pipeline).toContain(relaxed?.pid);
+      const flushed = await backendOfFlushedWrite.takeFirst(db, { bucket: 'flushed', window_ends_at, hits: 1 });
+      expect(pipeline).not.toContain(flushed?.pid);
+      const inTransaction = await db.transaction().execute((trx) => backendOfRead.takeFirst(trx, { divisor: 1 }));
+      expect(pipeline).not.toContain(inTransaction?.pid);
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it('fails a statement alone: those written behind it on its connection are answered', async () => {
+    const { handle, cleanup } = await engine.open();
+    const { db } = handle;
+    try {
+      const failing = backendOfRead.takeFirst(db, { divisor: 0 });
+      const behind = Promise.all(Array.from({ length: 8 }, () => backendOfRead.takeFirst(db, { divisor: 1 })));
+      await expect(failing).rejects.toThrow('division by zero');
+      expect((await behind).map((row) => row?.quotient)).toEqual(Array.from({ length: 8 }, () => 1));
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it('opens new connections once its own are dropped (a restart of the server, a terminated backend)', async () => {
+    const { handle, cleanup } = await engine.open();
+    const { db } = handle;
+    try {
+      const before = await backends(db);
+      await sql`select pg_terminate_backend(pid) from unnest(${before}::int[]) as pid`.execute(db);
+      // The statements written before the connections' end is noticed may fail with them, as on a pooled connection.
+      let after: number[] = [];
+      for (let attempt = 0; attempt < 20 && after.length === 0; attempt += 1) {
+        after = await backends(db).catch(() => []);
+        if (after.length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(after.length).toBeGreaterThan(0);
+      expect(after.filter((pid) => before.includes(pid))).toEqual([]);
+    } finally {
+      await cleanup();
     }
   });
 });

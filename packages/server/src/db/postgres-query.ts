@@ -1,5 +1,18 @@
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { FieldDef, QueryResult } from 'pg';
+
+const names = new Map<string, string>();
+
+/** The name a compiled query's text is prepared under on each connection (a named statement lives as long as it). */
+export function statementName(text: string): string {
+  let name = names.get(text);
+  if (name === undefined) {
+    name = `kassa_${createHash('sha256').update(text).digest('hex').slice(0, 32)}`;
+    names.set(text, name);
+  }
+  return name;
+}
 
 /**
  * A named prepared statement run through pg with less of pg's work per run (issue 10: in a profile of statements

@@ -1,6 +1,7 @@
-import { DeleteQueryNode, InsertQueryNode, PostgresAdapter, UpdateQueryNode } from 'kysely';
-import type { Compilable, CompiledQuery, QueryResult } from 'kysely';
+import { DeleteQueryNode, InsertQueryNode, PostgresAdapter, SelectQueryNode, UpdateQueryNode } from 'kysely';
+import type { Compilable, CompiledQuery, OperationNode, QueryResult } from 'kysely';
 import type { Db } from './connect.ts';
+import { runPipelined } from './postgres-pipeline.ts';
 import { runAtOnce } from './sqlite-at-once.ts';
 
 /**
@@ -55,6 +56,14 @@ function relaxedOnPostgres<R>(query: CompiledQuery<R>): CompiledQuery<R> {
   return { ...query, sql: `${query.sql}${node.returning === undefined ? ' returning' : ','} ${RELAXED_COMMIT}` };
 }
 
+/**
+ * A read that takes no lock: a select with no locking clause (`for update`, ...: Kysely's end modifiers) and no `with`
+ * (whose parts may write).
+ */
+function isPlainRead(node: OperationNode): boolean {
+  return SelectQueryNode.is(node) && node.with === undefined && (node.endModifiers?.length ?? 0) === 0;
+}
+
 class Slot {
   constructor(readonly name: string) {}
 }
@@ -83,6 +92,8 @@ export function prepared<P extends object, R>(
   const relaxed = options.commit === 'relaxed';
   // One compiled query per dialect (a transaction shares its database's adapter): SQLite and PostgreSQL differ.
   const compiled = new WeakMap<object, CompiledQuery<R>>();
+  // Outside a transaction on PostgreSQL, a statement that waits for no flush shares the pipeline's connections.
+  let pipelined: boolean | undefined;
   const compile = (db: Executor, params: P): CompiledQuery<R> => {
     const adapter = db.getExecutor().adapter;
     let query = compiled.get(adapter);
@@ -91,6 +102,7 @@ export function prepared<P extends object, R>(
       if (relaxed && adapter instanceof PostgresAdapter) query = relaxedOnPostgres(query);
       compiled.set(adapter, query);
       preparedTexts.add(query.sql);
+      pipelined ??= relaxed || isPlainRead(query.query);
     }
     return query;
   };
@@ -107,10 +119,10 @@ export function prepared<P extends object, R>(
       return given;
     });
     const run: CompiledQuery<R> = { ...query, parameters };
-    // SQLite outside a transaction: at once, answered at its commit (sqlite-at-once.ts); a statement that fails
-    // rejects, as through Kysely.
+    // SQLite outside a transaction: at once, answered at its commit (sqlite-at-once.ts); PostgreSQL outside one, a read
+    // or a relaxed write: on the pipeline (postgres-pipeline.ts). A statement that fails rejects, as through Kysely.
     try {
-      return runAtOnce(db, run) ?? db.executeQuery<R>(run);
+      return runAtOnce(db, run) ?? (pipelined === true ? runPipelined(db, run) : undefined) ?? db.executeQuery<R>(run);
     } catch (error) {
       return Promise.reject(error);
     }
