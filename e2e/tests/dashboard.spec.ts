@@ -464,6 +464,21 @@ function outsideTheirCards(page: Page): Promise<string[]> {
   );
 }
 
+/**
+ * The charts drawn up to their canvas's left edge (ink in its first column): a y axis label cut off there, as "CHF
+ * 100M" was in a 56 px axis ("HF 100M"). The labels are drawn on the canvas, so its pixels are read.
+ */
+function chartsCutAtTheLeft(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll('.chart')].flatMap((chart) => {
+      const canvas = chart.querySelector('canvas');
+      const column = canvas?.getContext('2d')?.getImageData(0, 0, 1, canvas.height).data ?? [];
+      const inked = Array.from(column).some((value, index) => index % 4 === 3 && value > 0);
+      return inked ? [`${chart.querySelector('.chart-title')?.textContent}: cut at the left`] : [];
+    }),
+  );
+}
+
 test("the overview's figures and charts stay inside their cards from 320 to 1280 px with a busy month's money", async ({
   page,
 }) => {
@@ -500,7 +515,11 @@ test("the overview's figures and charts stay inside their cards from 320 to 1280
     for (const width of [320, 390, 545, 641, 800, 961, 1100, 1265, 1280]) {
       await page.setViewportSize({ width, height: 720 });
       // Polled: the charts follow their cards' width a frame later (a ResizeObserver).
-      await expect.poll(() => outsideTheirCards(page), { message: `${figure} at ${width} px` }).toEqual([]);
+      await expect
+        .poll(async () => [...(await outsideTheirCards(page)), ...(await chartsCutAtTheLeft(page))], {
+          message: `${figure} at ${width} px`,
+        })
+        .toEqual([]);
       expect({ width, sidewaysScroll: (await headerLayout(page)).sidewaysScroll }).toEqual({ width, sidewaysScroll: false });
       await page.screenshot({ path: test.info().outputPath(`overview-${figure.length}-${width}.png`) });
     }

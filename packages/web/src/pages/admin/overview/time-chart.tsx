@@ -17,6 +17,23 @@ const CHART_HEIGHT = 220;
 /** The y axis's steps, in multiples of its smallest step: 1, 2, 5, 10, 20, 50, ... */
 const STEPS = Array.from({ length: 30 }, (_, index) => (index % 3 === 2 ? 5 : (index % 3) + 1) * 10 ** Math.floor(index / 3));
 
+const AXIS_FONT = '12px system-ui, sans-serif';
+let measuring: CanvasRenderingContext2D | null = null;
+
+/**
+ * The y axis's width: its widest label, the gap beside it, and at least 56 px (a fixed 56 px cut "CHF 100M" to
+ * "HF 100M"). Measured on a canvas of its own: uPlot keeps its own canvas's font set between draws.
+ */
+function yAxisWidth(labels: readonly string[] | null): number {
+  measuring ??= document.createElement('canvas').getContext('2d');
+  const context = measuring;
+  if (context === null) return 56;
+  context.font = AXIS_FONT;
+  // uPlot asks before it has the labels (null) too.
+  const widest = Math.max(0, ...(labels ?? []).map((label) => context.measureText(label).width));
+  return Math.max(56, Math.ceil(widest) + 16);
+}
+
 function formatOrDash(format: (value: number) => string, value: number | null | undefined): string {
   return value === null || value === undefined ? adminMessages.dash : format(value);
 }
@@ -66,7 +83,7 @@ export function TimeChart({
     const grid = themeColor('--shop-border');
     const xs = days.map((day) => Date.parse(`${day}T00:00:00Z`) / 1000);
     const bars = uPlot.paths.bars?.({ size: [0.6, 24], gap: 2 });
-    const axis = { stroke: text, grid: { stroke: grid, width: 1 }, ticks: { show: false }, font: '12px system-ui, sans-serif' };
+    const axis = { stroke: text, grid: { stroke: grid, width: 1 }, ticks: { show: false }, font: AXIS_FONT };
     const options: uPlot.Options = {
       width: Math.max(element.clientWidth, 240),
       height: CHART_HEIGHT,
@@ -86,7 +103,7 @@ export function TimeChart({
         },
         {
           ...axis,
-          size: 56,
+          size: (_u, labels) => yAxisWidth(labels),
           incrs: STEPS.map((multiple) => multiple * step),
           values: (_u, splits) => splits.map((split) => axisFormat(split)),
         },
