@@ -13,6 +13,7 @@ import { postgresPipeline, registerPostgresPipeline } from './postgres-pipeline.
 import { runNamedStatement, statementName } from './postgres-query.ts';
 import { isPreparedText } from './prepared.ts';
 import { commitBatch, registerSqliteAtOnce } from './sqlite-at-once.ts';
+import { KassaSqliteDialect } from './sqlite-dialect.ts';
 import type { Database } from './schema.ts';
 
 export type Db = Kysely<Database>;
@@ -103,7 +104,7 @@ function openSqlite(file: string, checkpointInWorker: boolean): { db: Db; optimi
     return work();
   };
   const db = new Kysely<Database>({
-    dialect: new SqliteDialect({
+    dialect: new KassaSqliteDialect({
       database: {
         prepare: (text: string) => afterBatch(() => statements.prepare(text)),
         close: () => afterBatch(() => statements.close()),

@@ -257,6 +257,29 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('database on 
     }
   });
 
+  it("runs a compiled query's LIMIT and OFFSET with each run's values; on SQLite as expressions, which its planner does not read", async () => {
+    const { handle, cleanup } = await engine.open();
+    const { db } = handle;
+    try {
+      const window_ends_at = new Date().toISOString();
+      for (const bucket of ['a', 'b', 'c', 'd']) await insertHits.affected(db, { bucket, window_ends_at, hits: 1 });
+      const page = prepared((pageDb, p: { limit: number; offset: number }) =>
+        pageDb.selectFrom('rate_limit_hits').select('bucket').orderBy('bucket').limit(p.limit).offset(p.offset),
+      );
+      const buckets = async (limit: number, offset: number) =>
+        (await page.execute(db, { limit, offset })).rows.map((row) => row.bucket);
+      expect(await buckets(2, 0)).toEqual(['a', 'b']);
+      expect(await buckets(3, 1)).toEqual(['b', 'c', 'd']);
+      expect(await buckets(1, 3)).toEqual(['d']);
+      // A bare `limit ?` would make SQLite parse and plan the statement again whenever a run binds its values
+      // (db/sqlite-dialect.ts).
+      const { sql: text } = db.selectFrom('rate_limit_hits').select('bucket').limit(2).offset(1).compile();
+      if (name === 'sqlite') expect(text).toMatch(/limit cast\(\? as integer\) offset cast\(\? as integer\)$/);
+    } finally {
+      await cleanup();
+    }
+  });
+
   it("gives each compiled query's rows its own columns' types at every run, the columns' names alike", async () => {
     const { handle, cleanup } = await engine.open();
     const { db } = handle;
