@@ -1,4 +1,4 @@
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { botcheckToken } from '../support/botcheck-token.ts';
 import { headerLayout } from '../support/header.ts';
@@ -591,8 +591,13 @@ test("on a phone the admin's header is one row, the account behind a menu that w
   await header.getByRole('link', { name: 'Account', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Orders', level: 1 })).toBeVisible();
   await expect(signOut).toBeHidden();
-  // A new page closes it too: Back, taken with the menu open.
+  // A new page closes it too: Back, taken with the menu open. Open on the account's pages, its Account item is marked
+  // as the page's, in the colour the account's own tabs mark theirs.
   await menuButton.click();
+  const color = (link: Locator) => link.evaluate((element) => getComputedStyle(element).color);
+  expect(await color(header.getByRole('link', { name: 'Account', exact: true }))).toBe(
+    await color(page.getByRole('navigation', { name: 'Account' }).getByRole('link', { name: 'Orders' })),
+  );
   await page.goBack();
   await expect(page.getByRole('heading', { name: 'Overview', level: 1 })).toBeVisible();
   await expect(menuButton).toHaveAttribute('aria-expanded', 'false');
