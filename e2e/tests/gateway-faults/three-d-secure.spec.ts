@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { recordedPayment } from '../../support/admin-api.ts';
 import { catalogue } from '../../support/catalogue.ts';
+import { verifyWithBraintreeWeb } from '../../support/braintree-web-page.ts';
 import { CheckoutSheet } from '../../support/checkout-sheet.ts';
 import { transactionDeviceData } from '../../support/gateway-records.ts';
 import {
@@ -197,4 +198,47 @@ test('on an integrator\'s page, a cancelled challenge: the 3-D Secure events in 
     'threeDSecure:authentication-modal-close',
     'threeDSecure:customer-canceled',
   ]);
+});
+
+test.describe("the real provider's client, braintree-web as npm ships it, against the sandbox", () => {
+  // Its requests go to the provider's https origin, which the page's Content-Security-Policy (the shop's) does not
+  // list: the page is a merchant's using the real provider, whose policy would.
+  test.use({ bypassCSP: true });
+
+  test("a frictionless card (4000000000002701): braintree-web's lookup carries this browser's data, the sandbox takes it and shifts the liability", async ({
+    page,
+  }) => {
+    const clientToken = await clientTokenForNewOrder(page);
+    const { clientApiUrl, authorizationFingerprint } = JSON.parse(Buffer.from(clientToken, 'base64').toString('utf8')) as {
+      clientApiUrl: string;
+      authorizationFingerprint: string;
+    };
+    const tokenized = await page.request.post(`${clientApiUrl}/v1/payment_methods/credit_cards`, {
+      data: {
+        authorizationFingerprint,
+        creditCard: { number: '4000000000002701', expirationDate: cards.visa.expiry, cvv: '123' },
+      },
+    });
+    expect(tokenized.status()).toBe(201);
+    const { creditCards } = (await tokenized.json()) as { creditCards: { nonce: string }[] };
+    const { outcome, lookups } = await verifyWithBraintreeWeb(page, clientToken, creditCards[0]?.nonce ?? '', '400000', '12.00');
+    expect(outcome).toMatchObject({ kind: 'result', result: { liabilityShifted: true, liabilityShiftPossible: true } });
+    const browser = await page.evaluate(() => ({
+      browserColorDepth: screen.colorDepth,
+      browserLanguage: navigator.language,
+      browserScreenHeight: screen.height,
+      browserScreenWidth: screen.width,
+      browserTimeZone: new Date().getTimezoneOffset(),
+    }));
+    // collectDeviceData: true (braintree-provider.ts): braintree-web adds the browser's fields to the lookup.
+    expect(lookups).toEqual([
+      expect.objectContaining({
+        ...browser,
+        amount: '12.00',
+        browserJavaEnabled: false,
+        browserJavascriptEnabled: true,
+        deviceChannel: 'Browser',
+      }),
+    ]);
+  });
 });

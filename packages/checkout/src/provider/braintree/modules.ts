@@ -132,15 +132,22 @@ export interface BraintreeWeb {
  * A real module taken as the subset above. @types/braintree-web types every member with its overloads and callback
  * forms; Kassa's boundary names only what it calls, in the promise form the documentation gives: this is the one
  * place where the two meet (a wrong member name here fails in the provider's tests, which use the same interfaces).
+ * braintree-web's modules are CommonJS, which bundlers hand over differently: Vite, webpack and Node put the module's
+ * exports on the namespace and as its default, esbuild only as its default (there `create` was not a function: e2e
+ * gateway-faults/three-d-secure.spec.ts), so the default is read first.
  */
-const asDocumented = <T>(module: Promise<unknown>): Promise<T> => module as Promise<T>;
+const asDocumented = async <T>(module: Promise<unknown>): Promise<T> => {
+  const namespace = (await module) as { readonly default?: unknown };
+  return (namespace.default ?? namespace) as T;
+};
 
 /**
- * The real modules, each imported on first use. Not run in this repository's tests (braintree-web only talks to the
- * provider's own https origins): the provider's tests replace this object (braintree-provider.test.ts).
+ * The real modules, each imported on first use. The provider's unit tests replace this object
+ * (braintree-provider.test.ts); e2e gateway-faults/three-d-secure.spec.ts runs the client and 3-D Secure modules
+ * against the sandbox (support/braintree-web-page.ts: braintree-web only talks to the provider's own https origins).
  */
 export const braintreeWeb: BraintreeWeb = {
-  client: () => import('braintree-web/client'),
+  client: () => asDocumented(import('braintree-web/client')),
   hostedFields: () => asDocumented(import('braintree-web/hosted-fields')),
   dataCollector: () => asDocumented(import('braintree-web/data-collector')),
   threeDSecure: () => asDocumented(import('braintree-web/three-d-secure')),
