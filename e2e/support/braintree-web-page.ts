@@ -10,15 +10,14 @@ import { currentProduct } from './products.ts';
 // page of the shop's origin, talking to the sandbox gateway. braintree-web takes only the provider's own https
 // origins (packages/checkout README, "The real provider"), so the page's client token names
 // https://api.sandbox.braintreegateway.com and Playwright carries that origin's requests to the sandbox and back
-// (the URLs in the answers written back to it). What the sandbox's configuration lacks for braintree-web's 3-D Secure
-// 2 module is added on the way: the `threeDSecure` block (a stand-in for Cardinal's JWT, and the address of Songbird,
-// Cardinal's script, whose request is refused: it cannot be reached here, and braintree-web then runs the lookup
-// without Cardinal's device fingerprint, as it does when that script fails to load). The 3-D Secure module loads braintree-web's client script from the provider's CDN
-// (created with an authorization, it finds no global client in a bundled page): the same file from the npm package is
-// served there. Every other https request (braintree-web's analytics, Songbird) is refused.
+// (the URLs in the answers written back to it); the configuration is the sandbox's own, its `threeDSecure` block
+// (Cardinal's JWT, which braintree-web's 3-D Secure 2 module requires, and the address of Songbird, Cardinal's script)
+// included. The 3-D Secure module loads braintree-web's client script from the provider's CDN (created with an
+// authorization, it finds no global client in a bundled page): the same file from the npm package is served there.
+// Every other https request is refused: braintree-web's analytics, and Songbird, which cannot be reached here
+// (braintree-web then runs the lookup without Cardinal's device fingerprint, as it does when that script fails to load).
 
 const PROVIDER_ORIGIN = 'https://api.sandbox.braintreegateway.com';
-const SONGBIRD = 'https://songbirdstag.cardinalcommerce.com/edge/v1/songbird.js';
 const PATH = '/__braintree-web/';
 const ASSETS_ORIGIN = 'https://assets.braintreegateway.com';
 const CLIENT_SCRIPT = createRequire(import.meta.url).resolve('braintree-web/dist/browser/client.js');
@@ -90,15 +89,7 @@ export async function verifyWithBraintreeWeb(
     if (url.origin !== PROVIDER_ORIGIN) return route.abort();
     if (url.pathname.endsWith('/three_d_secure/lookup')) lookups.push(request.postDataJSON() as Record<string, unknown>);
     const answer = await route.fetch({ url: `${sandbox}${url.pathname}${url.search}` });
-    let body = toProvider(await answer.text());
-    if (url.pathname.endsWith('/v1/configuration')) {
-      const configuration = JSON.parse(body) as Record<string, unknown>;
-      body = JSON.stringify({
-        ...configuration,
-        threeDSecure: { cardinalAuthenticationJWT: 'stand-in-for-cardinal', cardinalSongbirdUrl: SONGBIRD },
-      });
-    }
-    return route.fulfill({ response: answer, body });
+    return route.fulfill({ response: answer, body: toProvider(await answer.text()) });
   });
   const token = JSON.parse(Buffer.from(clientToken, 'base64').toString('utf8')) as Record<string, unknown>;
   const authorization = Buffer.from(toProvider(JSON.stringify(token))).toString('base64');

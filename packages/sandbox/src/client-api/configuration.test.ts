@@ -54,6 +54,35 @@ describe('merchant settings in the client configuration', () => {
     });
   });
 
+  it("carries braintree-web's 3-D Secure 2 block while 3-D Secure is on: a fresh Cardinal-shaped JWT each time", async () => {
+    const claimsOf = (body: Record<string, unknown>): Record<string, unknown> => {
+      const { cardinalAuthenticationJWT: jwt, cardinalSongbirdUrl } = body['threeDSecure'] as Record<string, unknown>;
+      expect(cardinalSongbirdUrl).toBe('https://songbirdstag.cardinalcommerce.com/edge/v1/songbird.js');
+      const [header, claims, signature, extra] = String(jwt).split('.');
+      expect(extra).toBeUndefined();
+      expect(signature).toMatch(/^[\w-]{43}$/);
+      expect(JSON.parse(Buffer.from(String(header), 'base64url').toString())).toEqual({ alg: 'HS256', typ: 'JWT' });
+      return JSON.parse(Buffer.from(String(claims), 'base64url').toString()) as Record<string, unknown>;
+    };
+    const before = Math.floor(Date.now() / 1000);
+    const first = claimsOf(await configuration());
+    sandbox.advanceClock(3_600_000);
+    const second = claimsOf(await configuration());
+    expect(first).toMatchObject({ iss: 'kassa-sandbox', OrgUnitId: sandbox.merchantId });
+    expect(first['iat']).toBeGreaterThanOrEqual(before);
+    expect(first['exp']).toBe(Number(first['iat']) + 7200);
+    // Issued at the sandbox's time, a new jti each configuration (Cardinal: one JWT per order).
+    expect(Number(second['iat']) - Number(first['iat'])).toBeGreaterThanOrEqual(3600);
+    expect(second['jti']).toMatch(/^[\da-f-]{36}$/);
+    expect(second['jti']).not.toBe(first['jti']);
+
+    sandbox.settings.update({ threeDSecure: false });
+    const off = await configuration();
+    expect(off).toMatchObject({ threeDSecureEnabled: false });
+    expect(off).not.toHaveProperty('threeDSecure');
+    sandbox.settings.reset();
+  });
+
   it('changes while running (the next configuration request sees it) and resets to the start values', async () => {
     sandbox.settings.update({ challenges: ['postal_code'], wallets: ['venmo'] });
     const changed = await configuration();

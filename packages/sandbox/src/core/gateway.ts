@@ -2,6 +2,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { validateCard } from './cards.ts';
 import type { Card, CardInput } from './cards.ts';
 import { buildClientToken, encodeClientToken } from './client-token.ts';
+import { cardinalAuthenticationJwt } from './cardinal-jwt.ts';
 import { Customers } from './customers.ts';
 import type { Customer } from './customers.ts';
 import { DeviceData } from './device-data.ts';
@@ -147,6 +148,8 @@ export class SandboxGateway {
   private readonly fingerprintKey: Buffer;
   /** Keys the hash that stands in for card numbers (uniqueNumberIdentifier); held in memory only. */
   private readonly cardNumberKey: Buffer;
+  /** Signs the configuration's Cardinal JWTs (cardinal-jwt.ts); random per process, held in memory only. */
+  private readonly cardinalKey = randomBytes(32);
   private readonly store: Store;
   private readonly time: SandboxClock;
   private readonly clock: () => Date;
@@ -317,7 +320,9 @@ export class SandboxGateway {
 
   configuration(): ClientConfiguration {
     const { origin, currencyIsoCode } = this;
-    return clientConfiguration(this.settings, { origin, merchantId: this.credentials.merchantId, currencyIsoCode });
+    const { merchantId } = this.credentials;
+    const cardinalJwt = (): string => cardinalAuthenticationJwt(this.cardinalKey, merchantId, this.clock());
+    return clientConfiguration(this.settings, { origin, merchantId, currencyIsoCode, cardinalJwt });
   }
 
   tokenizeCard(authorization: Authorization, input: CardInput): Outcome<NonceRecord> {

@@ -1,3 +1,4 @@
+import { CARDINAL_SONGBIRD_URL } from './cardinal-jwt.ts';
 import { SUPPORTED_CARD_TYPES } from './cards.ts';
 import { clientApiUrl } from './client-token.ts';
 
@@ -66,12 +67,17 @@ export interface ClientConfigurationContext {
   origin: string;
   merchantId: string;
   currencyIsoCode: string;
+  /** Cardinal's JWT for braintree-web's 3-D Secure 2 (cardinal-jwt.ts), made only when 3-D Secure is on. */
+  cardinalJwt: () => string;
 }
 
 const CARD_NETWORKS = ['visa', 'mastercard', 'amex', 'discover'];
 const DISPLAY_NAME = 'Kassa sandbox merchant';
 
-/** GET v1/configuration's body: the provider's shape, each wallet's block present only when it is turned on. */
+/**
+ * GET v1/configuration's body: the provider's shape, the 3-D Secure block and each wallet's present only when it is
+ * turned on.
+ */
 export function clientConfiguration(settings: MerchantSettings, context: ClientConfigurationContext) {
   const { origin, merchantId, currencyIsoCode } = context;
   const on = (wallet: Wallet): boolean => settings.wallets.includes(wallet);
@@ -83,6 +89,9 @@ export function clientConfiguration(settings: MerchantSettings, context: ClientC
     challenges: [...settings.challenges],
     creditCards: { supportedCardTypes: [...SUPPORTED_CARD_TYPES] },
     threeDSecureEnabled: settings.threeDSecure,
+    ...(settings.threeDSecure
+      ? { threeDSecure: { cardinalAuthenticationJWT: context.cardinalJwt(), cardinalSongbirdUrl: CARDINAL_SONGBIRD_URL } }
+      : {}),
     paypalEnabled: on('paypal'),
     // The provider's sandbox accounts without a linked PayPal account answer an "offline" PayPal: no network, the
     // approval is simulated. Here the approval page is the sandbox's own (assetsUrl).
