@@ -69,7 +69,7 @@ if (seedPaymentCount > 0 && values.before !== undefined) throw new Error('--seed
 if (seedPaymentCount > 0 && values['sandbox-in-memory'] === true)
   throw new Error('--seed-payments and --sandbox-in-memory do not go together');
 if (values['seed-only'] === true && seedPaymentCount === 0) throw new Error('--seed-only needs --seed-payments N');
-const sdkParts = Number(values['sdk-parts'] ?? 2);
+const sdkParts = Number(values['sdk-parts'] ?? 4);
 if (!Number.isInteger(sdkParts) || sdkParts < 1) throw new Error('--sdk-parts takes a whole number from 1');
 const checkoutRuns = Number(values.checkout ?? (smoke ? 0 : 10));
 if (!Number.isInteger(checkoutRuns) || checkoutRuns < 0) throw new Error('--checkout takes a whole number');
