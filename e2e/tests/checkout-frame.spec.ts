@@ -90,11 +90,10 @@ test('the detected brand is shown inside the number field', async ({ page }) => 
 test("the brands' marks download while the configuration loads, so the first mark is drawn with the brands", async ({ page }) => {
   const shopper = new Shopper(page);
   const sheet = new CheckoutSheet(page);
-  // The marks are a chunk of their own, loaded on demand (packages/checkout README, "Build, test, size"). Two things
-  // start it as the checkout mounts, either enough: the eight brands drawn under the loading overlay (their marks,
-  // lazy, asked for in that first render) and the card view's own start (card-view.tsx, loadBrandMarks). With both
-  // gone it would start only once the configuration names the brands, and they would show in empty frames meanwhile.
-  // The configuration held until the chunk has arrived: it must come without it.
+  // The marks are a chunk of their own, loaded on demand (packages/checkout README, "Build, test, size"). The eight
+  // brands drawn under the loading overlay start it as the checkout mounts (their marks, lazy, ask for it in that
+  // first render). Without them it would start only once the configuration names the brands, and they would show in
+  // empty frames meanwhile. The configuration held until the chunk has arrived: it must come without it.
   let release = (): void => {};
   const released = new Promise<void>((resolve) => {
     release = resolve;

@@ -134,6 +134,7 @@ export function connectOptions(state: CheckoutState, t: Translate): OptionListPr
 
 export function connectCard(state: CheckoutState, t: Translate): CardProps {
   const detected = detectedBrand(state.cards)?.type ?? null;
+  // Every brand until the configuration names them: drawn while it loads, their marks' chunk downloads meanwhile.
   const brands = state.config === null ? BRANDS : supportedBrands(state.config.creditCards.supportedCardTypes);
   const detectedInfo = BRANDS.find((b) => b.id === detected);
   return {

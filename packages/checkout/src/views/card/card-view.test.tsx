@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { loadBrandMarks } from '../../brands/brand-icons.tsx';
 import type { CheckoutEvent } from '../../machine/checkout.types.ts';
 import { gatewayConfiguration, visa } from '../../testing/fixtures.ts';
 import { renderWith, stateAfter } from '../../testing/render.tsx';
@@ -39,7 +38,7 @@ describe('card view markup', () => {
 
   it("draws each brand's mark inside its labelled frame once the marks' chunk has arrived", async () => {
     const frame = '<rect width="40" height="26" rx="3" fill="#fff" stroke="#d0d4dc"></rect>';
-    await loadBrandMarks();
+    await import('../../brands/brand-marks.tsx');
     // A render asks for the marks (already here, the answer still a promise); the next one draws them.
     render();
     await new Promise((resolve) => setTimeout(resolve, 0));

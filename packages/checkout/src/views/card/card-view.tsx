@@ -1,8 +1,7 @@
 // The card form: a function of the machine's state. It mounts the frames into its containers and forwards label
 // clicks; every decision (which fields, which messages, when) is the machine's. It stays mounted (hidden) while
 // another view is shown, so what the shopper typed survives a look at the other ways to pay.
-import { useCallback, useEffect, useId, useLayoutEffect, useRef, type ReactElement } from 'react';
-import { loadBrandMarks } from '../../brands/brand-icons.tsx';
+import { useCallback, useId, useLayoutEffect, useRef, type ReactElement } from 'react';
 import { connectCard } from '../../machine/checkout.connect.ts';
 import type { FieldName } from '../../machine/checkout.types.ts';
 import { useCheckoutContext, useFocusTarget } from '../checkout-context.ts';
@@ -45,11 +44,6 @@ export function CardView({ active }: { readonly active: boolean }): ReactElement
       }));
     return runtime.mountFields(mounts);
   }, [runtime, mountable, baseId]);
-
-  // The brands' marks download beside the configuration, so they are there when it shows the accepted brands.
-  useEffect(() => {
-    void loadBrandMarks();
-  }, []);
 
   const view = connectCard(state, t);
   // The first field that takes typing (the number's, while the other frames load: a focus sent to one of them would
