@@ -132,9 +132,10 @@ export interface BraintreeWeb {
  * A real module taken as the subset above. @types/braintree-web types every member with its overloads and callback
  * forms; Kassa's boundary names only what it calls, in the promise form the documentation gives: this is the one
  * place where the two meet (a wrong member name here fails in the provider's tests, which use the same interfaces).
- * braintree-web's modules are CommonJS, which bundlers hand over differently: Vite, webpack and Node put the module's
+ * braintree-web's modules are CommonJS, which bundlers hand over differently: Vite and webpack put the module's
  * exports on the namespace and as its default, esbuild only as its default (there `create` was not a function: e2e
- * gateway-faults/three-d-secure.spec.ts), so the default is read first.
+ * gateway-faults/three-d-secure.spec.ts), so the default is read first. (Node's own loader does not apply: it refuses
+ * the bare directory imports below, and the client runs in a browser bundle.)
  */
 const asDocumented = async <T>(module: Promise<unknown>): Promise<T> => {
   const namespace = (await module) as { readonly default?: unknown };
