@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { basename, dirname } from 'node:path';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page, Request } from '@playwright/test';
-import { build } from 'esbuild';
+import { pageBundle, servePageBundle } from './page-bundle.ts';
 import { currentProduct } from './products.ts';
 
 // The real provider's client (`@kassa/checkout/braintree`, over braintree-web as npm ships it, nothing replaced) in a
@@ -34,25 +34,11 @@ window.verifyCard = async (authorization, nonce, bin, amount) => {
 };
 `;
 
-let bundled: Promise<ReadonlyMap<string, Uint8Array>> | null = null;
-
-function bundle(): Promise<ReadonlyMap<string, Uint8Array>> {
-  bundled ??= build({
-    stdin: { contents: ENTRY, resolveDir: dirname(fileURLToPath(import.meta.url)), sourcefile: 'app.js', loader: 'js' },
-    bundle: true,
-    splitting: true,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    conditions: ['@kassa/source'],
-    define: { 'process.env.NODE_ENV': '"production"' },
-    entryNames: 'app',
-    outdir: '/braintree-web',
-    write: false,
-    logLevel: 'silent',
-  }).then((result) => new Map(result.outputFiles.map((file) => [basename(file.path), file.contents])));
-  return bundled;
-}
+const bundle = pageBundle({
+  stdin: { contents: ENTRY, resolveDir: dirname(fileURLToPath(import.meta.url)), sourcefile: 'app.js', loader: 'js' },
+  entryNames: 'app',
+  outdir: '/braintree-web',
+});
 
 export interface ThreeDSecureOutcome {
   readonly kind: string;
@@ -74,13 +60,7 @@ export async function verifyWithBraintreeWeb(
   const sandbox = currentProduct().sandboxUrl;
   const toProvider = (text: string): string => text.split(sandbox).join(PROVIDER_ORIGIN);
   const lookups: Record<string, unknown>[] = [];
-  const files = await bundle();
-  await page.route(`**${PATH}*`, (route) => {
-    const contents = files.get(new URL(route.request().url()).pathname.slice(PATH.length));
-    return contents === undefined
-      ? route.fulfill({ status: 404 })
-      : route.fulfill({ contentType: 'text/javascript', body: Buffer.from(contents) });
-  });
+  await servePageBundle(page, PATH, await bundle());
   await page.route('https://**/*', async (route) => {
     const request: Request = route.request();
     const url = new URL(request.url());

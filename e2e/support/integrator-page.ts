@@ -1,7 +1,6 @@
-import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, type Page } from '@playwright/test';
-import { build } from 'esbuild';
+import { pageBundle, servePageBundle } from './page-bundle.ts';
 
 // An integrator's own page around the checkout, for what the shop's pages do not show: the checkout mounted with
 // options of the test's choosing (no card, a bad authorization, wallets), the events of the provider's drop-in API as
@@ -13,27 +12,8 @@ import { build } from 'esbuild';
 const ENTRY = fileURLToPath(new URL('../../packages/checkout/src/testing/integrator-page.tsx', import.meta.url));
 const PATH = '/__integrator/';
 
-let bundled: Promise<ReadonlyMap<string, Uint8Array>> | null = null;
-
 /** The page's script, its on-demand chunks and its CSS, by file name. */
-function bundle(): Promise<ReadonlyMap<string, Uint8Array>> {
-  bundled ??= build({
-    entryPoints: { app: ENTRY },
-    bundle: true,
-    splitting: true,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    // The workspace's source, as the web app's build reads it (package.json "exports").
-    conditions: ['@kassa/source'],
-    jsx: 'automatic',
-    define: { 'process.env.NODE_ENV': '"production"' },
-    outdir: '/integrator',
-    write: false,
-    logLevel: 'silent',
-  }).then((result) => new Map(result.outputFiles.map((file) => [basename(file.path), file.contents])));
-  return bundled;
-}
+const bundle = pageBundle({ entryPoints: { app: ENTRY }, jsx: 'automatic', outdir: '/integrator' });
 
 export interface IntegratorSetup {
   readonly authorization: string;
@@ -66,15 +46,7 @@ export async function clientTokenForNewOrder(page: Page): Promise<string> {
  * name) that cannot be downloaded, as when a CDN fails (503).
  */
 export async function openIntegratorPage(page: Page, setup: IntegratorSetup, failing?: RegExp): Promise<void> {
-  const files = await bundle();
-  await page.route(`**${PATH}*`, (route) => {
-    const name = new URL(route.request().url()).pathname.slice(PATH.length);
-    if (failing?.test(name)) return route.fulfill({ status: 503 });
-    const contents = files.get(name);
-    if (contents === undefined) return route.fulfill({ status: 404 });
-    const contentType = route.request().url().endsWith('.css') ? 'text/css' : 'text/javascript';
-    return route.fulfill({ contentType, body: Buffer.from(contents) });
-  });
+  await servePageBundle(page, PATH, await bundle(), failing);
   // A document the shop's server answered (any will do: its public configuration), written over: the page keeps the
   // shop's origin, its strict Content-Security-Policy and its local address space (a document Playwright served itself
   // would count as public, and Chromium would refuse its requests to the gateway on this machine).
