@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TEST_PASSWORD_COST } from '../testing/config.ts';
-import { MIN_PASSWORD_COST, hashPassword, verifyPassword } from './passwords.ts';
+import { MIN_PASSWORD_COST, hashPassword, keptHash, verifyPassword } from './passwords.ts';
 import type { PasswordCost } from './passwords.ts';
 
 /** CPU (user + system, every thread of the process: Argon2 runs off the event loop) that `run` took, in ms. */
@@ -12,6 +12,18 @@ async function cpuMs(run: () => Promise<unknown>): Promise<number> {
 }
 
 describe('password hashes', () => {
+  it('of a password that never changes are kept once made, and a failed one is made again at the next call', async () => {
+    const made = keptHash('a demo password', TEST_PASSWORD_COST);
+    expect(keptHash('a demo password', TEST_PASSWORD_COST)).toBe(made);
+    // A cost Argon2 refuses (under 8 KiB per lane): the failure is not kept for every later call.
+    const refused: PasswordCost = { memoryKiB: 1, passes: 1 };
+    const failed = keptHash('a demo password', refused);
+    await expect(failed).rejects.toThrow();
+    const again = keptHash('a demo password', refused);
+    expect(again).not.toBe(failed);
+    await expect(again).rejects.toThrow();
+  });
+
   it('are made at the cost set, and verify whatever cost made them: the cost is read from the stored hash', async () => {
     const [production, cheap] = await Promise.all([
       hashPassword('correct horse battery', MIN_PASSWORD_COST),
