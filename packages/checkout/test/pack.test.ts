@@ -1,11 +1,12 @@
 // The published package, as another React app gets it: `npm pack` (which builds dist/ first), installed offline into
-// a scratch app, type-checked against its declarations and imported as an ES module by Node. React and the library's
-// dependencies come linked from this workspace's node_modules (no registry here); everything of @kassa/checkout comes
-// from the tarball alone.
+// a scratch app, type-checked against its declarations and imported as an ES module by Node; the real provider's entry
+// bundled by esbuild and Vite and run in Node. React, braintree-web and the library's dependencies come linked from this
+// workspace's node_modules (no registry here); everything of @kassa/checkout comes from the tarball alone.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { build as esbuild } from 'esbuild';
 import { build, type Rollup } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -86,6 +87,65 @@ import '@kassa/checkout/styles.css';
 createRoot(document.getElementById('root')).render(createElement(Checkout, { authorization: 'token', options: { locale: 'de' } }));
 `;
 
+// An app on the real provider. Not a client token: braintree-web's client refuses it without a request (there is no
+// gateway here), which shows that its module was loaded and its documented \`create\` called.
+const braintreeApp = `
+import { createBraintreeProvider } from '@kassa/checkout/braintree';
+createBraintreeProvider('not-a-client-token').getConfiguration(new AbortController().signal).then(
+  () => console.log('configured'),
+  (error) => console.log(error.message),
+);
+`;
+
+/** An app's build: the file to run, and the source files of its entry chunk and of the chunks it loads on demand. */
+interface AppBuild {
+  readonly entry: string;
+  readonly entryModules: readonly string[];
+  readonly lazyModules: readonly string[];
+}
+
+// braintree-web's modules are CommonJS: esbuild splits one imported on demand into a chunk whose namespace has it as
+// the default only (modules.ts asDocumented), Vite also puts its members on the namespace.
+const bundlers: Readonly<Record<string, (outdir: string) => Promise<AppBuild>>> = {
+  esbuild: async (outdir) => {
+    const { metafile } = await esbuild({
+      entryPoints: ['braintree-app.js'],
+      absWorkingDir: scratch,
+      bundle: true,
+      splitting: true,
+      format: 'esm',
+      platform: 'browser',
+      outdir,
+      metafile: true,
+      logLevel: 'silent',
+    });
+    // Each module imported on demand is an entry point of its own in the metafile: the app's is the one named.
+    const outputs = Object.entries(metafile.outputs);
+    const entry = outputs.find(([, output]) => output.entryPoint === 'braintree-app.js');
+    const modules = ([, output]: (typeof outputs)[number]): string[] => Object.keys(output.inputs);
+    return {
+      entry: join(scratch, entry?.[0] ?? ''),
+      entryModules: entry ? modules(entry) : [],
+      lazyModules: outputs.filter((output) => output !== entry).flatMap(modules),
+    };
+  },
+  Vite: async (outdir) => {
+    const output = (await build({
+      root: scratch,
+      configFile: false,
+      logLevel: 'silent',
+      build: { outDir: outdir, minify: false, rollupOptions: { input: 'braintree-app.js' } },
+    })) as Rollup.RollupOutput;
+    const chunks = output.output.filter((file): file is Rollup.OutputChunk => file.type === 'chunk');
+    const entry = chunks.find((chunk) => chunk.isEntry);
+    return {
+      entry: join(scratch, outdir, entry?.fileName ?? ''),
+      entryModules: entry?.moduleIds ?? [],
+      lazyModules: chunks.filter((chunk) => !chunk.isEntry).flatMap((chunk) => chunk.moduleIds),
+    };
+  },
+};
+
 describe('the packed @kassa/checkout in a scratch React app', () => {
   beforeAll(() => {
     const tarball = run('npm', ['pack', '--silent', '--pack-destination', scratch], packageRoot).trim().split('\n').at(-1) ?? '';
@@ -94,7 +154,8 @@ describe('the packed @kassa/checkout in a scratch React app', () => {
     const { dependencies = {} } = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as {
       dependencies?: Record<string, string>;
     };
-    const linked = ['react', 'react-dom', '@types/react', ...Object.keys(dependencies)].map((name) =>
+    // braintree-web is an optional peer dependency: the app installs it to use the real provider.
+    const linked = ['react', 'react-dom', '@types/react', 'braintree-web', ...Object.keys(dependencies)].map((name) =>
       join(workspaceModules, name),
     );
     run('npm', ['install', '--offline', '--no-audit', '--no-fund', join(scratch, tarball), ...linked], scratch);
@@ -106,7 +167,9 @@ describe('the packed @kassa/checkout in a scratch React app', () => {
     const installed = join(scratch, 'node_modules', '@kassa', 'checkout');
     expect(readdirSync(installed).sort()).toEqual(['README.md', 'dist', 'package.json']);
     const dist = readdirSync(join(installed, 'dist'));
-    expect(dist).toEqual(expect.arrayContaining(['index.js', 'dropin.js', 'marks.js', 'sandbox.js', 'styles.css', 'types']));
+    expect(dist).toEqual(
+      expect.arrayContaining(['index.js', 'dropin.js', 'marks.js', 'sandbox.js', 'braintree.js', 'styles.css', 'types']),
+    );
     expect(dist.filter((file) => file.endsWith('.map'))).toEqual([]);
     // React is the app's (a peer dependency), never a copy inside the library, development runtime included.
     expect(readFileSync(join(installed, 'dist', 'index.js'), 'utf8')).not.toMatch(/jsxDEV|react\.development/);
@@ -171,4 +234,22 @@ describe('the packed @kassa/checkout in a scratch React app', () => {
     expect(result.dropin).toMatch(/node_modules\/@kassa\/checkout\/dist\/dropin\.js$/);
     expect(result.styles).toMatch(/node_modules\/@kassa\/checkout\/dist\/styles\.css$/);
   });
+
+  it.each(Object.keys(bundlers))(
+    "bundles the real provider's entry with braintree-web, the app's, by %s: run in Node, its client module has create",
+    async (name) => {
+      writeFileSync(join(scratch, 'braintree-app.js'), braintreeApp);
+      const app = await bundlers[name]?.(`out-${name}`);
+      const clientModule = /node_modules\/braintree-web\/dist\/browser\/client\.js$/;
+      // dist/braintree.js leaves braintree-web to the app: the app's bundler takes its modules from the app's install
+      // (their browser builds), each in a chunk loaded on first use, none in the app's entry.
+      expect(app?.entryModules.some((file) => file.endsWith('@kassa/checkout/dist/braintree.js'))).toBe(true);
+      expect(app?.entryModules.filter((file) => file.includes('braintree-web/'))).toEqual([]);
+      expect(app?.lazyModules.some((file) => clientModule.test(file))).toBe(true);
+      expect(run(process.execPath, [app?.entry ?? ''], scratch).trim()).toBe(
+        'braintree-web could not load the configuration: CLIENT_INVALID_AUTHORIZATION Authorization is invalid. Make sure your client token or tokenization key is valid.',
+      );
+    },
+    60_000,
+  );
 });

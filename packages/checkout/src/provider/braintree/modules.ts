@@ -134,8 +134,9 @@ export interface BraintreeWeb {
  * place where the two meet (a wrong member name here fails in the provider's tests, which use the same interfaces).
  * braintree-web's modules are CommonJS, which bundlers hand over differently: Vite and webpack put the module's
  * exports on the namespace and as its default, esbuild only as its default (there `create` was not a function: e2e
- * gateway-faults/three-d-secure.spec.ts), so the default is read first. (Node's own loader does not apply: it refuses
- * the bare directory imports below, and the client runs in a browser bundle.)
+ * gateway-faults/three-d-secure.spec.ts; test/pack.test.ts bundles the packed entry with both), so the default is read
+ * first. (Node's own loader does not apply: it refuses the bare directory imports below, and the client runs in a
+ * browser bundle.)
  */
 const asDocumented = async <T>(module: Promise<unknown>): Promise<T> => {
   const namespace = (await module) as { readonly default?: unknown };
