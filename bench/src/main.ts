@@ -242,6 +242,7 @@ try {
         try {
           for (const { scenario, instances, sandbox: rowSandbox, database } of started)
             ready.push(await readyPayments(scenario, instances, rowSandbox, connections, size, database));
+          await Promise.all(ready.map((row) => row.warmUp()));
           const sharing = { alongside: ready.length > 1, ownSandbox: seededGateway !== undefined };
           rows.push(...(await Promise.all(ready.map((row) => row.measure(sharing)))));
         } finally {

@@ -106,8 +106,13 @@ export async function readySdkAlone(
   };
 }
 
-/** A Kassa row ready to measure: its payments prepared, its servers warmed up. */
+/** A Kassa row ready to measure: its payments prepared; `warmUp` sends the warm-up's payments. */
 export interface ReadyPayments {
+  /**
+   * Rows measured at the same moment are warmed up at the same moment too (main.ts): warmed up one after the other,
+   * the row prepared and warmed up first was the slower in quiet A/A pairs (issue 10, growth6).
+   */
+  warmUp(): Promise<void>;
   /**
    * Sends the measured payments. `alongside`: other rows are measured at the same moment (`--before`,
    * `--seed-payments`), so the bench process's CPU is not this row's alone: left out, and so is the sandbox's (and it
@@ -159,14 +164,11 @@ export async function readyPayments(
       const text = await response.body.text();
       return response.statusCode === 201 ? null : `status ${response.statusCode} ${text.slice(0, 120)}`;
     };
-  try {
-    await closedLoop({ connections, total: size.warmup, send: pay(0) });
-  } catch (error) {
-    await close();
-    throw error;
-  }
   return {
     close,
+    warmUp: async () => {
+      await closedLoop({ connections, total: size.warmup, send: pay(0) });
+    },
     measure: async ({ alongside, ownSandbox }) => {
       const sandboxMeasured = !alongside || ownSandbox;
       const cpu: Record<string, () => number> = {};
