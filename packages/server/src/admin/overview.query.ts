@@ -41,7 +41,7 @@ const VOLUME_STATUSES = ['succeeded', 'partially_refunded', 'refunded'] as const
 const dayOf = (column: string) => sql<string>`substr(${sql.ref(column)}, 1, 10)`;
 
 /**
- * Aggregated in the database by day (the `payments_created` index bounds the range), so the overview costs a scan of
+ * Aggregated in the database by day (the `payments_status_created` index bounds the range), so the overview costs a scan of
  * the period's rows whatever the table's size.
  */
 export async function overview(db: Db, periodDays: number, now: Date = new Date()): Promise<Overview> {

@@ -33,16 +33,23 @@ describe("the payments list's query plans on SQLite", () => {
   }
 
   it.each([
-    [{}, 'payments_created'],
+    [{}, 'payments_created_amount'],
     [{ status: 'declined' as const }, 'payments_status_created'],
     [{ cardLastFour: '4242' }, 'payments_last_four_created'],
-    [{ after: { amount: 1200, createdAt: '2026-11-23T10:00:00.000Z', id: 'pay_x' } }, 'payments_created'],
+    [{ after: { amount: 1200, createdAt: '2026-11-23T10:00:00.000Z', id: 'pay_x' } }, 'payments_created_amount'],
     [{ sort: 'amount_desc' as const }, 'payments_amount_created'],
     [
       { sort: 'amount_asc' as const, after: { amount: 1200, createdAt: '2026-11-23T10:00:00.000Z', id: 'pay_x' } },
       'payments_amount_created',
     ],
-    [{ sort: 'oldest' as const }, 'payments_created'],
+    [{ sort: 'oldest' as const }, 'payments_created_amount'],
+    // An amount range newest first: the date order's walk, testing the amount in the index, not the range sorted.
+    [{ minAmount: 10_000, maxAmount: 20_000 }, 'payments_created_amount'],
+    [
+      { minAmount: 10_000, maxAmount: 20_000, after: { amount: 1200, createdAt: '2026-11-23T10:00:00.000Z', id: 'pay_x' } },
+      'payments_created_amount',
+    ],
+    [{ sort: 'amount_asc' as const, minAmount: 10_000, maxAmount: 20_000 }, 'payments_amount_created (amount>? AND amount<?)'],
   ])("%j walks %s in the sort's order, without sorting the table", async (filter, index) => {
     const text = await plan(filter);
     expect(text, text).toContain(index);

@@ -1,5 +1,7 @@
+import { sql } from 'kysely';
 import { z } from 'zod';
 import { normalizeEmail } from '../accounts/account.ts';
+import { isPostgres } from '../db/connect.ts';
 import type { Db } from '../db/connect.ts';
 import { moneySchema } from '../money.ts';
 import { declineSchema, paymentStatusSchema, toDecline } from '../payments/payment.ts';
@@ -124,16 +126,20 @@ export function paymentsPageQuery(db: Db, filter: PaymentsFilter) {
   if (filter.status !== undefined) query = query.where('p.status', '=', filter.status);
   if (filter.from !== undefined) query = query.where('p.created_at', '>=', filter.from);
   if (filter.to !== undefined) query = query.where('p.created_at', '<', filter.to);
-  if (filter.minAmount !== undefined) query = query.where('p.amount', '>=', filter.minAmount);
-  if (filter.maxAmount !== undefined) query = query.where('p.amount', '<=', filter.maxAmount);
+  const sort = filter.sort ?? 'newest';
+  const byAmount = sort === 'amount_desc' || sort === 'amount_asc';
+  // In date order SQLite would range over the amount index and sort the whole range (its planner does not weigh that
+  // the limit ends a walk early): the unary plus keeps the amount off that index, so it walks payments_created_amount
+  // in the page's order and tests the amount there (migration 0018). PostgreSQL's planner weighs the limit itself.
+  const amount = !byAmount && !isPostgres(db) ? sql<number>`+${sql.ref('p.amount')}` : sql.ref<number>('p.amount');
+  if (filter.minAmount !== undefined) query = query.where(amount, '>=', filter.minAmount);
+  if (filter.maxAmount !== undefined) query = query.where(amount, '<=', filter.maxAmount);
   if (filter.customerEmail !== undefined) query = query.where('a.email', '=', normalizeEmail(filter.customerEmail));
   if (filter.orderNumber !== undefined) query = query.where('o.number', '=', filter.orderNumber);
   if (filter.cardLastFour !== undefined) query = query.where('p.card_last_four', '=', filter.cardLastFour);
   if (filter.paymentMethodType !== undefined) query = query.where('p.payment_method_type', '=', filter.paymentMethodType);
-  const sort = filter.sort ?? 'newest';
   const direction = sort === 'newest' || sort === 'amount_desc' ? 'desc' : 'asc';
   const past = direction === 'desc' ? '<' : '>';
-  const byAmount = sort === 'amount_desc' || sort === 'amount_asc';
   const after = filter.after;
   if (after !== undefined) {
     // Keyset pagination: rows strictly past the last one shown, in the sort's order (an index range, not an offset).
@@ -153,8 +159,8 @@ export function paymentsPageQuery(db: Db, filter: PaymentsFilter) {
 }
 
 /**
- * One page of payments in the sort's order, filtered in the database: the 0005_admin indexes ((created_at, id),
- * (status, created_at, id), (card_last_four, created_at, id)) and 0009_dashboard's (amount, created_at, id) serve the
+ * One page of payments in the sort's order, filtered in the database: the 0005_admin indexes ((status, created_at, id),
+ * (card_last_four, created_at, id)), 0009_dashboard's (amount, created_at, id) and 0018's (created_at, id, amount) serve the
  * orders and the filters, and the page continues after a cursor instead of an offset, so page 1000 costs what page 1 does.
  */
 export async function listPayments(

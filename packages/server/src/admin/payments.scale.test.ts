@@ -11,9 +11,11 @@ const PAYMENTS = Number(process.env.KASSA_SCALE_PAYMENTS ?? 100_000);
 /**
  * What a dashboard read may take with 100,000 payments (the median of a few runs, through the whole HTTP stack). The
  * list's queries walk an index (payments.query.test.ts checks the plans); these are wide margins over what this
- * machine measures, so the test fails on a query that scans or sorts the table, not on a busy moment.
+ * machine measures, so the test fails on a query that scans or sorts the table, not on a busy moment. The amount range
+ * has a tighter one: sorting the range it matched (14% of the payments, before migration 0018) took 80-95 ms on a
+ * quiet machine and 148-457 ms under load; the date order's walk it takes now measured 2-3 ms at load averages 1.4-3.5.
  */
-const BUDGET_MS = { page: 250, overview: 2_500 };
+const BUDGET_MS = { page: 250, amountRange: 50, overview: 2_500 };
 
 /** The median time of `runs` requests to `url`, each answered 200. */
 async function medianMs(client: TestClient, url: string, runs = 5): Promise<number> {
@@ -87,7 +89,8 @@ describe.runIf(process.env.KASSA_SCALE_TEST === '1').each(ENGINES.map((make) => 
         customerPrefix: '/api/admin/customers?email=customer42&limit=25',
       };
       for (const [label, url] of Object.entries(reads)) figures[label] = Math.round(await medianMs(admin, url));
-      for (const label of Object.keys(reads)) expect(figures[label], label).toBeLessThan(BUDGET_MS.page);
+      for (const label of Object.keys(reads))
+        expect(figures[label], label).toBeLessThan(label === 'amountRange' ? BUDGET_MS.amountRange : BUDGET_MS.page);
     }, 300_000);
 
     it('sums the 90-day overview within its budget', async () => {
