@@ -129,6 +129,11 @@ test('on narrow phones the header fits, signed out and signed in: the logo whole
     for (const width of [390, 360, 320]) {
       await page.setViewportSize({ width, height: 700 });
       await shopper.visitShop();
+      // The account's part of the header is drawn once the session has loaded, which the shop's heading does not wait for.
+      const header = page.getByRole('banner');
+      await expect(
+        signedIn ? header.getByRole('button', { name: 'Sign out' }) : header.getByRole('link', { name: 'Sign in' }),
+      ).toBeVisible();
       expect({ width, signedIn, ...(await headerLayout(page)) }).toEqual({ width, signedIn, ...expected(width, signedIn) });
       await page.screenshot({ path: test.info().outputPath(`header-${signedIn ? 'signed-in' : 'signed-out'}-${width}.png`) });
     }
