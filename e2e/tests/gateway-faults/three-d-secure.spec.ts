@@ -39,18 +39,23 @@ async function startPaying(page: Page, number: string): Promise<{ shopper: Shopp
   return { shopper, sheet: new CheckoutSheet(page), orderId };
 }
 
-/**
- * The gateway kept, with the payment's 3-D Secure result, this browser as the checkout's lookup described it: the
- * EMV 3-D Secure 2 browser data (screen, language, time zone) that braintree-web sends with `collectDeviceData`.
- */
-async function lookupCarriedThisBrowser(page: Page, transactionId: string | null): Promise<void> {
-  const browser = await page.evaluate(() => ({
+/** This Chromium's screen, language and time zone, as EMV 3-D Secure 2's browser data names them. */
+function thisBrowser(page: Page) {
+  return page.evaluate(() => ({
     colorDepth: screen.colorDepth,
     language: navigator.language,
     screenHeight: screen.height,
     screenWidth: screen.width,
     timeZone: new Date().getTimezoneOffset(),
   }));
+}
+
+/**
+ * The gateway kept, with the payment's 3-D Secure result, this browser as the checkout's lookup described it: the
+ * EMV 3-D Secure 2 browser data (screen, language, time zone) that braintree-web sends with `collectDeviceData`.
+ */
+async function lookupCarriedThisBrowser(page: Page, transactionId: string | null): Promise<void> {
+  const browser = await thisBrowser(page);
   const { threeDSecureBrowser } = await transactionDeviceData(transactionId ?? 'none');
   expect(threeDSecureBrowser).toEqual({ ...browser, deviceChannel: 'Browser', javaEnabled: false, javascriptEnabled: true });
 }
@@ -223,18 +228,16 @@ test.describe("the real provider's client, braintree-web as npm ships it, agains
     const { creditCards } = (await tokenized.json()) as { creditCards: { nonce: string }[] };
     const { outcome, lookups } = await verifyWithBraintreeWeb(page, clientToken, creditCards[0]?.nonce ?? '', '400000', '12.00');
     expect(outcome).toMatchObject({ kind: 'result', result: { liabilityShifted: true, liabilityShiftPossible: true } });
-    const browser = await page.evaluate(() => ({
-      browserColorDepth: screen.colorDepth,
-      browserLanguage: navigator.language,
-      browserScreenHeight: screen.height,
-      browserScreenWidth: screen.width,
-      browserTimeZone: new Date().getTimezoneOffset(),
-    }));
+    const browser = await thisBrowser(page);
     // collectDeviceData: true (braintree-provider.ts): braintree-web adds the browser's fields to the lookup.
     expect(lookups).toEqual([
       expect.objectContaining({
-        ...browser,
         amount: '12.00',
+        browserColorDepth: browser.colorDepth,
+        browserLanguage: browser.language,
+        browserScreenHeight: browser.screenHeight,
+        browserScreenWidth: browser.screenWidth,
+        browserTimeZone: browser.timeZone,
         browserJavaEnabled: false,
         browserJavascriptEnabled: true,
         deviceChannel: 'Browser',
