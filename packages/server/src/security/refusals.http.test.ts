@@ -31,7 +31,10 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
       expect(refused.statusCode).toBe(429);
       expect(refused.json()).toMatchObject({ code: 'too_many_attempts', rule: 'botcheck_challenges_per_session_per_hour' });
 
-      await new Velocity(db).noteBotcheckRefusal('payment', '203.0.113.91', 'already used');
+      // A second after the rule's refusal: two refusals in one millisecond have no order between them (the list is newest
+      // first by time, then by id, whose tail is random), and a fresh clone's run once made them so.
+      const aSecondLater = () => new Date(Date.now() + 1_000);
+      await new Velocity(db, aSecondLater).noteBotcheckRefusal('payment', '203.0.113.91', 'already used');
       const admin = new TestClient(app);
       expect((await admin.post('/api/session', { email: 'admin@kassa.test', password: 'kassa-demo-admin' })).statusCode).toBe(
         200,
