@@ -9,13 +9,14 @@ import type { CheckoutPaymentIds } from '../../packages/sandbox/src/testing/chec
 // with N payments over the last 90 days would. Made through the sandbox's own code and store in its own format, in
 // process (a payment over HTTP costs milliseconds: a million would take an hour): a template of payments is made by
 // the gateway as Kassa's checkout makes them, settled, then copied record by record through the store under new ids,
-// each copy moved in time. What a payment leaves for good is copied; its nonce is not (nonces are swept after 3 hours).
+// each copy moved in time. What a payment leaves for good is copied; its nonce and device session are not (both are
+// swept after 3 hours; the transaction's device data keeps a copy of the session).
 
 /** Payments made by the gateway itself; the rest are copies of them. */
 const TEMPLATE = 1000;
 const DAYS = 90;
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** Payments written per flush of the store (about 4 records each). */
+/** Payments written per flush of the store (3 records each). */
 const FLUSH_EVERY = 500;
 
 /** Where each kept record of a payment lives: its collection and which of the payment's ids it is stored under. */
@@ -23,7 +24,6 @@ const KEPT: ReadonlyArray<{ collection: string; id: keyof CheckoutPaymentIds }> 
   { collection: 'transactions', id: 'transactionId' },
   { collection: 'transaction-device-data', id: 'transactionId' },
   { collection: 'api-request-keys', id: 'apiRequestKey' },
-  { collection: 'device-sessions', id: 'deviceSessionId' },
 ];
 
 /**

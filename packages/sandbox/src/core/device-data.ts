@@ -1,10 +1,14 @@
 import type { Collection } from '../store/store.ts';
+import { ExpiringRecords } from './expiring-records.ts';
+import { NONCE_LIFETIME_MS } from './nonces.ts';
 
 // Device data, as the provider's fraud tools get it: the browser runs the sandbox's collector (pages/device-data/),
 // which records a device session here and hands the checkout a `deviceData` string; `transaction.sale` passes that
 // string on, and the sandbox keeps it with the transaction (the provider reports `riskData.deviceDataCaptured`).
 // Besides, a 3-D Secure 2 lookup may carry the shopper's browser (braintree-web's `verifyCard({ collectDeviceData:
-// true })`), which the provider passes to the issuer with the authentication; the sandbox keeps it with the result.
+// true })`), which the provider passes to the issuer with the authentication; the sandbox keeps it with the result's
+// nonce (nonces.ts). What a sale names, its device session and its lookup's browser, is copied into its record, so
+// that neither sessions nor nonces need outlive the checkout that made them (issue 10: no unbounded state).
 
 /** What the collector saw of the device: coarse signals only, nothing that identifies the shopper. */
 export interface DeviceSession {
@@ -13,10 +17,19 @@ export interface DeviceSession {
   collectedAt: Date;
 }
 
-/** The device data a sale carried, and the session it names when the sandbox's collector made it. */
+/**
+ * A collector's session is kept as long as a nonce lives: the checkout that ran the collector pays with a nonce it
+ * made at the same time, so no sale names an older session (a session posted with every checkout, kept for ever,
+ * would grow with the visits, not with the payments).
+ */
+export const DEVICE_SESSION_LIFETIME_MS = NONCE_LIFETIME_MS;
+
+/** What a sale carried: its device data, the session that data names, the browser its 3-D Secure lookup described. */
 export interface TransactionDeviceData {
-  deviceData: string;
-  deviceSessionId: string | null;
+  deviceData: string | null;
+  /** The collector's session as it was at the sale, when the device data names one the sandbox still kept. */
+  deviceSession?: DeviceSession;
+  threeDSecureBrowser?: ThreeDSecureBrowser;
 }
 
 export const DEVICE_SESSION_ID = /^[0-9a-f]{32}$/;
@@ -94,35 +107,44 @@ export function parseThreeDSecureBrowser(body: Readonly<Record<string, unknown>>
 }
 
 export class DeviceData {
+  private readonly sessions: ExpiringRecords<DeviceSession>;
+
   constructor(
-    private readonly sessions: Collection<DeviceSession>,
+    sessions: Collection<DeviceSession>,
     private readonly byTransaction: Collection<TransactionDeviceData>,
-    /** By the 3-D Secure result's `threeDSecureAuthenticationId`, which a sale with its nonce carries. */
-    private readonly byAuthentication: Collection<ThreeDSecureBrowser>,
-  ) {}
+  ) {
+    this.sessions = new ExpiringRecords(
+      sessions,
+      DEVICE_SESSION_LIFETIME_MS,
+      (session) => session.id,
+      (session) => session.collectedAt.getTime(),
+    );
+  }
 
+  /**
+   * A session is recorded once: posted again under the same id while kept, it keeps its first signals, place and
+   * time, whose order the sweep of expired sessions rests on (a session kept alive by being posted again would hold
+   * back the sweep of every session after it).
+   */
   recordSession(id: string, signals: Record<string, string | number>, now: Date): void {
-    this.sessions.set(id, { id, signals, collectedAt: now });
+    if (this.sessions.live(id, now.getTime()) !== undefined) return;
+    this.sessions.add({ id, signals, collectedAt: now }, now.getTime());
   }
 
-  session(id: string): DeviceSession | undefined {
-    return this.sessions.get(id);
-  }
-
-  recordSale(transactionId: string, deviceData: string): void {
-    const kept = deviceData.slice(0, MAX_DEVICE_DATA_LENGTH);
-    this.byTransaction.set(transactionId, { deviceData: kept, deviceSessionId: deviceSessionIdOf(kept) });
+  /** A sale's device data (cut at MAX_DEVICE_DATA_LENGTH) and its nonce's 3-D Secure browser, when it had either. */
+  recordSale(transactionId: string, deviceData: string | null, browser: ThreeDSecureBrowser | null, now: Date): void {
+    if (deviceData === null && browser === null) return;
+    const kept = deviceData?.slice(0, MAX_DEVICE_DATA_LENGTH) ?? null;
+    const sessionId = kept === null ? null : deviceSessionIdOf(kept);
+    const session = sessionId === null ? undefined : this.sessions.live(sessionId, now.getTime());
+    this.byTransaction.set(transactionId, {
+      deviceData: kept,
+      ...(session === undefined ? {} : { deviceSession: session }),
+      ...(browser === null ? {} : { threeDSecureBrowser: browser }),
+    });
   }
 
   ofTransaction(transactionId: string): TransactionDeviceData | undefined {
     return this.byTransaction.get(transactionId);
-  }
-
-  recordThreeDSecureBrowser(authenticationId: string, browser: ThreeDSecureBrowser): void {
-    this.byAuthentication.set(authenticationId, browser);
-  }
-
-  threeDSecureBrowser(authenticationId: string): ThreeDSecureBrowser | undefined {
-    return this.byAuthentication.get(authenticationId);
   }
 }

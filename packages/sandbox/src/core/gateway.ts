@@ -6,7 +6,7 @@ import { cardinalAuthenticationJwt } from './cardinal-jwt.ts';
 import { Customers } from './customers.ts';
 import type { Customer } from './customers.ts';
 import { DeviceData } from './device-data.ts';
-import type { DeviceSession, ThreeDSecureBrowser, TransactionDeviceData } from './device-data.ts';
+import type { DeviceSession, TransactionDeviceData } from './device-data.ts';
 import { invalid, validationError } from './errors.ts';
 import type { Outcome, ValidationError } from './errors.ts';
 import { FINGERPRINT_LIFETIME_MS, issueFingerprint, verifyFingerprint } from './fingerprint.ts';
@@ -220,10 +220,9 @@ export class SandboxGateway {
     this.deviceData = new DeviceData(
       options.store.collection<DeviceSession>('device-sessions'),
       options.store.collection<TransactionDeviceData>('transaction-device-data'),
-      options.store.collection<ThreeDSecureBrowser>('three-d-secure-browsers'),
     );
     const browserFlows = { nonces: this.nonces, clock: this.clock, settings: () => this.settings, currencyIsoCode };
-    this.threeDSecure = new ThreeDSecureOperations({ ...browserFlows, deviceData: this.deviceData });
+    this.threeDSecure = new ThreeDSecureOperations(browserFlows);
     this.walletApprovals = new WalletApprovals(browserFlows);
     const plans = (options.plans ?? DEMO_PLANS).map((plan) => buildPlan(plan, currencyIsoCode));
     this.subscriptions = new SubscriptionOperations(context, this.vault, new Map(plans.map((plan) => [plan.id, plan])));
@@ -405,13 +404,14 @@ export class SandboxGateway {
     const newCustomer = storing && customerId === null ? this.customers.blank(now) : null;
     const owner = customerId ?? newCustomer?.id ?? null;
     const vaultOnSuccess = storing && owner !== null ? { token: this.paymentMethods.freshToken(), customerId: owner } : null;
+    const deviceData = typeof params.deviceData === 'string' && params.deviceData !== '' ? params.deviceData : null;
     const result = this.transactions.sale(
       {
         amount,
         card: source.card,
         orderId,
         customerId,
-        deviceData: typeof params.deviceData === 'string' && params.deviceData !== '',
+        deviceData: deviceData !== null,
         submitForSettlement: isTrue(params.options?.submitForSettlement),
         threeDSecureRequired: isTrue(params.options?.threeDSecure?.required),
         threeDSecureInfo: source.threeDSecureInfo,
@@ -423,8 +423,8 @@ export class SandboxGateway {
       },
       now,
     );
-    if (result.kind !== 'invalid' && typeof params.deviceData === 'string' && params.deviceData !== '') {
-      this.deviceData.recordSale(result.transaction.id, params.deviceData);
+    if (result.kind !== 'invalid') {
+      this.deviceData.recordSale(result.transaction.id, deviceData, source.record?.threeDSecureBrowser ?? null, now);
     }
     if (result.kind === 'success' && vaultOnSuccess !== null) {
       if (newCustomer !== null) this.customers.save(newCustomer);

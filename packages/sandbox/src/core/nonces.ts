@@ -2,10 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { validationError } from './errors.ts';
 import type { ValidationError } from './errors.ts';
 import type { Card } from './cards.ts';
+import type { ThreeDSecureBrowser } from './device-data.ts';
+import { ExpiringRecords } from './expiring-records.ts';
 import { lookUpFakeNonce } from './fake-nonces.ts';
 import type { ThreeDSecureInfo } from './three-d-secure.ts';
 import type { WalletAccount } from './wallets.ts';
-import type { Collection, Store } from '../store/store.ts';
+import type { Store } from '../store/store.ts';
 
 /** The provider's nonces expire 3 hours after they are created. */
 export const NONCE_LIFETIME_MS = 3 * 60 * 60 * 1000;
@@ -20,17 +22,20 @@ export interface NonceRecord {
   paymentMethodToken?: string | null;
   /** The result of a 3-D Secure lookup or challenge: set on the new nonce those hand out. */
   threeDSecureInfo?: ThreeDSecureInfo | null;
+  /**
+   * The shopper's browser as that lookup described it: kept with the nonce (so it goes when the nonce expires), and
+   * with the transaction of the sale that uses it (device-data.ts).
+   */
+  threeDSecureBrowser?: ThreeDSecureBrowser;
   /** Set on the nonces the wallet approval pages hand out. */
   wallet?: WalletAccount | null;
   createdAt: number;
 }
 
-/** A sweep of expired nonces runs at most this often (sandbox time), and drops at most SWEPT_AT_ONCE of them. */
-const SWEEP_INTERVAL_MS = 1000;
-const SWEPT_AT_ONCE = 64;
-
-function expired(record: NonceRecord, now: number): boolean {
-  return now - record.createdAt >= NONCE_LIFETIME_MS;
+/** A 3-D Secure result carried by the nonce a lookup or challenge hands out. */
+export interface ThreeDSecureResult {
+  info: ThreeDSecureInfo;
+  browser: ThreeDSecureBrowser | null;
 }
 
 export interface ResolvedNonce {
@@ -42,12 +47,16 @@ export interface ResolvedNonce {
 }
 
 export class Nonces {
-  private readonly records: Collection<NonceRecord>;
-  /** When the oldest nonce kept expires (epoch ms), or null when not known: no sweep is needed before then. */
-  private nextExpiry: number | null = null;
+  /** Expired nonces are swept as new ones are issued: a long-running sandbox keeps only the last 3 hours' worth. */
+  private readonly records: ExpiringRecords<NonceRecord>;
 
   constructor(store: Store) {
-    this.records = store.collection<NonceRecord>('nonces');
+    this.records = new ExpiringRecords(
+      store.collection<NonceRecord>('nonces'),
+      NONCE_LIFETIME_MS,
+      (record) => record.nonce,
+      (record) => record.createdAt,
+    );
   }
 
   issue(
@@ -55,47 +64,22 @@ export class Nonces {
     customerId: string | null,
     now: number,
     paymentMethodToken: string | null = null,
-    threeDSecureInfo: ThreeDSecureInfo | null = null,
+    threeDSecure: ThreeDSecureResult | null = null,
     wallet: WalletAccount | null = null,
   ): NonceRecord {
-    this.sweep(now);
     const record: NonceRecord = {
       nonce: randomUUID(),
       card,
       consumed: false,
       customerId,
       paymentMethodToken,
-      ...(threeDSecureInfo === null ? {} : { threeDSecureInfo }),
+      ...(threeDSecure === null ? {} : { threeDSecureInfo: threeDSecure.info }),
+      ...(threeDSecure === null || threeDSecure.browser === null ? {} : { threeDSecureBrowser: threeDSecure.browser }),
       ...(wallet === null ? {} : { wallet }),
       createdAt: now,
     };
-    this.records.set(record.nonce, record);
-    this.nextExpiry ??= now + NONCE_LIFETIME_MS;
+    this.records.add(record, now);
     return record;
-  }
-
-  /**
-   * Drops expired nonces, oldest first, so that a long-running sandbox keeps only the last 3 hours' worth. The
-   * sweep reads the nonces in insertion order, drops at most SWEPT_AT_ONCE, and stops at the first live
-   * nonce, whose expiry it remembers: no new nonce pays for a sweep before then, nor more than once a second (an
-   * expired nonce is refused whether swept or not). Each nonce is looked at about once in its life, whatever the
-   * number of nonces.
-   */
-  private sweep(now: number): void {
-    if (this.nextExpiry !== null && now < this.nextExpiry) return;
-    this.nextExpiry = null;
-    let swept = 0;
-    // Oldest first: nonces are created in time order, and one set again (consumed) keeps its place.
-    for (const record of this.records.inOrder()) {
-      if (!expired(record, now)) {
-        this.nextExpiry = Math.max(record.createdAt + NONCE_LIFETIME_MS, now + SWEEP_INTERVAL_MS);
-        return;
-      }
-      // Left for the next nonce: one tokenization does not pay for a whole backlog.
-      if (swept === SWEPT_AT_ONCE) return;
-      this.records.delete(record.nonce);
-      swept += 1;
-    }
   }
 
   /**
@@ -111,10 +95,9 @@ export class Nonces {
     if (fake?.kind === 'luhn_invalid') {
       return validationError([...path, 'credit_card'], 'number', '81715', 'Credit card number is invalid.');
     }
-    const record = this.records.get(nonce);
-    if (record === undefined || expired(record, now.getTime())) {
+    const record = this.records.live(nonce, now.getTime());
+    if (record === undefined) {
       // An expired nonce is as good as unknown, as on the provider (one code, one message for both).
-      if (record !== undefined) this.records.delete(nonce);
       return validationError(path, 'payment_method_nonce', '91565', 'Unknown or expired payment_method_nonce.');
     }
     if (record.consumed) return consumedError(path);
@@ -138,15 +121,14 @@ export class Nonces {
         createdAt: now.getTime(),
       };
     }
-    const record = this.records.get(nonce);
-    return record === undefined || expired(record, now.getTime()) ? null : record;
+    return this.records.live(nonce, now.getTime()) ?? null;
   }
 
   consume(record: NonceRecord | null): void {
     if (record === null) return;
     record.consumed = true;
     // Set again so that a persistent store saves the change (same key: insertion order is kept).
-    this.records.set(record.nonce, record);
+    this.records.update(record);
   }
 }
 

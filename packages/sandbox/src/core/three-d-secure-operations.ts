@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Card } from './cards.ts';
-import type { DeviceData, ThreeDSecureBrowser } from './device-data.ts';
+import type { ThreeDSecureBrowser } from './device-data.ts';
 import { invalid, validationError } from './errors.ts';
 import type { Outcome, ValidationError } from './errors.ts';
 import type { Authorization } from './fingerprint.ts';
@@ -14,7 +14,7 @@ import { formatAmount, validateAmount } from './transactions.ts';
 // a lookup for a card nonce and an amount either ends at once (frictionless, attempted, unavailable, lookup error,
 // not enrolled) with a NEW nonce carrying `threeDSecureInfo`, or asks for a challenge; the challenge page takes
 // the one-time code, and the result is again a new nonce. The original nonce stays usable (without 3-D Secure).
-// The browser the lookup described (device data) is kept with the result's authentication id.
+// The browser the lookup described (device data) is kept with the result's nonce, and the sale that uses it.
 
 /** A challenge lives this long after the lookup (the page must be answered within it). */
 export const CHALLENGE_LIFETIME_MS = 10 * 60 * 1000;
@@ -48,7 +48,6 @@ export interface ThreeDSecureContext {
   clock: () => Date;
   settings: () => MerchantSettings;
   currencyIsoCode: string;
-  deviceData: DeviceData;
 }
 
 export class ThreeDSecureOperations {
@@ -102,8 +101,7 @@ export class ThreeDSecureOperations {
       return { ok: true, value: { kind: 'challenge', challenge, info: threeDSecureInfo('challenge_required', card.cardType) } };
     }
     const info = threeDSecureInfo(outcome, card.cardType);
-    this.recordBrowser(info, browser);
-    const issued = this.context.nonces.issue(card, customerId, now.getTime(), paymentMethodToken, info);
+    const issued = this.context.nonces.issue(card, customerId, now.getTime(), paymentMethodToken, { info, browser });
     return { ok: true, value: { kind: 'complete', nonce: issued, info } };
   }
 
@@ -121,8 +119,8 @@ export class ThreeDSecureOperations {
     const now = this.context.clock().getTime();
     const outcome = challengeOutcome(challenge.card, typeof code === 'string' ? code.trim() : '');
     const info = threeDSecureInfo(outcome, challenge.card.cardType, true);
-    this.recordBrowser(info, challenge.browser);
-    challenge.result = this.context.nonces.issue(challenge.card, challenge.customerId, now, challenge.paymentMethodToken, info);
+    const { card, customerId, paymentMethodToken, browser } = challenge;
+    challenge.result = this.context.nonces.issue(card, customerId, now, paymentMethodToken, { info, browser });
     challenge.state = 'completed';
     return challenge;
   }
@@ -148,10 +146,6 @@ export class ThreeDSecureOperations {
       ]);
     }
     return { ok: true, value: challenge.result };
-  }
-
-  private recordBrowser(info: ThreeDSecureInfo, browser: ThreeDSecureBrowser | null): void {
-    if (browser !== null) this.context.deviceData.recordThreeDSecureBrowser(info.threeDSecureAuthenticationId, browser);
   }
 
   private sweep(now: number): void {

@@ -52,11 +52,11 @@ export async function testControlRoutes(
       const transaction = gateway.findTransaction(request.params.id);
       if (transaction === undefined) return reply.code(404).send({ error: { message: 'No such transaction' } });
       const recorded = gateway.deviceData.ofTransaction(request.params.id);
-      const sessionId = recorded?.deviceSessionId ?? null;
-      const session = sessionId === null ? undefined : gateway.deviceData.session(sessionId);
-      const authenticationId = transaction.threeDSecureInfo?.threeDSecureAuthenticationId;
-      const browser = authenticationId === undefined ? undefined : gateway.deviceData.threeDSecureBrowser(authenticationId);
-      return { deviceData: recorded?.deviceData ?? null, deviceSession: session ?? null, threeDSecureBrowser: browser ?? null };
+      return {
+        deviceData: recorded?.deviceData ?? null,
+        deviceSession: recorded?.deviceSession ?? null,
+        threeDSecureBrowser: recorded?.threeDSecureBrowser ?? null,
+      };
     },
   );
 }
