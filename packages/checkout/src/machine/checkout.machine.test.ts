@@ -10,6 +10,7 @@ import type {
   GatewayConfiguration,
   MachineRules,
 } from './checkout.types.ts';
+import { paymentPart } from './parts/payment.ts';
 import { savedMethodsPart } from './parts/saved-methods.ts';
 import { threeDSecurePart } from './parts/three-d-secure.ts';
 import type { PaymentOptionId } from './payment-options.ts';
@@ -796,13 +797,15 @@ describe('parts loaded on demand', () => {
 
   it("skips a part's transitions until the part is installed, then takes them", () => {
     const machine = createCheckoutMachine(secure);
+    // The runtime installs the payment's part before it passes a submit on.
+    machine.install(paymentPart);
     machine.send(loaded(enabled));
     machine.send({ type: 'OPTION_READY', option: 'card' });
     machine.send({ type: 'CARD_TYPE_CHANGED', cards: [visa] });
     for (const field of machine.getState().visibleFields) machine.send(input(field, VALID));
     machine.send({ type: 'SUBMIT' });
-    // The core alone hands the tokenized card over: 3-D Secure's guard is not there to say otherwise.
-    const core = transition(machine.getState(), { type: 'TOKENIZED', result });
+    // Without 3-D Secure's part the tokenized card is handed over: 3-D Secure's guard is not there to say otherwise.
+    const core = transition(machine.getState(), { type: 'TOKENIZED', result }, withParts(CORE, paymentPart));
     expect(core.state.phase).toBe('ready');
     expect(core.effects).toContainEqual({ type: 'resolveRequest', result });
 

@@ -24,19 +24,11 @@ import type {
   PaymentMethodResult,
   Requestability,
   SomeMachinePart,
-  TokenizeFailure,
   Transition,
   TransitionTable,
   ViewId,
 } from './checkout.types.ts';
-import {
-  EMPTY_FIELD_STATE,
-  fieldProblem,
-  isFieldRequired,
-  isFormValid,
-  predictedFields,
-  visibleFieldsFor,
-} from './field-rules.ts';
+import { EMPTY_FIELD_STATE, fieldProblem, isFormValid, predictedFields, visibleFieldsFor } from './field-rules.ts';
 
 /**
  * The frames' readiness, the one record of it: the fields' frames mounted (again, after a load error's Try again: new
@@ -142,12 +134,6 @@ function optionsAfter(state: CheckoutState, event: CheckoutEvent): readonly Opti
   return state.options.map((entry) => (entry.id === event.option ? { ...entry, status } : entry));
 }
 
-/** The card an event hands over (the one 3-D Secure must verify first): tokenized, verified, or the chosen saved one. */
-export function deliveredCard(state: CheckoutState, event: CheckoutEvent): PaymentMethodResult | null {
-  if (event.type === 'TOKENIZED' || event.type === 'THREE_D_SECURE_RESULT') return event.result;
-  return event.type === 'SUBMIT' && state.view === 'methods' && !state.editing ? state.activeMethod : null;
-}
-
 const coreGuards: Record<CoreGuardName, Guard> = {
   hasOptions: (_, event) => event.type === 'CONFIG_LOADED' && event.options.length > 0,
   isRateLimited: (_, event) => event.type === 'CONFIG_FAILED' && event.error.retryAfterMs !== undefined,
@@ -188,40 +174,7 @@ const NO_METHOD: CheckoutErrorInfo = { code: 'no_payment_method', messageKey: 'e
 const ALL_FAILED: CheckoutErrorInfo = { code: 'all_options_failed', messageKey: 'error.allOptionsFailed', retriable: true };
 const NOT_READY: CheckoutErrorInfo = { code: 'not_ready', messageKey: 'error.notReady', retriable: true };
 const BUSY: CheckoutErrorInfo = { code: 'request_in_progress', messageKey: 'error.requestInProgress', retriable: true };
-const INVALID: CheckoutErrorInfo = { code: 'invalid_fields', messageKey: 'error.checkEntries', retriable: true };
 const NO_OPTIONS: CheckoutErrorInfo = { code: 'no_payment_options', messageKey: 'error.noPaymentOptions', retriable: false };
-
-/** Maps a frame's tokenization failure to the stable code and catalogue message shown on the sheet. */
-export function tokenizeFailureInfo(failure: TokenizeFailure): CheckoutErrorInfo {
-  switch (failure.code) {
-    case 'invalid_fields':
-      return { code: 'invalid_fields', messageKey: 'error.cardInvalid', retriable: true };
-    case 'unsupported_card_type':
-      return { code: 'unsupported_card_type', messageKey: 'error.unsupportedCardType', retriable: true };
-    case 'verification_failed':
-      return { code: 'invalid_fields', messageKey: 'error.cardVerificationFailed', retriable: true };
-    case 'duplicate_card':
-    case 'duplicate_payment_method':
-      return { code: 'duplicate_payment_method', messageKey: 'error.cardAlreadySaved', retriable: false };
-    case 'network':
-      return { code: 'network', messageKey: 'error.network', retriable: true };
-    case 'timeout':
-      return { code: 'timeout', messageKey: 'error.timeout', retriable: true };
-    case 'rate_limited':
-      return {
-        code: 'rate_limited',
-        messageKey: 'error.rateLimited',
-        retriable: true,
-        ...(failure.retryAfterMs !== undefined ? { retryAfterMs: failure.retryAfterMs } : {}),
-      };
-    case 'authorization':
-      return { code: 'authorization', messageKey: 'error.sessionExpired', retriable: false };
-    case 'forbidden':
-      return { code: 'insufficient_privileges', messageKey: 'error.insufficientPrivileges', retriable: false };
-    default:
-      return { code: 'gateway', messageKey: 'error.gateway', retriable: true };
-  }
-}
 
 /** More than one way to pay (or saved methods to go back to): the "Choose another way to pay" toggle is offered. */
 export function hasOtherWays(state: CheckoutState): boolean {
@@ -339,11 +292,6 @@ const coreActions: Record<CoreActionName, Action> = {
     emit({ type: 'rejectRequest', error: NO_METHOD });
     return { ...state, sheetError: NO_METHOD.messageKey };
   },
-  focusFirstInvalid: (state, _, emit) => {
-    const field = state.visibleFields.find((f) => state.fields[f].error !== null);
-    if (field !== undefined) emit({ type: 'focusField', field });
-    return state;
-  },
   reportLoadError: (state, _, emit) => {
     if (state.loadError !== null) emit({ type: 'reportLoadError', error: state.loadError });
     return state;
@@ -386,25 +334,6 @@ const coreActions: Record<CoreActionName, Action> = {
     if (state.selected !== null) emit({ type: 'resolveRequest', result: state.selected });
     return state;
   },
-  startTokenize: (state, _, emit) => {
-    // Optional fields left empty are not sent: an empty cardholder name is "no name", not an invalid one.
-    const fields = state.visibleFields.filter((f) => isFieldRequired(f, state.settings) || !state.fields[f].state.isEmpty);
-    emit({ type: 'tokenize', fields, vault: state.settings.vaultCard && state.saveCard });
-    return { ...state, sheetError: null };
-  },
-  settleFields: (state, _, emit) => {
-    emit({ type: 'settleFields' });
-    return state;
-  },
-  showAllErrors: (state) => {
-    let next: CheckoutState = { ...state, pendingEmptyBlur: null, sheetError: 'error.checkEntries' };
-    for (const field of state.visibleFields) next = withField(next, field, { error: fieldProblem(next, field) });
-    return next;
-  },
-  rejectInvalid: (state, _, emit) => {
-    emit({ type: 'rejectRequest', error: INVALID });
-    return state;
-  },
   rejectNotReady: (state, _, emit) => {
     emit({ type: 'rejectRequest', error: NOT_READY });
     return state;
@@ -412,46 +341,6 @@ const coreActions: Record<CoreActionName, Action> = {
   rejectBusy: (state, _, emit) => {
     emit({ type: 'rejectRequest', error: BUSY });
     return state;
-  },
-  selectResult: (state, event, emit) => {
-    const result = deliveredCard(state, event);
-    if (result === null) return state;
-    if (state.view === 'methods') {
-      // A saved method 3-D Secure verified: it stays chosen, with its new nonce, in its place in the list.
-      const savedMethods = state.savedMethods.map((m) => (m.nonce === state.activeMethod?.nonce ? result : m));
-      return { ...state, savedMethods, activeMethod: result, sheetError: null };
-    }
-    if (result.vaulted) {
-      // Saved on the way: it goes on top of the saved list, chosen, and the list shows (the form is emptied).
-      const savedMethods = [result, ...state.savedMethods.filter((m) => m.nonce !== result.nonce)];
-      const listed = changeView(
-        { ...state, savedMethods, activeMethod: result, selected: null, editing: false },
-        'methods',
-        emit,
-      );
-      return resetFields(listed, emit);
-    }
-    const next = { ...state, selected: result, sheetError: null };
-    return state.settings.clearFieldsAfterTokenization ? resetFields(next, emit) : next;
-  },
-  resolveRequest: (state, event, emit) => {
-    const result = deliveredCard(state, event);
-    if (result !== null) emit({ type: 'resolveRequest', result });
-    return state;
-  },
-  applyTokenizeFailure: (state, event, emit) => {
-    if (event.type !== 'TOKENIZE_FAILED') return state;
-    const info = tokenizeFailureInfo(event.failure);
-    let next: CheckoutState = { ...state, sheetError: info.messageKey };
-    if (info.code === 'unsupported_card_type') next = withField(next, 'number', { error: 'field.number.unsupported' });
-    const named = (event.failure.fields ?? []).filter((field) => next.visibleFields.includes(field));
-    for (const field of named) next = withField(next, field, { error: `field.${field}.invalid` });
-    // A field the gateway named takes focus (the shopper fixes it); otherwise the message does (nothing to fix in the
-    // form: the shopper reads it and presses Pay again, with the card still typed).
-    const fix = info.code === 'unsupported_card_type' ? 'number' : named[0];
-    emit(fix !== undefined ? { type: 'focusField', field: fix } : { type: 'focusAlert' });
-    emit({ type: 'rejectRequest', error: info });
-    return next;
   },
   clearSelection: (state, _, emit) =>
     resetFields({ ...state, selected: null, activeMethod: null, walletMethod: null, sheetError: null }, emit),

@@ -422,7 +422,6 @@ export type CoreActionName =
   | 'updateSettings'
   | 'close'
   | 'rejectNoPaymentMethod'
-  | 'focusFirstInvalid'
   | 'announceReady'
   | 'clearLoadError'
   | 'loadConfiguration'
@@ -431,16 +430,20 @@ export type CoreActionName =
   | 'trackFrames'
   | 'setCards'
   | 'resolveSelected'
+  | 'rejectNotReady'
+  | 'rejectBusy'
+  | 'clearSelection';
+
+/** The payment's actions: a submit of the card form and its outcome (src/machine/parts/payment.ts, loaded on demand). */
+export type PaymentActionName =
+  | 'focusFirstInvalid'
   | 'startTokenize'
   | 'settleFields'
   | 'showAllErrors'
   | 'rejectInvalid'
-  | 'rejectNotReady'
-  | 'rejectBusy'
   | 'selectResult'
   | 'resolveRequest'
-  | 'applyTokenizeFailure'
-  | 'clearSelection';
+  | 'applyTokenizeFailure';
 
 /** The saved methods' guards and actions (src/machine/parts/saved-methods.ts, loaded on demand). */
 export type SavedMethodsGuardName =
@@ -480,7 +483,7 @@ export type WalletActionName = 'rejectUseWalletButton' | 'selectWalletMethod' | 
 
 export type GuardName = CoreGuardName | SavedMethodsGuardName | ThreeDSecureGuardName | WalletGuardName;
 
-export type ActionName = CoreActionName | SavedMethodsActionName | ThreeDSecureActionName | WalletActionName;
+export type ActionName = CoreActionName | PaymentActionName | SavedMethodsActionName | ThreeDSecureActionName | WalletActionName;
 
 export interface Transition {
   readonly guard?: GuardName;
@@ -508,8 +511,10 @@ export type Action = (state: CheckoutState, event: CheckoutEvent, emit: Emit) =>
 /**
  * The transitions, guards and actions of one concern of the machine. The card view's own (the core) travel with it;
  * those of the saved methods, 3-D Secure and the wallets are parts the runtime imports on demand, before the
- * configuration reaches the machine, and only when the checkout can need them. Until a part is installed the machine
- * has none of its transitions, as its guards would say no (there is no saved method, 3-D Secure or wallet to act on).
+ * configuration reaches the machine, and only when the checkout can need them. The payment's part (the actions of a
+ * submit and its outcome; the transitions naming them are the core's) comes once the checkout is ready, and the runtime
+ * passes no submit on before it is installed. Until a part is installed the machine has none of its transitions, as
+ * its guards would say no (there is no saved method, 3-D Secure or wallet to act on).
  * A part's transitions for a phase and event are tried after those of the parts installed before it, and before the
  * core's (which decide what is left: the card form's).
  */
@@ -522,6 +527,7 @@ export interface MachinePart<G extends GuardName, A extends ActionName> {
 /** Any one of the machine's parts. */
 export type SomeMachinePart =
   | MachinePart<CoreGuardName, CoreActionName>
+  | MachinePart<never, PaymentActionName>
   | MachinePart<SavedMethodsGuardName, SavedMethodsActionName>
   | MachinePart<ThreeDSecureGuardName, ThreeDSecureActionName>
   | MachinePart<WalletGuardName, WalletActionName>;

@@ -15,7 +15,7 @@ import type { WalletPlugin } from '../wallets/registry.ts';
 import { CheckoutError } from './checkout-error.ts';
 import { CheckoutRuntime, type RuntimeOptions } from './checkout-runtime.ts';
 import type { CheckoutCallbacks } from './events.ts';
-import { loadParts } from './parts/load.ts';
+import { loadParts, loadPayment } from './parts/load.ts';
 import {
   VALID,
   checkoutSettings,
@@ -151,6 +151,9 @@ async function readyHarness(
   await h.configured();
   h.mount();
   for (const field of h.runtime.getState().visibleFields) h.frame(field, { type: 'ready', field });
+  // Ready: the runtime imports the payment's part; it is installed a task after that import has settled.
+  await loadPayment();
+  await h.settle();
   return h;
 }
 
@@ -323,6 +326,26 @@ describe('CheckoutRuntime', () => {
 
     h.runtime.instance.clearSelectedPaymentMethod();
     expect(onNoPaymentMethodRequestable).toHaveBeenCalledTimes(1);
+  });
+
+  it("waits for the payment's part when a request comes before it has arrived, then tokenizes", async () => {
+    const h = harness();
+    h.runtime.start();
+    await h.settle();
+    h.answerConfig(config);
+    await h.configured();
+    h.mount();
+    h.frame('number', { type: 'cardTypeChange', cards: [{ type: 'visa', niceType: 'Visa', code: { name: 'CVV', size: 3 } }] });
+    for (const field of ['number', 'expirationDate', 'cvv'] as const) {
+      h.frame(field, { type: 'ready', field });
+      h.frame(field, { type: 'state', field, event: 'input', state: VALID });
+    }
+    // Ready this moment: the part's import has only just started.
+    const request = h.runtime.instance.requestPaymentMethod();
+    expect(h.runtime.getState().phase).toBe('ready');
+    await vi.waitFor(() => expect(h.log).toContain('tokenize number,expirationDate,cvv'));
+    h.answerTokenize({ ok: true, result });
+    await expect(request).resolves.toEqual(result);
   });
 
   it('rejects a form still incomplete once the frames have answered, with the sheet message', async () => {

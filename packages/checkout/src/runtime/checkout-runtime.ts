@@ -26,7 +26,7 @@ import { WALLETS, type WalletEvent, type WalletRegistry } from '../wallets/regis
 import { CheckoutError, NOT_DOWNLOADED } from './checkout-error.ts';
 import { CheckoutEmitter, type CheckoutCallbacks, type CheckoutEventMap, type CheckoutEventName } from './events.ts';
 import { reportOptionProblem, type WalletOptions } from './options.ts';
-import { loadParts, partsNeeded } from './parts/load.ts';
+import { loadParts, loadPayment, partsNeeded } from './parts/load.ts';
 import type { PartHost, RuntimePart } from './parts/part.ts';
 
 export type { PaymentOptionId as PaymentOption } from '../machine/payment-options.ts';
@@ -125,6 +125,9 @@ export class CheckoutRuntime {
   /** The parts loaded on demand (saved methods, 3-D Secure, wallets), and what they see of this runtime. */
   private parts: readonly RuntimePart[] = [];
   private partHost: PartHost | null = null;
+  /** The payment's part installed in the machine (its import started once the checkout is ready); a submit waits for it. */
+  private payment: Promise<void> | null = null;
+  private paymentInstalled = false;
   /** The device data collected for this checkout (null: none), started once it is ready. */
   private deviceData: Promise<string | null> = Promise.resolve(null);
   /** The load (its abort signal) the device data was collected for. */
@@ -311,6 +314,19 @@ export class CheckoutRuntime {
   }
 
   private requestPaymentMethod(options?: RequestPaymentMethodOptions): Promise<PaymentMethodResult> {
+    const t = this.options.translate;
+    // The submit's actions are the payment's part: here since the checkout became ready, else waited for.
+    if (this.paymentInstalled) return this.submit(options);
+    return this.preparePayment().then(
+      () => this.submit(options),
+      (error: unknown) => {
+        console.error('[kassa/checkout] the payment part did not download', error);
+        throw new CheckoutError(NOT_DOWNLOADED.code, t(NOT_DOWNLOADED.messageKey));
+      },
+    );
+  }
+
+  private submit(options?: RequestPaymentMethodOptions): Promise<PaymentMethodResult> {
     return new Promise<PaymentMethodResult>((resolve, reject) => {
       if (this.machine.getState().phase === 'ready') this.requestedAmount = options?.threeDSecure?.amount ?? null;
       if (this.destroyed) {
@@ -324,6 +340,21 @@ export class CheckoutRuntime {
       }
       this.send({ type: 'SUBMIT' }, { resolve, reject });
     });
+  }
+
+  /** Imports and installs the payment's part once; an import that failed is tried again by the next request. */
+  private preparePayment(): Promise<void> {
+    this.payment ??= loadPayment().then(
+      (part) => {
+        this.machine.install(part);
+        this.paymentInstalled = true;
+      },
+      (error: unknown) => {
+        this.payment = null;
+        throw error;
+      },
+    );
+    return this.payment;
   }
 
   private loadConfiguration(): void {
@@ -518,6 +549,8 @@ export class CheckoutRuntime {
         return;
       case 'announceReady':
         if (this.machine.getState().view !== 'card') this.collectDeviceData();
+        // The form is usable: the payment's part comes now, well before the shopper can have typed a card and paid.
+        this.preparePayment().catch(() => undefined);
         this.emitter.ready(this.instance);
         return;
       case 'reportLoadError':

@@ -1,13 +1,14 @@
-// The view machine with every part loaded, for tests that drive saved methods, 3-D Secure or wallets through the
+// The view machine with every part loaded, for tests that drive a payment, saved methods, 3-D Secure or wallets through the
 // pure `transition` (the runtime loads these parts on demand; see MachinePart).
 import { CORE, transition, withParts } from '../machine/checkout.machine.ts';
 import type { CheckoutEvent, CheckoutState, MachineRules, MachineStep } from '../machine/checkout.types.ts';
+import { paymentPart } from '../machine/parts/payment.ts';
 import { savedMethodsPart } from '../machine/parts/saved-methods.ts';
 import { threeDSecurePart } from '../machine/parts/three-d-secure.ts';
 import { walletsPart } from '../machine/parts/wallets.ts';
 
 /** In the runtime's order (runtime/parts/load.ts): 3-D Secure before the saved methods, so a saved card is verified. */
-export const ALL_PARTS: MachineRules = withParts(CORE, threeDSecurePart, walletsPart, savedMethodsPart);
+export const ALL_PARTS: MachineRules = withParts(CORE, threeDSecurePart, walletsPart, savedMethodsPart, paymentPart);
 
 /** One step of the machine with every part loaded. */
 export function step(state: CheckoutState, event: CheckoutEvent): MachineStep {

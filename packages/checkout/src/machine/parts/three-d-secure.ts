@@ -1,6 +1,7 @@
 // 3-D Secure's part of the view machine: loaded on demand, only when the merchant option and the gateway
 // configuration both turn it on (see MachinePart).
-import { closing, deliveredCard, fieldEditing, resetFields } from '../checkout.machine.ts';
+import { closing, fieldEditing, resetFields } from '../checkout.machine.ts';
+import { deliveredCard } from './payment.ts';
 import type { CheckoutErrorInfo, MachinePart, ThreeDSecureActionName, ThreeDSecureGuardName } from '../checkout.types.ts';
 
 /**

@@ -1,5 +1,10 @@
 // Which parts a checkout can need, and their on-demand imports: a card-only checkout loads none.
-import type { CheckoutSettings, GatewayConfiguration, PaymentMethodResult } from '../../machine/checkout.types.ts';
+import type {
+  CheckoutSettings,
+  GatewayConfiguration,
+  PaymentMethodResult,
+  SomeMachinePart,
+} from '../../machine/checkout.types.ts';
 import type { PaymentOptionId } from '../../machine/payment-options.ts';
 import type { RuntimePart } from './part.ts';
 
@@ -33,4 +38,12 @@ export function partsNeeded(
 /** Imports the named parts; rejects when one cannot be loaded (the checkout then fails to load: a reload loads it). */
 export function loadParts(names: readonly PartName[]): Promise<readonly RuntimePart[]> {
   return Promise.all(names.map((name) => IMPORTS[name]()));
+}
+
+/**
+ * The payment's part of the machine (a submit of the card form and its outcome): every checkout's, but not before a card
+ * can be typed, so not in the card view's download (issue 10). The runtime imports it once the checkout is ready.
+ */
+export function loadPayment(): Promise<SomeMachinePart> {
+  return import('../../machine/parts/payment.ts').then((part) => part.paymentPart);
 }
