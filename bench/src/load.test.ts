@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { interleaved, summed, thueMorseOrder } from './load.ts';
-import type { LoadRun, PartedRow } from './load.ts';
+import { interleaved, isSteady, summed, thueMorseOrder, warmUp } from './load.ts';
+import type { LoadRun, PartedRow, WarmingRow } from './load.ts';
 
 describe("the SDK rows' order (load.ts interleaved)", () => {
   it('measures the rows in the Thue-Morse order: A, B, B, A in two parts, A, B, B, A, B, A, A, B in four', () => {
@@ -80,5 +80,77 @@ describe("the SDK rows' order (load.ts interleaved)", () => {
       p50Ms: 10,
       p99Ms: 50,
     });
+  });
+});
+
+describe('the warm-up (load.ts warmUp)', () => {
+  it("is steady once neither of the last two batches is 5% cheaper than the cheapest before them", () => {
+    expect(isSteady([3, 3])).toBe(false);
+    expect(isSteady([3, 3, 3])).toBe(true);
+    expect(isSteady([6, 5, 4.5, 4])).toBe(false);
+    expect(isSteady([4, 3, 3.1, 2.9])).toBe(true);
+    // One dearer batch (the shared machine's noise) then a new low: still falling.
+    expect(isSteady([4, 3, 3.5, 2.7])).toBe(false);
+  });
+
+  /**
+   * A row whose requests cost what `cost` says of the requests it sent before (ms of CPU each, as a server V8 is still
+   * optimising): its CPU counter, and every index it was given, to check that none is sent twice.
+   */
+  function optimising(cost: (before: number) => number) {
+    let cpuMs = 0;
+    let sentBefore = 0;
+    const sizes: number[] = [];
+    const row: WarmingRow = {
+      cpu: { row: () => cpuMs },
+      next: async (count) => {
+        sizes.push(count);
+        return async () => {
+          const latencies: number[] = [];
+          for (let i = 0; i < count; i += 1) {
+            cpuMs += cost(sentBefore);
+            sentBefore += 1;
+            latencies.push(1);
+          }
+          return { connections: 1, latencies, failures: {}, seconds: count / 1000 };
+        };
+      },
+    };
+    return { row, sizes };
+  }
+
+  it('stops once the CPU per request stops falling, well before its cap, with each batch it measured', async () => {
+    const { row, sizes } = optimising((before) => 1 + 3 * Math.exp(-before / 500));
+    const [warmed] = await warmUp([row], { batch: 500, cap: 20_000 }, false);
+    expect(warmed?.steady).toBe(true);
+    expect(warmed?.requests).toBeGreaterThan(1500);
+    expect(warmed?.requests).toBeLessThan(5000);
+    expect(sizes.every((size) => size === 500)).toBe(true);
+    expect(warmed?.cpuMsPerItem).toHaveLength(sizes.length);
+    // Its last batch within 10% of the steady cost (1 ms), the first's far above it.
+    expect(warmed?.cpuMsPerItem.at(-1)).toBeLessThan(1.1);
+    expect(warmed?.cpuMsPerItem[0]).toBeGreaterThan(2.5);
+  });
+
+  it('stops at its cap when the CPU per request keeps falling, not shown steady; a fixed count is one batch', async () => {
+    const falling = optimising((before) => 10 - before / 1000);
+    const [capped] = await warmUp([falling.row], { batch: 500, cap: 3200 }, false);
+    expect(capped).toMatchObject({ requests: 3200, steady: false });
+    expect(falling.sizes).toEqual([500, 500, 500, 500, 500, 500, 200]);
+    const fixed = optimising(() => 1);
+    const [once] = await warmUp([fixed.row], { batch: 300, cap: 300 }, false);
+    expect(once).toMatchObject({ requests: 300, steady: false });
+    expect(fixed.sizes).toEqual([300]);
+  });
+
+  it('warms rows up in step until each is steady: the same count for all, each judged on its own CPU', async () => {
+    const flat = optimising(() => 2);
+    const slow = optimising((before) => 1 + 3 * Math.exp(-before / 500));
+    const [flatRow, slowRow] = await warmUp([flat.row, slow.row], { batch: 500, cap: 20_000 }, true);
+    expect(flatRow?.requests).toBe(slowRow?.requests);
+    expect(flat.sizes).toEqual(slow.sizes);
+    expect(flatRow?.cpuMsPerItem.every((ms) => ms === 2)).toBe(true);
+    expect(slowRow?.steady).toBe(true);
+    expect(slowRow?.requests).toBeGreaterThan(1500);
   });
 });

@@ -90,15 +90,20 @@ export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)] ?? 0;
 }
 
+/** Reads `processes`' CPU counters now; the function returned gives the milliseconds each used since. */
+function cpuSince(processes: Record<string, () => number>): () => Record<string, number> {
+  const before = Object.fromEntries(Object.entries(processes).map(([name, cpu]) => [name, cpu()]));
+  return () => Object.fromEntries(Object.entries(processes).map(([name, cpu]) => [name, cpu() - (before[name] ?? 0)]));
+}
+
 /** Runs `measure`, and the CPU milliseconds each of `processes` used meanwhile. */
 async function cpuUsed<T>(
   processes: Record<string, () => number>,
   measure: () => Promise<T>,
 ): Promise<{ result: T; usedMs: Record<string, number> }> {
-  const before = Object.fromEntries(Object.entries(processes).map(([name, cpu]) => [name, cpu()]));
+  const used = cpuSince(processes);
   const result = await measure();
-  const usedMs = Object.fromEntries(Object.entries(processes).map(([name, cpu]) => [name, cpu() - (before[name] ?? 0)]));
-  return { result, usedMs };
+  return { result, usedMs: used() };
 }
 
 const perItem = (usedMs: Record<string, number>, ok: number): Record<string, number> =>
@@ -167,4 +172,81 @@ export async function interleaved(
     const result = summed(runs);
     return { ...result, cpuMsPerItem: perItem(usedMs, result.ok), parts: rowParts };
   });
+}
+
+/**
+ * How a row is warmed up: batches of `batch` requests until its CPU per request is steady (isSteady) or `cap`
+ * requests were sent. A fixed warm-up of N (`--warmup N`) is one batch of N, its cap N.
+ */
+export interface WarmUpPlan {
+  batch: number;
+  cap: number;
+}
+
+/**
+ * The warm-up of every row unless `--warmup N` fixes it: batches of 500 until steady, at most 5,000 requests. After 300
+ * payments V8 was still compiling Kassa's code: about 1 ms of CPU per payment of its worker threads that a server which
+ * has run a while does not pay (`npm run payment-cpu`, 0.97 ms after 300, 0.22 after 4,300), and the SDK's client in
+ * the bench process fell from 2.62 to 1.24 ms per sale along a run's parts (issue 10, growth6).
+ */
+export const STEADY_WARM_UP: WarmUpPlan = { batch: 500, cap: 5000 };
+
+/** A batch's CPU per request this much below the cheapest before it is still a fall (a server still being optimised). */
+export const STEADY_TOLERANCE = 0.05;
+
+/**
+ * Whether a row's CPU per request, batch by batch, has stopped falling: neither of its last two batches was more than
+ * STEADY_TOLERANCE cheaper than the cheapest batch before them. Two, not one: on the shared machine one batch's CPU
+ * moves 10% either way, and one dearer batch would end a warm-up still falling (issue 10, steady: 6.59, 6.00, 4.95,
+ * 4.53, 4.12, 3.59, 4.26, 3.89, 3.77, 3.40, 2.90 ms per payment in batches of 400).
+ */
+export function isSteady(costs: number[]): boolean {
+  if (costs.length < 3) return false;
+  const cheapestBefore = Math.min(...costs.slice(0, -2));
+  return Math.min(...costs.slice(-2)) >= cheapestBefore * (1 - STEADY_TOLERANCE);
+}
+
+/** A row to warm up: its CPU counters (as measured), and its next `count` warm-up requests readied, then sent. */
+export interface WarmingRow {
+  cpu: Record<string, () => number>;
+  /** Readies the next `count` warm-up requests (what they need made: not counted) and resolves to their sending. */
+  next: (count: number) => Promise<() => Promise<LoadRun>>;
+}
+
+/** What a row's warm-up did: the requests sent, each batch's CPU per request (its counters summed), whether steady. */
+export interface WarmedUp {
+  requests: number;
+  cpuMsPerItem: number[];
+  steady: boolean;
+}
+
+const cpuPerRequest = (usedMs: Record<string, number>, ok: number): number =>
+  Object.values(perItem(usedMs, ok)).reduce((sum, ms) => sum + ms, 0);
+
+/**
+ * Warms the rows up in step, batch after batch, until every one is steady (isSteady) or the plan's cap is reached, so
+ * rows measured side by side have had the same warm-up. `together`: each round's batches are sent at the same moment
+ * (rows whose counters are theirs alone: Kassa's servers); otherwise one after the other (the SDK's rows, whose CPU is
+ * the bench process's).
+ */
+export async function warmUp(rows: WarmingRow[], plan: WarmUpPlan, together: boolean): Promise<WarmedUp[]> {
+  const costs = rows.map(() => [] as number[]);
+  let sent = 0;
+  while (sent < plan.cap && !costs.every(isSteady)) {
+    const count = Math.min(plan.batch, plan.cap - sent);
+    const sends: Array<() => Promise<LoadRun>> = [];
+    for (const row of rows) sends.push(await row.next(count));
+    const batch = async (i: number, used: () => Record<string, number>, send: () => Promise<LoadRun>) => {
+      const { latencies } = await send();
+      costs[i]?.push(cpuPerRequest(used(), latencies.length));
+    };
+    if (together) {
+      const used = rows.map((row) => cpuSince(row.cpu));
+      await Promise.all(sends.map((send, i) => batch(i, used[i] ?? (() => ({})), send)));
+    } else {
+      for (const [i, send] of sends.entries()) await batch(i, cpuSince(rows[i]?.cpu ?? {}), send);
+    }
+    sent += count;
+  }
+  return costs.map((cpuMsPerItem) => ({ requests: sent, cpuMsPerItem, steady: isSteady(cpuMsPerItem) }));
 }

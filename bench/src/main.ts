@@ -10,7 +10,7 @@ import { ROOT } from './processes.ts';
 import { formatProfile } from './profile.ts';
 import { failuresOf, formatTable, growthOf, machineAtStart, seededSuffix, withGoalFigures } from './report.ts';
 import type { Report } from './report.ts';
-import { interleaved } from './load.ts';
+import { interleaved, STEADY_WARM_UP, warmUp } from './load.ts';
 import { SDK_ROWS, helloWorld, readyPayments, readySdkAlone } from './scenarios.ts';
 import {
   SEEDED_POSTGRES_DATABASE,
@@ -20,7 +20,6 @@ import {
   seededSqliteFile,
 } from './seed-cache.ts';
 import type { Seeded } from './seed-cache.ts';
-import type { PartedRow } from './load.ts';
 import type { Measurement, ReadyPayments, RowDatabase, RunSize } from './scenarios.ts';
 import { sandboxDataFile, startHelloWorld, startKassa, startSandbox } from './stack.ts';
 import type { RunningKassa, RunningSandbox } from './stack.ts';
@@ -53,10 +52,15 @@ const { values } = parseArgs({
 });
 
 const smoke = values.smoke === true;
-const size: RunSize = smoke
-  ? { items: 48, warmup: 16, helloWorldMs: 300 }
-  : { items: Number(values.payments ?? 3000), warmup: Number(values.warmup ?? 300), helloWorldMs: 5000 };
-if (!Number.isInteger(size.warmup) || size.warmup < 0) throw new Error('--warmup takes a whole number');
+const fixedWarmUp = values.warmup === undefined ? undefined : Number(values.warmup);
+if (fixedWarmUp !== undefined && (!Number.isInteger(fixedWarmUp) || fixedWarmUp < 0))
+  throw new Error('--warmup takes a whole number');
+const size: RunSize = {
+  items: smoke ? 48 : Number(values.payments ?? 3000),
+  // The smoke's two batches of 8 go through the steady warm-up's steps without waiting for a steady state.
+  warmup: fixedWarmUp === undefined ? (smoke ? { batch: 8, cap: 16 } : STEADY_WARM_UP) : { batch: fixedWarmUp, cap: fixedWarmUp },
+  helloWorldMs: smoke ? 300 : 5000,
+};
 const connectionCounts = (values.connections ?? (smoke ? '16' : '16,64')).split(',').map(Number);
 const engines = (values.engines ?? (smoke ? 'sqlite,postgres' : ENGINES.join(','))).split(',') as Engine[];
 for (const engine of engines)
@@ -167,11 +171,16 @@ try {
   if (values['seeded-first'] === true) sdkSandboxes.reverse();
   for (const connections of connectionCounts) {
     for (const call of ['sale', 'find'] as const) {
-      const ready: PartedRow[] = [];
-      for (const { sandbox: rowSandbox } of sdkSandboxes) ready.push(await readySdkAlone(rowSandbox, call, connections, size));
-      const measured = await interleaved(ready, size.items, sdkParts);
-      for (const [i, row] of measured.entries())
-        rows.push({ scenario: `${SDK_ROWS[call]}${sdkSandboxes[i]?.suffix ?? ''}`, ...row });
+      const ready: Array<Awaited<ReturnType<typeof readySdkAlone>>> = [];
+      try {
+        for (const { sandbox: rowSandbox } of sdkSandboxes) ready.push(await readySdkAlone(rowSandbox, call, connections, size));
+        const warmed = await warmUp(ready, size.warmup, false);
+        const measured = await interleaved(ready, size.items, sdkParts);
+        for (const [i, row] of measured.entries())
+          rows.push({ scenario: `${SDK_ROWS[call]}${sdkSandboxes[i]?.suffix ?? ''}`, ...row, warmUp: warmed[i] });
+      } finally {
+        await Promise.all(ready.map((row) => row.close()));
+      }
       log(`measured the SDK's ${call} alone at ${connections} connections`);
     }
   }
@@ -240,11 +249,12 @@ try {
       for (const connections of connectionCounts) {
         const ready: ReadyPayments[] = [];
         try {
+          const sharing = { alongside: started.length > 1, ownSandbox: seededGateway !== undefined };
           for (const { scenario, instances, sandbox: rowSandbox, database } of started)
-            ready.push(await readyPayments(scenario, instances, rowSandbox, connections, size, database));
-          await Promise.all(ready.map((row) => row.warmUp()));
-          const sharing = { alongside: ready.length > 1, ownSandbox: seededGateway !== undefined };
-          rows.push(...(await Promise.all(ready.map((row) => row.measure(sharing)))));
+            ready.push(await readyPayments(scenario, instances, rowSandbox, connections, size, sharing, database));
+          const warmed = await warmUp(ready, size.warmup, true);
+          const measured = await Promise.all(ready.map((row) => row.measure()));
+          rows.push(...measured.map((row, i) => ({ ...row, warmUp: warmed[i] })));
         } finally {
           await Promise.all(ready.map((row) => row.close()));
         }

@@ -5,7 +5,8 @@ import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
-import { closedLoop } from './load.ts';
+import { loadRun, STEADY_WARM_UP, warmUp } from './load.ts';
+import type { LoadRun, WarmedUp, WarmingRow } from './load.ts';
 import { cardTokenizer, paymentRequest, preparePayments } from './prepare.ts';
 import type { PreparedPayment } from './prepare.ts';
 import { postgresCpuMs, ROOT } from './processes.ts';
@@ -24,8 +25,11 @@ import { startTestPostgres } from '../../packages/server/src/testing/postgres.ts
 const { values } = parseArgs({
   options: {
     payments: { type: 'string', default: '1000' },
-    /** Payments before the measured ones (the bench's 300 by default): V8 still optimizes the code after it. */
-    warmup: { type: 'string', default: '300' },
+    /**
+     * Payments (and SDK calls) before the measured ones, a fixed count; by default the bench's steady warm-up (load.ts
+     * warmUp): batches until the process's CPU per payment stops falling.
+     */
+    warmup: { type: 'string' },
     /** Measured batches one after another (each of --payments): how the CPU per payment falls as V8 optimizes. */
     batches: { type: 'string', default: '1' },
     concurrency: { type: 'string', default: '16' },
@@ -48,7 +52,7 @@ const { values } = parseArgs({
 });
 const payments = Number(values.payments);
 const concurrency = Number(values.concurrency);
-const WARMUP = Number(values.warmup);
+const WARMUP = values.warmup === undefined ? STEADY_WARM_UP : { batch: Number(values.warmup), cap: Number(values.warmup) };
 const BATCHES = Number(values.batches);
 const out = resolve(values.out ?? join(ROOT, '.tmp', 'payment-cpu.json'));
 const serverRoot = resolve(values.server ?? ROOT);
@@ -111,6 +115,11 @@ async function cpuPerItem(
   return { ...perItem, ...collections };
 }
 
+const processCpuMs = (): number => {
+  const used = process.cpuUsage();
+  return (used.user + used.system) / 1000;
+};
+
 const dir = mkdtempSync(join(tmpdir(), 'kassa-payment-cpu-'));
 const sandbox = await startSandbox(dir);
 const postgres = values.postgres ? await startTestPostgres() : null;
@@ -130,7 +139,7 @@ try {
   // Listening for the preparation only (prepare.ts is a browser's HTTP); the measured payments go through `inject`.
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   const profiled = values['cpu-only'] ? 0 : 1;
-  const prepared = await preparePayments(url, sandbox.origin, WARMUP + (BATCHES + profiled) * payments, 'payment-cpu');
+  const prepared = await preparePayments(url, sandbox.origin, (BATCHES + profiled) * payments, 'payment-cpu');
   const pay = (batch: PreparedPayment[]) => async (index: number) => {
     const payment = batch[index];
     if (payment === undefined) return 'nothing prepared';
@@ -138,34 +147,51 @@ try {
     const response = await app.inject({ method: 'POST', url: path, headers, payload: body });
     return response.statusCode === 201 ? null : `status ${response.statusCode} ${response.body.slice(0, 120)}`;
   };
-  const loop = async (batch: PreparedPayment[]) => {
-    const result = await closedLoop({ connections: concurrency, total: batch.length, send: pay(batch) });
-    const failed = Object.entries(result.failures);
+  const loop = async (batch: PreparedPayment[]): Promise<LoadRun> => {
+    const run = await loadRun({ connections: concurrency, total: batch.length, send: pay(batch) });
+    const failed = Object.entries(run.failures);
     if (failed.length > 0) throw new Error(`failed payments: ${JSON.stringify(Object.fromEntries(failed))}`);
-    return result;
+    return run;
   };
-  await loop(prepared.slice(0, WARMUP));
+  // The warm-up's payments are prepared batch by batch, after the measured ones, under card numbers of their own.
+  let warmUpPrepared = prepared.length;
+  const [paymentsWarmUp] = await warmUp(
+    [
+      {
+        cpu: { process: processCpuMs },
+        next: async (count) => {
+          const batch = await preparePayments(url, sandbox.origin, count, 'payment-cpu', warmUpPrepared);
+          warmUpPrepared += count;
+          return () => loop(batch);
+        },
+      },
+    ],
+    WARMUP,
+    false,
+  );
   const loadBefore = loadavg();
   // The last batch's figures are the payment's; the earlier ones show how they fell.
   const earlierBatches: Array<Record<string, number>> = [];
   let paymentCpu: Record<string, number> = {};
   for (let batch = 0; batch < BATCHES; batch += 1) {
     if (batch > 0) earlierBatches.push(paymentCpu);
-    const from = WARMUP + batch * payments;
+    const from = batch * payments;
     paymentCpu = await cpuPerItem(payments, () => loop(prepared.slice(from, from + payments)), postgresCpu);
   }
   const report: Report = {
     server: serverRoot,
     payments,
     concurrency,
-    warmup: WARMUP,
+    warmUps: paymentsWarmUp === undefined ? {} : { payments: paymentsWarmUp },
     load: { before: loadBefore, after: [] },
     earlierBatches,
     paymentCpu,
   };
   let profile: unknown;
   if (!values['cpu-only']) {
-    Object.assign(report, await sdkAlone());
+    const { warmUps, ...sdk } = await sdkAlone();
+    Object.assign(report, sdk);
+    Object.assign(report.warmUps, warmUps);
     // A second batch of payments profiled: the shares of the event loop's busy samples, each part's ms the share of
     // the first batch's event-loop CPU (the profiler's own cost left out of the figures).
     const session = new Session();
@@ -173,7 +199,7 @@ try {
     await session.post('Profiler.enable');
     await session.post('Profiler.setSamplingInterval', { interval: 100 });
     await session.post('Profiler.start');
-    await loop(prepared.slice(WARMUP + BATCHES * payments));
+    await loop(prepared.slice(BATCHES * payments));
     profile = (await session.post('Profiler.stop')).profile;
     session.disconnect();
     report.breakdown = partsOfProfile(profile as CpuProfile);
@@ -196,39 +222,64 @@ try {
   rmSync(dir, { recursive: true, force: true });
 }
 
-/** The SDK's two calls alone, as a payment makes them, each with a nonce of its own: what of a payment's CPU is the SDK's. */
-async function sdkAlone(): Promise<{ findCpu: Record<string, number>; saleCpu: Record<string, number> }> {
+/**
+ * The SDK's two calls alone, as a payment makes them, each with a nonce of its own: what of a payment's CPU is the
+ * SDK's. Each call warmed up as the payments were (WARMUP), its batches' nonces made first.
+ */
+async function sdkAlone(): Promise<{
+  findCpu: Record<string, number>;
+  saleCpu: Record<string, number>;
+  warmUps: { find?: WarmedUp; sale?: WarmedUp };
+}> {
   if (config.gateway === null) throw new Error('no gateway configured');
   const gateway = createBraintreeClient(config.gateway);
   const tokens = new Pool(sandbox.origin, { connections: 8 });
   const tokenize = cardTokenizer(tokens, (await gateway.clientToken.generate({})).clientToken);
-  const nonces: string[] = [];
-  for (let n = 0; n < WARMUP + payments; n += 1) nonces.push(await tokenize(1_000_000 + n));
-  await tokens.close();
-  const calls = (call: (nonce: string) => Promise<unknown>, from: number, count: number) =>
-    closedLoop({
-      connections: concurrency,
-      total: count,
-      send: async (index) => {
-        await call(nonces[from + index] ?? '');
-        return null;
-      },
-    });
-  const find = (nonce: string) => gateway.paymentMethodNonce.find(nonce);
-  const sale = (nonce: string) =>
-    gateway.transaction.sale({ amount: '12.00', paymentMethodNonce: nonce, options: { submitForSettlement: true } });
-  await calls(find, 0, WARMUP);
-  const findCpu = await cpuPerItem(payments, () => calls(find, WARMUP, payments));
-  await calls(sale, 0, WARMUP);
-  const saleCpu = await cpuPerItem(payments, () => calls(sale, WARMUP, payments));
-  return { findCpu, saleCpu };
+  let cards = 1_000_000;
+  const tokenized = async (count: number): Promise<string[]> => {
+    const made: string[] = [];
+    for (const end = cards + count; cards < end; cards += 1) made.push(await tokenize(cards));
+    return made;
+  };
+  try {
+    // find uses no nonce: the sale's measured calls take the same ones.
+    const measured = await tokenized(payments);
+    const calls = (call: (nonce: string) => Promise<unknown>, nonces: string[]) =>
+      loadRun({
+        connections: concurrency,
+        total: nonces.length,
+        send: async (index) => {
+          await call(nonces[index] ?? '');
+          return null;
+        },
+      });
+    const warmedThenMeasured = async (call: (nonce: string) => Promise<unknown>) => {
+      const row: WarmingRow = {
+        cpu: { process: processCpuMs },
+        next: async (count) => {
+          const nonces = await tokenized(count);
+          return () => calls(call, nonces);
+        },
+      };
+      const [warmed] = await warmUp([row], WARMUP, false);
+      return { warmed, cpu: await cpuPerItem(payments, () => calls(call, measured)) };
+    };
+    const find = await warmedThenMeasured((nonce) => gateway.paymentMethodNonce.find(nonce));
+    const sale = await warmedThenMeasured((nonce) =>
+      gateway.transaction.sale({ amount: '12.00', paymentMethodNonce: nonce, options: { submitForSettlement: true } }),
+    );
+    return { findCpu: find.cpu, saleCpu: sale.cpu, warmUps: { find: find.warmed, sale: sale.warmed } };
+  } finally {
+    await tokens.close();
+  }
 }
 
 interface Report {
   server: string;
   payments: number;
   concurrency: number;
-  warmup: number;
+  /** What each warm-up sent before the measured calls (load.ts warmUp), and each of its batches' CPU per call. */
+  warmUps: { payments?: WarmedUp; find?: WarmedUp; sale?: WarmedUp };
   load: { before: number[]; after: number[] };
   earlierBatches: Array<Record<string, number>>;
   paymentCpu: Record<string, number>;
@@ -241,7 +292,7 @@ function formatReport({
   server: root,
   payments: count,
   concurrency: atOnce,
-  warmup,
+  warmUps,
   load,
   earlierBatches,
   paymentCpu,
@@ -250,6 +301,7 @@ function formatReport({
   breakdown,
 }: Report): string {
   const ms = (value: number | undefined) => (value ?? 0).toFixed(3).padStart(7);
+  const warmup = warmUps.payments?.requests ?? 0;
   const figures = (cpu: Record<string, number>) =>
     Object.entries(cpu)
       .filter(([name]) => name !== 'all')
@@ -259,6 +311,10 @@ function formatReport({
   const all = paymentCpu['all'] ?? 0;
   const lines = [
     `${count} payments through the route of ${root} (inject) at ${atOnce} at once; load average ${averages(load.before)} -> ${averages(load.after)}`,
+    ...Object.entries(warmUps).map(
+      ([what, warmed]) =>
+        `warm-up of the ${what}: ${warmed.requests} ${warmed.steady ? 'to a steady state' : 'not shown steady'}, ms in all by batch ${warmed.cpuMsPerItem.map((cpu) => cpu.toFixed(3)).join(', ')}`,
+    ),
     ...earlierBatches.map(
       (cpu, i) => `batch ${i + 1}, after ${warmup + i * count} payments: ${ms(cpu['all'])} in all (${figures(cpu)})`,
     ),

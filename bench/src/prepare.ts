@@ -163,17 +163,23 @@ async function prepareSession(
   return prepared;
 }
 
-/** `count` payments ready to send, prepared by a few sessions at a time, in the order to send them. */
+/**
+ * `count` payments ready to send, prepared by a few sessions at a time, in the order to send them. `from`: payments
+ * this run prepared before (a warm-up's batches are prepared one at a time), whose sessions' addresses and cards these
+ * do not reuse.
+ */
 export async function preparePayments(
   kassaUrl: string,
   gatewayOrigin: string,
   count: number,
   runId: string,
+  from = 0,
 ): Promise<PreparedPayment[]> {
   const kassa = new Pool(kassaUrl, { connections: 8 });
   const gateway = new Pool(gatewayOrigin, { connections: 8 });
   try {
     const sessions = Math.ceil(count / ORDERS_PER_SESSION);
+    const firstSession = Math.ceil(from / ORDERS_PER_SESSION);
     const bySession: PreparedPayment[][] = [];
     let nextSession = 0;
     const worker = async (): Promise<void> => {
@@ -185,9 +191,9 @@ export async function preparePayments(
           kassa,
           gateway,
           size,
-          session * ORDERS_PER_SESSION,
+          (firstSession + session) * ORDERS_PER_SESSION,
           runId,
-          clientAddress(session),
+          clientAddress(firstSession + session),
         );
       }
     };

@@ -3,6 +3,7 @@ import type { CheckoutBundleSizes } from '../../scripts/checkout-bundle.ts';
 import { CARD_VIEW_BUDGET_BYTES, CARD_VIEW_GOAL_BYTES, kb } from '../../scripts/checkout-bundle.ts';
 import type { CheckoutFigures, CheckoutTiming } from './checkout.ts';
 import { SDK_ROWS } from './scenarios.ts';
+import type { WarmedUp } from './load.ts';
 import type { Measurement } from './scenarios.ts';
 
 export interface Report {
@@ -122,6 +123,14 @@ function formatGrowth(growth: Growth): string {
   );
 }
 
+/** A row's warm-up: how many requests it took, whether it reached a steady CPU per request, each batch's. */
+export function formatWarmUp(row: Measurement, warmed: WarmedUp): string {
+  const batches = warmed.cpuMsPerItem.map((ms) => fixed(ms, 2)).join(', ');
+  // Not steady: stopped by its cap, or a fixed count (`--warmup N`, one batch) that the rule did not judge.
+  const state = warmed.steady ? 'steady' : 'not shown steady';
+  return `warm-up: ${row.scenario}, ${row.connections} connections: ${warmed.requests.toLocaleString('en')} requests, ${state}; CPU ms per request by batch ${batches}`;
+}
+
 export function formatTable(report: Report): string {
   const header = [
     'scenario',
@@ -167,6 +176,7 @@ export function formatTable(report: Report): string {
     `machine: ${report.machine.cpus} CPUs, Node ${report.machine.node}; load average (1, 5, 15 min) at start ${load(report.machine.loadAverageAtStart)}, at end ${load(report.machine.loadAverageAtEnd)}`,
     render(header),
     ...lines.map(render),
+    ...report.rows.flatMap((row) => (row.warmUp === undefined ? [] : [formatWarmUp(row, row.warmUp)])),
     ...(report.growth ?? []).map(formatGrowth),
     ...checkoutLine,
     ...(report.checkoutBundle === undefined ? [] : formatBundle(report.checkoutBundle)),

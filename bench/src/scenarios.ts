@@ -2,8 +2,9 @@ import braintree from 'braintree';
 import { Pool } from 'undici';
 import { closedLoop, loadRun, withCpu } from './load.ts';
 import { postgresCpuMs } from './processes.ts';
-import type { LoadResult, Part, PartedRow } from './load.ts';
+import type { LoadResult, Part, PartedRow, WarmedUp, WarmingRow, WarmUpPlan } from './load.ts';
 import { cardTokenizer, paymentRequest, preparePayments } from './prepare.ts';
+import type { PreparedPayment } from './prepare.ts';
 import { profiled } from './profile.ts';
 import type { ProfileSummary } from './profile.ts';
 import type { RunningHelloWorld, RunningKassa, RunningSandbox } from './stack.ts';
@@ -17,12 +18,15 @@ export interface Measurement extends LoadResult {
   profiles?: Array<{ name: string; summary: ProfileSummary }>;
   /** A row measured in parts interleaved with another's (the SDK's rows, load.ts interleaved): each part's figures. */
   parts?: Part[];
+  /** Its warm-up (load.ts warmUp): the requests sent before the measured ones, the CPU per request of each batch. */
+  warmUp?: WarmedUp;
 }
 
 export interface RunSize {
   /** Requests measured per row (after the warm-up). */
   items: number;
-  warmup: number;
+  /** Each row's warm-up (load.ts warmUp): until its CPU per request is steady, or a fixed count (`--warmup N`). */
+  warmup: WarmUpPlan;
   /** The hello-world runs by time instead. */
   helloWorldMs: number;
   /** Profile Kassa's servers and the sandbox during the measured payments (their `.cpuprofile` files go here). */
@@ -63,15 +67,15 @@ export const SDK_ROWS = {
  * The official SDK straight to the sandbox, one call per prepared nonce: `sale` (`transaction.sale`) is the ceiling of
  * any server that charges through the SDK here; `find` (`paymentMethodNonce.find`, which reads a nonce without using
  * it) is the second gateway call of each Kassa payment, made for the card rules before the sale (the server README,
- * "Velocity rules"): what it costs the server and the sandbox. Resolves once the nonces are made and the warm-up sent,
- * to the row, measured in parts (load.ts interleaved) from the nonce after the warm-up's.
+ * "Velocity rules"): what it costs the server and the sandbox. Resolves once the measured calls' nonces are made, to
+ * the row, warmed up (load.ts warmUp, each batch's nonces made first) then measured in parts (load.ts interleaved).
  */
 export async function readySdkAlone(
   sandbox: RunningSandbox,
   call: keyof typeof SDK_ROWS,
   connections: number,
   size: RunSize,
-): Promise<PartedRow> {
+): Promise<PartedRow & WarmingRow & { close(): Promise<void> }> {
   const { host, port, merchantId, publicKey, privateKey } = sandbox.gateway;
   const gateway = new braintree.BraintreeGateway({
     environment: new braintree.Environment(host, String(port), `http://${host}`, false, host, String(port)),
@@ -81,9 +85,15 @@ export async function readySdkAlone(
   });
   const pool = new Pool(sandbox.origin, { connections: 8 });
   const tokenize = cardTokenizer(pool, await gateway.clientToken.generate({}).then((r) => r.clientToken));
-  const nonces: string[] = [];
-  for (let n = 0; n < size.warmup + size.items; n += 1) nonces.push(await tokenize(n));
-  await pool.close();
+  const tokenized = async (count: number): Promise<string[]> => {
+    const from = cards;
+    cards += count;
+    const made: string[] = [];
+    for (let n = from; n < cards; n += 1) made.push(await tokenize(n));
+    return made;
+  };
+  let cards = 0;
+  const measured = await tokenized(size.items);
   const calls = {
     sale: async (nonce: string): Promise<string | null> => {
       const result = await gateway.transaction.sale({
@@ -98,27 +108,26 @@ export async function readySdkAlone(
       return found.details?.bin === undefined ? 'no card details' : null;
     },
   };
-  const send = (index: number) => calls[call](nonces[index] ?? '');
-  await closedLoop({ connections, total: size.warmup, send });
+  const sender = (nonces: string[]) => (index: number) => calls[call](nonces[index] ?? '');
   return {
     cpu: { sandbox: sandbox.process.cpuMs, bench: benchCpuMs },
-    run: (from, count) => loadRun({ connections, total: count, from: size.warmup + from, send }),
+    next: async (count) => {
+      const send = sender(await tokenized(count));
+      return () => loadRun({ connections, total: count, send });
+    },
+    run: (from, count) => loadRun({ connections, total: count, from, send: sender(measured) }),
+    close: () => pool.close(),
   };
 }
 
-/** A Kassa row ready to measure: its payments prepared; `warmUp` sends the warm-up's payments. */
-export interface ReadyPayments {
-  /**
-   * Rows measured at the same moment are warmed up at the same moment too (main.ts): warmed up one after the other,
-   * the row prepared and warmed up first was the slower in quiet A/A pairs (issue 10, growth6).
-   */
-  warmUp(): Promise<void>;
-  /**
-   * Sends the measured payments. `alongside`: other rows are measured at the same moment (`--before`,
-   * `--seed-payments`), so the bench process's CPU is not this row's alone: left out, and so is the sandbox's (and it
-   * is not profiled) unless the row has a sandbox of its own (`ownSandbox`: `--seed-payments`).
-   */
-  measure(sharing: { alongside: boolean; ownSandbox: boolean }): Promise<Measurement>;
+/**
+ * A Kassa row ready to measure: its measured payments prepared; warmed up first (load.ts warmUp, each batch's payments
+ * prepared first). Rows measured at the same moment are warmed up in step and at the same moment too (main.ts): warmed
+ * up one after the other, the row prepared and warmed up first was the slower in quiet A/A pairs (issue 10, growth6).
+ */
+export interface ReadyPayments extends WarmingRow {
+  /** Sends the measured payments. */
+  measure(): Promise<Measurement>;
   close(): Promise<void>;
 }
 
@@ -133,6 +142,9 @@ export interface RowDatabase {
  * (`POST /api/orders/:id/payments` with its session cookie and an Idempotency-Key), spread over the instances. On
  * PostgreSQL (`database`), the database server's CPU is measured too: all of it (`postgres`), or, when other rows
  * share the server at the same moment, the processes serving this row's database (`postgres backends`).
+ * `sharing.alongside`: other rows are measured at the same moment (`--before`, `--seed-payments`), so the bench
+ * process's CPU is not this row's alone: left out, and so is the sandbox's (and it is not profiled) unless the row has
+ * a sandbox of its own (`ownSandbox`: `--seed-payments`).
  */
 export async function readyPayments(
   scenario: string,
@@ -140,46 +152,52 @@ export async function readyPayments(
   sandbox: RunningSandbox,
   connections: number,
   size: RunSize,
+  sharing: { alongside: boolean; ownSandbox: boolean },
   database?: RowDatabase,
 ): Promise<ReadyPayments> {
   const first = instances[0];
   if (first === undefined) throw new Error('no Kassa instance');
-  const prepared = await preparePayments(
-    first.url,
-    sandbox.origin,
-    size.warmup + size.items,
-    `${scenario}-${connections}`.replace(/\W+/g, '-'),
-  );
+  const runId = `${scenario}-${connections}`.replace(/\W+/g, '-');
+  let preparedCount = 0;
+  const prepare = async (count: number) => {
+    const from = preparedCount;
+    preparedCount += count;
+    return preparePayments(first.url, sandbox.origin, count, runId, from);
+  };
+  const measured = await prepare(size.items);
   const pools = instances.map((instance) => new Pool(instance.url, { connections: Math.ceil(connections / instances.length) }));
   const close = async () => {
     await Promise.all(pools.map((pool) => pool.close()));
   };
   const pay =
-    (offset: number) =>
+    (prepared: PreparedPayment[]) =>
     async (index: number): Promise<string | null> => {
-      const payment = prepared[offset + index];
+      const payment = prepared[index];
       const pool = pools[index % pools.length];
       if (payment === undefined || pool === undefined) return 'nothing prepared';
       const response = await pool.request({ method: 'POST', ...paymentRequest(payment) });
       const text = await response.body.text();
       return response.statusCode === 201 ? null : `status ${response.statusCode} ${text.slice(0, 120)}`;
     };
+  const { alongside, ownSandbox } = sharing;
+  const sandboxMeasured = !alongside || ownSandbox;
+  const cpu: Record<string, () => number> = {};
+  if (sandboxMeasured) cpu[sandbox.process.name] = sandbox.process.cpuMs;
+  if (!alongside) cpu['bench'] = benchCpuMs;
+  for (const instance of instances) cpu[instance.process.name] = instance.process.cpuMs;
+  if (database !== undefined) {
+    if (alongside) cpu['postgres backends'] = postgresCpuMs(database.postmasterPid, database.name);
+    else cpu['postgres'] = postgresCpuMs(database.postmasterPid);
+  }
   return {
+    cpu,
     close,
-    warmUp: async () => {
-      await closedLoop({ connections, total: size.warmup, send: pay(0) });
+    next: async (count) => {
+      const send = pay(await prepare(count));
+      return () => loadRun({ connections, total: count, send });
     },
-    measure: async ({ alongside, ownSandbox }) => {
-      const sandboxMeasured = !alongside || ownSandbox;
-      const cpu: Record<string, () => number> = {};
-      if (sandboxMeasured) cpu[sandbox.process.name] = sandbox.process.cpuMs;
-      if (!alongside) cpu['bench'] = benchCpuMs;
-      for (const instance of instances) cpu[instance.process.name] = instance.process.cpuMs;
-      if (database !== undefined) {
-        if (alongside) cpu['postgres backends'] = postgresCpuMs(database.postmasterPid, database.name);
-        else cpu['postgres'] = postgresCpuMs(database.postmasterPid);
-      }
-      const measure = () => withCpu(cpu, () => closedLoop({ connections, total: size.items, send: pay(size.warmup) }));
+    measure: async () => {
+      const measure = () => withCpu(cpu, () => closedLoop({ connections, total: size.items, send: pay(measured) }));
       if (size.profileDir === undefined) return { scenario, ...(await measure()) };
       const profiledProcesses = instances.map((instance) => instance.process);
       if (sandboxMeasured) profiledProcesses.push(sandbox.process);
