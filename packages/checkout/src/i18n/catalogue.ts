@@ -1,5 +1,8 @@
-// Every user-facing string of the checkout. English is the reference catalogue: its keys are the MessageKey union,
-// so a missing or misspelled key does not compile. The sentences quoted in the product specification (section 8)
+import type { enOnDemand } from './catalogue-on-demand.ts';
+
+// Every user-facing string of the checkout. English is the reference catalogue: its keys (these, the card view's, and
+// those of catalogue-on-demand.ts, loaded with the parts that show them) are the MessageKey union, so a missing or
+// misspelled key does not compile. The sentences quoted in the product specification (section 8)
 // are used as they stand; the rest is our own wording.
 export const en = {
   'sheet.loading': 'Loading the payment form…',
@@ -11,18 +14,6 @@ export const en = {
   'sheet.otherWaysToPay': 'Other ways to pay',
   'sheet.chooseAnotherWay': 'Choose another way to pay',
 
-  'methods.payingWith': 'Paying with {source}',
-  'methods.choose': 'Choose a saved card',
-  'methods.editHeading': 'Edit payment methods',
-  'methods.edit': 'Edit',
-  'methods.done': 'Done',
-  'methods.card': '{brand} ending in {lastFour}',
-  'methods.expires': 'Expires {month}/{year}',
-  'methods.default': 'Default',
-  'methods.hasSubscription': 'Pays for a subscription. Cancel the subscription to delete this card.',
-  'delete.question': 'Delete {brand} card ending in {lastFour}?',
-  'delete.cancel': 'Cancel',
-  'delete.confirm': 'Delete',
   'card.saveCard': 'Save card',
 
   'option.card': 'Card',
@@ -62,16 +53,8 @@ export const en = {
   'field.postalCode.invalid': 'This postal code is not valid.',
 
   // Section 8 of the specification, word for word.
-  'error.threeDSecureFailed': 'Something went wrong during 3D Secure authentication. Please try again.',
   'error.allOptionsFailed': 'All payment options failed to load.',
-  'error.cardAlreadySaved': 'This credit card already exists as a saved payment method.',
-  'error.checkEntries': 'Check your entries and try again.',
   'error.network': 'Network error. Please try again.',
-  'error.cardVerificationFailed': 'Credit card verification failed.',
-  'error.unsupportedCardType': 'This card type is not supported. Please try another card.',
-  'error.deleteFailed': 'Unable to delete payment method, try again.',
-  'error.cardInvalid': 'Credit card is invalid',
-  'error.usePayPalButton': 'Use the PayPal button to continue with your payment.',
 
   // The provider failures, told apart in words a shopper understands (developer detail goes to the console).
   'error.gatewayUnavailable': 'The payment service is not available right now. Please try again.',
@@ -83,18 +66,15 @@ export const en = {
   'error.authorizationRejected': 'This payment session is no longer valid. Reload the page to start again.',
   'error.invalidAuthorization': 'The payment form cannot start. Reload the page, or contact the shop if it happens again.',
 
-  'error.useWalletButton': 'Use the button above to continue with your payment.',
   'error.choosePaymentOption': 'Choose a way to pay first.',
-  'error.gateway': 'The payment service could not process the card. Please try again.',
   'error.noPaymentOptions': 'No way to pay is available for this shop.',
   'error.notReady': 'The payment form is not ready yet.',
   'error.requestInProgress': 'The card is already being processed.',
-  'error.threeDSecureCanceled': 'The card check was cancelled. Press Pay to try again.',
 
   'threeDSecure.title': 'Confirm your card',
 } as const satisfies Record<string, string>;
 
-export type MessageKey = keyof typeof en;
+export type MessageKey = keyof typeof en | keyof typeof enOnDemand;
 
 /** A full translation: every key of the English catalogue, no more, no less. */
 export type Catalogue = Readonly<Record<MessageKey, string>>;

@@ -1,14 +1,18 @@
 import { describe, expect, it, vi } from 'vitest';
-import { en, type MessageKey } from './catalogue.ts';
+import { en, type Catalogue, type MessageKey } from './catalogue.ts';
+import { enOnDemand } from './catalogue-on-demand.ts';
 import { createTranslator, directionOf, loadCatalogue, loadedCatalogue, resolveLocale, SUPPORTED_LOCALES } from './i18n.ts';
 import { translationsFrom } from '../runtime/options.ts';
 import { WALLET_MESSAGES, walletText } from './wallet-messages.ts';
 import type { CheckoutOptions } from '../runtime/options.ts';
 import { FIELD_ORDER } from '../machine/checkout.types.ts';
 
+/** Every English sentence: the card view's and those loaded with the parts. */
+const english: Catalogue = { ...en, ...enOnDemand };
+
 describe('message catalogue', () => {
   it('has a non-empty English message for every key but the deliberately blank placeholders', () => {
-    for (const [key, message] of Object.entries(en)) {
+    for (const [key, message] of Object.entries(english)) {
       if (key.endsWith('.placeholder')) continue;
       expect(message.trim(), key).not.toBe('');
     }
@@ -23,7 +27,7 @@ describe('message catalogue', () => {
   });
 
   it('has every sentence of the specification section 8, word for word', () => {
-    const messages = new Set<string>(Object.values(en));
+    const messages = new Set<string>(Object.values(english));
     for (const sentence of [
       'Something went wrong during 3D Secure authentication. Please try again.',
       'All payment options failed to load.',
@@ -91,7 +95,7 @@ describe('locales', () => {
   });
 
   it('bundles English only: every other catalogue is imported when first asked for', async () => {
-    expect(loadedCatalogue('en')).toBe(en);
+    expect(loadedCatalogue('en')).toEqual(en);
     expect(loadedCatalogue('ja')).toBeUndefined();
     const ja = await loadCatalogue('ja');
     expect(ja['field.number.label']).toBe('カード番号');
@@ -101,14 +105,14 @@ describe('locales', () => {
   for (const locale of SUPPORTED_LOCALES.filter((l) => l !== 'en')) {
     it(`translates every message into '${locale}', keeping the placeholders`, async () => {
       const catalogue = await loadCatalogue(locale);
-      expect(Object.keys(catalogue).sort()).toEqual(Object.keys(en).sort());
-      for (const key of Object.keys(en) as MessageKey[]) {
-        const [english, translated] = [en[key], catalogue[key]];
-        if (english !== '') expect(translated.trim(), key).not.toBe('');
+      expect(Object.keys(catalogue).sort()).toEqual(Object.keys(english).sort());
+      for (const key of Object.keys(english) as MessageKey[]) {
+        const [source, translated = ''] = [english[key], catalogue[key]];
+        if (source !== '') expect(translated.trim(), key).not.toBe('');
         if (!SAME_IN_EVERY_LANGUAGE.has(key) && !BORROWED[locale]?.includes(key))
-          expect(translated, `${locale} ${key}`).not.toBe(english);
+          expect(translated, `${locale} ${key}`).not.toBe(source);
         const params = (text: string): string[] => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1] ?? '').sort();
-        expect(params(translated), key).toEqual(params(english));
+        expect(params(translated), key).toEqual(params(source));
       }
     });
   }
@@ -141,20 +145,29 @@ describe('merchant overrides', () => {
     log.mockRestore();
   });
 
-  it('drop unknown keys and values that are not text, and say so once', async () => {
+  it('say once of an unknown key and of a value that is not text, and drop that value', async () => {
     const log = vi.spyOn(console, 'error').mockImplementation(() => {});
-    // As a JavaScript caller could pass them, past the types.
+    // As a JavaScript caller could pass them, past the types; two keys of the sentences loaded with the parts.
     const given = {
-      translations: { 'error.network': 'Offline?', 'error.nope': 'x', 'field.number.label': 42 },
+      translations: {
+        'error.network': 'Offline?',
+        'error.checkEntries': 'Look again.',
+        'error.nope': 'x',
+        'field.number.label': 42,
+        'methods.edit': false,
+      },
     } as unknown as CheckoutOptions;
-    expect(translationsFrom(given)).toEqual({ 'error.network': 'Offline?' });
-    expect(translationsFrom(given)).toEqual({ 'error.network': 'Offline?' });
+    // Text for an unknown key is kept, and shows nowhere.
+    const kept = { 'error.network': 'Offline?', 'error.checkEntries': 'Look again.', 'error.nope': 'x' };
+    expect(translationsFrom(given)).toEqual(kept);
+    expect(translationsFrom(given)).toEqual(kept);
     expect(translationsFrom({ translations: 'Hello' } as unknown as CheckoutOptions)).toEqual({});
     // The sentences are imported on demand (runtime/option-problems.ts): they arrive a moment later, in order.
-    await vi.waitFor(() => expect(log).toHaveBeenCalledTimes(3));
+    await vi.waitFor(() => expect(log).toHaveBeenCalledTimes(4));
     expect(log.mock.calls.map(([line]) => String(line))).toEqual([
       "[kassa/checkout] options.translations has an unknown key 'error.nope'; the keys are those of the English catalogue, and wallet.* for the wallet views.",
       "[kassa/checkout] options.translations['field.number.label'] must be a string, not 42.",
+      "[kassa/checkout] options.translations['methods.edit'] must be a string, not false.",
       '[kassa/checkout] options.translations must be an object of message keys to text, not "Hello".',
     ]);
     log.mockRestore();

@@ -1,5 +1,6 @@
 // Locale resolution, on-demand catalogues and the translator. English is bundled (it is the fallback and the
-// reference for the MessageKey union); every other catalogue is a chunk of its own, imported only when asked for,
+// reference for the MessageKey union), but for the sentences the card view does not show, which come with the parts
+// that show them (catalogue-on-demand.ts); every other catalogue is a chunk of its own, imported only when asked for,
 // so the card view's entry chunk carries English alone.
 import { en, type Catalogue, type MessageKey } from './catalogue.ts';
 import type { WalletTranslationKey } from './wallet-messages.ts';
@@ -49,15 +50,23 @@ export function directionOf(locale: Locale): Direction {
   return RIGHT_TO_LEFT.has(locale) ? 'rtl' : 'ltr';
 }
 
-const loaded = new Map<Locale, Catalogue>([['en', en]]);
+/** English as far as it has arrived: the card view's sentences, then the parts' (addEnglish). */
+const english: Partial<Catalogue> = { ...en };
+
+/** Adds the English sentences the parts show (catalogue-on-demand.ts), before a part that shows them is installed. */
+export function addEnglish(sentences: Partial<Catalogue>): void {
+  Object.assign(english, sentences);
+}
+
+const loaded = new Map<Locale, Partial<Catalogue>>([['en', english]]);
 
 /** The catalogue if it is already here (English always is), so a remount or a server render needs no wait. */
-export function loadedCatalogue(locale: Locale): Catalogue | undefined {
+export function loadedCatalogue(locale: Locale): Partial<Catalogue> | undefined {
   return loaded.get(locale);
 }
 
 /** Imports a catalogue's chunk once; later calls reuse it. */
-export async function loadCatalogue(locale: Locale): Promise<Catalogue> {
+export async function loadCatalogue(locale: Locale): Promise<Partial<Catalogue>> {
   const known = loaded.get(locale);
   if (known !== undefined) return known;
   const catalogue = await loaders[locale as Exclude<Locale, 'en'>]();
@@ -67,12 +76,13 @@ export async function loadCatalogue(locale: Locale): Promise<Catalogue> {
 
 /**
  * A translator over a catalogue, the merchant's overrides winning; `{name}` placeholders are filled from params. A
- * wallet view's key (not in the catalogue) gives the merchant's override alone, or undefined (wallet-messages.ts).
+ * wallet view's key (not in the catalogue) gives the merchant's override alone, or undefined (wallet-messages.ts), as
+ * does an English sentence of a part not loaded yet (none is shown before its part is).
  */
-export function createTranslator(catalogue: Catalogue = en, overrides: Translations = {}): Translate {
+export function createTranslator(catalogue: Partial<Catalogue> = english, overrides: Translations = {}): Translate {
   return (key, params) => {
     const template = overrides[key] ?? catalogue[key];
-    if (params === undefined) return template;
+    if (template === undefined || params === undefined) return template as string;
     return template.replace(/\{(\w+)\}/g, (whole, name: string) => params[name] ?? whole);
   };
 }

@@ -1,12 +1,12 @@
 // The catalogue for the chosen locale, imported on demand. Until it has arrived the sheet shows its loading state
 // without words rather than in the wrong language; a chunk that cannot load falls back to English.
 import { useEffect, useState } from 'react';
-import { en, type Catalogue } from './catalogue.ts';
+import type { Catalogue } from './catalogue.ts';
 import { loadCatalogue, loadedCatalogue, type Locale } from './i18n.ts';
 
 export interface LocaleCatalogue {
   readonly locale: Locale;
-  readonly catalogue: Catalogue;
+  readonly catalogue: Partial<Catalogue>;
 }
 
 export function useCatalogue(locale: Locale): LocaleCatalogue | null {
@@ -32,5 +32,6 @@ export function useCatalogue(locale: Locale): LocaleCatalogue | null {
   }, [locale, catalogue, failed]);
 
   if (catalogue !== undefined) return { locale, catalogue };
-  return failed.has(locale) ? { locale: 'en', catalogue: en } : null;
+  const english = loadedCatalogue('en');
+  return failed.has(locale) && english !== undefined ? { locale: 'en', catalogue: english } : null;
 }

@@ -75,11 +75,12 @@ export function isThreeDSecureAmount(value: unknown): value is string {
 
 const warned = new Set<string>();
 
-/** Says what is wrong and the fix, in the console; the sentence is imported only when there is a problem. */
+/** Says what is wrong and the fix, in the console; the sentence is imported only when there may be a problem. */
 export function reportOptionProblem(problem: OptionProblem): void {
-  void import('./option-problems.ts').then(({ describeProblem }) =>
-    console.error(`[kassa/checkout] ${describeProblem(problem)}`),
-  );
+  void import('./option-problems.ts').then(({ describeProblem }) => {
+    const sentence = describeProblem(problem);
+    if (sentence !== null) console.error(`[kassa/checkout] ${sentence}`);
+  });
 }
 
 /** Each problem of the options once, in the order found. */
@@ -142,10 +143,12 @@ export function translationsFrom(options: CheckoutOptions | undefined): Translat
   }
   const valid: Record<string, string> = {};
   for (const [key, value] of Object.entries(overrides)) {
-    // The wallet views' keys (`wallet.*`) are checked by type only: their sentences load with the wallets.
-    if (!Object.hasOwn(en, key) && !key.startsWith('wallet.')) warnOnce({ kind: 'translationKey', key });
+    // The wallet views' keys (`wallet.*`) are checked by type only: their sentences load with the wallets. A key the
+    // card view's English does not have is judged with the sentences the parts load (option-problems.ts): one of
+    // theirs is no problem, and text given for an unknown key is kept but shows nowhere.
+    if (!Object.hasOwn(en, key) && !key.startsWith('wallet.')) warnOnce({ kind: 'translationKey', key, value });
     else if (typeof value !== 'string') warnOnce({ kind: 'translationValue', key, value });
-    else valid[key] = value;
+    if (typeof value === 'string') valid[key] = value;
   }
   return valid;
 }

@@ -1,5 +1,7 @@
 // The view machine with every part loaded, for tests that drive a payment, saved methods, 3-D Secure or wallets through the
 // pure `transition` (the runtime loads these parts on demand; see MachinePart).
+import { enOnDemand } from '../i18n/catalogue-on-demand.ts';
+import { addEnglish } from '../i18n/i18n.ts';
 import { CORE, transition, withParts } from '../machine/checkout.machine.ts';
 import type { CheckoutEvent, CheckoutState, MachineRules, MachineStep } from '../machine/checkout.types.ts';
 import { paymentPart } from '../machine/parts/payment.ts';
@@ -9,6 +11,9 @@ import { walletsPart } from '../machine/parts/wallets.ts';
 
 /** In the runtime's order (runtime/parts/load.ts): 3-D Secure before the saved methods, so a saved card is verified. */
 export const ALL_PARTS: MachineRules = withParts(CORE, threeDSecurePart, walletsPart, savedMethodsPart, paymentPart);
+
+// And the English sentences they show, as the runtime's part loaders add them.
+addEnglish(enOnDemand);
 
 /** One step of the machine with every part loaded. */
 export function step(state: CheckoutState, event: CheckoutEvent): MachineStep {

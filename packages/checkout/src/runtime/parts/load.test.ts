@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkoutSettings, gatewayConfiguration, savedMethod } from '../../testing/fixtures.ts';
-import { loadParts, partsNeeded } from './load.ts';
+import { createTranslator } from '../../i18n/i18n.ts';
+import { loadParts, loadPayment, partsNeeded } from './load.ts';
 
 describe('the parts a checkout loads on demand', () => {
   const config = gatewayConfiguration({ challenges: ['cvv'], supportedCardTypes: ['Visa'] });
@@ -24,6 +25,18 @@ describe('the parts a checkout loads on demand', () => {
     const settings = checkoutSettings({ threeDSecure: { amount: null }, vaultCard: true });
     const needed = partsNeeded({ ...config, threeDSecureEnabled: true }, settings, ['card', 'paypal'], []);
     expect(needed).toEqual(['threeDSecure', 'wallets', 'savedMethods']);
+  });
+
+  it('adds the English sentences the parts show, which the card view does not carry, before a part is there', async () => {
+    // First in this file: the English sentences are added once per module instance, by the first part loaded.
+    const t = createTranslator();
+    // Until then such a key has no English; none is shown before its part is installed.
+    expect(t('error.checkEntries')).toBeUndefined();
+    await loadParts([]);
+    expect(t('methods.edit')).toBeUndefined();
+    await loadPayment();
+    expect(t('error.checkEntries')).toBe('Check your entries and try again.');
+    expect(t('methods.card', { brand: 'Visa', lastFour: '1111' })).toBe('Visa ending in 1111');
   });
 
   it("imports each part with its machine part's guards and actions", async () => {

@@ -5,6 +5,7 @@ import type {
   PaymentMethodResult,
   SomeMachinePart,
 } from '../../machine/checkout.types.ts';
+import { addEnglish } from '../../i18n/i18n.ts';
 import type { PaymentOptionId } from '../../machine/payment-options.ts';
 import type { RuntimePart } from './part.ts';
 
@@ -35,9 +36,18 @@ export function partsNeeded(
   return needed;
 }
 
-/** Imports the named parts; rejects when one cannot be loaded (the checkout then fails to load: a reload loads it). */
+/** The English sentences the parts show and the card view does not (catalogue-on-demand.ts), beside their parts. */
+function loadEnglish(): Promise<void> {
+  return import('../../i18n/catalogue-on-demand.ts').then((sentences) => addEnglish(sentences.enOnDemand));
+}
+
+/**
+ * Imports the named parts and the English sentences they show; rejects when one cannot be loaded (the checkout then
+ * fails to load: a reload loads it).
+ */
 export function loadParts(names: readonly PartName[]): Promise<readonly RuntimePart[]> {
-  return Promise.all(names.map((name) => IMPORTS[name]()));
+  if (names.length === 0) return Promise.resolve([]);
+  return Promise.all([Promise.all(names.map((name) => IMPORTS[name]())), loadEnglish()]).then(([parts]) => parts);
 }
 
 /**
@@ -45,5 +55,5 @@ export function loadParts(names: readonly PartName[]): Promise<readonly RuntimeP
  * can be typed, so not in the card view's download (issue 10). The runtime imports it once the checkout is ready.
  */
 export function loadPayment(): Promise<SomeMachinePart> {
-  return import('../../machine/parts/payment.ts').then((part) => part.paymentPart);
+  return Promise.all([import('../../machine/parts/payment.ts'), loadEnglish()]).then(([part]) => part.paymentPart);
 }

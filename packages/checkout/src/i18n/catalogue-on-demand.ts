@@ -1,0 +1,33 @@
+// The English sentences the card view does not show before a submit: a card's tokenization failures and a submit's
+// "check your entries", and those of the saved methods, deletion, 3-D Secure and the wallets (issue 10: not in the card
+// view's download). They come with the parts that show them: the runtime's part loaders (runtime/parts/load.ts) add
+// them to English before a part is installed. Every other locale's catalogue holds them all. It imports nothing: a
+// module it shared with the card view would become a chunk of its own.
+export const enOnDemand = {
+  // Section 8 of the specification, word for word.
+  'error.threeDSecureFailed': 'Something went wrong during 3D Secure authentication. Please try again.',
+  'error.cardAlreadySaved': 'This credit card already exists as a saved payment method.',
+  'error.checkEntries': 'Check your entries and try again.',
+  'error.cardVerificationFailed': 'Credit card verification failed.',
+  'error.unsupportedCardType': 'This card type is not supported. Please try another card.',
+  'error.deleteFailed': 'Unable to delete payment method, try again.',
+  'error.cardInvalid': 'Credit card is invalid',
+  'error.usePayPalButton': 'Use the PayPal button to continue with your payment.',
+
+  'error.useWalletButton': 'Use the button above to continue with your payment.',
+  'error.gateway': 'The payment service could not process the card. Please try again.',
+  'error.threeDSecureCanceled': 'The card check was cancelled. Press Pay to try again.',
+
+  'methods.payingWith': 'Paying with {source}',
+  'methods.choose': 'Choose a saved card',
+  'methods.editHeading': 'Edit payment methods',
+  'methods.edit': 'Edit',
+  'methods.done': 'Done',
+  'methods.card': '{brand} ending in {lastFour}',
+  'methods.expires': 'Expires {month}/{year}',
+  'methods.default': 'Default',
+  'methods.hasSubscription': 'Pays for a subscription. Cancel the subscription to delete this card.',
+  'delete.question': 'Delete {brand} card ending in {lastFour}?',
+  'delete.cancel': 'Cancel',
+  'delete.confirm': 'Delete',
+} as const satisfies Record<string, string>;
