@@ -84,7 +84,7 @@ describe("the SDK rows' order (load.ts interleaved)", () => {
 });
 
 describe('the warm-up (load.ts warmUp)', () => {
-  it("is steady once neither of the last two batches is 5% cheaper than the cheapest before them", () => {
+  it('is steady once neither of the last two batches is 5% cheaper than the cheapest before them', () => {
     expect(isSteady([3, 3])).toBe(false);
     expect(isSteady([3, 3, 3])).toBe(true);
     expect(isSteady([6, 5, 4.5, 4])).toBe(false);
