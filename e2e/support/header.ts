@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 
 export interface HeaderLayout {
   /** The logo's drawn width: a squeezed flex item draws it narrower, down to nothing. */
@@ -28,4 +28,22 @@ export function headerLayout(page: Page): Promise<HeaderLayout> {
       sidewaysScroll: document.documentElement.scrollWidth > window.innerWidth,
     };
   });
+}
+
+/**
+ * The account menu by keyboard alone, from its button focused and the menu closed: Enter opens it, Tab goes to Account,
+ * then Sign out, then out of it (which closes it), and Shift+Tab comes back to its button.
+ */
+export async function tabsThroughAccountMenu(page: Page): Promise<void> {
+  const header = page.getByRole('banner');
+  const menuButton = header.getByRole('button', { name: 'Account menu' });
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Tab');
+  await expect(header.getByRole('link', { name: 'Account', exact: true })).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(header.getByRole('button', { name: 'Sign out' })).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(menuButton).toHaveAttribute('aria-expanded', 'false');
+  await page.keyboard.press('Shift+Tab');
+  await expect(menuButton).toBeFocused();
 }

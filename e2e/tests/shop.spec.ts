@@ -5,7 +5,7 @@ import { webDist } from '../../scripts/build-web.ts';
 import { startProduct } from '../support/product.ts';
 import { cards, DEMO_SAVED_CARD, Shopper } from '../support/shopper.ts';
 import { axeOn } from '../support/axe.ts';
-import { headerLayout } from '../support/header.ts';
+import { headerLayout, tabsThroughAccountMenu } from '../support/header.ts';
 
 const axeViolations = async (page: Page, state: string) =>
   (await axeOn(page).analyze()).violations.map((violation) => `${state}: ${violation.id}: ${violation.help}`);
@@ -116,28 +116,62 @@ test('on narrow phones the header fits, signed out and signed in: the logo whole
   page,
 }) => {
   const shopper = new Shopper(page);
-  // From 384 px down the shop's name gives way to the logo alone; a signed-in shopper's Account and Sign out go to a
-  // second row only at 320 px.
-  const expected = (width: number, signedIn: boolean) => ({
-    logoWidth: 28,
-    brandClearOfCart: true,
-    toolsBesideNav: !(signedIn && width === 320),
-    sidewaysScroll: false,
-  });
+  const header = page.getByRole('banner');
+  // From 384 px down the shop's name gives way to the logo alone; under 384 px a signed-in shopper's Account and Sign
+  // out sit behind the account menu's button (at 320 px they went to a second row).
+  const expected = { logoWidth: 28, brandClearOfCart: true, toolsBesideNav: true, sidewaysScroll: false };
   for (const signedIn of [false, true]) {
     if (signedIn) await shopper.signIn('shopper@kassa.test', 'kassa-demo-shopper');
-    for (const width of [390, 360, 320]) {
+    for (const width of [390, 384, 360, 320]) {
       await page.setViewportSize({ width, height: 700 });
       await shopper.visitShop();
       // The account's part of the header is drawn once the session has loaded, which the shop's heading does not wait for.
-      const header = page.getByRole('banner');
-      await expect(
-        signedIn ? header.getByRole('button', { name: 'Sign out' }) : header.getByRole('link', { name: 'Sign in' }),
-      ).toBeVisible();
-      expect({ width, signedIn, ...(await headerLayout(page)) }).toEqual({ width, signedIn, ...expected(width, signedIn) });
+      const accountPart = !signedIn
+        ? header.getByRole('link', { name: 'Sign in' })
+        : header.getByRole('button', { name: width < 384 ? 'Account menu' : 'Sign out' });
+      await expect(accountPart).toBeVisible();
+      await expect(header.getByRole('button', { name: 'Account menu' })).toBeVisible({ visible: signedIn && width < 384 });
+      expect({ width, signedIn, ...(await headerLayout(page)) }).toEqual({ width, signedIn, ...expected });
       await page.screenshot({ path: test.info().outputPath(`header-${signedIn ? 'signed-in' : 'signed-out'}-${width}.png`) });
     }
   }
+});
+
+test("on a narrow phone a signed-in shopper's account menu: who is signed in, Escape gives focus back, keyboard alone, Sign out", async ({
+  page,
+}) => {
+  const shopper = new Shopper(page);
+  await page.setViewportSize({ width: 320, height: 700 });
+  await shopper.signIn('shopper@kassa.test', 'kassa-demo-shopper');
+  await shopper.visitShop();
+  const header = page.getByRole('banner');
+  const menuButton = header.getByRole('button', { name: 'Account menu' });
+  const signOut = header.getByRole('button', { name: 'Sign out' });
+  await expect(menuButton).toHaveAttribute('aria-expanded', 'false');
+  await expect(signOut).toBeHidden();
+
+  await menuButton.click();
+  await expect(menuButton).toHaveAttribute('aria-expanded', 'true');
+  await expect(header.getByText('Signed in as Demo Shopper')).toBeVisible();
+  await expect(header.getByText('shopper@kassa.test')).toBeVisible();
+  expect(await headerLayout(page)).toMatchObject({ toolsBesideNav: true, sidewaysScroll: false });
+  await page.screenshot({ path: test.info().outputPath('account-menu-open-320.png') });
+  expect(await axeViolations(page, 'the account menu open')).toEqual([]);
+  await page.keyboard.press('Escape');
+  await expect(signOut).toBeHidden();
+  await expect(menuButton).toBeFocused();
+
+  await tabsThroughAccountMenu(page);
+  // Its Account item leads to the shopper's orders, and closes it.
+  await page.keyboard.press('Space');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { name: 'Orders', level: 1 })).toBeVisible();
+  await expect(signOut).toBeHidden();
+  await menuButton.click();
+  await signOut.click();
+  await expect(header.getByRole('link', { name: 'Sign in' })).toBeVisible();
+  expect((await (await page.request.get('/api/session')).json()).account).toBeNull();
 });
 
 test.describe('in the dark', () => {

@@ -1,22 +1,43 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState, useSyncExternalStore } from 'react';
 import { api } from '../api/client.ts';
 import { refreshSession, setSignedIn, useSession } from '../account/session.ts';
 import { messages } from '../i18n/messages.ts';
 import { Link, navigate, signInPath, usePath } from '../router.tsx';
 
 /**
+ * Widths at which the header's row has no room for who is signed in, Account and Sign out (app.css's header): an
+ * admin's under 430 px (it holds Admin beside Cart), a shopper's under 384 px (where the shop's name gives way to the
+ * logo; at 320 px they went to a second row).
+ */
+const CROWDED_HEADER = { admin: '(max-width: 26.8125rem)', shopper: '(max-width: 23.9375rem)' } as const;
+
+function useMediaQuery(query: string): boolean {
+  return useSyncExternalStore(
+    (changed) => {
+      const list = window.matchMedia(query);
+      list.addEventListener('change', changed);
+      return () => list.removeEventListener('change', changed);
+    },
+    () => window.matchMedia(query).matches,
+  );
+}
+
+/**
  * Who is signed in, their account (orders, saved cards, subscriptions), and the way in or out. Where the header has no
- * room for them (the admin's on a phone: app.css), they sit behind one button, a disclosure: `aria-expanded` on the
- * button, the panel next in the tab order; Escape closes it and gives focus back to the button; a press outside, focus
- * moving out of it, an action in it and a new page close it, focus left where it went. Wider, the button is hidden and the panel's
+ * room for them (CROWDED_HEADER), they sit behind one button, a disclosure: `aria-expanded` on the button, the panel
+ * next in the tab order; Escape closes it and gives focus back to the button; a press outside, focus moving out of it,
+ * an action in it and a new page close it, focus left where it went. Wider, the button is hidden and the panel's
  * contents are the header's row, as they always were.
  */
 export function AccountArea() {
   const session = useSession();
   const path = usePath();
-  // Open on the page it was opened on: a new page (the Account link, Back) closes it.
+  const admin = session.status === 'ready' && session.account?.role === 'admin';
+  const compact = useMediaQuery(CROWDED_HEADER[admin ? 'admin' : 'shopper']);
+  // Open on the page it was opened on, while the header is crowded: a new page (the Account link, Back) or a wider
+  // window closes it.
   const [openOn, setOpenOn] = useState<string | null>(null);
-  if (openOn !== null && openOn !== path) setOpenOn(null);
+  if (openOn !== null && (openOn !== path || !compact)) setOpenOn(null);
   const open = openOn !== null;
   const area = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
@@ -79,7 +100,7 @@ export function AccountArea() {
   }
 
   return (
-    <div className="account-area" ref={area} data-open={open}>
+    <div className="account-area" ref={area} data-open={open} data-compact={compact}>
       <button
         type="button"
         ref={button}
