@@ -14,6 +14,9 @@ import { transaction } from './sqlite-at-once.ts';
 const insertHits = prepared((db, p: { bucket: string; window_ends_at: string; hits: number }) =>
   db.insertInto('rate_limit_hits').values(p),
 );
+const insertHitsReturning = prepared((db, p: { bucket: string; window_ends_at: string; hits: number }) =>
+  db.insertInto('rate_limit_hits').values(p).returning('hits'),
+);
 const hitsOf = prepared((db, p: { bucket: string }) =>
   db.selectFrom('rate_limit_hits').select(['bucket', 'hits']).where('bucket', '=', p.bucket),
 );
@@ -476,6 +479,24 @@ describe("SQLite's compiled writes of one turn of the event loop (sqlite-at-once
       expect(together).toBeGreaterThan(0);
       expect(oneByOne).toBe(4 * together);
       expect(await hitsOf.takeFirst(db, { bucket: 'eight' })).toEqual({ bucket: 'eight', hits: 1 });
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it('shares it with writes that return rows (an upsert counting with RETURNING, as the rate limit does)', async () => {
+    const { handle, cleanup } = await engine.open();
+    const { db } = handle;
+    try {
+      const plain = await framesOf(db, () =>
+        Promise.all(['a', 'b'].map((bucket) => insertHits.affected(db, { bucket, window_ends_at: at, hits: 1 }))),
+      );
+      const returning = await framesOf(db, () =>
+        Promise.all(['c', 'd'].map((bucket) => insertHitsReturning.takeFirst(db, { bucket, window_ends_at: at, hits: 1 }))),
+      );
+      // better-sqlite3 calls such a write a reader; run alone as a read is, each was a commit of its own.
+      expect(returning).toBe(plain);
+      expect(await hitsOf.takeFirst(db, { bucket: 'd' })).toEqual({ bucket: 'd', hits: 1 });
     } finally {
       await cleanup();
     }

@@ -97,10 +97,11 @@ function runStatement<R>(statement: SqliteDatabase.Statement, query: CompiledQue
 /**
  * Runs `query` at once when `db` is a SQLite database (not a transaction of it) and no other transaction is open on its
  * connection: then nothing else holds it between two statements. A write joins the turn's batch (opening it), and so
- * does a read while one is open; their answers come at the batch's COMMIT. A read with no batch open is its own
- * transaction, answered at once. Inside `transaction`'s own transaction (`holder`), at once, answered at once: its
- * COMMIT is the body's. Undefined otherwise (PostgreSQL, a transaction's statements, any statement while a transaction
- * of Kysely's is open: Kysely queues it behind that transaction, so it never runs inside another request's transaction).
+ * does a read while one is open; their answers come at the batch's COMMIT. A read (a statement that writes nothing)
+ * with no batch open is its own transaction, answered at once. Inside `transaction`'s own transaction (`holder`), at
+ * once, answered at once: its COMMIT is the body's. Undefined otherwise (PostgreSQL, a transaction's statements, any
+ * statement while a transaction of Kysely's is open: Kysely queues it behind that transaction, so it never runs inside
+ * another request's transaction).
  */
 export function runAtOnce<R>(db: object, query: CompiledQuery<R>): Promise<QueryResult<R>> | undefined {
   if (ended.has(db)) throw new Error('a statement through the connection a transaction held, after the transaction ended');
@@ -112,7 +113,9 @@ export function runAtOnce<R>(db: object, query: CompiledQuery<R>): Promise<Query
   const statement = connection.prepare(query.sql);
   if (connection.holder === true) return Promise.resolve(runStatement(statement, query));
   if (batch === undefined) {
-    if (statement.reader) return Promise.resolve(runStatement(statement, query));
+    // `readonly`, not `reader`: a write that returns rows (an upsert's RETURNING, the rate limit's count) is a reader to
+    // better-sqlite3, and alone it was a transaction and a commit of its own instead of one shared with the turn's.
+    if (statement.readonly) return Promise.resolve(runStatement(statement, query));
     batch = openBatch(connection);
   }
   let result: QueryResult<R>;
