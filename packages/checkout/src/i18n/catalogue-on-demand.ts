@@ -1,9 +1,12 @@
-// The English sentences the card view does not show before a submit: a card's tokenization failures and a submit's
-// "check your entries", and those of the saved methods, deletion, 3-D Secure and the wallets (issue 10: not in the card
-// view's download). They come with the parts that show them: the runtime's part loaders (runtime/parts/load.ts) add
-// them to English before a part is installed. Every other locale's catalogue holds them all. It imports nothing: a
-// module it shared with the card view would become a chunk of its own.
+// The English sentences the card view does not show before a submit: those of a submit and its outcome (a card's
+// tokenization failures, "Check your entries and try again.", the card selected, the request refused), and those of
+// the saved methods, deletion, 3-D Secure and the wallets (issue 10: not in the card view's download). They come with
+// the parts that show them: the runtime's part loaders (runtime/parts/load.ts) add them to English before a part is
+// installed, the payment's too, which a submit waits for. Every other locale's catalogue holds them all. It imports
+// nothing: a module it shared with the card view would become a chunk of its own.
 export const enOnDemand = {
+  'sheet.cardSelected': '{brand} ending in {lastFour} is ready to pay.',
+
   // Section 8 of the specification, word for word.
   'error.threeDSecureFailed': 'Something went wrong during 3D Secure authentication. Please try again.',
   'error.cardAlreadySaved': 'This credit card already exists as a saved payment method.',
@@ -16,6 +19,9 @@ export const enOnDemand = {
 
   'error.useWalletButton': 'Use the button above to continue with your payment.',
   'error.gateway': 'The payment service could not process the card. Please try again.',
+  'error.choosePaymentOption': 'Choose a way to pay first.',
+  'error.notReady': 'The payment form is not ready yet.',
+  'error.requestInProgress': 'The card is already being processed.',
   'error.threeDSecureCanceled': 'The card check was cancelled. Press Pay to try again.',
 
   'methods.payingWith': 'Paying with {source}',
@@ -30,4 +36,6 @@ export const enOnDemand = {
   'delete.question': 'Delete {brand} card ending in {lastFour}?',
   'delete.cancel': 'Cancel',
   'delete.confirm': 'Delete',
+
+  'threeDSecure.title': 'Confirm your card',
 } as const satisfies Record<string, string>;

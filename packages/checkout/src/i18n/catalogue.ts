@@ -9,7 +9,6 @@ export const en = {
   'sheet.cardHeading': 'Pay with card',
   'sheet.acceptedCards': 'Accepted cards',
   'sheet.retry': 'Try again',
-  'sheet.cardSelected': '{brand} ending in {lastFour} is ready to pay.',
   'sheet.chooseWayToPay': 'Choose a way to pay',
   'sheet.otherWaysToPay': 'Other ways to pay',
   'sheet.chooseAnotherWay': 'Choose another way to pay',
@@ -66,12 +65,7 @@ export const en = {
   'error.authorizationRejected': 'This payment session is no longer valid. Reload the page to start again.',
   'error.invalidAuthorization': 'The payment form cannot start. Reload the page, or contact the shop if it happens again.',
 
-  'error.choosePaymentOption': 'Choose a way to pay first.',
   'error.noPaymentOptions': 'No way to pay is available for this shop.',
-  'error.notReady': 'The payment form is not ready yet.',
-  'error.requestInProgress': 'The card is already being processed.',
-
-  'threeDSecure.title': 'Confirm your card',
 } as const satisfies Record<string, string>;
 
 export type MessageKey = keyof typeof en | keyof typeof enOnDemand;

@@ -49,7 +49,7 @@ describe('message catalogue', () => {
   });
 
   it('fills named parameters', () => {
-    const t = createTranslator();
+    const t = createTranslator(english);
     expect(t('sheet.cardSelected', { brand: 'Visa', lastFour: '1111' })).toBe('Visa ending in 1111 is ready to pay.');
   });
 });

@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
+import { en } from '../i18n/catalogue.ts';
+import { enOnDemand } from '../i18n/catalogue-on-demand.ts';
 import { createTranslator } from '../i18n/i18n.ts';
 import { connectCard, connectOptions, connectRoot } from './checkout.connect.ts';
 import { initialState, transition } from './checkout.machine.ts';
 import type { CheckoutEvent, CheckoutState } from './checkout.types.ts';
 import { amex, checkoutSettings, gatewayConfiguration, paymentMethodResult } from '../testing/fixtures.ts';
 
-const t = createTranslator();
+// Every English sentence: those of the parts too (a card is selected by the payment's, which brings its sentence).
+const t = createTranslator({ ...en, ...enOnDemand });
 const config = gatewayConfiguration({ challenges: ['cvv'], supportedCardTypes: ['Visa', 'MasterCard', 'American Express'] });
 const cardOnly: CheckoutEvent = { type: 'CONFIG_LOADED', config, options: ['card'] };
 const cardReady: CheckoutEvent = { type: 'OPTION_READY', option: 'card' };
