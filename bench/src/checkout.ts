@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { chromium } from 'playwright-core';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { chromiumArgs, chromiumExecutable } from '../../e2e/support/chromium.ts';
 import { startProduct } from '../../e2e/support/product.ts';
 import { percentile } from './load.ts';
@@ -14,17 +14,29 @@ export interface CheckoutTiming extends CheckoutFigures {
 
 export interface CheckoutFigures {
   /** From the checkout page's navigation to a card number field that takes typing (in the gateway's frame). */
-  typeableMs: { p50: number; max: number };
+  typeableMs: Summary;
   /**
    * The same moment by the page's own clock: the card number field shown and usable (its frame ready, neither the form
    * nor the field inert; before the number field was usable on its own, every frame ready). Without Playwright's round
    * trips into the frame, which on a busy machine take a large part of typeableMs.
    */
-  numberUsableMs: { p50: number; max: number };
+  numberUsableMs: Summary;
   /** By the page's clock: the whole card form usable (every frame ready, no field inert). */
-  formUsableMs: { p50: number; max: number };
+  formUsableMs: Summary;
   /** From pressing Pay (bot-check solved in the browser, payment, answer) to the receipt on screen. */
-  payToReceiptMs: { p50: number; max: number };
+  payToReceiptMs: Summary;
+  /**
+   * A shopper's way there: the shop, a mug added to the cart, the cart (a second on it, reading it), then "Go to
+   * checkout", which makes the order and shows the checkout by the app's own navigation (no page load). From that click
+   * to a card number field that takes typing (Playwright's check, as typeableMs), and by the page's clock from the click
+   * to the number field usable and to the whole form usable.
+   */
+  fromCart: { typeableMs: Summary; numberUsableMs: Summary; formUsableMs: Summary };
+}
+
+interface Summary {
+  p50: number;
+  max: number;
 }
 
 const NEXT_YEAR = (new Date().getFullYear() + 3) % 100;
@@ -38,6 +50,9 @@ interface Samples {
   numberUsable: number[];
   formUsable: number[];
   payToReceipt: number[];
+  cartTypeable: number[];
+  cartNumberUsable: number[];
+  cartFormUsable: number[];
 }
 
 /**
@@ -57,7 +72,10 @@ export async function checkoutTiming(runs: number, beforeRoot?: string): Promise
     for (let run = 0; run <= runs; run += 1) {
       const turn = run % 2 === 0 ? products : [...products].reverse();
       // The first run warms each server and the browser up (the JIT, the database's cache): not measured.
-      for (const { product, samples } of turn) await timeOneRun(browser, product.shopUrl, run === 0 ? undefined : samples);
+      for (const { product, samples } of turn) {
+        await timeOneRun(browser, product.shopUrl, run === 0 ? undefined : samples);
+        await timeFromCart(browser, product.shopUrl, run === 0 ? undefined : samples);
+      }
     }
   } finally {
     await browser.close();
@@ -67,10 +85,18 @@ export async function checkoutTiming(runs: number, beforeRoot?: string): Promise
   return { runs, ...figures(after?.samples ?? emptySamples()), ...(before ? { before: figures(before.samples) } : {}) };
 }
 
-const emptySamples = (): Samples => ({ typeable: [], numberUsable: [], formUsable: [], payToReceipt: [] });
+const emptySamples = (): Samples => ({
+  typeable: [],
+  numberUsable: [],
+  formUsable: [],
+  payToReceipt: [],
+  cartTypeable: [],
+  cartNumberUsable: [],
+  cartFormUsable: [],
+});
 
 function figures(samples: Samples): CheckoutFigures {
-  const summary = (values: number[]) => {
+  const summary = (values: number[]): Summary => {
     const sorted = [...values].sort((a, b) => a - b);
     return { p50: percentile(sorted, 0.5), max: sorted.at(-1) ?? 0 };
   };
@@ -79,17 +105,31 @@ function figures(samples: Samples): CheckoutFigures {
     numberUsableMs: summary(samples.numberUsable),
     formUsableMs: summary(samples.formUsable),
     payToReceiptMs: summary(samples.payToReceipt),
+    fromCart: {
+      typeableMs: summary(samples.cartTypeable),
+      numberUsableMs: summary(samples.cartNumberUsable),
+      formUsableMs: summary(samples.cartFormUsable),
+    },
   };
 }
 
-/** One shopper's checkout, from the order to the receipt; its figures go to `samples` (none: a warm-up). */
-async function timeOneRun(browser: Browser, shopUrl: string, samples: Samples | undefined): Promise<void> {
+/**
+ * A new browser context whose pages note, by their own clock (from their navigation), the last click (`kassaClicked`),
+ * when the card number field becomes usable (neither it nor the card view inert) and when the whole form does (no
+ * field inert either).
+ */
+async function timedContext(browser: Browser, shopUrl: string): Promise<BrowserContext> {
   const context = await browser.newContext({ baseURL: shopUrl });
-  // The page's clock (from its navigation) when the card number field becomes usable (neither it nor the card view
-  // inert), and when the whole form does (no field inert either).
   await context.addInitScript(() => {
     if (window.top !== window) return;
-    const clock = window as { kassaNumberUsable?: number; kassaFormUsable?: number };
+    const clock = window as PageClock;
+    document.addEventListener(
+      'click',
+      () => {
+        clock.kassaClicked = performance.now();
+      },
+      true,
+    );
     const observer = new MutationObserver(() => {
       if (document.querySelector(".kassa-card:not([inert]):not([hidden]) [data-field='number']:not([inert])") === null) return;
       clock.kassaNumberUsable ??= performance.now();
@@ -99,6 +139,33 @@ async function timeOneRun(browser: Browser, shopUrl: string, samples: Samples | 
     });
     observer.observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ['inert', 'hidden'] });
   });
+  return context;
+}
+
+interface PageClock {
+  kassaClicked?: number;
+  kassaNumberUsable?: number;
+  kassaFormUsable?: number;
+}
+
+/** What the page's clock noted (NaN for what it did not see). */
+function pageClock(page: Page): Promise<{ clicked: number; number: number; form: number }> {
+  return page.evaluate(() => {
+    const { kassaClicked = Number.NaN, kassaNumberUsable = Number.NaN, kassaFormUsable = Number.NaN } = window as PageClock;
+    return { clicked: kassaClicked, number: kassaNumberUsable, form: kassaFormUsable };
+  });
+}
+
+/** Polls the card number field (in the gateway's frame) until it takes typing. */
+async function untilTypeable(page: Page): Promise<void> {
+  const number = field(page, 'number');
+  await number.waitFor({ state: 'visible' });
+  while (!(await number.isEditable())) await page.waitForTimeout(5);
+}
+
+/** One shopper's checkout, from the order to the receipt; its figures go to `samples` (none: a warm-up). */
+async function timeOneRun(browser: Browser, shopUrl: string, samples: Samples | undefined): Promise<void> {
+  const context = await timedContext(browser, shopUrl);
   try {
     const page = await context.newPage();
     const created = await page.request.post('/api/orders', { data: { items: [{ productId: 'prd_mug', quantity: 1 }] } });
@@ -106,20 +173,12 @@ async function timeOneRun(browser: Browser, shopUrl: string, samples: Samples | 
     const { order } = (await created.json()) as { order: { id: string } };
     const navigated = performance.now();
     await page.goto(`/checkout/${order.id}`, { waitUntil: 'commit' });
-    const number = field(page, 'number');
-    await number.waitFor({ state: 'visible' });
-    while (!(await number.isEditable())) await page.waitForTimeout(5);
+    await untilTypeable(page);
     const ready = performance.now();
     await field(page, 'number').fill(CARD.number);
     // The other fields take typing once their frames are ready, the whole form with them.
     await page.locator("[data-kassa-checkout][data-state='ready']").waitFor();
-    const usable = await page.evaluate(() => {
-      const { kassaNumberUsable = Number.NaN, kassaFormUsable = Number.NaN } = window as {
-        kassaNumberUsable?: number;
-        kassaFormUsable?: number;
-      };
-      return { number: kassaNumberUsable, form: kassaFormUsable };
-    });
+    const usable = await pageClock(page);
     for (const name of ['expirationDate', 'cvv', 'postalCode'] as const) await field(page, name).fill(CARD[name]);
     const pressed = performance.now();
     await page.getByRole('button', { name: /^Pay (?!with )/ }).click();
@@ -129,6 +188,35 @@ async function timeOneRun(browser: Browser, shopUrl: string, samples: Samples | 
     samples?.numberUsable.push(usable.number);
     samples?.formUsable.push(usable.form);
     samples?.payToReceipt.push(receipt - pressed);
+  } finally {
+    await context.close();
+  }
+}
+
+/**
+ * A shopper's way to the checkout (`CheckoutFigures.fromCart`): the shop, a mug into the cart, the cart, a second on
+ * it, then "Go to checkout", timed to a typeable card number field; not paid. Its figures go to `samples` (none: a
+ * warm-up).
+ */
+async function timeFromCart(browser: Browser, shopUrl: string, samples: Samples | undefined): Promise<void> {
+  const context = await timedContext(browser, shopUrl);
+  try {
+    const page = await context.newPage();
+    await page.goto('/');
+    await page.getByRole('button', { name: /^Add to cart: .*mug/i }).click();
+    await page.getByRole('link', { name: /^Cart/ }).click();
+    const goToCheckout = page.getByRole('button', { name: 'Go to checkout' });
+    await goToCheckout.waitFor();
+    await page.waitForTimeout(1_000);
+    const clicked = performance.now();
+    await goToCheckout.click();
+    await untilTypeable(page);
+    const ready = performance.now();
+    await page.locator("[data-kassa-checkout][data-state='ready']").waitFor();
+    const usable = await pageClock(page);
+    samples?.cartTypeable.push(ready - clicked);
+    samples?.cartNumberUsable.push(usable.number - usable.clicked);
+    samples?.cartFormUsable.push(usable.form - usable.clicked);
   } finally {
     await context.close();
   }

@@ -164,7 +164,7 @@ export function formatTable(report: Report): string {
   const load = (values: number[]): string => values.map((v) => v.toFixed(2)).join(' ');
   const checkout = report.checkout;
   const checkoutFigures = (name: string, figures: CheckoutFigures): string =>
-    `${name}, ${checkout?.runs} runs (p50 / max): navigation to a typeable card field ${fixed(figures.typeableMs.p50, 0)} / ${fixed(figures.typeableMs.max, 0)} ms (by the page's clock: the number field usable ${fixed(figures.numberUsableMs.p50, 0)} / ${fixed(figures.numberUsableMs.max, 0)} ms, the whole form ${fixed(figures.formUsableMs.p50, 0)} / ${fixed(figures.formUsableMs.max, 0)} ms), Pay to receipt ${fixed(figures.payToReceiptMs.p50, 0)} / ${fixed(figures.payToReceiptMs.max, 0)} ms`;
+    `${name}, ${checkout?.runs} runs (p50 / max): navigation to a typeable card field ${fixed(figures.typeableMs.p50, 0)} / ${fixed(figures.typeableMs.max, 0)} ms (by the page's clock: the number field usable ${fixed(figures.numberUsableMs.p50, 0)} / ${fixed(figures.numberUsableMs.max, 0)} ms, the whole form ${fixed(figures.formUsableMs.p50, 0)} / ${fixed(figures.formUsableMs.max, 0)} ms), Pay to receipt ${fixed(figures.payToReceiptMs.p50, 0)} / ${fixed(figures.payToReceiptMs.max, 0)} ms; from the cart's "Go to checkout" to a typeable card field ${fixed(figures.fromCart.typeableMs.p50, 0)} / ${fixed(figures.fromCart.typeableMs.max, 0)} ms (by the page's clock: the number field usable ${fixed(figures.fromCart.numberUsableMs.p50, 0)} / ${fixed(figures.fromCart.numberUsableMs.max, 0)} ms, the whole form ${fixed(figures.fromCart.formUsableMs.p50, 0)} / ${fixed(figures.fromCart.formUsableMs.max, 0)} ms)`;
   const checkoutLine =
     checkout === undefined
       ? []
