@@ -211,7 +211,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('HTTP API on 
   });
 
   it('tells the web app the shop is not on a sandbox gateway when none is configured', async () => {
-    expect((await new TestClient(app).get('/api/config')).json()).toEqual({ sandbox: false });
+    expect((await new TestClient(app).get('/api/config')).json()).toEqual({ sandbox: false, cardFieldsPage: null });
   });
 
   it('answers unknown API routes with a problem, and payments with 503 without a gateway', async () => {

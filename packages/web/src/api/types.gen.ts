@@ -110,6 +110,8 @@ export type CheckoutSession = {
 export type ShopConfig = {
   /** Payments go to a test gateway: the web app may show the test cards. */
   sandbox: boolean;
+  /** The gateway's card field page, which the cart loads ahead in a hidden frame so the checkout's card fields come sooner; null when not known (the real provider). */
+  cardFieldsPage: string | null;
 };
 
 export type FieldError = {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { GatewayConfig } from '../../config.ts';
+import type { Config, GatewayConfig } from '../../config.ts';
 import type { AppContext } from '../../context.ts';
 import type { ApiInstance } from '../../plugins/openapi.ts';
 
@@ -12,9 +12,25 @@ export function isSandboxGateway(gateway: GatewayConfig | null): boolean {
   return gateway.kind === 'custom' || gateway.environment === 'sandbox';
 }
 
+/**
+ * The gateway's card field page, for a gateway that speaks the sandbox's client contract (docs/contracts.md: its frames
+ * are `${assetsUrl}/hosted-fields/frame.html`, the gateway's browser origin). None for Braintree: braintree-web's hosted
+ * fields page is versioned with the library, not known before its client runs.
+ */
+export function cardFieldsPage(config: Pick<Config, 'gateway' | 'gatewayOrigins'>): string | null {
+  const origin = config.gatewayOrigins[0];
+  return config.gateway?.kind === 'custom' && origin !== undefined ? `${origin}/hosted-fields/frame.html` : null;
+}
+
 /** What the web app needs to know about this shop before any order exists. */
 export const shopConfigSchema = z.object({
   sandbox: z.boolean().describe('Payments go to a test gateway: the web app may show the test cards.'),
+  cardFieldsPage: z
+    .string()
+    .nullable()
+    .describe(
+      "The gateway's card field page, which the cart loads ahead in a hidden frame so the checkout's card fields come sooner; null when not known (the real provider).",
+    ),
 });
 
 export function configRoutes(app: ApiInstance, ctx: AppContext): void {
@@ -23,6 +39,6 @@ export function configRoutes(app: ApiInstance, ctx: AppContext): void {
     {
       schema: { summary: 'What the web app needs to know about this shop', tags: ['meta'], response: { 200: shopConfigSchema } },
     },
-    async () => ({ sandbox: isSandboxGateway(ctx.config.gateway) }),
+    async () => ({ sandbox: isSandboxGateway(ctx.config.gateway), cardFieldsPage: cardFieldsPage(ctx.config) }),
   );
 }

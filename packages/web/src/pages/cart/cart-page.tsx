@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { api, ApiError } from '../../api/client.ts';
 import { useLoad } from '../../api/use-load.ts';
 import { cart, useCart } from '../../cart/cart.ts';
@@ -7,12 +7,18 @@ import { formatMoney } from '../../format/money.ts';
 import { messages, problemMessage } from '../../i18n/messages.ts';
 import { Totals } from '../../orders/order-lines.tsx';
 import { Link, navigate } from '../../router.tsx';
+import { useShopConfig } from '../../shop/shop-config.ts';
+import { warmCardFields } from './warm-card-fields.ts';
 
 export function CartPage() {
   const lines = useCart();
   const catalogue = useLoad(api.catalogue, 'catalogue');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // A cart that can go to the checkout has the gateway's card fields loaded ahead (warm-card-fields.ts).
+  const cardFieldsPage = useShopConfig()?.cardFieldsPage ?? null;
+  const hasLines = lines.length > 0;
+  useEffect(() => (hasLines && cardFieldsPage !== null ? warmCardFields(cardFieldsPage) : undefined), [hasLines, cardFieldsPage]);
 
   if (catalogue.status === 'loading') return <p>{messages.loading}</p>;
   if (catalogue.status === 'failed') return <p role="alert">{problemMessage(catalogue.problem)}</p>;
