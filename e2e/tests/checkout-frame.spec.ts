@@ -44,7 +44,8 @@ test('the card number takes typing as soon as its frame is ready; Pay (and Enter
   const shopper = new Shopper(page);
   const sheet = new CheckoutSheet(page);
   // Every frame but the first made, the number's, is held back: their page is answered only once the test lets it
-  // (routing also turns the browser's cache off, so each frame asks for its page).
+  // (routing also turns the browser's cache off, so each frame asks for its page). The checkout by its address: the
+  // cart page would load that page first, in its warm frame.
   let release = (): void => {};
   const released = new Promise<void>((resolve) => {
     release = resolve;
@@ -55,7 +56,7 @@ test('the card number takes typing as soon as its frame is ready; Pay (and Enter
     if (frames > 1) await released;
     await route.continue();
   });
-  await shopper.openCheckout(catalogue.everyday);
+  await shopper.openCheckoutOfNewOrder();
   // A click waits for the field to take it: shown, not inert.
   await shopper.typeInto('number', cards.visa.number);
   await expect(shopper.field('number')).toHaveValue('4111 1111 1111 1111');
