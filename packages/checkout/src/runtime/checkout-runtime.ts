@@ -124,10 +124,10 @@ export class CheckoutRuntime {
   private requestedAmount: string | null = null;
   /** The parts loaded on demand (saved methods, 3-D Secure, wallets), and what they see of this runtime. */
   private parts: readonly RuntimePart[] = [];
-  private partHost: PartHost | null = null;
-  /** The payment's part installed in the machine (its import started once the checkout is ready); a submit waits for it. */
+  private readonly partHost: PartHost | null;
+  /** The payment's part, installed (its import started once the checkout is ready); a submit waits for it. */
   private payment: Promise<void> | null = null;
-  private paymentInstalled = false;
+  private paymentPart: RuntimePart | null = null;
   /** The device data collected for this checkout (null: none), started once it is ready. */
   private deviceData: Promise<string | null> = Promise.resolve(null);
   /** The load (its abort signal) the device data was collected for. */
@@ -146,6 +146,20 @@ export class CheckoutRuntime {
     this.machine = createCheckoutMachine(options.settings);
     this.emitter = new CheckoutEmitter(options.callbacks);
     this.wallets = options.wallets ?? WALLETS;
+    const { provider } = this;
+    // What the parts see of this runtime (without a provider the checkout never loads, so no part is ever installed).
+    this.partHost =
+      provider === null
+        ? null
+        : {
+            provider,
+            getState: () => this.machine.getState(),
+            send: (event) => this.send(event),
+            callbacks: () => this.options.callbacks(),
+            requestedAmount: () => this.requestedAmount,
+            fields: () => this.fields,
+            threeDSecureAbort: null,
+          };
     this.instance = {
       requestPaymentMethod: (options) => this.requestPaymentMethod(options),
       isPaymentMethodRequestable: () => this.machine.getState().requestability.requestable,
@@ -316,7 +330,7 @@ export class CheckoutRuntime {
   private requestPaymentMethod(options?: RequestPaymentMethodOptions): Promise<PaymentMethodResult> {
     const t = this.options.translate;
     // The submit's actions are the payment's part: here since the checkout became ready, else waited for.
-    if (this.paymentInstalled) return this.submit(options);
+    if (this.paymentPart !== null) return this.submit(options);
     return this.preparePayment().then(
       () => this.submit(options),
       (error: unknown) => {
@@ -346,8 +360,8 @@ export class CheckoutRuntime {
   private preparePayment(): Promise<void> {
     this.payment ??= loadPayment().then(
       (part) => {
-        this.machine.install(part);
-        this.paymentInstalled = true;
+        this.machine.install(part.machine);
+        this.paymentPart = part;
       },
       (error: unknown) => {
         this.payment = null;
@@ -421,18 +435,8 @@ export class CheckoutRuntime {
   }
 
   private installParts(parts: readonly RuntimePart[]): void {
-    const { provider } = this;
-    if (provider === null) return;
     for (const part of parts) this.machine.install(part.machine);
     this.parts = parts;
-    this.partHost ??= {
-      provider,
-      getState: () => this.machine.getState(),
-      send: (event) => this.send(event),
-      callbacks: () => this.options.callbacks(),
-      requestedAmount: () => this.requestedAmount,
-      threeDSecureAbort: null,
-    };
   }
 
   private optionsOffered(
@@ -560,22 +564,13 @@ export class CheckoutRuntime {
         this.later(this.options.blurSettleMs ?? 300, () => this.send({ type: 'BLUR_SETTLED', field: effect.field }));
         return;
       case 'settleFields':
-        this.waiting = request ?? null;
-        void Promise.resolve(this.fields?.settle(this.machine.getState().visibleFields)).then(() =>
-          this.send({ type: 'FIELDS_SETTLED' }),
-        );
-        return;
       case 'tokenize':
-        // From the submit itself, or once the frames have settled (its caller is waiting already).
-        if (request !== undefined) this.waiting = request;
-        this.tokenize(effect.fields, effect.vault);
-        return;
       case 'deleteMethod':
       case 'verifyThreeDSecure':
-        // A chosen saved card goes to 3-D Secure straight from the request (a typed one after its tokenization, whose
-        // caller is waiting already): its caller waits for the result.
-        if (effect.type === 'verifyThreeDSecure' && request !== undefined) this.waiting = request;
-        for (const part of this.parts) if (this.partHost !== null) part.run?.(effect, this.partHost);
+        // A part's work: the payment's (the frames' settling, the card's tokenization), 3-D Secure's, a deletion. A
+        // submit's caller waits for the outcome, which comes later (and waits on when a tokenization follows).
+        if (request !== undefined) this.waiting = request;
+        if (this.partHost !== null) for (const part of [...this.parts, this.paymentPart]) part?.run?.(effect, this.partHost);
         return;
       case 'clearFields':
         this.fields?.clear();
@@ -639,18 +634,6 @@ export class CheckoutRuntime {
     const caller = this.waiting;
     this.waiting = null;
     return caller;
-  }
-
-  private tokenize(fieldNames: readonly FieldName[], vault: boolean): void {
-    const { provider, fields } = this;
-    const config = this.machine.getState().config;
-    if (provider === null || fields === null || config === null) {
-      this.send({ type: 'TOKENIZE_FAILED', failure: { code: 'gateway', message: 'The card fields are not mounted.' } });
-      return;
-    }
-    void provider.tokenize(fields, config, fieldNames, vault).then((outcome) => {
-      this.send(outcome.ok ? { type: 'TOKENIZED', result: outcome.result } : { type: 'TOKENIZE_FAILED', failure: outcome.error });
-    });
   }
 
   /** Pushes what the frames must know (label, required-ness, current message, CVV length); unchanged values are not resent. */

@@ -1,10 +1,5 @@
 // Which parts a checkout can need, and their on-demand imports: a card-only checkout loads none.
-import type {
-  CheckoutSettings,
-  GatewayConfiguration,
-  PaymentMethodResult,
-  SomeMachinePart,
-} from '../../machine/checkout.types.ts';
+import type { CheckoutSettings, GatewayConfiguration, PaymentMethodResult } from '../../machine/checkout.types.ts';
 import { addEnglish } from '../../i18n/i18n.ts';
 import type { PaymentOptionId } from '../../machine/payment-options.ts';
 import type { RuntimePart } from './part.ts';
@@ -51,9 +46,10 @@ export function loadParts(names: readonly PartName[]): Promise<readonly RuntimeP
 }
 
 /**
- * The payment's part of the machine (a submit of the card form and its outcome): every checkout's, but not before a card
- * can be typed, so not in the card view's download (issue 10). The runtime imports it once the checkout is ready.
+ * The payment's part (a submit of the card form, its outcome, the frames' settling and the tokenization it asks for):
+ * every checkout's, but not before a card can be typed, so not in the card view's download (issue 10). The runtime
+ * imports it once the checkout is ready.
  */
-export function loadPayment(): Promise<SomeMachinePart> {
-  return Promise.all([import('../../machine/parts/payment.ts'), loadEnglish()]).then(([part]) => part.paymentPart);
+export function loadPayment(): Promise<RuntimePart> {
+  return Promise.all([import('./payment.ts'), loadEnglish()]).then(([part]) => part.payment);
 }

@@ -1,6 +1,7 @@
 // What a part of the checkout loaded on demand brings: its guards and actions for the view machine and, for the parts
 // that talk to the provider, the effects it runs. The runtime imports a part only when the checkout can need it.
 import type { CheckoutEffect, CheckoutEvent, CheckoutState, SomeMachinePart } from '../../machine/checkout.types.ts';
+import type { HostedFields } from '../../fields/hosted-fields.ts';
 import type { ProviderClient } from '../../provider/provider.ts';
 import type { CheckoutCallbacks } from '../events.ts';
 
@@ -10,6 +11,8 @@ export interface PartHost {
   getState(): CheckoutState;
   send(event: CheckoutEvent): void;
   callbacks(): CheckoutCallbacks;
+  /** The card fields' frames mounted now (null: none). */
+  fields(): HostedFields | null;
   /** The amount the current requestPaymentMethod() asked 3-D Secure to authenticate (null: the option's). */
   requestedAmount(): string | null;
   /** The running 3-D Secure's abort: the challenge's Cancel and teardown abort it. */
