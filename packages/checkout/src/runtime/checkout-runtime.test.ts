@@ -240,7 +240,7 @@ describe('CheckoutRuntime', () => {
     expect(h.runtime.getState().phase).toBe('error');
     // The sheet drops the card view on the error (its frames go) and draws it again with the retry (new frames).
     unmount();
-    h.runtime.retry();
+    h.runtime.dispatch({ type: 'RETRY' });
     h.mount();
     h.answerConfig(config);
     await h.configured();
@@ -432,7 +432,7 @@ describe('CheckoutRuntime', () => {
     expect(onError).toHaveBeenCalledWith(
       expect.objectContaining({ code: 'network', message: 'Network error. Please try again.' }),
     );
-    h.runtime.retry();
+    h.runtime.dispatch({ type: 'RETRY' });
     expect(h.runtime.getState().phase).toBe('loading');
     await h.settle();
     h.answerConfig(config);
@@ -460,7 +460,7 @@ describe('CheckoutRuntime', () => {
       }),
     );
     expect(h.runtime.getState().phase).toBe('error');
-    h.runtime.retry();
+    h.runtime.dispatch({ type: 'RETRY' });
     expect(h.runtime.getState().phase).toBe('loading');
     expect(errors).toHaveBeenCalledWith('[kassa/checkout] braintree-web could not load the configuration: boom');
     errors.mockRestore();
@@ -550,13 +550,13 @@ describe('CheckoutRuntime with several ways to pay', () => {
     h.runtime.instance.on('changeActiveView', record);
     const focusCard = vi.fn();
     h.runtime.registerFocus('card', focusCard);
-    h.runtime.selectOption('card');
+    h.runtime.dispatch({ type: 'SELECT_OPTION', option: 'card' });
     expect(onPaymentOptionSelected).toHaveBeenCalledWith({ paymentOption: 'card' });
     expect(changes).toEqual([{ previousViewId: 'options', newViewId: 'card' }]);
     await h.settle();
     expect(focusCard).toHaveBeenCalledTimes(1);
     h.runtime.instance.off('changeActiveView', record);
-    h.runtime.showOptions();
+    h.runtime.dispatch({ type: 'SHOW_OPTIONS' });
     expect(changes).toHaveLength(1);
     expect(h.runtime.getState().view).toBe('options');
     // The option list is imported on demand: focus waits until it registers.
@@ -875,9 +875,9 @@ describe('CheckoutRuntime deleting a saved method', () => {
       },
     );
     expect(h.runtime.getState().savedMethods).toEqual([saved]);
-    h.runtime.editMethods(true);
-    h.runtime.askDelete(saved.nonce);
-    h.runtime.answerDelete(true);
+    h.runtime.dispatch({ type: 'EDIT_METHODS' });
+    h.runtime.dispatch({ type: 'ASK_DELETE', nonce: saved.nonce });
+    h.runtime.dispatch({ type: 'CONFIRM_DELETE' });
     await h.settle();
     await h.settle();
     return { h, deletedAtGateway };

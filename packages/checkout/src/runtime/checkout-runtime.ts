@@ -87,6 +87,24 @@ export interface FieldContainer {
   readonly describedBy: string;
 }
 
+/** The events views send for the shopper's gestures: a way to pay chosen, the toggle, Try again, the saved methods'. */
+export type ShopperEvent = Extract<
+  CheckoutEvent,
+  {
+    readonly type:
+      | 'SELECT_OPTION'
+      | 'SHOW_OPTIONS'
+      | 'RETRY'
+      | 'SELECT_METHOD'
+      | 'EDIT_METHODS'
+      | 'DONE_EDITING'
+      | 'ASK_DELETE'
+      | 'CONFIRM_DELETE'
+      | 'CANCEL_DELETE'
+      | 'SET_SAVE_CARD';
+  }
+>;
+
 /** Where focus goes when the shopper opens a view, or when the sheet's message must be read first. */
 export type FocusTarget = PaymentOptionId | 'options' | 'methods' | 'delete-confirmation' | 'alert';
 
@@ -197,42 +215,11 @@ export class CheckoutRuntime {
     else this.loadConfiguration();
   }
 
-  retry(): void {
-    this.send({ type: 'RETRY' });
-  }
+  /** A shopper's gesture a view forwards (the machine decides what it does). */
+  readonly dispatch = (event: ShopperEvent): void => this.send(event);
 
   focusField(field: FieldName): void {
     this.fields?.focus(field);
-  }
-
-  selectOption(option: PaymentOptionId): void {
-    this.send({ type: 'SELECT_OPTION', option });
-  }
-
-  /** The "Choose another way to pay" toggle. */
-  showOptions(): void {
-    this.send({ type: 'SHOW_OPTIONS' });
-  }
-
-  /** Shopper gestures on the saved methods (views forward them; the machine decides what they do). */
-  selectMethod(nonce: string): void {
-    this.send({ type: 'SELECT_METHOD', nonce });
-  }
-
-  editMethods(editing: boolean): void {
-    this.send({ type: editing ? 'EDIT_METHODS' : 'DONE_EDITING' });
-  }
-
-  askDelete(nonce: string): void {
-    this.send({ type: 'ASK_DELETE', nonce });
-  }
-
-  answerDelete(confirmed: boolean): void {
-    this.send({ type: confirmed ? 'CONFIRM_DELETE' : 'CANCEL_DELETE' });
-  }
-
-  setSaveCard(save: boolean): void {
-    this.send({ type: 'SET_SAVE_CARD', save });
   }
 
   /** A wallet's view, once its module has loaded (null before, and for every other view). */

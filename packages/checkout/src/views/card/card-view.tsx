@@ -74,7 +74,7 @@ export function CardView({ active }: { readonly active: boolean }): ReactElement
           <input
             type="checkbox"
             checked={view.saveCard.checked}
-            onChange={(event) => runtime?.setSaveCard(event.currentTarget.checked)}
+            onChange={(event) => runtime?.dispatch({ type: 'SET_SAVE_CARD', save: event.currentTarget.checked })}
           />
           <span>{view.saveCard.label}</span>
         </label>

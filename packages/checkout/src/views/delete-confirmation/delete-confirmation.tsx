@@ -19,7 +19,7 @@ export function DeleteConfirmation(): ReactElement | null {
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>): void => {
     if (event.key === 'Escape' && !view.busy) {
       event.preventDefault();
-      runtime?.answerDelete(false);
+      runtime?.dispatch({ type: 'CANCEL_DELETE' });
     } else if (event.key === 'Tab') {
       // Two buttons: Tab and Shift+Tab go from one to the other.
       event.preventDefault();
@@ -45,7 +45,7 @@ export function DeleteConfirmation(): ReactElement | null {
           type="button"
           className="kassa-delete__cancel"
           disabled={view.busy}
-          onClick={() => runtime?.answerDelete(false)}
+          onClick={() => runtime?.dispatch({ type: 'CANCEL_DELETE' })}
         >
           {view.cancelText}
         </button>
@@ -54,7 +54,7 @@ export function DeleteConfirmation(): ReactElement | null {
           type="button"
           className="kassa-delete__confirm"
           disabled={view.busy}
-          onClick={() => runtime?.answerDelete(true)}
+          onClick={() => runtime?.dispatch({ type: 'CONFIRM_DELETE' })}
         >
           {view.confirmText}
         </button>

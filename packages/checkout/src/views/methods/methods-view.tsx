@@ -36,7 +36,11 @@ export function MethodsView(): ReactElement {
           {view.heading}
         </p>
         {view.editText !== null && (
-          <button type="button" className="kassa-methods__edit" onClick={() => runtime?.editMethods(!view.editing)}>
+          <button
+            type="button"
+            className="kassa-methods__edit"
+            onClick={() => runtime?.dispatch({ type: view.editing ? 'DONE_EDITING' : 'EDIT_METHODS' })}
+          >
             {view.editText}
           </button>
         )}
@@ -53,7 +57,7 @@ export function MethodsView(): ReactElement {
                   data-nonce={method.nonce}
                   aria-describedby={method.lockedReason !== null ? reasonId : undefined}
                   disabled={method.lockedReason !== null}
-                  onClick={() => runtime?.askDelete(method.nonce)}
+                  onClick={() => runtime?.dispatch({ type: 'ASK_DELETE', nonce: method.nonce })}
                 >
                   {/* The name reads "Delete Visa ending in 1881, Expires 12/29": the visible text, after the action. */}
                   <span className="kassa-method__label">
@@ -87,7 +91,7 @@ export function MethodsView(): ReactElement {
                 value={method.nonce}
                 data-nonce={method.nonce}
                 checked={method.active}
-                onChange={() => runtime?.selectMethod(method.nonce)}
+                onChange={() => runtime?.dispatch({ type: 'SELECT_METHOD', nonce: method.nonce })}
               />
               <span className="kassa-method__mark" data-option={method.option}>
                 <OptionIcon option={method.option} />

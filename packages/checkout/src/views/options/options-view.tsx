@@ -26,7 +26,7 @@ export function OptionList({ labelledBy }: { readonly labelledBy?: string }): Re
               data-option={item.id}
               disabled={item.disabled}
               aria-describedby={item.note !== null ? noteId : undefined}
-              onClick={() => runtime?.selectOption(item.id)}
+              onClick={() => runtime?.dispatch({ type: 'SELECT_OPTION', option: item.id })}
             >
               <OptionIcon option={item.id} />
               <span className="kassa-option__label">{item.label}</span>

@@ -45,12 +45,12 @@ export function Sheet(): ReactElement {
       {/* Renders nothing for a view that is not a loaded wallet's. */}
       {view !== null && <WalletView view={view} />}
       {root.toggleText !== null && (
-        <button type="button" className="kassa-checkout__toggle" onClick={() => runtime?.showOptions()}>
+        <button type="button" className="kassa-checkout__toggle" onClick={() => runtime?.dispatch({ type: 'SHOW_OPTIONS' })}>
           {root.toggleText}
         </button>
       )}
       {root.retryText !== null && (
-        <button type="button" className="kassa-checkout__retry" onClick={() => runtime?.retry()}>
+        <button type="button" className="kassa-checkout__retry" onClick={() => runtime?.dispatch({ type: 'RETRY' })}>
           {root.retryText}
         </button>
       )}
