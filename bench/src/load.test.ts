@@ -121,7 +121,7 @@ describe('the warm-up (load.ts warmUp)', () => {
 
   it('stops once the CPU per request stops falling, well before its cap, with each batch it measured', async () => {
     const { row, sizes } = optimising((before) => 1 + 3 * Math.exp(-before / 500));
-    const [warmed] = await warmUp([row], { batch: 500, cap: 20_000 }, false);
+    const [warmed] = await warmUp([row], { batch: 500, least: 0, cap: 20_000 }, false);
     expect(warmed?.steady).toBe(true);
     expect(warmed?.requests).toBeGreaterThan(1500);
     expect(warmed?.requests).toBeLessThan(5000);
@@ -134,19 +134,27 @@ describe('the warm-up (load.ts warmUp)', () => {
 
   it('stops at its cap when the CPU per request keeps falling, not shown steady; a fixed count is one batch', async () => {
     const falling = optimising((before) => 10 - before / 1000);
-    const [capped] = await warmUp([falling.row], { batch: 500, cap: 3200 }, false);
+    const [capped] = await warmUp([falling.row], { batch: 500, least: 0, cap: 3200 }, false);
     expect(capped).toMatchObject({ requests: 3200, steady: false });
     expect(falling.sizes).toEqual([500, 500, 500, 500, 500, 500, 200]);
     const fixed = optimising(() => 1);
-    const [once] = await warmUp([fixed.row], { batch: 300, cap: 300 }, false);
+    const [once] = await warmUp([fixed.row], { batch: 300, least: 300, cap: 300 }, false);
     expect(once).toMatchObject({ requests: 300, steady: false });
     expect(fixed.sizes).toEqual([300]);
+  });
+
+  it('sends at least its least even when steady before it', async () => {
+    const flat = optimising(() => 2);
+    const [warmed] = await warmUp([flat.row], { batch: 500, least: 3000, cap: 5000 }, false);
+    expect(warmed).toMatchObject({ requests: 3000, steady: true });
+    const [early] = await warmUp([optimising(() => 2).row], { batch: 500, least: 0, cap: 5000 }, false);
+    expect(early?.requests).toBe(1500);
   });
 
   it('warms rows up in step until each is steady: the same count for all, each judged on its own CPU', async () => {
     const flat = optimising(() => 2);
     const slow = optimising((before) => 1 + 3 * Math.exp(-before / 500));
-    const [flatRow, slowRow] = await warmUp([flat.row, slow.row], { batch: 500, cap: 20_000 }, true);
+    const [flatRow, slowRow] = await warmUp([flat.row, slow.row], { batch: 500, least: 0, cap: 20_000 }, true);
     expect(flatRow?.requests).toBe(slowRow?.requests);
     expect(flat.sizes).toEqual(slow.sizes);
     expect(flatRow?.cpuMsPerItem.every((ms) => ms === 2)).toBe(true);

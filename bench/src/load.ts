@@ -175,21 +175,24 @@ export async function interleaved(
 }
 
 /**
- * How a row is warmed up: batches of `batch` requests until its CPU per request is steady (isSteady) or `cap`
- * requests were sent. A fixed warm-up of N (`--warmup N`) is one batch of N, its cap N.
+ * How a row is warmed up: batches of `batch` requests, at least `least` requests, then until its CPU per request is
+ * steady (isSteady) or `cap` requests were sent. A fixed warm-up of N (`--warmup N`) is one batch of N, least and cap N.
  */
 export interface WarmUpPlan {
   batch: number;
+  least: number;
   cap: number;
 }
 
 /**
- * The warm-up of every row unless `--warmup N` fixes it: batches of 500 until steady, at most 5,000 requests. After 300
- * payments V8 was still compiling Kassa's code: about 1 ms of CPU per payment of its worker threads that a server which
- * has run a while does not pay (`npm run payment-cpu`, 0.97 ms after 300, 0.22 after 4,300), and the SDK's client in
- * the bench process fell from 2.62 to 1.24 ms per sale along a run's parts (issue 10, growth6).
+ * The warm-up of every row unless `--warmup N` fixes it: batches of 500, at least 3,000, then until steady, at most
+ * 5,000 requests. After 300 payments V8 was still compiling Kassa's code: about 1 ms of CPU per payment of its worker
+ * threads that a server which has run a while does not pay (`npm run payment-cpu`, 0.97 ms after 300, 0.22 after
+ * 4,300), and the SDK's client in the bench process fell from 2.62 to 1.24 ms per sale along a run's parts (issue 10,
+ * growth6). At least 3,000 because a rise of the machine's load makes a batch dearer, which the rule alone took for
+ * a steady state: stopped at 3,500, the first measured batch still cost 5.47 ms a payment, the next 3.63 (steady).
  */
-export const STEADY_WARM_UP: WarmUpPlan = { batch: 500, cap: 5000 };
+export const STEADY_WARM_UP: WarmUpPlan = { batch: 500, least: 3000, cap: 5000 };
 
 /** A batch's CPU per request this much below the cheapest before it is still a fall (a server still being optimised). */
 export const STEADY_TOLERANCE = 0.05;
@@ -224,7 +227,8 @@ const cpuPerRequest = (usedMs: Record<string, number>, ok: number): number =>
   Object.values(perItem(usedMs, ok)).reduce((sum, ms) => sum + ms, 0);
 
 /**
- * Warms the rows up in step, batch after batch, until every one is steady (isSteady) or the plan's cap is reached, so
+ * Warms the rows up in step, batch after batch, until every one is steady (isSteady) after the plan's least, or its cap
+ * is reached, so
  * rows measured side by side have had the same warm-up. `together`: each round's batches are sent at the same moment
  * (rows whose counters are theirs alone: Kassa's servers); otherwise one after the other (the SDK's rows, whose CPU is
  * the bench process's).
@@ -232,7 +236,7 @@ const cpuPerRequest = (usedMs: Record<string, number>, ok: number): number =>
 export async function warmUp(rows: WarmingRow[], plan: WarmUpPlan, together: boolean): Promise<WarmedUp[]> {
   const costs = rows.map(() => [] as number[]);
   let sent = 0;
-  while (sent < plan.cap && !costs.every(isSteady)) {
+  while (sent < plan.cap && (sent < plan.least || !costs.every(isSteady))) {
     const count = Math.min(plan.batch, plan.cap - sent);
     const sends: Array<() => Promise<LoadRun>> = [];
     for (const row of rows) sends.push(await row.next(count));

@@ -58,7 +58,12 @@ if (fixedWarmUp !== undefined && (!Number.isInteger(fixedWarmUp) || fixedWarmUp 
 const size: RunSize = {
   items: smoke ? 48 : Number(values.payments ?? 3000),
   // The smoke's two batches of 8 go through the steady warm-up's steps without waiting for a steady state.
-  warmup: fixedWarmUp === undefined ? (smoke ? { batch: 8, cap: 16 } : STEADY_WARM_UP) : { batch: fixedWarmUp, cap: fixedWarmUp },
+  warmup:
+    fixedWarmUp === undefined
+      ? smoke
+        ? { batch: 8, least: 0, cap: 16 }
+        : STEADY_WARM_UP
+      : { batch: fixedWarmUp, least: fixedWarmUp, cap: fixedWarmUp },
   helloWorldMs: smoke ? 300 : 5000,
 };
 const connectionCounts = (values.connections ?? (smoke ? '16' : '16,64')).split(',').map(Number);
@@ -253,7 +258,9 @@ try {
           for (const { scenario, instances, sandbox: rowSandbox, database } of started)
             ready.push(await readyPayments(scenario, instances, rowSandbox, connections, size, sharing, database));
           const warmed = await warmUp(ready, size.warmup, true);
-          const measured = await Promise.all(ready.map((row) => row.measure()));
+          const measures: Array<() => Promise<Measurement>> = [];
+          for (const row of ready) measures.push(await row.measured());
+          const measured = await Promise.all(measures.map((measure) => measure()));
           rows.push(...measured.map((row, i) => ({ ...row, warmUp: warmed[i] })));
         } finally {
           await Promise.all(ready.map((row) => row.close()));

@@ -52,7 +52,10 @@ const { values } = parseArgs({
 });
 const payments = Number(values.payments);
 const concurrency = Number(values.concurrency);
-const WARMUP = values.warmup === undefined ? STEADY_WARM_UP : { batch: Number(values.warmup), cap: Number(values.warmup) };
+const WARMUP =
+  values.warmup === undefined
+    ? STEADY_WARM_UP
+    : { batch: Number(values.warmup), least: Number(values.warmup), cap: Number(values.warmup) };
 const BATCHES = Number(values.batches);
 const out = resolve(values.out ?? join(ROOT, '.tmp', 'payment-cpu.json'));
 const serverRoot = resolve(values.server ?? ROOT);
@@ -138,8 +141,13 @@ const { app } = await server.buildKassaApp(config, { seedDemoVault: true, logger
 try {
   // Listening for the preparation only (prepare.ts is a browser's HTTP); the measured payments go through `inject`.
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
-  const profiled = values['cpu-only'] ? 0 : 1;
-  const prepared = await preparePayments(url, sandbox.origin, (BATCHES + profiled) * payments, 'payment-cpu');
+  // Each batch's payments are prepared just before it, warm-up and measured alike, under cards of their own.
+  let preparedCount = 0;
+  const prepare = async (count: number) => {
+    const from = preparedCount;
+    preparedCount += count;
+    return preparePayments(url, sandbox.origin, count, 'payment-cpu', from);
+  };
   const pay = (batch: PreparedPayment[]) => async (index: number) => {
     const payment = batch[index];
     if (payment === undefined) return 'nothing prepared';
@@ -153,15 +161,12 @@ try {
     if (failed.length > 0) throw new Error(`failed payments: ${JSON.stringify(Object.fromEntries(failed))}`);
     return run;
   };
-  // The warm-up's payments are prepared batch by batch, after the measured ones, under card numbers of their own.
-  let warmUpPrepared = prepared.length;
   const [paymentsWarmUp] = await warmUp(
     [
       {
         cpu: { process: processCpuMs },
         next: async (count) => {
-          const batch = await preparePayments(url, sandbox.origin, count, 'payment-cpu', warmUpPrepared);
-          warmUpPrepared += count;
+          const batch = await prepare(count);
           return () => loop(batch);
         },
       },
@@ -175,8 +180,8 @@ try {
   let paymentCpu: Record<string, number> = {};
   for (let batch = 0; batch < BATCHES; batch += 1) {
     if (batch > 0) earlierBatches.push(paymentCpu);
-    const from = batch * payments;
-    paymentCpu = await cpuPerItem(payments, () => loop(prepared.slice(from, from + payments)), postgresCpu);
+    const prepared = await prepare(payments);
+    paymentCpu = await cpuPerItem(payments, () => loop(prepared), postgresCpu);
   }
   const report: Report = {
     server: serverRoot,
@@ -198,8 +203,9 @@ try {
     session.connect();
     await session.post('Profiler.enable');
     await session.post('Profiler.setSamplingInterval', { interval: 100 });
+    const prepared = await prepare(payments);
     await session.post('Profiler.start');
-    await loop(prepared.slice(BATCHES * payments));
+    await loop(prepared);
     profile = (await session.post('Profiler.stop')).profile;
     session.disconnect();
     report.breakdown = partsOfProfile(profile as CpuProfile);
