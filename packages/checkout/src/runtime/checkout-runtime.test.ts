@@ -137,7 +137,8 @@ function harness(
   };
 }
 
-async function readyHarness(
+/** Started, its configuration loaded and its frames mounted, none of them ready yet. */
+async function mountedHarness(
   callbacks: CheckoutCallbacks = {},
   extra: Partial<RuntimeOptions> = {},
   gateway = config,
@@ -150,6 +151,11 @@ async function readyHarness(
   h.answerConfig(gateway);
   await h.configured();
   h.mount();
+  return h;
+}
+
+async function readyHarness(...args: Parameters<typeof mountedHarness>) {
+  const h = await mountedHarness(...args);
   for (const field of h.runtime.getState().visibleFields) h.frame(field, { type: 'ready', field });
   // Ready: the runtime imports the payment's part; it is installed a task after that import has settled.
   await loadPayment();
@@ -329,12 +335,7 @@ describe('CheckoutRuntime', () => {
   });
 
   it("waits for the payment's part when a request comes before it has arrived, then tokenizes", async () => {
-    const h = harness();
-    h.runtime.start();
-    await h.settle();
-    h.answerConfig(config);
-    await h.configured();
-    h.mount();
+    const h = await mountedHarness();
     h.frame('number', { type: 'cardTypeChange', cards: [{ type: 'visa', niceType: 'Visa', code: { name: 'CVV', size: 3 } }] });
     for (const field of ['number', 'expirationDate', 'cvv'] as const) {
       h.frame(field, { type: 'ready', field });
@@ -814,12 +815,7 @@ describe('CheckoutRuntime with 3-D Secure on a saved card', () => {
 
 describe('CheckoutRuntime device data', () => {
   it('starts collecting with the first character typed in a card field, not while the frames load nor at the reveal, once per load', async () => {
-    const h = harness();
-    h.runtime.start();
-    await h.settle();
-    h.answerConfig(config);
-    await h.configured();
-    h.mount();
+    const h = await mountedHarness();
     for (const field of h.runtime.getState().visibleFields) h.frame(field, { type: 'ready', field });
     expect(h.runtime.getState().phase).toBe('ready');
     // The card view focusing its first field, the CVV's frame revalidating for a new expected size: nothing typed.
