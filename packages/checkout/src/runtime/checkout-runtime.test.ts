@@ -27,7 +27,7 @@ import {
 // The parts' imports, watched (the runtime's own calls, to the real imports).
 vi.mock('./parts/load.ts', async (importOriginal) => {
   const load = await importOriginal<typeof import('./parts/load.ts')>();
-  return { ...load, loadParts: vi.fn(load.loadParts) };
+  return { ...load, loadParts: vi.fn(load.loadParts), loadPayment: vi.fn(load.loadPayment) };
 });
 
 const config = gatewayConfiguration({ challenges: ['cvv'], supportedCardTypes: ['Visa', 'American Express'] });
@@ -347,6 +347,37 @@ describe('CheckoutRuntime', () => {
     await vi.waitFor(() => expect(h.log).toContain('tokenize number,expirationDate,cvv'));
     h.answerTokenize({ ok: true, result });
     await expect(request).resolves.toEqual(result);
+  });
+
+  it('rejects a request whose payment part did not download with the reload message; the next request imports it again and tokenizes', async () => {
+    const log = vi.spyOn(console, 'error').mockImplementation(() => {});
+    // Offline: the import the runtime starts at ready and the one the first request makes again both fail.
+    vi.mocked(loadPayment).mockClear().mockRejectedValueOnce(new Error('offline')).mockRejectedValueOnce(new Error('offline'));
+    const h = harness();
+    h.runtime.start();
+    await h.settle();
+    h.answerConfig(config);
+    await h.configured();
+    h.mount();
+    h.frame('number', { type: 'cardTypeChange', cards: [{ type: 'visa', niceType: 'Visa', code: { name: 'CVV', size: 3 } }] });
+    for (const field of ['number', 'expirationDate', 'cvv'] as const) {
+      h.frame(field, { type: 'ready', field });
+      h.frame(field, { type: 'state', field, event: 'input', state: VALID });
+    }
+    await h.settle();
+    await expect(h.runtime.instance.requestPaymentMethod()).rejects.toMatchObject({
+      code: 'network',
+      message: 'The payment form cannot start. Reload the page, or contact the shop if it happens again.',
+    });
+    expect(log).toHaveBeenCalledWith('[kassa/checkout] the payment part did not download', expect.any(Error));
+    expect(h.log.some((line) => line.startsWith('tokenize'))).toBe(false);
+
+    const request = h.runtime.instance.requestPaymentMethod();
+    await vi.waitFor(() => expect(h.log).toContain('tokenize number,expirationDate,cvv'));
+    h.answerTokenize({ ok: true, result });
+    await expect(request).resolves.toEqual(result);
+    expect(loadPayment).toHaveBeenCalledTimes(3);
+    log.mockRestore();
   });
 
   it('rejects a form still incomplete once the frames have answered, with the sheet message', async () => {
