@@ -154,6 +154,15 @@ async function mountedHarness(
   return h;
 }
 
+/** Each frame ready and a valid Visa in them: the form ready this moment, the payment's part only just asked for. */
+function readyWithValidVisa(h: Awaited<ReturnType<typeof mountedHarness>>): void {
+  h.frame('number', { type: 'cardTypeChange', cards: [{ type: 'visa', niceType: 'Visa', code: { name: 'CVV', size: 3 } }] });
+  for (const field of ['number', 'expirationDate', 'cvv'] as const) {
+    h.frame(field, { type: 'ready', field });
+    h.frame(field, { type: 'state', field, event: 'input', state: VALID });
+  }
+}
+
 async function readyHarness(...args: Parameters<typeof mountedHarness>) {
   const h = await mountedHarness(...args);
   for (const field of h.runtime.getState().visibleFields) h.frame(field, { type: 'ready', field });
@@ -336,11 +345,7 @@ describe('CheckoutRuntime', () => {
 
   it("waits for the payment's part when a request comes before it has arrived, then tokenizes", async () => {
     const h = await mountedHarness();
-    h.frame('number', { type: 'cardTypeChange', cards: [{ type: 'visa', niceType: 'Visa', code: { name: 'CVV', size: 3 } }] });
-    for (const field of ['number', 'expirationDate', 'cvv'] as const) {
-      h.frame(field, { type: 'ready', field });
-      h.frame(field, { type: 'state', field, event: 'input', state: VALID });
-    }
+    readyWithValidVisa(h);
     // Ready this moment: the part's import has only just started.
     const request = h.runtime.instance.requestPaymentMethod();
     expect(h.runtime.getState().phase).toBe('ready');
@@ -353,17 +358,8 @@ describe('CheckoutRuntime', () => {
     const log = vi.spyOn(console, 'error').mockImplementation(() => {});
     // Offline: the import the runtime starts at ready and the one the first request makes again both fail.
     vi.mocked(loadPayment).mockClear().mockRejectedValueOnce(new Error('offline')).mockRejectedValueOnce(new Error('offline'));
-    const h = harness();
-    h.runtime.start();
-    await h.settle();
-    h.answerConfig(config);
-    await h.configured();
-    h.mount();
-    h.frame('number', { type: 'cardTypeChange', cards: [{ type: 'visa', niceType: 'Visa', code: { name: 'CVV', size: 3 } }] });
-    for (const field of ['number', 'expirationDate', 'cvv'] as const) {
-      h.frame(field, { type: 'ready', field });
-      h.frame(field, { type: 'state', field, event: 'input', state: VALID });
-    }
+    const h = await mountedHarness();
+    readyWithValidVisa(h);
     await h.settle();
     await expect(h.runtime.instance.requestPaymentMethod()).rejects.toMatchObject({
       code: 'network',
