@@ -57,6 +57,30 @@ test('the cart loads the card fields page ahead in a hidden frame, out of reach,
   expect(await violations()).toEqual([]);
 });
 
+test('a shopper back on the cart within its 10 s keeps the one warm frame: not loaded again, not let go while they read', async ({
+  page,
+}) => {
+  await page.clock.install();
+  let loads = 0;
+  page.on('request', (request) => {
+    if (request.url().endsWith('/hosted-fields/frame.html')) loads += 1;
+  });
+  const shopper = new Shopper(page);
+  await openCart(shopper);
+  const warm = page.locator('iframe[data-kassa-warm-frame]');
+  await expect(warm).toHaveCount(1);
+  // To the shop for another look (the app's navigation: the frame outlives the cart page), and back before it goes.
+  await page.getByRole('link', { name: 'Shop', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'Good coffee, made at home', level: 1 })).toBeVisible();
+  await page.clock.fastForward(5_000);
+  await page.getByRole('link', { name: /^Cart/ }).click();
+  await expect(page.getByRole('button', { name: 'Go to checkout' })).toBeEnabled();
+  // Past the 10 s after the shopper first left the cart: still there, as long as they are on it.
+  await page.clock.fastForward(10_000);
+  await expect(warm).toHaveCount(1);
+  expect(loads).toBe(1);
+});
+
 test('the checkout still loads from the cart when the warm frame cannot', async ({ page }) => {
   // The first request for the card fields' page is the warm frame's (the cart's, before any checkout): refused.
   let asked = 0;
