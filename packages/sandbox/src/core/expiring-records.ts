@@ -8,9 +8,9 @@ const SWEPT_AT_ONCE = 64;
  * A collection whose records live `lifetimeMs` from their creation and are added in time order (nonces, device
  * sessions), so that a long-running sandbox keeps only the last lifetime's worth (issue 10: no unbounded state).
  * Each addition first drops expired records, oldest first: the sweep reads them in insertion order, drops at most
- * SWEPT_AT_ONCE, and stops at the first live record, whose expiry it remembers: no addition pays for a sweep before
- * then, nor more than once a second (an expired record is refused by `live` whether swept or not). Each record is
- * looked at about once in its life, whatever the number of records.
+ * SWEPT_AT_ONCE (the next addition takes up the rest), and stops at the first live record, whose expiry it remembers:
+ * no addition pays for a sweep before then, nor more than once a second (an expired record is refused by `live` whether
+ * swept or not). Each record is looked at about once in its life, whatever the number of records.
  */
 export class ExpiringRecords<T> {
   /** When the oldest record kept expires (epoch ms), or null when not known: no sweep is needed before then. */
@@ -53,8 +53,12 @@ export class ExpiringRecords<T> {
         this.nextExpiry = Math.max(expiresAt, now + SWEEP_INTERVAL_MS);
         return;
       }
-      // Left for the next addition: one request does not pay for a whole backlog.
-      if (swept === SWEPT_AT_ONCE) return;
+      // Left for the next addition, due at once: one request does not pay for a whole backlog. (Left unset, the
+      // addition's own expiry was taken for the next sweep's: the rest waited a lifetime, 64 records every 3 hours.)
+      if (swept === SWEPT_AT_ONCE) {
+        this.nextExpiry = now;
+        return;
+      }
       this.records.discard(this.idOf(record));
       swept += 1;
     }
