@@ -484,7 +484,7 @@ describe("SQLite's compiled writes of one turn of the event loop (sqlite-at-once
     }
   });
 
-  it('shares it with writes that return rows (an upsert counting with RETURNING, as the rate limit does)', async () => {
+  it('shares it with writes that return rows: two inserts with RETURNING write the log frames of two without (the rate limit counts with RETURNING)', async () => {
     const { handle, cleanup } = await engine.open();
     const { db } = handle;
     try {
