@@ -502,15 +502,18 @@ describe("SQLite's compiled writes of one turn of the event loop (sqlite-at-once
     }
   });
 
-  it('answers each write only once it is committed: another connection sees it then, not before', async () => {
+  it('answers each write, one that returns rows too, only once it is committed: another connection sees it then, not before', async () => {
     const { config, handle, cleanup } = await engine.open();
     const other = await openDatabase(config);
     try {
       const written = insertHits.affected(handle.db, { bucket: 'later', window_ends_at: at, hits: 1 });
-      // Run at once on the other connection (a read alone), while the write's turn is not over.
-      expect(await hitsOf.takeFirst(other.db, { bucket: 'later' })).toBeUndefined();
       const seenWhenAnswered = written.then(() => hitsOf.takeFirst(other.db, { bucket: 'later' }));
+      const returned = insertHitsReturning.takeFirst(handle.db, { bucket: 'returned', window_ends_at: at, hits: 1 });
+      const seenWhenReturned = returned.then(() => hitsOf.takeFirst(other.db, { bucket: 'returned' }));
+      // Run at once on the other connection (a read alone), while the writes' turn is not over.
+      expect(await hitsOf.takeFirst(other.db, { bucket: 'later' })).toBeUndefined();
       expect(await seenWhenAnswered).toEqual({ bucket: 'later', hits: 1 });
+      expect(await seenWhenReturned).toEqual({ bucket: 'returned', hits: 1 });
     } finally {
       await other.close();
       await cleanup();
