@@ -84,6 +84,21 @@ test('a part of the checkout failing to download (the saved methods\', for vault
   expect(await integratorErrors(page)).toEqual([{ code: 'network', message }]);
 });
 
+test('the payment\'s part failing to download: a request shows "The payment form cannot start. Reload the page…", no Try again; it and onError say network', async ({
+  page,
+}) => {
+  const message = 'The payment form cannot start. Reload the page, or contact the shop if it happens again.';
+  await openIntegratorPage(page, { authorization: await clientTokenForNewOrder(page), options: {} }, /^payment-/);
+  const sheet = new CheckoutSheet(page);
+  await sheet.seesState('ready');
+  await new Shopper(page).enterCard(cards.visa);
+  expect(await requestPaymentMethod(page)).toEqual([{ ok: false, code: 'network', message }]);
+  await sheet.seesState('error');
+  await expect(sheet.message()).toHaveText(message);
+  await expect(sheet.root().getByRole('button', { name: 'Try again' })).toHaveCount(0);
+  expect(await integratorErrors(page)).toEqual([{ code: 'network', message }]);
+});
+
 test('a card the gateway refuses (expired by its clock, not by the shopper\'s): "Credit card is invalid", the date marked and focused', async ({
   page,
 }) => {

@@ -101,6 +101,8 @@ const coreTransitions: TransitionTable = {
     ],
     CLEAR_SELECTION: [{ actions: ['clearSelection'] }],
     UPDATE_SETTINGS: [{ actions: ['updateSettings'] }],
+    // The payment's part did not download at a submit (the runtime): nothing can be paid before a reload.
+    CONFIG_FAILED: [{ target: 'error', actions: ['setLoadError', 'reportLoadError'] }],
   },
   submitting: {
     ...closing,

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { HostedFields, HostedFieldsOptions, TokenizeOutcome } from '../fields/hosted-fields.ts';
 import type { ConfigurePayload } from '../fields/protocol.ts';
 import { createTranslator } from '../i18n/i18n.ts';
-import { connectCard } from '../machine/checkout.connect.ts';
+import { connectCard, connectRoot } from '../machine/checkout.connect.ts';
 import type { CheckoutSettings, FieldName, GatewayConfiguration } from '../machine/checkout.types.ts';
 import {
   ProviderConfigurationError,
@@ -354,25 +354,22 @@ describe('CheckoutRuntime', () => {
     await expect(request).resolves.toEqual(result);
   });
 
-  it('rejects a request whose payment part did not download with the reload message; the next request imports it again and tokenizes', async () => {
+  it("shows the reload message when a submit finds the payment's part not downloaded, without Try again, and rejects with it", async () => {
     const log = vi.spyOn(console, 'error').mockImplementation(() => {});
-    // Offline: the import the runtime starts at ready and the one the first request makes again both fail.
+    // Offline: the import the runtime starts at ready and the one the request makes again both fail.
     vi.mocked(loadPayment).mockClear().mockRejectedValueOnce(new Error('offline')).mockRejectedValueOnce(new Error('offline'));
-    const h = await mountedHarness();
+    const onError = vi.fn();
+    const h = await mountedHarness({ onError });
     readyWithValidVisa(h);
     await h.settle();
-    await expect(h.runtime.instance.requestPaymentMethod()).rejects.toMatchObject({
-      code: 'network',
-      message: 'The payment form cannot start. Reload the page, or contact the shop if it happens again.',
-    });
-    expect(log).toHaveBeenCalledWith('[kassa/checkout] the payment part did not download', expect.any(Error));
+    const reload = 'The payment form cannot start. Reload the page, or contact the shop if it happens again.';
+    await expect(h.runtime.instance.requestPaymentMethod()).rejects.toMatchObject({ code: 'network', message: reload });
+    expect(loadPayment).toHaveBeenCalledTimes(2);
     expect(h.log.some((line) => line.startsWith('tokenize'))).toBe(false);
-
-    const request = h.runtime.instance.requestPaymentMethod();
-    await vi.waitFor(() => expect(h.log).toContain('tokenize number,expirationDate,cvv'));
-    h.answerTokenize({ ok: true, result });
-    await expect(request).resolves.toEqual(result);
-    expect(loadPayment).toHaveBeenCalledTimes(3);
+    // The shopper reads why Pay did nothing (the shop's page leaves a rejected request to the sheet), the integrator hears.
+    expect(connectRoot(h.runtime.getState(), t)).toMatchObject({ dataState: 'error', alert: reload, retryText: null });
+    expect(onError).toHaveBeenCalledWith(expect.objectContaining({ code: 'network', message: reload }));
+    expect(String(log.mock.calls.at(-1)?.[0])).toContain('the payment part did not download: Error: offline');
     log.mockRestore();
   });
 

@@ -321,7 +321,8 @@ export class CheckoutRuntime {
     return this.preparePayment().then(
       () => this.submit(options),
       (error: unknown) => {
-        console.error('[kassa/checkout] the payment part did not download', error);
+        // No card can be paid without it: the sheet says so, as for a part that did not download as the checkout loaded.
+        this.fail(new ProviderError(NOT_DOWNLOADED, `the payment part did not download: ${String(error)}`));
         throw new CheckoutError(NOT_DOWNLOADED.code, t(NOT_DOWNLOADED.messageKey));
       },
     );
