@@ -499,7 +499,7 @@ function chartsCutAtTheLeft(page: Page): Promise<string[]> {
   );
 }
 
-test("the overview's figures and charts stay inside their cards from 320 to 1280 px with a busy month's money", async ({
+test("the overview's figures and charts stay inside their cards from 320 to 1280 px with a busy month's money, each euro figure with a tenth of its card to spare", async ({
   page,
 }) => {
   // A busy month's money (the server's real answer, its totals raised): €1,234,567.89 was cut off two a row on a phone
