@@ -1,7 +1,9 @@
 import { statSync } from 'node:fs';
 import { Migrator, sql } from 'kysely';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertOrder, lastOrderNumber } from '../orders/orders.repository.ts';
+import { findOwnedOrderWithLines, insertOrder, lastOrderNumber } from '../orders/orders.repository.ts';
+import { insertPendingPayment, recordOutcome } from '../payments/payments.repository.ts';
 import { ENGINES, postgresEngine, sqliteEngine } from '../testing/engines.ts';
 import { tempSqliteFile } from '../testing/sqlite.ts';
 import { WAL_FRAMES_BOUND } from './checkpointer.ts';
@@ -52,6 +54,14 @@ const backendOfWritingWith = prepared((db, p: { bucket: string; window_ends_at: 
     .selectFrom('written')
     .select(sql<number>`pg_backend_pid()`.as('pid')),
 );
+/** An order's line, for the orders the tests make. */
+const MUG = {
+  productId: 'prd_mug',
+  name: 'Mug',
+  quantity: 1,
+  unitPrice: { amount: 100, currency: 'EUR' },
+  total: { amount: 100, currency: 'EUR' },
+};
 const addHits = prepared((db, p: { bucket: string; by: number }) =>
   db
     .updateTable('rate_limit_hits')
@@ -184,21 +194,14 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('database on 
         { id: 'ord_a', number: 1001 },
         { id: 'ord_b', number: 1002 },
       ]);
-      const item = {
-        productId: 'prd_mug',
-        name: 'Mug',
-        quantity: 1,
-        unitPrice: { amount: 100, currency: 'EUR' },
-        total: { amount: 100, currency: 'EUR' },
-      };
       const owner = { accountId: null, sessionId: 'ses_x' };
-      const [first, second] = await Promise.all([0, 1].map(() => insertOrder(db, { owner, items: [item], total: item.total })));
+      const [first, second] = await Promise.all([0, 1].map(() => insertOrder(db, { owner, items: [MUG], total: MUG.total })));
       expect([first?.number, second?.number].sort()).toEqual([1003, 1004]);
       expect(await lastOrderNumber(db)).toBe(1004);
       // Migrated down and up again (0017 on PostgreSQL: the sequence back to the counter and back), numbering goes on.
       expect((await migrator.migrateTo('0016_attempt_velocity_subjects')).error).toBeUndefined();
       await migrate(db);
-      expect((await insertOrder(db, { owner, items: [item], total: item.total })).number).toBe(1005);
+      expect((await insertOrder(db, { owner, items: [MUG], total: MUG.total })).number).toBe(1005);
     } finally {
       await cleanup();
     }
@@ -210,15 +213,8 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('database on 
       const { handle, cleanup } = await engine.open();
       const { db } = handle;
       try {
-        const item = {
-          productId: 'prd_mug',
-          name: 'Mug',
-          quantity: 1,
-          unitPrice: { amount: 100, currency: 'EUR' },
-          total: { amount: 100, currency: 'EUR' },
-        };
         const order = (on: Db) =>
-          insertOrder(on, { owner: { accountId: null, sessionId: 'ses_x' }, items: [item], total: item.total });
+          insertOrder(on, { owner: { accountId: null, sessionId: 'ses_x' }, items: [MUG], total: MUG.total });
         const numbers = await db
           .transaction()
           .execute(async (trx) => {
@@ -708,6 +704,68 @@ describe("PostgreSQL's pipeline: compiled reads and relaxed writes outside a tra
       }
       expect(after.length).toBeGreaterThan(0);
       expect(after.filter((pid) => before.includes(pid))).toEqual([]);
+    } finally {
+      await cleanup();
+    }
+  });
+});
+
+describe("PostgreSQL's plans of the payment path, kept per connection (prepared.ts)", () => {
+  const engine = postgresEngine();
+  beforeAll(() => engine.setup());
+  afterAll(() => engine.teardown());
+
+  it("reads an order's attempts and answers an attempt by index, with plans made while the tables were empty", async () => {
+    const { config, handle, cleanup } = await engine.open();
+    const { db } = handle;
+    try {
+      const owner = { accountId: null, sessionId: 'ses_x' };
+      const decline = { kind: 'declined', reason: 'processor_declined' } as const;
+      const pay = async () => {
+        const order = await insertOrder(db, { owner, items: [MUG], total: MUG.total });
+        if ((await findOwnedOrderWithLines(db, order.id, owner)) === undefined) throw new Error('order not found');
+        const attempt = await insertPendingPayment(db, {
+          orderId: order.id,
+          amount: MUG.total,
+          idempotencyRef: null,
+          nonce: 'n',
+          deviceData: null,
+          merchantAccountId: null,
+        });
+        if (attempt === undefined) throw new Error('attempt not made');
+        await recordOutcome(db, attempt, decline);
+      };
+      // More runs than PostgreSQL's five custom plans: each statement's connection keeps a generic plan from here.
+      for (let run = 0; run < 8; run += 1) await pay();
+      await sql`insert into orders (id, status, total_amount, currency, owner_session_id, created_at, updated_at, number)
+        select 'ord_many_' || i, 'pending', 100, 'EUR', 'ses_y', '2026-01-01', '2026-01-01', 100000 + i
+        from generate_series(1, 3000) as i`.execute(db);
+      await sql`insert into payments (id, order_id, status, amount, currency, nonce, created_at, updated_at)
+        select 'pay_many_' || i, 'ord_many_' || i, 'declined', 100, 'EUR', 'n', '2026-01-01', '2026-01-01'
+        from generate_series(1, 3000) as i`.execute(db);
+      await pay();
+      // A backend's statistics reach the others' view when it has been idle a while (up to 10 s) or when it ends.
+      await handle.close();
+      const client = new pg.Client({ connectionString: config.engine === 'postgres' ? config.url : '' });
+      await client.connect();
+      try {
+        const others =
+          'select count(*)::int as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()';
+        while ((await client.query<{ n: number }>(others)).rows[0]?.n !== 0)
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        const { rows } = await client.query<{ name: string; scans: string }>(
+          `select 'payments' as name, seq_scan as scans from pg_stat_user_tables where relname = 'payments'
+           union all select indexrelname, idx_scan from pg_stat_user_indexes where relname = 'payments'`,
+        );
+        const scans = Object.fromEntries(rows.map((row) => [row.name, Number(row.scans)]));
+        // The order's read probed its attempts by the order's index at every run, never reading every payment (a hashed
+        // subplan); each answer found its attempt by the primary key, not among payments_status_created's pending entries.
+        expect(scans).toMatchObject({ payments: 0, payments_status_created: 0 });
+        expect(scans.payments_order).toBeGreaterThanOrEqual(9);
+        expect(scans.payments_pkey).toBeGreaterThanOrEqual(9);
+      } finally {
+        await client.end();
+      }
     } finally {
       await cleanup();
     }
