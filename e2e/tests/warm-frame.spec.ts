@@ -98,3 +98,30 @@ test('the checkout still loads from the cart when the warm frame cannot', async 
   await expect(shopper.field('number')).toHaveValue('4111 1111 1111 1111');
   expect(asked).toBeGreaterThan(1);
 });
+
+test("from the cart, the gateway's configuration is asked for once, as the session answers, before the number's frame is made", async ({
+  page,
+}) => {
+  // When the number's frame went into the page, by the page's clock.
+  await page.addInitScript(() => {
+    const observer = new MutationObserver(() => {
+      if (document.querySelector("iframe[name='kassa-field-number']") === null) return;
+      (window as { kassaNumberFrameAt?: number }).kassaNumberFrameAt = performance.now();
+      observer.disconnect();
+    });
+    observer.observe(document, { childList: true, subtree: true });
+  });
+  const shopper = new Shopper(page);
+  await openCart(shopper);
+  await page.getByRole('button', { name: 'Go to checkout' }).click();
+  await expect(page.locator('[data-kassa-checkout]')).toHaveAttribute('data-state', 'ready');
+  const { asked, frameAt } = await page.evaluate(() => ({
+    asked: performance
+      .getEntriesByType('resource')
+      .filter((entry) => new URL(entry.name).pathname.endsWith('/client_api/v1/configuration'))
+      .map((entry) => entry.startTime),
+    frameAt: (window as { kassaNumberFrameAt?: number }).kassaNumberFrameAt ?? Number.NaN,
+  }));
+  expect(asked).toHaveLength(1);
+  expect(asked[0]).toBeLessThan(frameAt);
+});

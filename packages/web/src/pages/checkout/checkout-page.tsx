@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Checkout, type CheckoutInstance, type ProviderClient } from '@kassa/checkout';
-import { createSandboxProvider } from '@kassa/checkout/sandbox';
+import { askConfigurationAhead, createSandboxProvider, providerAsked } from '@kassa/checkout/sandbox';
 import { useSession } from '../../account/session.ts';
 import { useLoad } from '../../api/use-load.ts';
 import type { Order } from '../../api/types.ts';
@@ -12,14 +12,21 @@ import { withServerVault } from '../../saved-cards/server-vault.ts';
 import { Link, navigate, signInPath } from '../../router.tsx';
 import { useTheme } from '../../theme/theme.ts';
 import { useUnansweredAttempt } from './unanswered-attempt.ts';
-import { useProviderFor } from './real-provider.ts';
+import { isProviderToken, useProviderFor } from './real-provider.ts';
 import { usePayment } from './use-payment.ts';
-import { startedCheckoutOutcome, takeCheckoutLoad } from './checkout-data.ts';
+import { startedCheckoutOutcome, takeCheckoutLoad, type CheckoutData } from './checkout-data.ts';
 import { isWalletView } from './wallet-views.ts';
 
 export function CheckoutPage({ orderId }: { orderId: string }) {
   const account = useSession();
-  const loaded = useLoad(() => takeCheckoutLoad(orderId), orderId, startedCheckoutOutcome(orderId));
+  const started = startedCheckoutOutcome(orderId);
+  // Shown "Loading…" first (the cart's way), the page has the client token before the checkout renders: its
+  // configuration is asked for then (`askConfigurationAhead`). Shown at once, the checkout asks for it itself.
+  const loaded = useLoad(
+    () => takeCheckoutLoad(orderId).then((data) => (started === undefined ? withConfigurationAsked(data) : data)),
+    orderId,
+    started,
+  );
   const [instance, setInstance] = useState<CheckoutInstance | null>(null);
   // On a wallet's view its own button pays (the order is paid once the shopper approves): the shop's Pay is hidden.
   const [onWalletView, setOnWalletView] = useState(false);
@@ -30,13 +37,15 @@ export function CheckoutPage({ orderId }: { orderId: string }) {
     displayName: messages.shopName,
     currencyCode: session?.amount.currency ?? '',
   });
+  // The sandbox's provider that asked for the configuration ahead, if one did (else the checkout's own default).
   // Signed in, the saved methods are the server's: it lists them, and a card typed with "Save card" is saved through
   // it by the payment flow (its bot-check and card-save rules), which words any refusal.
   const checkoutProvider = useMemo(() => {
-    if (provider === null || session === undefined || !session.checkout.vaultCard) return provider;
-    const base = provider ?? sandboxProvider(session.clientToken);
-    if (base === undefined) return provider;
-    return withServerVault(base);
+    if (provider === null || session === undefined) return provider;
+    const chosen = provider ?? providerAsked(session.clientToken);
+    if (!session.checkout.vaultCard) return chosen;
+    const base = chosen ?? sandboxProvider(session.clientToken);
+    return base === undefined ? undefined : withServerVault(base);
   }, [provider, session]);
   const pay = (checkout: CheckoutInstance): Promise<void> => payment.pay(checkout);
   // The proof of work is solved while the shopper types the card, from the first character typed (not on focus: the
@@ -164,6 +173,12 @@ export function CheckoutPage({ orderId }: { orderId: string }) {
       </section>
     </div>
   );
+}
+
+/** Kassa's sandbox gateway's configuration asked for ahead (the real provider's client asks its own). */
+function withConfigurationAsked(data: CheckoutData): CheckoutData {
+  if (data.session !== undefined && !isProviderToken(data.session.clientToken)) askConfigurationAhead(data.session.clientToken);
+  return data;
 }
 
 /** The checkout's own default provider (Kassa's sandbox), to wrap; a token it cannot read is left to it to report. */
