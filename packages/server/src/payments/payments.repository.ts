@@ -51,10 +51,6 @@ function columnsOf(answer: Answer): AnswerColumns {
 }
 
 /**
- * An answer's statement returns the attempt and how many attempts its order has then (`order_attempts`): the payment
- * request's answer lists them, and knows from it whether the ones it read at its start are all (pay-order.ts).
- */
-/**
  * An answer's attempt must still be pending (a compare-and-set), found by its id. The status is compared as an
  * expression no index holds: PostgreSQL's plan of an answer made while the table was small (a connection's cached plan
  * of a named statement) took both conditions to `payments_status_created` (status, created_at, id) and read every
@@ -63,6 +59,10 @@ function columnsOf(answer: Answer): AnswerColumns {
  */
 const STATUS_UNINDEXED = sql<string>`${sql.ref('status')} || ''`;
 
+/**
+ * An answer's statement returns the attempt and how many attempts its order has then (`order_attempts`): the payment
+ * request's answer lists them, and knows from it whether the ones it read at its start are all (pay-order.ts).
+ */
 function answerAttempt(qb: QueryCreator<Database>, answer: Answer) {
   return qb
     .updateTable('payments')
