@@ -195,7 +195,7 @@ export interface WarmUpPlan {
 export const STEADY_WARM_UP: WarmUpPlan = { batch: 500, least: 3000, cap: 5000 };
 
 /** A batch's CPU per request this much below the cheapest before it is still a fall (a server still being optimised). */
-export const STEADY_TOLERANCE = 0.05;
+const STEADY_TOLERANCE = 0.05;
 
 /**
  * Whether a row's CPU per request, batch by batch, has stopped falling: neither of its last two batches was more than

@@ -86,7 +86,7 @@ async function seeded(options: {
 }
 
 /** A sandbox data file as text: its tables' and indexes' definitions, then every table's rows in a fixed order. */
-export function dumpSandboxFile(file: string): string {
+function dumpSandboxFile(file: string): string {
   const db = new Database(file, { readonly: true });
   try {
     const lines = db

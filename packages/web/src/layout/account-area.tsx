@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, useSyncExternalStore } from 'react';
 import { api } from '../api/client.ts';
 import { refreshSession, setSignedIn, useSession } from '../account/session.ts';
 import { messages } from '../i18n/messages.ts';
@@ -12,14 +12,16 @@ import { Link, navigate, signInPath, usePath } from '../router.tsx';
 const CROWDED_HEADER = { admin: '(max-width: 26.8125rem)', shopper: '(max-width: 23.9375rem)' } as const;
 
 function useMediaQuery(query: string): boolean {
-  return useSyncExternalStore(
-    (changed) => {
+  // One subscription per query, not one per render (React subscribes again whenever it is given a new function).
+  const subscribe = useCallback(
+    (changed: () => void) => {
       const list = window.matchMedia(query);
       list.addEventListener('change', changed);
       return () => list.removeEventListener('change', changed);
     },
-    () => window.matchMedia(query).matches,
+    [query],
   );
+  return useSyncExternalStore(subscribe, () => window.matchMedia(query).matches);
 }
 
 /**

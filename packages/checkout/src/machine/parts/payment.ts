@@ -22,7 +22,7 @@ export function deliveredCard(state: CheckoutState, event: CheckoutEvent): Payme
 }
 
 /** Maps a frame's tokenization failure to the stable code and catalogue message shown on the sheet. */
-export function tokenizeFailureInfo(failure: TokenizeFailure): CheckoutErrorInfo {
+function tokenizeFailureInfo(failure: TokenizeFailure): CheckoutErrorInfo {
   switch (failure.code) {
     case 'invalid_fields':
       return { code: 'invalid_fields', messageKey: 'error.cardInvalid', retriable: true };
