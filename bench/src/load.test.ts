@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { interleaved, isSteady, summed, thueMorseOrder, warmUp } from './load.ts';
+import { fixedWarmUp, interleaved, isSteady, summed, thueMorseOrder, warmUp } from './load.ts';
 import type { LoadRun, PartedRow, WarmingRow } from './load.ts';
 
 describe("the SDK rows' order (load.ts interleaved)", () => {
@@ -160,5 +160,17 @@ describe('the warm-up (load.ts warmUp)', () => {
     expect(flatRow?.cpuMsPerItem.every((ms) => ms === 2)).toBe(true);
     expect(slowRow?.steady).toBe(true);
     expect(slowRow?.requests).toBeGreaterThan(1500);
+  });
+});
+
+describe('--warmup N (load.ts fixedWarmUp, the bench and payment-cpu)', () => {
+  it('takes a whole number as one batch of that many, and leaves the steady warm-up when not given', () => {
+    expect(fixedWarmUp('300')).toEqual({ batch: 300, least: 300, cap: 300 });
+    expect(fixedWarmUp('0')).toEqual({ batch: 0, least: 0, cap: 0 });
+    expect(fixedWarmUp(undefined)).toBeUndefined();
+  });
+
+  it('refuses anything but a whole number', () => {
+    for (const option of ['many', '1.5', '-1']) expect(() => fixedWarmUp(option)).toThrow('--warmup takes a whole number');
   });
 });

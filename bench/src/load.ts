@@ -194,6 +194,14 @@ export interface WarmUpPlan {
  */
 export const STEADY_WARM_UP: WarmUpPlan = { batch: 500, least: 3000, cap: 5000 };
 
+/** `--warmup N` (the bench's and payment-cpu's): N requests in one batch instead of the steady warm-up; none if not given. */
+export function fixedWarmUp(option: string | undefined): WarmUpPlan | undefined {
+  if (option === undefined) return undefined;
+  const count = Number(option);
+  if (!Number.isInteger(count) || count < 0) throw new Error('--warmup takes a whole number');
+  return { batch: count, least: count, cap: count };
+}
+
 /** A batch's CPU per request this much below the cheapest before it is still a fall (a server still being optimised). */
 const STEADY_TOLERANCE = 0.05;
 

@@ -10,7 +10,7 @@ import { ROOT } from './processes.ts';
 import { formatProfile } from './profile.ts';
 import { failuresOf, formatTable, growthOf, machineAtStart, seededSuffix, withGoalFigures } from './report.ts';
 import type { Report } from './report.ts';
-import { interleaved, STEADY_WARM_UP, warmUp } from './load.ts';
+import { fixedWarmUp, interleaved, STEADY_WARM_UP, warmUp } from './load.ts';
 import { SDK_ROWS, helloWorld, readyPayments, readySdkAlone } from './scenarios.ts';
 import {
   SEEDED_POSTGRES_DATABASE,
@@ -52,18 +52,10 @@ const { values } = parseArgs({
 });
 
 const smoke = values.smoke === true;
-const fixedWarmUp = values.warmup === undefined ? undefined : Number(values.warmup);
-if (fixedWarmUp !== undefined && (!Number.isInteger(fixedWarmUp) || fixedWarmUp < 0))
-  throw new Error('--warmup takes a whole number');
 const size: RunSize = {
   items: smoke ? 48 : Number(values.payments ?? 3000),
   // The smoke's two batches of 8 go through the steady warm-up's steps without waiting for a steady state.
-  warmup:
-    fixedWarmUp === undefined
-      ? smoke
-        ? { batch: 8, least: 0, cap: 16 }
-        : STEADY_WARM_UP
-      : { batch: fixedWarmUp, least: fixedWarmUp, cap: fixedWarmUp },
+  warmup: fixedWarmUp(values.warmup) ?? (smoke ? { batch: 8, least: 0, cap: 16 } : STEADY_WARM_UP),
   helloWorldMs: smoke ? 300 : 5000,
 };
 const connectionCounts = (values.connections ?? (smoke ? '16' : '16,64')).split(',').map(Number);

@@ -5,7 +5,7 @@ import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
-import { loadRun, STEADY_WARM_UP, warmUp } from './load.ts';
+import { fixedWarmUp, loadRun, STEADY_WARM_UP, warmUp } from './load.ts';
 import type { LoadRun, WarmedUp, WarmingRow } from './load.ts';
 import { cardTokenizer, paymentRequest, preparePayments } from './prepare.ts';
 import type { PreparedPayment } from './prepare.ts';
@@ -52,10 +52,7 @@ const { values } = parseArgs({
 });
 const payments = Number(values.payments);
 const concurrency = Number(values.concurrency);
-const WARMUP =
-  values.warmup === undefined
-    ? STEADY_WARM_UP
-    : { batch: Number(values.warmup), least: Number(values.warmup), cap: Number(values.warmup) };
+const WARMUP = fixedWarmUp(values.warmup) ?? STEADY_WARM_UP;
 const BATCHES = Number(values.batches);
 const out = resolve(values.out ?? join(ROOT, '.tmp', 'payment-cpu.json'));
 const serverRoot = resolve(values.server ?? ROOT);
