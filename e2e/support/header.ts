@@ -47,3 +47,18 @@ export async function tabsThroughAccountMenu(page: Page): Promise<void> {
   await page.keyboard.press('Shift+Tab');
   await expect(menuButton).toBeFocused();
 }
+
+/**
+ * The account menu opened by its button, from closed: it says it is open, shows who is signed in, and keeps the
+ * header's one row with no sideways scroll.
+ */
+export async function opensAccountMenu(page: Page, signedIn: { name: string; email: string }): Promise<void> {
+  const header = page.getByRole('banner');
+  const menuButton = header.getByRole('button', { name: 'Account menu' });
+  await expect(menuButton).toHaveAttribute('aria-expanded', 'false');
+  await menuButton.click();
+  await expect(menuButton).toHaveAttribute('aria-expanded', 'true');
+  await expect(header.getByText(`Signed in as ${signedIn.name}`)).toBeVisible();
+  await expect(header.getByText(signedIn.email)).toBeVisible();
+  expect(await headerLayout(page)).toMatchObject({ toolsBesideNav: true, sidewaysScroll: false });
+}
