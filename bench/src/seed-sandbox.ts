@@ -10,7 +10,7 @@ import type { CheckoutPaymentIds } from '../../packages/sandbox/src/testing/chec
 // process (a payment over HTTP costs milliseconds: a million would take an hour): a template of payments is made by
 // the gateway as Kassa's checkout makes them, settled, then copied record by record through the store under new ids,
 // each copy moved in time. What a payment leaves for good is copied; its nonce and device session are not (both are
-// swept after 3 hours; the transaction's device data keeps a copy of the session).
+// swept, after 3 and 27 hours; the transaction's device data keeps a copy of the session).
 
 /** Payments made by the gateway itself; the rest are copies of them. */
 const TEMPLATE = 1000;

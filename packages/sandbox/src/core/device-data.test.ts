@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEVICE_SESSION_LIFETIME_MS } from './device-data.ts';
+import { FINGERPRINT_LIFETIME_MS } from './fingerprint.ts';
 import type { Authorization } from './fingerprint.ts';
 import { SandboxGateway } from './gateway.ts';
 import { DEFAULT_MERCHANT_SETTINGS } from './merchant-settings.ts';
@@ -12,8 +13,8 @@ import type { FileStore } from '../store/file-store.ts';
 import { readStateFile } from '../testing/state-file.ts';
 
 // Issue 10, no unbounded state: what a checkout visit leaves in the sandbox (its device session, its nonces, the
-// browser its 3-D Secure lookup described) goes with the visit's nonces, 3 hours on, whether or not it ended in a
-// sale; a sale keeps what it carried with its transaction.
+// browser its 3-D Secure lookup described) goes once no sale of the visit can come (its nonces 3 hours on, its device
+// session 27), whether or not it ended in a sale; a sale keeps what it carried with its transaction.
 
 const guest: Authorization = { merchantId: 'm', customerId: null, expiresAt: Number.MAX_SAFE_INTEGER };
 /** The browser a lookup described (parsed from braintree-web's fields by the client API). */
@@ -55,7 +56,7 @@ function setUp(store: FileStore) {
 }
 
 describe('a checkout visit in the sandbox', () => {
-  it('that ends without a sale leaves nothing once its nonces have expired (3 hours)', () => {
+  it('that ends without a sale leaves nothing once its nonces and device session have expired', () => {
     const store = openFileStore(file);
     const { visit, advance } = setUp(store);
     visit();
@@ -90,6 +91,24 @@ describe('a checkout visit in the sandbox', () => {
       },
       threeDSecureBrowser: BROWSER,
     });
+    store.close();
+  });
+
+  it('that ends in a sale a day later, with a card typed before its client token expired, keeps its device session', () => {
+    // Kassa's checkout runs the collector once per load, at the first keystroke: the card may be tokenized up to the
+    // client token's 24 hours later and charged up to its nonce's 3 hours after that, with the same device data.
+    const store = openFileStore(file);
+    const { gateway, advance, now } = setUp(store);
+    const sessionId = 'a'.repeat(32);
+    gateway.deviceData.recordSession(sessionId, { screenWidth: 390 }, now());
+    advance(FINGERPRINT_LIFETIME_MS - 60_000);
+    const card = gateway.tokenizeCard(guest, { number: '4111111111111111', expirationDate: '01/2030', cvv: '123' });
+    if (!card.ok) throw new Error(card.message);
+    advance(NONCE_LIFETIME_MS - 60_000);
+    const deviceData = JSON.stringify({ device_session_id: sessionId });
+    const sale = gateway.sale({ amount: '25.00', paymentMethodNonce: card.value.nonce, deviceData }, null);
+    if (sale.kind !== 'success') throw new Error(sale.kind);
+    expect(gateway.deviceData.ofTransaction(sale.transaction.id)?.deviceSession?.id).toBe(sessionId);
     store.close();
   });
 

@@ -1,5 +1,6 @@
 import type { Collection } from '../store/store.ts';
 import { ExpiringRecords } from './expiring-records.ts';
+import { FINGERPRINT_LIFETIME_MS } from './fingerprint.ts';
 import { NONCE_LIFETIME_MS } from './nonces.ts';
 
 // Device data, as the provider's fraud tools get it: the browser runs the sandbox's collector (pages/device-data/),
@@ -18,11 +19,13 @@ export interface DeviceSession {
 }
 
 /**
- * A collector's session is kept as long as a nonce lives: the checkout that ran the collector pays with a nonce it
- * made at the same time, so no sale names an older session (a session posted with every checkout, kept for ever,
- * would grow with the visits, not with the payments).
+ * A collector's session is kept as long as a sale from the checkout that ran the collector can come: a checkout runs
+ * it once per load, then may tokenize a card while its client token lives (24 hours) and charge that nonce for its 3
+ * hours, all with the same device data. The provider's fraud tools join a sale's device data to its session however
+ * late it comes; no later sale can name it here, and one posted with every checkout, kept for ever, would grow with
+ * the visits, not with the payments.
  */
-export const DEVICE_SESSION_LIFETIME_MS = NONCE_LIFETIME_MS;
+export const DEVICE_SESSION_LIFETIME_MS = FINGERPRINT_LIFETIME_MS + NONCE_LIFETIME_MS;
 
 /** What a sale carried: its device data, the session that data names, the browser its 3-D Secure lookup described. */
 export interface TransactionDeviceData {
