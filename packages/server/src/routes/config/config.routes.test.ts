@@ -13,15 +13,15 @@ describe('isSandboxGateway', () => {
 });
 
 describe('cardFieldsPage', () => {
-  const keys = { merchantId: 'm', publicKey: 'p', privateKey: 'k' };
+  const token = (claims: object): string => Buffer.from(JSON.stringify(claims)).toString('base64');
 
-  it('is the card field page at the gateway’s browser origin for a gateway at a host, none for Braintree or no gateway', () => {
-    const custom = { kind: 'custom' as const, host: '127.0.0.1', port: 8090, ssl: false, ...keys };
-    expect(cardFieldsPage({ gateway: custom, gatewayOrigins: ['https://gateway.example'] })).toBe(
-      'https://gateway.example/hosted-fields/frame.html',
+  it("is the card field page at the client token's assetsUrl, when GATEWAY_ORIGIN lets the shop frame it", () => {
+    const origins = ['https://api.gateway.example', 'https://assets.gateway.example'];
+    expect(cardFieldsPage(token({ assetsUrl: 'https://assets.gateway.example' }), origins)).toBe(
+      'https://assets.gateway.example/hosted-fields/frame.html',
     );
-    const braintree = { kind: 'braintree' as const, environment: 'sandbox' as const, ...keys };
-    expect(cardFieldsPage({ gateway: braintree, gatewayOrigins: ['https://assets.braintreegateway.com'] })).toBeNull();
-    expect(cardFieldsPage({ gateway: null, gatewayOrigins: [] })).toBeNull();
+    expect(cardFieldsPage(token({ assetsUrl: 'https://elsewhere.example' }), origins)).toBeNull();
+    expect(cardFieldsPage(token({}), origins)).toBeNull();
+    expect(cardFieldsPage('not a token', origins)).toBeNull();
   });
 });

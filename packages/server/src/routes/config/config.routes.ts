@@ -1,5 +1,6 @@
+import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
-import type { Config, GatewayConfig } from '../../config.ts';
+import type { GatewayConfig } from '../../config.ts';
 import type { AppContext } from '../../context.ts';
 import type { ApiInstance } from '../../plugins/openapi.ts';
 
@@ -14,12 +15,19 @@ export function isSandboxGateway(gateway: GatewayConfig | null): boolean {
 
 /**
  * The gateway's card field page, for a gateway that speaks the sandbox's client contract (docs/contracts.md: its frames
- * are `${assetsUrl}/hosted-fields/frame.html`, the gateway's browser origin). None for Braintree: braintree-web's hosted
- * fields page is versioned with the library, not known before its client runs.
+ * are `${assetsUrl}/hosted-fields/frame.html`), read from a client token it made: GATEWAY_ORIGIN lists every browser
+ * origin of the gateway for the Content-Security-Policy, in no set order, and the server's GATEWAY_HOST may not be the
+ * browser's. Null when the token names no assets origin that policy lets the shop frame (the frame would be refused).
  */
-export function cardFieldsPage(config: Pick<Config, 'gateway' | 'gatewayOrigins'>): string | null {
-  const origin = config.gatewayOrigins[0];
-  return config.gateway?.kind === 'custom' && origin !== undefined ? `${origin}/hosted-fields/frame.html` : null;
+export function cardFieldsPage(clientToken: string, gatewayOrigins: readonly string[]): string | null {
+  let assetsUrl: unknown;
+  try {
+    assetsUrl = (JSON.parse(Buffer.from(clientToken, 'base64').toString('utf8')) as { assetsUrl?: unknown }).assetsUrl;
+  } catch {
+    return null;
+  }
+  if (typeof assetsUrl !== 'string' || !URL.canParse(assetsUrl)) return null;
+  return gatewayOrigins.includes(new URL(assetsUrl).origin) ? `${assetsUrl.replace(/\/$/, '')}/hosted-fields/frame.html` : null;
 }
 
 /** What the web app needs to know about this shop before any order exists. */
@@ -34,11 +42,32 @@ export const shopConfigSchema = z.object({
 });
 
 export function configRoutes(app: ApiInstance, ctx: AppContext): void {
+  const { gateway } = ctx;
+  // Asked of the gateway once, at the first request; a failed ask answers null and is asked again at the next one.
+  // None for Braintree: braintree-web's hosted fields page is versioned with the library, not known before its client runs.
+  let page: Promise<string | null> | null = null;
+  const pageOnce = (log: FastifyBaseLogger): Promise<string | null> => {
+    if (gateway === null || ctx.config.gateway?.kind !== 'custom') return Promise.resolve(null);
+    page ??= gateway.generateClientToken().then(
+      (token) => {
+        const found = cardFieldsPage(token, ctx.config.gatewayOrigins);
+        if (found === null)
+          log.warn("the gateway's client token names no assets origin of GATEWAY_ORIGIN's: its card frames would be refused");
+        return found;
+      },
+      (error: unknown) => {
+        log.warn({ err: error }, "the gateway's card field page is not known: its client token could not be made");
+        page = null;
+        return null;
+      },
+    );
+    return page;
+  };
   app.get(
     '/api/config',
     {
       schema: { summary: 'What the web app needs to know about this shop', tags: ['meta'], response: { 200: shopConfigSchema } },
     },
-    async () => ({ sandbox: isSandboxGateway(ctx.config.gateway), cardFieldsPage: cardFieldsPage(ctx.config) }),
+    async (request) => ({ sandbox: isSandboxGateway(ctx.config.gateway), cardFieldsPage: await pageOnce(request.log) }),
   );
 }

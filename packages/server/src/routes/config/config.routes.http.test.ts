@@ -1,0 +1,41 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../index.ts';
+import { testConfig } from '../../testing/config.ts';
+import { sqliteEngine } from '../../testing/engines.ts';
+import { startSandboxProcess } from '../../testing/sandbox.ts';
+import type { RunningSandbox } from '../../testing/sandbox.ts';
+
+// GET /api/config's card field page against the real sandbox: at the origin its client tokens name, whatever the order
+// of GATEWAY_ORIGIN's origins.
+describe('GET /api/config against the sandbox gateway', () => {
+  const engine = sqliteEngine();
+  let sandbox: RunningSandbox;
+  beforeAll(async () => {
+    sandbox = await startSandboxProcess();
+  });
+  afterAll(() => sandbox?.stop());
+
+  async function configWith(gatewayOrigins: string[], gateway = sandbox.gateway): Promise<unknown> {
+    const opened = await engine.open();
+    const app = await buildApp(testConfig(opened.config, gateway, { gatewayOrigins }), { database: opened.handle });
+    try {
+      return (await app.inject({ method: 'GET', url: '/api/config' })).json();
+    } finally {
+      await app.close();
+      await opened.cleanup();
+    }
+  }
+
+  it("names the card field page at the gateway's assets origin, not at GATEWAY_ORIGIN's first origin", async () => {
+    expect(await configWith(['https://analytics.gateway.example', sandbox.origin])).toEqual({
+      sandbox: true,
+      cardFieldsPage: `${sandbox.origin}/hosted-fields/frame.html`,
+    });
+  });
+
+  it('names none when GATEWAY_ORIGIN leaves out the assets origin, or the gateway cannot be reached', async () => {
+    expect(await configWith(['https://gateway.example'])).toEqual({ sandbox: true, cardFieldsPage: null });
+    const closed = { ...sandbox.gateway, port: 1 };
+    expect(await configWith([sandbox.origin], closed)).toEqual({ sandbox: true, cardFieldsPage: null });
+  });
+});
