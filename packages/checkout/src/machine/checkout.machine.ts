@@ -79,26 +79,17 @@ const coreTransitions: TransitionTable = {
       { guard: 'isRateLimited', target: 'error', actions: ['setLoadError', 'scheduleRetry'] },
       { target: 'error', actions: ['setLoadError', 'reportLoadError'] },
     ],
-    SUBMIT: [{ actions: ['rejectNotReady'] }],
   },
   mounting: {
     ...closing,
     ...fieldEditing,
     ...optionSettling,
-    SUBMIT: [{ actions: ['rejectNotReady'] }],
   },
   ready: {
     ...closing,
     ...fieldEditing,
     SELECT_OPTION: [{ guard: 'optionUsable', actions: ['openOption'] }],
     SHOW_OPTIONS: [{ guard: 'hasOtherWays', actions: ['openOptionList'] }],
-    SUBMIT: [
-      { guard: 'onOptionsView', actions: ['rejectNoPaymentMethod'] },
-      { guard: 'hasSelection', actions: ['resolveSelected'] },
-      { guard: 'formValid', target: 'submitting', actions: ['startTokenize'] },
-      // Incomplete as far as the checkout has heard: judged once the frames' reports sent before the submit are in.
-      { target: 'submitting', actions: ['settleFields'] },
-    ],
     CLEAR_SELECTION: [{ actions: ['clearSelection'] }],
     UPDATE_SETTINGS: [{ actions: ['updateSettings'] }],
     // The payment's part did not download at a submit (the runtime): nothing can be paid before a reload.
@@ -107,13 +98,6 @@ const coreTransitions: TransitionTable = {
   submitting: {
     ...closing,
     ...fieldEditing,
-    SUBMIT: [{ actions: ['rejectBusy'] }],
-    FIELDS_SETTLED: [
-      { guard: 'formValid', actions: ['startTokenize'] },
-      { target: 'ready', actions: ['showAllErrors', 'focusFirstInvalid', 'rejectInvalid'] },
-    ],
-    TOKENIZED: [{ target: 'ready', actions: ['selectResult', 'resolveRequest'] }],
-    TOKENIZE_FAILED: [{ target: 'ready', actions: ['applyTokenizeFailure'] }],
     UPDATE_SETTINGS: [{ actions: ['updateSettings'] }],
   },
   // 3-D Secure's part adds `authenticating`.
@@ -122,11 +106,8 @@ const coreTransitions: TransitionTable = {
     ...closing,
     ...frameLoading,
     RETRY: [{ guard: 'isRetriable', target: 'loading', actions: ['clearLoadError', 'loadConfiguration'] }],
-    SUBMIT: [{ actions: ['rejectNotReady'] }],
   },
-  closed: {
-    SUBMIT: [{ actions: ['rejectNotReady'] }],
-  },
+  closed: {},
 };
 
 /** The option list after an OPTION_READY / OPTION_FAILED event. */
@@ -144,9 +125,6 @@ const coreGuards: Record<CoreGuardName, Guard> = {
   optionUsable: (state, event) =>
     event.type === 'SELECT_OPTION' && state.options.some((entry) => entry.id === event.option && entry.status === 'ready'),
   hasOtherWays: (state) => state.view !== 'options' && hasOtherWays(state),
-  onOptionsView: (state) => state.view === 'options',
-  hasSelection: (state) => state.selected !== null,
-  formValid: (state) => isFormValid(state),
   isRetriable: (state) => state.loadError?.retriable === true,
 };
 
@@ -172,10 +150,7 @@ export function resetFields(state: CheckoutState, emit: Emit): CheckoutState {
   return { ...state, fields: emptyFields(), cards: [], pendingEmptyBlur: null };
 }
 
-const NO_METHOD: CheckoutErrorInfo = { code: 'no_payment_method', messageKey: 'error.choosePaymentOption', retriable: true };
 const ALL_FAILED: CheckoutErrorInfo = { code: 'all_options_failed', messageKey: 'error.allOptionsFailed', retriable: true };
-const NOT_READY: CheckoutErrorInfo = { code: 'not_ready', messageKey: 'error.notReady', retriable: true };
-const BUSY: CheckoutErrorInfo = { code: 'request_in_progress', messageKey: 'error.requestInProgress', retriable: true };
 const NO_OPTIONS: CheckoutErrorInfo = { code: 'no_payment_options', messageKey: 'error.noPaymentOptions', retriable: false };
 
 /** More than one way to pay (or saved methods to go back to): the "Choose another way to pay" toggle is offered. */
@@ -290,10 +265,6 @@ const coreActions: Record<CoreActionName, Action> = {
   updateSettings: (state, event) =>
     event.type === 'UPDATE_SETTINGS' ? { ...state, settings: { ...state.settings, ...event.settings } } : state,
   close: (state) => ({ ...state, view: null, sheetError: null, selected: null, challengeUrl: null }),
-  rejectNoPaymentMethod: (state, _, emit) => {
-    emit({ type: 'rejectRequest', error: NO_METHOD });
-    return { ...state, sheetError: NO_METHOD.messageKey };
-  },
   reportLoadError: (state, _, emit) => {
     if (state.loadError !== null) emit({ type: 'reportLoadError', error: state.loadError });
     return state;
@@ -331,18 +302,6 @@ const coreActions: Record<CoreActionName, Action> = {
     if (problem === 'field.number.unsupported' || shown === 'field.number.unsupported')
       return withField(next, 'number', { error: problem });
     return next;
-  },
-  resolveSelected: (state, _, emit) => {
-    if (state.selected !== null) emit({ type: 'resolveRequest', result: state.selected });
-    return state;
-  },
-  rejectNotReady: (state, _, emit) => {
-    emit({ type: 'rejectRequest', error: NOT_READY });
-    return state;
-  },
-  rejectBusy: (state, _, emit) => {
-    emit({ type: 'rejectRequest', error: BUSY });
-    return state;
   },
   clearSelection: (state, _, emit) =>
     resetFields({ ...state, selected: null, activeMethod: null, walletMethod: null, sheetError: null }, emit),
@@ -403,29 +362,24 @@ export const CORE: MachineRules & MachinePart<CoreGuardName, CoreActionName> = {
 };
 
 /**
- * Rules with more parts added: each part's transitions after those of the parts before it and before the core's
- * (installing a part twice changes nothing).
+ * The core's rules with these parts added, each once: for a phase and event, each part's transitions after those of
+ * the parts before it, those of a part that comes `last` (the payment's: what a submit does with the card form, once
+ * no other part took it) after every other part's, whenever it was installed, and the core's after them all.
  */
-export function withParts(rules: MachineRules, ...parts: readonly SomeMachinePart[]): MachineRules {
-  return parts.reduce<MachineRules>((all, part) => {
-    const table: Record<string, Partial<Record<string, readonly Transition[]>>> = { ...all.transitions };
-    const coreTable: Readonly<Record<string, Partial<Record<string, readonly Transition[]>>>> = coreTransitions;
+export function withParts(...parts: readonly SomeMachinePart[]): MachineRules {
+  const ordered = [...new Set(parts)].sort((a, b) => Number(a.last === true) - Number(b.last === true));
+  const table: Record<string, Record<string, readonly Transition[]>> = {};
+  for (const part of [...ordered, CORE])
     for (const [phase, events] of Object.entries(part.transitions ?? {})) {
-      const merged = { ...table[phase] };
-      for (const [type, added = []] of Object.entries(events)) {
-        const known = merged[type] ?? [];
-        const core = coreTable[phase]?.[type] ?? [];
-        const before = known.slice(0, known.length - core.length);
-        merged[type] = [...before, ...added.filter((candidate) => !known.includes(candidate)), ...core];
-      }
-      table[phase] = merged;
+      const merged = (table[phase] ??= {});
+      for (const [type, added = []] of Object.entries(events)) merged[type] = [...(merged[type] ?? []), ...added];
     }
-    return {
-      transitions: table as TransitionTable,
-      guards: { ...all.guards, ...part.guards },
-      actions: { ...all.actions, ...part.actions },
-    };
-  }, rules);
+  const rules = [CORE, ...ordered];
+  return {
+    transitions: table as TransitionTable,
+    guards: Object.assign({}, ...rules.map((part) => part.guards)),
+    actions: Object.assign({}, ...rules.map((part) => part.actions)),
+  };
 }
 
 /**
@@ -468,6 +422,7 @@ export interface CheckoutMachine {
 export function createCheckoutMachine(settings: CheckoutSettings): CheckoutMachine {
   let state = initialState(settings);
   let rules: MachineRules = CORE;
+  const parts: SomeMachinePart[] = [];
   const listeners = new Set<() => void>();
   return {
     getState: () => state,
@@ -484,7 +439,8 @@ export function createCheckoutMachine(settings: CheckoutSettings): CheckoutMachi
       return () => listeners.delete(listener);
     },
     install(part) {
-      rules = withParts(rules, part);
+      parts.push(part);
+      rules = withParts(...parts);
     },
   };
 }

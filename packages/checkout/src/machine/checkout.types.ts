@@ -404,9 +404,6 @@ export type CoreGuardName =
   | 'allOptionsFailed'
   | 'optionUsable'
   | 'hasOtherWays'
-  | 'onOptionsView'
-  | 'hasSelection'
-  | 'formValid'
   | 'isRetriable';
 
 export type CoreActionName =
@@ -421,7 +418,6 @@ export type CoreActionName =
   | 'openOptionList'
   | 'updateSettings'
   | 'close'
-  | 'rejectNoPaymentMethod'
   | 'announceReady'
   | 'clearLoadError'
   | 'loadConfiguration'
@@ -429,13 +425,16 @@ export type CoreActionName =
   | 'forgetPendingBlur'
   | 'trackFrames'
   | 'setCards'
-  | 'resolveSelected'
-  | 'rejectNotReady'
-  | 'rejectBusy'
   | 'clearSelection';
 
-/** The payment's actions: a submit of the card form and its outcome (src/machine/parts/payment.ts, loaded on demand). */
+/** The payment's guards and actions: a submit and its outcome (src/machine/parts/payment.ts, loaded on demand). */
+export type PaymentGuardName = 'onOptionsView' | 'hasSelection' | 'formValid';
+
 export type PaymentActionName =
+  | 'rejectNotReady'
+  | 'rejectBusy'
+  | 'rejectNoPaymentMethod'
+  | 'resolveSelected'
   | 'focusFirstInvalid'
   | 'startTokenize'
   | 'settleFields'
@@ -481,7 +480,7 @@ export type WalletGuardName = 'onWalletView' | 'hasWalletMethod';
 
 export type WalletActionName = 'rejectUseWalletButton' | 'selectWalletMethod' | 'resolveWalletMethod';
 
-export type GuardName = CoreGuardName | SavedMethodsGuardName | ThreeDSecureGuardName | WalletGuardName;
+export type GuardName = CoreGuardName | PaymentGuardName | SavedMethodsGuardName | ThreeDSecureGuardName | WalletGuardName;
 
 export type ActionName = CoreActionName | PaymentActionName | SavedMethodsActionName | ThreeDSecureActionName | WalletActionName;
 
@@ -511,15 +510,17 @@ export type Action = (state: CheckoutState, event: CheckoutEvent, emit: Emit) =>
 /**
  * The transitions, guards and actions of one concern of the machine. The card view's own (the core) travel with it;
  * those of the saved methods, 3-D Secure and the wallets are parts the runtime imports on demand, before the
- * configuration reaches the machine, and only when the checkout can need them. The payment's part (the actions of a
- * submit and its outcome; the transitions naming them are the core's) comes once the checkout is ready, and the runtime
- * passes no submit on before it is installed. Until a part is installed the machine has none of its transitions, as
- * its guards would say no (there is no saved method, 3-D Secure or wallet to act on).
+ * configuration reaches the machine, and only when the checkout can need them. The payment's part (a submit in every
+ * phase and its outcome) comes once the checkout is ready, and the runtime passes no submit on before it is installed.
+ * Until a part is installed the machine has none of its transitions, as its guards would say no (there is no saved
+ * method, 3-D Secure or wallet to act on).
  * A part's transitions for a phase and event are tried after those of the parts installed before it, and before the
- * core's (which decide what is left: the card form's).
+ * core's; the payment's (`last`) after every other part's, whenever it was installed (withParts).
  */
 export interface MachinePart<G extends GuardName, A extends ActionName> {
   readonly transitions?: PartTransitions;
+  /** Tried after every other part's transitions: what is left of a submit is the card form's (the payment's part). */
+  readonly last?: true;
   readonly guards: Readonly<Record<G, Guard>>;
   readonly actions: Readonly<Record<A, Action>>;
 }
@@ -527,7 +528,7 @@ export interface MachinePart<G extends GuardName, A extends ActionName> {
 /** Any one of the machine's parts. */
 export type SomeMachinePart =
   | MachinePart<CoreGuardName, CoreActionName>
-  | MachinePart<never, PaymentActionName>
+  | MachinePart<PaymentGuardName, PaymentActionName>
   | MachinePart<SavedMethodsGuardName, SavedMethodsActionName>
   | MachinePart<ThreeDSecureGuardName, ThreeDSecureActionName>
   | MachinePart<WalletGuardName, WalletActionName>;

@@ -2,7 +2,7 @@
 // pure `transition` (the runtime loads these parts on demand; see MachinePart).
 import { enOnDemand } from '../i18n/catalogue-on-demand.ts';
 import { addEnglish } from '../i18n/i18n.ts';
-import { CORE, transition, withParts } from '../machine/checkout.machine.ts';
+import { transition, withParts } from '../machine/checkout.machine.ts';
 import type { CheckoutEvent, CheckoutState, MachineRules, MachineStep } from '../machine/checkout.types.ts';
 import { paymentPart } from '../machine/parts/payment.ts';
 import { savedMethodsPart } from '../machine/parts/saved-methods.ts';
@@ -10,7 +10,7 @@ import { threeDSecurePart } from '../machine/parts/three-d-secure.ts';
 import { walletsPart } from '../machine/parts/wallets.ts';
 
 /** In the runtime's order (runtime/parts/load.ts): 3-D Secure before the saved methods, so a saved card is verified. */
-export const ALL_PARTS: MachineRules = withParts(CORE, threeDSecurePart, walletsPart, savedMethodsPart, paymentPart);
+export const ALL_PARTS: MachineRules = withParts(threeDSecurePart, walletsPart, savedMethodsPart, paymentPart);
 
 // And the English sentences they show, as the runtime's part loaders add them.
 addEnglish(enOnDemand);

@@ -1,8 +1,8 @@
 // The payment's part of the view machine: what a submit of the card form does (tokenize, or judge the form once the
 // frames' last reports are in) and what its outcome does (the card selected and handed over, or the failure shown).
 // Loaded on demand (issue 10: not in the card view's download): the runtime starts its import once the checkout is
-// ready and installs it before it passes a submit to the machine. The transitions naming these actions stay the
-// core's, so their order with the other parts' is the same whenever this part arrives.
+// ready and installs it before it passes a submit to the machine, so a submit's transitions in every phase are here.
+// They come after every other part's (`last`): whatever another part does not take of a submit is the card form's.
 import { changeView, resetFields, withField } from '../checkout.machine.ts';
 import type {
   CheckoutErrorInfo,
@@ -10,10 +10,11 @@ import type {
   CheckoutState,
   MachinePart,
   PaymentActionName,
+  PaymentGuardName,
   PaymentMethodResult,
   TokenizeFailure,
 } from '../checkout.types.ts';
-import { fieldProblem, isFieldRequired } from '../field-rules.ts';
+import { fieldProblem, isFieldRequired, isFormValid } from '../field-rules.ts';
 
 /** The card an event hands over (the one 3-D Secure must verify first): tokenized, verified, or the chosen saved one. */
 export function deliveredCard(state: CheckoutState, event: CheckoutEvent): PaymentMethodResult | null {
@@ -54,10 +55,60 @@ function tokenizeFailureInfo(failure: TokenizeFailure): CheckoutErrorInfo {
 }
 
 const INVALID: CheckoutErrorInfo = { code: 'invalid_fields', messageKey: 'error.checkEntries', retriable: true };
+const NO_METHOD: CheckoutErrorInfo = { code: 'no_payment_method', messageKey: 'error.choosePaymentOption', retriable: true };
+const NOT_READY: CheckoutErrorInfo = { code: 'not_ready', messageKey: 'error.notReady', retriable: true };
+const BUSY: CheckoutErrorInfo = { code: 'request_in_progress', messageKey: 'error.requestInProgress', retriable: true };
 
-export const paymentPart: MachinePart<never, PaymentActionName> = {
-  guards: {},
+const notReady = { SUBMIT: [{ actions: ['rejectNotReady'] }] } as const;
+
+export const paymentPart: MachinePart<PaymentGuardName, PaymentActionName> = {
+  last: true,
+  transitions: {
+    loading: notReady,
+    mounting: notReady,
+    ready: {
+      SUBMIT: [
+        { guard: 'onOptionsView', actions: ['rejectNoPaymentMethod'] },
+        { guard: 'hasSelection', actions: ['resolveSelected'] },
+        { guard: 'formValid', target: 'submitting', actions: ['startTokenize'] },
+        // Incomplete as far as the checkout has heard: judged once the frames' reports sent before the submit are in.
+        { target: 'submitting', actions: ['settleFields'] },
+      ],
+    },
+    submitting: {
+      SUBMIT: [{ actions: ['rejectBusy'] }],
+      FIELDS_SETTLED: [
+        { guard: 'formValid', actions: ['startTokenize'] },
+        { target: 'ready', actions: ['showAllErrors', 'focusFirstInvalid', 'rejectInvalid'] },
+      ],
+      TOKENIZED: [{ target: 'ready', actions: ['selectResult', 'resolveRequest'] }],
+      TOKENIZE_FAILED: [{ target: 'ready', actions: ['applyTokenizeFailure'] }],
+    },
+    error: notReady,
+    closed: notReady,
+  },
+  guards: {
+    onOptionsView: (state) => state.view === 'options',
+    hasSelection: (state) => state.selected !== null,
+    formValid: (state) => isFormValid(state),
+  },
   actions: {
+    rejectNotReady: (state, _, emit) => {
+      emit({ type: 'rejectRequest', error: NOT_READY });
+      return state;
+    },
+    rejectBusy: (state, _, emit) => {
+      emit({ type: 'rejectRequest', error: BUSY });
+      return state;
+    },
+    rejectNoPaymentMethod: (state, _, emit) => {
+      emit({ type: 'rejectRequest', error: NO_METHOD });
+      return { ...state, sheetError: NO_METHOD.messageKey };
+    },
+    resolveSelected: (state, _, emit) => {
+      if (state.selected !== null) emit({ type: 'resolveRequest', result: state.selected });
+      return state;
+    },
     focusFirstInvalid: (state, _, emit) => {
       const field = state.visibleFields.find((f) => state.fields[f].error !== null);
       if (field !== undefined) emit({ type: 'focusField', field });
