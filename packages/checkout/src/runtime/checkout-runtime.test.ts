@@ -163,6 +163,13 @@ function readyWithValidVisa(h: Awaited<ReturnType<typeof mountedHarness>>): void
   }
 }
 
+/** The shopper types a complete Visa card (number, expiry, CVV) in the frames. */
+function typeVisa(h: ReturnType<typeof harness>): void {
+  h.frame('number', { type: 'cardTypeChange', cards: [{ type: 'visa', niceType: 'Visa', code: { name: 'CVV', size: 3 } }] });
+  for (const field of ['number', 'expirationDate', 'cvv'] as const)
+    h.frame(field, { type: 'state', field, event: 'input', state: VALID });
+}
+
 async function readyHarness(...args: Parameters<typeof mountedHarness>) {
   const h = await mountedHarness(...args);
   for (const field of h.runtime.getState().visibleFields) h.frame(field, { type: 'ready', field });
@@ -302,9 +309,7 @@ describe('CheckoutRuntime', () => {
 
   it('empties the frames before it tells the CVV that no brand is known, so the CVV reports no digits after clearing', async () => {
     const h = await readyHarness({}, { settings: checkoutSettings({ cardholderName: false }) });
-    h.frame('number', { type: 'cardTypeChange', cards: [{ type: 'visa', niceType: 'Visa', code: { name: 'CVV', size: 3 } }] });
-    for (const field of ['number', 'expirationDate', 'cvv'] as const)
-      h.frame(field, { type: 'state', field, event: 'input', state: VALID });
+    typeVisa(h);
     h.log.length = 0;
     h.runtime.instance.clearSelectedPaymentMethod();
     expect(h.log).toEqual(['clear', 'setCvvSize null']);
@@ -324,9 +329,7 @@ describe('CheckoutRuntime', () => {
     const onPaymentMethodRequestable = vi.fn();
     const onNoPaymentMethodRequestable = vi.fn();
     const h = await readyHarness({ onPaymentMethodRequestable, onNoPaymentMethodRequestable });
-    h.frame('number', { type: 'cardTypeChange', cards: [{ type: 'visa', niceType: 'Visa', code: { name: 'CVV', size: 3 } }] });
-    for (const field of ['number', 'expirationDate', 'cvv'] as const)
-      h.frame(field, { type: 'state', field, event: 'input', state: VALID });
+    typeVisa(h);
     expect(onPaymentMethodRequestable).toHaveBeenCalledTimes(1);
     expect(onPaymentMethodRequestable).toHaveBeenCalledWith({ type: 'CreditCard', paymentMethodIsSelected: false });
     expect(h.runtime.instance.isPaymentMethodRequestable()).toBe(true);
@@ -403,20 +406,25 @@ describe('CheckoutRuntime', () => {
 
   it('rejects with the mapped message when tokenization fails', async () => {
     const h = await readyHarness();
-    h.frame('number', { type: 'cardTypeChange', cards: [{ type: 'visa', niceType: 'Visa', code: { name: 'CVV', size: 3 } }] });
-    for (const field of ['number', 'expirationDate', 'cvv'] as const)
-      h.frame(field, { type: 'state', field, event: 'input', state: VALID });
+    typeVisa(h);
     const request = h.runtime.instance.requestPaymentMethod();
     h.answerTokenize({ ok: false, error: { code: 'network', message: 'offline' } });
     await expect(request).rejects.toMatchObject({ code: 'network', message: 'Network error. Please try again.' });
     expect(h.runtime.getState().phase).toBe('ready');
   });
 
+  it('refuses a second request while the first is tokenized, and hands the card to the first', async () => {
+    const h = await readyHarness();
+    typeVisa(h);
+    const first = h.runtime.instance.requestPaymentMethod();
+    await expect(h.runtime.instance.requestPaymentMethod()).rejects.toMatchObject({ code: 'request_in_progress' });
+    h.answerTokenize({ ok: true, result });
+    await expect(first).resolves.toEqual(result);
+  });
+
   it('honours a Retry-After on tokenization: no request reaches the gateway before it has passed', async () => {
     const h = await readyHarness();
-    h.frame('number', { type: 'cardTypeChange', cards: [{ type: 'visa', niceType: 'Visa', code: { name: 'CVV', size: 3 } }] });
-    for (const field of ['number', 'expirationDate', 'cvv'] as const)
-      h.frame(field, { type: 'state', field, event: 'input', state: VALID });
+    typeVisa(h);
     const first = h.runtime.instance.requestPaymentMethod();
     h.answerTokenize({ ok: false, error: { code: 'rate_limited', message: '429', retryAfterMs: 40 } });
     await expect(first).rejects.toMatchObject({ code: 'rate_limited' });
@@ -512,9 +520,7 @@ describe('CheckoutRuntime', () => {
     expect(onReady).not.toHaveBeenCalled();
 
     const late = await readyHarness();
-    late.frame('number', { type: 'cardTypeChange', cards: [{ type: 'visa', niceType: 'Visa', code: { name: 'CVV', size: 3 } }] });
-    for (const field of ['number', 'expirationDate', 'cvv'] as const)
-      late.frame(field, { type: 'state', field, event: 'input', state: VALID });
+    typeVisa(late);
     const request = late.runtime.instance.requestPaymentMethod();
     late.runtime.destroy();
     expect(late.log).toContain('teardown');
@@ -719,9 +725,7 @@ describe('CheckoutRuntime with 3-D Secure', () => {
   async function typedCard(callbacks: CheckoutCallbacks, threeDSecure: CheckoutSettings['threeDSecure']) {
     const settings = checkoutSettings({ cardholderName: false, threeDSecure });
     const h = await readyHarness(callbacks, { settings }, secureGateway);
-    h.frame('number', { type: 'cardTypeChange', cards: [{ type: 'visa', niceType: 'Visa', code: { name: 'CVV', size: 3 } }] });
-    for (const field of ['number', 'expirationDate', 'cvv'] as const)
-      h.frame(field, { type: 'state', field, event: 'input', state: VALID });
+    typeVisa(h);
     return h;
   }
 
@@ -864,9 +868,7 @@ describe('CheckoutRuntime device data', () => {
   it("puts the collector's device data on every payment method it hands over", async () => {
     const deviceData = '{"device_session_id":"abc","fraud_merchant_id":"m1","correlation_id":"c1"}';
     const h = await readyHarness({}, {}, config, deviceData);
-    h.frame('number', { type: 'cardTypeChange', cards: [{ type: 'visa', niceType: 'Visa', code: { name: 'CVV', size: 3 } }] });
-    for (const field of ['number', 'expirationDate', 'cvv'] as const)
-      h.frame(field, { type: 'state', field, event: 'input', state: VALID });
+    typeVisa(h);
     const request = h.runtime.instance.requestPaymentMethod();
     h.answerTokenize({ ok: true, result });
     await expect(request).resolves.toEqual({ ...result, deviceData });

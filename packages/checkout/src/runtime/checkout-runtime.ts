@@ -28,6 +28,7 @@ import { CheckoutEmitter, type CheckoutCallbacks, type CheckoutEventMap, type Ch
 import { reportOptionProblem, type WalletOptions } from './options.ts';
 import { loadParts, loadPayment, partsNeeded } from './parts/load.ts';
 import type { PartHost, RuntimePart } from './parts/part.ts';
+import type { Payment } from './parts/payment.ts';
 
 export type { PaymentOptionId as PaymentOption } from '../machine/payment-options.ts';
 
@@ -108,14 +109,6 @@ export type ShopperEvent = Extract<
 /** Where focus goes when the shopper opens a view, or when the sheet's message must be read first. */
 export type FocusTarget = PaymentOptionId | 'options' | 'methods' | 'delete-confirmation' | 'alert';
 
-interface Deferred {
-  resolve(result: PaymentMethodResult): void;
-  reject(error: CheckoutError): void;
-}
-
-/** How long a payment method waits for device data still being collected before it goes without. */
-const DEVICE_DATA_WAIT_MS = 3_000;
-
 const OPTION_FAILED_NOTE = 'failed to initialise and is shown disabled; the other ways to pay still work.';
 
 export class CheckoutRuntime {
@@ -127,8 +120,6 @@ export class CheckoutRuntime {
   private readonly walletViews = new Map<ViewId, ComponentType>();
   private readonly focusHandlers = new Map<FocusTarget, () => void>();
   private pendingFocus: FocusTarget | null = null;
-  /** A card request before this time (ms since the epoch) is refused without calling the gateway. */
-  private rateLimitedUntil = 0;
   private provider: ProviderClient | null = null;
   /** Why no provider could be made from the token: reported once the runtime starts. */
   private providerError: unknown;
@@ -136,16 +127,12 @@ export class CheckoutRuntime {
   /** The frames mounted have had their time to get ready (optionLoadTimeoutMs). */
   private framesLate = false;
   private loadAbort: AbortController | null = null;
-  /** The requestPaymentMethod() call waiting for an outcome that comes later: a tokenization, or 3-D Secure's. */
-  private waiting: Deferred | null = null;
-  /** The amount the current request asked 3-D Secure to authenticate (else the option's). */
-  private requestedAmount: string | null = null;
   /** The parts loaded on demand (saved methods, 3-D Secure, wallets), and what they see of this runtime. */
   private parts: readonly RuntimePart[] = [];
   private readonly partHost: PartHost | null;
-  /** The payment's part, installed (its import started once the checkout is ready); a submit waits for it. */
-  private payment: Promise<void> | null = null;
-  private paymentPart: RuntimePart | null = null;
+  /** The payment's part: its import, started once the checkout is ready (a request waits for it), and once installed. */
+  private paymentLoad: Promise<Payment> | null = null;
+  private payment: Payment | null = null;
   /** The device data collected for this checkout (null: none), started once it is ready. */
   private deviceData: Promise<string | null> = Promise.resolve(null);
   /** The load (its abort signal) the device data was collected for. */
@@ -174,8 +161,13 @@ export class CheckoutRuntime {
             getState: () => this.machine.getState(),
             send: (event) => this.send(event),
             callbacks: () => this.options.callbacks(),
-            requestedAmount: () => this.requestedAmount,
             fields: () => this.fields,
+            deviceData: () => {
+              this.collectDeviceData();
+              return this.deviceData;
+            },
+            translate: options.translate,
+            requestedAmount: null,
             threeDSecureAbort: null,
           };
     this.instance = {
@@ -310,16 +302,17 @@ export class CheckoutRuntime {
     this.timers.clear();
     this.fields?.teardown();
     this.fields = null;
-    this.waiting?.reject(new CheckoutError('not_ready', this.options.translate('error.notReady')));
-    this.waiting = null;
+    this.payment?.teardown();
   }
 
   private requestPaymentMethod(options?: RequestPaymentMethodOptions): Promise<PaymentMethodResult> {
     const t = this.options.translate;
-    // The submit's actions are the payment's part: here since the checkout became ready, else waited for.
-    if (this.paymentPart !== null) return this.submit(options);
-    return this.preparePayment().then(
-      () => this.submit(options),
+    // A submit and its outcome are the payment's part: here since the checkout became ready, else waited for.
+    if (this.payment !== null) return this.payment.request(options);
+    // Without a provider (and so without a host for the part) the checkout never loads.
+    if (this.partHost === null) return Promise.reject(new CheckoutError('not_ready', t('error.notReady')));
+    return this.preparePayment(this.partHost).then(
+      (payment) => payment.request(options),
       (error: unknown) => {
         // No card can be paid without it: the sheet says so, as for a part that did not download as the checkout loaded.
         this.fail(new ProviderError(NOT_DOWNLOADED, `the payment part did not download: ${String(error)}`));
@@ -328,35 +321,20 @@ export class CheckoutRuntime {
     );
   }
 
-  private submit(options?: RequestPaymentMethodOptions): Promise<PaymentMethodResult> {
-    return new Promise<PaymentMethodResult>((resolve, reject) => {
-      if (this.machine.getState().phase === 'ready') this.requestedAmount = options?.threeDSecure?.amount ?? null;
-      if (this.destroyed) {
-        reject(new CheckoutError('not_ready', this.options.translate('error.notReady')));
-        return;
-      }
-      // The gateway said when to come back (429 Retry-After): until then a request would only be refused again.
-      if (Date.now() < this.rateLimitedUntil && this.machine.getState().selected === null) {
-        reject(new CheckoutError('rate_limited', this.options.translate('error.rateLimited')));
-        return;
-      }
-      this.send({ type: 'SUBMIT' }, { resolve, reject });
-    });
-  }
-
   /** Imports and installs the payment's part once; an import that failed is tried again by the next request. */
-  private preparePayment(): Promise<void> {
-    this.payment ??= loadPayment().then(
+  private preparePayment(host: PartHost): Promise<Payment> {
+    this.paymentLoad ??= loadPayment().then(
       (part) => {
         this.machine.install(part.machine);
-        this.paymentPart = part;
+        this.payment = part.create(host);
+        return this.payment;
       },
       (error: unknown) => {
-        this.payment = null;
+        this.paymentLoad = null;
         throw error;
       },
     );
-    return this.payment;
+    return this.paymentLoad;
   }
 
   private loadConfiguration(): void {
@@ -519,18 +497,18 @@ export class CheckoutRuntime {
     }
   }
 
-  /** Feeds the machine and runs its effects; `request` is the caller of requestPaymentMethod(), if any. */
-  private send(event: CheckoutEvent, request?: Deferred): void {
+  /** Feeds the machine and runs its effects. */
+  private send(event: CheckoutEvent): void {
     if (this.destroyed) return;
     const before = this.machine.getState();
     const effects = this.machine.send(event);
-    for (const effect of effects) this.run(effect, request);
+    for (const effect of effects) this.run(effect);
     // The frames learn the new state after the effects: a form being emptied is cleared before the CVV hears that no
     // brand is known (the CVV frame would report its old digits first, and the integrator hear of them once more).
     if (this.machine.getState() !== before) this.syncFrames();
   }
 
-  private run(effect: CheckoutEffect, request: Deferred | undefined): void {
+  private run(effect: CheckoutEffect): void {
     const t = this.options.translate;
     switch (effect.type) {
       case 'loadConfiguration':
@@ -542,7 +520,7 @@ export class CheckoutRuntime {
       case 'announceReady':
         if (this.machine.getState().view !== 'card') this.collectDeviceData();
         // The form is usable: the payment's part comes now, well before the shopper can have typed a card and paid.
-        this.preparePayment().catch(() => undefined);
+        if (this.partHost !== null) this.preparePayment(this.partHost).catch(() => undefined);
         this.emitter.ready(this.instance);
         return;
       case 'reportLoadError':
@@ -555,27 +533,15 @@ export class CheckoutRuntime {
       case 'tokenize':
       case 'deleteMethod':
       case 'verifyThreeDSecure':
-        // A part's work: the payment's (the frames' settling, the card's tokenization), 3-D Secure's, a deletion. A
-        // submit's caller waits for the outcome, which comes later (and waits on when a tokenization follows).
-        if (request !== undefined) this.waiting = request;
-        if (this.partHost !== null) for (const part of [...this.parts, this.paymentPart]) part?.run?.(effect, this.partHost);
+      case 'resolveRequest':
+      case 'rejectRequest':
+        // A part's work: the payment's (the frames' settling, the card's tokenization, a request's outcome), 3-D
+        // Secure's, a deletion. The payment's first: a submit's caller waits for the outcome of the work it started.
+        this.payment?.run(effect);
+        if (this.partHost !== null) for (const part of this.parts) part.run?.(effect, this.partHost);
         return;
       case 'clearFields':
         this.fields?.clear();
-        return;
-      case 'resolveRequest': {
-        const caller = this.settle(request);
-        this.collectDeviceData();
-        // Every result carries the device data; a collector that has not answered yet is waited for briefly only.
-        const late = new Promise<null>((resolve) => setTimeout(resolve, DEVICE_DATA_WAIT_MS, null));
-        void Promise.race([this.deviceData, late]).then((deviceData) =>
-          caller?.resolve(deviceData === null ? effect.result : { ...effect.result, deviceData }),
-        );
-        return;
-      }
-      case 'rejectRequest':
-        if (effect.error.retryAfterMs !== undefined) this.rateLimitedUntil = Date.now() + effect.error.retryAfterMs;
-        this.settle(request)?.reject(new CheckoutError(effect.error.code, t(effect.error.messageKey)));
         return;
       case 'paymentMethodRequestable': {
         const { walletMethod, activeMethod, view } = this.machine.getState();
@@ -614,14 +580,6 @@ export class CheckoutRuntime {
         return;
       }
     }
-  }
-
-  /** The promise an outcome belongs to: the current caller, or the one waiting for a tokenization or 3-D Secure. */
-  private settle(request: Deferred | undefined): Deferred | null {
-    if (request !== undefined) return request;
-    const caller = this.waiting;
-    this.waiting = null;
-    return caller;
   }
 
   /** Pushes what the frames must know (label, required-ness, current message, CVV length); unchanged values are not resent. */

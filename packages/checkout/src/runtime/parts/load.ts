@@ -3,6 +3,7 @@ import type { CheckoutSettings, GatewayConfiguration, PaymentMethodResult } from
 import { addEnglish } from '../../i18n/i18n.ts';
 import type { PaymentOptionId } from '../../machine/payment-options.ts';
 import type { RuntimePart } from './part.ts';
+import type { PaymentPart } from './payment.ts';
 
 export type PartName = 'savedMethods' | 'threeDSecure' | 'wallets';
 
@@ -50,6 +51,6 @@ export function loadParts(names: readonly PartName[]): Promise<readonly RuntimeP
  * every checkout's, but not before a card can be typed, so not in the card view's download (issue 10). The runtime
  * imports it once the checkout is ready.
  */
-export function loadPayment(): Promise<RuntimePart> {
+export function loadPayment(): Promise<PaymentPart> {
   return Promise.all([import('./payment.ts'), loadEnglish()]).then(([part]) => part.payment);
 }

@@ -3,6 +3,7 @@
 import type { CheckoutEffect, CheckoutEvent, CheckoutState, SomeMachinePart } from '../../machine/checkout.types.ts';
 import type { HostedFields } from '../../fields/hosted-fields.ts';
 import type { ProviderClient } from '../../provider/provider.ts';
+import type { Translate } from '../../i18n/i18n.ts';
 import type { CheckoutCallbacks } from '../events.ts';
 
 /** The runtime, as its parts see it. */
@@ -13,8 +14,11 @@ export interface PartHost {
   callbacks(): CheckoutCallbacks;
   /** The card fields' frames mounted now (null: none). */
   fields(): HostedFields | null;
+  /** The device data collected for this checkout (null: none), its collection started if it had not been. */
+  deviceData(): Promise<string | null>;
+  readonly translate: Translate;
   /** The amount the current requestPaymentMethod() asked 3-D Secure to authenticate (null: the option's). */
-  requestedAmount(): string | null;
+  requestedAmount: string | null;
   /** The running 3-D Secure's abort: the challenge's Cancel and teardown abort it. */
   threeDSecureAbort: AbortController | null;
 }

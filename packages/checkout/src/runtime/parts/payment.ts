@@ -1,25 +1,106 @@
-// The payment, loaded once the checkout is ready (load.ts: loadPayment): the machine's part (a submit and its outcome)
-// and the work it asks for, the frames' settling before a card is judged and the card's tokenization.
+// The payment, loaded once the checkout is ready (load.ts: loadPayment): the machine's part (a submit and its outcome),
+// the work it asks for (the frames' settling before a card is judged, the card's tokenization) and the
+// requestPaymentMethod() calls it answers, each with the outcome its submit comes to.
+import type { CheckoutEffect, PaymentMethodResult, SomeMachinePart } from '../../machine/checkout.types.ts';
 import { paymentPart } from '../../machine/parts/payment.ts';
-import type { RuntimePart } from './part.ts';
+import { CheckoutError } from '../checkout-error.ts';
+import type { RequestPaymentMethodOptions } from '../checkout-runtime.ts';
+import type { PartHost } from './part.ts';
 
-export const payment: RuntimePart = {
-  machine: paymentPart,
-  run: (effect, host) => {
-    const fields = host.fields();
-    const { config, visibleFields } = host.getState();
-    if (effect.type === 'settleFields') {
-      void Promise.resolve(fields?.settle(visibleFields)).then(() => host.send({ type: 'FIELDS_SETTLED' }));
-    } else if (effect.type === 'tokenize') {
-      if (fields === null || config === null) {
-        host.send({ type: 'TOKENIZE_FAILED', failure: { code: 'gateway', message: 'The card fields are not mounted.' } });
-        return;
+/** How long a payment method waits for device data still being collected before it goes without. */
+const DEVICE_DATA_WAIT_MS = 3_000;
+
+interface Deferred {
+  resolve(result: PaymentMethodResult): void;
+  reject(error: CheckoutError): void;
+}
+
+/** One checkout's payment: its requests and the effects of the machine's that settle them. */
+export interface Payment {
+  request(options?: RequestPaymentMethodOptions): Promise<PaymentMethodResult>;
+  /** A part's work a submit waits for (the payment's, 3-D Secure's), and a request's outcome. */
+  run(effect: CheckoutEffect): void;
+  /** The checkout is torn down: a request still waiting for its outcome is refused. */
+  teardown(): void;
+}
+
+/** What the runtime installs: the machine's part, and each checkout's payment, made on its host. */
+export interface PaymentPart {
+  readonly machine: SomeMachinePart;
+  create(host: PartHost): Payment;
+}
+
+function createPayment(host: PartHost): Payment {
+  const t = host.translate;
+  /** The request whose submit the machine is taking now. */
+  let caller: Deferred | null = null;
+  /** The request waiting for an outcome that comes later: a tokenization, or 3-D Secure's. */
+  let waiting: Deferred | null = null;
+  /** A card request before this time (ms since the epoch) is refused without calling the gateway. */
+  let rateLimitedUntil = 0;
+
+  /** The request an outcome belongs to: the one being submitted, else the one waiting. */
+  const settle = (): Deferred | null => {
+    const request = caller ?? waiting;
+    if (request === waiting) waiting = null;
+    return request;
+  };
+
+  return {
+    request: (options) =>
+      new Promise<PaymentMethodResult>((resolve, reject) => {
+        const { phase, selected } = host.getState();
+        if (phase === 'ready') host.requestedAmount = options?.threeDSecure?.amount ?? null;
+        if (phase === 'closed') reject(new CheckoutError('not_ready', t('error.notReady')));
+        // The gateway said when to come back (429 Retry-After): until then a request would only be refused again.
+        else if (Date.now() < rateLimitedUntil && selected === null)
+          reject(new CheckoutError('rate_limited', t('error.rateLimited')));
+        else {
+          caller = { resolve, reject };
+          host.send({ type: 'SUBMIT' });
+          caller = null;
+        }
+      }),
+    run: (effect) => {
+      const fields = host.fields();
+      const { config, visibleFields } = host.getState();
+      switch (effect.type) {
+        case 'resolveRequest': {
+          const request = settle();
+          // Every result carries the device data; a collector that has not answered yet is waited for briefly only.
+          const late = new Promise<null>((resolve) => setTimeout(resolve, DEVICE_DATA_WAIT_MS, null));
+          void Promise.race([host.deviceData(), late]).then((deviceData) =>
+            request?.resolve(deviceData === null ? effect.result : { ...effect.result, deviceData }),
+          );
+          return;
+        }
+        case 'rejectRequest':
+          if (effect.error.retryAfterMs !== undefined) rateLimitedUntil = Date.now() + effect.error.retryAfterMs;
+          settle()?.reject(new CheckoutError(effect.error.code, t(effect.error.messageKey)));
+          return;
+        default:
+          // A submit's caller waits for the outcome of the work it started, which comes later.
+          waiting = caller ?? waiting;
       }
-      void host.provider.tokenize(fields, config, effect.fields, effect.vault).then((outcome) => {
-        host.send(
-          outcome.ok ? { type: 'TOKENIZED', result: outcome.result } : { type: 'TOKENIZE_FAILED', failure: outcome.error },
-        );
-      });
-    }
-  },
-};
+      if (effect.type === 'settleFields') {
+        void Promise.resolve(fields?.settle(visibleFields)).then(() => host.send({ type: 'FIELDS_SETTLED' }));
+      } else if (effect.type === 'tokenize') {
+        if (fields === null || config === null) {
+          host.send({ type: 'TOKENIZE_FAILED', failure: { code: 'gateway', message: 'The card fields are not mounted.' } });
+          return;
+        }
+        void host.provider.tokenize(fields, config, effect.fields, effect.vault).then((outcome) => {
+          host.send(
+            outcome.ok ? { type: 'TOKENIZED', result: outcome.result } : { type: 'TOKENIZE_FAILED', failure: outcome.error },
+          );
+        });
+      }
+    },
+    teardown: () => {
+      waiting?.reject(new CheckoutError('not_ready', t('error.notReady')));
+      waiting = null;
+    },
+  };
+}
+
+export const payment: PaymentPart = { machine: paymentPart, create: createPayment };

@@ -7,7 +7,7 @@ import type { PartHost, RuntimePart } from './part.ts';
 function verify(card: PaymentMethodResult, host: PartHost): void {
   const { provider } = host;
   const { config, settings } = host.getState();
-  const amount = host.requestedAmount() ?? (settings.threeDSecure === false ? null : settings.threeDSecure.amount);
+  const amount = host.requestedAmount ?? (settings.threeDSecure === false ? null : settings.threeDSecure.amount);
   // A malformed amount is the gateway's to refuse (its answer reaches the console).
   if (config === null || amount === null) {
     console.error(
