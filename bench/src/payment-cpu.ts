@@ -9,6 +9,8 @@ import { fixedWarmUp, loadRun, STEADY_WARM_UP, warmUp } from './load.ts';
 import type { LoadRun, WarmedUp, WarmingRow } from './load.ts';
 import { cardTokenizer, paymentRequest, preparePayments } from './prepare.ts';
 import type { PreparedPayment } from './prepare.ts';
+import { countStatements, formatPostgresFigures, STATEMENT_SETTINGS } from './postgres-statements.ts';
+import type { PostgresFigures } from './postgres-statements.ts';
 import { postgresCpuMs, ROOT } from './processes.ts';
 import { partsOfProfile } from './profile-parts.ts';
 import type { CpuProfile, PartsBreakdown } from './profile-parts.ts';
@@ -47,6 +49,8 @@ const { values } = parseArgs({
      * its processes' CPU per payment is given as `postgres` beside this process's threads.
      */
     postgres: { type: 'boolean', default: false },
+    /** With --postgres: what PostgreSQL did for the last batch's payments, by statement and by table (postgres-statements.ts). */
+    statements: { type: 'boolean', default: false },
     out: { type: 'string' },
   },
 });
@@ -122,7 +126,8 @@ const processCpuMs = (): number => {
 
 const dir = mkdtempSync(join(tmpdir(), 'kassa-payment-cpu-'));
 const sandbox = await startSandbox(dir);
-const postgres = values.postgres ? await startTestPostgres() : null;
+if (values.statements && !values.postgres) throw new Error('--statements counts PostgreSQL statements: add --postgres');
+const postgres = values.postgres ? await startTestPostgres(values.statements ? { settings: STATEMENT_SETTINGS } : {}) : null;
 const databaseUrl =
   postgres !== null
     ? await postgres.createDatabase()
@@ -175,11 +180,15 @@ try {
   // The last batch's figures are the payment's; the earlier ones show how they fell.
   const earlierBatches: Array<Record<string, number>> = [];
   let paymentCpu: Record<string, number> = {};
+  let statementsRead: ((payments: number) => Promise<PostgresFigures>) | undefined;
   for (let batch = 0; batch < BATCHES; batch += 1) {
     if (batch > 0) earlierBatches.push(paymentCpu);
     const prepared = await prepare(payments);
+    if (values.statements && postgres !== null && batch === BATCHES - 1)
+      statementsRead = await countStatements(databaseUrl, postgres.address.pid);
     paymentCpu = await cpuPerItem(payments, () => loop(prepared), postgresCpu);
   }
+  const postgresFigures = await statementsRead?.(payments);
   const report: Report = {
     server: serverRoot,
     payments,
@@ -188,6 +197,7 @@ try {
     load: { before: loadBefore, after: [] },
     earlierBatches,
     paymentCpu,
+    ...(postgresFigures === undefined ? {} : { postgres: postgresFigures }),
   };
   let profile: unknown;
   if (!values['cpu-only']) {
@@ -286,6 +296,7 @@ interface Report {
   load: { before: number[]; after: number[] };
   earlierBatches: Array<Record<string, number>>;
   paymentCpu: Record<string, number>;
+  postgres?: PostgresFigures;
   findCpu?: Record<string, number>;
   saleCpu?: Record<string, number>;
   breakdown?: PartsBreakdown;
@@ -299,6 +310,7 @@ function formatReport({
   load,
   earlierBatches,
   paymentCpu,
+  postgres,
   findCpu,
   saleCpu,
   breakdown,
@@ -323,6 +335,7 @@ function formatReport({
     ),
     `CPU ms per payment${earlierBatches.length > 0 ? `, last batch, after ${warmup + earlierBatches.length * count} payments` : ''}: ${ms(all)} in all (${figures(paymentCpu)})`,
   ];
+  if (postgres !== undefined) lines.push(formatPostgresFigures(postgres));
   if (findCpu !== undefined && saleCpu !== undefined) {
     const sale = saleCpu['all'] ?? 0;
     lines.push(

@@ -37,7 +37,7 @@ export function cpuMsOf(pid: number): number {
 }
 
 /** The processes whose parent is `pid` (their ppid, the line's 4th field), from a scan of /proc. */
-function childrenOf(pid: number): number[] {
+export function childrenOf(pid: number): number[] {
   const parent = String(pid);
   return readdirSync('/proc').flatMap((name) => {
     if (!/^\d+$/.test(name)) return [];

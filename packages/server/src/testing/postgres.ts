@@ -58,18 +58,20 @@ export interface TestPostgres {
  * such a directory (its databases, its password) instead of a new one (the benchmark's seeded database, seed-cache.ts).
  * `inMemory`: the data directory in /dev/shm (a memory file system) where there is one with 1 GiB free: each test's copy of the
  * template database (CREATE DATABASE) cost 100-400 ms of the server's CPU and 0.3-1.2 s on the disk here, about 30 ms
- * and 0.1 s in memory.
+ * and 0.1 s in memory. `settings`: more of the server's settings (`-c name=value`), e.g. the libraries to load at its start.
  */
 export async function startTestPostgres({
   durable = true,
   keepDataIn,
   copyOf,
   inMemory = false,
+  settings = {},
 }: {
   durable?: boolean;
   keepDataIn?: string;
   copyOf?: string;
   inMemory?: boolean;
+  settings?: Record<string, string>;
 } = {}): Promise<TestPostgres> {
   const root = mkdtempSync(join(inMemory && roomyMemoryDir() ? MEMORY_DIR : tmpdir(), 'kassa-pg-'));
   chmodSync(root, 0o777);
@@ -82,7 +84,10 @@ export async function startTestPostgres({
     user: 'postgres',
     password,
     persistent: keepDataIn !== undefined,
-    postgresFlags: durable ? [] : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'],
+    postgresFlags: [
+      ...(durable ? [] : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']),
+      ...Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
+    ],
     onLog: () => {},
     onError: () => {},
   });
