@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import type braintree from 'braintree';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -38,7 +39,11 @@ interface Received {
   data: { source: string; approvalId: string; type: string };
 }
 
-async function approveIn(wallet: string, button: 'Approve' | 'Cancel' | 'Simulate a failure') {
+/**
+ * `heldScriptMs`: the page's script (approve.js) arrives that much later, as on a loaded machine, and the button is
+ * pressed as soon as it can be, not once the page shows the payment.
+ */
+async function approveIn(wallet: string, button: 'Approve' | 'Cancel' | 'Simulate a failure', heldScriptMs = 0) {
   const started = (await (await post(`${token.clientApiUrl}/v1/wallets/${wallet}/approvals`, { amount: '30.00' })).json()) as {
     approvalId: string;
     approvalUrl: string;
@@ -48,13 +53,19 @@ async function approveIn(wallet: string, button: 'Approve' | 'Cancel' | 'Simulat
   page.on('console', (message) => {
     if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
   });
+  if (heldScriptMs > 0) {
+    await page.route('**/wallets/approve.js', async (route) => {
+      await delay(heldScriptMs);
+      await route.continue();
+    });
+  }
   const src = `${started.approvalUrl}#${encodeURIComponent(JSON.stringify({ approvalId: started.approvalId, parentOrigin: merchant.origin }))}`;
-  await page.goto(`${merchant.origin}/?frame=${encodeURIComponent(src)}`);
-  const frame = page.frames().find((candidate) => candidate.url().startsWith(sandbox.origin));
-  if (frame === undefined) throw new Error('approval frame not found');
-  await expect.poll(() => frame.locator('#summary').textContent()).toMatch(/^Pay \$30\.00 with /);
-  const summary = await frame.locator('#summary').textContent();
+  // Not until the shop's page loads: its load waits for the framed page's script.
+  await page.goto(`${merchant.origin}/?frame=${encodeURIComponent(src)}`, { waitUntil: 'domcontentloaded' });
+  const frame = page.frameLocator('#sandbox-page');
+  if (heldScriptMs === 0) await expect.poll(() => frame.locator('#summary').textContent()).toMatch(/^Pay \$30\.00 with /);
   await frame.getByRole('button', { name: button }).click();
+  const summary = await frame.locator('#summary').textContent();
   const received = (): Promise<Received[]> => page.evaluate(() => (window as unknown as { received: Received[] }).received);
   await expect.poll(async () => (await received()).length).toBe(1);
   const [message] = await received();
@@ -95,6 +106,18 @@ describe('wallet approval page', () => {
     const failed = await approveIn('venmo', 'Simulate a failure');
     expect(failed.message?.type).toBe('failed');
     expect(((await failed.result.json()) as { error: { message: string } }).error.message).toBe('The wallet payment failed.');
+  });
+
+  it.each([
+    ['Approve', 'approved', 'Approved.'],
+    ['Cancel', 'cancelled', 'Cancelled.'],
+    ['Simulate a failure', 'failed', 'The payment failed.'],
+  ] as const)("%s pressed while the page's script is still on its way is not lost: it answers %s", async (button, type, said) => {
+    const { message, summary, done } = await approveIn('google_pay', button, 1_000);
+    expect(message?.type).toBe(type);
+    expect(done).toBe(`${said} You can go back to the checkout.`);
+    // Approve and the failure wait until the page shows the payment; Cancel may come first.
+    if (button !== 'Cancel') expect(summary).toBe('Pay $30.00 with Google Pay.');
   });
 
   it('a wallet the merchant has not turned on is refused (422)', async () => {

@@ -75,10 +75,10 @@ async function load(): Promise<void> {
           vault?: boolean;
         })
       : null;
+  // Cancelled while this was on its way: the page already says so.
+  if (done) return;
   if (details === null || details.state !== 'pending') {
     if (status !== null) status.textContent = 'This payment has expired or does not exist. Close it and try again.';
-    buttons.approve.disabled = true;
-    buttons.fail.disabled = true;
     done = true;
     tell('failed');
     return;
@@ -93,6 +93,8 @@ async function load(): Promise<void> {
   const save = details.vault === true ? ` Let this shop charge ${wallet} again later.` : '';
   if (summary !== null)
     summary.textContent = amount === null ? `Save ${wallet} for this shop.${save}` : `Pay ${amount} with ${wallet}.${save}`;
+  buttons.approve.disabled = false;
+  buttons.fail.disabled = false;
   buttons.approve.focus();
 }
 
@@ -105,4 +107,7 @@ document.addEventListener('keydown', (event) => {
   if (done) tell('cancelled');
   else void decide('cancel');
 });
+// The HTML draws the buttons disabled: one pressed before this deferred script ran did nothing, and the checkout went on
+// waiting for an answer that never came. Cancel works from now on; Approve and the failure once the payment is shown.
+buttons.cancel.disabled = false;
 void load();
