@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fixedWarmUp, interleaved, isSteady, summed, thueMorseOrder, warmUp } from './load.ts';
-import type { LoadRun, PartedRow, WarmingRow } from './load.ts';
+import { fixedWarmUp, interleaved, isSteady, summed, thueMorseOrder, warmedThenInterleaved, warmUp } from './load.ts';
+import type { LoadRun, PartedRow, SdkRow, WarmingRow } from './load.ts';
 
 describe("the SDK rows' order (load.ts interleaved)", () => {
   it('measures the rows in the Thue-Morse order: A, B, B, A in two parts, A, B, B, A, B, A, A, B in four', () => {
@@ -172,5 +172,40 @@ describe('--warmup N (load.ts fixedWarmUp, the bench and payment-cpu)', () => {
 
   it('refuses anything but a whole number', () => {
     for (const option of ['many', '1.5', '-1']) expect(() => fixedWarmUp(option)).toThrow('--warmup takes a whole number');
+  });
+});
+
+describe("the SDK rows' measured nonces (load.ts warmedThenInterleaved)", () => {
+  it("are made after the warm-up, as Kassa's measured payments are, so the sandbox serves both alike", async () => {
+    const events: string[] = [];
+    const row = (name: string): SdkRow => ({
+      cpu: { [name]: () => 0 },
+      next: async (count) => {
+        events.push(`${name} warm-up nonces`);
+        return async () => {
+          events.push(`${name} warm-up`);
+          return { connections: 1, latencies: Array<number>(count).fill(1), failures: {}, seconds: count / 1000 };
+        };
+      },
+      prepareMeasured: async () => {
+        events.push(`${name} measured nonces`);
+      },
+      run: async (_from, count) => {
+        events.push(`${name} measured`);
+        return { connections: 1, latencies: Array<number>(count).fill(1), failures: {}, seconds: count / 1000 };
+      },
+    });
+    const measured = await warmedThenInterleaved([row('a'), row('b')], { batch: 10, least: 10, cap: 10 }, 20, 1);
+    expect(events).toEqual([
+      'a warm-up nonces',
+      'b warm-up nonces',
+      'a warm-up',
+      'b warm-up',
+      'a measured nonces',
+      'b measured nonces',
+      'a measured',
+      'b measured',
+    ]);
+    expect(measured.map((result) => result.warmUp?.requests)).toEqual([10, 10]);
   });
 });

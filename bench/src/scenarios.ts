@@ -2,7 +2,7 @@ import braintree from 'braintree';
 import { Pool } from 'undici';
 import { closedLoop, loadRun, withCpu } from './load.ts';
 import { postgresCpuMs } from './processes.ts';
-import type { LoadResult, Part, PartedRow, WarmedUp, WarmingRow, WarmUpPlan } from './load.ts';
+import type { LoadResult, Part, SdkRow, WarmedUp, WarmingRow, WarmUpPlan } from './load.ts';
 import { cardTokenizer, paymentRequest, preparePayments } from './prepare.ts';
 import type { PreparedPayment } from './prepare.ts';
 import { profiled } from './profile.ts';
@@ -67,15 +67,16 @@ export const SDK_ROWS = {
  * The official SDK straight to the sandbox, one call per prepared nonce: `sale` (`transaction.sale`) is the ceiling of
  * any server that charges through the SDK here; `find` (`paymentMethodNonce.find`, which reads a nonce without using
  * it) is the second gateway call of each Kassa payment, made for the card rules before the sale (the server README,
- * "Velocity rules"): what it costs the server and the sandbox. Resolves once the measured calls' nonces are made, to
- * the row, warmed up (load.ts warmUp, each batch's nonces made first) then measured in parts (load.ts interleaved).
+ * "Velocity rules"): what it costs the server and the sandbox. Resolves to the row, warmed up (load.ts warmUp, each
+ * batch's nonces made first), its measured calls' nonces made after the warm-up (`prepareMeasured`), then measured in
+ * parts (load.ts warmedThenInterleaved).
  */
 export async function readySdkAlone(
   sandbox: RunningSandbox,
   call: keyof typeof SDK_ROWS,
   connections: number,
   size: RunSize,
-): Promise<PartedRow & WarmingRow & { close(): Promise<void> }> {
+): Promise<SdkRow & { close(): Promise<void> }> {
   const { host, port, merchantId, publicKey, privateKey } = sandbox.gateway;
   const gateway = new braintree.BraintreeGateway({
     environment: new braintree.Environment(host, String(port), `http://${host}`, false, host, String(port)),
@@ -93,7 +94,7 @@ export async function readySdkAlone(
     return made;
   };
   let cards = 0;
-  const measured = await tokenized(size.items);
+  let measured: string[] = [];
   const calls = {
     sale: async (nonce: string): Promise<string | null> => {
       const result = await gateway.transaction.sale({
@@ -114,6 +115,9 @@ export async function readySdkAlone(
     next: async (count) => {
       const send = sender(await tokenized(count));
       return () => loadRun({ connections, total: count, send });
+    },
+    prepareMeasured: async () => {
+      measured = await tokenized(size.items);
     },
     run: (from, count) => loadRun({ connections, total: count, from, send: sender(measured) }),
     close: () => pool.close(),
