@@ -376,6 +376,23 @@ describe('CheckoutRuntime', () => {
     log.mockRestore();
   });
 
+  it("refuses a request once the checkout is torn down with not_ready, without downloading the payment's part", async () => {
+    const loads = vi.mocked(loadPayment);
+    const real = loads.getMockImplementation();
+    // Offline: the import the runtime starts at ready fails, and so would any other.
+    loads.mockClear().mockRejectedValue(new Error('offline'));
+    try {
+      const h = await mountedHarness();
+      readyWithValidVisa(h);
+      await h.settle();
+      h.runtime.destroy();
+      await expect(h.runtime.instance.requestPaymentMethod()).rejects.toMatchObject({ code: 'not_ready' });
+      expect(loads).toHaveBeenCalledTimes(1);
+    } finally {
+      if (real !== undefined) loads.mockImplementation(real);
+    }
+  });
+
   it('rejects a form still incomplete once the frames have answered, with the sheet message', async () => {
     const h = await readyHarness();
     const request = h.runtime.instance.requestPaymentMethod().catch((e: unknown) => e);

@@ -309,8 +309,10 @@ export class CheckoutRuntime {
     const t = this.options.translate;
     // A submit and its outcome are the payment's part: here since the checkout became ready, else waited for.
     if (this.payment !== null) return this.payment.request(options);
-    // Without a provider (and so without a host for the part) the checkout never loads.
-    if (this.partHost === null) return Promise.reject(new CheckoutError('not_ready', t('error.notReady')));
+    // Nothing can be paid before the checkout is ready (without a provider, and so a host for the part, it never is) or
+    // once it is torn down: said now, not after downloading the part for nothing (offline, answered with network).
+    if (this.partHost === null || this.machine.getState().phase !== 'ready')
+      return Promise.reject(new CheckoutError('not_ready', t('error.notReady')));
     return this.preparePayment(this.partHost).then(
       (payment) => payment.request(options),
       (error: unknown) => {
