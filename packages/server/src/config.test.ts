@@ -37,6 +37,12 @@ describe('loadConfig', () => {
     expect(config.gatewayOrigins).toEqual(['http://127.0.0.1:8090']);
   });
 
+  it("derives the gateway's origin as a browser writes it, without a default port, when GATEWAY_ORIGIN is not set", () => {
+    const keys = { GATEWAY_MERCHANT_ID: 'm', GATEWAY_PUBLIC_KEY: 'pub', GATEWAY_PRIVATE_KEY: 'priv' };
+    const gateway = { GATEWAY_HOST: 'Gateway.Example', GATEWAY_PORT: '443', GATEWAY_SSL: 'true', ...keys };
+    expect(loadConfig(gateway).gatewayOrigins).toEqual(['https://gateway.example']);
+  });
+
   it("takes a third-party bot-check with its keys: the provider's endpoints, or a stand-in's origin in the CSP", () => {
     expect(problemsOf({ BOTCHECK_PROVIDER: 'turnstile' })).toEqual([
       "BOTCHECK_SITE_KEY is required with BOTCHECK_PROVIDER=turnstile (the provider's site key)",

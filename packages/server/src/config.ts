@@ -337,7 +337,10 @@ export function loadConfig(env: Env): Config {
       else problems.push(r.error.issues[0]?.message ?? 'GATEWAY_ORIGIN is invalid');
     }
   } else if (gateway?.kind === 'custom') {
-    gatewayOrigins = [`${gateway.ssl ? 'https' : 'http'}://${gateway.host}:${gateway.port}`];
+    // As a browser writes it (no default port, the host in lower case), as GATEWAY_ORIGIN's must be: GET /api/config
+    // compares it with the origin of the assetsUrl the gateway's client tokens name.
+    const derived = `${gateway.ssl ? 'https' : 'http'}://${gateway.host}:${gateway.port}`;
+    gatewayOrigins = [URL.canParse(derived) ? new URL(derived).origin : derived];
   } else if (gateway?.kind === 'braintree') {
     gatewayOrigins = [...BRAINTREE_ORIGINS[gateway.environment]];
   }
