@@ -163,6 +163,31 @@ describe('the warm-up (load.ts warmUp)', () => {
   });
 });
 
+describe("the warm-up's CPU by process (load.ts warmUp byProcess)", () => {
+  it("gives each batch's CPU per request by counter, whose sum is the batch's figure the rule judges", async () => {
+    // Two processes: a server whose requests cost 3 ms then 2, a gateway's 1 ms each.
+    let server = 0;
+    let gateway = 0;
+    let batches = 0;
+    const row: WarmingRow = {
+      cpu: { server: () => server, gateway: () => gateway },
+      next: async (count) => async () => {
+        batches += 1;
+        server += count * (batches === 1 ? 3 : 2);
+        gateway += count;
+        return { connections: 1, latencies: Array<number>(count).fill(1), failures: {}, seconds: count / 1000 };
+      },
+    };
+    const [warmed] = await warmUp([row], { batch: 100, least: 300, cap: 300 }, false);
+    expect(warmed?.byProcess).toEqual([
+      { server: 3, gateway: 1 },
+      { server: 2, gateway: 1 },
+      { server: 2, gateway: 1 },
+    ]);
+    expect(warmed?.cpuMsPerItem).toEqual([4, 3, 3]);
+  });
+});
+
 describe('--warmup N (load.ts fixedWarmUp, the bench and payment-cpu)', () => {
   it('takes a whole number as one batch of that many, and leaves the steady warm-up when not given', () => {
     expect(fixedWarmUp('300')).toEqual({ batch: 300, least: 300, cap: 300 });

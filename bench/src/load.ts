@@ -228,11 +228,13 @@ export interface WarmingRow {
 export interface WarmedUp {
   requests: number;
   cpuMsPerItem: number[];
+  /**
+   * Each batch's CPU per request by counter (process), as the measured requests' are given: which process a batch
+   * dearer or cheaper than the measured requests spent it in (bench README, "What remains", the steady entry).
+   */
+  byProcess: Array<Record<string, number>>;
   steady: boolean;
 }
-
-const cpuPerRequest = (usedMs: Record<string, number>, ok: number): number =>
-  Object.values(perItem(usedMs, ok)).reduce((sum, ms) => sum + ms, 0);
 
 /**
  * Warms the rows up in step, batch after batch, until every one is steady (isSteady) after the plan's least, or its cap
@@ -243,6 +245,7 @@ const cpuPerRequest = (usedMs: Record<string, number>, ok: number): number =>
  */
 export async function warmUp(rows: WarmingRow[], plan: WarmUpPlan, together: boolean): Promise<WarmedUp[]> {
   const costs = rows.map(() => [] as number[]);
+  const byProcess = rows.map(() => [] as Array<Record<string, number>>);
   let sent = 0;
   while (sent < plan.cap && (sent < plan.least || !costs.every(isSteady))) {
     const count = Math.min(plan.batch, plan.cap - sent);
@@ -250,7 +253,9 @@ export async function warmUp(rows: WarmingRow[], plan: WarmUpPlan, together: boo
     for (const row of rows) sends.push(await row.next(count));
     const batch = async (i: number, used: () => Record<string, number>, send: () => Promise<LoadRun>) => {
       const { latencies } = await send();
-      costs[i]?.push(cpuPerRequest(used(), latencies.length));
+      const cpu = perItem(used(), latencies.length);
+      byProcess[i]?.push(cpu);
+      costs[i]?.push(Object.values(cpu).reduce((sum, ms) => sum + ms, 0));
     };
     if (together) {
       const used = rows.map((row) => cpuSince(row.cpu));
@@ -260,7 +265,12 @@ export async function warmUp(rows: WarmingRow[], plan: WarmUpPlan, together: boo
     }
     sent += count;
   }
-  return costs.map((cpuMsPerItem) => ({ requests: sent, cpuMsPerItem, steady: isSteady(cpuMsPerItem) }));
+  return costs.map((cpuMsPerItem, i) => ({
+    requests: sent,
+    cpuMsPerItem,
+    byProcess: byProcess[i] ?? [],
+    steady: isSteady(cpuMsPerItem),
+  }));
 }
 
 /** A row of the SDK alone: warmed up, then its measured requests prepared, then measured in parts. */
