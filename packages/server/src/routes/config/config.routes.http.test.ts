@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../index.ts';
 import { testConfig } from '../../testing/config.ts';
 import { sqliteEngine } from '../../testing/engines.ts';
+import { injectSandboxFault } from '../../../../sandbox/src/testing/faults-client.ts';
 import { startSandboxProcess } from '../../testing/sandbox.ts';
 import type { RunningSandbox } from '../../testing/sandbox.ts';
 
@@ -11,15 +12,18 @@ describe('GET /api/config against the sandbox gateway', () => {
   const engine = sqliteEngine();
   let sandbox: RunningSandbox;
   beforeAll(async () => {
-    sandbox = await startSandboxProcess();
+    sandbox = await startSandboxProcess({ env: { SANDBOX_TEST_CONTROLS: '1' } });
   });
   afterAll(() => sandbox?.stop());
 
-  async function configWith(gatewayOrigins: string[], gateway = sandbox.gateway): Promise<unknown> {
+  /** GET /api/config's answers, `requests` of them to one app. */
+  async function configWith(gatewayOrigins: string[], gateway = sandbox.gateway, requests = 1): Promise<unknown> {
     const opened = await engine.open();
     const app = await buildApp(testConfig(opened.config, gateway, { gatewayOrigins }), { database: opened.handle });
     try {
-      return (await app.inject({ method: 'GET', url: '/api/config' })).json();
+      const answers: unknown[] = [];
+      for (let i = 0; i < requests; i += 1) answers.push((await app.inject({ method: 'GET', url: '/api/config' })).json());
+      return requests === 1 ? answers[0] : answers;
     } finally {
       await app.close();
       await opened.cleanup();
@@ -37,5 +41,18 @@ describe('GET /api/config against the sandbox gateway', () => {
     expect(await configWith(['https://gateway.example'])).toEqual({ sandbox: true, cardFieldsPage: null });
     const closed = { ...sandbox.gateway, port: 1 };
     expect(await configWith([sandbox.origin], closed)).toEqual({ sandbox: true, cardFieldsPage: null });
+  });
+
+  it('asks the gateway again at the next request when its client token could not be made', async () => {
+    await injectSandboxFault(sandbox.origin, {
+      target: 'server_api',
+      method: 'POST',
+      path: '/client_token$',
+      fault: { type: 'status', status: 500 },
+    });
+    expect(await configWith([sandbox.origin], sandbox.gateway, 2)).toEqual([
+      { sandbox: true, cardFieldsPage: null },
+      { sandbox: true, cardFieldsPage: `${sandbox.origin}/hosted-fields/frame.html` },
+    ]);
   });
 });
