@@ -22,7 +22,7 @@ import { cvvSize, isFieldRequired } from '../machine/field-rules.ts';
 import { offeredOptions, type PaymentOptionId, type WalletOptionId } from '../machine/payment-options.ts';
 import { CONFIGURATION_FAILED, isProviderError, ProviderError, type ProviderClient } from '../provider/provider.ts';
 import { createSandboxProvider } from '../provider/sandbox-provider.ts';
-import { WALLETS, type WalletEvent, type WalletRegistry } from '../wallets/registry.ts';
+import type { WalletRegistry } from '../wallets/registry.ts';
 import { CheckoutError, NOT_DOWNLOADED } from './checkout-error.ts';
 import { CheckoutEmitter, type CheckoutCallbacks, type CheckoutEventMap, type CheckoutEventName } from './events.ts';
 import { reportOptionProblem, type WalletOptions } from './options.ts';
@@ -75,7 +75,7 @@ export interface RuntimeOptions {
   readonly walletOptions?: Readonly<Partial<Record<WalletOptionId, WalletOptions>>>;
   /** Overrides the provider chosen from the token (tests, future providers). */
   readonly provider?: ProviderClient;
-  /** Overrides the wallets this build offers (tests). */
+  /** Overrides the wallets' loaders (tests). */
   readonly wallets?: WalletRegistry;
   /** How long an option may take to initialise (the card's frames, a wallet's set-up) before it counts as failed. */
   readonly optionLoadTimeoutMs?: number;
@@ -109,15 +109,13 @@ export type ShopperEvent = Extract<
 /** Where focus goes when the shopper opens a view, or when the sheet's message must be read first. */
 export type FocusTarget = PaymentOptionId | 'options' | 'methods' | 'delete-confirmation' | 'alert';
 
-const OPTION_FAILED_NOTE = 'failed to initialise and is shown disabled; the other ways to pay still work.';
+export const OPTION_FAILED_NOTE = 'failed to initialise and is shown disabled; the other ways to pay still work.';
 
 export class CheckoutRuntime {
   readonly instance: CheckoutInstance;
   private readonly machine: CheckoutMachine;
   private readonly options: RuntimeOptions;
   private readonly emitter: CheckoutEmitter;
-  private readonly wallets: WalletRegistry;
-  private readonly walletViews = new Map<ViewId, ComponentType>();
   private readonly focusHandlers = new Map<FocusTarget, () => void>();
   private pendingFocus: FocusTarget | null = null;
   private provider: ProviderClient | null = null;
@@ -150,7 +148,6 @@ export class CheckoutRuntime {
     }
     this.machine = createCheckoutMachine(options.settings);
     this.emitter = new CheckoutEmitter(options.callbacks);
-    this.wallets = options.wallets ?? WALLETS;
     const { provider } = this;
     // What the parts see of this runtime (without a provider the checkout never loads, so no part is ever installed).
     this.partHost =
@@ -166,7 +163,9 @@ export class CheckoutRuntime {
               this.collectDeviceData();
               return this.deviceData;
             },
-            translate: options.translate,
+            options,
+            later: (ms, task) => this.later(ms, task),
+            walletViews: new Map(),
             requestedAmount: null,
             threeDSecureAbort: null,
           };
@@ -216,7 +215,7 @@ export class CheckoutRuntime {
 
   /** A wallet's view, once its module has loaded (null before, and for every other view). */
   walletView(view: ViewId): ComponentType | null {
-    return this.walletViews.get(view) ?? null;
+    return this.partHost?.walletViews.get(view) ?? null;
   }
 
   /**
@@ -358,7 +357,7 @@ export class CheckoutRuntime {
   private configurationLoaded(config: GatewayConfiguration, signal: AbortSignal): void {
     const { settings } = this.options;
     const options = offeredOptions(config, settings.paymentOptionPriority, settings.merchantEnabled, (option) => {
-      return option === 'card' || (this.wallets[option] !== undefined && this.provider?.canPayWith(option) === true);
+      return option === 'card' || this.provider?.canPayWith(option) === true;
     });
     if (options.length === 0) reportOptionProblem({ kind: 'noPaymentOptions' });
     // The parts the configuration calls for are fetched now, beside the saved methods' list (the import below is then
@@ -416,39 +415,9 @@ export class CheckoutRuntime {
     this.send({ type: 'CONFIG_LOADED', config, options, savedMethods });
     // Frames mounted before the configuration may be ready, or late, already.
     this.settleCard();
-    for (const option of options) {
-      if (option !== 'card') this.loadWallet(option, config, signal);
-    }
-  }
-
-  /** A wallet's module and set-up; the card's initialisation is its frames (mountFields). */
-  private loadWallet(option: WalletOptionId, config: GatewayConfiguration, signal: AbortSignal): void {
-    const { provider } = this;
-    const plugin = this.wallets[option];
-    if (plugin === undefined || provider === null) return;
-    const timeout = new Promise<never>((_, reject) => {
-      this.later(this.options.optionLoadTimeoutMs ?? 20_000, () => reject(new Error('it did not load in time')));
-    });
-    const context = {
-      option,
-      config,
-      options: this.options.walletOptions?.[option],
-      provider,
-      report: (event: WalletEvent) => this.send(event),
-      signal,
-    };
-    Promise.race([plugin.load(context), timeout]).then(
-      (view) => {
-        if (signal.aborted) return;
-        this.walletViews.set(option, view);
-        this.send({ type: 'OPTION_READY', option });
-      },
-      (error: unknown) => {
-        if (signal.aborted) return;
-        console.error(`[kassa/checkout] ${option} ${OPTION_FAILED_NOTE}`, error);
-        this.send({ type: 'OPTION_FAILED', option });
-      },
-    );
+    // The wallets' set-up, their part's (a card-only checkout has none).
+    const host = this.partHost;
+    if (host !== null) for (const part of this.parts) part.start?.(host, config, options, signal);
   }
 
   private fail(error: unknown): void {

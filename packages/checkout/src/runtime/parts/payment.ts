@@ -31,7 +31,7 @@ export interface PaymentPart {
 }
 
 function createPayment(host: PartHost): Payment {
-  const t = host.translate;
+  const t = host.options.translate;
   /** The request whose submit the machine is taking now. */
   let caller: Deferred | null = null;
   /** The request waiting for an outcome that comes later: a tokenization, or 3-D Secure's. */
