@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { Migrator, sql } from 'kysely';
+import { CompiledQuery, Migrator, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findOwnedOrderWithLines, insertOrder, lastOrderNumber } from '../orders/orders.repository.ts';
@@ -62,6 +62,19 @@ const MUG = {
   unitPrice: { amount: 100, currency: 'EUR' },
   total: { amount: 100, currency: 'EUR' },
 };
+/** A pending attempt to pay an order of MUG. */
+async function pendingAttempt(db: Db, orderId: string) {
+  const attempt = await insertPendingPayment(db, {
+    orderId,
+    amount: MUG.total,
+    idempotencyRef: null,
+    nonce: 'n',
+    deviceData: null,
+    merchantAccountId: null,
+  });
+  if (attempt === undefined) throw new Error('attempt not made');
+  return attempt;
+}
 const addHits = prepared((db, p: { bucket: string; by: number }) =>
   db
     .updateTable('rate_limit_hits')
@@ -168,6 +181,83 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('database on 
         .onConflict((oc) => oc.doNothing())
         .executeTakeFirst();
       expect(Number(second.numInsertedOrUpdatedRows)).toBe(0);
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it.runIf(name === 'sqlite')(
+    "keeps a pending attempt out of the indexes of what its outcome tells (0019): its insert and its outcome's write fewer log pages",
+    async () => {
+      const { handle, cleanup } = await engine.open();
+      const { db } = handle;
+      // The entries of each index (one page each in a new database: its root's cells), by SQLite's dbstat.
+      const entries = async () =>
+        Object.fromEntries(
+          (
+            await sql<{ name: string; entries: number }>`select name, sum(ncell) as entries from dbstat
+              where name in ('payments_transaction', 'payments_last_four_created') group by name`.execute(db)
+          ).rows.map((row) => [row.name, row.entries]),
+        );
+      try {
+        const order = await insertOrder(db, { owner: { accountId: null, sessionId: 'ses_x' }, items: [MUG], total: MUG.total });
+        const attempt = await pendingAttempt(db, order.id);
+        expect(await entries()).toEqual({ payments_last_four_created: 0, payments_transaction: 0 });
+        const card = { brand: 'Visa', lastFour: '4242' };
+        await recordOutcome(db, attempt, {
+          kind: 'succeeded',
+          transactionId: 't_1',
+          paymentMethodType: 'credit_card',
+          card,
+          threeDSecure: null,
+        });
+        expect(await entries()).toEqual({ payments_last_four_created: 1, payments_transaction: 1 });
+      } finally {
+        await cleanup();
+      }
+    },
+  );
+
+  it("finds a payment by its transaction id (a settlement's update, the disputes' join) and its card's last four by their indexes", async () => {
+    const { handle, cleanup } = await engine.open();
+    try {
+      // The statements' shapes (webhooks/notifications.ts settle, admin/disputes.query.ts, admin/payments.query.ts), each
+      // with its value bound as the server binds it: the partial indexes (0019) serve `= ?`, which implies `is not null`.
+      const shapes = [
+        'update payments set settlement_status = $1 where transaction_id = $2 and settlement_status_at is null',
+        'select d.id, p.id from disputes d left join payments p on p.transaction_id = d.transaction_id where d.id = $1',
+        'select id from payments where card_last_four = $1 order by created_at desc, id desc limit 26',
+      ];
+      const plans = await handle.db.connection().execute(async (connection) => {
+        const values = (shape: string) => (shape.match(/\$\d/g) ?? []).map(() => 'x');
+        if (name === 'sqlite') {
+          return Promise.all(
+            shapes.map(async (shape) => {
+              const text = `explain query plan ${shape.replace(/\$\d/g, '?')}`;
+              const plan = await connection.executeQuery<{ detail: string }>(CompiledQuery.raw(text, values(shape)));
+              return plan.rows.map((row) => row.detail).join(' | ');
+            }),
+          );
+        }
+        // A generic plan (as a prepared statement's after its first runs), and no table scan where an index serves.
+        await sql`set enable_seqscan = off`.execute(connection);
+        await sql`set plan_cache_mode = force_generic_plan`.execute(connection);
+        return Promise.all(
+          shapes.map(async (shape, i) => {
+            const types = values(shape).map(() => 'text');
+            await sql.raw(`prepare shape${i}(${types.join(', ')}) as ${shape}`).execute(connection);
+            // Literal values: EXPLAIN EXECUTE takes no bound ones (the plan is the generic one all the same).
+            const text = `explain execute shape${i}(${types.map(() => "'x'").join(', ')})`;
+            const plan = await sql.raw<{ 'QUERY PLAN': string }>(text).execute(connection);
+            return plan.rows.map((row) => row['QUERY PLAN']).join(' | ');
+          }),
+        );
+      });
+      expect(plans).toEqual([
+        expect.stringContaining('payments_transaction'),
+        expect.stringContaining('payments_transaction'),
+        expect.stringContaining('payments_last_four_created'),
+      ]);
     } finally {
       await cleanup();
     }
@@ -724,15 +814,7 @@ describe("PostgreSQL's plans of the payment path, kept per connection (prepared.
       const pay = async () => {
         const order = await insertOrder(db, { owner, items: [MUG], total: MUG.total });
         if ((await findOwnedOrderWithLines(db, order.id, owner)) === undefined) throw new Error('order not found');
-        const attempt = await insertPendingPayment(db, {
-          orderId: order.id,
-          amount: MUG.total,
-          idempotencyRef: null,
-          nonce: 'n',
-          deviceData: null,
-          merchantAccountId: null,
-        });
-        if (attempt === undefined) throw new Error('attempt not made');
+        const attempt = await pendingAttempt(db, order.id);
         await recordOutcome(db, attempt, decline);
       };
       // More runs than PostgreSQL's five custom plans: each statement's connection keeps a generic plan from here.
