@@ -630,6 +630,29 @@ describe('CheckoutRuntime with several ways to pay', () => {
     errors.mockRestore();
   });
 
+  it('shows a wallet whose set-up has not finished within optionLoadTimeoutMs as failed, the card still usable', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    // A wallet whose loader never answers (settle is never called).
+    const paypal = wallet();
+    const h = harness({}, { settings, wallets: { paypal: paypal.plugin }, optionLoadTimeoutMs: 20 });
+    h.runtime.start();
+    await h.settle();
+    h.answerConfig(withPaypal);
+    await h.configured();
+    h.mount();
+    framesReady(h);
+    await vi.waitFor(() => expect(h.runtime.getState().phase).toBe('ready'));
+    expect(h.runtime.getState().options).toEqual([
+      { id: 'card', status: 'ready' },
+      { id: 'paypal', status: 'failed' },
+    ]);
+    expect(errors).toHaveBeenCalledWith(
+      expect.stringContaining('paypal failed to initialise'),
+      new Error('it did not load in time'),
+    );
+    errors.mockRestore();
+  });
+
   it('reports "All payment options failed to load." when the frames and the wallet all fail', async () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
     const onError = vi.fn();
