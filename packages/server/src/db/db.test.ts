@@ -1,8 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { CompiledQuery, Migrator, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findOwnedOrderWithLines, insertOrder, lastOrderNumber } from '../orders/orders.repository.ts';
+import type { DatabaseConfig } from '../config.ts';
+import { IdempotencyRepository } from '../payments/idempotency.repository.ts';
 import { insertPendingPayment, recordOutcome } from '../payments/payments.repository.ts';
 import { ENGINES, postgresEngine, sqliteEngine } from '../testing/engines.ts';
 import { tempSqliteFile } from '../testing/sqlite.ts';
@@ -826,30 +829,61 @@ describe("PostgreSQL's plans of the payment path, kept per connection (prepared.
         select 'pay_many_' || i, 'ord_many_' || i, 'declined', 100, 'EUR', 'n', '2026-01-01', '2026-01-01'
         from generate_series(1, 3000) as i`.execute(db);
       await pay();
-      // A backend's statistics reach the others' view when it has been idle a while (up to 10 s) or when it ends.
       await handle.close();
-      const client = new pg.Client({ connectionString: config.engine === 'postgres' ? config.url : '' });
-      await client.connect();
-      try {
-        const others =
-          'select count(*)::int as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()';
-        while ((await client.query<{ n: number }>(others)).rows[0]?.n !== 0)
-          await new Promise((resolve) => setTimeout(resolve, 20));
-        const { rows } = await client.query<{ name: string; scans: string }>(
-          `select 'payments' as name, seq_scan as scans from pg_stat_user_tables where relname = 'payments'
-           union all select indexrelname, idx_scan from pg_stat_user_indexes where relname = 'payments'`,
-        );
-        const scans = Object.fromEntries(rows.map((row) => [row.name, Number(row.scans)]));
-        // The order's read probed its attempts by the order's index at every run, never reading every payment (a hashed
-        // subplan); each answer found its attempt by the primary key, not among payments_status_created's pending entries.
-        expect(scans).toMatchObject({ payments: 0, payments_status_created: 0 });
-        expect(scans.payments_order).toBeGreaterThanOrEqual(9);
-        expect(scans.payments_pkey).toBeGreaterThanOrEqual(9);
-      } finally {
-        await client.end();
-      }
+      const rows = await statisticsOf<{ name: string; scans: string }>(
+        config,
+        `select 'payments' as name, seq_scan as scans from pg_stat_user_tables where relname = 'payments'
+         union all select indexrelname, idx_scan from pg_stat_user_indexes where relname = 'payments'`,
+      );
+      const scans = Object.fromEntries(rows.map((row) => [row.name, Number(row.scans)]));
+      // The order's read probed its attempts by the order's index at every run, never reading every payment (a hashed
+      // subplan); each answer found its attempt by the primary key, not among payments_status_created's pending entries.
+      expect(scans).toMatchObject({ payments: 0, payments_status_created: 0 });
+      expect(scans.payments_order).toBeGreaterThanOrEqual(9);
+      expect(scans.payments_pkey).toBeGreaterThanOrEqual(9);
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it("writes an Idempotency-Key's answer beside its claim, a HOT update (no index entry), though claims came first", async () => {
+    const { config, handle, cleanup } = await engine.open();
+    try {
+      const keys = new IdempotencyRepository(handle.db);
+      // As a payment's key is held: a session's id, a UUID, the request's SHA-256; claimed by requests in flight together,
+      // which fill their page before any answers; then the answers, of a payment's size (about 1.1 KB).
+      const scope = `ses_${'s'.repeat(22)}`;
+      const held = Array.from({ length: 40 }, () => randomUUID());
+      for (const key of held) await keys.claim(scope, key, 'h'.repeat(64));
+      const answer = JSON.stringify({ order: 'x'.repeat(1100) });
+      for (const key of held) await keys.complete(scope, key, 201, answer);
+      await handle.close();
+      const [updates] = await statisticsOf<{ all: string; hot: string }>(
+        config,
+        `select n_tup_upd as all, n_tup_hot_upd as hot from pg_stat_user_tables where relname = 'idempotency_keys'`,
+      );
+      expect(Number(updates?.all)).toBe(held.length);
+      expect(Number(updates?.hot)).toBe(held.length);
     } finally {
       await cleanup();
     }
   });
 });
+
+/**
+ * The statistics PostgreSQL keeps of a database's tables and indexes, read once its other connections have ended (the
+ * server's, closed by the caller): a backend's counts reach the others' view when it has been idle a while (up to 10 s)
+ * or when it ends.
+ */
+async function statisticsOf<Row extends Record<string, unknown>>(config: DatabaseConfig, query: string): Promise<Row[]> {
+  const client = new pg.Client({ connectionString: config.engine === 'postgres' ? config.url : '' });
+  await client.connect();
+  try {
+    const others =
+      'select count(*)::int as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()';
+    while ((await client.query<{ n: number }>(others)).rows[0]?.n !== 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    return (await client.query<Row>(query)).rows;
+  } finally {
+    await client.end();
+  }
+}
