@@ -266,6 +266,47 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('database on 
     }
   });
 
+  it("writes an attempt to one index of its order's (0021): an order's attempts and its live one in one", async () => {
+    const { handle, cleanup } = await engine.open();
+    const { db } = handle;
+    try {
+      const owner = { accountId: null, sessionId: 'ses_x' };
+      const attempts = [];
+      for (let run = 0; run < 5; run += 1) {
+        const order = await insertOrder(db, { owner, items: [MUG], total: MUG.total });
+        attempts.push(await pendingAttempt(db, order.id));
+      }
+      const [charged, declined] = attempts;
+      if (charged === undefined || declined === undefined) throw new Error('attempts not made');
+      const card = { brand: 'Visa', lastFour: '1111' };
+      await recordOutcome(db, charged, {
+        kind: 'succeeded',
+        transactionId: 't_1',
+        paymentMethodType: 'credit_card',
+        card,
+        threeDSecure: null,
+      });
+      await recordOutcome(db, declined, { kind: 'declined', reason: 'processor_declined', transactionId: 't_2' });
+      // The entries of payments' indexes: on PostgreSQL an update of an indexed column adds the row's new version to
+      // every index (the old entries stay until a vacuum), on SQLite the row's entry changes in place.
+      let entries: number;
+      if (name === 'sqlite') {
+        const stats = await sql<{ n: number }>`select sum(ncell) as n from dbstat
+          where name in (select name from sqlite_master where type = 'index' and tbl_name = 'payments')`.execute(db);
+        entries = Number(stats.rows[0]?.n);
+      } else {
+        await sql`create extension if not exists pgstattuple`.execute(db);
+        const stats = await sql<{ n: string }>`select sum((pgstattuple(indexrelid)).tuple_count) as n from pg_index
+          where indrelid = 'payments'::regclass`.execute(db);
+        entries = Number(stats.rows[0]?.n);
+      }
+      // 5 attempts' inserts and 2 outcomes: on PostgreSQL 5 entries at each insert, 7 and 6 at the outcomes.
+      expect(entries).toBe(name === 'sqlite' ? 28 : 38);
+    } finally {
+      await cleanup();
+    }
+  });
+
   it('numbers orders made before 0002 by age, and new orders after them, one apart', async () => {
     const { handle, cleanup } = await engine.open();
     const { db } = handle;

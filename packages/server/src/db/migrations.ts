@@ -581,6 +581,29 @@ export const migrations: Record<string, Migration> = {
         await sql`alter table idempotency_keys reset (fillfactor)`.execute(db);
     },
   },
+  '0021_payments_order_one_index': {
+    // An order's attempts and its one live attempt (pending or succeeded: 0001's charge-once invariant) in one unique
+    // index, (order_id, '' for a live attempt, else its own id), instead of 0001's two: each attempt's insert wrote an
+    // entry to both, and each charge's outcome another to both (issue 10, pg8). An order's attempts are found by its
+    // first column as before, and a second live attempt of an order fails to insert as before.
+    async up(db: Kysely<unknown>) {
+      await db.schema.dropIndex('payments_one_live_per_order').execute();
+      await db.schema.dropIndex('payments_order').execute();
+      await sql`create unique index payments_order
+        on payments (order_id, (case when status in ('pending', 'succeeded') then '' else id end))`.execute(db);
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropIndex('payments_order').execute();
+      await db.schema.createIndex('payments_order').on('payments').column('order_id').execute();
+      await db.schema
+        .createIndex('payments_one_live_per_order')
+        .on('payments')
+        .column('order_id')
+        .unique()
+        .where(sql.ref('status'), 'in', ['pending', 'succeeded'])
+        .execute();
+    },
+  },
 };
 
 /** 0019's indexes of what an attempt's outcome tells, led by the column that is null until then. */

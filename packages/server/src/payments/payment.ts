@@ -30,7 +30,7 @@ export const CHARGED_PAYMENT_STATUSES = [
   'voided',
 ] as const satisfies readonly PaymentStatus[];
 
-/** Statuses the partial unique index `payments_one_live_per_order` allows once per order (see migrations). */
+/** Statuses the unique index `payments_order` allows once per order (see migrations, 0021). */
 export const LIVE_PAYMENT_STATUSES = ['pending', 'succeeded'] as const satisfies readonly PaymentStatus[];
 
 export function canTransitionPayment(from: PaymentStatus, to: PaymentStatus): boolean {
