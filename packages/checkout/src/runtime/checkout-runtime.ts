@@ -111,85 +111,87 @@ export type FocusTarget = PaymentOptionId | 'options' | 'methods' | 'delete-conf
 
 export const OPTION_FAILED_NOTE = 'failed to initialise and is shown disabled; the other ways to pay still work.';
 
+// Its private members are ES private (`#`), not TypeScript's `private`: the minifier renames them, where it kept each
+// name in the card view's chunk (issue 10).
 export class CheckoutRuntime {
   readonly instance: CheckoutInstance;
-  private readonly machine: CheckoutMachine;
-  private readonly options: RuntimeOptions;
-  private readonly emitter: CheckoutEmitter;
-  private readonly focusHandlers = new Map<FocusTarget, () => void>();
-  private pendingFocus: FocusTarget | null = null;
-  private provider: ProviderClient | null = null;
+  readonly #machine: CheckoutMachine;
+  readonly #options: RuntimeOptions;
+  readonly #emitter: CheckoutEmitter;
+  readonly #focusHandlers = new Map<FocusTarget, () => void>();
+  #pendingFocus: FocusTarget | null = null;
+  #provider: ProviderClient | null = null;
   /** Why no provider could be made from the token: reported once the runtime starts. */
-  private providerError: unknown;
-  private fields: HostedFields | null = null;
+  #providerError: unknown;
+  #fields: HostedFields | null = null;
   /** The frames mounted have had their time to get ready (optionLoadTimeoutMs). */
-  private framesLate = false;
-  private loadAbort: AbortController | null = null;
+  #framesLate = false;
+  #loadAbort: AbortController | null = null;
   /** The parts loaded on demand (saved methods, 3-D Secure, wallets), and what they see of this runtime. */
-  private parts: readonly RuntimePart[] = [];
-  private readonly partHost: PartHost | null;
+  #parts: readonly RuntimePart[] = [];
+  readonly #partHost: PartHost | null;
   /** The payment's part: its import, started once the checkout is ready (a request waits for it), and once installed. */
-  private paymentLoad: Promise<Payment> | null = null;
-  private payment: Payment | null = null;
+  #paymentLoad: Promise<Payment> | null = null;
+  #payment: Payment | null = null;
   /** The device data collected for this checkout (null: none), started once it is ready. */
-  private deviceData: Promise<string | null> = Promise.resolve(null);
+  #deviceData: Promise<string | null> = Promise.resolve(null);
   /** The load (its abort signal) the device data was collected for. */
-  private deviceDataFor: AbortSignal | null = null;
-  private readonly timers = new Set<ReturnType<typeof setTimeout>>();
-  private destroyed = false;
+  #deviceDataFor: AbortSignal | null = null;
+  readonly #timers = new Set<ReturnType<typeof setTimeout>>();
+  #destroyed = false;
 
   constructor(options: RuntimeOptions) {
-    this.options = options;
+    this.#options = options;
     // Made now (reading the token has no side effect), so the card view can mount the frames before begin() has run.
     try {
-      this.provider = options.provider ?? createSandboxProvider(options.authorization);
+      this.#provider = options.provider ?? createSandboxProvider(options.authorization);
     } catch (error) {
-      this.providerError = error;
+      this.#providerError = error;
     }
-    this.machine = createCheckoutMachine(options.settings);
-    this.emitter = new CheckoutEmitter(options.callbacks);
-    const { provider } = this;
+    this.#machine = createCheckoutMachine(options.settings);
+    this.#emitter = new CheckoutEmitter(options.callbacks);
+    const provider = this.#provider;
     // What the parts see of this runtime (without a provider the checkout never loads, so no part is ever installed).
-    this.partHost =
+    this.#partHost =
       provider === null
         ? null
         : {
             provider,
-            getState: () => this.machine.getState(),
-            send: (event) => this.send(event),
-            callbacks: () => this.options.callbacks(),
-            fields: () => this.fields,
+            getState: () => this.#machine.getState(),
+            send: (event) => this.#send(event),
+            callbacks: () => this.#options.callbacks(),
+            fields: () => this.#fields,
             deviceData: () => {
-              this.collectDeviceData();
-              return this.deviceData;
+              this.#collectDeviceData();
+              return this.#deviceData;
             },
             options,
-            later: (ms, task) => this.later(ms, task),
+            later: (ms, task) => this.#later(ms, task),
             walletViews: new Map(),
             requestedAmount: null,
             threeDSecureAbort: null,
           };
     this.instance = {
-      requestPaymentMethod: (options) => this.requestPaymentMethod(options),
-      isPaymentMethodRequestable: () => this.machine.getState().requestability.requestable,
-      clearSelectedPaymentMethod: () => this.send({ type: 'CLEAR_SELECTION' }),
+      requestPaymentMethod: (options) => this.#requestPaymentMethod(options),
+      isPaymentMethodRequestable: () => this.#machine.getState().requestability.requestable,
+      clearSelectedPaymentMethod: () => this.#send({ type: 'CLEAR_SELECTION' }),
       getAvailablePaymentOptions: () =>
-        this.machine
+        this.#machine
           .getState()
           .options.filter((entry) => entry.status === 'ready')
           .map((entry) => entry.id),
-      updateConfiguration: (option, key, value) => this.updateConfiguration(option, String(key), value),
+      updateConfiguration: (option, key, value) => this.#updateConfiguration(option, String(key), value),
       teardown: () => {
         this.destroy();
         return Promise.resolve();
       },
-      on: (event, handler) => this.emitter.on(event, handler),
-      off: (event, handler) => this.emitter.off(event, handler),
+      on: (event, handler) => this.#emitter.on(event, handler),
+      off: (event, handler) => this.#emitter.off(event, handler),
     };
   }
 
-  readonly subscribe = (listener: () => void): (() => void) => this.machine.subscribe(listener);
-  readonly getState = (): CheckoutState => this.machine.getState();
+  readonly subscribe = (listener: () => void): (() => void) => this.#machine.subscribe(listener);
+  readonly getState = (): CheckoutState => this.#machine.getState();
 
   /**
    * Starts on the next microtask: StrictMode mounts, unmounts and re-mounts synchronously, so the first runtime is
@@ -197,25 +199,25 @@ export class CheckoutRuntime {
    */
   start(): void {
     queueMicrotask(() => {
-      if (!this.destroyed) this.begin();
+      if (!this.#destroyed) this.#begin();
     });
   }
 
-  private begin(): void {
-    if (this.provider === null) this.fail(this.providerError);
-    else this.loadConfiguration();
+  #begin(): void {
+    if (this.#provider === null) this.#fail(this.#providerError);
+    else this.#loadConfiguration();
   }
 
   /** A shopper's gesture a view forwards (the machine decides what it does). */
-  readonly dispatch = (event: ShopperEvent): void => this.send(event);
+  readonly dispatch = (event: ShopperEvent): void => this.#send(event);
 
   focusField(field: FieldName): void {
-    this.fields?.focus(field);
+    this.#fields?.focus(field);
   }
 
   /** A wallet's view, once its module has loaded (null before, and for every other view). */
   walletView(view: ViewId): ComponentType | null {
-    return this.partHost?.walletViews.get(view) ?? null;
+    return this.#partHost?.walletViews.get(view) ?? null;
   }
 
   /**
@@ -223,30 +225,30 @@ export class CheckoutRuntime {
    * view) is honoured as soon as it registers.
    */
   registerFocus(target: FocusTarget, focus: () => void): () => void {
-    this.focusHandlers.set(target, focus);
-    if (this.pendingFocus === target) {
-      this.pendingFocus = null;
+    this.#focusHandlers.set(target, focus);
+    if (this.#pendingFocus === target) {
+      this.#pendingFocus = null;
       focus();
     }
     return () => {
-      if (this.focusHandlers.get(target) === focus) this.focusHandlers.delete(target);
+      if (this.#focusHandlers.get(target) === focus) this.#focusHandlers.delete(target);
     };
   }
 
   /** After React has shown the new view (a hidden frame cannot take focus), or when its view registers. */
-  private requestFocus(target: FocusTarget): void {
-    this.pendingFocus = target;
-    this.later(0, () => {
-      const focus = this.focusHandlers.get(target);
-      if (focus === undefined || this.pendingFocus !== target) return;
-      this.pendingFocus = null;
+  #requestFocus(target: FocusTarget): void {
+    this.#pendingFocus = target;
+    this.#later(0, () => {
+      const focus = this.#focusHandlers.get(target);
+      if (focus === undefined || this.#pendingFocus !== target) return;
+      this.#pendingFocus = null;
       focus();
     });
   }
 
-  private updateConfiguration(option: string, key: string, value: unknown): void {
+  #updateConfiguration(option: string, key: string, value: unknown): void {
     if (option === 'card' && key === 'clearFieldsAfterTokenization' && typeof value === 'boolean') {
-      this.send({ type: 'UPDATE_SETTINGS', settings: { clearFieldsAfterTokenization: value } });
+      this.#send({ type: 'UPDATE_SETTINGS', settings: { clearFieldsAfterTokenization: value } });
       return;
     }
     reportOptionProblem({ kind: 'updateConfiguration', option, key, value });
@@ -254,12 +256,12 @@ export class CheckoutRuntime {
 
   /** The shopper cancelled the 3-D Secure challenge (Escape on the modal frame). */
   cancelThreeDSecure(): void {
-    this.partHost?.threeDSecureAbort?.abort();
+    this.#partHost?.threeDSecureAbort?.abort();
   }
 
   /** Whether the card view may mount the frames now: with the configuration, or before it when the provider can. */
   canMountFields(): boolean {
-    return this.provider?.mountsEarly === true || this.machine.getState().config !== null;
+    return this.#provider?.mountsEarly === true || this.#machine.getState().config !== null;
   }
 
   /**
@@ -267,104 +269,104 @@ export class CheckoutRuntime {
    * show: the view drops those it then hides, frame included); returns the clean-up for the view's effect.
    */
   mountFields(containers: readonly FieldContainer[]): () => void {
-    const state = this.machine.getState();
+    const state = this.#machine.getState();
     const { config } = state;
-    if (this.destroyed || this.provider === null || !this.canMountFields()) return () => {};
-    const fields = this.provider.createHostedFields(config, {
-      mounts: containers.map((c) => ({ ...c, title: fieldLabel(c.field, state.cards, this.options.translate) })),
-      onMessage: (field, message) => this.onFrameMessage(field, message),
+    if (this.#destroyed || this.#provider === null || !this.canMountFields()) return () => {};
+    const fields = this.#provider.createHostedFields(config, {
+      mounts: containers.map((c) => ({ ...c, title: fieldLabel(c.field, state.cards, this.#options.translate) })),
+      onMessage: (field, message) => this.#onFrameMessage(field, message),
     });
-    this.fields = fields;
-    this.framesLate = false;
+    this.#fields = fields;
+    this.#framesLate = false;
     // New frames, none ready yet; the machine's change has send() configure them.
-    this.send({ type: 'FIELDS_MOUNTED' });
-    const timer = this.later(this.options.optionLoadTimeoutMs ?? 20_000, () => {
-      this.framesLate = true;
-      this.settleCard();
+    this.#send({ type: 'FIELDS_MOUNTED' });
+    const timer = this.#later(this.#options.optionLoadTimeoutMs ?? 20_000, () => {
+      this.#framesLate = true;
+      this.#settleCard();
     });
     return () => {
-      this.clearTimer(timer);
+      this.#clearTimer(timer);
       fields.teardown();
-      if (this.fields === fields) this.fields = null;
+      if (this.#fields === fields) this.#fields = null;
     };
   }
 
   destroy(): void {
-    if (this.destroyed) return;
-    this.machine.send({ type: 'TEARDOWN' });
-    this.destroyed = true;
-    this.emitter.clear();
-    this.focusHandlers.clear();
-    this.loadAbort?.abort();
-    this.partHost?.threeDSecureAbort?.abort();
-    for (const timer of this.timers) clearTimeout(timer);
-    this.timers.clear();
-    this.fields?.teardown();
-    this.fields = null;
-    this.payment?.teardown();
+    if (this.#destroyed) return;
+    this.#machine.send({ type: 'TEARDOWN' });
+    this.#destroyed = true;
+    this.#emitter.clear();
+    this.#focusHandlers.clear();
+    this.#loadAbort?.abort();
+    this.#partHost?.threeDSecureAbort?.abort();
+    for (const timer of this.#timers) clearTimeout(timer);
+    this.#timers.clear();
+    this.#fields?.teardown();
+    this.#fields = null;
+    this.#payment?.teardown();
   }
 
-  private requestPaymentMethod(options?: RequestPaymentMethodOptions): Promise<PaymentMethodResult> {
-    const t = this.options.translate;
+  #requestPaymentMethod(options?: RequestPaymentMethodOptions): Promise<PaymentMethodResult> {
+    const t = this.#options.translate;
     // A submit and its outcome are the payment's part: here since the checkout became ready, else waited for.
-    if (this.payment !== null) return this.payment.request(options);
+    if (this.#payment !== null) return this.#payment.request(options);
     // Nothing can be paid before the checkout is ready (without a provider, and so a host for the part, it never is) or
     // once it is torn down: said now, not after downloading the part for nothing (offline, answered with network).
-    if (this.partHost === null || this.machine.getState().phase !== 'ready')
+    if (this.#partHost === null || this.#machine.getState().phase !== 'ready')
       return Promise.reject(new CheckoutError('not_ready', t('error.notReady')));
-    return this.preparePayment(this.partHost).then(
+    return this.#preparePayment(this.#partHost).then(
       (payment) => payment.request(options),
       (error: unknown) => {
         // No card can be paid without it: the sheet says so, as for a part that did not download as the checkout loaded.
-        this.fail(new ProviderError(NOT_DOWNLOADED, `the payment part did not download: ${String(error)}`));
+        this.#fail(new ProviderError(NOT_DOWNLOADED, `the payment part did not download: ${String(error)}`));
         throw new CheckoutError(NOT_DOWNLOADED.code, t(NOT_DOWNLOADED.messageKey));
       },
     );
   }
 
   /** Imports and installs the payment's part once; an import that failed is tried again by the next request. */
-  private preparePayment(host: PartHost): Promise<Payment> {
-    this.paymentLoad ??= loadPayment().then(
+  #preparePayment(host: PartHost): Promise<Payment> {
+    this.#paymentLoad ??= loadPayment().then(
       (part) => {
-        this.machine.install(part.machine);
-        this.payment = part.create(host);
-        return this.payment;
+        this.#machine.install(part.machine);
+        this.#payment = part.create(host);
+        return this.#payment;
       },
       (error: unknown) => {
-        this.paymentLoad = null;
+        this.#paymentLoad = null;
         throw error;
       },
     );
-    return this.paymentLoad;
+    return this.#paymentLoad;
   }
 
-  private loadConfiguration(): void {
-    const provider = this.provider;
+  #loadConfiguration(): void {
+    const provider = this.#provider;
     if (provider === null) return;
-    this.loadAbort?.abort();
+    this.#loadAbort?.abort();
     const abort = new AbortController();
-    this.loadAbort = abort;
+    this.#loadAbort = abort;
     provider.getConfiguration(abort.signal).then(
       (config: GatewayConfiguration) => {
-        if (!abort.signal.aborted) this.configurationLoaded(config, abort.signal);
+        if (!abort.signal.aborted) this.#configurationLoaded(config, abort.signal);
       },
       (error: unknown) => {
-        if (!abort.signal.aborted) this.fail(error);
+        if (!abort.signal.aborted) this.#fail(error);
       },
     );
   }
 
-  private configurationLoaded(config: GatewayConfiguration, signal: AbortSignal): void {
-    const { settings } = this.options;
+  #configurationLoaded(config: GatewayConfiguration, signal: AbortSignal): void {
+    const { settings } = this.#options;
     const options = offeredOptions(config, settings.paymentOptionPriority, settings.merchantEnabled, (option) => {
-      return option === 'card' || this.provider?.canPayWith(option) === true;
+      return option === 'card' || this.#provider?.canPayWith(option) === true;
     });
     if (options.length === 0) reportOptionProblem({ kind: 'noPaymentOptions' });
     // The parts the configuration calls for are fetched now, beside the saved methods' list (the import below is then
     // the same one, not a second download); a failure is reported there.
     loadParts(partsNeeded(config, settings, options, [])).catch(() => undefined);
     // Saved methods come before the first view; a list that cannot be had leaves the shopper the other ways to pay.
-    const provider = this.provider;
+    const provider = this.#provider;
     const listed = provider === null ? Promise.resolve([]) : provider.listPaymentMethods(config, signal);
     void listed
       .catch((error: unknown) => {
@@ -376,12 +378,12 @@ export class CheckoutRuntime {
         loadParts(partsNeeded(config, settings, options, savedMethods)).then(
           (parts) => {
             if (signal.aborted) return;
-            this.installParts(parts);
-            this.optionsOffered(config, options, savedMethods, signal);
+            this.#installParts(parts);
+            this.#optionsOffered(config, options, savedMethods, signal);
           },
           // A part's chunk did not download (the import's error names its URL).
           (error: unknown) => {
-            if (!signal.aborted) this.fail(new ProviderError(NOT_DOWNLOADED, String(error)));
+            if (!signal.aborted) this.#fail(new ProviderError(NOT_DOWNLOADED, String(error)));
           },
         ),
       );
@@ -393,74 +395,74 @@ export class CheckoutRuntime {
    * So it starts with the first character typed in a card field, at the reveal of any other first view (nothing to
    * type there), and at the latest with the payment method's result, which waits for it briefly (DEVICE_DATA_WAIT_MS).
    */
-  private collectDeviceData(): void {
-    const { config } = this.machine.getState();
-    const signal = this.loadAbort?.signal;
-    if (this.provider === null || config === null || signal === undefined || this.deviceDataFor === signal) return;
-    this.deviceDataFor = signal;
-    this.deviceData = this.provider.collectDeviceData(config, signal);
+  #collectDeviceData(): void {
+    const { config } = this.#machine.getState();
+    const signal = this.#loadAbort?.signal;
+    if (this.#provider === null || config === null || signal === undefined || this.#deviceDataFor === signal) return;
+    this.#deviceDataFor = signal;
+    this.#deviceData = this.#provider.collectDeviceData(config, signal);
   }
 
-  private installParts(parts: readonly RuntimePart[]): void {
-    for (const part of parts) this.machine.install(part.machine);
-    this.parts = parts;
+  #installParts(parts: readonly RuntimePart[]): void {
+    for (const part of parts) this.#machine.install(part.machine);
+    this.#parts = parts;
   }
 
-  private optionsOffered(
+  #optionsOffered(
     config: GatewayConfiguration,
     options: readonly PaymentOptionId[],
     savedMethods: readonly PaymentMethodResult[],
     signal: AbortSignal,
   ): void {
-    this.send({ type: 'CONFIG_LOADED', config, options, savedMethods });
+    this.#send({ type: 'CONFIG_LOADED', config, options, savedMethods });
     // Frames mounted before the configuration may be ready, or late, already.
-    this.settleCard();
+    this.#settleCard();
     // The wallets' set-up, their part's (a card-only checkout has none).
-    const host = this.partHost;
-    if (host !== null) for (const part of this.parts) part.start?.(host, config, options, signal);
+    const host = this.#partHost;
+    if (host !== null) for (const part of this.#parts) part.start?.(host, config, options, signal);
   }
 
-  private fail(error: unknown): void {
+  #fail(error: unknown): void {
     const info: CheckoutErrorInfo = isProviderError(error) ? error.info : CONFIGURATION_FAILED;
     if (!isProviderError(error)) console.error('[kassa/checkout] unexpected load failure', error);
     // The developer's part: what to fix (a bad token), or what the provider client could not set up.
     else if (!info.retriable || info.code === 'configuration_failed') console.error(`[kassa/checkout] ${error.message}`);
-    this.send({ type: 'CONFIG_FAILED', error: info });
+    this.#send({ type: 'CONFIG_FAILED', error: info });
   }
 
   /**
    * The card is ready once the frame of every field it shows is, and failed when they were not all ready in time: not
    * before the configuration says which fields it shows.
    */
-  private settleCard(): void {
-    const { config, visibleFields, framesReady, phase } = this.machine.getState();
+  #settleCard(): void {
+    const { config, visibleFields, framesReady, phase } = this.#machine.getState();
     if (config === null) return;
-    if (visibleFields.every((field) => framesReady.includes(field))) this.send({ type: 'OPTION_READY', option: 'card' });
-    else if (this.framesLate && phase === 'mounting') {
+    if (visibleFields.every((field) => framesReady.includes(field))) this.#send({ type: 'OPTION_READY', option: 'card' });
+    else if (this.#framesLate && phase === 'mounting') {
       console.error(`[kassa/checkout] The card fields did not load from ${config.assetsUrl}: the card ${OPTION_FAILED_NOTE}`);
-      this.send({ type: 'OPTION_FAILED', option: 'card' });
+      this.#send({ type: 'OPTION_FAILED', option: 'card' });
     }
   }
 
-  private onFrameMessage(field: FieldName, message: FrameMessage): void {
+  #onFrameMessage(field: FieldName, message: FrameMessage): void {
     switch (message.type) {
       case 'ready':
-        this.send({ type: 'FRAME_READY', field });
-        this.settleCard();
+        this.#send({ type: 'FRAME_READY', field });
+        this.#settleCard();
         return;
       case 'state':
         // Typed: a field holds something (its frame also reports it, as `validate`, when only its expected size changes).
-        if (!message.state.isEmpty) this.collectDeviceData();
-        this.send({ type: 'FIELD_STATE', field: message.field, event: message.event, state: message.state });
+        if (!message.state.isEmpty) this.#collectDeviceData();
+        this.#send({ type: 'FIELD_STATE', field: message.field, event: message.event, state: message.state });
         return;
       case 'cardTypeChange':
-        this.send({ type: 'CARD_TYPE_CHANGED', cards: message.cards });
+        this.#send({ type: 'CARD_TYPE_CHANGED', cards: message.cards });
         return;
       case 'inputSubmitRequest':
-        this.emitter.emit('card:inputSubmitRequest', { field: message.field });
+        this.#emitter.emit('card:inputSubmitRequest', { field: message.field });
         return;
       case 'binAvailable':
-        this.emitter.emit('card:binAvailable', { bin: message.bin });
+        this.#emitter.emit('card:binAvailable', { bin: message.bin });
         return;
       default:
         // Tokenization answers settle in the fields module.
@@ -469,36 +471,36 @@ export class CheckoutRuntime {
   }
 
   /** Feeds the machine and runs its effects. */
-  private send(event: CheckoutEvent): void {
-    if (this.destroyed) return;
-    const before = this.machine.getState();
-    const effects = this.machine.send(event);
-    for (const effect of effects) this.run(effect);
+  #send(event: CheckoutEvent): void {
+    if (this.#destroyed) return;
+    const before = this.#machine.getState();
+    const effects = this.#machine.send(event);
+    for (const effect of effects) this.#run(effect);
     // The frames learn the new state after the effects: a form being emptied is cleared before the CVV hears that no
     // brand is known (the CVV frame would report its old digits first, and the integrator hear of them once more).
-    if (this.machine.getState() !== before) this.syncFrames();
+    if (this.#machine.getState() !== before) this.#syncFrames();
   }
 
-  private run(effect: CheckoutEffect): void {
-    const t = this.options.translate;
+  #run(effect: CheckoutEffect): void {
+    const t = this.#options.translate;
     switch (effect.type) {
       case 'loadConfiguration':
-        this.loadConfiguration();
+        this.#loadConfiguration();
         return;
       case 'scheduleRetry':
-        this.later(effect.afterMs, () => this.send({ type: 'RETRY' }));
+        this.#later(effect.afterMs, () => this.#send({ type: 'RETRY' }));
         return;
       case 'announceReady':
-        if (this.machine.getState().view !== 'card') this.collectDeviceData();
+        if (this.#machine.getState().view !== 'card') this.#collectDeviceData();
         // The form is usable: the payment's part comes now, well before the shopper can have typed a card and paid.
-        if (this.partHost !== null) this.preparePayment(this.partHost).catch(() => undefined);
-        this.emitter.ready(this.instance);
+        if (this.#partHost !== null) this.#preparePayment(this.#partHost).catch(() => undefined);
+        this.#emitter.ready(this.instance);
         return;
       case 'reportLoadError':
-        this.emitter.error(new CheckoutError(effect.error.code, t(effect.error.messageKey)));
+        this.#emitter.error(new CheckoutError(effect.error.code, t(effect.error.messageKey)));
         return;
       case 'scheduleBlurSettle':
-        this.later(this.options.blurSettleMs ?? 300, () => this.send({ type: 'BLUR_SETTLED', field: effect.field }));
+        this.#later(this.#options.blurSettleMs ?? 300, () => this.#send({ type: 'BLUR_SETTLED', field: effect.field }));
         return;
       case 'settleFields':
       case 'tokenize':
@@ -508,15 +510,15 @@ export class CheckoutRuntime {
       case 'rejectRequest':
         // A part's work: the payment's (the frames' settling, the card's tokenization, a request's outcome), 3-D
         // Secure's, a deletion. The payment's first: a submit's caller waits for the outcome of the work it started.
-        this.payment?.run(effect);
-        if (this.partHost !== null) for (const part of this.parts) part.run?.(effect, this.partHost);
+        this.#payment?.run(effect);
+        if (this.#partHost !== null) for (const part of this.#parts) part.run?.(effect, this.#partHost);
         return;
       case 'clearFields':
-        this.fields?.clear();
+        this.#fields?.clear();
         return;
       case 'paymentMethodRequestable': {
-        const { walletMethod, activeMethod, view } = this.machine.getState();
-        this.emitter.emit('paymentMethodRequestable', {
+        const { walletMethod, activeMethod, view } = this.#machine.getState();
+        this.#emitter.emit('paymentMethodRequestable', {
           // A wallet's approved method on its view, the chosen saved method (a saved wallet's own type); else a card.
           type: walletMethod?.type ?? (view === 'methods' ? activeMethod?.type : undefined) ?? 'CreditCard',
           paymentMethodIsSelected: effect.paymentMethodIsSelected,
@@ -524,41 +526,41 @@ export class CheckoutRuntime {
         return;
       }
       case 'noPaymentMethodRequestable':
-        this.emitter.emit('noPaymentMethodRequestable', undefined);
+        this.#emitter.emit('noPaymentMethodRequestable', undefined);
         return;
       case 'paymentOptionSelected':
-        this.emitter.emit('paymentOptionSelected', { paymentOption: effect.paymentOption });
+        this.#emitter.emit('paymentOptionSelected', { paymentOption: effect.paymentOption });
         return;
       case 'changeActiveView':
-        this.emitter.emit('changeActiveView', { previousViewId: effect.previousViewId, newViewId: effect.newViewId });
+        this.#emitter.emit('changeActiveView', { previousViewId: effect.previousViewId, newViewId: effect.newViewId });
         return;
       case 'focusView':
-        this.requestFocus(effect.view);
+        this.#requestFocus(effect.view);
         return;
       case 'focusAlert':
-        this.requestFocus('alert');
+        this.#requestFocus('alert');
         return;
       case 'focusField':
-        this.later(0, () => this.fields?.focus(effect.field));
+        this.#later(0, () => this.#fields?.focus(effect.field));
         return;
       case 'threeDSecureEvent':
-        this.emitter.emit(`threeDSecure:${effect.name}`, undefined);
+        this.#emitter.emit(`threeDSecure:${effect.name}`, undefined);
         return;
       case 'cardFieldEvent': {
-        const state = this.machine.getState();
+        const state = this.#machine.getState();
         const fields = Object.fromEntries(state.visibleFields.map((field) => [field, state.fields[field].state]));
-        this.emitter.emit(`card:${effect.name}`, { emittedBy: effect.field, fields, cards: state.cards });
+        this.#emitter.emit(`card:${effect.name}`, { emittedBy: effect.field, fields, cards: state.cards });
         return;
       }
     }
   }
 
   /** Pushes what the frames must know (label, required-ness, current message, CVV length); unchanged values are not resent. */
-  private syncFrames(): void {
-    const fields = this.fields;
+  #syncFrames(): void {
+    const fields = this.#fields;
     if (fields === null) return;
-    const state = this.machine.getState();
-    const t = this.options.translate;
+    const state = this.#machine.getState();
+    const t = this.#options.translate;
     for (const field of state.visibleFields) {
       const error = state.fields[field].error;
       fields.configure(field, {
@@ -572,17 +574,17 @@ export class CheckoutRuntime {
     if (state.visibleFields.includes('cvv')) fields.setCvvSize(cvvSize(state.cards));
   }
 
-  private later(ms: number, task: () => void): ReturnType<typeof setTimeout> {
+  #later(ms: number, task: () => void): ReturnType<typeof setTimeout> {
     const timer = setTimeout(() => {
-      this.timers.delete(timer);
+      this.#timers.delete(timer);
       task();
     }, ms);
-    this.timers.add(timer);
+    this.#timers.add(timer);
     return timer;
   }
 
-  private clearTimer(timer: ReturnType<typeof setTimeout>): void {
+  #clearTimer(timer: ReturnType<typeof setTimeout>): void {
     clearTimeout(timer);
-    this.timers.delete(timer);
+    this.#timers.delete(timer);
   }
 }

@@ -92,28 +92,28 @@ function notify(callback: () => void): void {
 }
 
 export class CheckoutEmitter {
-  private readonly handlers = new Map<CheckoutEventName, Set<(payload: never) => void>>();
+  readonly #handlers = new Map<CheckoutEventName, Set<(payload: never) => void>>();
 
   /** `callbacks` is read on every event so the latest React props are used. */
   constructor(private readonly callbacks: () => CheckoutCallbacks) {}
 
   on<E extends CheckoutEventName>(event: E, handler: Handler<E>): void {
-    let set = this.handlers.get(event);
+    let set = this.#handlers.get(event);
     if (set === undefined) {
       set = new Set();
-      this.handlers.set(event, set);
+      this.#handlers.set(event, set);
     }
     set.add(handler);
   }
 
   off<E extends CheckoutEventName>(event: E, handler: Handler<E>): void {
-    this.handlers.get(event)?.delete(handler);
+    this.#handlers.get(event)?.delete(handler);
   }
 
   emit<E extends CheckoutEventName>(event: E, payload: CheckoutEventMap[E]): void {
     const prop = PROPS[event]?.(this.callbacks());
     if (prop !== undefined) notify(() => prop(payload));
-    for (const handler of [...(this.handlers.get(event) ?? [])]) notify(() => (handler as Handler<E>)(payload));
+    for (const handler of [...(this.#handlers.get(event) ?? [])]) notify(() => (handler as Handler<E>)(payload));
   }
 
   ready(instance: CheckoutInstance): void {
@@ -125,6 +125,6 @@ export class CheckoutEmitter {
   }
 
   clear(): void {
-    this.handlers.clear();
+    this.#handlers.clear();
   }
 }
