@@ -128,8 +128,8 @@ export async function payOrder(deps: PayOrderDeps, input: PayOrderInput, now: Da
     input.saveCard === true && input.owner.accountId !== null
       ? await ensureGatewayCustomer(deps.db, deps.gateway, input.owner.accountId)
       : null;
-  // One statement, no transaction: the card rules read counts already committed, and the partial unique index lets
-  // one pending-or-succeeded attempt per order in.
+  // One statement, no transaction: the card rules read counts already committed, and the unique index payments_order
+  // (0021) lets one pending-or-succeeded attempt per order in.
   const payment = await insertPendingPayment(deps.db, {
     orderId: orderRow.id,
     amount: { amount: orderRow.total_amount, currency: orderRow.currency },

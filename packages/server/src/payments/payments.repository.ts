@@ -142,7 +142,8 @@ function orderAttemptCount(eb: ExpressionBuilder<Database, 'payments'>) {
 
 /**
  * Records a pending attempt, or returns undefined when the order already has a pending or successful one:
- * the partial unique index decides, so two concurrent attempts cannot both be inserted.
+ * the unique index `payments_order` decides (0021: one pending-or-succeeded attempt per order), so two concurrent
+ * attempts cannot both be inserted.
  */
 export async function insertPendingPayment(
   db: Db,
