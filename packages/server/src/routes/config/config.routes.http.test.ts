@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../index.ts';
+import { CARD_FIELDS_PAGE_WAIT_MS } from './config.routes.ts';
 import { testConfig } from '../../testing/config.ts';
 import { sqliteEngine } from '../../testing/engines.ts';
-import { injectSandboxFault } from '../../../../sandbox/src/testing/faults-client.ts';
+import { clearSandboxFaults, injectSandboxFault } from '../../../../sandbox/src/testing/faults-client.ts';
 import { startSandboxProcess } from '../../testing/sandbox.ts';
 import type { RunningSandbox } from '../../testing/sandbox.ts';
 
@@ -54,5 +55,21 @@ describe('GET /api/config against the sandbox gateway', () => {
       { sandbox: true, cardFieldsPage: null },
       { sandbox: true, cardFieldsPage: `${sandbox.origin}/hosted-fields/frame.html` },
     ]);
+  });
+
+  it('answers without the page, within its wait, while the gateway does not answer the client token', async () => {
+    await injectSandboxFault(sandbox.origin, {
+      target: 'server_api',
+      method: 'POST',
+      path: '/client_token$',
+      fault: { type: 'timeout' },
+    });
+    const started = performance.now();
+    try {
+      expect(await configWith([sandbox.origin])).toEqual({ sandbox: true, cardFieldsPage: null });
+      expect(performance.now() - started).toBeLessThan(CARD_FIELDS_PAGE_WAIT_MS + 1_500);
+    } finally {
+      await clearSandboxFaults(sandbox.origin);
+    }
   });
 });

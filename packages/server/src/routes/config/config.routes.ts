@@ -41,6 +41,22 @@ export const shopConfigSchema = z.object({
     ),
 });
 
+/**
+ * How long GET /api/config waits for the gateway's client token before it answers without the card field page: a
+ * gateway that hangs must not hold the shop's header back for the SDK's whole time-out. The ask goes on; its page is
+ * kept for the next request.
+ */
+export const CARD_FIELDS_PAGE_WAIT_MS = 2_000;
+
+/** The promise's value, or null if it has none within `ms`. */
+function nullAfter<T>(promise: Promise<T | null>, ms: number): Promise<T | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<null>((resolve) => {
+    timer = setTimeout(resolve, ms, null);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
 export function configRoutes(app: ApiInstance, ctx: AppContext): void {
   const { gateway } = ctx;
   // Asked of the gateway once, at the first request; a failed ask answers null and is asked again at the next one.
@@ -68,6 +84,9 @@ export function configRoutes(app: ApiInstance, ctx: AppContext): void {
     {
       schema: { summary: 'What the web app needs to know about this shop', tags: ['meta'], response: { 200: shopConfigSchema } },
     },
-    async (request) => ({ sandbox: isSandboxGateway(ctx.config.gateway), cardFieldsPage: await pageOnce(request.log) }),
+    async (request) => ({
+      sandbox: isSandboxGateway(ctx.config.gateway),
+      cardFieldsPage: await nullAfter(pageOnce(request.log), CARD_FIELDS_PAGE_WAIT_MS),
+    }),
   );
 }
