@@ -190,7 +190,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('database on 
   });
 
   it.runIf(name === 'sqlite')(
-    "keeps a pending attempt out of the indexes of what its outcome tells (0019), and puts the charged one in them",
+    'keeps a pending attempt out of the indexes of what its outcome tells (0019), and puts the charged one in them',
     async () => {
       const { handle, cleanup } = await engine.open();
       const { db } = handle;
