@@ -7,6 +7,7 @@ import { findOwnedOrderWithLines, insertOrder, lastOrderNumber } from '../orders
 import type { DatabaseConfig } from '../config.ts';
 import { IdempotencyRepository } from '../payments/idempotency.repository.ts';
 import { insertPendingPayment, recordOutcome } from '../payments/payments.repository.ts';
+import type { AttemptOutcome } from '../payments/payment.ts';
 import { ENGINES, postgresEngine, sqliteEngine } from '../testing/engines.ts';
 import { tempSqliteFile } from '../testing/sqlite.ts';
 import { WAL_FRAMES_BOUND } from './checkpointer.ts';
@@ -77,6 +78,11 @@ async function pendingAttempt(db: Db, orderId: string) {
   });
   if (attempt === undefined) throw new Error('attempt not made');
   return attempt;
+}
+/** The outcome of an attempt charged to a Visa card ending in `lastFour`. */
+function chargedToVisa(transactionId: string, lastFour: string): AttemptOutcome {
+  const card = { brand: 'Visa', lastFour };
+  return { kind: 'succeeded', transactionId, paymentMethodType: 'credit_card', card, threeDSecure: null };
 }
 const addHits = prepared((db, p: { bucket: string; by: number }) =>
   db
@@ -206,14 +212,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('database on 
         const order = await insertOrder(db, { owner: { accountId: null, sessionId: 'ses_x' }, items: [MUG], total: MUG.total });
         const attempt = await pendingAttempt(db, order.id);
         expect(await entries()).toEqual({ payments_last_four_created: 0, payments_transaction: 0 });
-        const card = { brand: 'Visa', lastFour: '4242' };
-        await recordOutcome(db, attempt, {
-          kind: 'succeeded',
-          transactionId: 't_1',
-          paymentMethodType: 'credit_card',
-          card,
-          threeDSecure: null,
-        });
+        await recordOutcome(db, attempt, chargedToVisa('t_1', '4242'));
         expect(await entries()).toEqual({ payments_last_four_created: 1, payments_transaction: 1 });
       } finally {
         await cleanup();
@@ -278,14 +277,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('database on 
       }
       const [charged, declined] = attempts;
       if (charged === undefined || declined === undefined) throw new Error('attempts not made');
-      const card = { brand: 'Visa', lastFour: '1111' };
-      await recordOutcome(db, charged, {
-        kind: 'succeeded',
-        transactionId: 't_1',
-        paymentMethodType: 'credit_card',
-        card,
-        threeDSecure: null,
-      });
+      await recordOutcome(db, charged, chargedToVisa('t_1', '1111'));
       await recordOutcome(db, declined, { kind: 'declined', reason: 'processor_declined', transactionId: 't_2' });
       // The entries of payments' indexes: on PostgreSQL an update of an indexed column adds the row's new version to
       // every index (the old entries stay until a vacuum), on SQLite the row's entry changes in place.
