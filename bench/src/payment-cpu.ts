@@ -66,6 +66,9 @@ const server = (await import(
 const { createBraintreeClient } = (await import(
   join(serverRoot, 'packages/server/src/gateway/braintree.ts')
 )) as typeof import('../../packages/server/src/gateway/braintree.ts');
+const { openDatabase } = (await import(
+  join(serverRoot, 'packages/server/src/db/connect.ts')
+)) as typeof import('../../packages/server/src/db/connect.ts');
 
 // Threads there when this module runs: V8's four workers (the garbage collector's parallel and concurrent work,
 // compiling: most of these threads' CPU), libuv's pool (the SDK's gunzip, the log's flushes: started by tsx's loading)
@@ -139,7 +142,11 @@ const config = server.loadConfig({ ...process.env, ...kassaEnv(sandbox, database
 // The server's log lines go to a file, written at once, as `npm start`'s output to a file is.
 const logFd = openSync(join(dir, 'kassa.log'), 'w');
 const logger = server.createLogger(config, { write: (line: string) => writeSync(logFd, line) });
-const { app } = await server.buildKassaApp(config, { seedDemoVault: true, logger });
+// On PostgreSQL the pool keeps its idle connections, where the server's closes them after 10 s: --statements waits
+// longer than that before the measured batch, which would otherwise open new connections, their backends' start in
+// its figures, instead of running on those the warm-up opened (postgres-statements.ts).
+const database = postgres === null ? undefined : await openDatabase(config.database, { postgresIdleTimeoutMs: 0 });
+const { app } = await server.buildKassaApp(config, { seedDemoVault: true, logger, database });
 try {
   // Listening for the preparation only (prepare.ts is a browser's HTTP); the measured payments go through `inject`.
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
@@ -230,6 +237,7 @@ try {
   process.stdout.write(`${formatReport(report)}\n${written}\n`);
 } finally {
   await app.close();
+  await database?.close();
   await sandbox.process.stop();
   await postgres?.stop();
   rmSync(dir, { recursive: true, force: true });

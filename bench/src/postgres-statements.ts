@@ -12,7 +12,8 @@ export const STATEMENT_SETTINGS = { shared_preload_libraries: 'pg_stat_statement
 
 /**
  * A backend sends its tables' counts to the shared statistics at most once a second while busy, and within 10 s of
- * going idle (PostgreSQL's PGSTAT_IDLE_INTERVAL): read after that.
+ * going idle (PostgreSQL's PGSTAT_IDLE_INTERVAL): read after that. Longer than pg's idle time-out of a pooled
+ * connection (10 s): payment-cpu opens Kassa's pool with none, so the measured batch runs on the warm-up's connections.
  */
 const TABLE_COUNTS_SETTLE_MS = 11_000;
 

@@ -36,13 +36,18 @@ export interface OpenOptions {
    * scripts): the worker thread costs a start.
    */
   checkpointInWorker?: boolean;
+  /**
+   * PostgreSQL: how long a pooled connection may stay idle before it is closed, in ms (0: never); pg's 10 s if not
+   * given, as the server opens it. For measurements that pause longer between batches (`payment-cpu --statements`).
+   */
+  postgresIdleTimeoutMs?: number;
 }
 
 /** Opens the configured engine and brings its schema up to date. */
 export async function openDatabase(config: DatabaseConfig, options: OpenOptions = {}): Promise<DatabaseHandle> {
   if (config.engine === 'postgres') {
     // PostgreSQL keeps its statistics itself (autovacuum); SQLite is told to (openSqlite).
-    const { db, close } = openPostgres(config.url);
+    const { db, close } = openPostgres(config.url, options.postgresIdleTimeoutMs);
     await migrateOrClose(() => migrate(db), close);
     return { db, engine: config.engine, close };
   }
@@ -203,9 +208,9 @@ function withStatementCache(
   };
 }
 
-function openPostgres(url: string): { db: Db; close: () => Promise<void> } {
+function openPostgres(url: string, idleTimeoutMillis?: number): { db: Db; close: () => Promise<void> } {
   // pipeline: a query is written without waiting for the answer to the one before it (withNamedStatements' BEGIN).
-  const pool = new pg.Pool({ connectionString: url, max: 10, pipeline: true });
+  const pool = new pg.Pool({ connectionString: url, max: 10, pipeline: true, idleTimeoutMillis });
   // A connection dropped by the server (restart, admin shutdown) while idle or closing has no query to fail;
   // without a listener its 'error' event would crash the process. The pool opens a new one when needed.
   const ignore = (): void => {};

@@ -836,6 +836,31 @@ describe("PostgreSQL's pipeline: compiled reads and relaxed writes outside a tra
   });
 });
 
+describe("PostgreSQL's pool of connections (connect.ts openPostgres)", () => {
+  const engine = postgresEngine();
+  beforeAll(() => engine.setup());
+  afterAll(() => engine.teardown());
+
+  it('closes a connection left idle longer than postgresIdleTimeoutMs (pg closes it after 10 s by default)', async () => {
+    const { config, handle, cleanup } = await engine.open();
+    const other = await openDatabase(config, { postgresIdleTimeoutMs: 100 });
+    try {
+      // A transaction runs on a pooled connection (the pipeline's are not pooled); `handle` looks for its backend.
+      const pooled = await other.db.transaction().execute((trx) => backendOfRead.takeFirst(trx, { divisor: 1 }));
+      const open = async () =>
+        (await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where pid = ${pooled?.pid}`.execute(handle.db))
+          .rows[0]?.n;
+      expect(await open()).toBe(1);
+      const deadline = Date.now() + 3_000;
+      while ((await open()) !== 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(await open()).toBe(0);
+    } finally {
+      await other.close();
+      await cleanup();
+    }
+  });
+});
+
 describe("PostgreSQL's plans of the payment path, kept per connection (prepared.ts)", () => {
   const engine = postgresEngine();
   beforeAll(() => engine.setup());
