@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fixedWarmUp, interleaved, isSteady, summed, thueMorseOrder, warmedThenInterleaved, warmUp } from './load.ts';
+import { fixedWarmUp, interleaved, isSteady, summed, thueMorseOrder, warmedThenMeasured, warmUp } from './load.ts';
 import type { LoadRun, PartedRow, SdkRow, WarmingRow } from './load.ts';
 
 describe("the SDK rows' order (load.ts interleaved)", () => {
@@ -200,10 +200,10 @@ describe('--warmup N (load.ts fixedWarmUp, the bench and payment-cpu)', () => {
   });
 });
 
-describe("the SDK rows' measured nonces (load.ts warmedThenInterleaved)", () => {
+describe("the SDK rows' measured nonces (load.ts warmedThenMeasured)", () => {
   it("are made after the warm-up, as Kassa's measured payments are, so the sandbox serves both alike", async () => {
     const events: string[] = [];
-    const row = (name: string): SdkRow => ({
+    const row = (name: string): SdkRow & PartedRow => ({
       cpu: { [name]: () => 0 },
       next: async (count) => {
         events.push(`${name} warm-up nonces`);
@@ -220,7 +220,8 @@ describe("the SDK rows' measured nonces (load.ts warmedThenInterleaved)", () => 
         return { connections: 1, latencies: Array<number>(count).fill(1), failures: {}, seconds: count / 1000 };
       },
     });
-    const measured = await warmedThenInterleaved([row('a'), row('b')], { batch: 10, least: 10, cap: 10 }, 20, 1);
+    const rows = [row('a'), row('b')];
+    const measured = await warmedThenMeasured(rows, { batch: 10, least: 10, cap: 10 }, () => interleaved(rows, 20, 1));
     expect(events).toEqual([
       'a warm-up nonces',
       'b warm-up nonces',

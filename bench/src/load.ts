@@ -273,26 +273,25 @@ export async function warmUp(rows: WarmingRow[], plan: WarmUpPlan, together: boo
   }));
 }
 
-/** A row of the SDK alone: warmed up, then its measured requests prepared, then measured in parts. */
-export interface SdkRow extends PartedRow, WarmingRow {
+/** A row of the SDK alone: warmed up, then its measured requests prepared, then measured (warmedThenMeasured). */
+export interface SdkRow extends WarmingRow {
   /** Readies the measured requests (their nonces: made now, not counted). */
   prepareMeasured: () => Promise<void>;
 }
 
 /**
- * The SDK's rows warmed up one after the other (warmUp), then their measured requests prepared, then measured in parts
- * (interleaved): prepared after the warm-up, as Kassa's measured payments are (scenarios.ts readyPayments). Made
- * before it, the measured nonces had been pushed out of the sandbox's record cache (the 2,000 records read last) by
- * the warm-up's 3,000-5,000 sales, where Kassa's were in it: each measured sale read its nonce from the sandbox's file.
+ * The SDK's rows warmed up one after the other (warmUp), then their measured requests prepared, then measured by
+ * `measure` (one result a row: the bench's rows in parts, interleaved; payment-cpu's calls one at a time, by thread):
+ * prepared after the warm-up, as Kassa's measured payments are (scenarios.ts readyPayments). Made before it, the
+ * measured nonces had been pushed out of the sandbox's record cache (the 2,000 records read last) by the warm-up's
+ * 3,000-5,000 sales, where Kassa's were in it: each measured sale read its nonce from the sandbox's file.
  */
-export async function warmedThenInterleaved(
+export async function warmedThenMeasured<Measured>(
   rows: SdkRow[],
   plan: WarmUpPlan,
-  items: number,
-  parts: number,
-): Promise<Array<LoadResult & { cpuMsPerItem: Record<string, number>; parts: Part[]; warmUp?: WarmedUp }>> {
+  measure: () => Promise<Measured[]>,
+): Promise<Array<Measured & { warmUp?: WarmedUp }>> {
   const warmed = await warmUp(rows, plan, false);
   for (const row of rows) await row.prepareMeasured();
-  const measured = await interleaved(rows, items, parts);
-  return measured.map((row, i) => ({ ...row, warmUp: warmed[i] }));
+  return (await measure()).map((row, i) => ({ ...row, warmUp: warmed[i] }));
 }

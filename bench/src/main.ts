@@ -10,7 +10,7 @@ import { ROOT } from './processes.ts';
 import { formatProfile } from './profile.ts';
 import { failuresOf, formatTable, growthOf, machineAtStart, seededSuffix, withGoalFigures } from './report.ts';
 import type { Report } from './report.ts';
-import { fixedWarmUp, STEADY_WARM_UP, warmedThenInterleaved, warmUp } from './load.ts';
+import { fixedWarmUp, interleaved, STEADY_WARM_UP, warmedThenMeasured, warmUp } from './load.ts';
 import { SDK_ROWS, helloWorld, readyPayments, readySdkAlone } from './scenarios.ts';
 import {
   SEEDED_POSTGRES_DATABASE,
@@ -171,7 +171,7 @@ try {
       const ready: Array<Awaited<ReturnType<typeof readySdkAlone>>> = [];
       try {
         for (const { sandbox: rowSandbox } of sdkSandboxes) ready.push(await readySdkAlone(rowSandbox, call, connections, size));
-        const measured = await warmedThenInterleaved(ready, size.warmup, size.items, sdkParts);
+        const measured = await warmedThenMeasured(ready, size.warmup, () => interleaved(ready, size.items, sdkParts));
         for (const [i, row] of measured.entries())
           rows.push({ scenario: `${SDK_ROWS[call]}${sdkSandboxes[i]?.suffix ?? ''}`, ...row });
       } finally {

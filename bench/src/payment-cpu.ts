@@ -5,8 +5,8 @@ import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
-import { fixedWarmUp, loadRun, STEADY_WARM_UP, warmUp } from './load.ts';
-import type { LoadRun, WarmedUp, WarmingRow } from './load.ts';
+import { fixedWarmUp, loadRun, STEADY_WARM_UP, warmedThenMeasured, warmUp } from './load.ts';
+import type { LoadRun, SdkRow, WarmedUp } from './load.ts';
 import { cardTokenizer, paymentRequest, preparePayments } from './prepare.ts';
 import type { PreparedPayment } from './prepare.ts';
 import { countStatements, formatPostgresFigures, STATEMENT_SETTINGS } from './postgres-statements.ts';
@@ -245,7 +245,8 @@ try {
 
 /**
  * The SDK's two calls alone, as a payment makes them, each with a nonce of its own: what of a payment's CPU is the
- * SDK's. Each call warmed up as the payments were (WARMUP), its batches' nonces made first.
+ * SDK's. Each call warmed up as the payments were (WARMUP), its batches' nonces made first, then its measured calls'
+ * nonces made, after the warm-up as the bench's SDK rows' are (load.ts warmedThenMeasured).
  */
 async function sdkAlone(): Promise<{
   findCpu: Record<string, number>;
@@ -263,8 +264,6 @@ async function sdkAlone(): Promise<{
     return made;
   };
   try {
-    // find uses no nonce: the sale's measured calls take the same ones.
-    const measured = await tokenized(payments);
     const calls = (call: (nonce: string) => Promise<unknown>, nonces: string[]) =>
       loadRun({
         connections: concurrency,
@@ -274,22 +273,29 @@ async function sdkAlone(): Promise<{
           return null;
         },
       });
-    const warmedThenMeasured = async (call: (nonce: string) => Promise<unknown>) => {
-      const row: WarmingRow = {
+    const alone = async (call: (nonce: string) => Promise<unknown>) => {
+      let measured: string[] = [];
+      const row: SdkRow = {
         cpu: { process: processCpuMs },
         next: async (count) => {
           const nonces = await tokenized(count);
           return () => calls(call, nonces);
         },
+        prepareMeasured: async () => {
+          measured = await tokenized(payments);
+        },
       };
-      const [warmed] = await warmUp([row], WARMUP, false);
-      return { warmed, cpu: await cpuPerItem(payments, () => calls(call, measured)) };
+      const [result] = await warmedThenMeasured([row], WARMUP, async () => [
+        { cpu: await cpuPerItem(payments, () => calls(call, measured)) },
+      ]);
+      if (result === undefined) throw new Error('nothing measured');
+      return result;
     };
-    const find = await warmedThenMeasured((nonce) => gateway.paymentMethodNonce.find(nonce));
-    const sale = await warmedThenMeasured((nonce) =>
+    const find = await alone((nonce) => gateway.paymentMethodNonce.find(nonce));
+    const sale = await alone((nonce) =>
       gateway.transaction.sale({ amount: '12.00', paymentMethodNonce: nonce, options: { submitForSettlement: true } }),
     );
-    return { findCpu: find.cpu, saleCpu: sale.cpu, warmUps: { find: find.warmed, sale: sale.warmed } };
+    return { findCpu: find.cpu, saleCpu: sale.cpu, warmUps: { find: find.warmUp, sale: sale.warmUp } };
   } finally {
     await tokens.close();
   }

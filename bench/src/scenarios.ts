@@ -2,7 +2,7 @@ import braintree from 'braintree';
 import { Pool } from 'undici';
 import { closedLoop, loadRun, withCpu } from './load.ts';
 import { postgresCpuMs } from './processes.ts';
-import type { LoadResult, Part, SdkRow, WarmedUp, WarmingRow, WarmUpPlan } from './load.ts';
+import type { LoadResult, Part, PartedRow, SdkRow, WarmedUp, WarmingRow, WarmUpPlan } from './load.ts';
 import { cardTokenizer, paymentRequest, preparePayments } from './prepare.ts';
 import type { PreparedPayment } from './prepare.ts';
 import { profiled } from './profile.ts';
@@ -69,14 +69,14 @@ export const SDK_ROWS = {
  * it) is the second gateway call of each Kassa payment, made for the card rules before the sale (the server README,
  * "Velocity rules"): what it costs the server and the sandbox. Resolves to the row, warmed up (load.ts warmUp, each
  * batch's nonces made first), its measured calls' nonces made after the warm-up (`prepareMeasured`), then measured in
- * parts (load.ts warmedThenInterleaved).
+ * parts (load.ts warmedThenMeasured, interleaved).
  */
 export async function readySdkAlone(
   sandbox: RunningSandbox,
   call: keyof typeof SDK_ROWS,
   connections: number,
   size: RunSize,
-): Promise<SdkRow & { close(): Promise<void> }> {
+): Promise<SdkRow & PartedRow & { close(): Promise<void> }> {
   const { host, port, merchantId, publicKey, privateKey } = sandbox.gateway;
   const gateway = new braintree.BraintreeGateway({
     environment: new braintree.Environment(host, String(port), `http://${host}`, false, host, String(port)),
