@@ -99,6 +99,20 @@ test('the payment\'s part failing to download: a request shows "The payment form
   expect(await integratorErrors(page)).toEqual([{ code: 'network', message }]);
 });
 
+test('the card\'s tokenization failing to download: a Pay shows "The payment form cannot start. Reload the page…", it says network, and the card stays typed', async ({
+  page,
+}) => {
+  const message = 'The payment form cannot start. Reload the page, or contact the shop if it happens again.';
+  await openIntegratorPage(page, { authorization: await clientTokenForNewOrder(page), options: {} }, /^tokenization-/);
+  const sheet = new CheckoutSheet(page);
+  await sheet.seesState('ready');
+  const shopper = new Shopper(page);
+  await shopper.enterCard(cards.visa);
+  expect(await requestPaymentMethod(page)).toEqual([{ ok: false, code: 'network', message }]);
+  await expect(sheet.message()).toHaveText(message);
+  await expect(shopper.field('number')).not.toHaveValue('');
+});
+
 test('a card the gateway refuses (expired by its clock, not by the shopper\'s): "Credit card is invalid", the date marked and focused', async ({
   page,
 }) => {

@@ -1,7 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createHostedFields, SETTLE_TIMEOUT_MS } from './hosted-fields.ts';
+import { createHostedFields, REMOVED, SETTLE_TIMEOUT_MS } from './hosted-fields.ts';
+import { createTokenization } from './tokenization.ts';
 import type { FieldName } from '../machine/checkout.types.ts';
 import type { FrameMessage } from './protocol.ts';
+
+// The real module, its factory watched: when the hosted fields import it.
+vi.mock('./tokenization.ts', { spy: true });
 
 const assetsUrl = 'http://127.0.0.1:8090';
 const parentOrigin = 'http://shop.example';
@@ -152,6 +156,32 @@ describe('hosted fields', () => {
     expect(received).toEqual([['number', { type: 'cardTypeChange', cards: [] }]]);
   });
 
+  it('imports the tokenization once the shopper types in the number field, as its frame does', async () => {
+    vi.mocked(createTokenization).mockClear();
+    const { dom, number, cvv, from } = setup();
+    const report = (frame: typeof number, field: FieldName, event: string) =>
+      dom.post(
+        frame,
+        from({
+          type: 'state',
+          field,
+          event,
+          state: { isEmpty: false, isValid: false, isPotentiallyValid: true, isFocused: true },
+        }),
+      );
+    dom.post(number, from({ type: 'ready', field: 'number' }));
+    report(number, 'number', 'focus');
+    report(cvv, 'cvv', 'input');
+    report(number, 'number', 'validate');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(createTokenization).not.toHaveBeenCalled();
+    report(number, 'number', 'input');
+    report(number, 'number', 'input');
+    await vi.waitFor(() => expect(createTokenization).toHaveBeenCalled());
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(createTokenization).toHaveBeenCalledTimes(1);
+  });
+
   it('matches tokenization answers by request id and reports no answer in time as a time-out', async () => {
     const { dom, fields, number, from } = setup();
     dom.post(number, from({ type: 'ready', field: 'number' }));
@@ -160,7 +190,12 @@ describe('hosted fields', () => {
       clientApiUrl: 'http://127.0.0.1:8090/x',
       fields: ['number'],
     });
-    const sent = number?.received.at(-1) as { data: { requestId: string } };
+    // Posted once the tokenization's module is in (a Pay before the shopper typed imports it then).
+    const sent = await vi.waitFor(() => {
+      const last = number?.received.at(-1) as { data: { type: string; requestId: string } };
+      expect(last.data.type).toBe('tokenize');
+      return last;
+    });
     dom.post(number, from({ type: 'tokenizeFailed', requestId: 'someone-else', error: { code: 'gateway', message: 'x' } }));
     dom.post(
       number,
@@ -175,6 +210,11 @@ describe('hosted fields', () => {
       ok: false,
       error: { code: 'timeout' },
     });
+    // Removed frames: a tokenization under way settles as a network failure, and none is asked any more.
+    const cut = fields.tokenize({ authorizationFingerprint: 'fp', clientApiUrl: 'x', fields: [] });
+    fields.teardown();
+    await expect(cut).resolves.toEqual(REMOVED);
+    await expect(fields.tokenize({ authorizationFingerprint: 'fp', clientApiUrl: 'x', fields: [] })).resolves.toEqual(REMOVED);
   });
 
   it('settles once every frame asked has answered its sync, the reports it sent before handed on first', async () => {

@@ -11,6 +11,7 @@ import {
   type ParentMessage,
   type TokenizeRequest,
 } from './protocol.ts';
+import type { Tokenization } from './tokenization.ts';
 
 export type TokenizeOutcome =
   | { readonly ok: true; readonly result: PaymentMethodResult }
@@ -46,10 +47,14 @@ export interface HostedFields {
    * at a time (a submit waits for it before the next): the answers carry no request id.
    */
   settle(fields: readonly FieldName[]): Promise<void>;
+  /** The card sent to the gateway by the number frame (its side here: tokenization.ts, imported on demand). */
   tokenize(request: Omit<TokenizeRequest, 'requestId'>): Promise<TokenizeOutcome>;
   /** Removes the frames and the listener; a pending tokenization settles as a network failure. */
   teardown(): void;
 }
+
+/** A tokenization asked of frames that are removed, or removed while it is under way. */
+export const REMOVED: TokenizeOutcome = { ok: false, error: { code: 'network', message: 'The card fields were removed.' } };
 
 /** How long a submit waits for the frames' answers to `sync` before it judges the card by the reports it has. */
 export const SETTLE_TIMEOUT_MS = 2_000;
@@ -117,7 +122,9 @@ export function createHostedFields(options: HostedFieldsOptions): HostedFields {
   const channel = randomId();
   const assetsOrigin = new URL(options.assetsUrl).origin;
   const frames = new Map<FieldName, MountedFrame>();
-  const pending = new Map<string, (outcome: TokenizeOutcome) => void>();
+  /** The tokenization's module, imported once the shopper types in the number field (or at a Pay before), and made. */
+  let tokenizationLoad: Promise<Tokenization> | null = null;
+  let tokenization: Tokenization | null = null;
   /** The settle() under way: the fields that have not answered yet. */
   let settling: { readonly waiting: Set<FieldName>; readonly done: () => void } | null = null;
   let lastCvvSize: 3 | 4 | null | undefined;
@@ -161,10 +168,19 @@ export function createHostedFields(options: HostedFieldsOptions): HostedFields {
     else frame.queue.push(message);
   }
 
-  function settle(requestId: string, outcome: TokenizeOutcome): void {
-    const resolve = pending.get(requestId);
-    pending.delete(requestId);
-    resolve?.(outcome);
+  /** Imported once; an import that failed is asked again by the next keystroke or Pay (the browser's answer kept). */
+  function loadTokenization(): Promise<Tokenization> {
+    tokenizationLoad ??= import('./tokenization.ts').then(
+      (module) => {
+        tokenization = module.createTokenization((message) => send('number', message), options.tokenizeTimeoutMs);
+        return tokenization;
+      },
+      (error: unknown) => {
+        tokenizationLoad = null;
+        throw error;
+      },
+    );
+    return tokenizationLoad;
   }
 
   const route = createFrameRouter({
@@ -188,10 +204,12 @@ export function createHostedFields(options: HostedFieldsOptions): HostedFields {
       } else if (message.type === 'synced') {
         settling?.waiting.delete(field);
         if (settling?.waiting.size === 0) settling.done();
-      } else if (message.type === 'tokenized') {
-        settle(message.requestId, { ok: true, result: message.result });
-      } else if (message.type === 'tokenizeFailed') {
-        settle(message.requestId, { ok: false, error: message.error });
+      } else if (message.type === 'tokenizeAnswer') {
+        // Only a tokenization that was made has asked: one not loaded has nothing waiting for an answer.
+        tokenization?.answer(message.data);
+      } else if (message.type === 'state' && field === 'number' && message.event === 'input') {
+        // The shopper types a card: its tokenization's module comes now, as the number frame's own side does.
+        loadTokenization().catch(() => undefined);
       }
       options.onMessage(field, message);
     },
@@ -241,21 +259,15 @@ export function createHostedFields(options: HostedFieldsOptions): HostedFields {
       });
     },
     tokenize(request) {
-      const requestId = randomId();
-      return new Promise<TokenizeOutcome>((resolve) => {
-        if (tornDown) {
-          resolve({ ok: false, error: { code: 'network', message: 'The card fields were removed.' } });
-          return;
-        }
-        const timer = setTimeout(() => {
-          settle(requestId, { ok: false, error: { code: 'timeout', message: 'Tokenization timed out.' } });
-        }, options.tokenizeTimeoutMs ?? 30_000);
-        pending.set(requestId, (outcome) => {
-          clearTimeout(timer);
-          resolve(outcome);
-        });
-        send('number', { type: 'tokenize', requestId, ...request });
-      });
+      if (tornDown) return Promise.resolve(REMOVED);
+      return loadTokenization().then(
+        (made) => (tornDown ? REMOVED : made.tokenize(request)),
+        // A browser keeps a module that failed to download: only a reload loads it (NOT_DOWNLOADED).
+        (): TokenizeOutcome => ({
+          ok: false,
+          error: { code: 'not_downloaded', message: 'The tokenization module did not download.' },
+        }),
+      );
     },
     teardown() {
       if (tornDown) return;
@@ -263,8 +275,7 @@ export function createHostedFields(options: HostedFieldsOptions): HostedFields {
       host?.removeEventListener('message', listener);
       for (const frame of frames.values()) frame.iframe.remove();
       frames.clear();
-      for (const id of [...pending.keys()])
-        settle(id, { ok: false, error: { code: 'network', message: 'The card fields were removed.' } });
+      tokenization?.teardown();
     },
   };
 }

@@ -88,7 +88,7 @@ describe('frame message routing', () => {
 });
 
 describe('frame messages', () => {
-  it('parses brand candidates and tokenization results', () => {
+  it('parses brand candidates, and passes a tokenization answer on unread (tokenization.ts reads it)', () => {
     expect(
       parseFrameMessage(
         {
@@ -100,63 +100,10 @@ describe('frame messages', () => {
         channel,
       ),
     ).toEqual({ type: 'cardTypeChange', cards: [{ type: 'visa', niceType: 'Visa', code: { name: 'CVV', size: 3 } }] });
-
-    const parsed = parseFrameMessage(
-      {
-        source: 'kassa-hosted-fields',
-        channel,
-        type: 'tokenized',
-        requestId: 'r1',
-        result: {
-          nonce: 'tokencc_1',
-          type: 'CreditCard',
-          description: 'ending in 11',
-          details: {
-            bin: '411111',
-            cardType: 'Visa',
-            lastFour: '1111',
-            lastTwo: '11',
-            expirationMonth: '12',
-            expirationYear: '2030',
-            cardholderName: '',
-          },
-          binData: { debit: 'No' },
-          threeDSecureInfo: null,
-        },
-      },
-      channel,
-    );
-    expect(parsed).toMatchObject({
-      type: 'tokenized',
-      requestId: 'r1',
-      result: {
-        nonce: 'tokencc_1',
-        vaulted: false,
-        details: { lastFour: '1111', cardholderName: null },
-        binData: { debit: 'No' },
-      },
-    });
-  });
-
-  it('carries a gateway answer a tokenization failed with, its body unread; an answer without a status is dropped', () => {
-    const failed = (error: unknown) =>
-      parseFrameMessage({ source: 'kassa-hosted-fields', channel, type: 'tokenizeFailed', requestId: 'r2', error }, channel);
-    const body = { fieldErrors: [{ field: 'creditCard', fieldErrors: [{ field: 'number', code: '81703' }] }] };
-    expect(
-      failed({ code: 'gateway_answer', message: 'The gateway answered 422.', answer: { status: 422, retryAfter: null, body } }),
-    ).toEqual({
-      type: 'tokenizeFailed',
-      requestId: 'r2',
-      error: { code: 'gateway_answer', message: 'The gateway answered 422.', answer: { status: 422, retryAfter: null, body } },
-    });
-    expect(failed({ code: 'gateway_answer', message: '', answer: { status: 429, retryAfter: '3', body: null } })).toMatchObject({
-      error: { answer: { status: 429, retryAfter: '3', body: null } },
-    });
-    expect(failed({ code: 'gateway_answer', message: '', answer: { status: '429', retryAfter: 3 } })).toEqual({
-      type: 'tokenizeFailed',
-      requestId: 'r2',
-      error: { code: 'gateway_answer', message: '' },
-    });
+    for (const type of ['tokenized', 'tokenizeFailed']) {
+      const data = { source: 'kassa-hosted-fields', channel, type, requestId: 'r1', result: { nonce: 'n' } };
+      expect(parseFrameMessage(data, channel)).toEqual({ type: 'tokenizeAnswer', data });
+    }
   });
 
   it('builds the frame URL with the field, channel and parent origin in the fragment', () => {

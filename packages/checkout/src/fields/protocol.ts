@@ -8,7 +8,6 @@ import {
   type FieldReport,
   type FieldState,
   type PaymentMethodResult,
-  type TokenizeFailure,
 } from '../machine/checkout.types.ts';
 import { isRecord } from '../provider/json.ts';
 
@@ -66,8 +65,8 @@ export type FrameMessage =
   | { readonly type: 'binAvailable'; readonly bin: string }
   | { readonly type: 'inputSubmitRequest'; readonly field: FieldName }
   | { readonly type: 'synced'; readonly field: FieldName }
-  | { readonly type: 'tokenized'; readonly requestId: string; readonly result: PaymentMethodResult }
-  | { readonly type: 'tokenizeFailed'; readonly requestId: string; readonly error: TokenizeFailure };
+  /** `tokenized` or `tokenizeFailed` from the number frame: read by the tokenization (tokenization.ts), not here. */
+  | { readonly type: 'tokenizeAnswer'; readonly data: Readonly<Record<string, unknown>> };
 
 /** The frame URL: everything the frame needs travels in the fragment, never to a server. */
 export function frameUrl(assetsUrl: string, field: FieldName, channel: string, parentOrigin: string): string {
@@ -94,7 +93,7 @@ function parseCard(value: unknown): CardCandidate | null {
   return { type: value.type, niceType: value.niceType, code: { name: code.name, size: code.size } };
 }
 
-function str(value: unknown): string {
+export function str(value: unknown): string {
   return typeof value === 'string' ? value : '';
 }
 
@@ -133,21 +132,6 @@ export function parseTokenizeResult(value: unknown): PaymentMethodResult | null 
   };
 }
 
-function parseFailure(value: unknown): TokenizeFailure | null {
-  if (!isRecord(value) || typeof value.code !== 'string') return null;
-  const fields = Array.isArray(value.fields) ? value.fields.filter(isFieldName) : undefined;
-  const answer = value.answer;
-  return {
-    code: value.code,
-    message: str(value.message),
-    ...(fields ? { fields } : {}),
-    // The body stays untrusted: the provider reads it field by field (provider/http-failures.ts).
-    ...(isRecord(answer) && typeof answer.status === 'number'
-      ? { answer: { status: answer.status, retryAfter: str(answer.retryAfter) || null, body: answer.body } }
-      : {}),
-  };
-}
-
 /** Validates one message from a frame of `channel`; null for anything that is not exactly ours. */
 export function parseFrameMessage(data: unknown, channel: string): FrameMessage | null {
   if (!isRecord(data) || data.source !== PROTOCOL_SOURCE || data.channel !== channel) return null;
@@ -170,14 +154,9 @@ export function parseFrameMessage(data: unknown, channel: string): FrameMessage 
     }
     case 'binAvailable':
       return typeof data.bin === 'string' ? { type: 'binAvailable', bin: data.bin } : null;
-    case 'tokenized': {
-      const result = parseTokenizeResult(data.result);
-      return typeof data.requestId === 'string' && result ? { type: 'tokenized', requestId: data.requestId, result } : null;
-    }
-    case 'tokenizeFailed': {
-      const error = parseFailure(data.error);
-      return typeof data.requestId === 'string' && error ? { type: 'tokenizeFailed', requestId: data.requestId, error } : null;
-    }
+    case 'tokenized':
+    case 'tokenizeFailed':
+      return { type: 'tokenizeAnswer', data };
     default:
       return null;
   }

@@ -176,7 +176,20 @@ export type TokenizeFailureCode =
   | 'duplicate_card'
   | 'duplicate_payment_method'
   | 'gateway_answer'
+  /** The checkout's side of the tokenization (fields/tokenization.ts, imported on demand) did not download. */
+  | 'not_downloaded'
   | 'gateway';
+
+/**
+ * A part of the checkout (saved methods, 3-D Secure, wallets, the payment's; the tokenization's module at a Pay) did not
+ * download. No Try again: a browser keeps a module that failed to download (Chromium answers every later import of its
+ * URL with the same failure without asking the server again), so only a reload of the page loads it.
+ */
+export const NOT_DOWNLOADED: CheckoutErrorInfo = {
+  code: 'network',
+  messageKey: 'error.invalidAuthorization',
+  retriable: false,
+};
 
 /** An HTTP answer of the gateway's other than a tokenized card, as the number frame passes it on. */
 export interface GatewayAnswer {

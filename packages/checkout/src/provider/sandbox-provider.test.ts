@@ -3,7 +3,7 @@ import { parseClientToken } from './client-token.ts';
 import { ProviderError } from './provider.ts';
 import { createSandboxProvider, parseConfiguration, parseSavedMethods } from './sandbox-provider.ts';
 import { gatewayConfiguration } from '../testing/fixtures.ts';
-import type { HostedFields, TokenizeOutcome } from '../fields/hosted-fields.ts';
+import type { HostedFields } from '../fields/hosted-fields.ts';
 
 const token = {
   version: 2,
@@ -185,41 +185,30 @@ describe('parseSavedMethods', () => {
 });
 
 describe('sandbox provider tokenization', () => {
-  // The number frame itself runs in the sandbox's tests and in e2e; here its outcome is given, to see the provider read it.
-  const fieldsAnswering = (outcome: TokenizeOutcome): HostedFields => ({
-    channel: 'c',
-    configure: () => undefined,
-    setCvvSize: () => undefined,
-    focus: () => undefined,
-    clear: () => undefined,
-    settle: async () => undefined,
-    tokenize: async () => outcome,
-    teardown: () => undefined,
-  });
-  const config = parseConfiguration(gatewayConfiguration({}), parseClientToken(encoded));
-  const provider = createSandboxProvider(encoded);
-
-  it("reads the gateway's error answer the number frame passed on, and passes the frame's own failures as they are", async () => {
-    const answered = (status: number, body: unknown, retryAfter: string | null = null) =>
-      provider.tokenize(
-        fieldsAnswering({
-          ok: false,
-          error: { code: 'gateway_answer', message: `The gateway answered ${status}.`, answer: { status, retryAfter, body } },
-        }),
-        config,
-        ['number'],
-        false,
-      );
-    expect(await answered(429, null, '2')).toEqual({
-      ok: false,
-      error: { code: 'rate_limited', message: 'The gateway is rate limiting.', retryAfterMs: 2000 },
-    });
-    const duplicate = { fieldErrors: [{ field: 'creditCard', fieldErrors: [{ field: 'number', code: '81724' }] }] };
-    expect(await answered(422, duplicate)).toMatchObject({ ok: false, error: { code: 'duplicate_payment_method' } });
-    const invalid = {
-      ok: false,
-      error: { code: 'invalid_fields', message: 'Some card fields are invalid.', fields: ['cvv'] },
-    } as const;
-    expect(await provider.tokenize(fieldsAnswering(invalid), config, ['number', 'cvv'], false)).toEqual(invalid);
+  it("asks the card's frames with the token's fingerprint, where the configuration says, saving the card when asked", async () => {
+    const asked: unknown[] = [];
+    const fields: HostedFields = {
+      channel: 'c',
+      configure: () => undefined,
+      setCvvSize: () => undefined,
+      focus: () => undefined,
+      clear: () => undefined,
+      settle: async () => undefined,
+      tokenize: async (request) => {
+        asked.push(request);
+        return { ok: false, error: { code: 'timeout', message: 'x' } };
+      },
+      teardown: () => undefined,
+    };
+    const token = parseClientToken(encoded);
+    const config = parseConfiguration(gatewayConfiguration({}), token);
+    const provider = createSandboxProvider(encoded);
+    await provider.tokenize(fields, config, ['number', 'cvv'], false);
+    await provider.tokenize(fields, config, ['number'], true);
+    const fingerprint = token.authorizationFingerprint;
+    expect(asked).toEqual([
+      { authorizationFingerprint: fingerprint, clientApiUrl: config.clientApiUrl, fields: ['number', 'cvv'] },
+      { authorizationFingerprint: fingerprint, clientApiUrl: config.clientApiUrl, fields: ['number'], vault: true },
+    ]);
   });
 });

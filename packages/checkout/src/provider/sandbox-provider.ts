@@ -108,27 +108,14 @@ export function createSandboxProvider(
     // The frames' origin is the token's (as the configuration's assetsUrl is).
     mountsEarly: true,
     createHostedFields: (_config, options) => createHostedFields({ ...options, assetsUrl: token.assetsUrl }),
-    async tokenize(fields, config, fieldNames, vault) {
-      const outcome = await fields.tokenize({
+    // The frames' side reads the outcome (fields/tokenization.ts, on demand): the gateway's error answer, a card saved.
+    tokenize: (fields, config, fieldNames, vault) =>
+      fields.tokenize({
         authorizationFingerprint: token.authorizationFingerprint,
         clientApiUrl: config.clientApiUrl,
         fields: fieldNames,
         ...(vault ? { vault: true } : {}),
-      });
-      const answer = outcome.ok ? undefined : outcome.error.answer;
-      if (answer !== undefined) {
-        // What the gateway's error answer stands for is imported now, as for the provider's own calls; if it cannot
-        // be, the shop's own origin is unreachable too: a network failure.
-        const error = await import('./http-failures.ts').then(
-          (failures) => failures.tokenizeFailure(answer),
-          () => ({ code: NETWORK.code, message: `The gateway answered ${answer.status}.` }),
-        );
-        return { ok: false, error };
-      }
-      // A card saved on the way is a saved method from now on (the gateway's answer does not say so itself); no
-      // subscription charges it yet, as the result already says (NEW_METHOD_DEFAULTS).
-      return outcome.ok && vault ? { ok: true, result: { ...outcome.result, vaulted: true } } : outcome;
-    },
+      }),
     listPaymentMethods(config, signal) {
       // The list asked for with the configuration, once (a list asked for again, after a deletion, is fetched afresh).
       const early = listedEarly;

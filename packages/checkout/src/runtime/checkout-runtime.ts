@@ -7,23 +7,24 @@ import type { FrameMessage } from '../fields/protocol.ts';
 import { fieldLabel, fieldPlaceholder } from '../i18n/field-text.ts';
 import type { Translate } from '../i18n/i18n.ts';
 import { createCheckoutMachine, type CheckoutMachine } from '../machine/checkout.machine.ts';
-import type {
-  CheckoutEffect,
-  CheckoutErrorInfo,
-  CheckoutEvent,
-  CheckoutSettings,
-  CheckoutState,
-  FieldName,
-  GatewayConfiguration,
-  PaymentMethodResult,
-  ViewId,
+import {
+  NOT_DOWNLOADED,
+  type CheckoutEffect,
+  type CheckoutErrorInfo,
+  type CheckoutEvent,
+  type CheckoutSettings,
+  type CheckoutState,
+  type FieldName,
+  type GatewayConfiguration,
+  type PaymentMethodResult,
+  type ViewId,
 } from '../machine/checkout.types.ts';
 import { cvvSize, isFieldRequired } from '../machine/field-rules.ts';
 import { offeredOptions, type PaymentOptionId, type WalletOptionId } from '../machine/payment-options.ts';
 import { CONFIGURATION_FAILED, isProviderError, ProviderError, type ProviderClient } from '../provider/provider.ts';
 import { createSandboxProvider } from '../provider/sandbox-provider.ts';
 import type { WalletRegistry } from '../wallets/registry.ts';
-import { CheckoutError, NOT_DOWNLOADED } from './checkout-error.ts';
+import { CheckoutError } from './checkout-error.ts';
 import { CheckoutEmitter, type CheckoutCallbacks, type CheckoutEventMap, type CheckoutEventName } from './events.ts';
 import { reportOptionProblem, type WalletOptions } from './options.ts';
 import { loadParts, loadPayment, partsNeeded } from './parts/load.ts';

@@ -4,15 +4,16 @@
 // ready and installs it before it passes a submit to the machine, so a submit's transitions in every phase are here.
 // They come after every other part's (`last`): whatever another part does not take of a submit is the card form's.
 import { changeView, resetFields, withField } from '../checkout.machine.ts';
-import type {
-  CheckoutErrorInfo,
-  CheckoutEvent,
-  CheckoutState,
-  MachinePart,
-  PaymentActionName,
-  PaymentGuardName,
-  PaymentMethodResult,
-  TokenizeFailure,
+import {
+  NOT_DOWNLOADED,
+  type CheckoutErrorInfo,
+  type CheckoutEvent,
+  type CheckoutState,
+  type MachinePart,
+  type PaymentActionName,
+  type PaymentGuardName,
+  type PaymentMethodResult,
+  type TokenizeFailure,
 } from '../checkout.types.ts';
 import { fieldProblem, isFieldRequired, isFormValid } from '../field-rules.ts';
 
@@ -49,6 +50,8 @@ function tokenizeFailureInfo(failure: TokenizeFailure): CheckoutErrorInfo {
       return { code: 'authorization', messageKey: 'error.sessionExpired', retriable: false };
     case 'forbidden':
       return { code: 'insufficient_privileges', messageKey: 'error.insufficientPrivileges', retriable: false };
+    case 'not_downloaded':
+      return NOT_DOWNLOADED;
     default:
       return { code: 'gateway', messageKey: 'error.gateway', retriable: true };
   }
