@@ -630,6 +630,28 @@ describe('CheckoutRuntime with several ways to pay', () => {
     errors.mockRestore();
   });
 
+  it('shows a wallet offered with no loader in the registry as failed (not ready with no view), the card still usable', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const h = harness({}, { settings, wallets: {} });
+    h.runtime.start();
+    await h.settle();
+    h.answerConfig(withPaypal);
+    await h.configured();
+    h.mount();
+    framesReady(h);
+    await vi.waitFor(() => expect(h.runtime.getState().phase).toBe('ready'));
+    expect(h.runtime.getState().options).toEqual([
+      { id: 'card', status: 'ready' },
+      { id: 'paypal', status: 'failed' },
+    ]);
+    expect(h.runtime.walletView('paypal')).toBeNull();
+    expect(errors).toHaveBeenCalledWith(
+      expect.stringContaining('paypal failed to initialise'),
+      new Error('this build has no loader for it'),
+    );
+    errors.mockRestore();
+  });
+
   it('shows a wallet whose set-up has not finished within optionLoadTimeoutMs as failed, the card still usable', async () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
     // A wallet whose loader never answers (settle is never called).
