@@ -88,7 +88,8 @@ export const paymentPart: MachinePart<PaymentGuardName, PaymentActionName> = {
       TOKENIZE_FAILED: [{ target: 'ready', actions: ['applyTokenizeFailure'] }],
     },
     error: notReady,
-    closed: notReady,
+    // None for `closed`: no submit reaches a closed checkout. Only the runtime's destroy() closes it, and from then on
+    // the runtime sends the machine nothing; a request then is refused before any submit (runtime/parts/payment.ts).
   },
   guards: {
     onOptionsView: (state) => state.view === 'options',
