@@ -78,7 +78,10 @@ export interface RuntimeOptions {
   readonly provider?: ProviderClient;
   /** Overrides the wallets' loaders (tests). */
   readonly wallets?: WalletRegistry;
-  /** How long an option may take to initialise (the card's frames, a wallet's set-up) before it counts as failed. */
+  /**
+   * How long an option may take to initialise (the card's frames, a wallet's set-up) before it counts as failed;
+   * OPTION_LOAD_TIMEOUT_MS if not given.
+   */
   readonly optionLoadTimeoutMs?: number;
   readonly blurSettleMs?: number;
 }
@@ -109,6 +112,9 @@ export type ShopperEvent = Extract<
 
 /** Where focus goes when the shopper opens a view, or when the sheet's message must be read first. */
 export type FocusTarget = PaymentOptionId | 'options' | 'methods' | 'delete-confirmation' | 'alert';
+
+/** RuntimeOptions.optionLoadTimeoutMs's default, the card's frames' and each wallet's set-up's alike. */
+export const OPTION_LOAD_TIMEOUT_MS = 20_000;
 
 export const OPTION_FAILED_NOTE = 'failed to initialise and is shown disabled; the other ways to pay still work.';
 
@@ -281,7 +287,7 @@ export class CheckoutRuntime {
     this.#framesLate = false;
     // New frames, none ready yet; the machine's change has send() configure them.
     this.#send({ type: 'FIELDS_MOUNTED' });
-    const timer = this.#later(this.#options.optionLoadTimeoutMs ?? 20_000, () => {
+    const timer = this.#later(this.#options.optionLoadTimeoutMs ?? OPTION_LOAD_TIMEOUT_MS, () => {
       this.#framesLate = true;
       this.#settleCard();
     });

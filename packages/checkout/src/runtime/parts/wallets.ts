@@ -3,13 +3,13 @@
 // flow is its view's, src/wallets/).
 import { walletsPart } from '../../machine/parts/wallets.ts';
 import { WALLETS, type WalletEvent } from '../../wallets/registry.ts';
-import { OPTION_FAILED_NOTE } from '../checkout-runtime.ts';
+import { OPTION_FAILED_NOTE, OPTION_LOAD_TIMEOUT_MS } from '../checkout-runtime.ts';
 import type { RuntimePart } from './part.ts';
 
 export const wallets: RuntimePart = {
   machine: walletsPart,
   start: (host, config, options, signal) => {
-    const { walletOptions, wallets = WALLETS, optionLoadTimeoutMs = 20_000 } = host.options;
+    const { walletOptions, wallets = WALLETS, optionLoadTimeoutMs = OPTION_LOAD_TIMEOUT_MS } = host.options;
     for (const option of options) {
       if (option === 'card') continue;
       const timeout = new Promise<never>((_, reject) => {
