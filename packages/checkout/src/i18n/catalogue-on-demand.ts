@@ -38,4 +38,19 @@ export const enOnDemand = {
   'delete.confirm': 'Delete',
 
   'threeDSecure.title': 'Confirm your card',
+
+  // The ways to pay, their list and the toggle to it, "Save card": shown only beside a part (a wallet offered, saved
+  // methods, `vaultCard`), so they come with it.
+  'sheet.chooseWayToPay': 'Choose a way to pay',
+  'sheet.otherWaysToPay': 'Other ways to pay',
+  'sheet.chooseAnotherWay': 'Choose another way to pay',
+  'card.saveCard': 'Save card',
+
+  'option.card': 'Card',
+  'option.paypal': 'PayPal',
+  'option.paypalCredit': 'PayPal Credit',
+  'option.venmo': 'Venmo',
+  'option.applePay': 'Apple Pay',
+  'option.googlePay': 'Google Pay',
+  'option.unavailable': 'Not available right now',
 } as const satisfies Record<string, string>;

@@ -9,19 +9,6 @@ export const en = {
   'sheet.cardHeading': 'Pay with card',
   'sheet.acceptedCards': 'Accepted cards',
   'sheet.retry': 'Try again',
-  'sheet.chooseWayToPay': 'Choose a way to pay',
-  'sheet.otherWaysToPay': 'Other ways to pay',
-  'sheet.chooseAnotherWay': 'Choose another way to pay',
-
-  'card.saveCard': 'Save card',
-
-  'option.card': 'Card',
-  'option.paypal': 'PayPal',
-  'option.paypalCredit': 'PayPal Credit',
-  'option.venmo': 'Venmo',
-  'option.applePay': 'Apple Pay',
-  'option.googlePay': 'Google Pay',
-  'option.unavailable': 'Not available right now',
 
   'field.cardholderName.label': 'Cardholder name',
   'field.number.label': 'Card number',

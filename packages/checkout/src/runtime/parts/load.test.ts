@@ -32,11 +32,16 @@ describe('the parts a checkout loads on demand', () => {
     const t = createTranslator();
     // Until then such a key has no English; none is shown before its part is installed.
     expect(t('error.checkEntries')).toBeUndefined();
+    // The option list, its toggle and "Save card" show only beside a part: a wallet offered, saved methods, vaultCard.
+    expect(t('sheet.chooseWayToPay')).toBeUndefined();
+    expect(t('option.paypal')).toBeUndefined();
     await loadParts([]);
     expect(t('methods.edit')).toBeUndefined();
     await loadPayment();
     expect(t('error.checkEntries')).toBe('Check your entries and try again.');
     expect(t('methods.card', { brand: 'Visa', lastFour: '1111' })).toBe('Visa ending in 1111');
+    expect(t('sheet.chooseWayToPay')).toBe('Choose a way to pay');
+    expect(t('option.paypal')).toBe('PayPal');
   });
 
   it("imports each part with its machine part's guards and actions", async () => {
