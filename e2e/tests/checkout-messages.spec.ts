@@ -99,11 +99,11 @@ test('the payment\'s part failing to download: a request shows "The payment form
   expect(await integratorErrors(page)).toEqual([{ code: 'network', message }]);
 });
 
-test('the card\'s tokenization failing to download: a Pay shows "The payment form cannot start. Reload the page…", it says network, and the card stays typed', async ({
+test('a submit\'s module of the card frames failing to download: a Pay shows "The payment form cannot start. Reload the page…", it says network, and the card stays typed', async ({
   page,
 }) => {
   const message = 'The payment form cannot start. Reload the page, or contact the shop if it happens again.';
-  await openIntegratorPage(page, { authorization: await clientTokenForNewOrder(page), options: {} }, /^tokenization-/);
+  await openIntegratorPage(page, { authorization: await clientTokenForNewOrder(page), options: {} }, /^submit-/);
   const sheet = new CheckoutSheet(page);
   await sheet.seesState('ready');
   const shopper = new Shopper(page);

@@ -1,11 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createHostedFields, REMOVED, SETTLE_TIMEOUT_MS } from './hosted-fields.ts';
-import { createTokenization } from './tokenization.ts';
+import { createHostedFields, REMOVED } from './hosted-fields.ts';
+import { createFramesSubmit } from './submit.ts';
 import type { FieldName } from '../machine/checkout.types.ts';
 import type { FrameMessage } from './protocol.ts';
 
 // The real module, its factory watched: when the hosted fields import it.
-vi.mock('./tokenization.ts', { spy: true });
+vi.mock('./submit.ts', { spy: true });
 
 const assetsUrl = 'http://127.0.0.1:8090';
 const parentOrigin = 'http://shop.example';
@@ -156,8 +156,8 @@ describe('hosted fields', () => {
     expect(received).toEqual([['number', { type: 'cardTypeChange', cards: [] }]]);
   });
 
-  it('imports the tokenization once the shopper types in the number field, as its frame does', async () => {
-    vi.mocked(createTokenization).mockClear();
+  it("imports a submit's module once the shopper types in a card field, as the number frame its tokenization", async () => {
+    vi.mocked(createFramesSubmit).mockClear();
     const { dom, number, cvv, from } = setup();
     const report = (frame: typeof number, field: FieldName, event: string) =>
       dom.post(
@@ -170,16 +170,31 @@ describe('hosted fields', () => {
         }),
       );
     dom.post(number, from({ type: 'ready', field: 'number' }));
+    dom.post(cvv, from({ type: 'ready', field: 'cvv' }));
     report(number, 'number', 'focus');
+    report(number, 'number', 'blur');
+    report(cvv, 'cvv', 'validate');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(createFramesSubmit).not.toHaveBeenCalled();
     report(cvv, 'cvv', 'input');
-    report(number, 'number', 'validate');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(createTokenization).not.toHaveBeenCalled();
     report(number, 'number', 'input');
-    report(number, 'number', 'input');
-    await vi.waitFor(() => expect(createTokenization).toHaveBeenCalled());
+    await vi.waitFor(() => expect(createFramesSubmit).toHaveBeenCalled());
     await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(createTokenization).toHaveBeenCalledTimes(1);
+    expect(createFramesSubmit).toHaveBeenCalledTimes(1);
+  });
+
+  it("without a submit's module (its download failed): the card judged as heard, and a Pay says it did not download", async () => {
+    const { dom, fields, number, from } = setup();
+    dom.post(number, from({ type: 'ready', field: 'number' }));
+    vi.mocked(createFramesSubmit).mockImplementationOnce(() => {
+      throw new Error('Failed to fetch dynamically imported module');
+    });
+    await expect(fields.settle(['number'])).resolves.toBeUndefined();
+    expect(number?.received).toEqual([]);
+    await expect(fields.tokenize({ authorizationFingerprint: 'fp', clientApiUrl: 'x', fields: [] })).resolves.toMatchObject({
+      ok: false,
+      error: { code: 'not_downloaded' },
+    });
   });
 
   it('matches tokenization answers by request id and reports no answer in time as a time-out', async () => {
@@ -190,7 +205,7 @@ describe('hosted fields', () => {
       clientApiUrl: 'http://127.0.0.1:8090/x',
       fields: ['number'],
     });
-    // Posted once the tokenization's module is in (a Pay before the shopper typed imports it then).
+    // Posted once a submit's module is in (a Pay before the shopper typed imports it then).
     const sent = await vi.waitFor(() => {
       const last = number?.received.at(-1) as { data: { type: string; requestId: string } };
       expect(last.data.type).toBe('tokenize');
@@ -228,8 +243,11 @@ describe('hosted fields', () => {
     const settling = fields.settle(['number', 'cvv']).then(() => {
       settled = true;
     });
-    expect(number?.received.at(-1)).toMatchObject({ data: { type: 'sync' } });
-    expect(cvv?.received.at(-1)).toMatchObject({ data: { type: 'sync' } });
+    // Asked once a submit's module is in (a Pay before the shopper typed imports it then).
+    await vi.waitFor(() => {
+      expect(number?.received.at(-1)).toMatchObject({ data: { type: 'sync' } });
+      expect(cvv?.received.at(-1)).toMatchObject({ data: { type: 'sync' } });
+    });
     const state = { isEmpty: false, isValid: true, isPotentiallyValid: true, isFocused: true };
     dom.post(number, from({ type: 'synced', field: 'number' }));
     // The CVV's last report was on its way when the request went out: it arrives first, then the answer.
@@ -243,55 +261,6 @@ describe('hosted fields', () => {
     expect(received.filter(([, message]) => message.type === 'state')).toEqual([
       ['cvv', { type: 'state', field: 'cvv', event: 'input', state }],
     ]);
-  });
-
-  it('settles without a frame that does not answer in time, and at once when there is nothing to ask', async () => {
-    vi.useFakeTimers();
-    try {
-      const { dom, fields, number, from } = setup();
-      dom.post(number, from({ type: 'ready', field: 'number' }));
-      let settled = false;
-      void fields.settle(['number']).then(() => {
-        settled = true;
-      });
-      await vi.advanceTimersByTimeAsync(SETTLE_TIMEOUT_MS - 1);
-      expect(settled).toBe(false);
-      await vi.advanceTimersByTimeAsync(1);
-      expect(settled).toBe(true);
-      await expect(fields.settle([])).resolves.toBeUndefined();
-    } finally {
-      vi.useRealTimers();
-    }
-  });
-
-  it("waits for every answer of a second settle, not ended by the first one's time-out", async () => {
-    vi.useFakeTimers();
-    try {
-      const { dom, fields, number, cvv, from } = setup();
-      for (const [frame, field] of [
-        [number, 'number'],
-        [cvv, 'cvv'],
-      ] as const)
-        dom.post(frame, from({ type: 'ready', field }));
-      const first = fields.settle(['number']);
-      dom.post(number, from({ type: 'synced', field: 'number' }));
-      await first;
-      await vi.advanceTimersByTimeAsync(SETTLE_TIMEOUT_MS / 2);
-      let settled = false;
-      void fields.settle(['number', 'cvv']).then(() => {
-        settled = true;
-      });
-      // The first settle's time-out would fall here: the second still waits for the CVV, then ends on its answer.
-      await vi.advanceTimersByTimeAsync(SETTLE_TIMEOUT_MS / 2);
-      dom.post(number, from({ type: 'synced', field: 'number' }));
-      await vi.advanceTimersByTimeAsync(0);
-      expect(settled).toBe(false);
-      dom.post(cvv, from({ type: 'synced', field: 'cvv' }));
-      await vi.advanceTimersByTimeAsync(0);
-      expect(settled).toBe(true);
-    } finally {
-      vi.useRealTimers();
-    }
   });
 
   it('sends the CVV size only when it changes, and tears everything down', () => {

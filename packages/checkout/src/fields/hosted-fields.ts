@@ -11,7 +11,7 @@ import {
   type ParentMessage,
   type TokenizeRequest,
 } from './protocol.ts';
-import type { Tokenization } from './tokenization.ts';
+import type { FramesSubmit } from './submit.ts';
 
 export type TokenizeOutcome =
   | { readonly ok: true; readonly result: PaymentMethodResult }
@@ -44,10 +44,11 @@ export interface HostedFields {
   /**
    * Resolves once the frames of these fields have answered a `sync` (messages between two windows keep their order, so
    * every report they sent before it has been handed to `onMessage`), or after SETTLE_TIMEOUT_MS without the others. One
-   * at a time (a submit waits for it before the next): the answers carry no request id.
+   * at a time (a submit waits for it before the next): the answers carry no request id. The sandbox's: submit.ts, imported
+   * on demand; if it cannot be, at once (the card judged by the reports the checkout has).
    */
   settle(fields: readonly FieldName[]): Promise<void>;
-  /** The card sent to the gateway by the number frame (its side here: tokenization.ts, imported on demand). */
+  /** The card sent to the gateway by the number frame (the sandbox's side here: submit.ts, imported on demand). */
   tokenize(request: Omit<TokenizeRequest, 'requestId'>): Promise<TokenizeOutcome>;
   /** Removes the frames and the listener; a pending tokenization settles as a network failure. */
   teardown(): void;
@@ -55,9 +56,6 @@ export interface HostedFields {
 
 /** A tokenization asked of frames that are removed, or removed while it is under way. */
 export const REMOVED: TokenizeOutcome = { ok: false, error: { code: 'network', message: 'The card fields were removed.' } };
-
-/** How long a submit waits for the frames' answers to `sync` before it judges the card by the reports it has. */
-export const SETTLE_TIMEOUT_MS = 2_000;
 
 /** A per-instance channel id; getRandomValues works on plain http too, unlike randomUUID. */
 export function randomId(): string {
@@ -122,11 +120,9 @@ export function createHostedFields(options: HostedFieldsOptions): HostedFields {
   const channel = randomId();
   const assetsOrigin = new URL(options.assetsUrl).origin;
   const frames = new Map<FieldName, MountedFrame>();
-  /** The tokenization's module, imported once the shopper types in the number field (or at a Pay before), and made. */
-  let tokenizationLoad: Promise<Tokenization> | null = null;
-  let tokenization: Tokenization | null = null;
-  /** The settle() under way: the fields that have not answered yet. */
-  let settling: { readonly waiting: Set<FieldName>; readonly done: () => void } | null = null;
+  /** A submit's module (settling, tokenization), imported once the shopper types in a field (or at a Pay before), and made. */
+  let submitLoad: Promise<FramesSubmit> | null = null;
+  let submit: FramesSubmit | null = null;
   let lastCvvSize: 3 | 4 | null | undefined;
   let tornDown = false;
 
@@ -169,18 +165,18 @@ export function createHostedFields(options: HostedFieldsOptions): HostedFields {
   }
 
   /** Imported once; an import that failed is asked again by the next keystroke or Pay (the browser's answer kept). */
-  function loadTokenization(): Promise<Tokenization> {
-    tokenizationLoad ??= import('./tokenization.ts').then(
+  function loadSubmit(): Promise<FramesSubmit> {
+    submitLoad ??= import('./submit.ts').then(
       (module) => {
-        tokenization = module.createTokenization((message) => send('number', message), options.tokenizeTimeoutMs);
-        return tokenization;
+        submit = module.createFramesSubmit(send, options.tokenizeTimeoutMs);
+        return submit;
       },
       (error: unknown) => {
-        tokenizationLoad = null;
+        submitLoad = null;
         throw error;
       },
     );
-    return tokenizationLoad;
+    return submitLoad;
   }
 
   const route = createFrameRouter({
@@ -202,14 +198,14 @@ export function createHostedFields(options: HostedFieldsOptions): HostedFields {
           for (const insert of held.splice(0)) if (!tornDown) insert();
         });
       } else if (message.type === 'synced') {
-        settling?.waiting.delete(field);
-        if (settling?.waiting.size === 0) settling.done();
+        // Only a submit's module that was made has asked: one not loaded has nothing waiting for an answer.
+        submit?.synced(field);
       } else if (message.type === 'tokenizeAnswer') {
-        // Only a tokenization that was made has asked: one not loaded has nothing waiting for an answer.
-        tokenization?.answer(message.data);
-      } else if (message.type === 'state' && field === 'number' && message.event === 'input') {
-        // The shopper types a card: its tokenization's module comes now, as the number frame's own side does.
-        loadTokenization().catch(() => undefined);
+        submit?.answer(message.data);
+      } else if (message.type === 'state' && message.event === 'input') {
+        // The shopper types a card (or the browser fills it): a submit's module comes now, as the number frame's side
+        // of the tokenization does.
+        loadSubmit().catch(() => undefined);
       }
       options.onMessage(field, message);
     },
@@ -243,29 +239,20 @@ export function createHostedFields(options: HostedFieldsOptions): HostedFields {
     clear() {
       for (const field of frames.keys()) send(field, { type: 'clear' });
     },
-    settle(fields) {
-      return new Promise<void>((resolve) => {
-        // Its time-out goes with it: left running, it would end a later settle (Pay pressed again within 2 s) early.
-        const done = (): void => {
-          clearTimeout(timer);
-          if (settling === current) settling = null;
-          resolve();
-        };
-        const current = { waiting: new Set(fields), done };
-        settling = current;
-        const timer = setTimeout(done, SETTLE_TIMEOUT_MS);
-        if (fields.length === 0) done();
-        for (const field of fields) send(field, { type: 'sync' });
-      });
-    },
+    // A module that did not download asks nothing: the card is judged by the reports the checkout has.
+    settle: (fields) =>
+      loadSubmit().then(
+        (made) => made.settle(fields),
+        () => undefined,
+      ),
     tokenize(request) {
       if (tornDown) return Promise.resolve(REMOVED);
-      return loadTokenization().then(
+      return loadSubmit().then(
         (made) => (tornDown ? REMOVED : made.tokenize(request)),
         // A browser keeps a module that failed to download: only a reload loads it (NOT_DOWNLOADED).
         (): TokenizeOutcome => ({
           ok: false,
-          error: { code: 'not_downloaded', message: 'The tokenization module did not download.' },
+          error: { code: 'not_downloaded', message: "A submit's module did not download." },
         }),
       );
     },
@@ -275,7 +262,7 @@ export function createHostedFields(options: HostedFieldsOptions): HostedFields {
       host?.removeEventListener('message', listener);
       for (const frame of frames.values()) frame.iframe.remove();
       frames.clear();
-      tokenization?.teardown();
+      submit?.teardown();
     },
   };
 }

@@ -88,7 +88,7 @@ describe('frame message routing', () => {
 });
 
 describe('frame messages', () => {
-  it('parses brand candidates, and passes a tokenization answer on unread (tokenization.ts reads it)', () => {
+  it('parses brand candidates, and passes a tokenization answer on unread (submit.ts reads it)', () => {
     expect(
       parseFrameMessage(
         {

@@ -65,7 +65,7 @@ export type FrameMessage =
   | { readonly type: 'binAvailable'; readonly bin: string }
   | { readonly type: 'inputSubmitRequest'; readonly field: FieldName }
   | { readonly type: 'synced'; readonly field: FieldName }
-  /** `tokenized` or `tokenizeFailed` from the number frame: read by the tokenization (tokenization.ts), not here. */
+  /** `tokenized` or `tokenizeFailed` from the number frame: read by a submit's module (submit.ts), not here. */
   | { readonly type: 'tokenizeAnswer'; readonly data: Readonly<Record<string, unknown>> };
 
 /** The frame URL: everything the frame needs travels in the fragment, never to a server. */

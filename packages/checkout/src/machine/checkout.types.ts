@@ -176,7 +176,7 @@ export type TokenizeFailureCode =
   | 'duplicate_card'
   | 'duplicate_payment_method'
   | 'gateway_answer'
-  /** The checkout's side of the tokenization (fields/tokenization.ts, imported on demand) did not download. */
+  /** A submit's module of the sandbox's frames (fields/submit.ts, imported on demand) did not download. */
   | 'not_downloaded'
   | 'gateway';
 

@@ -108,7 +108,7 @@ export function createSandboxProvider(
     // The frames' origin is the token's (as the configuration's assetsUrl is).
     mountsEarly: true,
     createHostedFields: (_config, options) => createHostedFields({ ...options, assetsUrl: token.assetsUrl }),
-    // The frames' side reads the outcome (fields/tokenization.ts, on demand): the gateway's error answer, a card saved.
+    // The frames' side reads the outcome (fields/submit.ts, on demand): the gateway's error answer, a card saved.
     tokenize: (fields, config, fieldNames, vault) =>
       fields.tokenize({
         authorizationFingerprint: token.authorizationFingerprint,

@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { REMOVED } from './hosted-fields.ts';
+import type { FieldName } from '../machine/checkout.types.ts';
 import type { ParentMessage } from './protocol.ts';
-import { createTokenization, parseTokenizeAnswer } from './tokenization.ts';
+import { createFramesSubmit, parseTokenizeAnswer, SETTLE_TIMEOUT_MS } from './submit.ts';
 
 const result = {
   nonce: 'tokencc_1',
@@ -20,16 +21,20 @@ const result = {
   threeDSecureInfo: null,
 };
 
-/** A tokenization whose number frame is this array: what it was sent, and the answer to give to the last request. */
+/** A submit's module whose frames are this array: what each was sent, and the answer to give to the last request. */
 function setup(timeoutMs = 50) {
   const sent: ParentMessage[] = [];
-  const tokenization = createTokenization((message) => sent.push(message), timeoutMs);
+  const sentTo: Array<[FieldName, ParentMessage['type']]> = [];
+  const tokenization = createFramesSubmit((field, message) => {
+    sent.push(message);
+    sentTo.push([field, message.type]);
+  }, timeoutMs);
   const lastId = () => {
     const last = sent.at(-1);
     return last?.type === 'tokenize' ? last.requestId : '';
   };
   const failed = (error: unknown) => tokenization.answer({ type: 'tokenizeFailed', requestId: lastId(), error });
-  return { sent, tokenization, lastId, failed };
+  return { sent, sentTo, tokenization, lastId, failed };
 }
 
 const request = { authorizationFingerprint: 'fp', clientApiUrl: 'http://127.0.0.1:8090/x', fields: ['number'] } as const;
@@ -77,9 +82,10 @@ describe('a tokenization answer', () => {
 
 describe('the tokenization', () => {
   it('asks the number frame, matches the answer by request id and reports no answer in time as a time-out', async () => {
-    const { sent, tokenization, lastId, failed } = setup();
+    const { sent, sentTo, tokenization, lastId, failed } = setup();
     const pending = tokenization.tokenize(request);
     expect(sent).toEqual([{ type: 'tokenize', requestId: lastId(), ...request }]);
+    expect(sentTo).toEqual([['number', 'tokenize']]);
     tokenization.answer({ type: 'tokenizeFailed', requestId: 'someone-else', error: { code: 'gateway', message: 'x' } });
     failed({ code: 'invalid_fields', message: 'bad', fields: ['cvv'] });
     await expect(pending).resolves.toEqual({ ok: false, error: { code: 'invalid_fields', message: 'bad', fields: ['cvv'] } });
@@ -124,6 +130,52 @@ describe('the tokenization', () => {
       const pending = tokenization.tokenize(request);
       tokenization.teardown();
       await expect(pending).resolves.toEqual(REMOVED);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
+describe('the settling', () => {
+  it('settles without a frame that does not answer in time, and at once when there is nothing to ask', async () => {
+    vi.useFakeTimers();
+    try {
+      const { sentTo, tokenization } = setup();
+      let settled = false;
+      void tokenization.settle(['number']).then(() => {
+        settled = true;
+      });
+      expect(sentTo).toEqual([['number', 'sync']]);
+      await vi.advanceTimersByTimeAsync(SETTLE_TIMEOUT_MS - 1);
+      expect(settled).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(settled).toBe(true);
+      await expect(tokenization.settle([])).resolves.toBeUndefined();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("waits for every answer of a second settle, not ended by the first one's time-out", async () => {
+    vi.useFakeTimers();
+    try {
+      const { tokenization } = setup();
+      const first = tokenization.settle(['number']);
+      tokenization.synced('number');
+      await first;
+      await vi.advanceTimersByTimeAsync(SETTLE_TIMEOUT_MS / 2);
+      let settled = false;
+      void tokenization.settle(['number', 'cvv']).then(() => {
+        settled = true;
+      });
+      // The first settle's time-out would fall here: the second still waits for the CVV, then ends on its answer.
+      await vi.advanceTimersByTimeAsync(SETTLE_TIMEOUT_MS / 2);
+      tokenization.synced('number');
+      await vi.advanceTimersByTimeAsync(0);
+      expect(settled).toBe(false);
+      tokenization.synced('cvv');
+      await vi.advanceTimersByTimeAsync(0);
+      expect(settled).toBe(true);
     } finally {
       vi.useRealTimers();
     }

@@ -1,14 +1,22 @@
-// The card's tokenization through the sandbox's frames, the checkout's side of it: the `tokenize` request to the number
-// frame, its answer matched by request id and read field by field (the gateway's error answer the frame passes on read
-// by http-failures.ts), no answer in time a time-out. hosted-fields.ts
-// imports it once the shopper types in the number field, as the frame imports its own side then (a Pay before imports
-// it at once): a card can be typed without it, so it is not in the card view's download (issue 10).
-import { isFieldName, type TokenizeFailure } from '../machine/checkout.types.ts';
+// A submit's work in the sandbox's frames, the checkout's side of it: the frames' settling (each asked to `sync`, its
+// reports sent before then in) and the card's tokenization (the `tokenize` request to the number frame, its answer
+// matched by request id and read field by field, the gateway's error answer the frame passes on read by
+// http-failures.ts, no answer in time a time-out). hosted-fields.ts imports it once the shopper types in a card field,
+// as the number frame imports its own side of the tokenization then (a Pay before imports it at once): a card can be
+// typed without it, so it is not in the card view's download (issue 10).
+import { isFieldName, type FieldName, type TokenizeFailure } from '../machine/checkout.types.ts';
 import { isRecord } from '../provider/json.ts';
 import { randomId, REMOVED, type TokenizeOutcome } from './hosted-fields.ts';
 import { parseTokenizeResult, str, type ParentMessage, type TokenizeRequest } from './protocol.ts';
 
-export interface Tokenization {
+/** How long a submit waits for the frames' answers to `sync` before it judges the card by the reports it has. */
+export const SETTLE_TIMEOUT_MS = 2_000;
+
+/** HostedFields' `settle` and `tokenize`, and the frames' answers to them. */
+export interface FramesSubmit {
+  settle(fields: readonly FieldName[]): Promise<void>;
+  /** A field's frame answered `sync` (its window checked). */
+  synced(field: FieldName): void;
   /** The outcome the sandbox provider hands on (a card saved on the way marked so); never rejects. */
   tokenize(request: Omit<TokenizeRequest, 'requestId'>): Promise<TokenizeOutcome>;
   /** A tokenization's answer (`tokenized`, `tokenizeFailed`) from the number frame, its origin and window checked. */
@@ -62,9 +70,11 @@ async function read(outcome: TokenizeOutcome, vault: boolean): Promise<TokenizeO
   return { ok: false, error };
 }
 
-/** `send` posts to the number frame (queued until it is ready). */
-export function createTokenization(send: (message: ParentMessage) => void, timeoutMs = 30_000): Tokenization {
+/** `send` posts to a field's frame (queued until it is ready). */
+export function createFramesSubmit(send: (field: FieldName, message: ParentMessage) => void, timeoutMs = 30_000): FramesSubmit {
   const pending = new Map<string, (outcome: TokenizeOutcome) => void>();
+  /** The settle() under way: the fields that have not answered yet. */
+  let settling: { readonly waiting: Set<FieldName>; readonly done: () => void } | null = null;
 
   function settle(requestId: string, outcome: TokenizeOutcome): void {
     const resolve = pending.get(requestId);
@@ -73,6 +83,25 @@ export function createTokenization(send: (message: ParentMessage) => void, timeo
   }
 
   return {
+    settle(fields) {
+      return new Promise<void>((resolve) => {
+        // Its time-out goes with it: left running, it would end a later settle (Pay pressed again within 2 s) early.
+        const done = (): void => {
+          clearTimeout(timer);
+          if (settling === current) settling = null;
+          resolve();
+        };
+        const current = { waiting: new Set(fields), done };
+        settling = current;
+        const timer = setTimeout(done, SETTLE_TIMEOUT_MS);
+        if (fields.length === 0) done();
+        for (const field of fields) send(field, { type: 'sync' });
+      });
+    },
+    synced(field) {
+      settling?.waiting.delete(field);
+      if (settling?.waiting.size === 0) settling.done();
+    },
     tokenize(request) {
       const requestId = randomId();
       const answered = new Promise<TokenizeOutcome>((resolve) => {
@@ -83,7 +112,7 @@ export function createTokenization(send: (message: ParentMessage) => void, timeo
           clearTimeout(timer);
           resolve(outcome);
         });
-        send({ type: 'tokenize', requestId, ...request });
+        send('number', { type: 'tokenize', requestId, ...request });
       });
       return answered.then((outcome) => read(outcome, request.vault === true));
     },
