@@ -94,8 +94,12 @@ function notify(callback: () => void): void {
 export class CheckoutEmitter {
   readonly #handlers = new Map<CheckoutEventName, Set<(payload: never) => void>>();
 
-  /** `callbacks` is read on every event so the latest React props are used. */
-  constructor(private readonly callbacks: () => CheckoutCallbacks) {}
+  /** Read on every event so the latest React props are used. */
+  readonly #callbacks: () => CheckoutCallbacks;
+
+  constructor(callbacks: () => CheckoutCallbacks) {
+    this.#callbacks = callbacks;
+  }
 
   on<E extends CheckoutEventName>(event: E, handler: Handler<E>): void {
     let set = this.#handlers.get(event);
@@ -111,17 +115,17 @@ export class CheckoutEmitter {
   }
 
   emit<E extends CheckoutEventName>(event: E, payload: CheckoutEventMap[E]): void {
-    const prop = PROPS[event]?.(this.callbacks());
+    const prop = PROPS[event]?.(this.#callbacks());
     if (prop !== undefined) notify(() => prop(payload));
     for (const handler of [...(this.#handlers.get(event) ?? [])]) notify(() => (handler as Handler<E>)(payload));
   }
 
   ready(instance: CheckoutInstance): void {
-    notify(() => this.callbacks().onReady?.(instance));
+    notify(() => this.#callbacks().onReady?.(instance));
   }
 
   error(error: CheckoutError): void {
-    notify(() => this.callbacks().onError?.(error));
+    notify(() => this.#callbacks().onError?.(error));
   }
 
   clear(): void {
