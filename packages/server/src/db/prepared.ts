@@ -84,6 +84,25 @@ function slotsFor<P extends object>(params: P): P {
   }) as unknown as P;
 }
 
+/**
+ * A compiled query and, for each of its parameters, the member of `params` it takes (a Slot's name; an index for an
+ * array's), or undefined for a value the builder gave itself.
+ */
+interface Compiled<R> {
+  query: CompiledQuery<R>;
+  slots: ReadonlyArray<string | number | undefined>;
+}
+
+const slotOf = (value: unknown): string | number | undefined => {
+  if (!(value instanceof Slot)) return undefined;
+  // An array's member by its index: a number reads an array's element where its name is a property look-up.
+  const index = Number(value.name);
+  return String(index) === value.name ? index : value.name;
+};
+
+const firstRow = <R>(result: QueryResult<R>): R | undefined => result.rows[0];
+const affectedRows = (result: QueryResult<unknown>): number => Number(result.numAffectedRows ?? 0n);
+
 /** `build` makes the query from a database and the stand-ins of its params. */
 export function prepared<P extends object, R>(
   build: (db: Db, params: P) => Compilable<R>,
@@ -91,37 +110,48 @@ export function prepared<P extends object, R>(
 ): Prepared<P, R> {
   const relaxed = options.commit === 'relaxed';
   // One compiled query per dialect (a transaction shares its database's adapter): SQLite and PostgreSQL differ.
-  const compiled = new WeakMap<object, CompiledQuery<R>>();
+  const compiled = new WeakMap<object, Compiled<R>>();
   // Outside a transaction on PostgreSQL, a statement that waits for no flush shares the pipeline's connections.
   let pipelined: boolean | undefined;
-  const compile = (db: Executor, params: P): CompiledQuery<R> => {
+  const compile = (db: Executor, params: P): Compiled<R> => {
     const adapter = db.getExecutor().adapter;
-    let query = compiled.get(adapter);
-    if (query === undefined) {
-      query = build(db as Db, slotsFor(params)).compile();
+    let made = compiled.get(adapter);
+    if (made === undefined) {
+      let query = build(db as Db, slotsFor(params)).compile();
       if (relaxed && adapter instanceof PostgresAdapter) query = relaxedOnPostgres(query);
-      compiled.set(adapter, query);
+      made = { query, slots: query.parameters.map(slotOf) };
+      compiled.set(adapter, made);
       preparedTexts.add(query.sql);
       pipelined ??= relaxed || isPlainRead(query.query);
     }
-    return query;
+    return made;
+  };
+  /** The compiled query with this run's values (each run's own object: a statement's values are kept with it). */
+  const withValues = ({ query, slots }: Compiled<R>, params: P): CompiledQuery<R> => {
+    const values = params as Record<string | number, unknown>;
+    const parameters = new Array<unknown>(slots.length);
+    for (let i = 0; i < slots.length; i += 1) {
+      const slot = slots[i];
+      if (slot === undefined) {
+        parameters[i] = query.parameters[i];
+        continue;
+      }
+      const given = values[slot];
+      if (given === undefined) throw new Error(`prepared query: no value for ${slot}`);
+      parameters[i] = given;
+    }
+    return { query: query.query, queryId: query.queryId, sql: query.sql, parameters };
   };
   const execute = (db: Executor, params: P): Promise<QueryResult<R>> => {
-    const query = compile(db, params);
-    if (relaxed && db.isTransaction && db.getExecutor().adapter instanceof PostgresAdapter) {
-      return Promise.reject(new Error('prepared: a write with a relaxed commit runs alone, not in a transaction'));
-    }
-    const values = params as Record<string, unknown>;
-    const parameters = query.parameters.map((value) => {
-      if (!(value instanceof Slot)) return value;
-      const given = values[value.name];
-      if (given === undefined) throw new Error(`prepared query: no value for ${value.name}`);
-      return given;
-    });
-    const run: CompiledQuery<R> = { ...query, parameters };
     // SQLite outside a transaction: at once, answered at its commit (sqlite-at-once.ts); PostgreSQL outside one, a read
-    // or a relaxed write: on the pipeline (postgres-pipeline.ts). A statement that fails rejects, as through Kysely.
+    // or a relaxed write: on the pipeline (postgres-pipeline.ts). A statement that fails rejects, as through Kysely,
+    // and so does a query that cannot be made (never a throw: callers chain on the promise).
     try {
+      const made = compile(db, params);
+      if (relaxed && db.isTransaction && db.getExecutor().adapter instanceof PostgresAdapter) {
+        return Promise.reject(new Error('prepared: a write with a relaxed commit runs alone, not in a transaction'));
+      }
+      const run = withValues(made, params);
       return runAtOnce(db, run) ?? (pipelined === true ? runPipelined(db, run) : undefined) ?? db.executeQuery<R>(run);
     } catch (error) {
       return Promise.reject(error);
@@ -129,8 +159,8 @@ export function prepared<P extends object, R>(
   };
   return {
     execute,
-    takeFirst: async (db, params) => (await execute(db, params)).rows[0],
-    affected: async (db, params) => Number((await execute(db, params)).numAffectedRows ?? 0n),
+    takeFirst: (db, params) => execute(db, params).then(firstRow),
+    affected: (db, params) => execute(db, params).then(affectedRows),
   };
 }
 

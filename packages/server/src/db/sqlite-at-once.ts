@@ -34,10 +34,21 @@ const connections = new WeakMap<object, SqliteAtOnce & { holder?: true }>();
  */
 const ended = new WeakSet<object>();
 
+/**
+ * A statement's answer, kept until its batch's COMMIT: the value and its promise's functions, with no closure made for
+ * each (a dozen statements a payment; under tsx, which keeps functions' names, a named closure cost a
+ * `defineProperty` of its name more: issue 10, cpu8).
+ */
+interface Answer {
+  value: unknown;
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+}
+
 /** A turn's shared transaction: the answers of its statements, handed back at its COMMIT (or failed with it). */
 interface Batch {
   connection: SqliteAtOnce;
-  answers: Array<{ settle: () => void; fail: (error: unknown) => void }>;
+  answers: Answer[];
   /**
    * A transaction of `transaction` runs inside it (a savepoint): no other statement joins it, and its COMMIT waits for
    * the savepoint's end (`due`: the turn ended meanwhile).
@@ -71,10 +82,10 @@ export function commitBatch(database: SqliteDatabase.Database): void {
     batch.connection.prepare('commit').run();
   } catch (error) {
     if (database.inTransaction) batch.connection.prepare('rollback').run();
-    for (const answer of batch.answers) answer.fail(error);
+    for (const answer of batch.answers) answer.reject(error);
     return;
   }
-  for (const answer of batch.answers) answer.settle();
+  for (const answer of batch.answers) answer.resolve(answer.value);
 }
 
 function openBatch(connection: SqliteAtOnce): Batch {
@@ -92,6 +103,13 @@ function runStatement<R>(statement: SqliteDatabase.Statement, query: CompiledQue
   if (statement.reader) return { rows: statement.all(query.parameters) as R[] };
   const { changes, lastInsertRowid } = statement.run(query.parameters);
   return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
+}
+
+/** `value`, handed back once `batch` commits (or its failure). */
+function answeredAtCommit<T>(batch: Batch, value: T): Promise<T> {
+  return new Promise((resolve, reject) => {
+    batch.answers.push({ value, resolve: resolve as (value: unknown) => void, reject });
+  });
 }
 
 /**
@@ -126,14 +144,11 @@ export function runAtOnce<R>(db: object, query: CompiledQuery<R>): Promise<Query
     // statements are undone too, and fail with it.
     if (!database.inTransaction) {
       batches.delete(database);
-      for (const answer of batch.answers) answer.fail(error);
+      for (const answer of batch.answers) answer.reject(error);
     }
     return Promise.reject(error);
   }
-  const joined = batch;
-  return new Promise((resolve, reject) => {
-    joined.answers.push({ settle: () => resolve(result), fail: reject });
-  });
+  return answeredAtCommit(batch, result);
 }
 
 /**
@@ -157,9 +172,7 @@ export async function transaction<DB, T>(db: Kysely<DB>, body: (trx: Kysely<DB>)
     try {
       const result = await body(held);
       connection.prepare('release kassa_transaction').run();
-      return {
-        committed: new Promise<T>((resolve, reject) => batch.answers.push({ settle: () => resolve(result), fail: reject })),
-      };
+      return { committed: answeredAtCommit(batch, result) };
     } catch (error) {
       if (database.inTransaction) {
         connection.prepare('rollback to kassa_transaction').run();
@@ -167,7 +180,7 @@ export async function transaction<DB, T>(db: Kysely<DB>, body: (trx: Kysely<DB>)
       } else {
         // SQLite rolled the whole transaction back (a full disk, an I/O error): the batch's statements with it.
         batches.delete(database);
-        for (const answer of batch.answers) answer.fail(error);
+        for (const answer of batch.answers) answer.reject(error);
       }
       throw error;
     } finally {
