@@ -24,6 +24,28 @@ export function newId(prefix: IdPrefix, now: number = Date.now()): string {
   return `${prefix}_${time}${random}`;
 }
 
+const MINUTE_MS = 60_000;
+/** The minute the last text began in (its first 17 characters, `2026-11-27T23:01:`), for texts of the same minute. */
+let minuteStart = Number.NaN;
+let minuteText = '';
+
+/**
+ * `now` as ISO 8601 (`Date.toISOString`'s text). A request writes several times of the same minute (issue 10, cpu8:
+ * `toISOString` took 3.5 µs here against a fraction of it for the seconds and milliseconds put after the minute's text).
+ */
 export function nowIso(now: Date = new Date()): string {
-  return now.toISOString();
+  const ms = now.getTime();
+  const inMinute = ms - minuteStart;
+  if (inMinute >= 0 && inMinute < MINUTE_MS) {
+    const seconds = Math.floor(inMinute / 1000);
+    const millis = inMinute % 1000;
+    return `${minuteText}${seconds < 10 ? '0' : ''}${seconds}.${millis < 100 ? (millis < 10 ? '00' : '0') : ''}${millis}Z`;
+  }
+  // An invalid date throws here, as toISOString does; years past 9999 or before 1970 are not kept.
+  const text = now.toISOString();
+  if (ms >= 0 && text.length === 24) {
+    minuteStart = ms - (ms % MINUTE_MS);
+    minuteText = text.slice(0, 17);
+  }
+  return text;
 }
