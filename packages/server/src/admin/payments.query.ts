@@ -94,6 +94,9 @@ function baseQuery(db: Db) {
 
 type ListedRow = PaymentRow & { order_number: number; customer_email: string | null };
 
+/** A stored settlement status, or null for none or one the list no longer has (made once, as toDecline's). */
+const storedSettlementStatus = settlementStatusSchema.nullable().catch(null);
+
 function toAdminPayment(row: ListedRow): AdminPayment {
   const status = paymentStatusSchema.parse(row.status);
   return {
@@ -108,7 +111,7 @@ function toAdminPayment(row: ListedRow): AdminPayment {
     card: row.card_brand === null || row.card_last_four === null ? null : { brand: row.card_brand, lastFour: row.card_last_four },
     transactionId: row.transaction_id,
     decline: status === 'declined' ? toDecline(row) : null,
-    settlementStatus: settlementStatusSchema.nullable().catch(null).parse(row.settlement_status),
+    settlementStatus: storedSettlementStatus.parse(row.settlement_status),
     threeDSecure:
       row.three_d_secure_status === null
         ? null
