@@ -310,15 +310,22 @@ export class Velocity {
     also: readonly Tally[],
   ): Promise<{ exceeded: Exceeded | null; also: number[] }> {
     const now = this.#clock().getTime();
-    const checked = limits.flatMap((limit) => {
+    const checked: Array<{ limit: Limit; subject: string; allowed: number }> = [];
+    const tallies: Tally[] = [];
+    for (const limit of limits) {
       const subject = subjects[limit.dimension];
-      if (subject === undefined) return [];
+      if (subject === undefined) continue;
       const allowed = limit.max + (recorded.includes(limit.action) ? 1 : 0);
+      checked.push({ limit, subject, allowed });
+      const { action, dimension, windowMs } = limit;
       // A distinct count stops at the limit: past it the count changes nothing.
-      const tally: Tally = { ...limit, subject, ...(limit.distinct === true ? { distinctUpTo: allowed } : {}) };
-      return [{ limit, subject, allowed, tally }];
-    });
-    const counts = await this.#tally([...checked.map(({ tally }) => tally), ...also], now);
+      tallies.push(
+        limit.distinct === true
+          ? { action, dimension, subject, windowMs, distinctUpTo: allowed }
+          : { action, dimension, subject, windowMs },
+      );
+    }
+    const counts = await this.#tally(tallies.concat(also), now);
     const past = checked.find((rule, i) => (counts[i] ?? 0) >= rule.allowed);
     const alsoCounts = counts.slice(checked.length);
     if (past === undefined) return { exceeded: null, also: alsoCounts };
