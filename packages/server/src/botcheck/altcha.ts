@@ -43,17 +43,24 @@ function sameHex(given: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** JSON with every object's keys sorted and undefined members left out: the text a challenge's signature covers. */
+/** `v` with every object's keys sorted and undefined members left out (canonicalJson's). */
+function sorted(v: unknown): unknown {
+  return typeof v === 'object' && v !== null && !Array.isArray(v)
+    ? Object.fromEntries(
+        Object.entries(v)
+          .filter(([, member]) => member !== undefined)
+          .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+          .map(([key, member]) => [key, sorted(member)]),
+      )
+    : v;
+}
+
+/**
+ * JSON with every object's keys sorted and undefined members left out: the text a challenge's signature covers.
+ * `sorted` is the module's, not a closure made at each call (under tsx, which keeps functions' names, a named closure
+ * is a `defineProperty` more: issue 10, cpu8).
+ */
 function canonicalJson(value: unknown): string {
-  const sorted = (v: unknown): unknown =>
-    typeof v === 'object' && v !== null && !Array.isArray(v)
-      ? Object.fromEntries(
-          Object.entries(v)
-            .filter(([, member]) => member !== undefined)
-            .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-            .map(([key, member]) => [key, sorted(member)]),
-        )
-      : v;
   return JSON.stringify(sorted(value));
 }
 
