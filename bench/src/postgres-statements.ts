@@ -57,14 +57,21 @@ async function withClient<T>(url: string, use: (client: pg.Client) => Promise<T>
   }
 }
 
-/** The CPU ms so far of each of the server's processes, by its title less the part that changes (`idle`, `UPDATE`). */
+/**
+ * A process of the server by its title less the part that changes: a connection's backend (`postgres: USER DATABASE
+ * HOST(PORT) STATE`) by its client's address and port, any other process (`postgres: io worker 0`) by its title.
+ */
+export function processName(title: string): string {
+  const client = /^postgres: \S+ \S+ (\S+\(\d+\)|\[local\])/.exec(title);
+  return client === null ? title : `backend ${client[1]}`;
+}
+
+/** The CPU ms so far of each of the server's processes, by processName. */
 function processesCpuMs(postmasterPid: number): Map<string, number> {
   const byProcess = new Map<string, number>();
   for (const pid of childrenOf(postmasterPid)) {
     try {
-      const title = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
-      const client = /^postgres: \S+ \S+ (\S+)/.exec(title);
-      byProcess.set(client === null ? title : `backend ${client[1]}`, cpuMsOf(pid));
+      byProcess.set(processName(readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ').trim()), cpuMsOf(pid));
     } catch {
       // ended since the scan
     }
