@@ -1,10 +1,10 @@
 import { expect, type Page } from '@playwright/test';
-import { test, WATCHDOG_MS, type WidgetProvider } from './botcheck-provider.ts';
+import { type ProviderShop, startProviderShop, test, WATCHDOG_MS, type WidgetProvider } from './botcheck-provider.ts';
 import { catalogue } from './catalogue.ts';
 import { cards, Shopper, uniqueEmail } from './shopper.ts';
 
 // The specs of each third-party bot-check (tests/botcheck/<provider>.spec.ts, one file each: a provider is a
-// Kassa of its own, started per worker). Each third-party bot-check through its local stand-in (the real providers cannot be reached here: see
+// Kassa of its own, started for its file). Each third-party bot-check through its local stand-in (the real providers cannot be reached here: see
 // support/botcheck-provider.ts): the widget's script loads under the shop's strict CSP, the token it makes is verified
 // by the server at the stand-in's siteverify, and both watchdogs (here 3 s) show their catalogue messages, after
 // which Pay again pays. A request held with Playwright's routing stands for a provider that does not answer. The
@@ -46,8 +46,20 @@ async function timesOutThenPays(page: Page, held: RegExp, message: string): Prom
 }
 
 export function botcheckProviderSpecs(provider: WidgetProvider): void {
-  test.use({ provider });
   test.describe(`bot-check: ${provider}`, () => {
+    // The provider's Kassa for this describe's tests: started as the first of them asks for it, stopped after them.
+    let shop: Promise<ProviderShop & { stop(): Promise<void> }> | undefined;
+    test.afterAll(async () => {
+      await (await shop)?.stop();
+    });
+    test.use({
+      providerShop: [
+        // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern.
+        async ({}, use) => use(await (shop ??= startProviderShop(provider))),
+        { scope: 'test', timeout: 180_000 },
+      ],
+    });
+
     test('pays through the widget under the strict CSP; the server verified its token at siteverify', async ({
       page,
       providerShop,

@@ -47,39 +47,47 @@ export interface ProviderShop {
   scriptUrl: string;
 }
 
-/**
- * `provider` (set per describe with test.use) picks the bot-check; each worker runs its own stand-in and its own
- * Kassa with that provider, and the tests' baseURL is that Kassa.
- */
-export const test = base.extend<
-  { standin: { interactive(on: boolean): Promise<void> } },
-  { provider: WidgetProvider; providerShop: ProviderShop }
->({
-  provider: ['turnstile', { scope: 'worker', option: true }],
-  providerShop: [
-    async ({ provider }, use) => {
-      const standin = await startStandin();
-      const { scriptUrl, verifyUrl } = standin.providers[provider];
-      const product = await startProduct({
-        ...suiteEnv,
-        BOTCHECK_PROVIDER: provider,
-        BOTCHECK_SITE_KEY: standin.keys.siteKey,
-        BOTCHECK_SECRET_KEY: standin.keys.secretKey,
-        BOTCHECK_SCRIPT_URL: scriptUrl,
-        BOTCHECK_VERIFY_URL: verifyUrl,
-        BOTCHECK_ANCHOR_TIMEOUT_MS: String(WATCHDOG_MS),
-        BOTCHECK_EXECUTE_TIMEOUT_MS: String(WATCHDOG_MS),
-        // reCAPTCHA v2's run also has its checkbox variant, on sign-up (payments keep the invisible widget): one Kassa.
-        ...(provider === 'recaptcha-v2' ? { BOTCHECK_CHECKBOX_ON: 'sign_up' } : {}),
-        // The web app the run's first Kassa built.
-        WEB_DIST: join(root, 'packages', 'web', 'dist'),
-      });
-      await use({ shopUrl: product.shopUrl, standinUrl: standin.url, scriptUrl });
+/** The stand-in and a Kassa with `provider` as its bot-check, its URLs, and `stop()` for both. */
+export async function startProviderShop(provider: WidgetProvider): Promise<ProviderShop & { stop(): Promise<void> }> {
+  const standin = await startStandin();
+  const { scriptUrl, verifyUrl } = standin.providers[provider];
+  const product = await startProduct({
+    ...suiteEnv,
+    BOTCHECK_PROVIDER: provider,
+    BOTCHECK_SITE_KEY: standin.keys.siteKey,
+    BOTCHECK_SECRET_KEY: standin.keys.secretKey,
+    BOTCHECK_SCRIPT_URL: scriptUrl,
+    BOTCHECK_VERIFY_URL: verifyUrl,
+    BOTCHECK_ANCHOR_TIMEOUT_MS: String(WATCHDOG_MS),
+    BOTCHECK_EXECUTE_TIMEOUT_MS: String(WATCHDOG_MS),
+    // reCAPTCHA v2's run also has its checkbox variant, on sign-up (payments keep the invisible widget): one Kassa.
+    ...(provider === 'recaptcha-v2' ? { BOTCHECK_CHECKBOX_ON: 'sign_up' } : {}),
+    // The web app the run's first Kassa built.
+    WEB_DIST: join(root, 'packages', 'web', 'dist'),
+  });
+  return {
+    shopUrl: product.shopUrl,
+    standinUrl: standin.url,
+    scriptUrl,
+    stop: async () => {
       await product.stop();
       standin.stop();
     },
-    { scope: 'worker', timeout: 180_000 },
-  ],
+  };
+}
+
+/**
+ * `providerShop`, set per describe (support/botcheck-provider-specs.ts: the provider's Kassa, started as the describe's
+ * first test asks for it and stopped after its last), is the tests' baseURL. Test-scoped on purpose: a worker-scoped fixture or option of these specs'
+ * own gives them another worker hash, so Playwright started a new worker process and browser for each provider's
+ * file; these run in the shopper specs' workers instead.
+ */
+export const test = base.extend<{
+  providerShop: ProviderShop;
+  standin: { interactive(on: boolean): Promise<void> };
+}>({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern.
+  providerShop: async ({}, use) => use(providerShopNotSet()),
   baseURL: async ({ providerShop }, use) => use(providerShop.shopUrl),
   standin: async ({ providerShop }, use) => {
     const controls = (body: object) =>
@@ -88,3 +96,7 @@ export const test = base.extend<
     await controls({ interactive: false });
   },
 });
+
+function providerShopNotSet(): never {
+  throw new Error('providerShop is not set: a spec of support/botcheck-provider-specs.ts sets it');
+}

@@ -9,7 +9,9 @@ import { cards, Shopper } from '../../support/shopper.ts';
 // merchant's interactive bot-check (BOTCHECK_ALERT_PROVIDER, here hCaptcha through its local stand-in: no internet
 // here) instead of the proof of work a script buys with CPU. A Kassa of its own, where one decline raises the alert
 // (SHOP_ALERT_DECLINES=1, its rules at their own sizes: no other spec's shoppers share it).
-const test = base.extend<object, { alertShop: string }>({
+// Test-scoped (the file has one test): a worker-scoped fixture of the spec's own made Playwright start a worker process
+// and a browser for this file alone.
+const test = base.extend<{ alertShop: string }>({
   alertShop: [
     // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern.
     async ({}, use) => {
@@ -31,7 +33,7 @@ const test = base.extend<object, { alertShop: string }>({
       await product.stop();
       standin.stop();
     },
-    { scope: 'worker', timeout: 180_000 },
+    { timeout: 180_000 },
   ],
   baseURL: async ({ alertShop }, use) => use(alertShop),
 });
