@@ -575,6 +575,8 @@ describe('focus after a failed payment request', () => {
       ['timeout', 'error.timeout'],
       ['verification_failed', 'error.cardVerificationFailed'],
       ['duplicate_card', 'error.cardAlreadySaved'],
+      // A submit's module that did not download: only a reload loads it (NOT_DOWNLOADED).
+      ['not_downloaded', 'error.invalidAuthorization'],
     ] as const;
     for (const [code, message] of cases) {
       expect(run(submitting(), { type: 'TOKENIZE_FAILED', failure: { code, message: '' } }).state.sheetError, code).toBe(message);
