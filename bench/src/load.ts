@@ -230,7 +230,7 @@ export interface WarmedUp {
   cpuMsPerItem: number[];
   /**
    * Each batch's CPU per request by counter (process), as the measured requests' are given: which process a batch
-   * dearer or cheaper than the measured requests spent it in (bench README, "What remains", the steady entry).
+   * dearer or cheaper than the measured requests spent it in (bench/FINDINGS.md, "What remains", the steady entry).
    */
   byProcess: Array<Record<string, number>>;
   steady: boolean;

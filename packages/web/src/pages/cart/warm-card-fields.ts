@@ -1,7 +1,7 @@
 // While the shopper reads the cart, the gateway's card field page loads in a hidden frame: by the time "Go to
 // checkout" has made the order and the checkout makes its card frames, Chromium has the gateway origin's renderer
 // process running and the frames' page, script and stylesheet in its cache (issue 10). Made on the cart page, it is off
-// the checkout's path; made in the checkout page itself it put the same work on that path (bench README, fifth pass).
+// the checkout's path; made in the checkout page itself it put the same work on that path (bench/FINDINGS.md, fifth pass).
 // Given no fragment (no field, channel or parent), the page's script takes no field and says nothing.
 
 /**
