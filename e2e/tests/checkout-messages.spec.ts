@@ -16,16 +16,18 @@ import { axeOn } from '../support/axe.ts';
 // would): what the shopper reads in the sheet, and what the integrator's code receives (onError, the rejection of
 // requestPaymentMethod()). The wallet buttons' messages need wallets turned on at the gateway: gateway-faults/option-list.spec.ts.
 
+/** The sheet's sentence for a start it cannot make or finish: a bad client token, a part or module that did not download. */
+const cannotStart = 'The payment form cannot start. Reload the page, or contact the shop if it happens again.';
+
 test('a client token that is not one: "The payment form cannot start…", no retry, and onError says invalid_authorization; create() names a missing or non-empty container', async ({
   page,
 }) => {
-  const message = 'The payment form cannot start. Reload the page, or contact the shop if it happens again.';
   await openIntegratorPage(page, { authorization: 'not-a-client-token' });
   const sheet = new CheckoutSheet(page);
   await sheet.seesState('error');
-  await expect(sheet.message()).toHaveText(message);
+  await expect(sheet.message()).toHaveText(cannotStart);
   await expect(sheet.root().getByRole('button', { name: 'Try again' })).toHaveCount(0);
-  expect(await integratorErrors(page)).toEqual([{ code: 'invalid_authorization', message }]);
+  expect(await integratorErrors(page)).toEqual([{ code: 'invalid_authorization', message: cannotStart }]);
   // The plain-page entry (@kassa/checkout/dropin) refuses a container it cannot use before loading anything.
   expect(await dropinCreateRejection(page, '#nowhere')).toBe(
     '[kassa/checkout] create(): options.container must be an element or a selector of one; "#nowhere" matched nothing.',
@@ -74,42 +76,39 @@ test('a gateway configuration the client cannot read: "The payment form could no
 test('a part of the checkout failing to download (the saved methods\', for vaultCard): "The payment form cannot start. Reload the page…", no Try again, onError says network', async ({
   page,
 }) => {
-  const message = 'The payment form cannot start. Reload the page, or contact the shop if it happens again.';
   const setup = { authorization: await clientTokenForNewOrder(page), options: { vaultCard: true } };
   await openIntegratorPage(page, setup, /^saved-methods-/);
   const sheet = new CheckoutSheet(page);
   await sheet.seesState('error');
-  await expect(sheet.message()).toHaveText(message);
+  await expect(sheet.message()).toHaveText(cannotStart);
   await expect(sheet.root().getByRole('button', { name: 'Try again' })).toHaveCount(0);
-  expect(await integratorErrors(page)).toEqual([{ code: 'network', message }]);
+  expect(await integratorErrors(page)).toEqual([{ code: 'network', message: cannotStart }]);
 });
 
 test('the payment\'s part failing to download: a request shows "The payment form cannot start. Reload the page…", no Try again; it and onError say network', async ({
   page,
 }) => {
-  const message = 'The payment form cannot start. Reload the page, or contact the shop if it happens again.';
   await openIntegratorPage(page, { authorization: await clientTokenForNewOrder(page), options: {} }, /^payment-/);
   const sheet = new CheckoutSheet(page);
   await sheet.seesState('ready');
   await new Shopper(page).enterCard(cards.visa);
-  expect(await requestPaymentMethod(page)).toEqual([{ ok: false, code: 'network', message }]);
+  expect(await requestPaymentMethod(page)).toEqual([{ ok: false, code: 'network', message: cannotStart }]);
   await sheet.seesState('error');
-  await expect(sheet.message()).toHaveText(message);
+  await expect(sheet.message()).toHaveText(cannotStart);
   await expect(sheet.root().getByRole('button', { name: 'Try again' })).toHaveCount(0);
-  expect(await integratorErrors(page)).toEqual([{ code: 'network', message }]);
+  expect(await integratorErrors(page)).toEqual([{ code: 'network', message: cannotStart }]);
 });
 
 test('a submit\'s module of the card frames failing to download: a Pay shows "The payment form cannot start. Reload the page…", it says network, and the card stays typed', async ({
   page,
 }) => {
-  const message = 'The payment form cannot start. Reload the page, or contact the shop if it happens again.';
   await openIntegratorPage(page, { authorization: await clientTokenForNewOrder(page), options: {} }, /^submit-/);
   const sheet = new CheckoutSheet(page);
   await sheet.seesState('ready');
   const shopper = new Shopper(page);
   await shopper.enterCard(cards.visa);
-  expect(await requestPaymentMethod(page)).toEqual([{ ok: false, code: 'network', message }]);
-  await expect(sheet.message()).toHaveText(message);
+  expect(await requestPaymentMethod(page)).toEqual([{ ok: false, code: 'network', message: cannotStart }]);
+  await expect(sheet.message()).toHaveText(cannotStart);
   await expect(shopper.field('number')).not.toHaveValue('');
 });
 
