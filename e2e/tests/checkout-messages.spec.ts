@@ -112,6 +112,31 @@ test('a submit\'s module of the card frames failing to download: a Pay shows "Th
   await expect(shopper.field('number')).not.toHaveValue('');
 });
 
+test("a submit's module of the card frames whose download stalls: a Pay ends within the tokenization's time limit as one that failed, the card still typed", async ({
+  page,
+}) => {
+  // The checkout's time limit for a tokenization, its module's download included (fields/hosted-fields.ts), run forward
+  // on the page's clock rather than waited out.
+  const tokenizeTimeoutMs = 30_000;
+  await page.clock.install();
+  await openIntegratorPage(page, { authorization: await clientTokenForNewOrder(page), options: {} });
+  const sheet = new CheckoutSheet(page);
+  await sheet.seesState('ready');
+  // The network holds the module's request: no answer, no failure.
+  await page.route(/\/__integrator\/submit-[^/]*$/, () => undefined);
+  const asked = page.waitForRequest(/\/__integrator\/submit-/);
+  const shopper = new Shopper(page);
+  await shopper.enterCard(cards.visa);
+  await asked;
+  const outcome = requestPaymentMethod(page);
+  await sheet.seesState('submitting');
+  await page.clock.fastForward(tokenizeTimeoutMs);
+  expect(await outcome).toEqual([{ ok: false, code: 'network', message: cannotStart }]);
+  await expect(sheet.message()).toHaveText(cannotStart);
+  await sheet.seesState('ready');
+  await expect(shopper.field('number')).not.toHaveValue('');
+});
+
 test('a card the gateway refuses (expired by its clock, not by the shopper\'s): "Credit card is invalid", the date marked and focused', async ({
   page,
 }) => {

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createHostedFields, REMOVED } from './hosted-fields.ts';
+import { createHostedFields, REMOVED, SETTLE_TIMEOUT_MS, TOKENIZE_TIMEOUT_MS } from './hosted-fields.ts';
+import * as submitModule from './submit.ts';
 import { createFramesSubmit } from './submit.ts';
 import type { FieldName } from '../machine/checkout.types.ts';
 import type { FrameMessage } from './protocol.ts';
@@ -9,6 +10,37 @@ vi.mock('./submit.ts', { spy: true });
 
 const assetsUrl = 'http://127.0.0.1:8090';
 const parentOrigin = 'http://shop.example';
+const request = { authorizationFingerprint: 'fp', clientApiUrl: 'x', fields: [] };
+
+/**
+ * The next download of a submit's module, held as a network that neither answers nor fails would: `asked` once it has
+ * started (vitest's module loading runs on real timers), until `end()` lets it finish (later tests import the module).
+ */
+function heldDownload(): { asked: Promise<void>; end(): void } {
+  let finish: ((module: typeof submitModule) => void) | undefined;
+  const asked = new Promise<void>((started) => {
+    vi.doMock('./submit.ts', () => {
+      started();
+      return new Promise<typeof submitModule>((resolve) => (finish = resolve));
+    });
+  });
+  return {
+    asked,
+    end() {
+      vi.doUnmock('./submit.ts');
+      finish?.(submitModule);
+    },
+  };
+}
+
+/** The last tokenization the number frame was asked for, once it was (a submit's module imported first). */
+function tokenizeSent(frame: { received: unknown[] } | undefined) {
+  return vi.waitFor(() => {
+    const last = frame?.received.at(-1) as { data: { type: string; requestId: string } };
+    expect(last.data.type).toBe('tokenize');
+    return last.data;
+  });
+}
 
 /** Just enough DOM for the factory: a window that records listeners, frames that record what they receive. */
 function fakeDom(page: { lang: string; direction: 'ltr' | 'rtl' } = { lang: 'en', direction: 'ltr' }) {
@@ -75,11 +107,19 @@ function setup(page?: Parameters<typeof fakeDom>[0], names: readonly FieldName[]
     assetsUrl,
     mounts: names.map((field) => ({ field, container: dom.container(), title: field, describedBy: `${field}-error` })),
     onMessage: (field, message) => received.push([field, message]),
-    tokenizeTimeoutMs: 50,
   });
   const [number, cvv] = dom.frames;
   const from = (data: Record<string, unknown>) => ({ source: 'kassa-hosted-fields', channel: fields.channel, ...data });
   return { dom, fields, received, number, cvv, from };
+}
+
+/** The number's frame ready and the shopper typing in it: a submit's module is asked for. */
+function typed() {
+  const made = setup();
+  made.dom.post(made.number, made.from({ type: 'ready', field: 'number' }));
+  const state = { isEmpty: false, isValid: false, isPotentiallyValid: true, isFocused: true };
+  made.dom.post(made.number, made.from({ type: 'state', field: 'number', event: 'input', state }));
+  return made;
 }
 
 describe('hosted fields', () => {
@@ -183,53 +223,111 @@ describe('hosted fields', () => {
     expect(createFramesSubmit).toHaveBeenCalledTimes(1);
   });
 
-  it("without a submit's module (its download failed): the card judged as heard, and a Pay says it did not download", async () => {
-    const { dom, fields, number, from } = setup();
-    dom.post(number, from({ type: 'ready', field: 'number' }));
-    vi.mocked(createFramesSubmit).mockImplementationOnce(() => {
-      throw new Error('Failed to fetch dynamically imported module');
+  it("without a submit's module (its download failed): the card judged as heard, a Pay says it did not download, and the next asks again", async () => {
+    let asked = 0;
+    vi.doMock('./submit.ts', async (original) => {
+      asked += 1;
+      if (asked <= 2) throw new TypeError('Failed to fetch dynamically imported module');
+      return original();
     });
-    await expect(fields.settle(['number'])).resolves.toBeUndefined();
-    expect(number?.received).toEqual([]);
-    await expect(fields.tokenize({ authorizationFingerprint: 'fp', clientApiUrl: 'x', fields: [] })).resolves.toMatchObject({
-      ok: false,
-      error: { code: 'not_downloaded' },
-    });
+    try {
+      const { dom, fields, number, from } = setup();
+      dom.post(number, from({ type: 'ready', field: 'number' }));
+      await expect(fields.settle(['number'])).resolves.toBeUndefined();
+      expect(number?.received).toEqual([]);
+      await expect(fields.tokenize(request)).resolves.toMatchObject({ ok: false, error: { code: 'not_downloaded' } });
+      // Each failed import asked again (a browser may answer it now): the third downloads, and the card goes to the frame.
+      const paid = fields.tokenize(request);
+      const sent = await tokenizeSent(number);
+      dom.post(
+        number,
+        from({ type: 'tokenizeFailed', requestId: sent.requestId, error: { code: 'invalid_fields', message: 'bad' } }),
+      );
+      await expect(paid).resolves.toMatchObject({ ok: false, error: { code: 'invalid_fields' } });
+      expect(asked).toBe(3);
+    } finally {
+      vi.doUnmock('./submit.ts');
+    }
+  });
+
+  it("without a submit's module because its download stalls: the settling ends at its time-out, a Pay at the tokenization's as not downloaded", async () => {
+    const download = heldDownload();
+    try {
+      const { fields, number } = typed();
+      await download.asked;
+      vi.useFakeTimers();
+      const settled = vi.fn();
+      void fields.settle(['number']).then(settled);
+      await vi.advanceTimersByTimeAsync(SETTLE_TIMEOUT_MS - 1);
+      expect(settled).not.toHaveBeenCalled();
+      await vi.advanceTimersByTimeAsync(1);
+      expect(settled).toHaveBeenCalled();
+      expect(number?.received).toEqual([]);
+      const paid = vi.fn();
+      void fields.tokenize(request).then(paid);
+      await vi.advanceTimersByTimeAsync(TOKENIZE_TIMEOUT_MS - 1);
+      expect(paid).not.toHaveBeenCalled();
+      await vi.advanceTimersByTimeAsync(1);
+      expect(paid).toHaveBeenCalledWith({ ok: false, error: { code: 'not_downloaded', message: expect.any(String) } });
+    } finally {
+      vi.useRealTimers();
+      download.end();
+    }
+  });
+
+  it("counts the wait for a submit's module in the tokenization's time limit", async () => {
+    const download = heldDownload();
+    try {
+      const { fields, number } = typed();
+      await download.asked;
+      vi.useFakeTimers();
+      const paid = vi.fn();
+      void fields.tokenize(request).then(paid);
+      // The module arrives with most of the time limit gone: the frame is asked then, with what is left.
+      await vi.advanceTimersByTimeAsync(TOKENIZE_TIMEOUT_MS - 10);
+      download.end();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(number?.received.at(-1)).toMatchObject({ data: { type: 'tokenize' } });
+      await vi.advanceTimersByTimeAsync(9);
+      expect(paid).not.toHaveBeenCalled();
+      await vi.advanceTimersByTimeAsync(1);
+      expect(paid).toHaveBeenCalledWith({ ok: false, error: { code: 'timeout', message: 'Tokenization timed out.' } });
+    } finally {
+      vi.useRealTimers();
+      download.end();
+    }
   });
 
   it('matches tokenization answers by request id and reports no answer in time as a time-out', async () => {
     const { dom, fields, number, from } = setup();
     dom.post(number, from({ type: 'ready', field: 'number' }));
-    const pending = fields.tokenize({
-      authorizationFingerprint: 'fp',
-      clientApiUrl: 'http://127.0.0.1:8090/x',
-      fields: ['number'],
-    });
+    const pending = fields.tokenize({ ...request, clientApiUrl: 'http://127.0.0.1:8090/x', fields: ['number'] });
     // Posted once a submit's module is in (a Pay before the shopper typed imports it then).
-    const sent = await vi.waitFor(() => {
-      const last = number?.received.at(-1) as { data: { type: string; requestId: string } };
-      expect(last.data.type).toBe('tokenize');
-      return last;
-    });
+    const sent = await tokenizeSent(number);
     dom.post(number, from({ type: 'tokenizeFailed', requestId: 'someone-else', error: { code: 'gateway', message: 'x' } }));
     dom.post(
       number,
       from({
         type: 'tokenizeFailed',
-        requestId: sent.data.requestId,
+        requestId: sent.requestId,
         error: { code: 'invalid_fields', message: 'bad', fields: ['cvv'] },
       }),
     );
     await expect(pending).resolves.toEqual({ ok: false, error: { code: 'invalid_fields', message: 'bad', fields: ['cvv'] } });
-    await expect(fields.tokenize({ authorizationFingerprint: 'fp', clientApiUrl: 'x', fields: [] })).resolves.toMatchObject({
-      ok: false,
-      error: { code: 'timeout' },
-    });
+    vi.useFakeTimers();
+    try {
+      const unanswered = vi.fn();
+      void fields.tokenize(request).then(unanswered);
+      await vi.advanceTimersByTimeAsync(TOKENIZE_TIMEOUT_MS);
+      expect(unanswered).toHaveBeenCalledWith({ ok: false, error: { code: 'timeout', message: 'Tokenization timed out.' } });
+    } finally {
+      vi.useRealTimers();
+    }
     // Removed frames: a tokenization under way settles as a network failure, and none is asked any more.
-    const cut = fields.tokenize({ authorizationFingerprint: 'fp', clientApiUrl: 'x', fields: [] });
+    const cut = fields.tokenize(request);
     fields.teardown();
     await expect(cut).resolves.toEqual(REMOVED);
-    await expect(fields.tokenize({ authorizationFingerprint: 'fp', clientApiUrl: 'x', fields: [] })).resolves.toEqual(REMOVED);
+    await expect(fields.tokenize(request)).resolves.toEqual(REMOVED);
   });
 
   it('settles once every frame asked has answered its sync, the reports it sent before handed on first', async () => {

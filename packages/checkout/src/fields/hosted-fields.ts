@@ -30,8 +30,6 @@ export interface HostedFieldsOptions {
   readonly assetsUrl: string;
   readonly mounts: readonly FieldMount[];
   readonly onMessage: (field: FieldName, message: FrameMessage) => void;
-  /** How long a tokenization may take before it counts as a network failure. */
-  readonly tokenizeTimeoutMs?: number;
 }
 
 export interface HostedFields {
@@ -45,14 +43,22 @@ export interface HostedFields {
    * Resolves once the frames of these fields have answered a `sync` (messages between two windows keep their order, so
    * every report they sent before it has been handed to `onMessage`), or after SETTLE_TIMEOUT_MS without the others. One
    * at a time (a submit waits for it before the next): the answers carry no request id. The sandbox's: submit.ts, imported
-   * on demand; if it cannot be, at once (the card judged by the reports the checkout has).
+   * on demand, the wait for it within the same 2 s; if it cannot be, at once (the card judged by the reports it has).
    */
   settle(fields: readonly FieldName[]): Promise<void>;
-  /** The card sent to the gateway by the number frame (the sandbox's side here: submit.ts, imported on demand). */
+  /**
+   * The card sent to the gateway by the number frame (the sandbox's side here: submit.ts, imported on demand), within
+   * TOKENIZE_TIMEOUT_MS of the call, the module's download included.
+   */
   tokenize(request: Omit<TokenizeRequest, 'requestId'>): Promise<TokenizeOutcome>;
   /** Removes the frames and the listener; a pending tokenization settles as a network failure. */
   teardown(): void;
 }
+
+/** How long a submit waits for the frames' answers to `sync` (and a submit's module) before it judges the card as heard. */
+export const SETTLE_TIMEOUT_MS = 2_000;
+/** How long a tokenization may take, a submit's module's download included, before it counts as failed. */
+export const TOKENIZE_TIMEOUT_MS = 30_000;
 
 /** A tokenization asked of frames that are removed, or removed while it is under way. */
 export const REMOVED: TokenizeOutcome = { ok: false, error: { code: 'network', message: 'The card fields were removed.' } };
@@ -168,7 +174,7 @@ export function createHostedFields(options: HostedFieldsOptions): HostedFields {
   function loadSubmit(): Promise<FramesSubmit> {
     submitLoad ??= import('./submit.ts').then(
       (module) => {
-        submit = module.createFramesSubmit(send, options.tokenizeTimeoutMs);
+        submit = module.createFramesSubmit(send);
         return submit;
       },
       (error: unknown) => {
@@ -177,6 +183,23 @@ export function createHostedFields(options: HostedFieldsOptions): HostedFields {
       },
     );
     return submitLoad;
+  }
+
+  /**
+   * `work` with a submit's module and the deadline `ms` from now, or `otherwise` when its download failed or has not
+   * ended by then: a download that stalls (never ends, never fails) ends as a failed one, not a Pay busy for good. The
+   * timer is left to run: once the module is in, its reject does nothing.
+   */
+  function withSubmit<T>(
+    ms: number,
+    work: (made: FramesSubmit, deadline: number) => T | Promise<T>,
+    otherwise: () => T,
+  ): Promise<T> {
+    const deadline = Date.now() + ms;
+    return new Promise<FramesSubmit>((resolve, reject) => {
+      setTimeout(reject, ms);
+      loadSubmit().then(resolve, reject);
+    }).then((made) => work(made, deadline), otherwise);
   }
 
   const route = createFrameRouter({
@@ -241,21 +264,23 @@ export function createHostedFields(options: HostedFieldsOptions): HostedFields {
     },
     // A module that did not download asks nothing: the card is judged by the reports the checkout has.
     settle: (fields) =>
-      loadSubmit().then(
-        (made) => made.settle(fields),
+      withSubmit(
+        SETTLE_TIMEOUT_MS,
+        (made, deadline) => made.settle(fields, deadline),
         () => undefined,
       ),
-    tokenize(request) {
-      if (tornDown) return Promise.resolve(REMOVED);
-      return loadSubmit().then(
-        (made) => (tornDown ? REMOVED : made.tokenize(request)),
-        // A browser keeps a module that failed to download: only a reload loads it (NOT_DOWNLOADED).
-        (): TokenizeOutcome => ({
-          ok: false,
-          error: { code: 'not_downloaded', message: "A submit's module did not download." },
-        }),
-      );
-    },
+    tokenize: (request) =>
+      tornDown
+        ? Promise.resolve(REMOVED)
+        : withSubmit(
+            TOKENIZE_TIMEOUT_MS,
+            (made, deadline) => (tornDown ? REMOVED : made.tokenize(request, deadline)),
+            // A browser keeps a module that failed to download: only a reload loads it (NOT_DOWNLOADED).
+            (): TokenizeOutcome => ({
+              ok: false,
+              error: { code: 'not_downloaded', message: "A submit's module did not download." },
+            }),
+          ),
     teardown() {
       if (tornDown) return;
       tornDown = true;

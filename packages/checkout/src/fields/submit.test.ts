@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
-import { REMOVED } from './hosted-fields.ts';
+import { REMOVED, SETTLE_TIMEOUT_MS } from './hosted-fields.ts';
 import type { FieldName } from '../machine/checkout.types.ts';
 import type { ParentMessage } from './protocol.ts';
-import { createFramesSubmit, parseTokenizeAnswer, SETTLE_TIMEOUT_MS } from './submit.ts';
+import { createFramesSubmit, parseTokenizeAnswer } from './submit.ts';
 
 const result = {
   nonce: 'tokencc_1',
@@ -21,14 +21,22 @@ const result = {
   threeDSecureInfo: null,
 };
 
-/** A submit's module whose frames are this array: what each was sent, and the answer to give to the last request. */
-function setup(timeoutMs = 50) {
+/**
+ * A submit's module whose frames are this array: what each was sent, and the answer to give to the last request. Each
+ * call has the deadline hosted-fields.ts would give it: 50 ms for a tokenization, SETTLE_TIMEOUT_MS for a settling.
+ */
+function setup() {
   const sent: ParentMessage[] = [];
   const sentTo: Array<[FieldName, ParentMessage['type']]> = [];
-  const tokenization = createFramesSubmit((field, message) => {
+  const made = createFramesSubmit((field, message) => {
     sent.push(message);
     sentTo.push([field, message.type]);
-  }, timeoutMs);
+  });
+  const tokenization = {
+    ...made,
+    tokenize: (asked: Parameters<typeof made.tokenize>[0]) => made.tokenize(asked, Date.now() + 50),
+    settle: (fields: readonly FieldName[]) => made.settle(fields, Date.now() + SETTLE_TIMEOUT_MS),
+  };
   const lastId = () => {
     const last = sent.at(-1);
     return last?.type === 'tokenize' ? last.requestId : '';

@@ -9,16 +9,13 @@ import { isRecord } from '../provider/json.ts';
 import { randomId, REMOVED, type TokenizeOutcome } from './hosted-fields.ts';
 import { parseTokenizeResult, str, type ParentMessage, type TokenizeRequest } from './protocol.ts';
 
-/** How long a submit waits for the frames' answers to `sync` before it judges the card by the reports it has. */
-export const SETTLE_TIMEOUT_MS = 2_000;
-
-/** HostedFields' `settle` and `tokenize`, and the frames' answers to them. */
+/** HostedFields' `settle` and `tokenize` (each ended by its deadline, a `Date.now()` time), and the frames' answers. */
 export interface FramesSubmit {
-  settle(fields: readonly FieldName[]): Promise<void>;
+  settle(fields: readonly FieldName[], deadline: number): Promise<void>;
   /** A field's frame answered `sync` (its window checked). */
   synced(field: FieldName): void;
   /** The outcome the sandbox provider hands on (a card saved on the way marked so); never rejects. */
-  tokenize(request: Omit<TokenizeRequest, 'requestId'>): Promise<TokenizeOutcome>;
+  tokenize(request: Omit<TokenizeRequest, 'requestId'>, deadline: number): Promise<TokenizeOutcome>;
   /** A tokenization's answer (`tokenized`, `tokenizeFailed`) from the number frame, its origin and window checked. */
   answer(data: Readonly<Record<string, unknown>>): void;
   /** The frames are removed: a tokenization under way settles as a network failure. */
@@ -71,7 +68,7 @@ async function read(outcome: TokenizeOutcome, vault: boolean): Promise<TokenizeO
 }
 
 /** `send` posts to a field's frame (queued until it is ready). */
-export function createFramesSubmit(send: (field: FieldName, message: ParentMessage) => void, timeoutMs = 30_000): FramesSubmit {
+export function createFramesSubmit(send: (field: FieldName, message: ParentMessage) => void): FramesSubmit {
   const pending = new Map<string, (outcome: TokenizeOutcome) => void>();
   /** The settle() under way: the fields that have not answered yet. */
   let settling: { readonly waiting: Set<FieldName>; readonly done: () => void } | null = null;
@@ -83,7 +80,7 @@ export function createFramesSubmit(send: (field: FieldName, message: ParentMessa
   }
 
   return {
-    settle(fields) {
+    settle(fields, deadline) {
       return new Promise<void>((resolve) => {
         // Its time-out goes with it: left running, it would end a later settle (Pay pressed again within 2 s) early.
         const done = (): void => {
@@ -93,7 +90,7 @@ export function createFramesSubmit(send: (field: FieldName, message: ParentMessa
         };
         const current = { waiting: new Set(fields), done };
         settling = current;
-        const timer = setTimeout(done, SETTLE_TIMEOUT_MS);
+        const timer = setTimeout(done, deadline - Date.now());
         if (fields.length === 0) done();
         for (const field of fields) send(field, { type: 'sync' });
       });
@@ -102,12 +99,12 @@ export function createFramesSubmit(send: (field: FieldName, message: ParentMessa
       settling?.waiting.delete(field);
       if (settling?.waiting.size === 0) settling.done();
     },
-    tokenize(request) {
+    tokenize(request, deadline) {
       const requestId = randomId();
       const answered = new Promise<TokenizeOutcome>((resolve) => {
         const timer = setTimeout(() => {
           settle(requestId, { ok: false, error: { code: 'timeout', message: 'Tokenization timed out.' } });
-        }, timeoutMs);
+        }, deadline - Date.now());
         pending.set(requestId, (outcome) => {
           clearTimeout(timer);
           resolve(outcome);
