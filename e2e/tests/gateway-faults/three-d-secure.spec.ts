@@ -66,7 +66,7 @@ function challenge(page: Page) {
 
 /**
  * Escape in the challenge, released once the challenge is gone: the page cancels on the key going down, and a key-up
- * sent while Chromium tears down the challenge's frame (another process) can go unanswered, leaving Playwright's press
+ * sent while Chromium tears down the challenge's frame (then another process: support/chromium.ts) can go unanswered, leaving Playwright's press
  * waiting for good (seen 1 time in 8).
  */
 async function escapeTheChallenge(page: Page): Promise<void> {
