@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createHostedFields, REMOVED, SETTLE_TIMEOUT_MS, TOKENIZE_TIMEOUT_MS } from './hosted-fields.ts';
+import { createHostedFields, type HostedFields, REMOVED, SETTLE_TIMEOUT_MS, TOKENIZE_TIMEOUT_MS } from './hosted-fields.ts';
 import * as submitModule from './submit.ts';
 import { createFramesSubmit } from './submit.ts';
 import type { FieldName } from '../machine/checkout.types.ts';
@@ -120,6 +120,41 @@ function typed() {
   const state = { isEmpty: false, isValid: false, isPotentiallyValid: true, isFocused: true };
   made.dom.post(made.number, made.from({ type: 'state', field: 'number', event: 'input', state }));
   return made;
+}
+
+/** `test` on fake timers, the shopper typing while the download of a submit's module is held (`end()` lets it finish). */
+async function whileDownloadHeld(
+  test: (made: ReturnType<typeof typed>, download: ReturnType<typeof heldDownload>) => Promise<void>,
+): Promise<void> {
+  const download = heldDownload();
+  try {
+    const made = typed();
+    await download.asked;
+    vi.useFakeTimers();
+    await test(made, download);
+  } finally {
+    vi.useRealTimers();
+    download.end();
+  }
+}
+
+/**
+ * `start` (a settling or a tokenization, whose time is `ms`) while a submit's module downloads, the module arriving 10 ms
+ * before that time: the frame is asked then (`asks`), with the 10 ms left, and the call ends with `ends` when they are up.
+ */
+function arrivesLate(start: (fields: HostedFields) => Promise<unknown>, ms: number, asks: string, ends: unknown) {
+  return whileDownloadHeld(async ({ fields, number }, download) => {
+    const done = vi.fn();
+    void start(fields).then(done);
+    await vi.advanceTimersByTimeAsync(ms - 10);
+    download.end();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(number?.received.at(-1)).toMatchObject({ data: { type: asks } });
+    await vi.advanceTimersByTimeAsync(9);
+    expect(done).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(done).toHaveBeenCalledWith(ends);
+  });
 }
 
 describe('hosted fields', () => {
@@ -250,12 +285,8 @@ describe('hosted fields', () => {
     }
   });
 
-  it("without a submit's module because its download stalls: the settling ends at its time-out, a Pay at the tokenization's as not downloaded", async () => {
-    const download = heldDownload();
-    try {
-      const { fields, number } = typed();
-      await download.asked;
-      vi.useFakeTimers();
+  it("without a submit's module because its download stalls: the settling ends at its time-out, a Pay at the tokenization's as not downloaded", () =>
+    whileDownloadHeld(async ({ fields, number }) => {
       const settled = vi.fn();
       void fields.settle(['number']).then(settled);
       await vi.advanceTimersByTimeAsync(SETTLE_TIMEOUT_MS - 1);
@@ -269,34 +300,16 @@ describe('hosted fields', () => {
       expect(paid).not.toHaveBeenCalled();
       await vi.advanceTimersByTimeAsync(1);
       expect(paid).toHaveBeenCalledWith({ ok: false, error: { code: 'not_downloaded', message: expect.any(String) } });
-    } finally {
-      vi.useRealTimers();
-      download.end();
-    }
-  });
+    }));
 
-  it("counts the wait for a submit's module in the tokenization's time limit", async () => {
-    const download = heldDownload();
-    try {
-      const { fields, number } = typed();
-      await download.asked;
-      vi.useFakeTimers();
-      const paid = vi.fn();
-      void fields.tokenize(request).then(paid);
-      // The module arrives with most of the time limit gone: the frame is asked then, with what is left.
-      await vi.advanceTimersByTimeAsync(TOKENIZE_TIMEOUT_MS - 10);
-      download.end();
-      await vi.advanceTimersByTimeAsync(0);
-      expect(number?.received.at(-1)).toMatchObject({ data: { type: 'tokenize' } });
-      await vi.advanceTimersByTimeAsync(9);
-      expect(paid).not.toHaveBeenCalled();
-      await vi.advanceTimersByTimeAsync(1);
-      expect(paid).toHaveBeenCalledWith({ ok: false, error: { code: 'timeout', message: 'Tokenization timed out.' } });
-    } finally {
-      vi.useRealTimers();
-      download.end();
-    }
-  });
+  it("counts the wait for a submit's module in the settling's time-out", () =>
+    arrivesLate((fields) => fields.settle(['number']), SETTLE_TIMEOUT_MS, 'sync', undefined));
+
+  it("counts the wait for a submit's module in the tokenization's time limit", () =>
+    arrivesLate((fields) => fields.tokenize(request), TOKENIZE_TIMEOUT_MS, 'tokenize', {
+      ok: false,
+      error: { code: 'timeout', message: 'Tokenization timed out.' },
+    }));
 
   it('matches tokenization answers by request id and reports no answer in time as a time-out', async () => {
     const { dom, fields, number, from } = setup();

@@ -22,8 +22,9 @@ const result = {
 };
 
 /**
- * A submit's module whose frames are this array: what each was sent, and the answer to give to the last request. Each
- * call has the deadline hosted-fields.ts would give it: 50 ms for a tokenization, SETTLE_TIMEOUT_MS for a settling.
+ * A submit's module whose frames are this array: what each was sent, and the answer to give to the last request. A
+ * settling has the deadline hosted-fields.ts gives it (SETTLE_TIMEOUT_MS), a tokenization 50 ms (not its 30 s), so the
+ * time-out case runs on real timers.
  */
 function setup() {
   const sent: ParentMessage[] = [];
