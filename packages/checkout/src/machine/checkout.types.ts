@@ -37,8 +37,6 @@ export interface CardCandidate {
 
 /** The part of the gateway configuration the checkout reads. */
 export interface GatewayConfiguration {
-  readonly environment: string;
-  readonly merchantId: string;
   readonly clientApiUrl: string;
   readonly assetsUrl: string;
   readonly challenges: readonly string[];

@@ -1,14 +1,12 @@
 // Decoding the client token (contracts section 1): base64 of a JSON object the server got from the gateway.
 import { ProviderError } from './provider.ts';
 
+/** What the checkout reads of the token (its version, environment and merchant id are the gateway's, unread here). */
 export interface ClientToken {
-  readonly version: number;
-  readonly environment: string;
   readonly authorizationFingerprint: string;
   readonly configUrl: string;
   readonly clientApiUrl: string;
   readonly assetsUrl: string;
-  readonly merchantId: string;
 }
 
 const INVALID = { code: 'invalid_authorization', messageKey: 'error.invalidAuthorization', retriable: false } as const;
@@ -45,12 +43,9 @@ export function parseClientToken(authorization: unknown): ClientToken {
     if (!isHttpUrl(token[key])) fail(`${key} is not an http(s) URL`);
   }
   return {
-    version: typeof token.version === 'number' ? token.version : 0,
-    environment: typeof token.environment === 'string' ? token.environment : '',
     authorizationFingerprint: token.authorizationFingerprint,
     configUrl: token.configUrl as string,
     clientApiUrl: token.clientApiUrl as string,
     assetsUrl: token.assetsUrl as string,
-    merchantId: typeof token.merchantId === 'string' ? token.merchantId : '',
   };
 }

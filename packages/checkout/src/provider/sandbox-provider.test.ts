@@ -26,8 +26,9 @@ function codeOf(run: () => unknown): string | undefined {
 }
 
 describe('client token', () => {
-  it('decodes a generated token', () => {
-    expect(parseClientToken(encoded)).toEqual(token);
+  it('decodes a generated token: what the checkout reads of it', () => {
+    const { version, environment, merchantId, ...read } = token;
+    expect(parseClientToken(encoded)).toEqual(read);
   });
 
   it('rejects a missing, garbled or incomplete token with a developer error', () => {

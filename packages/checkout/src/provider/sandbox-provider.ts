@@ -24,8 +24,6 @@ export function parseConfiguration(body: unknown, token: ClientToken): GatewayCo
   const c = body as Record<string, unknown>;
   const cards = typeof c.creditCards === 'object' && c.creditCards !== null ? (c.creditCards as Record<string, unknown>) : {};
   return {
-    environment: typeof c.environment === 'string' ? c.environment : token.environment,
-    merchantId: typeof c.merchantId === 'string' ? c.merchantId : token.merchantId,
     // The token is what the server vouched for: frames and tokenization go where it says.
     clientApiUrl: token.clientApiUrl,
     assetsUrl: token.assetsUrl,

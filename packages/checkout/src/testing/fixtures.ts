@@ -20,8 +20,6 @@ export function gatewayConfiguration({
   ...overrides
 }: GatewayConfigurationOverrides = {}): GatewayConfiguration {
   return {
-    environment: 'sandbox',
-    merchantId: 'm1',
     clientApiUrl: 'http://127.0.0.1:8090/merchants/m1/client_api',
     assetsUrl: 'http://127.0.0.1:8090',
     challenges: ['cvv', 'postal_code'],

@@ -388,14 +388,7 @@ export function createBraintreeProvider(authorization: string, providerOptions: 
         currency = str(record(gateway.paypal).currencyIsoCode);
         threeDSecureEnabled = gateway.threeDSecureEnabled === true;
         const urls = { clientApiUrl: str(gateway.clientApiUrl), assetsUrl: str(gateway.assetsUrl) };
-        const config = parseConfiguration(gateway, {
-          version: 2,
-          environment: '',
-          authorizationFingerprint: '',
-          configUrl: '',
-          merchantId: '',
-          ...urls,
-        });
+        const config = parseConfiguration(gateway, { authorizationFingerprint: '', configUrl: '', ...urls });
         // The sheets must be ready before the click that opens them; each is asked only when it can be offered.
         const { applePay, googlePay } = providerOptions;
         const [applePaySheet, googlePaySheet] = await Promise.all([
