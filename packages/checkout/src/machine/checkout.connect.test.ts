@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { en } from '../i18n/catalogue.ts';
 import { enOnDemand } from '../i18n/catalogue-on-demand.ts';
 import { createTranslator } from '../i18n/i18n.ts';
-import { connectCard, connectOptions, connectRoot } from './checkout.connect.ts';
+import { connectCard, connectRoot } from './checkout.connect.ts';
 import { initialState, transition } from './checkout.machine.ts';
 import type { CheckoutEvent, CheckoutState } from './checkout.types.ts';
+import { connectOptions } from './options.connect.ts';
 import { amex, checkoutSettings, gatewayConfiguration, paymentMethodResult } from '../testing/fixtures.ts';
 import { step } from '../testing/machine.ts';
 

@@ -6,7 +6,6 @@ import type { Translate } from '../i18n/i18n.ts';
 import { hasOtherWays } from './checkout.machine.ts';
 import type { CheckoutState, FieldName, Phase, ViewId } from './checkout.types.ts';
 import { detectedBrand, isFieldRequired } from './field-rules.ts';
-import type { PaymentOptionId } from './payment-options.ts';
 
 export type PublicState = 'loading' | 'ready' | 'submitting' | 'error' | 'closed';
 
@@ -27,19 +26,6 @@ export interface RootProps {
   readonly cardMounted: boolean;
   /** The "Choose another way to pay" toggle, when there is another way. */
   readonly toggleText: string | null;
-}
-
-export interface OptionItemProps {
-  readonly id: PaymentOptionId;
-  readonly label: string;
-  /** An option that failed to initialise: shown, not selectable. */
-  readonly disabled: boolean;
-  readonly note: string | null;
-}
-
-export interface OptionListProps {
-  readonly heading: string;
-  readonly items: readonly OptionItemProps[];
 }
 
 export interface FieldProps {
@@ -120,16 +106,9 @@ export function connectRoot(state: CheckoutState, t: Translate): RootProps {
   };
 }
 
-export function connectOptions(state: CheckoutState, t: Translate): OptionListProps {
-  return {
-    heading: t(state.savedMethods.length > 0 ? 'sheet.otherWaysToPay' : 'sheet.chooseWayToPay'),
-    items: state.options.map((entry) => ({
-      id: entry.id,
-      label: t(`option.${entry.id}`),
-      disabled: entry.status !== 'ready',
-      note: entry.status === 'failed' ? t('option.unavailable') : null,
-    })),
-  };
+/** The option list's heading, which the sheet's header shows (the list itself: options.connect.ts, on demand). */
+export function optionsHeading(state: CheckoutState, t: Translate): string {
+  return t(state.savedMethods.length > 0 ? 'sheet.otherWaysToPay' : 'sheet.chooseWayToPay');
 }
 
 export function connectCard(state: CheckoutState, t: Translate): CardProps {

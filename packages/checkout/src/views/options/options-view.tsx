@@ -1,7 +1,7 @@
 // The option list ("Choose a way to pay", or "Other ways to pay" under the saved methods): one button per way to
 // pay. Loaded on demand: a checkout with only the card never downloads it.
 import { useCallback, useRef, type ReactElement } from 'react';
-import { connectOptions } from '../../machine/checkout.connect.ts';
+import { connectOptions } from '../../machine/options.connect.ts';
 import { useCheckoutContext, useFocusTarget } from '../checkout-context.ts';
 import { OptionIcon } from './option-icons.tsx';
 

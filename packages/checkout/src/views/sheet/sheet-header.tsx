@@ -3,7 +3,7 @@
 // appears takes space the sheet already has: nothing moves, and no empty line is reserved above the Pay button.
 import { useCallback, useRef, type ReactElement } from 'react';
 import { BrandIcon } from '../../brands/brand-icons.tsx';
-import { connectCard, connectOptions, type RootProps } from '../../machine/checkout.connect.ts';
+import { connectCard, optionsHeading, type RootProps } from '../../machine/checkout.connect.ts';
 import { useCheckoutContext, useFocusTarget } from '../checkout-context.ts';
 
 export function SheetHeader({ root }: { readonly root: RootProps }): ReactElement {
@@ -30,7 +30,7 @@ export function SheetHeader({ root }: { readonly root: RootProps }): ReactElemen
   } else if (root.view === 'options') {
     content = (
       <p id={headingId} className="kassa-heading" role="heading" aria-level={3}>
-        {connectOptions(state, t).heading}
+        {optionsHeading(state, t)}
       </p>
     );
   } else if (root.view !== null && root.view !== 'methods' && root.view !== 'delete-confirmation') {
