@@ -28,7 +28,7 @@ import { CheckoutError } from './checkout-error.ts';
 import { CheckoutEmitter, type CheckoutCallbacks, type CheckoutEventMap, type CheckoutEventName } from './events.ts';
 import { reportOptionProblem, type WalletOptions } from './options.ts';
 import { loadParts, loadPayment, partsNeeded } from './parts/load.ts';
-import type { PartHost, RuntimePart } from './parts/part.ts';
+import type { PartEffect, PartHost, RuntimePart } from './parts/part.ts';
 import type { Payment } from './parts/payment.ts';
 
 export type { PaymentOptionId as PaymentOption } from '../machine/payment-options.ts';
@@ -509,17 +509,6 @@ export class CheckoutRuntime {
       case 'scheduleBlurSettle':
         this.#later(this.#options.blurSettleMs ?? 300, () => this.#send({ type: 'BLUR_SETTLED', field: effect.field }));
         return;
-      case 'settleFields':
-      case 'tokenize':
-      case 'deleteMethod':
-      case 'verifyThreeDSecure':
-      case 'resolveRequest':
-      case 'rejectRequest':
-        // A part's work: the payment's (the frames' settling, the card's tokenization, a request's outcome), 3-D
-        // Secure's, a deletion. The payment's first: a submit's caller waits for the outcome of the work it started.
-        this.#payment?.run(effect);
-        if (this.#partHost !== null) for (const part of this.#parts) part.run?.(effect, this.#partHost);
-        return;
       case 'clearFields':
         this.#fields?.clear();
         return;
@@ -558,6 +547,14 @@ export class CheckoutRuntime {
         const fields = Object.fromEntries(state.visibleFields.map((field) => [field, state.fields[field].state]));
         this.#emitter.emit(`card:${effect.name}`, { emittedBy: effect.field, fields, cards: state.cards });
         return;
+      }
+      default: {
+        // A part's work: the payment's (the frames' settling, the card's tokenization, a request's outcome), 3-D
+        // Secure's, a deletion. The payment's first: a submit's caller waits for the outcome of the work it started.
+        // Typed as such: an effect of the core's own falling here does not compile.
+        const work: PartEffect = effect;
+        this.#payment?.run(work);
+        if (this.#partHost !== null) for (const part of this.#parts) part.run?.(work, this.#partHost);
       }
     }
   }

@@ -15,6 +15,12 @@ import type { PaymentOptionId } from '../../machine/payment-options.ts';
 import type { RuntimeOptions } from '../checkout-runtime.ts';
 import type { CheckoutCallbacks } from '../events.ts';
 
+/** The machine's effects the parts run, not the runtime: the runtime hands them on (every other one is its own). */
+export type PartEffect = Extract<
+  CheckoutEffect,
+  { readonly type: 'settleFields' | 'tokenize' | 'deleteMethod' | 'verifyThreeDSecure' | 'resolveRequest' | 'rejectRequest' }
+>;
+
 /** The runtime, as its parts see it. */
 export interface PartHost {
   readonly provider: ProviderClient;
@@ -40,7 +46,7 @@ export interface PartHost {
 export interface RuntimePart {
   readonly machine: SomeMachinePart;
   /** Runs the effects of this part the machine asks for (it ignores the others). */
-  readonly run?: (effect: CheckoutEffect, host: PartHost) => void;
+  readonly run?: (effect: PartEffect, host: PartHost) => void;
   /** Starts what the part sets up once the machine has the configuration and the ways to pay it offers (the wallets). */
   readonly start?: (
     host: PartHost,

@@ -1,11 +1,11 @@
 // The payment, loaded once the checkout is ready (load.ts: loadPayment): the machine's part (a submit and its outcome),
 // the work it asks for (the frames' settling before a card is judged, the card's tokenization) and the
 // requestPaymentMethod() calls it answers, each with the outcome its submit comes to.
-import type { CheckoutEffect, PaymentMethodResult, SomeMachinePart } from '../../machine/checkout.types.ts';
+import type { PaymentMethodResult, SomeMachinePart } from '../../machine/checkout.types.ts';
 import { paymentPart } from '../../machine/parts/payment.ts';
 import { CheckoutError } from '../checkout-error.ts';
 import type { RequestPaymentMethodOptions } from '../checkout-runtime.ts';
-import type { PartHost } from './part.ts';
+import type { PartEffect, PartHost } from './part.ts';
 
 /** How long a payment method waits for device data still being collected before it goes without. */
 const DEVICE_DATA_WAIT_MS = 3_000;
@@ -19,7 +19,7 @@ interface Deferred {
 export interface Payment {
   request(options?: RequestPaymentMethodOptions): Promise<PaymentMethodResult>;
   /** A part's work a submit waits for (the payment's, 3-D Secure's), and a request's outcome. */
-  run(effect: CheckoutEffect): void;
+  run(effect: PartEffect): void;
   /** The checkout is torn down: a request still waiting for its outcome is refused. */
   teardown(): void;
 }
