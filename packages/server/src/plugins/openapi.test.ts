@@ -1,8 +1,13 @@
+import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { buildApp } from '../index.ts';
 import { testConfig } from '../testing/config.ts';
 import { sqliteEngine } from '../testing/engines.ts';
+import { registerErrorMapping } from './errors.ts';
+import { registerOpenApi } from './openapi.ts';
 
 interface Document {
   openapi: string;
@@ -71,5 +76,71 @@ describe('the OpenAPI document', () => {
     const defined = Object.keys(document.components.schemas).map((name) => `#/components/schemas/${name}`);
     expect(defined.sort()).toEqual([...used].sort());
     expect(Object.keys(document.components.schemas)).toEqual(expect.arrayContaining(['Order', 'Payment', 'Money', 'Problem']));
+  });
+});
+
+describe("the answers' serializer", () => {
+  const answer = z.object({
+    id: z.string(),
+    amount: z.object({ amount: z.number().int(), currency: z.string().length(3) }),
+    lines: z.array(z.object({ name: z.string(), note: z.string().optional() })),
+  });
+
+  /** An app whose one route answers `sent` under `schema`. */
+  async function answering(schema: z.ZodType, sent: unknown): Promise<FastifyInstance> {
+    const app = Fastify();
+    registerErrorMapping(app);
+    await registerOpenApi(app);
+    app.withTypeProvider<ZodTypeProvider>().get('/thing', { schema: { response: { 200: schema } } }, async () => sent as never);
+    await app.ready();
+    return app;
+  }
+
+  it('sends what the schema declares, leaving out any other member at every depth', async () => {
+    const app = await answering(answer, {
+      id: 't1',
+      secret: 'internal',
+      amount: { amount: 1200, currency: 'EUR', cents: true },
+      lines: [{ name: 'Mug', cost: 3 }],
+    });
+    const response = await app.inject({ method: 'GET', url: '/thing' });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toBe('{"id":"t1","amount":{"amount":1200,"currency":"EUR"},"lines":[{"name":"Mug"}]}');
+    await app.close();
+  });
+
+  it("answers a 500 that says nothing of the answer when it breaks the schema (a check's, not only a type's)", async () => {
+    for (const sent of [
+      { id: 't1', amount: { amount: 12.5, currency: 'EUR' }, lines: [] },
+      { id: 't1', amount: { amount: 1200, currency: 'EURO' }, lines: [] },
+      { id: 't1', amount: { amount: 1200, currency: 'EUR' } },
+    ]) {
+      const app = await answering(answer, sent);
+      const response = await app.inject({ method: 'GET', url: '/thing' });
+      expect(response.statusCode).toBe(500);
+      expect(response.json()).toMatchObject({ code: 'internal_error' });
+      expect(response.body).not.toContain('EUR');
+      await app.close();
+    }
+  });
+
+  it('refuses, when the route is made, an answer schema that would convert a value on its way out', async () => {
+    for (const [kind, schema] of [
+      ['pipe', z.object({ lines: z.array(z.object({ at: z.date().transform((d) => d.toISOString()) })) })],
+      [
+        'transform',
+        z.record(
+          z.string(),
+          z.transform((v) => String(v)),
+        ),
+      ],
+      ['default', z.object({ note: z.string().default('none') })],
+      ['catch', z.object({ status: z.enum(['a', 'b']).catch('a').optional() })],
+      ['pipe', z.union([z.string(), z.codec(z.number(), z.string(), { decode: String, encode: Number })])],
+    ] as const) {
+      await expect(answering(schema, {})).rejects.toThrow(
+        `GET /thing: an answer's schema may not convert values (it has a ${kind})`,
+      );
+    }
   });
 });
