@@ -137,6 +137,9 @@ describe("the answers' serializer", () => {
       ['default', z.object({ note: z.string().default('none') })],
       ['catch', z.object({ status: z.enum(['a', 'b']).catch('a').optional() })],
       ['pipe', z.union([z.string(), z.codec(z.number(), z.string(), { decode: String, encode: Number })])],
+      ['default', z.tuple([z.string(), z.number().default(0)])],
+      ['catch', z.intersection(z.object({ id: z.string() }), z.object({ note: z.string().catch('') }))],
+      ['prefault', z.object({ parent: z.lazy(() => z.object({ note: z.string().prefault('') })) })],
     ] as const) {
       await expect(answering(schema, {})).rejects.toThrow(
         `GET /thing: an answer's schema may not convert values (it has a ${kind})`,
