@@ -63,10 +63,16 @@ export class Shopper {
 
   /** The same page, without waiting for the drop-in; no cart page on the way (whose warm frame loads the card fields' page). */
   async openCheckoutOfNewOrder(): Promise<void> {
+    const order = await this.ordersThroughApi();
+    await this.page.goto(`/checkout/${order.id}`);
+  }
+
+  /** A new order of one mug, unpaid, made through the API the shop's cart uses (the cookie is the page's). */
+  async ordersThroughApi(): Promise<{ id: string; number: number }> {
     const response = await this.page.request.post('/api/orders', { data: { items: [{ productId: 'prd_mug', quantity: 1 }] } });
     expect(response.status()).toBe(201);
-    const { order } = (await response.json()) as { order: { id: string } };
-    await this.page.goto(`/checkout/${order.id}`);
+    const { order } = (await response.json()) as { order: { id: string; number: number } };
+    return order;
   }
 
   /** Shop, cart, checkout page, without waiting for the drop-in (it may be failing to load). */
@@ -225,9 +231,7 @@ export class Shopper {
    * page uses. For specs whose subject is what comes after a card payment (the merchant's side). The order's number.
    */
   async paysThroughApi(card: TestCard): Promise<number> {
-    const created = await this.page.request.post('/api/orders', { data: { items: [{ productId: 'prd_mug', quantity: 1 }] } });
-    expect(created.status()).toBe(201);
-    const { order } = (await created.json()) as { order: { id: string; number: number } };
+    const order = await this.ordersThroughApi();
     const session = await this.page.request.post(`/api/orders/${order.id}/checkout-session`, { data: {} });
     expect(session.status()).toBe(200);
     const { clientToken } = (await session.json()) as { clientToken: string };

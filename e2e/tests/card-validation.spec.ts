@@ -1,10 +1,9 @@
 import { expect, test } from '@playwright/test';
 import { cards, Shopper } from '../support/shopper.ts';
-import { catalogue } from '../support/catalogue.ts';
 
 test('an invalid card number says so when the shopper moves on', async ({ page }) => {
   const shopper = new Shopper(page);
-  await shopper.startCheckout(catalogue.everyday);
+  await shopper.startCheckoutOfNewOrder();
   await shopper.typeInto('number', '4111111111111112');
   await shopper.field('expirationDate').click();
   await expect(page.getByText('This card number is not valid.')).toBeVisible();
@@ -16,7 +15,7 @@ test('an invalid card number says so when the shopper moves on', async ({ page }
 
 test('an American Express number asks for a 4-digit CVV', async ({ page }) => {
   const shopper = new Shopper(page);
-  await shopper.startCheckout(catalogue.everyday);
+  await shopper.startCheckoutOfNewOrder();
   await shopper.typeInto('number', cards.amex.number);
   await expect(page.getByText('CVV (4 digits)')).toBeVisible();
   await shopper.typeInto('cvv', '123');
@@ -33,7 +32,7 @@ test('an American Express number asks for a 4-digit CVV', async ({ page }) => {
 
 test('paying with empty fields shows every field error and pays nothing', async ({ page }) => {
   const shopper = new Shopper(page);
-  await shopper.startCheckout(catalogue.everyday);
+  await shopper.startCheckoutOfNewOrder();
   await shopper.pay();
   await expect(page.getByText('Check your entries and try again.')).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Checkout', level: 1 })).toBeVisible();
@@ -44,7 +43,7 @@ test('a number of a brand the gateway does not take (Mir) says the card type is 
 }) => {
   const shopper = new Shopper(page);
   const payments = shopper.recordPaymentRequests();
-  await shopper.startCheckout(catalogue.everyday);
+  await shopper.startCheckoutOfNewOrder();
   // A valid Mir number (Luhn): the frame knows the brand, the gateway configuration does not list it.
   await shopper.typeInto('number', '2200 0000 0000 0004');
   await shopper.field('expirationDate').click();

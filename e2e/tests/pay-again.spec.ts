@@ -1,5 +1,4 @@
 import { expect, test, type Page } from '@playwright/test';
-import { catalogue } from '../support/catalogue.ts';
 import { cards, Shopper } from '../support/shopper.ts';
 
 // The connection between the browser and the shop is cut once with Playwright's routing: a dropped connection
@@ -17,7 +16,7 @@ test('after a network error, Pay again pays with the card as typed, under the sa
   const shopper = new Shopper(page);
   const keys = shopper.recordPaymentRequests();
   await cutOnce(page, '**/api/orders/*/payments');
-  await shopper.startCheckout(catalogue.everyday);
+  await shopper.startCheckoutOfNewOrder();
   await shopper.payWithCard(cards.visa);
   await shopper.seesPaymentError('Network error. Please try again.');
   // Nothing to retype: the card is still in the form.
@@ -37,7 +36,7 @@ test('after the bot-check could not load, Pay again pays without retyping the ca
   await page.route(/\/api\/botcheck\/challenge(\?|$)/, (route) =>
     reachable ? route.continue() : route.abort('connectionreset'),
   );
-  await shopper.startCheckout(catalogue.everyday);
+  await shopper.startCheckoutOfNewOrder();
   await shopper.payWithCard(cards.mastercard);
   await shopper.seesPaymentError('The bot-check is unavailable right now. Please try again.');
   reachable = true;

@@ -225,7 +225,7 @@ test('deleting with the keyboard only: Enter on Edit, Tab to the card, Enter, Ta
 test("the demo shopper's card that pays a subscription is shown disabled in edit mode, with the reason", async ({ page }) => {
   const shopper = new Shopper(page);
   await shopper.signIn('shopper@kassa.test', 'kassa-demo-shopper');
-  await shopper.startCheckout(catalogue.everyday);
+  await shopper.startCheckoutOfNewOrder();
   await expect(shopper.savedCard(DEMO_SAVED_CARD)).toBeChecked();
   await checkout(page).getByRole('button', { name: 'Edit' }).click();
   const locked = checkout(page).getByRole('button', { name: /^Delete Visa ending in 1881/ });
