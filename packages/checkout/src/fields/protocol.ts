@@ -177,17 +177,9 @@ export interface FrameRouterOptions {
   readonly onMessage: (field: FieldName, message: FrameMessage) => void;
 }
 
-/** Which field a message is about: tokenization answers and brand changes come from the number frame. */
+/** Which field a message is about: its own `field`, else the number frame's (brand changes, BINs, tokenization answers). */
 function senderField(message: FrameMessage): FieldName {
-  switch (message.type) {
-    case 'ready':
-    case 'state':
-    case 'inputSubmitRequest':
-    case 'synced':
-      return message.field;
-    default:
-      return 'number';
-  }
+  return 'field' in message ? message.field : 'number';
 }
 
 /**

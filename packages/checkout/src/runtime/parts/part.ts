@@ -35,7 +35,7 @@ export interface PartHost {
   readonly options: RuntimeOptions;
   /** Runs a task after `ms`; the checkout's teardown clears its timer. */
   later(ms: number, task: () => void): void;
-  /** The wallets' views, each once its wallet has loaded (the sheet's WalletView shows them). */
+  /** The wallets' views, each once its wallet has loaded (the sheet shows them). */
   readonly walletViews: Map<ViewId, ComponentType>;
   /** The amount the current requestPaymentMethod() asked 3-D Secure to authenticate (null: the option's). */
   requestedAmount: string | null;

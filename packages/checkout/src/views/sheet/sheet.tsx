@@ -6,7 +6,6 @@ import { connectRoot } from '../../machine/checkout.connect.ts';
 import { CardView } from '../card/card-view.tsx';
 import { useCheckoutContext } from '../checkout-context.ts';
 import { SheetHeader } from './sheet-header.tsx';
-import { WalletView } from './wallet-view.tsx';
 
 const OptionsView = lazy(() => import('../options/options-view.tsx'));
 const ChallengeModal = lazy(() => import('../three-d-secure/challenge-modal.tsx'));
@@ -17,6 +16,8 @@ export function Sheet(): ReactElement {
   const { runtime, state, t, locale, direction } = useCheckoutContext();
   const root = connectRoot(state, t);
   const { view } = root;
+  // A wallet's view, once its wallet has loaded (src/wallets/registry.ts); none for every other view.
+  const WalletView = view === null ? null : (runtime?.walletView(view) ?? null);
   // The overlay: over the card form while it loads, over a view while its code downloads.
   const loading = (
     <div className="kassa-checkout__loading" role="status">
@@ -42,8 +43,7 @@ export function Sheet(): ReactElement {
         {view === 'methods' && <MethodsView />}
         {view === 'delete-confirmation' && <DeleteConfirmation />}
       </Suspense>
-      {/* Renders nothing for a view that is not a loaded wallet's. */}
-      {view !== null && <WalletView view={view} />}
+      {WalletView !== null && <WalletView />}
       {root.toggleText !== null && (
         <button type="button" className="kassa-checkout__toggle" onClick={() => runtime?.dispatch({ type: 'SHOW_OPTIONS' })}>
           {root.toggleText}
