@@ -442,17 +442,25 @@ describe('CheckoutRuntime', () => {
   it('honours a Retry-After on tokenization: no request reaches the gateway before it has passed', async () => {
     const h = await readyHarness();
     typeVisa(h);
-    const first = h.runtime.instance.requestPaymentMethod();
-    h.answerTokenize({ ok: false, error: { code: 'rate_limited', message: '429', retryAfterMs: 40 } });
-    await expect(first).rejects.toMatchObject({ code: 'rate_limited' });
-    const tokenizations = () => h.log.filter((line) => line.startsWith('tokenize')).length;
-    await expect(h.runtime.instance.requestPaymentMethod()).rejects.toMatchObject({ code: 'rate_limited' });
-    expect(tokenizations()).toBe(1);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const later = h.runtime.instance.requestPaymentMethod();
-    expect(tokenizations()).toBe(2);
-    h.answerTokenize({ ok: true, result });
-    await expect(later).resolves.toEqual(result);
+    // The clock moves only when the test moves it: on a loaded machine, real milliseconds between two awaits could
+    // outlast a short Retry-After and send the request the test expects to be refused.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const first = h.runtime.instance.requestPaymentMethod();
+      h.answerTokenize({ ok: false, error: { code: 'rate_limited', message: '429', retryAfterMs: 40_000 } });
+      await expect(first).rejects.toMatchObject({ code: 'rate_limited' });
+      const tokenizations = () => h.log.filter((line) => line.startsWith('tokenize')).length;
+      vi.setSystemTime(Date.now() + 39_999);
+      await expect(h.runtime.instance.requestPaymentMethod()).rejects.toMatchObject({ code: 'rate_limited' });
+      expect(tokenizations()).toBe(1);
+      vi.setSystemTime(Date.now() + 1);
+      const later = h.runtime.instance.requestPaymentMethod();
+      expect(tokenizations()).toBe(2);
+      h.answerTokenize({ ok: true, result });
+      await expect(later).resolves.toEqual(result);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('reports a bad client token to onError with a fix-it message', async () => {
