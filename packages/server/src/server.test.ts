@@ -7,6 +7,7 @@ import type { Challenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
 import { loadConfig, startServer } from './index.ts';
 import type { RunningServer } from './index.ts';
+import { inOneRateLimitMinute } from './testing/rate-limit-window.ts';
 import { gatewayEnv, startSandboxProcess } from './testing/sandbox.ts';
 
 describe('startServer', () => {
@@ -97,6 +98,7 @@ describe('startServer', () => {
       rateLimits: { paymentsPerMinute: 2, accountsPerMinute: 100 },
     };
     server = await startServer(config);
+    await inOneRateLimitMinute(3000);
     const attempt = () =>
       fetch(`${server?.url}/api/orders/ord_x/payments`, {
         method: 'POST',

@@ -5,6 +5,7 @@ import type { TrustProxy } from '../config.ts';
 import { buildApp } from '../index.ts';
 import { testConfig } from '../testing/config.ts';
 import { sqliteEngine } from '../testing/engines.ts';
+import { inOneRateLimitMinute } from '../testing/rate-limit-window.ts';
 
 // Issue 9: behind TRUST_PROXY=true a card tester rotated X-Forwarded-For and got a fresh per-IP limit on every
 // request. Client addresses now come only from the proxies the merchant names. The per-IP limit on sign-in (3 a
@@ -22,6 +23,8 @@ afterEach(async () => {
 afterAll(() => engine.teardown());
 
 async function appTrusting(trustProxy: TrustProxy): Promise<FastifyInstance> {
+  // Each test's attempts (at most ten, a few ms each) must fall in one minute of the limit's clock.
+  await inOneRateLimitMinute(5000);
   const database = await engine.open();
   const config = testConfig(database.config, null, { trustProxy });
   const app = await buildApp(
