@@ -24,7 +24,8 @@ beforeAll(async () => {
   key = await sandboxSeedKey();
 });
 
-describe("the sandbox seed's cache key", () => {
+// Each key reads a small seed's files (about 0.3 s of CPU): at a load of 20 two of them took over vitest's 5 s.
+describe("the sandbox seed's cache key", { timeout: 30_000 }, () => {
   it('numbers the values that differ between two runs, one that recurs under one number', () => {
     expect(
       withoutRandomTokens(

@@ -233,7 +233,7 @@ describe('the packed @kassa/checkout in a scratch React app', () => {
     expect(result.mark).toMatch(/^<svg class="kassa-option__icon"[^>]*aria-hidden="true".*>V<\/text><\/svg>$/);
     expect(result.dropin).toMatch(/node_modules\/@kassa\/checkout\/dist\/dropin\.js$/);
     expect(result.styles).toMatch(/node_modules\/@kassa\/checkout\/dist\/styles\.css$/);
-  });
+  }, 30_000);
 
   it.each(Object.keys(bundlers))(
     "bundles the real provider's entry with braintree-web, the app's, by %s: run in Node, its client module has create",
