@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { chromiumArgs } from './support/chromium.ts';
+import { chromiumLaunchOptions } from './support/chromium.ts';
 
 export default defineConfig({
   testDir: './tests',
@@ -16,7 +16,7 @@ export default defineConfig({
     browserName: 'chromium',
     headless: true,
     baseURL: process.env.KASSA_SHOP_URL,
-    launchOptions: { executablePath: process.env.KASSA_CHROMIUM, args: chromiumArgs },
+    launchOptions: chromiumLaunchOptions(),
     // Recording a trace for every test costs about 30% more CPU and CI cannot hand traces back: run with
     // `--trace retain-on-failure` to keep one of a failing test.
     trace: 'off',

@@ -1,10 +1,26 @@
 import { expect, test } from '@playwright/test';
 import { catalogue } from '../support/catalogue.ts';
+import { chromiumLaunchOptions } from '../support/chromium.ts';
+import { currentProduct } from '../support/products.ts';
 import { CheckoutSheet } from '../support/checkout-sheet.ts';
 import { clientTokenForNewOrder, openIntegratorPage, requestPaymentMethod } from '../support/integrator-page.ts';
 import { cards, Shopper } from '../support/shopper.ts';
 
-// The drop-in's frame as a shopper meets it in the shop: first view, focus, layout, messages.
+// The drop-in's frame as a shopper meets it in the shop: first view, focus, layout, messages. With the card frames in
+// renderer processes of their own, as desktop Chrome runs a gateway's frames (the rest of the run shares one process
+// a page: support/chromium.ts), so focus and typing across frames are proven across processes too.
+test.use({ launchOptions: chromiumLaunchOptions({ siteIsolation: true }) });
+
+test('the card frames run in renderer processes of their own', async ({ page }) => {
+  await new Shopper(page).startCheckout(catalogue.everyday);
+  await new CheckoutSheet(page).seesView('card');
+  // Chromium lists a frame in another process as a target of its own, of type "iframe"; a frame in its page's does not.
+  const cdp = await page.context().newCDPSession(page);
+  const { targetInfos } = (await cdp.send('Target.getTargets')) as { targetInfos: Array<{ type: string; url: string }> };
+  const gatewayOrigin = new URL(currentProduct().sandboxUrl).origin;
+  const outOfProcess = targetInfos.filter((target) => target.type === 'iframe' && target.url.startsWith(gatewayOrigin));
+  expect(outOfProcess.length).toBeGreaterThan(0);
+});
 
 test('with the card as the only way to pay, the card form opens directly and there is no toggle', async ({ page }) => {
   const shopper = new Shopper(page);
