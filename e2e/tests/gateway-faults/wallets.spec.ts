@@ -60,14 +60,14 @@ async function answerInWindow(
   // The checkout closes the window once the page has answered: wait for that from before the click. Without site
   // isolation (support/chromium.ts) the window can close before Playwright hears that the click was done (the click then
   // fails with "Target page, context or browser has been closed": seen once in about 30 answers, an Apple Pay
-  // approval): the click is over when the window is.
+  // approval): the click is over when the window is. The answer's button is seen first, so a window that closed by
+  // itself (which the checkout takes as a cancel) fails here and is not taken for the shopper's Cancel.
   const closed = popup.waitForEvent('close');
-  await popup
-    .getByRole('button', { name: answer })
-    .click()
-    .catch((error: unknown) => {
-      if (!String(error).includes('has been closed')) throw error;
-    });
+  const answerButton = popup.getByRole('button', { name: answer });
+  await expect(answerButton).toBeVisible();
+  await answerButton.click().catch((error: unknown) => {
+    if (!String(error).includes('has been closed')) throw error;
+  });
   await closed;
 }
 
