@@ -78,9 +78,9 @@ export async function startProviderShop(provider: WidgetProvider): Promise<Provi
 
 /**
  * `providerShop`, set per describe (support/botcheck-provider-specs.ts: the provider's Kassa, started as the describe's
- * first test asks for it and stopped after its last), is the tests' baseURL. Test-scoped on purpose: a worker-scoped fixture or option of these specs'
- * own gives them another worker hash, so Playwright started a new worker process and browser for each provider's
- * file; these run in the shopper specs' workers instead.
+ * first test asks for it and stopped after its last), is the tests' baseURL. Test-scoped on purpose: a worker-scoped
+ * fixture or option of these specs' own gives them another worker hash, so Playwright started a new worker process and
+ * browser for each provider's file; these run in the shopper specs' workers instead.
  */
 export const test = base.extend<{
   providerShop: ProviderShop;

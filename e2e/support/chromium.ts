@@ -30,18 +30,6 @@ export const chromiumArgs = [
   '--disable-sync',
 ];
 
-// `--disable-site-isolation-trials`: the card fields' frames (the sandbox gateway's origin) share their page's renderer
-// process instead of each taking one of their own (on 127.0.0.1 the shop and the gateway are one site, but the
-// Origin-Agent-Cluster header that Helmet sends made each origin a process). A process boundary is no part of what the
-// specs prove (checkout-frame.spec, whose subject is typing and focus across the frames, keeps it all the same): the
-// same-origin policy, CSP, postMessage's origins, origin-keyed agent clusters and focus across frames
-// are the web platform's in either model (Chromium on Android keeps most sites' frames in one process too; checked
-// with two origins of 127.0.0.1 sending the header: the frame still reports originAgentCluster, is refused its
-// parent's document with a SecurityError and posts with its own origin), and web security stays on. Measured on 29
-// tests (pay-with-card, card-validation, checkout-frame, card-filled-at-once, security, navigation; --workers 1, two
-// runs each, alternating, load 15-17): 59 renderer processes instead of 85-86, Chromium's CPU 70-73 s instead of 84-85,
-// all the run's processes 122-129 s instead of 138-148. `--in-process-gpu` only moved the GPU process's CPU into the
-// browser process's.
 /**
  * Playwright's launch options for the run's Chromium. `siteIsolation`: the card frames in processes of their own, as
  * desktop Chrome runs a gateway's frames, for the spec whose subject is typing and focus across them
@@ -50,6 +38,18 @@ export const chromiumArgs = [
 export function chromiumLaunchOptions({ siteIsolation = false } = {}): { executablePath?: string; args: string[] } {
   return {
     executablePath: process.env.KASSA_CHROMIUM,
+    // `--disable-site-isolation-trials`: the card fields' frames (the sandbox gateway's origin) share their page's
+    // renderer process instead of each taking one of their own (on 127.0.0.1 the shop and the gateway are one site, but
+    // the Origin-Agent-Cluster header that Helmet sends made each origin a process). A process boundary is no part of
+    // what the specs prove (checkout-frame.spec, whose subject is typing and focus across the frames, keeps it all the
+    // same): the same-origin policy, CSP, postMessage's origins, origin-keyed agent clusters and focus across frames
+    // are the web platform's in either model (Chromium on Android keeps most sites' frames in one process too; checked
+    // with two origins of 127.0.0.1 sending the header: the frame still reports originAgentCluster, is refused its
+    // parent's document with a SecurityError and posts with its own origin), and web security stays on. Measured on 29
+    // tests (pay-with-card, card-validation, checkout-frame, card-filled-at-once, security, navigation; --workers 1,
+    // two runs each, alternating, load 15-17): 59 renderer processes instead of 85-86, Chromium's CPU 70-73 s instead
+    // of 84-85, all the run's processes 122-129 s instead of 138-148. `--in-process-gpu` only moved the GPU process's
+    // CPU into the browser process's.
     args: siteIsolation ? chromiumArgs : ['--disable-site-isolation-trials', ...chromiumArgs],
   };
 }
