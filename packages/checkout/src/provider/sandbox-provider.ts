@@ -22,7 +22,7 @@ export function parseConfiguration(body: unknown, token: ClientToken): GatewayCo
   if (typeof body !== 'object' || body === null)
     throw new ProviderConfigurationError('The gateway configuration is not an object.');
   const c = body as Record<string, unknown>;
-  const cards = typeof c.creditCards === 'object' && c.creditCards !== null ? (c.creditCards as Record<string, unknown>) : {};
+  const cards = isRecord(c.creditCards) ? c.creditCards : {};
   return {
     // The token is what the server vouched for: frames and tokenization go where it says.
     clientApiUrl: token.clientApiUrl,
@@ -42,7 +42,7 @@ export function parseConfiguration(body: unknown, token: ClientToken): GatewayCo
  * plus `default` and `hasSubscription`; bad entries skipped.
  */
 export async function parseSavedMethods(body: unknown): Promise<readonly PaymentMethodResult[]> {
-  const list = typeof body === 'object' && body !== null ? (body as { paymentMethods?: unknown }).paymentMethods : undefined;
+  const list = isRecord(body) ? body.paymentMethods : undefined;
   if (!Array.isArray(list)) return [];
   const isWallet = (entry: unknown) => isRecord(entry) && typeof entry.type === 'string' && entry.type !== 'CreditCard';
   // Loaded only when the list holds a saved wallet: the card view's bundle stays within its budget.

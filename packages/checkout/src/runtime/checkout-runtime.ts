@@ -470,10 +470,7 @@ export class CheckoutRuntime {
         return;
       case 'binAvailable':
         this.#emitter.emit('card:binAvailable', { bin: message.bin });
-        return;
-      default:
-        // Tokenization answers settle in the fields module.
-        return;
+      // The tokenization's answers have no case: they settle in the fields module.
     }
   }
 

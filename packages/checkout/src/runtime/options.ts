@@ -5,6 +5,7 @@ import { en } from '../i18n/catalogue.ts';
 import type { Translations } from '../i18n/i18n.ts';
 import type { CardholderNameOption, CheckoutSettings, PostalCodeOption, ThreeDSecureOption } from '../machine/checkout.types.ts';
 import { PAYMENT_OPTIONS, isPaymentOptionId, type PaymentOptionId, type WalletOptionId } from '../machine/payment-options.ts';
+import { isRecord } from '../provider/json.ts';
 import type { OptionProblem } from './option-problems.ts';
 
 /**
@@ -94,8 +95,8 @@ function warnOnce(problem: OptionProblem): void {
 function cardholderNameFrom(value: unknown, where: string): CardholderNameOption {
   if (value === undefined || value === 'optional' || value === true) return 'optional';
   if (value === 'required' || value === false) return value;
-  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-    const required: unknown = (value as { required?: unknown }).required;
+  if (isRecord(value)) {
+    const required = value.required;
     if (required === undefined || typeof required === 'boolean') return required === true ? 'required' : 'optional';
   }
   warnOnce({ kind: 'cardholderName', where, value });
@@ -105,7 +106,7 @@ function cardholderNameFrom(value: unknown, where: string): CardholderNameOption
 function threeDSecureFrom(value: unknown): ThreeDSecureOption {
   if (value === undefined || value === false) return false;
   if (value === true) return { amount: null };
-  const amount: unknown = typeof value === 'object' && value !== null ? (value as { amount?: unknown }).amount : undefined;
+  const amount = isRecord(value) ? value.amount : undefined;
   if (isThreeDSecureAmount(amount)) return { amount };
   warnOnce({ kind: 'threeDSecure', value });
   return { amount: null };
@@ -137,7 +138,7 @@ const WALLETS: readonly WalletOptionId[] = ['paypal', 'paypalCredit', 'venmo', '
 export function translationsFrom(options: CheckoutOptions | undefined): Translations {
   const overrides: unknown = options?.translations;
   if (overrides === undefined || overrides === null) return {};
-  if (typeof overrides !== 'object' || Array.isArray(overrides)) {
+  if (!isRecord(overrides)) {
     warnOnce({ kind: 'translations', value: overrides });
     return {};
   }
@@ -155,7 +156,7 @@ export function translationsFrom(options: CheckoutOptions | undefined): Translat
 
 export function settingsFrom(options: CheckoutOptions | undefined): CheckoutSettings {
   const card: unknown = options?.card;
-  const cardOptions = typeof card === 'object' && card !== null ? (card as CardOptions) : undefined;
+  const cardOptions = isRecord(card) ? (card as CardOptions) : undefined;
   // The provider's `card.cardholderName` wins over Kassa's top-level one when both are given.
   const cardholderName =
     cardOptions?.cardholderName !== undefined
