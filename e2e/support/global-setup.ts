@@ -1,12 +1,27 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildStartBundle } from '../../scripts/start-bundle.ts';
 import { chromiumExecutable } from './chromium.ts';
 import { startProduct, suiteEnv } from './product.ts';
 import { productEnv } from './products.ts';
 
+const root = join(import.meta.dirname, '..', '..');
+
 // Starts the three Kassas of the run (support/products.ts); workers inherit these variables. The other two serve the
-// web app the first built.
+// web app the first built. Every Kassa of the run starts from one bundle of the start script (support/product.ts),
+// built here in the repository's .tmp (its imports of third-party packages find the root's node_modules) and removed
+// at the end.
 export default async function globalSetup(): Promise<() => Promise<void>> {
   process.env.KASSA_CHROMIUM = await chromiumExecutable();
-  const shop = await startProduct(suiteEnv);
+  mkdirSync(join(root, '.tmp'), { recursive: true });
+  const bundleDir = mkdtempSync(join(root, '.tmp', 'e2e-start-'));
+  process.env.KASSA_START_BUNDLE = join(bundleDir, 'start.mjs');
+  await buildStartBundle(join(root, 'scripts', 'start.ts'), process.env.KASSA_START_BUNDLE);
+  const removeBundle = () => rmSync(bundleDir, { recursive: true, force: true });
+  const shop = await startProduct(suiteEnv).catch((error: unknown) => {
+    removeBundle();
+    throw error;
+  });
   const started = await Promise.allSettled([
     startProduct({ ...suiteEnv, WEB_DIST: shop.webDist }),
     startProduct({ ...suiteEnv, WEB_DIST: shop.webDist }),
@@ -15,10 +30,12 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   if (faults === undefined || settings === undefined) {
     // The run ends here: the Kassas that did start are stopped, not left running (and using the cores) after it.
     await Promise.all([shop.stop(), faults?.stop(), settings?.stop()]);
+    removeBundle();
     throw started.find((start) => start.status === 'rejected')?.reason;
   }
   Object.assign(process.env, productEnv('shop', shop), productEnv('faults', faults), productEnv('settings', settings));
   return async () => {
     await Promise.all([shop.stop(), faults.stop(), settings.stop()]);
+    removeBundle();
   };
 }

@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { webDist } from '../../scripts/build-web.ts';
+import { staleInputs } from '../../scripts/start-bundle.ts';
 
 /**
  * Kassa as `npm start` runs it, on free ports, with its data and server log in a fresh folder, and the sandbox
@@ -33,13 +34,21 @@ export const suiteEnv: Readonly<Record<string, string>> = { BOTCHECK_MAX_COUNTER
 
 /**
  * `env`: more of the server's variables (a bot-check provider, ...), over the run's defaults. `from`: another checkout
- * of the repository to start instead (the bench's `--before`).
+ * of the repository to start instead (the bench's `--before`). The e2e run starts this repository's Kassas from
+ * `scripts/start.ts` bundled once for the run (`KASSA_START_BUNDLE`, built by support/global-setup.ts with
+ * scripts/start-bundle.ts), refused if a bundled source file changed since; without it (the bench), under tsx.
  */
 export async function startProduct(env: Record<string, string> = {}, from: string = root): Promise<RunningProduct> {
+  const bundle = from === root ? process.env.KASSA_START_BUNDLE : undefined;
+  const stale = bundle === undefined ? [] : staleInputs(bundle);
+  if (stale.length > 0) {
+    throw new Error(`Kassa's start bundle is older than ${stale.join(', ')}: run the specs again to bundle the code as it is`);
+  }
   const dataDir = mkdtempSync(join(tmpdir(), 'kassa-e2e-'));
   const databaseFile = join(dataDir, 'kassa.sqlite');
   const logFile = join(dataDir, 'server.log');
-  const child = spawn(process.execPath, ['--import', 'tsx', join(from, 'scripts', 'start.ts')], {
+  const start = bundle === undefined ? ['--import', 'tsx', join(from, 'scripts', 'start.ts')] : [bundle];
+  const child = spawn(process.execPath, start, {
     cwd: from,
     // Debug: the log file holds every request line too, so the audit checks those for card data as well. The terminal
     // (read by shop.spec's test of it, on a Kassa of its own) stays at info: pretty-printing a line per request cost a
