@@ -1,7 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { checkoutSettings, gatewayConfiguration, savedMethod } from '../../testing/fixtures.ts';
-import { createTranslator } from '../../i18n/i18n.ts';
-import { loadParts, loadPayment, partsNeeded } from './load.ts';
+import { loadParts, partsNeeded } from './load.ts';
 
 describe('the parts a checkout loads on demand', () => {
   const config = gatewayConfiguration({ challenges: ['cvv'], supportedCardTypes: ['Visa'] });
@@ -28,7 +27,11 @@ describe('the parts a checkout loads on demand', () => {
   });
 
   it('adds the English sentences the parts show, which the card view does not carry, before a part is there', async () => {
-    // First in this file: the English sentences are added once per module instance, by the first part loaded.
+    // The English sentences are added once per module instance, by the first part loaded: a first import of the
+    // modules, as a page has (another file of this worker may have loaded parts).
+    vi.resetModules();
+    const { createTranslator } = await import('../../i18n/i18n.ts');
+    const { loadParts, loadPayment } = await import('./load.ts');
     const t = createTranslator();
     // Until then such a key has no English; none is shown before its part is installed.
     expect(t('error.checkEntries')).toBeUndefined();

@@ -1,12 +1,14 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { CheckoutEvent } from '../../machine/checkout.types.ts';
 import { gatewayConfiguration } from '../../testing/fixtures.ts';
-import { renderWith, stateAfter } from '../../testing/render.tsx';
-import { Sheet } from './sheet.tsx';
 
 // The option list, the saved methods and the delete confirmation are imported on demand. A server render does not
 // wait for them: it shows what a browser shows until the view's code has arrived (no other test of this file renders
-// them first, so their code is not there yet).
+// them first, and the modules are imported afresh, so their code is not there yet even when another file of this
+// worker rendered them).
+vi.resetModules();
+const { renderWith, stateAfter } = await import('../../testing/render.tsx');
+const { Sheet } = await import('./sheet.tsx');
 
 const loaded: CheckoutEvent = {
   type: 'CONFIG_LOADED',
