@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { expect, type Page } from '@playwright/test';
-import { pageBundle, servePageBundle } from './page-bundle.ts';
+import { pageBundle, servePageBundle, type FileFaults } from './page-bundle.ts';
 
 // An integrator's own page around the checkout, for what the shop's pages do not show: the checkout mounted with
 // options of the test's choosing (no card, a bad authorization, wallets), the events of the provider's drop-in API as
@@ -42,11 +42,11 @@ export async function clientTokenForNewOrder(page: Page): Promise<string> {
 }
 
 /**
- * Opens the integrator's page with this setup; the checkout starts loading at once. `failing`: the page's files (by
- * name) that cannot be downloaded, as when a CDN fails (503).
+ * Opens the integrator's page with this setup; the checkout starts loading at once. `faults`: the page's files (by
+ * name) that cannot be downloaded, as when a CDN fails (503), or whose download stalls.
  */
-export async function openIntegratorPage(page: Page, setup: IntegratorSetup, failing?: RegExp): Promise<void> {
-  await servePageBundle(page, PATH, await bundle(), failing);
+export async function openIntegratorPage(page: Page, setup: IntegratorSetup, faults?: FileFaults): Promise<void> {
+  await servePageBundle(page, PATH, await bundle(), faults);
   // A document the shop's server answered (any will do: its public configuration), written over: the page keeps the
   // shop's origin, its strict Content-Security-Policy and its local address space (a document Playwright served itself
   // would count as public, and Chromium would refuse its requests to the gateway on this machine).

@@ -28,16 +28,24 @@ export function pageBundle(
   };
 }
 
-/** Serves the files at `path` on the page's origin; `failing`: those (by name) answered 503, as a failing CDN. */
+/** The page's files (by name) that do not arrive: answered 503, as by a failing CDN, or never answered. */
+export interface FileFaults {
+  readonly failing?: RegExp;
+  /** Held unanswered, never failed, as by a network or a proxy that stalls. */
+  readonly stalling?: RegExp;
+}
+
+/** Serves the files at `path` on the page's origin, but for the `faults`. */
 export async function servePageBundle(
   page: Page,
   path: string,
   files: ReadonlyMap<string, Uint8Array>,
-  failing?: RegExp,
+  faults: FileFaults = {},
 ): Promise<void> {
   await page.route(`**${path}*`, (route) => {
     const name = new URL(route.request().url()).pathname.slice(path.length);
-    if (failing?.test(name)) return route.fulfill({ status: 503 });
+    if (faults.stalling?.test(name)) return;
+    if (faults.failing?.test(name)) return route.fulfill({ status: 503 });
     const contents = files.get(name);
     if (contents === undefined) return route.fulfill({ status: 404 });
     const contentType = name.endsWith('.css') ? 'text/css' : 'text/javascript';

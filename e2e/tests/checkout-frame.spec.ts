@@ -136,7 +136,7 @@ test("the brands' marks download while the configuration loads, so the first mar
 test("the brands' marks failing to download: each accepted brand still named by its labelled frame, and the card pays", async ({
   page,
 }) => {
-  await openIntegratorPage(page, { authorization: await clientTokenForNewOrder(page) }, /^brand-marks-/);
+  await openIntegratorPage(page, { authorization: await clientTokenForNewOrder(page) }, { failing: /^brand-marks-/ });
   const sheet = new CheckoutSheet(page);
   await sheet.seesState('ready');
   const accepted = sheet.root().getByRole('list', { name: 'Accepted cards' });

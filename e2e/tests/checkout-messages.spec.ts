@@ -77,9 +77,31 @@ test('a part of the checkout failing to download (the saved methods\', for vault
   page,
 }) => {
   const setup = { authorization: await clientTokenForNewOrder(page), options: { vaultCard: true } };
-  await openIntegratorPage(page, setup, /^saved-methods-/);
+  await openIntegratorPage(page, setup, { failing: /^saved-methods-/ });
   const sheet = new CheckoutSheet(page);
   await sheet.seesState('error');
+  await expect(sheet.message()).toHaveText(cannotStart);
+  await expect(sheet.root().getByRole('button', { name: 'Try again' })).toHaveCount(0);
+  expect(await integratorErrors(page)).toEqual([{ code: 'network', message: cannotStart }]);
+});
+
+test('a part of the checkout whose download stalls (the saved methods\', for vaultCard): the load ends at the parts\' time limit with "The payment form cannot start. Reload the page…", no Try again, onError says network', async ({
+  page,
+}) => {
+  await page.clock.install();
+  const asked = page.waitForRequest(/\/__integrator\/saved-methods-/);
+  const setup = { authorization: await clientTokenForNewOrder(page), options: { vaultCard: true } };
+  await openIntegratorPage(page, setup, { stalling: /^saved-methods-/ });
+  await asked;
+  const sheet = new CheckoutSheet(page);
+  await sheet.seesState('loading');
+  // The time limit of a part's download (OPTION_LOAD_TIMEOUT_MS, runtime/checkout-runtime.ts), run forward on the page's
+  // clock: it starts once the saved methods' list is in, beside the chunk's request, so the clock is run forward again
+  // until it has passed.
+  await expect(async () => {
+    await page.clock.fastForward(20_000);
+    await expect(sheet.root()).toHaveAttribute('data-state', 'error', { timeout: 1_000 });
+  }).toPass();
   await expect(sheet.message()).toHaveText(cannotStart);
   await expect(sheet.root().getByRole('button', { name: 'Try again' })).toHaveCount(0);
   expect(await integratorErrors(page)).toEqual([{ code: 'network', message: cannotStart }]);
@@ -88,7 +110,7 @@ test('a part of the checkout failing to download (the saved methods\', for vault
 test('the payment\'s part failing to download: a request shows "The payment form cannot start. Reload the page…", no Try again; it and onError say network', async ({
   page,
 }) => {
-  await openIntegratorPage(page, { authorization: await clientTokenForNewOrder(page), options: {} }, /^payment-/);
+  await openIntegratorPage(page, { authorization: await clientTokenForNewOrder(page), options: {} }, { failing: /^payment-/ });
   const sheet = new CheckoutSheet(page);
   await sheet.seesState('ready');
   await new Shopper(page).enterCard(cards.visa);
@@ -99,10 +121,31 @@ test('the payment\'s part failing to download: a request shows "The payment form
   expect(await integratorErrors(page)).toEqual([{ code: 'network', message: cannotStart }]);
 });
 
+test('the payment\'s part whose download stalls: a request ends at the parts\' time limit with "The payment form cannot start. Reload the page…", no Try again; it and onError say network', async ({
+  page,
+}) => {
+  await page.clock.install();
+  const asked = page.waitForRequest(/\/__integrator\/payment-/);
+  await openIntegratorPage(page, { authorization: await clientTokenForNewOrder(page), options: {} }, { stalling: /^payment-/ });
+  const sheet = new CheckoutSheet(page);
+  await sheet.seesState('ready');
+  await asked;
+  await new Shopper(page).enterCard(cards.visa);
+  const outcome = requestPaymentMethod(page);
+  // The time limit of a part's download (OPTION_LOAD_TIMEOUT_MS, runtime/checkout-runtime.ts), from the import the
+  // checkout started at ready, run forward on the page's clock rather than waited out.
+  await page.clock.fastForward(20_000);
+  expect(await outcome).toEqual([{ ok: false, code: 'network', message: cannotStart }]);
+  await sheet.seesState('error');
+  await expect(sheet.message()).toHaveText(cannotStart);
+  await expect(sheet.root().getByRole('button', { name: 'Try again' })).toHaveCount(0);
+  expect(await integratorErrors(page)).toEqual([{ code: 'network', message: cannotStart }]);
+});
+
 test('a submit\'s module of the card frames failing to download: a Pay shows "The payment form cannot start. Reload the page…", it says network, and the card stays typed', async ({
   page,
 }) => {
-  await openIntegratorPage(page, { authorization: await clientTokenForNewOrder(page), options: {} }, /^submit-/);
+  await openIntegratorPage(page, { authorization: await clientTokenForNewOrder(page), options: {} }, { failing: /^submit-/ });
   const sheet = new CheckoutSheet(page);
   await sheet.seesState('ready');
   const shopper = new Shopper(page);
@@ -119,11 +162,10 @@ test("a submit's module of the card frames whose download stalls: a Pay ends wit
   // on the page's clock rather than waited out.
   const tokenizeTimeoutMs = 30_000;
   await page.clock.install();
-  await openIntegratorPage(page, { authorization: await clientTokenForNewOrder(page), options: {} });
+  // The network holds the module's request: no answer, no failure.
+  await openIntegratorPage(page, { authorization: await clientTokenForNewOrder(page), options: {} }, { stalling: /^submit-/ });
   const sheet = new CheckoutSheet(page);
   await sheet.seesState('ready');
-  // The network holds the module's request: no answer, no failure.
-  await page.route(/\/__integrator\/submit-[^/]*$/, () => undefined);
   const asked = page.waitForRequest(/\/__integrator\/submit-/);
   const shopper = new Shopper(page);
   await shopper.enterCard(cards.visa);

@@ -9,6 +9,7 @@ import {
   type RecordedEvent,
   requestPaymentMethod,
 } from '../../support/integrator-page.ts';
+import type { FileFaults } from '../../support/page-bundle.ts';
 import { changeSandboxSettings, resetSandboxSettings } from '../../support/sandbox-settings.ts';
 import { cards, Shopper } from '../../support/shopper.ts';
 
@@ -24,10 +25,10 @@ test.afterEach(async () => {
 });
 
 /** The integrator's page with PayPal and Venmo in its options, on the option list (Card, PayPal, Venmo), for a new order. */
-async function openOptionList(page: Page, failing?: RegExp): Promise<{ sheet: CheckoutSheet; orderId: string }> {
+async function openOptionList(page: Page, faults?: FileFaults): Promise<{ sheet: CheckoutSheet; orderId: string }> {
   const wallets = { paypal: { amount: '12.00' }, venmo: { amount: '12.00' } };
   const { orderId, clientToken } = await newOrderCheckout(page);
-  await openIntegratorPage(page, { authorization: clientToken, options: wallets }, failing);
+  await openIntegratorPage(page, { authorization: clientToken, options: wallets }, faults);
   const sheet = new CheckoutSheet(page);
   await sheet.seesState('ready');
   await sheet.seesView('options');
@@ -197,7 +198,7 @@ test('a way to pay that cannot load (its view did not download) is shown disable
   page,
 }) => {
   // The wallet views' chunk fails to download: PayPal and Venmo cannot initialise, the card can.
-  const { sheet } = await openOptionList(page, /^views-/);
+  const { sheet } = await openOptionList(page, { failing: /^views-/ });
   for (const wallet of ['PayPal', 'Venmo']) {
     const option = sheet.root().getByRole('button', { name: new RegExp(`^${wallet}`) });
     await expect(option).toBeDisabled();

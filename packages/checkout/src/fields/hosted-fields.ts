@@ -1,6 +1,7 @@
 // Mounts one gateway-served iframe per card field and speaks the frame protocol with them. The checkout never
 // sees card data: it only sends instructions and receives states, brands and tokenization outcomes.
 import type { FieldName, PaymentMethodResult, TokenizeFailure } from '../machine/checkout.types.ts';
+import { inTime } from '../runtime/in-time.ts';
 import {
   createFrameRouter,
   envelope,
@@ -187,8 +188,7 @@ export function createHostedFields(options: HostedFieldsOptions): HostedFields {
 
   /**
    * `work` with a submit's module and the deadline `ms` from now, or `otherwise` when its download failed or has not
-   * ended by then: a download that stalls (never ends, never fails) ends as a failed one, not a Pay busy for good. The
-   * timer is left to run: once the module is in, its reject does nothing.
+   * ended by then: a download that stalls (never ends, never fails) ends as a failed one, not a Pay busy for good.
    */
   function withSubmit<T>(
     ms: number,
@@ -196,10 +196,7 @@ export function createHostedFields(options: HostedFieldsOptions): HostedFields {
     otherwise: () => T,
   ): Promise<T> {
     const deadline = Date.now() + ms;
-    return new Promise<FramesSubmit>((resolve, reject) => {
-      setTimeout(reject, ms);
-      loadSubmit().then(resolve, reject);
-    }).then((made) => work(made, deadline), otherwise);
+    return inTime(loadSubmit(), ms).then((made) => work(made, deadline), otherwise);
   }
 
   const route = createFrameRouter({

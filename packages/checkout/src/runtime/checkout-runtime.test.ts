@@ -13,7 +13,7 @@ import {
 } from '../provider/provider.ts';
 import type { WalletPlugin } from '../wallets/registry.ts';
 import { CheckoutError } from './checkout-error.ts';
-import { CheckoutRuntime, type RuntimeOptions } from './checkout-runtime.ts';
+import { CheckoutRuntime, OPTION_LOAD_TIMEOUT_MS, type RuntimeOptions } from './checkout-runtime.ts';
 import type { CheckoutCallbacks } from './events.ts';
 import { loadParts, loadPayment } from './parts/load.ts';
 import {
@@ -374,6 +374,39 @@ describe('CheckoutRuntime', () => {
     expect(onError).toHaveBeenCalledWith(expect.objectContaining({ code: 'network', message: reload }));
     expect(String(log.mock.calls.at(-1)?.[0])).toContain('the payment part did not download: Error: offline');
     log.mockRestore();
+  });
+
+  it("ends a request whose payment's part never arrives (its download stalled) with the reload message at the time limit", async () => {
+    const log = vi.spyOn(console, 'error').mockImplementation(() => {});
+    // The network holds the part's download: the import neither arrives nor fails.
+    vi.mocked(loadPayment)
+      .mockClear()
+      .mockReturnValueOnce(new Promise(() => {}));
+    const onError = vi.fn();
+    const h = await mountedHarness({ onError });
+    vi.useFakeTimers();
+    try {
+      // Ready: the import starts, and with it its time limit.
+      readyWithValidVisa(h);
+      let outcome: unknown = null;
+      h.runtime.instance.requestPaymentMethod().catch((error: unknown) => {
+        outcome = error;
+      });
+      await vi.advanceTimersByTimeAsync(OPTION_LOAD_TIMEOUT_MS - 1);
+      expect(outcome).toBeNull();
+      expect(h.runtime.getState().phase).toBe('ready');
+      await vi.advanceTimersByTimeAsync(1);
+      const reload = 'The payment form cannot start. Reload the page, or contact the shop if it happens again.';
+      expect(outcome).toMatchObject({ code: 'network', message: reload });
+      // The request waited for the import the checkout started at ready, not one of its own.
+      expect(loadPayment).toHaveBeenCalledTimes(1);
+      expect(connectRoot(h.runtime.getState(), t)).toMatchObject({ dataState: 'error', alert: reload, retryText: null });
+      expect(onError).toHaveBeenCalledWith(expect.objectContaining({ code: 'network', message: reload }));
+      expect(String(log.mock.calls.at(-1)?.[0])).toContain('the payment part did not download: Error: timed out');
+    } finally {
+      vi.useRealTimers();
+      log.mockRestore();
+    }
   });
 
   it("refuses a request once the checkout is torn down with not_ready, without downloading the payment's part", async () => {
@@ -871,6 +904,33 @@ describe('CheckoutRuntime loading parts', () => {
     list([]);
     await configured();
     expect(runtime.getState().phase).toBe('mounting');
+  });
+  it("fails the load with the reload message when a part's download stalls, at the time limit, not a loading form for good", async () => {
+    const log = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const loads = vi.mocked(loadParts);
+    const real = loads.getMockImplementation();
+    // The network holds the saved methods' part (vaultCard): its import neither arrives nor fails.
+    loads.mockClear().mockReturnValue(new Promise(() => {}));
+    const onError = vi.fn();
+    const { runtime, answerConfig } = harness({ onError }, { settings: checkoutSettings({ vaultCard: true }) });
+    vi.useFakeTimers();
+    try {
+      runtime.start();
+      await vi.advanceTimersByTimeAsync(0);
+      answerConfig(config);
+      await vi.advanceTimersByTimeAsync(OPTION_LOAD_TIMEOUT_MS - 1);
+      expect(loads).toHaveBeenCalledWith(['savedMethods']);
+      expect(runtime.getState().phase).toBe('loading');
+      await vi.advanceTimersByTimeAsync(1);
+      const reload = 'The payment form cannot start. Reload the page, or contact the shop if it happens again.';
+      expect(connectRoot(runtime.getState(), t)).toMatchObject({ dataState: 'error', alert: reload, retryText: null });
+      expect(onError).toHaveBeenCalledWith(expect.objectContaining({ code: 'network', message: reload }));
+      expect(String(log.mock.calls.at(-1)?.[0])).toContain('Error: timed out');
+    } finally {
+      vi.useRealTimers();
+      log.mockRestore();
+      if (real !== undefined) loads.mockImplementation(real);
+    }
   });
 });
 

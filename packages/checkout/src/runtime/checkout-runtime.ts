@@ -26,6 +26,7 @@ import { createSandboxProvider } from '../provider/sandbox-provider.ts';
 import type { WalletRegistry } from '../wallets/registry.ts';
 import { CheckoutError } from './checkout-error.ts';
 import { CheckoutEmitter, type CheckoutCallbacks, type CheckoutEventMap, type CheckoutEventName } from './events.ts';
+import { inTime } from './in-time.ts';
 import { reportOptionProblem, type WalletOptions } from './options.ts';
 import { loadParts, loadPayment, partsNeeded } from './parts/load.ts';
 import type { PartEffect, PartHost, RuntimePart } from './parts/part.ts';
@@ -113,7 +114,10 @@ export type ShopperEvent = Extract<
 /** Where focus goes when the shopper opens a view, or when the sheet's message must be read first. */
 export type FocusTarget = PaymentOptionId | 'options' | 'methods' | 'delete-confirmation' | 'alert';
 
-/** RuntimeOptions.optionLoadTimeoutMs's default, the card's frames' and each wallet's set-up's alike. */
+/**
+ * RuntimeOptions.optionLoadTimeoutMs's default, the card's frames' and each wallet's set-up's alike; and how long a part's
+ * download may take (a stalled one then fails the checkout as one that did not download), whatever that option says.
+ */
 export const OPTION_LOAD_TIMEOUT_MS = 20_000;
 
 export const OPTION_FAILED_NOTE = 'failed to initialise and is shown disabled; the other ways to pay still work.';
@@ -331,9 +335,12 @@ export class CheckoutRuntime {
     );
   }
 
-  /** Imports and installs the payment's part once; an import that failed is tried again by the next request. */
+  /**
+   * Imports and installs the payment's part once; an import that failed, or did not arrive in time, is tried again by
+   * the next request.
+   */
   #preparePayment(host: PartHost): Promise<Payment> {
-    this.#paymentLoad ??= loadPayment().then(
+    this.#paymentLoad ??= inTime(loadPayment(), OPTION_LOAD_TIMEOUT_MS).then(
       (part) => {
         this.#machine.install(part.machine);
         this.#payment = part.create(host);
@@ -382,13 +389,13 @@ export class CheckoutRuntime {
       })
       // The machine's parts this checkout can need are in place before its first view (a card-only checkout has none).
       .then((savedMethods) =>
-        loadParts(partsNeeded(config, settings, options, savedMethods)).then(
+        inTime(loadParts(partsNeeded(config, settings, options, savedMethods)), OPTION_LOAD_TIMEOUT_MS).then(
           (parts) => {
             if (signal.aborted) return;
             this.#installParts(parts);
             this.#optionsOffered(config, options, savedMethods, signal);
           },
-          // A part's chunk did not download (the import's error names its URL).
+          // A part's chunk did not download (the import's error names its URL), or not in time.
           (error: unknown) => {
             if (!signal.aborted) this.#fail(new ProviderError(NOT_DOWNLOADED, String(error)));
           },
