@@ -96,8 +96,9 @@ function backgroundBehind(container: HTMLElement, view: Window): string | undefi
  */
 function presentationOf(field: FieldName, container: HTMLElement): Presentation {
   const view = container.ownerDocument.defaultView;
-  const lang = container.closest('[lang]')?.getAttribute('lang') ?? undefined;
-  if (view === null) return { style: {}, dir: 'ltr', ...(lang ? { lang } : {}) };
+  const lang = container.closest('[lang]')?.getAttribute('lang');
+  const language = lang ? { lang } : {};
+  if (view === null) return { style: {}, dir: 'ltr', ...language };
   const s = view.getComputedStyle(container);
   const pageDir = s.direction === 'rtl' ? 'rtl' : 'ltr';
   const dir = DIGIT_FIELDS.has(field) ? 'ltr' : pageDir;
@@ -111,7 +112,7 @@ function presentationOf(field: FieldName, container: HTMLElement): Presentation 
     textAlign: pageDir === 'rtl' ? 'right' : 'left',
     ...(background !== undefined ? { backgroundColor: background } : {}),
   };
-  return { style, dir, ...(lang ? { lang } : {}) };
+  return { style, dir, ...language };
 }
 
 interface MountedFrame {
@@ -239,8 +240,7 @@ export function createHostedFields(options: HostedFieldsOptions): HostedFields {
     configure(field, payload) {
       const frame = frames.get(field);
       if (frame === undefined) return;
-      const { style, lang, dir } = frame.presentation;
-      const message: ParentMessage = { type: 'configure', ...payload, ...(lang ? { lang } : {}), dir, style };
+      const message: ParentMessage = { type: 'configure', ...payload, ...frame.presentation };
       const key = JSON.stringify(message);
       if (key === frame.lastConfigure) return;
       frame.lastConfigure = key;

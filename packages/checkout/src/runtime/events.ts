@@ -74,8 +74,8 @@ type Handler<E extends CheckoutEventName> = (payload: CheckoutEventMap[E]) => vo
 /** The prop that receives each event, where there is one. */
 const PROPS: { readonly [E in CheckoutEventName]?: (callbacks: CheckoutCallbacks) => Handler<E> | undefined } = {
   paymentMethodRequestable: (c) => c.onPaymentMethodRequestable,
-  noPaymentMethodRequestable: (c) =>
-    c.onNoPaymentMethodRequestable === undefined ? undefined : () => c.onNoPaymentMethodRequestable?.(),
+  // Called with no argument, as its type says (a listener given to on() gets the payload, undefined).
+  noPaymentMethodRequestable: (c) => () => c.onNoPaymentMethodRequestable?.(),
   paymentOptionSelected: (c) => c.onPaymentOptionSelected,
   changeActiveView: (c) => c.onChangeActiveView,
   'card:inputSubmitRequest': (c) => c.onInputSubmitRequest,
