@@ -8,7 +8,7 @@ import type { CheckoutSettings } from './machine/checkout.types.ts';
 import type { ProviderClient } from './provider/provider.ts';
 import { CheckoutRuntime } from './runtime/checkout-runtime.ts';
 import type { CheckoutCallbacks } from './runtime/events.ts';
-import { settingsFrom, translationsFrom, walletOptionsFrom, type CheckoutOptions } from './runtime/options.ts';
+import { settingsFrom, translationsFrom, type CheckoutOptions } from './runtime/options.ts';
 import { CheckoutContext } from './views/checkout-context.ts';
 import { Sheet } from './views/sheet/sheet.tsx';
 
@@ -64,7 +64,7 @@ export function Checkout(props: CheckoutProps): ReactElement {
       settings,
       translate: t,
       callbacks: () => callbacks.current,
-      walletOptions: walletOptionsFrom(latestOptions.current),
+      walletOptions: latestOptions.current,
     });
     setRuntime(created);
     created.start();

@@ -119,7 +119,7 @@ export function connectCard(state: CheckoutState, t: Translate): CardProps {
   return {
     heading: t('sheet.cardHeading'),
     acceptedCardsLabel: t('sheet.acceptedCards'),
-    brands: brands.map((b) => ({ id: b.id, name: b.name, active: b.id === detected })),
+    brands: brands.map((b) => ({ ...b, active: b.id === detected })),
     brandDetected: detected !== null,
     fields: state.visibleFields.map((field) => {
       const entry = state.fields[field];
@@ -132,7 +132,7 @@ export function connectCard(state: CheckoutState, t: Translate): CardProps {
         focused: entry.state.isFocused,
       };
     }),
-    detected: detectedInfo === undefined ? null : { id: detectedInfo.id, name: detectedInfo.name, active: true },
+    detected: detectedInfo === undefined ? null : { ...detectedInfo, active: true },
     inert: !usable(state, 'number'),
     saveCard: state.settings.vaultCard ? { label: t('card.saveCard'), checked: state.saveCard } : null,
   };

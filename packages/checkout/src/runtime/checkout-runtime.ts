@@ -73,8 +73,8 @@ export interface RuntimeOptions {
   readonly translate: Translate;
   /** Read on every call so the latest React props are used. */
   readonly callbacks: () => CheckoutCallbacks;
-  /** The merchant's options per wallet, handed to the wallet when it loads. */
-  readonly walletOptions?: Readonly<Partial<Record<WalletOptionId, WalletOptions>>>;
+  /** The merchant's options per wallet (the checkout's options, read by wallet), handed to the wallet when it loads. */
+  readonly walletOptions?: Readonly<Partial<Record<WalletOptionId, WalletOptions>>> | undefined;
   /** Overrides the provider chosen from the token (tests, future providers). */
   readonly provider?: ProviderClient;
   /** Overrides the wallets' loaders (tests). */
@@ -467,10 +467,10 @@ export class CheckoutRuntime {
       case 'state':
         // Typed: a field holds something (its frame also reports it, as `validate`, when only its expected size changes).
         if (!message.state.isEmpty) this.#collectDeviceData();
-        this.#send({ type: 'FIELD_STATE', field: message.field, event: message.event, state: message.state });
+        this.#send({ ...message, type: 'FIELD_STATE' });
         return;
       case 'cardTypeChange':
-        this.#send({ type: 'CARD_TYPE_CHANGED', cards: message.cards });
+        this.#send({ ...message, type: 'CARD_TYPE_CHANGED' });
         return;
       case 'inputSubmitRequest':
         this.#emitter.emit('card:inputSubmitRequest', { field: message.field });

@@ -102,12 +102,7 @@ export class CheckoutEmitter {
   }
 
   on<E extends CheckoutEventName>(event: E, handler: Handler<E>): void {
-    let set = this.#handlers.get(event);
-    if (set === undefined) {
-      set = new Set();
-      this.#handlers.set(event, set);
-    }
-    set.add(handler);
+    this.#handlers.set(event, (this.#handlers.get(event) ?? new Set()).add(handler));
   }
 
   off<E extends CheckoutEventName>(event: E, handler: Handler<E>): void {

@@ -193,13 +193,3 @@ export function settingsFrom(options: CheckoutOptions | undefined): CheckoutSett
     threeDSecure: threeDSecureFrom(options?.threeDSecure),
   };
 }
-
-/** The wallets' own options, handed to each wallet when it loads. */
-export function walletOptionsFrom(options: CheckoutOptions | undefined): Partial<Record<WalletOptionId, WalletOptions>> {
-  const picked: Partial<Record<WalletOptionId, WalletOptions>> = {};
-  for (const wallet of WALLETS) {
-    const given = options?.[wallet];
-    if (given !== undefined) picked[wallet] = given;
-  }
-  return picked;
-}
