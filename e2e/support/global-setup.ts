@@ -16,12 +16,13 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   mkdirSync(join(root, '.tmp'), { recursive: true });
   const bundleDir = mkdtempSync(join(root, '.tmp', 'e2e-start-'));
   process.env.KASSA_START_BUNDLE = join(bundleDir, 'start.mjs');
-  await buildStartBundle(join(root, 'scripts', 'start.ts'), process.env.KASSA_START_BUNDLE);
   const removeBundle = () => rmSync(bundleDir, { recursive: true, force: true });
-  const shop = await startProduct(suiteEnv).catch((error: unknown) => {
-    removeBundle();
-    throw error;
-  });
+  const shop = await buildStartBundle(join(root, 'scripts', 'start.ts'), process.env.KASSA_START_BUNDLE)
+    .then(() => startProduct(suiteEnv))
+    .catch((error: unknown) => {
+      removeBundle();
+      throw error;
+    });
   const started = await Promise.allSettled([
     startProduct({ ...suiteEnv, WEB_DIST: shop.webDist }),
     startProduct({ ...suiteEnv, WEB_DIST: shop.webDist }),
