@@ -1,4 +1,4 @@
-import { solveChallenge } from 'altcha-lib';
+import { createChallenge, solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/connect.ts';
@@ -65,6 +65,28 @@ describe('AltchaVerifier', () => {
     expect(await verifier.verify(unsigned, BINDING)).toEqual({ ok: false, reason: 'invalid signature' });
     const expired = new AltchaVerifier({ secret: 'x'.repeat(32), maxCounter: 2000, challengeTtlSeconds: -1 });
     expect(await verifier.verify(await solvedToken(expired), BINDING)).toEqual({ ok: false, reason: 'expired' });
+  });
+
+  it('checks the signature over the text altcha-lib signs, whatever keys the data holds and in whatever order', async () => {
+    // Array-index keys come first in numeric order in the signed text ('9' before '10'), the others by code unit ('B'
+    // before 'a'): what altcha-lib's sorted copy gives.
+    const challenge = await createChallenge({
+      data: { session: BINDING.session, action: BINDING.action, '10': 'x', '9': 1, '0': true, B: null, a: 'é', é: '"' },
+      algorithm: 'SHA-256',
+      cost: 1,
+      counter: 5,
+      deriveKey,
+      expiresAt: Math.floor(Date.now() / 1000) + 60,
+      hmacSignatureSecret: 'x'.repeat(32),
+      hmacKeySignatureSecret: `${'x'.repeat(32)}:key`,
+    });
+    const solution = await solveChallenge({ challenge, deriveKey });
+    const { parameters } = challenge;
+    const reordered = Object.fromEntries(Object.entries(parameters).reverse());
+    for (const sent of [parameters, reordered]) {
+      const token = Buffer.from(JSON.stringify({ challenge: { ...challenge, parameters: sent }, solution })).toString('base64');
+      expect(await verifier.verify(token, BINDING)).toMatchObject({ ok: true });
+    }
   });
 
   it('refuses a solution issued to another session or for another action', async () => {

@@ -43,16 +43,21 @@ function sameHex(given: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** `v` with every object's keys sorted and undefined members left out (canonicalJson's). */
+/**
+ * `v` with every object's keys sorted and undefined members left out, as altcha-lib's sortKeys makes it: copied key by
+ * key into a new object (an object lists array-index keys first whatever their insertion, as the signer's copy does;
+ * without a prototype, so a `__proto__` key is a member as there). Not `Object.fromEntries` of sorted entries, filtered
+ * and mapped: their arrays cost 6.8-7.7 µs a verification against 4.6-6.0 (issue 10, cpu10).
+ */
 function sorted(v: unknown): unknown {
-  return typeof v === 'object' && v !== null && !Array.isArray(v)
-    ? Object.fromEntries(
-        Object.entries(v)
-          .filter(([, member]) => member !== undefined)
-          .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-          .map(([key, member]) => [key, sorted(member)]),
-      )
-    : v;
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return v;
+  const record = v as Record<string, unknown>;
+  const copy: Record<string, unknown> = Object.create(null);
+  for (const key of Object.keys(record).sort()) {
+    const member = record[key];
+    if (member !== undefined) copy[key] = sorted(member);
+  }
+  return copy;
 }
 
 /**
