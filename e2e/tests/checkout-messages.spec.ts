@@ -107,6 +107,29 @@ test('a part of the checkout whose download stalls (the saved methods\', for vau
   expect(await integratorErrors(page)).toEqual([{ code: 'network', message: cannotStart }]);
 });
 
+test("a locale's catalogue whose download stalls (German): the checkout starts in English at the parts' time limit, as when the catalogue fails, not a form that never starts", async ({
+  page,
+}) => {
+  await page.clock.install();
+  const asked = page.waitForRequest(/\/__integrator\/de-/);
+  const setup = { authorization: await clientTokenForNewOrder(page), options: { locale: 'de' } };
+  await openIntegratorPage(page, setup, { stalling: /^de-/ });
+  await asked;
+  const sheet = new CheckoutSheet(page);
+  const number = page.locator('iframe[name="kassa-field-number"]');
+  // Until the catalogue is in, no checkout is started: the loading state without words, no frames.
+  await sheet.seesState('loading');
+  await expect(number).toHaveCount(0);
+  // The time limit (OPTION_LOAD_TIMEOUT_MS, runtime/checkout-runtime.ts), started with the chunk's import.
+  await page.clock.fastForward(20_000);
+  await sheet.seesState('ready');
+  await expect(sheet.root()).toHaveAttribute('lang', 'en');
+  await expect(number).toHaveAttribute('title', 'Card number');
+  await new Shopper(page).enterCard(cards.visa);
+  const [paid] = await requestPaymentMethod(page);
+  expect(paid).toMatchObject({ ok: true, result: { type: 'CreditCard', details: { lastFour: '1111' } } });
+});
+
 test('the payment\'s part failing to download: a request shows "The payment form cannot start. Reload the page…", no Try again; it and onError say network', async ({
   page,
 }) => {

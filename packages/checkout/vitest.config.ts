@@ -4,7 +4,11 @@ import { configDefaults, defineConfig } from 'vitest/config';
  * The files that replace modules with vi.mock: vitest keeps a worker's module mocks from one file to the next when the
  * files share their modules, so these run in project checkout-mocks (vitest.mocks.config.ts), a fresh module graph each.
  */
-export const MOCKING_FILES = ['src/runtime/checkout-runtime.test.ts', 'src/fields/hosted-fields.test.ts'];
+export const MOCKING_FILES = [
+  'src/runtime/checkout-runtime.test.ts',
+  'src/fields/hosted-fields.test.ts',
+  'src/i18n/catalogue-download.test.ts',
+];
 
 export default defineConfig({
   test: {

@@ -2,6 +2,8 @@
 // reference for the MessageKey union), but for the sentences the card view does not show, which come with the parts
 // that show them (catalogue-on-demand.ts); every other catalogue is a chunk of its own, imported only when asked for,
 // so the card view's entry chunk carries English alone.
+import { OPTION_LOAD_TIMEOUT_MS } from '../runtime/checkout-runtime.ts';
+import { inTime } from '../runtime/in-time.ts';
 import { en, type Catalogue, type MessageKey } from './catalogue.ts';
 import type { WalletTranslationKey } from './wallet-messages.ts';
 
@@ -12,12 +14,15 @@ export type Locale = (typeof SUPPORTED_LOCALES)[number];
 /** The writing direction of each locale: the sheet is laid out right-to-left for these. */
 const RIGHT_TO_LEFT: ReadonlySet<Locale> = new Set<Locale>(['ar']);
 
-const loaders: Readonly<Record<Exclude<Locale, 'en'>, () => Promise<Catalogue>>> = {
-  de: () => import('./locales/de.ts').then((module) => module.de),
-  fr: () => import('./locales/fr.ts').then((module) => module.fr),
-  es: () => import('./locales/es.ts').then((module) => module.es),
-  ja: () => import('./locales/ja.ts').then((module) => module.ja),
-  ar: () => import('./locales/ar.ts').then((module) => module.ar),
+type OnDemandLocale = Exclude<Locale, 'en'>;
+
+/** Each catalogue's chunk, whose module exports it under the locale's name. */
+const loaders: Readonly<Record<OnDemandLocale, () => Promise<Partial<Record<Locale, Catalogue>>>>> = {
+  de: () => import('./locales/de.ts'),
+  fr: () => import('./locales/fr.ts'),
+  es: () => import('./locales/es.ts'),
+  ja: () => import('./locales/ja.ts'),
+  ar: () => import('./locales/ar.ts'),
 };
 
 /**
@@ -30,8 +35,8 @@ export type Translate = (key: MessageKey, params?: Readonly<Record<string, strin
 
 export type Direction = 'ltr' | 'rtl';
 
-function isLocale(value: string): value is Locale {
-  return (SUPPORTED_LOCALES as readonly string[]).includes(value);
+function isLocale(value: string | undefined): value is Locale {
+  return (SUPPORTED_LOCALES as readonly (string | undefined)[]).includes(value);
 }
 
 /**
@@ -42,7 +47,7 @@ export function resolveLocale(tag: string | undefined): Locale {
   if (tag === undefined) return 'en';
   const normalised = tag.trim().replace(/_/g, '-').toLowerCase();
   if (isLocale(normalised)) return normalised;
-  const language = normalised.split('-')[0] ?? '';
+  const language = normalised.split('-')[0];
   return isLocale(language) ? language : 'en';
 }
 
@@ -65,12 +70,16 @@ export function loadedCatalogue(locale: Locale): Partial<Catalogue> | undefined 
   return loaded.get(locale);
 }
 
-/** Imports a catalogue's chunk once; later calls reuse it. */
+/**
+ * Imports a catalogue's chunk once; later calls reuse it. A download that stalls fails at the parts' time limit, as one
+ * that failed (the sheet then speaks English), not a checkout that never starts.
+ */
 export async function loadCatalogue(locale: Locale): Promise<Partial<Catalogue>> {
-  const known = loaded.get(locale);
-  if (known !== undefined) return known;
-  const catalogue = await loaders[locale as Exclude<Locale, 'en'>]();
-  loaded.set(locale, catalogue);
+  let catalogue = loaded.get(locale);
+  if (catalogue === undefined) {
+    catalogue = (await inTime(loaders[locale as OnDemandLocale](), OPTION_LOAD_TIMEOUT_MS))[locale] as Catalogue;
+    loaded.set(locale, catalogue);
+  }
   return catalogue;
 }
 
