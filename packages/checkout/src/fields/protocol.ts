@@ -97,6 +97,11 @@ export function str(value: unknown): string {
   return typeof value === 'string' ? value : '';
 }
 
+/** The string members `keys` of `value`, each '' when absent or not a string. */
+function strings<K extends string>(value: Record<string, unknown>, keys: readonly K[]): Record<K, string> {
+  return Object.fromEntries(keys.map((key) => [key, str(value[key])])) as Record<K, string>;
+}
+
 /** The gateway's creditCards[0] object -> the public result shape (spec section 3). */
 export function parseTokenizeResult(value: unknown): PaymentMethodResult | null {
   if (!isRecord(value) || typeof value.nonce !== 'string' || value.nonce === '' || !isRecord(value.details)) return null;
@@ -106,27 +111,22 @@ export function parseTokenizeResult(value: unknown): PaymentMethodResult | null 
     nonce: value.nonce,
     type: 'CreditCard',
     details: {
-      bin: str(d.bin),
-      cardType: str(d.cardType),
-      lastFour: str(d.lastFour),
-      lastTwo: str(d.lastTwo),
-      expirationMonth: str(d.expirationMonth),
-      expirationYear: str(d.expirationYear),
+      ...strings(d, ['bin', 'cardType', 'lastFour', 'lastTwo', 'expirationMonth', 'expirationYear']),
       cardholderName: typeof d.cardholderName === 'string' && d.cardholderName !== '' ? d.cardholderName : null,
     },
     description: str(value.description),
     binData: isRecord(b)
-      ? {
-          commercial: str(b.commercial),
-          countryOfIssuance: str(b.countryOfIssuance),
-          debit: str(b.debit),
-          durbinRegulated: str(b.durbinRegulated),
-          healthcare: str(b.healthcare),
-          issuingBank: str(b.issuingBank),
-          payroll: str(b.payroll),
-          prepaid: str(b.prepaid),
-          productId: str(b.productId),
-        }
+      ? strings(b, [
+          'commercial',
+          'countryOfIssuance',
+          'debit',
+          'durbinRegulated',
+          'healthcare',
+          'issuingBank',
+          'payroll',
+          'prepaid',
+          'productId',
+        ])
       : undefined,
     ...NEW_METHOD_DEFAULTS,
   };
