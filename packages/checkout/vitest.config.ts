@@ -8,6 +8,7 @@ export const MOCKING_FILES = [
   'src/runtime/checkout-runtime.test.ts',
   'src/fields/hosted-fields.test.ts',
   'src/i18n/catalogue-download.test.ts',
+  'src/provider/sandbox-provider-download.test.ts',
 ];
 
 export default defineConfig({
