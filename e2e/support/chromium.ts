@@ -50,6 +50,9 @@ export function chromiumLaunchOptions({ siteIsolation = false } = {}): { executa
     // two runs each, alternating, load 15-17): 59 renderer processes instead of 85-86, Chromium's CPU 70-73 s instead
     // of 84-85, all the run's processes 122-129 s instead of 138-148. `--in-process-gpu` only moved the GPU process's
     // CPU into the browser process's.
-    args: siteIsolation ? chromiumArgs : ['--disable-site-isolation-trials', ...chromiumArgs],
+    // `--js-flags=--max-opt=1`: V8 stops at Sparkplug, without Maglev, whose compiles took about 0.07 s of a card
+    // payment's 1.7 s of renderer CPU for pages that live a few seconds (e2e README, "Where the run's CPU goes"). The
+    // tests only, not the bench's `chromiumArgs`, whose timings are desktop Chrome's.
+    args: [...(siteIsolation ? [] : ['--disable-site-isolation-trials']), '--js-flags=--max-opt=1', ...chromiumArgs],
   };
 }
