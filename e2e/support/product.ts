@@ -37,9 +37,14 @@ export const suiteEnv: Readonly<Record<string, string>> = { BOTCHECK_MAX_COUNTER
  * of the repository to start instead (the bench's `--before`). The e2e run starts this repository's Kassas from
  * `scripts/start.ts` bundled once for the run (`KASSA_START_BUNDLE`, built by support/global-setup.ts with
  * scripts/start-bundle.ts), refused if a bundled source file changed since; without it (the bench), under tsx.
+ * `asNpmStart`: through `npm start`'s own command (scripts/bootstrap.mjs, then tsx), for the test of its terminal.
  */
-export async function startProduct(env: Record<string, string> = {}, from: string = root): Promise<RunningProduct> {
-  const bundle = from === root ? process.env.KASSA_START_BUNDLE : undefined;
+export async function startProduct(
+  env: Record<string, string> = {},
+  from: string = root,
+  { asNpmStart = false } = {},
+): Promise<RunningProduct> {
+  const bundle = from === root && !asNpmStart ? process.env.KASSA_START_BUNDLE : undefined;
   const stale = bundle === undefined ? [] : staleInputs(bundle);
   if (stale.length > 0) {
     throw new Error(`Kassa's start bundle is older than ${stale.join(', ')}: run the specs again to bundle the code as it is`);
@@ -47,7 +52,11 @@ export async function startProduct(env: Record<string, string> = {}, from: strin
   const dataDir = mkdtempSync(join(tmpdir(), 'kassa-e2e-'));
   const databaseFile = join(dataDir, 'kassa.sqlite');
   const logFile = join(dataDir, 'server.log');
-  const start = bundle === undefined ? ['--import', 'tsx', join(from, 'scripts', 'start.ts')] : [bundle];
+  const start = asNpmStart
+    ? [join(from, 'scripts', 'bootstrap.mjs'), 'start']
+    : bundle === undefined
+      ? ['--import', 'tsx', join(from, 'scripts', 'start.ts')]
+      : [bundle];
   const child = spawn(process.execPath, start, {
     cwd: from,
     // Debug: the log file holds every request line too, so the audit checks those for card data as well. The terminal

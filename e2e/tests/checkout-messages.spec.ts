@@ -95,7 +95,7 @@ test('a part of the checkout whose download stalls (the saved methods\', for vau
   await asked;
   const sheet = new CheckoutSheet(page);
   await sheet.seesState('loading');
-  // The time limit of a part's download (OPTION_LOAD_TIMEOUT_MS, runtime/checkout-runtime.ts), run forward on the page's
+  // The time limit of a part's download (OPTION_LOAD_TIMEOUT_MS, runtime/in-time.ts), run forward on the page's
   // clock: it starts once the saved methods' list is in, beside the chunk's request, so the clock is run forward again
   // until it has passed.
   await expect(async () => {
@@ -120,7 +120,7 @@ test("a locale's catalogue whose download stalls (German): the checkout starts i
   // Until the catalogue is in, no checkout is started: the loading state without words, no frames.
   await sheet.seesState('loading');
   await expect(number).toHaveCount(0);
-  // The time limit (OPTION_LOAD_TIMEOUT_MS, runtime/checkout-runtime.ts), started with the chunk's import.
+  // The time limit (OPTION_LOAD_TIMEOUT_MS, runtime/in-time.ts), started with the chunk's import.
   await page.clock.fastForward(20_000);
   await sheet.seesState('ready');
   await expect(sheet.root()).toHaveAttribute('lang', 'en');
@@ -155,7 +155,7 @@ test('the payment\'s part whose download stalls: a request ends at the parts\' t
   await asked;
   await new Shopper(page).enterCard(cards.visa);
   const outcome = requestPaymentMethod(page);
-  // The time limit of a part's download (OPTION_LOAD_TIMEOUT_MS, runtime/checkout-runtime.ts), from the import the
+  // The time limit of a part's download (OPTION_LOAD_TIMEOUT_MS, runtime/in-time.ts), from the import the
   // checkout started at ready, run forward on the page's clock rather than waited out.
   await page.clock.fastForward(20_000);
   expect(await outcome).toEqual([{ ok: false, code: 'network', message: cannotStart }]);

@@ -224,9 +224,10 @@ test.describe('in the dark', () => {
 test("npm start's terminal: readable log lines, then the banner, which requests do not push away (their lines only at LOG_LEVEL=debug)", async ({
   request,
 }) => {
-  // A Kassa of its own at the default log level (the run's Kassas log at debug for the audit), as npm start runs it,
-  // serving the web app the run's first Kassa built.
-  const kassa = await startProduct({ LOG_LEVEL: 'info', WEB_DIST: webDist(join(import.meta.dirname, '..', '..')) });
+  // A Kassa of its own at the default log level (the run's Kassas log at debug for the audit), started by npm start's
+  // command (not the run's bundle), serving the web app the run's first Kassa built.
+  const root = join(import.meta.dirname, '..', '..');
+  const kassa = await startProduct({ LOG_LEVEL: 'info', WEB_DIST: webDist(root) }, root, { asNpmStart: true });
   try {
     expect((await request.get(`${kassa.shopUrl}/api/config`)).ok()).toBe(true);
     expect((await request.get(`${kassa.shopUrl}/`)).ok()).toBe(true);

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { OPTION_LOAD_TIMEOUT_MS } from '../runtime/checkout-runtime.ts';
+import { OPTION_LOAD_TIMEOUT_MS } from '../runtime/in-time.ts';
 import { loadCatalogue } from './i18n.ts';
 
 // The network holds the German catalogue's download: its import neither arrives nor fails.

@@ -2,8 +2,7 @@
 // reference for the MessageKey union), but for the sentences the card view does not show, which come with the parts
 // that show them (catalogue-on-demand.ts); every other catalogue is a chunk of its own, imported only when asked for,
 // so the card view's entry chunk carries English alone.
-import { OPTION_LOAD_TIMEOUT_MS } from '../runtime/checkout-runtime.ts';
-import { inTime } from '../runtime/in-time.ts';
+import { inTime, OPTION_LOAD_TIMEOUT_MS } from '../runtime/in-time.ts';
 import { en, type Catalogue, type MessageKey } from './catalogue.ts';
 import type { WalletTranslationKey } from './wallet-messages.ts';
 

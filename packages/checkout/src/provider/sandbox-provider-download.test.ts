@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { OPTION_LOAD_TIMEOUT_MS } from '../runtime/checkout-runtime.ts';
+import { OPTION_LOAD_TIMEOUT_MS } from '../runtime/in-time.ts';
 import { gatewayConfiguration, paymentMethodResult } from '../testing/fixtures.ts';
 import { createSandboxProvider, parseSavedMethods } from './sandbox-provider.ts';
 

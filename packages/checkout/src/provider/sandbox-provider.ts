@@ -5,8 +5,7 @@ import type { GatewayConfiguration, PaymentMethodResult } from '../machine/check
 import { parseClientToken, type ClientToken } from './client-token.ts';
 import { fetchFromGateway, GATEWAY_TIMEOUT_MS, NETWORK } from './gateway-failures.ts';
 import { ProviderConfigurationError, ProviderError, type ProviderClient } from './provider.ts';
-import { OPTION_LOAD_TIMEOUT_MS } from '../runtime/checkout-runtime.ts';
-import { inTime } from '../runtime/in-time.ts';
+import { inTime, OPTION_LOAD_TIMEOUT_MS } from '../runtime/in-time.ts';
 import { isRecord } from './json.ts';
 import type { GatewayFetch } from './sandbox-client-api.ts';
 

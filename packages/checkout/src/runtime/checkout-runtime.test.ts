@@ -13,7 +13,8 @@ import {
 } from '../provider/provider.ts';
 import type { WalletPlugin } from '../wallets/registry.ts';
 import { CheckoutError } from './checkout-error.ts';
-import { CheckoutRuntime, OPTION_LOAD_TIMEOUT_MS, type RuntimeOptions } from './checkout-runtime.ts';
+import { CheckoutRuntime, type RuntimeOptions } from './checkout-runtime.ts';
+import { OPTION_LOAD_TIMEOUT_MS } from './in-time.ts';
 import type { CheckoutCallbacks } from './events.ts';
 import { loadParts, loadPayment } from './parts/load.ts';
 import {

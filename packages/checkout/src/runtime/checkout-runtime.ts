@@ -26,7 +26,7 @@ import { createSandboxProvider } from '../provider/sandbox-provider.ts';
 import type { WalletRegistry } from '../wallets/registry.ts';
 import { CheckoutError } from './checkout-error.ts';
 import { CheckoutEmitter, type CheckoutCallbacks, type CheckoutEventMap, type CheckoutEventName } from './events.ts';
-import { inTime } from './in-time.ts';
+import { inTime, OPTION_LOAD_TIMEOUT_MS } from './in-time.ts';
 import { reportOptionProblem, type WalletOptions } from './options.ts';
 import { loadParts, loadPayment, partsNeeded } from './parts/load.ts';
 import type { PartEffect, PartHost, RuntimePart } from './parts/part.ts';
@@ -113,12 +113,6 @@ export type ShopperEvent = Extract<
 
 /** Where focus goes when the shopper opens a view, or when the sheet's message must be read first. */
 export type FocusTarget = PaymentOptionId | 'options' | 'methods' | 'delete-confirmation' | 'alert';
-
-/**
- * RuntimeOptions.optionLoadTimeoutMs's default, the card's frames' and each wallet's set-up's alike; and how long a part's
- * download may take (a stalled one then fails the checkout as one that did not download), whatever that option says.
- */
-export const OPTION_LOAD_TIMEOUT_MS = 20_000;
 
 export const OPTION_FAILED_NOTE = 'failed to initialise and is shown disabled; the other ways to pay still work.';
 

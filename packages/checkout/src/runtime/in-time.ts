@@ -3,6 +3,14 @@
 // failed instead.
 
 /**
+ * RuntimeOptions.optionLoadTimeoutMs's default, the card's frames' and each wallet's set-up's alike; and how long a part's
+ * download may take (a stalled one then fails the checkout as one that did not download), whatever that option says.
+ * Here, beside the limit's helper, so the modules that download parts (the language catalogues, the provider's) need
+ * not import the runtime that imports them.
+ */
+export const OPTION_LOAD_TIMEOUT_MS = 20_000;
+
+/**
  * `promise`'s outcome, or a rejection once `ms` have passed without one. The timer is left to run: once `promise` has
  * settled, its rejection does nothing.
  */

@@ -3,7 +3,8 @@
 // flow is its view's, src/wallets/).
 import { walletsPart } from '../../machine/parts/wallets.ts';
 import { WALLETS, type WalletEvent } from '../../wallets/registry.ts';
-import { OPTION_FAILED_NOTE, OPTION_LOAD_TIMEOUT_MS } from '../checkout-runtime.ts';
+import { OPTION_FAILED_NOTE } from '../checkout-runtime.ts';
+import { OPTION_LOAD_TIMEOUT_MS } from '../in-time.ts';
 import type { RuntimePart } from './part.ts';
 
 export const wallets: RuntimePart = {
