@@ -2,7 +2,7 @@
 // reference for the MessageKey union), but for the sentences the card view does not show, which come with the parts
 // that show them (catalogue-on-demand.ts); every other catalogue is a chunk of its own, imported only when asked for,
 // so the card view's entry chunk carries English alone.
-import { inTime, OPTION_LOAD_TIMEOUT_MS } from '../runtime/in-time.ts';
+import { inTime } from '../runtime/in-time.ts';
 import { en, type Catalogue, type MessageKey } from './catalogue.ts';
 import type { WalletTranslationKey } from './wallet-messages.ts';
 
@@ -76,7 +76,7 @@ export function loadedCatalogue(locale: Locale): Partial<Catalogue> | undefined 
 export async function loadCatalogue(locale: Locale): Promise<Partial<Catalogue>> {
   let catalogue = loaded.get(locale);
   if (catalogue === undefined) {
-    catalogue = (await inTime(loaders[locale as OnDemandLocale](), OPTION_LOAD_TIMEOUT_MS))[locale] as Catalogue;
+    catalogue = (await inTime(loaders[locale as OnDemandLocale]()))[locale] as Catalogue;
     loaded.set(locale, catalogue);
   }
   return catalogue;

@@ -6,7 +6,7 @@ import { createSandboxProvider, parseSavedMethods } from './sandbox-provider.ts'
 // The network holds the downloads of the provider client's modules imported on demand: each import neither arrives nor
 // fails (vi.mock is hoisted above the file's own declarations: each factory is written out). Not here: the import of
 // http-failures.ts after a gateway error answer (sandbox-provider.ts's call), whose never-settling mock reached the real
-// module in 3 runs of 16 (a flaky test, taken out; the same onDemand as the three below).
+// module in 3 runs of 16 (a flaky test, taken out; the same inTime as the three below).
 vi.mock('./wallet-result.ts', () => new Promise(() => {}));
 vi.mock('./sandbox-wallets.ts', () => new Promise(() => {}));
 vi.mock('./sandbox-three-d-secure.ts', () => new Promise(() => {}));

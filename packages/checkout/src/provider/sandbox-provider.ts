@@ -5,15 +5,9 @@ import type { GatewayConfiguration, PaymentMethodResult } from '../machine/check
 import { parseClientToken, type ClientToken } from './client-token.ts';
 import { fetchFromGateway, GATEWAY_TIMEOUT_MS, NETWORK } from './gateway-failures.ts';
 import { ProviderConfigurationError, ProviderError, type ProviderClient } from './provider.ts';
-import { inTime, OPTION_LOAD_TIMEOUT_MS } from '../runtime/in-time.ts';
+import { inTime } from '../runtime/in-time.ts';
 import { isRecord } from './json.ts';
 import type { GatewayFetch } from './sandbox-client-api.ts';
-
-/**
- * A module of ours imported on demand, within the parts' time limit: a download that stalls (never ends, never fails)
- * fails then as one that failed, not a call that waits for good.
- */
-const onDemand = <T>(module: Promise<T>): Promise<T> => inTime(module, OPTION_LOAD_TIMEOUT_MS);
 
 function strings(value: unknown): readonly string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
@@ -53,7 +47,7 @@ export async function parseSavedMethods(body: unknown): Promise<readonly Payment
   if (!Array.isArray(list)) return [];
   const isWallet = (entry: unknown) => isRecord(entry) && typeof entry.type === 'string' && entry.type !== 'CreditCard';
   // Loaded only when the list holds a saved wallet: the card view's bundle stays within its budget.
-  const wallets = list.some(isWallet) ? await onDemand(import('./wallet-result.ts')) : null;
+  const wallets = list.some(isWallet) ? await inTime(import('./wallet-result.ts')) : null;
   return list.flatMap((entry: unknown) => {
     const card = isWallet(entry) ? (wallets?.walletResult(entry) ?? null) : parseTokenizeResult(entry);
     if (card === null) return [];
@@ -88,7 +82,7 @@ export function createSandboxProvider(
     // What the error stands for is imported now (not in the card view's bundle); if it cannot be, the shop's own
     // origin is unreachable too: a network failure.
     if (!response.ok)
-      throw await onDemand(import('./http-failures.ts')).then(
+      throw await inTime(import('./http-failures.ts')).then(
         (failures) => failures.httpFailure(response, what),
         () => new ProviderError(NETWORK, `The gateway answered ${what} with HTTP ${response.status}.`),
       );
@@ -136,11 +130,12 @@ export function createSandboxProvider(
       import('./sandbox-device-data.ts').then((flow) => flow.collectWithSandbox(config.assetsUrl, signal)).catch(() => null),
     // The sandbox's approval page stands in for every wallet's own window or sheet: any browser can show it.
     canPayWith: () => true,
-    // The flows load on demand and never reject: only their import can fail (or stall), and that is a failed outcome too.
+    // The flows load on demand and never reject: only their import can fail (or stall: inTime, the parts' download limit,
+    // as for every module of ours imported on demand), and that is a failed outcome too.
     approveWallet: (request) =>
-      onDemand(import('./sandbox-wallets.ts')).then((flow) => flow.approveWithSandbox(token, request, gatewayFetch), notLoaded),
+      inTime(import('./sandbox-wallets.ts')).then((flow) => flow.approveWithSandbox(token, request, gatewayFetch), notLoaded),
     verifyThreeDSecure: (request) =>
-      onDemand(import('./sandbox-three-d-secure.ts')).then(
+      inTime(import('./sandbox-three-d-secure.ts')).then(
         (flow) => flow.verifyWithSandbox(token, request, gatewayFetch),
         notLoaded,
       ),

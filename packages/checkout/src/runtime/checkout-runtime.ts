@@ -334,7 +334,7 @@ export class CheckoutRuntime {
    * the next request.
    */
   #preparePayment(host: PartHost): Promise<Payment> {
-    this.#paymentLoad ??= inTime(loadPayment(), OPTION_LOAD_TIMEOUT_MS).then(
+    this.#paymentLoad ??= inTime(loadPayment()).then(
       (part) => {
         this.#machine.install(part.machine);
         this.#payment = part.create(host);
@@ -383,7 +383,7 @@ export class CheckoutRuntime {
       })
       // The machine's parts this checkout can need are in place before its first view (a card-only checkout has none).
       .then((savedMethods) =>
-        inTime(loadParts(partsNeeded(config, settings, options, savedMethods)), OPTION_LOAD_TIMEOUT_MS).then(
+        inTime(loadParts(partsNeeded(config, settings, options, savedMethods))).then(
           (parts) => {
             if (signal.aborted) return;
             this.#installParts(parts);

@@ -11,10 +11,10 @@
 export const OPTION_LOAD_TIMEOUT_MS = 20_000;
 
 /**
- * `promise`'s outcome, or a rejection once `ms` have passed without one. The timer is left to run: once `promise` has
- * settled, its rejection does nothing.
+ * `promise`'s outcome, or a rejection once `ms` (by default a part's download limit) have passed without one. The timer
+ * is left to run: once `promise` has settled, its rejection does nothing.
  */
-export function inTime<T>(promise: Promise<T>, ms: number): Promise<T> {
+export function inTime<T>(promise: Promise<T>, ms = OPTION_LOAD_TIMEOUT_MS): Promise<T> {
   return new Promise((resolve, reject) => {
     setTimeout(reject, ms, new Error('timed out'));
     promise.then(resolve, reject);
