@@ -42,8 +42,7 @@ async function guestPays(browser: Browser): Promise<void> {
 test('a merchant voids a payment that has not settled, after the confirmation', SANDBOX_CLOCK, async ({ page, browser }) => {
   const { email, orderNumber } = await shopperPays(browser, cards.amex);
   const merchant = new Merchant(page);
-  await merchant.signsIn();
-  await merchant.opensSection('Payments');
+  await merchant.signsIn('Payments');
   await merchant.filtersPayments({ orderNumber: String(orderNumber), method: 'Card' });
   await expect(page).toHaveURL(new RegExp(`orderNumber=${orderNumber}.*paymentMethodType=credit_card`));
   await page.screenshot({ path: test.info().outputPath('payments-filtered.png'), fullPage: true });
@@ -96,8 +95,7 @@ test(
     expect(clock.ok()).toBe(true);
 
     const merchant = new Merchant(page);
-    await merchant.signsIn();
-    await merchant.opensSection('Payments');
+    await merchant.signsIn('Payments');
     await merchant.filtersPayments({ cardLastFour: '4444', customerEmail: email });
     await expect(page).toHaveURL(/cardLastFour=4444/);
     expect(await merchant.axeViolations('payments list, filtered')).toEqual([]);
@@ -251,8 +249,7 @@ test('a merchant cancels a subscription from the list after the question, and se
   await context.close();
 
   const merchant = new Merchant(page);
-  await merchant.signsIn();
-  await merchant.opensSection('Subscriptions');
+  await merchant.signsIn('Subscriptions');
   const row = page.getByRole('row').filter({ hasText: email });
   await expect(row).toContainText('Active');
   const cancel = row.getByRole('button', { name: `Cancel Coffee beans, 1 kg, every month for ${email}` });
@@ -288,8 +285,7 @@ async function disputeListed(page: Page, email: string): Promise<void> {
 test('a merchant answers a chargeback with a PDF, then accepts it after the question', async ({ page, browser }) => {
   const { email, orderNumber } = await shopperPays(browser, DISPUTE_CARD);
   const merchant = new Merchant(page);
-  await merchant.signsIn();
-  await merchant.opensSection('Disputes');
+  await merchant.signsIn('Disputes');
   await disputeListed(page, email);
   const row = page.getByRole('row').filter({ hasText: email });
   await expect(row).toContainText('open');
@@ -327,8 +323,7 @@ test("a merchant opens a dispute, sees the evidence sent by name and sender, rem
 }) => {
   const { email, orderNumber } = await shopperPays(browser, DISPUTE_CARD);
   const merchant = new Merchant(page);
-  await merchant.signsIn();
-  await merchant.opensSection('Disputes');
+  await merchant.signsIn('Disputes');
   await disputeListed(page, email);
   const name = `the dispute of €12.00 on order ${orderNumber}`;
   await page.getByRole('link', { name: `Open ${name}` }).click();
@@ -411,8 +406,7 @@ test("a merchant sees a sign-in the bot check refused among the refusals, filter
   await context.close();
 
   const merchant = new Merchant(page);
-  await merchant.signsIn();
-  await merchant.opensSection('Refusals');
+  await merchant.signsIn('Refusals');
   await page.getByLabel('Refused by').selectOption({ label: 'Bot check' });
   await expect(page).toHaveURL(/kind=botcheck/);
   const rows = page.getByRole('region', { name: 'Refusals, newest first' }).locator('tbody tr');
@@ -423,25 +417,28 @@ test("a merchant sees a sign-in the bot check refused among the refusals, filter
   await page.screenshot({ path: test.info().outputPath('refusals.png'), fullPage: true });
 });
 
-// Every page in both themes, a test per page (short tests spread over the workers): the theme follows the system's
-// setting while the page is open (theme/theme.ts), so one sign-in serves both sweeps.
-for (const section of ['Overview', 'Payments', 'Subscriptions', 'Disputes', 'Customers', 'Refusals', 'Activity'] as const) {
-  test(`the dashboard's ${section} page passes axe in the light and the dark theme`, async ({ page }) => {
-    // Two axe runs over a page of tables or charts: over a minute on a loaded 2-core machine.
-    test.setTimeout(120_000);
+// Every page in both themes, one sign-in and one page for all (a test per page cost about 2 s of CPU each for its own
+// browser page, sign-in and overview, more than its two axe runs): the theme follows the system's setting while the
+// page is open (theme/theme.ts), and each section is reached through the dashboard's navigation. Every violation of
+// every page is reported, not only the first page's.
+test('every dashboard page passes axe in the light and the dark theme', async ({ page }) => {
+  // Fourteen axe runs over pages of tables or charts, each a few seconds on a loaded 2-core machine.
+  test.setTimeout(240_000);
+  const merchant = new Merchant(page);
+  await merchant.signsIn();
+  const violations: string[] = [];
+  for (const section of ['Overview', 'Payments', 'Subscriptions', 'Disputes', 'Customers', 'Refusals', 'Activity'] as const) {
     await page.emulateMedia({ colorScheme: 'light' });
-    const merchant = new Merchant(page);
-    await merchant.signsIn();
     await merchant.opensSection(section);
     await expect(page.locator('.status')).toHaveCount(0);
     await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
-    const violations = await merchant.axeViolations(`${section} (light)`);
+    violations.push(...(await merchant.axeViolations(`${section} (light)`)));
     await page.emulateMedia({ colorScheme: 'dark' });
     await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
     violations.push(...(await merchant.axeViolations(`${section} (dark)`)));
-    expect(violations).toEqual([]);
-  });
-}
+  }
+  expect(violations).toEqual([]);
+});
 
 /**
  * The overview's figures and charts (their axes and legends) not drawn inside their cards' padding: a range over each
@@ -546,7 +543,7 @@ test("the overview's figures and charts stay inside their cards from 320 to 1280
       if (!figure.includes(' ')) {
         expect(await widestFigureShare(page), `${figure} at ${width} px: its share of its card`).toBeLessThanOrEqual(0.9);
       }
-      await page.screenshot({ path: test.info().outputPath(`overview-${figure.length}-${width}.png`) });
+      // No screenshot at each width (27, about 3 s of CPU): a failure's own screenshot is of the figure and width that failed.
     }
   }
 });
@@ -575,11 +572,33 @@ test('on a phone the dashboard fits the screen: the overview at 320 px, tabs for
   await page.screenshot({ path: test.info().outputPath('phone-activity.png'), fullPage: true });
 });
 
-test("on a phone the admin's header is one row, the account behind a menu that works by keyboard: Escape closes it, Sign out signs out", async ({
+test("from 320 to 961 px the admin's header is one row, nothing cut off: who is signed in on one line from 961 px; on a phone the account behind a menu that works by keyboard, Escape closes it, Sign out signs out", async ({
   page,
 }) => {
   const merchant = new Merchant(page);
   await merchant.signsIn();
+  // At 641 px it was 679 px wide (Sign out cut off) and who is signed in took three lines: signed in, the logo alone
+  // says whose shop it is up to 800 px, and who is signed in shows from 961 px (on a phone what does not fit goes to a
+  // second row on purpose).
+  for (const width of [641, 720, 800, 880, 961]) {
+    await page.setViewportSize({ width, height: 720 });
+    // Polled: the overview's charts follow their cards' width a frame later (a ResizeObserver), and until then the
+    // page is as wide as they were (sidewaysScroll true at 641 px in one clone's run, the header itself one row).
+    await expect
+      .poll(async () => ({ width, ...(await headerLayout(page)) }))
+      .toEqual({
+        width,
+        logoWidth: 32,
+        brandClearOfCart: true,
+        toolsBesideNav: true,
+        sidewaysScroll: false,
+      });
+    const signedIn = page.getByText('Signed in as Demo Admin');
+    if (width < 961) await expect(signedIn).toBeHidden();
+    else expect((await signedIn.boundingBox())?.height).toBeLessThan(24);
+  }
+  await page.locator('.app-header').screenshot({ path: test.info().outputPath('admin-header-961.png') });
+
   const header = page.getByRole('banner');
   const menuButton = header.getByRole('button', { name: 'Account menu' });
   const signOut = header.getByRole('button', { name: 'Sign out' });
@@ -635,32 +654,6 @@ test("on a phone the admin's header is one row, the account behind a menu that w
   await expect(header.getByRole('link', { name: 'Sign in' })).toBeVisible();
   await expect(header.getByRole('link', { name: 'Admin' })).toHaveCount(0);
   expect((await (await page.request.get('/api/session')).json()).account).toBeNull();
-});
-
-test("on a tablet the admin's header is one row, who is signed in on one line from 961 px, nothing cut off", async ({ page }) => {
-  const merchant = new Merchant(page);
-  await merchant.signsIn();
-  // At 641 px it was 679 px wide (Sign out cut off) and who is signed in took three lines: signed in, the logo alone
-  // says whose shop it is up to 800 px, and who is signed in shows from 961 px (on a phone what does not fit goes to a
-  // second row on purpose).
-  for (const width of [641, 720, 800, 880, 961]) {
-    await page.setViewportSize({ width, height: 720 });
-    // Polled: the overview's charts follow their cards' width a frame later (a ResizeObserver), and until then the
-    // page is as wide as they were (sidewaysScroll true at 641 px in one clone's run, the header itself one row).
-    await expect
-      .poll(async () => ({ width, ...(await headerLayout(page)) }))
-      .toEqual({
-        width,
-        logoWidth: 32,
-        brandClearOfCart: true,
-        toolsBesideNav: true,
-        sidewaysScroll: false,
-      });
-    const signedIn = page.getByText('Signed in as Demo Admin');
-    if (width < 961) await expect(signedIn).toBeHidden();
-    else expect((await signedIn.boundingBox())?.height).toBeLessThan(24);
-    await page.locator('.app-header').screenshot({ path: test.info().outputPath(`admin-header-${width}.png`) });
-  }
 });
 
 test('a shopper who opens the dashboard is told it is for administrators and sees no payment', async ({ page }) => {
