@@ -2,6 +2,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { CheckoutSheet } from '../../support/checkout-sheet.ts';
 import { botcheckToken } from '../../support/botcheck-token.ts';
 import {
+  integratorErrors,
   integratorEvents,
   instanceCall,
   newOrderCheckout,
@@ -209,4 +210,21 @@ test('a way to pay that cannot load (its view did not download) is shown disable
   await sheet.seesView('card');
   await new Shopper(page).enterCard(cards.visa);
   expect(await requestPaymentMethod(page)).toEqual([expect.objectContaining({ ok: true })]);
+});
+
+test('the option list whose download stalls: the sheet ends at the parts\' time limit with "The payment form cannot start. Reload the page…", no Try again, onError says network', async ({
+  page,
+}) => {
+  await page.clock.install();
+  const asked = page.waitForRequest(/\/__integrator\/options-view-/);
+  const { sheet } = await openOptionList(page, { stalling: /^options-view-/ });
+  await asked;
+  // The list's code never arrives: its time limit (OPTION_LOAD_TIMEOUT_MS, runtime/in-time.ts, from the list's first
+  // render), run forward on the page's clock; then as when it fails to download (views/sheet/sheet.tsx's onDemand).
+  await page.clock.fastForward(20_000);
+  await sheet.seesState('error');
+  const cannotStart = 'The payment form cannot start. Reload the page, or contact the shop if it happens again.';
+  await expect(sheet.message()).toHaveText(cannotStart);
+  await expect(sheet.root().getByRole('button', { name: 'Try again' })).toHaveCount(0);
+  expect(await integratorErrors(page)).toEqual([{ code: 'network', message: cannotStart }]);
 });

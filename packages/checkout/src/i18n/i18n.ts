@@ -55,7 +55,7 @@ export function directionOf(locale: Locale): Direction {
 }
 
 /** English as far as it has arrived: the card view's sentences, then the parts' (addEnglish). */
-const english: Partial<Catalogue> = { ...en };
+export const english: Partial<Catalogue> = { ...en };
 
 /** Adds the English sentences the parts show (catalogue-on-demand.ts), before a part that shows them is installed. */
 export function addEnglish(sentences: Partial<Catalogue>): void {

@@ -2,7 +2,7 @@
 // without words rather than in the wrong language; a chunk that cannot load falls back to English.
 import { useEffect, useState } from 'react';
 import type { Catalogue } from './catalogue.ts';
-import { loadCatalogue, loadedCatalogue, type Locale } from './i18n.ts';
+import { english, loadCatalogue, loadedCatalogue, type Locale } from './i18n.ts';
 
 export interface LocaleCatalogue {
   readonly locale: Locale;
@@ -32,6 +32,5 @@ export function useCatalogue(locale: Locale): LocaleCatalogue | null {
   }, [locale, catalogue, failed]);
 
   if (catalogue !== undefined) return { locale, catalogue };
-  const english = loadedCatalogue('en');
-  return failed.has(locale) && english !== undefined ? { locale: 'en', catalogue: english } : null;
+  return failed.has(locale) ? { locale: 'en', catalogue: english } : null;
 }

@@ -65,6 +65,12 @@ const optionSettling = {
   ],
 } as const;
 
+/**
+ * Code the checkout needs did not download (the runtime's NOT_DOWNLOADED): the payment's part at a submit, a view
+ * imported on demand (from the first view's, drawn while the card mounts): nothing can be paid before a reload.
+ */
+const notDownloaded = { CONFIG_FAILED: [{ target: 'error', actions: ['setLoadError', 'reportLoadError'] }] } as const;
+
 /** The card view's transitions; the parts add theirs (MachinePart). */
 const coreTransitions: TransitionTable = {
   loading: {
@@ -84,6 +90,7 @@ const coreTransitions: TransitionTable = {
     ...closing,
     ...fieldEditing,
     ...optionSettling,
+    ...notDownloaded,
   },
   ready: {
     ...closing,
@@ -92,8 +99,7 @@ const coreTransitions: TransitionTable = {
     SHOW_OPTIONS: [{ guard: 'hasOtherWays', actions: ['openOptionList'] }],
     CLEAR_SELECTION: [{ actions: ['clearSelection'] }],
     UPDATE_SETTINGS: [{ actions: ['updateSettings'] }],
-    // The payment's part did not download at a submit (the runtime): nothing can be paid before a reload.
-    CONFIG_FAILED: [{ target: 'error', actions: ['setLoadError', 'reportLoadError'] }],
+    ...notDownloaded,
   },
   submitting: {
     ...closing,

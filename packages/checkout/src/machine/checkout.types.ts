@@ -179,8 +179,8 @@ export type TokenizeFailureCode =
   | 'gateway';
 
 /**
- * A part of the checkout (saved methods, 3-D Secure, wallets, the payment's; the tokenization's module at a Pay) did not
- * download. No Try again: a browser keeps a module that failed to download (Chromium answers every later import of its
+ * A part of the checkout (saved methods, 3-D Secure, wallets, the payment's; the tokenization's module at a Pay) or a
+ * view imported on demand did not download. No Try again: a browser keeps a module that failed to download (Chromium answers every later import of its
  * URL with the same failure without asking the server again), so only a reload of the page loads it.
  */
 export const NOT_DOWNLOADED: CheckoutErrorInfo = {
@@ -399,6 +399,8 @@ export type CheckoutEffect =
   | { readonly type: 'noPaymentMethodRequestable' }
   /** Run 3-D Secure for this card (lookup, then a challenge if the issuer asks). */
   | { readonly type: 'verifyThreeDSecure'; readonly card: PaymentMethodResult }
+  /** Stop the 3-D Secure running (its challenge's modal did not download). */
+  | { readonly type: 'abortThreeDSecure' }
   | { readonly type: 'threeDSecureEvent'; readonly name: ThreeDSecureEventName };
 
 /** The 3-D Secure events, passed on as `threeDSecure:<name>`. */
@@ -484,7 +486,8 @@ export type ThreeDSecureActionName =
   | 'showChallenge'
   | 'closeChallenge'
   | 'failThreeDSecure'
-  | 'cancelThreeDSecure';
+  | 'cancelThreeDSecure'
+  | 'abandonThreeDSecure';
 
 /** The wallets' guards and actions (src/machine/parts/wallets.ts, loaded on demand). */
 export type WalletGuardName = 'onWalletView' | 'hasWalletMethod';

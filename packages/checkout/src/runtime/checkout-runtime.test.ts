@@ -374,7 +374,7 @@ describe('CheckoutRuntime', () => {
     // The shopper reads why Pay did nothing (the shop's page leaves a rejected request to the sheet), the integrator hears.
     expect(connectRoot(h.runtime.getState(), t)).toMatchObject({ dataState: 'error', alert: reload, retryText: null });
     expect(onError).toHaveBeenCalledWith(expect.objectContaining({ code: 'network', message: reload }));
-    expect(String(log.mock.calls.at(-1)?.[0])).toContain('the payment part did not download: Error: offline');
+    expect(String(log.mock.calls.at(-1)?.[0])).toContain('Error: offline');
     log.mockRestore();
   });
 
@@ -404,11 +404,29 @@ describe('CheckoutRuntime', () => {
       expect(loadPayment).toHaveBeenCalledTimes(1);
       expect(connectRoot(h.runtime.getState(), t)).toMatchObject({ dataState: 'error', alert: reload, retryText: null });
       expect(onError).toHaveBeenCalledWith(expect.objectContaining({ code: 'network', message: reload }));
-      expect(String(log.mock.calls.at(-1)?.[0])).toContain('the payment part did not download: Error: timed out');
+      expect(String(log.mock.calls.at(-1)?.[0])).toContain('Error: timed out');
     } finally {
       vi.useRealTimers();
       log.mockRestore();
     }
+  });
+
+  it('fails with the reload message when a view did not download (sheet.tsx), from the first view drawn while the card mounts', async () => {
+    const log = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const onError = vi.fn();
+    const h = await mountedHarness({ onError });
+    expect(h.runtime.getState().phase).toBe('mounting');
+    h.runtime.notDownloaded(new Error('timed out'));
+    const reload = 'The payment form cannot start. Reload the page, or contact the shop if it happens again.';
+    expect(connectRoot(h.runtime.getState(), t)).toMatchObject({
+      dataState: 'error',
+      alert: reload,
+      retryText: null,
+      view: null,
+    });
+    expect(onError).toHaveBeenCalledWith(expect.objectContaining({ code: 'network', message: reload }));
+    expect(String(log.mock.calls.at(-1)?.[0])).toContain('Error: timed out');
+    log.mockRestore();
   });
 
   it("refuses a request once the checkout is torn down with not_ready, without downloading the payment's part", async () => {
@@ -853,6 +871,25 @@ describe('CheckoutRuntime with 3-D Secure', () => {
       'threeDSecure:authentication-modal-close',
       'threeDSecure:customer-canceled',
     ]);
+  });
+
+  it("ends the check when its challenge's modal did not download (sheet.tsx): the reload message, the request rejects network", async () => {
+    const log = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const onError = vi.fn();
+    const h = await typedCard({ onError }, { amount: '12.00' });
+    const request = h.runtime.instance.requestPaymentMethod();
+    h.answerTokenize({ ok: true, result });
+    await h.settle();
+    const asked = h.threeDSecure();
+    asked?.showChallenge('http://127.0.0.1:8090/three-d-secure/challenge.html#c');
+    h.runtime.notDownloaded(new Error('timed out'));
+    const reload = 'The payment form cannot start. Reload the page, or contact the shop if it happens again.';
+    await expect(request).rejects.toMatchObject({ code: 'network', message: reload });
+    expect(asked?.signal.aborted).toBe(true);
+    expect(h.runtime.getState()).toMatchObject({ phase: 'error', challengeUrl: null });
+    expect(connectRoot(h.runtime.getState(), t)).toMatchObject({ dataState: 'error', alert: reload, retryText: null });
+    expect(onError).toHaveBeenCalledWith(expect.objectContaining({ code: 'network', message: reload }));
+    log.mockRestore();
   });
 
   it('rejects with the 3-D Secure message and says nothing is requestable when it fails or no amount was given', async () => {

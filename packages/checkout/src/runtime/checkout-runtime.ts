@@ -259,6 +259,14 @@ export class CheckoutRuntime {
     reportOptionProblem({ kind: 'updateConfiguration', option, key, value });
   }
 
+  /**
+   * Code the checkout needs did not download, or not in time (`what`: a part, a view): nothing can go on before a
+   * reload, which alone loads it (NOT_DOWNLOADED), and the sheet says so.
+   */
+  notDownloaded(error: unknown): void {
+    this.#fail(new ProviderError(NOT_DOWNLOADED, String(error)));
+  }
+
   /** The shopper cancelled the 3-D Secure challenge (Escape on the modal frame). */
   cancelThreeDSecure(): void {
     this.#partHost?.threeDSecureAbort?.abort();
@@ -323,7 +331,7 @@ export class CheckoutRuntime {
       (payment) => payment.request(options),
       (error: unknown) => {
         // No card can be paid without it: the sheet says so, as for a part that did not download as the checkout loaded.
-        this.#fail(new ProviderError(NOT_DOWNLOADED, `the payment part did not download: ${String(error)}`));
+        this.notDownloaded(error);
         throw new CheckoutError(NOT_DOWNLOADED.code, t(NOT_DOWNLOADED.messageKey));
       },
     );
@@ -391,7 +399,7 @@ export class CheckoutRuntime {
           },
           // A part's chunk did not download (the import's error names its URL), or not in time.
           (error: unknown) => {
-            if (!signal.aborted) this.#fail(new ProviderError(NOT_DOWNLOADED, String(error)));
+            if (!signal.aborted) this.notDownloaded(error);
           },
         ),
       );

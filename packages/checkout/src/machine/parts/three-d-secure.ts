@@ -42,6 +42,9 @@ export const threeDSecurePart: MachinePart<ThreeDSecureGuardName, ThreeDSecureAc
       THREE_D_SECURE_FAILED: [{ target: 'ready', actions: ['closeChallenge', 'failThreeDSecure'] }],
       THREE_D_SECURE_CANCELED: [{ target: 'ready', actions: ['closeChallenge', 'cancelThreeDSecure'] }],
       UPDATE_SETTINGS: [{ actions: ['updateSettings'] }],
+      // The challenge's modal did not download, or not in time (the runtime's NOT_DOWNLOADED, sheet.tsx): it cannot
+      // be shown before a reload, so the check stops and the request fails with the sheet's "Reload the page".
+      CONFIG_FAILED: [{ target: 'error', actions: ['closeChallenge', 'abandonThreeDSecure', 'setLoadError', 'reportLoadError'] }],
     },
   },
   guards: {
@@ -76,6 +79,11 @@ export const threeDSecurePart: MachinePart<ThreeDSecureGuardName, ThreeDSecureAc
       emit({ type: 'focusAlert' });
       emit({ type: 'rejectRequest', error: FAILED });
       return resetFields({ ...state, selected: null, activeMethod: null, sheetError: FAILED.messageKey }, emit);
+    },
+    abandonThreeDSecure: (state, event, emit) => {
+      emit({ type: 'abortThreeDSecure' });
+      if (event.type === 'CONFIG_FAILED') emit({ type: 'rejectRequest', error: event.error });
+      return state;
     },
     // The shopper's own choice: nothing to announce; the typed card stays, and Pay starts 3-D Secure again.
     cancelThreeDSecure: (state, _, emit) => {

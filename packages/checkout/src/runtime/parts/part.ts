@@ -18,7 +18,16 @@ import type { CheckoutCallbacks } from '../events.ts';
 /** The machine's effects the parts run, not the runtime: the runtime hands them on (every other one is its own). */
 export type PartEffect = Extract<
   CheckoutEffect,
-  { readonly type: 'settleFields' | 'tokenize' | 'deleteMethod' | 'verifyThreeDSecure' | 'resolveRequest' | 'rejectRequest' }
+  {
+    readonly type:
+      | 'settleFields'
+      | 'tokenize'
+      | 'deleteMethod'
+      | 'verifyThreeDSecure'
+      | 'abortThreeDSecure'
+      | 'resolveRequest'
+      | 'rejectRequest';
+  }
 >;
 
 /** The runtime, as its parts see it. */

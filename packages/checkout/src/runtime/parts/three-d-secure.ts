@@ -33,5 +33,6 @@ export const threeDSecure: RuntimePart = {
   machine: threeDSecurePart,
   run: (effect, host) => {
     if (effect.type === 'verifyThreeDSecure') verify(effect.card, host);
+    else if (effect.type === 'abortThreeDSecure') host.threeDSecureAbort?.abort();
   },
 };

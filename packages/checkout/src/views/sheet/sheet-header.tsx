@@ -27,16 +27,11 @@ export function SheetHeader({ root }: { readonly root: RootProps }): ReactElemen
         ))}
       </ul>
     );
-  } else if (root.view === 'options') {
-    content = (
-      <p id={headingId} className="kassa-heading" role="heading" aria-level={3}>
-        {optionsHeading(state, t)}
-      </p>
-    );
   } else if (root.view !== null && root.view !== 'methods' && root.view !== 'delete-confirmation') {
+    // The option list's heading, or a wallet's name.
     content = (
       <p id={headingId} className="kassa-heading" role="heading" aria-level={3}>
-        {t(`option.${root.view}`)}
+        {root.view === 'options' ? optionsHeading(state, t) : t(`option.${root.view}`)}
       </p>
     );
   }

@@ -1,5 +1,7 @@
+import { Suspense } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import type { CheckoutEvent } from '../../machine/checkout.types.ts';
+import { createTranslator } from '../../i18n/i18n.ts';
 import { gatewayConfiguration } from '../../testing/fixtures.ts';
 
 // The option list, the saved methods and the delete confirmation are imported on demand. A server render does not
@@ -33,5 +35,45 @@ describe('a view whose code is on its way', () => {
     const mounting = stateAfter([loaded]);
     expect(mounting).toMatchObject({ phase: 'mounting', view: 'options' });
     expect(renderWith(mounting, <Sheet />).split(OVERLAY)).toHaveLength(2);
+  });
+});
+
+describe('a view whose download stalls (never ends, never fails)', () => {
+  it("ends at the parts' time limit as one that failed: nothing of it is drawn, where it held the sheet for good", async () => {
+    const { onDemand } = await import('./sheet.tsx');
+    const { prerenderToNodeStream } = await import('react-dom/static');
+    const { OPTION_LOAD_TIMEOUT_MS } = await import('../../runtime/in-time.ts');
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const Stalled = onDemand(() => new Promise<never>(() => {}));
+      // A server render waits for the view's code: the view's outcome, once it has one.
+      let html: string | null = null;
+      const { CheckoutContext } = await import('../checkout-context.ts');
+      const context = {
+        state: stateAfter([]),
+        runtime: null,
+        t: createTranslator(),
+        headingId: 'h',
+        locale: 'en',
+        direction: 'ltr',
+      } as const;
+      void prerenderToNodeStream(
+        <CheckoutContext.Provider value={context}>
+          <Suspense fallback="waiting">
+            <Stalled />
+          </Suspense>
+        </CheckoutContext.Provider>,
+      ).then(async ({ prelude }) => {
+        html = '';
+        for await (const chunk of prelude) html += String(chunk);
+      });
+      await vi.advanceTimersByTimeAsync(OPTION_LOAD_TIMEOUT_MS - 1);
+      expect(html).toBeNull();
+      await vi.advanceTimersByTimeAsync(1);
+      // The boundary's own markers around nothing: not the fallback, nor an error that would take the sheet away.
+      await vi.waitFor(() => expect(html).toBe('<!--$--><!--/$-->'));
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

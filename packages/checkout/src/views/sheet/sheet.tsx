@@ -1,23 +1,44 @@
 // The sheet: header (view heading and the sheet's message), the active view, the "Choose another way to pay" toggle,
 // a retry and the loading overlay. The card view is part of this module (it is the usual first view); every other
 // view is imported on demand.
-import { lazy, Suspense, type ReactElement } from 'react';
+import { lazy, Suspense, useEffect, type ComponentType, type ReactElement } from 'react';
 import { connectRoot } from '../../machine/checkout.connect.ts';
+import type { ViewId } from '../../machine/checkout.types.ts';
+import { inTime } from '../../runtime/in-time.ts';
 import { CardView } from '../card/card-view.tsx';
 import { useCheckoutContext } from '../checkout-context.ts';
 import { SheetHeader } from './sheet-header.tsx';
 
-const OptionsView = lazy(() => import('../options/options-view.tsx'));
-const ChallengeModal = lazy(() => import('../three-d-secure/challenge-modal.tsx'));
-const MethodsView = lazy(() => import('../methods/methods-view.tsx'));
-const DeleteConfirmation = lazy(() => import('../delete-confirmation/delete-confirmation.tsx'));
+/**
+ * A view imported on demand. One whose download fails, or stalls past the parts' time limit, shows nothing and fails
+ * the checkout as a part that did not download does ("Reload the page"): a browser keeps the failure, so only a
+ * reload loads it. Rejected, the view would throw in the sheet and React would take the whole checkout off the page.
+ */
+export const onDemand = <P extends object>(load: () => Promise<{ default: ComponentType<P> }>) =>
+  lazy(() =>
+    inTime(load()).catch((error: unknown) => ({
+      default: () => {
+        const { runtime } = useCheckoutContext();
+        useEffect(() => runtime?.notDownloaded(error), [runtime]);
+        return null;
+      },
+    })),
+  );
+
+const ChallengeModal = onDemand(() => import('../three-d-secure/challenge-modal.tsx'));
+/** The views other than the card's and the wallets' (those come with their wallet: the runtime's walletView). */
+const VIEWS: Partial<Record<ViewId, ComponentType>> = {
+  options: onDemand(() => import('../options/options-view.tsx')),
+  methods: onDemand(() => import('../methods/methods-view.tsx')),
+  'delete-confirmation': onDemand(() => import('../delete-confirmation/delete-confirmation.tsx')),
+};
 
 export function Sheet(): ReactElement {
   const { runtime, state, t, locale, direction } = useCheckoutContext();
   const root = connectRoot(state, t);
   const { view } = root;
-  // A wallet's view, once its wallet has loaded (src/wallets/registry.ts); none for every other view.
-  const WalletView = view === null ? null : (runtime?.walletView(view) ?? null);
+  // The view's own component; a wallet's once its wallet has loaded (src/wallets/registry.ts); none for the card's.
+  const View = view && (VIEWS[view] ?? runtime?.walletView(view));
   // The overlay: over the card form while it loads, over a view while its code downloads.
   const loading = (
     <div className="kassa-checkout__loading" role="status">
@@ -32,18 +53,13 @@ export function Sheet(): ReactElement {
       dir={direction}
       data-kassa-checkout=""
       data-state={root.dataState}
-      data-view={view ?? undefined}
+      data-view={view}
       aria-busy={root.busy}
     >
       <SheetHeader root={root} />
       {root.cardMounted && <CardView active={view === 'card'} />}
       {/* A view whose code is still on its way shows the overlay (which hides the heading), not its heading over nothing. */}
-      <Suspense fallback={root.loadingText === null && loading}>
-        {view === 'options' && <OptionsView />}
-        {view === 'methods' && <MethodsView />}
-        {view === 'delete-confirmation' && <DeleteConfirmation />}
-      </Suspense>
-      {WalletView !== null && <WalletView />}
+      <Suspense fallback={root.loadingText === null && loading}>{View && <View />}</Suspense>
       {root.toggleText !== null && (
         <button type="button" className="kassa-checkout__toggle" onClick={() => runtime?.dispatch({ type: 'SHOW_OPTIONS' })}>
           {root.toggleText}
