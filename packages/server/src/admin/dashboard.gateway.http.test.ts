@@ -12,8 +12,7 @@ import { DEMO_ADMIN, DEMO_SHOPPER, type TestClient, signedIn } from '../testing/
 import { testConfig } from '../testing/config.ts';
 import { appPerTest } from '../testing/app-per-test.ts';
 import { ENGINES } from '../testing/engines.ts';
-import { startSandboxProcess } from '../testing/sandbox.ts';
-import type { RunningSandbox } from '../testing/sandbox.ts';
+import { sandboxPerFile } from '../testing/sandbox.ts';
 
 interface Timeline {
   gatewayStatus: string | null;
@@ -22,21 +21,22 @@ interface Timeline {
 }
 
 /** What the dashboard asks of the gateway itself: a payment's status history and the subscriptions it bills. */
+const sandbox = sandboxPerFile();
+
 describe.each(ENGINES.map((make) => [make().name, make] as const))(
   'the dashboard API on %s against the sandbox gateway',
   (_name, make) => {
     const engine = make();
-    let sandbox: RunningSandbox;
     let sdk: braintree.BraintreeGateway;
     let app: FastifyInstance;
     let db: Db;
 
     beforeAll(async () => {
-      [sandbox] = await Promise.all([startSandboxProcess(), engine.setup()]);
+      await engine.setup();
       sdk = createBraintreeClient(sandbox.gateway);
     });
     afterAll(async () => {
-      await Promise.all([sandbox?.stop(), engine.teardown()]);
+      await engine.teardown();
     });
     appPerTest(engine, async (opened) => {
       db = opened.handle.db;

@@ -14,10 +14,10 @@ import { TestClient } from '../testing/client.ts';
 import { testConfig } from '../testing/config.ts';
 import { ENGINES, sqliteEngine } from '../testing/engines.ts';
 import { insertMugOrder } from '../testing/orders.ts';
-import { startSandboxProcess } from '../testing/sandbox.ts';
+import { sandboxPerFile, startSandboxProcess } from '../testing/sandbox.ts';
+import type { RunningSandbox } from '../testing/sandbox.ts';
 import { outcomeCounter } from '../velocity/guard.ts';
 import { Velocity } from '../velocity/velocity.ts';
-import type { RunningSandbox } from '../testing/sandbox.ts';
 
 /** The real sandbox behind the real SDK adapter, counting sales; `loseNextAnswer` drops one answer in transit. */
 class ObservedGateway implements PaymentGateway {
@@ -69,11 +69,12 @@ interface PaymentAnswer {
   order: { id: string; status: string };
 }
 
+const sandbox = sandboxPerFile();
+
 describe.each(ENGINES.map((make) => [make().name, make] as const))(
   'payments on %s against the sandbox gateway',
   (_name, make) => {
     const engine = make();
-    let sandbox: RunningSandbox;
     let app: FastifyInstance;
     let db: Db;
     let gateway: ObservedGateway;
@@ -81,10 +82,10 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
     let opened: Awaited<ReturnType<typeof engine.open>>;
 
     beforeAll(async () => {
-      [sandbox] = await Promise.all([startSandboxProcess(), engine.setup()]);
+      await engine.setup();
     });
     afterAll(async () => {
-      await Promise.all([sandbox?.stop(), engine.teardown()]);
+      await engine.teardown();
     });
     beforeEach(async () => {
       opened = await engine.open();

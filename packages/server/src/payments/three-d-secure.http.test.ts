@@ -10,26 +10,27 @@ import { TestClient } from '../testing/client.ts';
 import { testConfig } from '../testing/config.ts';
 import { appPerTest } from '../testing/app-per-test.ts';
 import { ENGINES } from '../testing/engines.ts';
-import { startSandboxProcess, type RunningSandbox } from '../testing/sandbox.ts';
+import { sandboxPerFile } from '../testing/sandbox.ts';
 
 /** The provider's 3-D Secure fake nonces (gateway.md), as the sandbox answers them. */
 const SHIFTED = 'fake-three-d-secure-visa-full-authentication-nonce';
 const LOOKUP_ERROR = 'fake-three-d-secure-two-visa-error-on-lookup-nonce';
 const PLAIN = 'fake-valid-visa-nonce';
 
+const sandbox = sandboxPerFile();
+
 describe.each(ENGINES.map((make) => [make().name, make] as const))(
   '3-D Secure on %s against the sandbox gateway',
   (_name, make) => {
     const engine = make();
-    let sandbox: RunningSandbox;
     let app: FastifyInstance;
     let db: Db;
 
     beforeAll(async () => {
-      [sandbox] = await Promise.all([startSandboxProcess(), engine.setup()]);
+      await engine.setup();
     });
     afterAll(async () => {
-      await Promise.all([sandbox?.stop(), engine.teardown()]);
+      await engine.teardown();
     });
     appPerTest(engine, async (opened) => {
       db = opened.handle.db;

@@ -9,7 +9,7 @@ import { TestClient } from '../testing/client.ts';
 import { testConfig } from '../testing/config.ts';
 import { appPerTest } from '../testing/app-per-test.ts';
 import { ENGINES } from '../testing/engines.ts';
-import { startSandboxProcess, type RunningSandbox } from '../testing/sandbox.ts';
+import { sandboxPerFile } from '../testing/sandbox.ts';
 
 const WALLETS = [
   { nonce: 'fake-paypal-one-time-nonce', type: 'paypal_account', card: { brand: 'PayPal', lastFour: '' } },
@@ -26,19 +26,20 @@ const WALLETS = [
   },
 ] as const;
 
+const sandbox = sandboxPerFile();
+
 describe.each(ENGINES.map((make) => [make().name, make] as const))(
   'wallet payments on %s against the sandbox gateway',
   (_name, make) => {
     const engine = make();
-    let sandbox: RunningSandbox;
     let app: FastifyInstance;
     let db: Db;
 
     beforeAll(async () => {
-      [sandbox] = await Promise.all([startSandboxProcess(), engine.setup()]);
+      await engine.setup();
     });
     afterAll(async () => {
-      await Promise.all([sandbox?.stop(), engine.teardown()]);
+      await engine.teardown();
     });
     appPerTest(engine, async (opened) => {
       db = opened.handle.db;

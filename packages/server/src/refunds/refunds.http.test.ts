@@ -10,29 +10,29 @@ import { DEMO_ADMIN, DEMO_SHOPPER, signedIn } from '../testing/client.ts';
 import { testConfig } from '../testing/config.ts';
 import { appPerTest } from '../testing/app-per-test.ts';
 import { ENGINES } from '../testing/engines.ts';
-import { startSandboxProcess } from '../testing/sandbox.ts';
-import type { RunningSandbox } from '../testing/sandbox.ts';
+import { sandboxPerFile } from '../testing/sandbox.ts';
 
 interface Done {
   refund: { id: string; kind: string; amount: { amount: number; currency: string }; transactionId: string | null };
   payment: { id: string; status: string; amount: { amount: number } };
 }
 
+const sandbox = sandboxPerFile();
+
 describe.each(ENGINES.map((make) => [make().name, make] as const))(
   'refunds and voids on %s against the sandbox gateway',
   (_name, make) => {
     const engine = make();
-    let sandbox: RunningSandbox;
     let sdk: braintree.BraintreeGateway;
     let app: FastifyInstance;
     let db: Db;
 
     beforeAll(async () => {
-      [sandbox] = await Promise.all([startSandboxProcess(), engine.setup()]);
+      await engine.setup();
       sdk = createBraintreeClient(sandbox.gateway);
     });
     afterAll(async () => {
-      await Promise.all([sandbox?.stop(), engine.teardown()]);
+      await engine.teardown();
     });
     appPerTest(engine, async (opened) => {
       db = opened.handle.db;

@@ -7,8 +7,7 @@ import { OPENAPI_PATH } from '../plugins/openapi.ts';
 import { TestClient } from '../testing/client.ts';
 import { testConfig } from '../testing/config.ts';
 import { ENGINES } from '../testing/engines.ts';
-import { startSandboxProcess } from '../testing/sandbox.ts';
-import type { RunningSandbox } from '../testing/sandbox.ts';
+import { sandboxPerFile } from '../testing/sandbox.ts';
 
 // Issue 10's fuzz, property-based (fast-check): generated requests to every route of the OpenAPI document, as an
 // attacker sends them: params, query, headers and bodies holding NUL characters, lone surrogates, huge numbers, wrong
@@ -82,9 +81,10 @@ const anyValue: fc.Arbitrary<unknown> = fc.oneof(
   fc.dictionary(nastyText, nastyText, { maxKeys: 3 }),
 );
 
+const sandbox = sandboxPerFile();
+
 describe.each(ENGINES.map((make) => [make().name, make] as const))('fuzzing every route on %s', (_name, make) => {
   const engine = make();
-  let sandbox: RunningSandbox;
   let app: FastifyInstance;
   let cleanup: () => Promise<void>;
   let routes: Route[];
@@ -110,7 +110,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('fuzzing ever
   };
 
   beforeAll(async () => {
-    [sandbox] = await Promise.all([startSandboxProcess(), engine.setup()]);
+    await engine.setup();
     const opened = await engine.open();
     app = await buildApp(testConfig(opened.config, sandbox.gateway));
     cleanup = async () => {
@@ -149,7 +149,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('fuzzing ever
   });
   afterAll(async () => {
     await cleanup?.();
-    await Promise.all([sandbox?.stop(), engine.teardown()]);
+    await engine.teardown();
   });
 
   it(

@@ -14,8 +14,7 @@ import { TEST_BOTCHECK_MAX_COUNTER, testConfig } from '../testing/config.ts';
 import { ENGINES } from '../testing/engines.ts';
 import { SHOP } from '../velocity/shop-alert.ts';
 import { clearSandboxFaults, injectSandboxFault } from '../../../sandbox/src/testing/faults-client.ts';
-import { DROP_NEXT_SALE, startSandboxProcess } from '../testing/sandbox.ts';
-import type { RunningSandbox } from '../testing/sandbox.ts';
+import { DROP_NEXT_SALE, sandboxPerFile } from '../testing/sandbox.ts';
 
 // Issue 9's card tester, run against the payment and card-save endpoints: it tokenizes a new card for every attempt at the
 // sandbox's client API, solves the proof-of-work like the browser does, and pays as fast as it can. The espresso
@@ -124,9 +123,11 @@ interface Figures {
   cpuMsPerAttempt: number;
 }
 
+// Its fault injection loses sales' answers (SANDBOX_TEST_CONTROLS).
+const sandbox = sandboxPerFile({ env: { SANDBOX_TEST_CONTROLS: '1' } });
+
 describe.each(ENGINES.map((make) => [make().name, make] as const))('a card-testing script on %s', (name, make) => {
   const engine = make();
-  let sandbox: RunningSandbox;
   let app: FastifyInstance;
   let gateway: CountingGateway;
   let vault: CountingVault;
@@ -138,15 +139,10 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('a card-testi
   let standin: BotcheckStandin;
   let cardCounter = 0;
   beforeAll(async () => {
-    // Its fault injection loses sales' answers (SANDBOX_TEST_CONTROLS).
-    [sandbox, standin] = await Promise.all([
-      startSandboxProcess({ env: { SANDBOX_TEST_CONTROLS: '1' } }),
-      startBotcheckStandin(),
-      engine.setup(),
-    ]);
+    [standin] = await Promise.all([startBotcheckStandin(), engine.setup()]);
   });
   afterAll(async () => {
-    await Promise.all([sandbox?.stop(), standin?.close(), engine.teardown()]);
+    await Promise.all([standin?.close(), engine.teardown()]);
   });
   beforeEach(async () => {
     const opened = await engine.open();

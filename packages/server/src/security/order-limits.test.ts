@@ -5,23 +5,23 @@ import { buildApp } from '../index.ts';
 import { testConfig } from '../testing/config.ts';
 import { appPerTest } from '../testing/app-per-test.ts';
 import { ENGINES } from '../testing/engines.ts';
-import { startSandboxProcess } from '../testing/sandbox.ts';
-import type { RunningSandbox } from '../testing/sandbox.ts';
+import { sandboxPerFile } from '../testing/sandbox.ts';
 
 // Issue 9: 300 guest orders and 300 client tokens from one IP in 1.2 s. Orders and checkout sessions are now counted
 // per session and per IP (defaults: 30 and 60 an hour), in the database.
 
 const ORDER = { items: [{ productId: 'prd_mug', quantity: 1 }] };
 
+const sandbox = sandboxPerFile();
+
 describe.each(ENGINES.map((make) => [make().name, make] as const))('orders and checkout sessions on %s', (_name, make) => {
   const engine = make();
-  let sandbox: RunningSandbox;
   let app: FastifyInstance;
   beforeAll(async () => {
-    [sandbox] = await Promise.all([startSandboxProcess(), engine.setup()]);
+    await engine.setup();
   });
   afterAll(async () => {
-    await Promise.all([sandbox?.stop(), engine.teardown()]);
+    await engine.teardown();
   });
   appPerTest(engine, async (opened) => {
     const gateway = new BraintreeGatewayAdapter(createBraintreeClient(sandbox.gateway));

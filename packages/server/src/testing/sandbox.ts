@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import type { FaultSpec } from '../../../sandbox/src/core/faults.ts';
 import type { GatewayConfig } from '../config.ts';
 
@@ -74,6 +74,35 @@ export async function startSandboxProcess({
       privateKey: ready.privateKey,
     },
     stop: () => stopChild(child),
+  };
+}
+
+/**
+ * The sandbox of the calling test file, or `describe` block: one process started before its first test and stopped
+ * after its last. A file's blocks share it, those of both engines included (`describe.each(ENGINES)`): a start costs
+ * about 0.6 s of CPU, and what one block's tests leave at the gateway (customers, sales, its clock) is what the tests
+ * of one block already leave for each other. Read only inside tests and hooks, once it is started.
+ */
+export function sandboxPerFile(options?: Parameters<typeof startSandboxProcess>[0]): RunningSandbox {
+  let running: RunningSandbox | undefined;
+  beforeAll(async () => {
+    running = await startSandboxProcess(options);
+  });
+  afterAll(async () => {
+    await running?.stop();
+  });
+  const started = (): RunningSandbox => {
+    if (running === undefined) throw new Error('the sandbox is not started: read it inside a test or a hook');
+    return running;
+  };
+  return {
+    get origin() {
+      return started().origin;
+    },
+    get gateway() {
+      return started().gateway;
+    },
+    stop: () => started().stop(),
   };
 }
 

@@ -7,8 +7,7 @@ import { testConfig } from '../testing/config.ts';
 import { appPerTest } from '../testing/app-per-test.ts';
 import { ENGINES } from '../testing/engines.ts';
 import { injectSandboxFault } from '../../../sandbox/src/testing/faults-client.ts';
-import { DROP_NEXT_CARD_SAVE, startSandboxProcess } from '../testing/sandbox.ts';
-import type { RunningSandbox } from '../testing/sandbox.ts';
+import { DROP_NEXT_CARD_SAVE, sandboxPerFile } from '../testing/sandbox.ts';
 
 interface Method {
   id: string;
@@ -42,20 +41,21 @@ const FAILS_VERIFICATION = 'fake-processor-declined-visa-nonce';
 let keys = 0;
 const key = (): Record<string, string> => ({ 'idempotency-key': `k-${++keys}` });
 
+const sandbox = sandboxPerFile({ env: { SANDBOX_TEST_CONTROLS: '1' } });
+
 describe.each(ENGINES.map((make) => [make().name, make] as const))(
   'saved payment methods and subscriptions on %s against the sandbox gateway',
   (_name, make) => {
     const engine = make();
-    let sandbox: RunningSandbox;
     let app: FastifyInstance;
     let db: Db;
 
     beforeAll(async () => {
       // Its fault injection loses a card save's answer (SANDBOX_TEST_CONTROLS).
-      [sandbox] = await Promise.all([startSandboxProcess({ env: { SANDBOX_TEST_CONTROLS: '1' } }), engine.setup()]);
+      await engine.setup();
     });
     afterAll(async () => {
-      await Promise.all([sandbox?.stop(), engine.teardown()]);
+      await engine.teardown();
     });
     appPerTest(engine, async (opened) => {
       app = await buildApp(testConfig(opened.config, sandbox.gateway), { database: opened.handle });

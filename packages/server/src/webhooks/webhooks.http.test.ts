@@ -12,8 +12,7 @@ import { testConfig } from '../testing/config.ts';
 import { appPerTest } from '../testing/app-per-test.ts';
 import { ENGINES } from '../testing/engines.ts';
 import { freePort } from '../testing/postgres.ts';
-import { startSandboxProcess } from '../testing/sandbox.ts';
-import type { RunningSandbox } from '../testing/sandbox.ts';
+import { sandboxPerFile } from '../testing/sandbox.ts';
 
 const WEBHOOKS = '/api/gateway/webhooks';
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -38,24 +37,26 @@ function form(fields: { bt_signature?: string; bt_payload?: string }): string {
   return params.toString();
 }
 
+// The server listens on this port in every test, of both engines, so the sandbox (started once) posts its notifications
+// to it.
+const port = await freePort();
+const sandbox = sandboxPerFile({
+  env: { SANDBOX_WEBHOOK_URL: `http://127.0.0.1:${port}${WEBHOOKS}`, SANDBOX_TEST_CONTROLS: '1' },
+});
+
 describe.each(ENGINES.map((make) => [make().name, make] as const))(
   'gateway webhooks on %s from the sandbox gateway',
   (_name, make) => {
     const engine = make();
-    let sandbox: RunningSandbox;
-    let port: number;
     let app: FastifyInstance;
     let db: Db;
     let logLines: string[];
 
     beforeAll(async () => {
-      // The server listens on this port in every test, so the sandbox (started once) posts its notifications to it.
-      port = await freePort();
-      const env = { SANDBOX_WEBHOOK_URL: `http://127.0.0.1:${port}${WEBHOOKS}`, SANDBOX_TEST_CONTROLS: '1' };
-      [sandbox] = await Promise.all([startSandboxProcess({ env }), engine.setup()]);
+      await engine.setup();
     });
     afterAll(async () => {
-      await Promise.all([sandbox?.stop(), engine.teardown()]);
+      await engine.teardown();
     });
     appPerTest(engine, async (opened) => {
       db = opened.handle.db;
