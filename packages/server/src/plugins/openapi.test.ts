@@ -141,9 +141,11 @@ describe("the answers' serializer", () => {
       ['catch', z.intersection(z.object({ id: z.string() }), z.object({ note: z.string().catch('') }))],
       ['prefault', z.object({ parent: z.lazy(() => z.object({ note: z.string().prefault('') })) })],
     ] as const) {
-      await expect(answering(schema, {})).rejects.toThrow(
-        `GET /thing: an answer's schema may not convert values (it has a ${kind})`,
-      );
+      // Twice: the second app's route reads the schema's check made for the first (a schema is checked once a process).
+      for (const _app of [1, 2])
+        await expect(answering(schema, {})).rejects.toThrow(
+          `GET /thing: an answer's schema may not convert values (it has a ${kind})`,
+        );
     }
   });
 });

@@ -49,18 +49,33 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
  * nothing, so answers are parsed forward; a schema that would convert on the way out is refused when its route is made.
  */
 export const answerSerializer: FastifySerializerCompiler<z.ZodType> = ({ schema, method, url }) => {
-  const converting = convertingPart(schema);
-  if (converting !== null)
+  const compiled = compiledAnswer(schema);
+  if (typeof compiled === 'string')
     throw new Error(
-      `${method} ${url}: an answer's schema may not convert values (it has a ${converting}): it is parsed, not encoded`,
+      `${method} ${url}: an answer's schema may not convert values (it has a ${compiled}): it is parsed, not encoded`,
     );
-  const compiled = z.compile(schema);
   return (data) => {
     const result = compiled.safeParse(data);
     if (!result.success) throw new ResponseSerializationError(method, url, { cause: result.error });
     return JSON.stringify(result.data);
   };
 };
+
+/**
+ * Each answer's schema compiled once per process (zod's compile writes and evaluates a parser's code: about half of an
+ * app's build, 0.1-0.2 s of CPU, which the tests paid for each of their 500-odd apps), or the kind of its first part
+ * that converts values. The schemas are the routes' module constants, so every app built by the process shares them.
+ */
+const compiledAnswers = new WeakMap<z.ZodType, z.ZodType | string>();
+
+function compiledAnswer(schema: z.ZodType): z.ZodType | string {
+  let compiled = compiledAnswers.get(schema);
+  if (compiled === undefined) {
+    compiled = convertingPart(schema) ?? z.compile(schema);
+    compiledAnswers.set(schema, compiled);
+  }
+  return compiled;
+}
 
 /** The kind of the first part of `schema` whose encoding differs from its forward parse (a transform, a default...). */
 function convertingPart(schema: z.core.$ZodType, seen = new Set<z.core.$ZodType>()): string | null {
