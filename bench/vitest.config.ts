@@ -6,7 +6,7 @@ export default defineConfig({
     // One module graph per worker, as the server's and the sandbox's: no file mocks modules or stubs globals.
     isolate: false,
     include: ['src/**/*.test.ts'],
-    // One PostgreSQL server for the project's files (the server's tests start theirs the same way).
+    // The run's PostgreSQL server: the server project names the same setup, which starts one server for both.
     globalSetup: ['../packages/server/src/testing/postgres-global-setup.ts'],
   },
 });
