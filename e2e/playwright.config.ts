@@ -7,8 +7,8 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 15_000 },
   // Two more than the 2 cores of CI's machine: a test spends much of its time waiting on a server or a browser (at three
-  // workers, each was busy the whole run while the run used about half of the cores' time), and two of the workers
-  // take the gateway specs' chains (projects below) from the start.
+  // workers, each was busy the whole run while the run used about half of the cores' time), and three of the workers
+  // take the gateway specs' chains and the site-isolation spec (projects below) from the start.
   workers: 4,
   retries: 0,
   reporter: 'list',
@@ -44,8 +44,21 @@ export default defineConfig({
       metadata: { product: 'settings' },
       use: { baseURL: process.env.KASSA_SETTINGS_SHOP_URL },
     },
-    { name: 'shopper', testIgnore: [/audit\.spec\.ts/, /gateway-faults\//] },
+    // checkout-frame.spec's browser keeps site isolation, so its tests need a worker of their own: queued here, it runs
+    // beside the gateway chains from the start instead of alone at the run's end.
+    { name: 'site-isolation', testMatch: /checkout-frame\.spec\.ts/, workers: 1 },
+    // Test by test, not file by file, so the run does not end on one worker finishing a long file while the others
+    // idle. A file whose tests share an expensive start (a bot-check provider's Kassa) keeps them in one worker.
+    {
+      name: 'shopper',
+      testIgnore: [/audit\.spec\.ts/, /gateway-faults\//, /checkout-frame\.spec\.ts/],
+      fullyParallel: true,
+    },
     // Runs after every other test, over what they left in the database and the server log.
-    { name: 'audit', testMatch: /audit\.spec\.ts/, dependencies: ['shopper', 'gateway-faults', 'gateway-settings'] },
+    {
+      name: 'audit',
+      testMatch: /audit\.spec\.ts/,
+      dependencies: ['shopper', 'site-isolation', 'gateway-faults', 'gateway-settings'],
+    },
   ],
 });

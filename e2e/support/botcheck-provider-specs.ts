@@ -47,6 +47,8 @@ async function timesOutThenPays(page: Page, held: RegExp, message: string): Prom
 
 export function botcheckProviderSpecs(provider: WidgetProvider): void {
   test.describe(`bot-check: ${provider}`, () => {
+    // One worker runs them all, so the provider's Kassa starts once (the shopper project runs tests side by side).
+    test.describe.configure({ mode: 'default' });
     // The provider's Kassa for this describe's tests: started as the first of them asks for it, stopped after them.
     let shop: Promise<ProviderShop & { stop(): Promise<void> }> | undefined;
     test.afterAll(async () => {
