@@ -1,5 +1,6 @@
 import { expect, type Locator, type Page } from '@playwright/test';
 import { botcheckToken } from './botcheck-token.ts';
+import { productIds } from './catalogue.ts';
 import { signUpLink } from './outbox.ts';
 
 export interface TestCard {
@@ -53,23 +54,24 @@ export class Shopper {
   }
 
   /**
-   * The checkout page of a new order of one mug, made through the API the shop uses (the cookie is the page's): for
-   * specs whose subject starts at the checkout, so the shop and the cart are not clicked through again.
+   * The checkout page of a new order of one mug (or of `productId`: `productIds` in support/catalogue.ts), made through
+   * the API the shop uses (the cookie is the page's): for specs whose subject starts at the checkout, so the shop and
+   * the cart are not clicked through again.
    */
-  async startCheckoutOfNewOrder(): Promise<void> {
-    await this.openCheckoutOfNewOrder();
+  async startCheckoutOfNewOrder(productId?: string): Promise<void> {
+    await this.openCheckoutOfNewOrder(productId);
     await expect(this.page.locator('[data-kassa-checkout]')).toHaveAttribute('data-state', 'ready');
   }
 
   /** The same page, without waiting for the drop-in; no cart page on the way (whose warm frame loads the card fields' page). */
-  async openCheckoutOfNewOrder(): Promise<void> {
-    const order = await this.ordersThroughApi();
+  async openCheckoutOfNewOrder(productId?: string): Promise<void> {
+    const order = await this.ordersThroughApi(productId);
     await this.page.goto(`/checkout/${order.id}`);
   }
 
-  /** A new order of one mug, unpaid, made through the API the shop's cart uses (the cookie is the page's). */
-  async ordersThroughApi(): Promise<{ id: string; number: number }> {
-    const response = await this.page.request.post('/api/orders', { data: { items: [{ productId: 'prd_mug', quantity: 1 }] } });
+  /** A new order of one mug (or of `productId`), unpaid, made through the API the shop's cart uses (the cookie is the page's). */
+  async ordersThroughApi(productId: string = productIds.everyday): Promise<{ id: string; number: number }> {
+    const response = await this.page.request.post('/api/orders', { data: { items: [{ productId, quantity: 1 }] } });
     expect(response.status()).toBe(201);
     const { order } = (await response.json()) as { order: { id: string; number: number } };
     return order;
