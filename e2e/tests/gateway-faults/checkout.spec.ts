@@ -1,5 +1,4 @@
 import { expect, test } from '@playwright/test';
-import { catalogue } from '../../support/catalogue.ts';
 import { CheckoutSheet } from '../../support/checkout-sheet.ts';
 import { clientTokenForNewOrder, openIntegratorPage, requestPaymentMethod } from '../../support/integrator-page.ts';
 import { holdFrameMessages } from '../../support/held-frame-messages.ts';
@@ -52,7 +51,7 @@ test.describe('loading the gateway configuration', () => {
       await injectSandboxFault({ target: 'configuration', fault: { type: 'status', status } });
       const shopper = new Shopper(page);
       const sheet = new CheckoutSheet(page);
-      await shopper.openCheckout(catalogue.everyday);
+      await shopper.openCheckoutOfNewOrder();
       await sheet.seesState('error');
       await expect(sheet.message()).toHaveText(message);
       const tryAgain = sheet.root().getByRole('button', { name: 'Try again' });
@@ -71,7 +70,7 @@ test.describe('loading the gateway configuration', () => {
     await page.clock.install();
     const shopper = new Shopper(page);
     const sheet = new CheckoutSheet(page);
-    await shopper.openCheckout(catalogue.everyday);
+    await shopper.openCheckoutOfNewOrder();
     await expect(sheet.message()).toHaveText('The payment service is busy right now. Please wait a moment and try again.');
     await expect(sheet.root().getByRole('button', { name: 'Try again' })).toHaveCount(0);
     await page.clock.runFor(2_000);
@@ -85,7 +84,7 @@ test.describe('loading the gateway configuration', () => {
     await injectSandboxFault({ target: 'configuration', fault: { type: 'drop' }, share: 1 });
     const shopper = new Shopper(page);
     const sheet = new CheckoutSheet(page);
-    await shopper.openCheckout(catalogue.everyday);
+    await shopper.openCheckoutOfNewOrder();
     await expect(sheet.message()).toHaveText('Network error. Please try again.');
     await clearSandboxFaults();
     await sheet.root().getByRole('button', { name: 'Try again' }).click();
@@ -98,7 +97,7 @@ test.describe('loading the gateway configuration', () => {
     const shopper = new Shopper(page);
     const sheet = new CheckoutSheet(page);
     const asked = page.waitForRequest(/\/client_api\/v1\/configuration/);
-    await shopper.openCheckout(catalogue.everyday);
+    await shopper.openCheckoutOfNewOrder();
     await asked;
     await sheet.seesState('loading');
     await page.clock.fastForward(GATEWAY_TIMEOUT_MS);
@@ -118,7 +117,7 @@ test.describe('loading the gateway configuration', () => {
     await page.clock.install();
     const shopper = new Shopper(page);
     const sheet = new CheckoutSheet(page);
-    await shopper.openCheckout(catalogue.everyday);
+    await shopper.openCheckoutOfNewOrder();
     // The other frames are put in once the number's is ready: the first frames were ready before the failure.
     await expect(page.locator('iframe[name="kassa-field-cvv"]')).toHaveCount(1);
     await page.clock.fastForward(GATEWAY_TIMEOUT_MS);
@@ -141,7 +140,7 @@ test.describe('loading the gateway configuration', () => {
     // The number's frame is requested beside the configuration, not after it: run the clock forward only once the
     // configuration has answered, or its own 15 s time-out fires first ("took too long", as one run met).
     const configured = page.waitForResponse((response) => response.url().includes('/client_api/v1/configuration'));
-    await shopper.openCheckout(catalogue.everyday);
+    await shopper.openCheckoutOfNewOrder();
     await refused;
     await (await configured).finished();
     await page.clock.fastForward(CARD_FIELDS_LOAD_TIMEOUT_MS);
@@ -156,7 +155,7 @@ test.describe('sending the card', () => {
   async function cardTyped(page: import('@playwright/test').Page) {
     const shopper = new Shopper(page);
     const sheet = new CheckoutSheet(page);
-    await shopper.startCheckout(catalogue.everyday);
+    await shopper.startCheckoutOfNewOrder();
     await shopper.enterCard(cards.visa);
     return { shopper, sheet };
   }
@@ -233,7 +232,7 @@ test.describe('the two readings of the postal code', () => {
   test('asked when the gateway challenges it, absent when it does not', async ({ page }) => {
     await changeSandboxSettings({ challenges: ['cvv'] });
     const shopper = new Shopper(page);
-    await shopper.startCheckout(catalogue.everyday);
+    await shopper.startCheckoutOfNewOrder();
     await expect(page.locator('iframe[name="kassa-field-cvv"]')).toHaveCount(1);
     await expect(page.locator('iframe[name="kassa-field-postalCode"]')).toHaveCount(0);
     await expect(page.getByText('Postal code')).toHaveCount(0);

@@ -1,5 +1,4 @@
 import { expect, test } from '@playwright/test';
-import { catalogue } from '../../support/catalogue.ts';
 import { clearSandboxFaults, injectSandboxFault } from '../../support/sandbox-faults.ts';
 import { cards, Shopper } from '../../support/shopper.ts';
 
@@ -17,7 +16,7 @@ test('a gateway that answers the sale with 503: the shopper is told it did not a
     fault: { type: 'status', status: 503 },
   });
   const shopper = new Shopper(page);
-  await shopper.startCheckout(catalogue.everyday);
+  await shopper.startCheckoutOfNewOrder();
   await shopper.enterCard(cards.visa);
   await shopper.pay();
   await shopper.seesPaymentError('The payment service did not answer. Press Pay again: you will not be charged twice.');

@@ -1,7 +1,6 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import decodeQR from 'qr/decode.js';
 import { recordedPayment } from '../../support/admin-api.ts';
-import { catalogue } from '../../support/catalogue.ts';
 import { CheckoutSheet } from '../../support/checkout-sheet.ts';
 import { transactionDeviceData } from '../../support/gateway-records.ts';
 import { currentProduct } from '../../support/products.ts';
@@ -37,7 +36,7 @@ function orderIdOf(page: Page): string {
 async function openWallet(page: Page, option: string): Promise<{ shopper: Shopper; sheet: CheckoutSheet; orderId: string }> {
   const shopper = new Shopper(page);
   const sheet = new CheckoutSheet(page);
-  await shopper.startCheckout(catalogue.everyday);
+  await shopper.startCheckoutOfNewOrder();
   await sheet.seesView('options');
   await sheet.root().getByRole('button', { name: option, exact: true }).click();
   return { shopper, sheet, orderId: orderIdOf(page) };
@@ -106,12 +105,12 @@ async function approveOnPhone(browser: Browser, url: string, answer: 'Approve' |
   await phone.close();
 }
 
-test('the option list offers the card and every wallet, passes axe, and the toggle goes from a wallet back to the card', async ({
+test("the option list offers the card and every wallet and passes axe; on a wallet's view only its own button pays (the shop's Pay hidden), and the toggle goes back to the card, where Pay is back", async ({
   page,
 }) => {
   const shopper = new Shopper(page);
   const sheet = new CheckoutSheet(page);
-  await shopper.startCheckout(catalogue.everyday);
+  await shopper.startCheckoutOfNewOrder();
   await sheet.seesView('options');
   await expect(sheet.root().getByRole('heading', { name: 'Choose a way to pay' })).toBeVisible();
   const list = sheet.root().getByRole('list', { name: 'Choose a way to pay' });
@@ -130,11 +129,13 @@ test('the option list offers the card and every wallet, passes axe, and the togg
   await list.getByRole('button', { name: 'PayPal', exact: true }).click();
   await sheet.seesView('paypal');
   await expect(walletButton(page, 'PayPal')).toBeFocused();
+  await expect(shopper.payButton()).toBeHidden();
   await sheet.toggle().click();
   await sheet.seesView('options');
   await list.getByRole('button', { name: 'Card' }).click();
   await sheet.seesView('card');
   await expect(shopper.field('number')).toBeVisible();
+  await expect(shopper.payButton()).toBeVisible();
 });
 
 /**
@@ -250,7 +251,7 @@ test('signed in, PayPal approved with "Save PayPal for my next payments" pays th
     return shopper.seesReceipt();
   };
 
-  await shopper.startCheckout(catalogue.everyday);
+  await shopper.startCheckoutOfNewOrder();
   await sheet.seesView('options');
   const first = await payWithPayPalSaved();
   expect((await recordedPayment(page, first)).paymentMethodType).toBe('paypal_account');
@@ -307,35 +308,12 @@ test('saved Venmo, Apple Pay and Google Pay are listed by their way to pay and a
   expect((await recordedPayment(page, orderId)).paymentMethodType).toBe('android_pay_card');
 });
 
-test("on a wallet's view only its own button pays: the shop's Pay is hidden there and back on the card", async ({ page }) => {
-  const { shopper, sheet } = await openWallet(page, 'Google Pay');
-  await expect(shopper.payButton()).toBeHidden();
-  await sheet.toggle().click();
-  await sheet.root().getByRole('button', { name: 'Card' }).click();
-  await expect(shopper.payButton()).toBeVisible();
-});
-
-test('Venmo on a desktop: a QR code a phone scans; approved there, the order is paid, recorded as venmo_account with device data at the gateway', async ({
+test('Venmo on a desktop: a QR code a phone scans; cancelled on the phone or in the checkout, nothing is shown and the button is back; approved on the phone, the order is paid, recorded as venmo_account with device data at the gateway', async ({
   page,
   browser,
 }) => {
   const { shopper, sheet, orderId } = await openWallet(page, 'Venmo');
   await sheet.seesView('venmo');
-  await walletButton(page, 'Venmo').click();
-  const url = await scanQrCode(page);
-  expect(new URL(url).origin).toBe(currentProduct().sandboxUrl);
-  expect((await axeOn(page).include('[data-kassa-checkout]').analyze()).violations).toEqual([]);
-  await page.screenshot({ path: test.info().outputPath('venmo-qr.png') });
-  await approveOnPhone(browser, url, 'Approve');
-  await shopper.seesReceipt();
-  await paidWith(page, orderId, 'venmo_account');
-});
-
-test('Venmo on a desktop: cancelled on the phone or in the checkout, nothing is shown and the button is back', async ({
-  page,
-  browser,
-}) => {
-  const { sheet } = await openWallet(page, 'Venmo');
   await walletButton(page, 'Venmo').click();
   await approveOnPhone(browser, await scanQrCode(page), 'Cancel');
   await expect(walletButton(page, 'Venmo')).toBeFocused();
@@ -344,6 +322,15 @@ test('Venmo on a desktop: cancelled on the phone or in the checkout, nothing is 
   await sheet.root().getByRole('button', { name: 'Cancel' }).click();
   await expect(walletButton(page, 'Venmo')).toBeFocused();
   await expect(sheet.root().getByRole('alert')).toHaveText(['']);
+
+  await walletButton(page, 'Venmo').click();
+  const url = await scanQrCode(page);
+  expect(new URL(url).origin).toBe(currentProduct().sandboxUrl);
+  expect((await axeOn(page).include('[data-kassa-checkout]').analyze()).violations).toEqual([]);
+  await page.screenshot({ path: test.info().outputPath('venmo-qr.png') });
+  await approveOnPhone(browser, url, 'Approve');
+  await shopper.seesReceipt();
+  await paidWith(page, orderId, 'venmo_account');
 });
 
 test.describe('on a phone', () => {
@@ -365,7 +352,7 @@ test.describe('on a phone', () => {
     const shopper = new Shopper(page);
     const sheet = new CheckoutSheet(page);
     await shopper.signUpThroughApi('Val Venmo', uniqueEmail('val'), 'save-venmo-1');
-    await shopper.startCheckout(catalogue.everyday);
+    await shopper.startCheckoutOfNewOrder();
     await sheet.root().getByRole('button', { name: 'Venmo', exact: true }).click();
     await expect(sheet.root().getByRole('checkbox', { name: 'Save Venmo for my next payments' })).toBeChecked();
     await answerInWindow(page, 'Venmo', 'Approve');
@@ -383,7 +370,7 @@ test('each wallet view opens from the option list in the light and dark themes a
   const views = [...WINDOW_WALLETS.map(({ option, view }) => ({ option, view })), { option: 'Venmo', view: 'venmo' }];
   const shopper = new Shopper(page);
   const sheet = new CheckoutSheet(page);
-  await shopper.startCheckout(catalogue.everyday);
+  await shopper.startCheckoutOfNewOrder();
   for (const { name, width } of [
     { name: 'light', width: 1280 },
     { name: 'dark', width: 1280 },
