@@ -1,6 +1,5 @@
 import { expect, type Page } from '@playwright/test';
 import { type ProviderShop, startProviderShop, test, WATCHDOG_MS, type WidgetProvider } from './botcheck-provider.ts';
-import { catalogue } from './catalogue.ts';
 import { cards, Shopper, uniqueEmail } from './shopper.ts';
 
 // The specs of each third-party bot-check (tests/botcheck/<provider>.spec.ts, one file each: a provider is a
@@ -35,7 +34,7 @@ async function timesOutThenPays(page: Page, held: RegExp, message: string): Prom
   await page.clock.install();
   const asked = page.waitForRequest(held);
   const shopper = new Shopper(page);
-  await shopper.startCheckout(catalogue.everyday);
+  await shopper.startCheckoutOfNewOrder();
   await shopper.payWithCard(cards.visa);
   await asked;
   await page.clock.runFor(WATCHDOG_MS);
@@ -68,7 +67,7 @@ export function botcheckProviderSpecs(provider: WidgetProvider): void {
     }) => {
       const violations = cspViolations(page);
       const shopper = new Shopper(page);
-      await shopper.startCheckout(catalogue.everyday);
+      await shopper.startCheckoutOfNewOrder();
       const scripts = page.waitForRequest((request) => request.url().startsWith(providerShop.scriptUrl));
       await shopper.payWithCard(cards.visa);
       await shopper.seesReceipt();
@@ -132,7 +131,7 @@ export function botcheckProviderSpecs(provider: WidgetProvider): void {
         await standin.interactive(true);
         await page.clock.install();
         const shopper = new Shopper(page);
-        await shopper.startCheckout(catalogue.everyday);
+        await shopper.startCheckoutOfNewOrder();
         await shopper.payWithCard(cards.visa);
         const challenge = page.frameLocator('iframe[title="bot-check challenge"]').getByRole('button', { name: 'I am human' });
         await expect(challenge).toBeVisible();

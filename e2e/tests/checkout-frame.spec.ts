@@ -11,9 +11,14 @@ import { cards, Shopper } from '../support/shopper.ts';
 // a page: support/chromium.ts), so focus and typing across frames are proven across processes too.
 test.use({ launchOptions: chromiumLaunchOptions({ siteIsolation: true }) });
 
-test('the card frames run in renderer processes of their own', async ({ page }) => {
-  await new Shopper(page).startCheckout(catalogue.everyday);
-  await new CheckoutSheet(page).seesView('card');
+test('the card frames run in renderer processes of their own; with the card as the only way to pay, the card form opens directly and there is no toggle', async ({
+  page,
+}) => {
+  const sheet = new CheckoutSheet(page);
+  await new Shopper(page).startCheckoutOfNewOrder();
+  await sheet.seesView('card');
+  await expect(sheet.toggle()).toHaveCount(0);
+  await expect(page.getByRole('group', { name: 'Pay with card' })).toBeVisible();
   // Chromium lists a frame in another process as a target of its own, of type "iframe"; a frame in its page's does not.
   const cdp = await page.context().newCDPSession(page);
   const { targetInfos } = (await cdp.send('Target.getTargets')) as { targetInfos: Array<{ type: string; url: string }> };
@@ -22,28 +27,9 @@ test('the card frames run in renderer processes of their own', async ({ page }) 
   expect(outOfProcess.length).toBeGreaterThan(0);
 });
 
-test('with the card as the only way to pay, the card form opens directly and there is no toggle', async ({ page }) => {
-  const shopper = new Shopper(page);
-  const sheet = new CheckoutSheet(page);
-  await shopper.startCheckout(catalogue.everyday);
-  await sheet.seesView('card');
-  await expect(sheet.toggle()).toHaveCount(0);
-  await expect(page.getByRole('group', { name: 'Pay with card' })).toBeVisible();
-});
-
-test('after a failed submit, focus goes to the first field to fix', async ({ page }) => {
-  const shopper = new Shopper(page);
-  const sheet = new CheckoutSheet(page);
-  await shopper.startCheckout(catalogue.everyday);
-  await shopper.typeInto('number', cards.visa.number);
-  await shopper.pay();
-  await expect(sheet.message()).toHaveText('Check your entries and try again.');
-  await expect.poll(() => sheet.focusedField()).toBe('expirationDate');
-});
-
 test('an empty field does not complain later because focus went somewhere unrelated first', async ({ page }) => {
   const shopper = new Shopper(page);
-  await shopper.startCheckout(catalogue.everyday);
+  await shopper.startCheckoutOfNewOrder();
   await shopper.field('number').click();
   // Out of the form (the page's own heading), a pause, then into another card field.
   await page.getByRole('heading', { name: 'Checkout', level: 1 }).click();
@@ -93,15 +79,21 @@ test('the card number takes typing as soon as its frame is ready; Pay (and Enter
   await shopper.seesReceipt();
 });
 
-test('the detected brand is shown inside the number field', async ({ page }) => {
+test('the detected brand is shown inside the number field; after a failed submit, focus goes to the first field to fix', async ({
+  page,
+}) => {
   const shopper = new Shopper(page);
-  await shopper.startCheckout(catalogue.everyday);
+  const sheet = new CheckoutSheet(page);
+  await shopper.startCheckoutOfNewOrder();
   await shopper.typeInto('number', cards.mastercard.number);
   const numberBox = page.locator('.kassa-field[data-field="number"] .kassa-field__box');
   await expect(numberBox).toHaveAttribute('data-brand', 'mastercard');
   await expect(numberBox.getByRole('img', { name: 'Mastercard' })).toBeVisible();
   // Its mark, a chunk of its own (the card view does not wait for it), drawn in the labelled frame: two circles.
   await expect(numberBox.locator('svg circle')).toHaveCount(2);
+  await shopper.pay();
+  await expect(sheet.message()).toHaveText('Check your entries and try again.');
+  await expect.poll(() => sheet.focusedField()).toBe('expirationDate');
 });
 
 test("the brands' marks download while the configuration loads, so the first mark is drawn with the brands", async ({ page }) => {
@@ -122,7 +114,7 @@ test("the brands' marks download while the configuration loads, so the first mar
   const marks = page.waitForRequest((request) => /\/brand-marks-[^/]*\.js$/.test(new URL(request.url()).pathname), {
     timeout: 15_000,
   });
-  await shopper.openCheckout(catalogue.everyday);
+  await shopper.openCheckoutOfNewOrder();
   const downloaded = await (await marks).response();
   expect(downloaded?.ok()).toBe(true);
   await expect(sheet.root()).toHaveAttribute('data-state', 'loading');
@@ -160,7 +152,7 @@ test('the number frame\'s tokenization failing to download: Pay says "Network er
     tries.push(new URL(route.request().url()).search);
     return reachable ? route.continue() : route.fulfill({ status: 503 });
   });
-  await shopper.startCheckout(catalogue.everyday);
+  await shopper.startCheckoutOfNewOrder();
   await shopper.typeCard(cards.visa);
   await shopper.pay();
   await expect(sheet.message()).toHaveText('Network error. Please try again.');
@@ -173,7 +165,7 @@ test('the number frame\'s tokenization failing to download: Pay says "Network er
 
 test('a postal code is checked as written: "-1" is "not valid", "12.345" is accepted and the card pays', async ({ page }) => {
   const shopper = new Shopper(page);
-  await shopper.startCheckout(catalogue.everyday);
+  await shopper.startCheckoutOfNewOrder();
   // The first two characters must be letters or digits.
   await shopper.typeCard({ ...cards.visa, postalCode: '-1' });
   await shopper.field('cardholderName').click();
@@ -247,7 +239,7 @@ test.describe('on a 390 x 844 phone', () => {
 
   test('Pay is visible without scrolling once the shopper reaches the card form', async ({ page }) => {
     const shopper = new Shopper(page);
-    await shopper.startCheckout(catalogue.everyday);
+    await shopper.startCheckoutOfNewOrder();
     await page.getByRole('group', { name: 'Pay with card' }).scrollIntoViewIfNeeded();
     const form = await page.getByRole('group', { name: 'Pay with card' }).boundingBox();
     const pay = await shopper.payButton().boundingBox();

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { cards, Shopper } from '../support/shopper.ts';
-import { catalogue } from '../support/catalogue.ts';
+import { catalogue, productIds } from '../support/catalogue.ts';
 
 test('a guest pays with a Visa card and sees the receipt', async ({ page }) => {
   const shopper = new Shopper(page);
@@ -13,7 +13,7 @@ test('a guest pays with a Visa card and sees the receipt', async ({ page }) => {
 
 test('Enter in a card field pays, as Enter submits a form', async ({ page }) => {
   const shopper = new Shopper(page);
-  await shopper.startCheckout(catalogue.everyday);
+  await shopper.startCheckoutOfNewOrder();
   await shopper.enterCard(cards.visa);
   await shopper.field('postalCode').press('Enter');
   await shopper.seesReceipt();
@@ -24,7 +24,7 @@ test('a declined payment says why, the message takes focus, and the shopper can 
 }) => {
   const shopper = new Shopper(page);
   const idempotencyKeys = shopper.recordPaymentRequests();
-  await shopper.startCheckout(catalogue.declinedByAmount);
+  await shopper.startCheckoutOfNewOrder(productIds.declinedByAmount);
   await expect(shopper.payButton()).toHaveText('Pay €2,000.00');
   await shopper.enterCard(cards.visa);
   await shopper.pay();
@@ -48,7 +48,7 @@ test('a declined payment says why, the message takes focus, and the shopper can 
 test('a double click on Pay charges once', async ({ page }) => {
   const shopper = new Shopper(page);
   const paymentRequests = shopper.recordPaymentRequests();
-  await shopper.startCheckout(catalogue.everyday);
+  await shopper.startCheckoutOfNewOrder();
   await shopper.enterCard(cards.mastercard);
   await shopper.pressBelowCard(shopper.payButton(), 'dblclick');
   const orderId = await shopper.seesReceipt();

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { test as base, expect } from '@playwright/test';
 import { startStandin } from '../../support/botcheck-provider.ts';
-import { catalogue } from '../../support/catalogue.ts';
+import { productIds } from '../../support/catalogue.ts';
 import { startProduct, suiteEnv } from '../../support/product.ts';
 import { cards, Shopper } from '../../support/shopper.ts';
 
@@ -49,12 +49,12 @@ test("a checkout opened before a decline raises the shop alert: Pay's proof of w
     if (new URL(request.url()).pathname === '/api/botcheck/challenge') challenges.push(request.url());
   });
   // Before the alert: the checkout session names the proof of work.
-  await shopper.startCheckout(catalogue.everyday);
+  await shopper.startCheckoutOfNewOrder();
 
   // Meanwhile another shopper's card is declined (the sandbox declines the amount): the shop's first decline.
   const elsewhere = await browser.newContext({ baseURL: alertShop });
   const other = new Shopper(await elsewhere.newPage());
-  await other.startCheckout(catalogue.declinedByAmount);
+  await other.startCheckoutOfNewOrder(productIds.declinedByAmount);
   await other.payWithCard(cards.visa);
   await other.seesPaymentError('Your card was declined (Do Not Honor). Please try another card.');
   await elsewhere.close();
