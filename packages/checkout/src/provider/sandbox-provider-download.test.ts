@@ -4,9 +4,13 @@ import { gatewayConfiguration, paymentMethodResult } from '../testing/fixtures.t
 import { createSandboxProvider, parseSavedMethods } from './sandbox-provider.ts';
 
 // The network holds the downloads of the provider client's modules imported on demand: each import neither arrives nor
-// fails (vi.mock is hoisted above the file's own declarations: each factory is written out). Not here: the import of
-// http-failures.ts after a gateway error answer (sandbox-provider.ts's call), whose never-settling mock reached the real
-// module in 3 runs of 16 (a flaky test, taken out; the same inTime as the three below).
+// fails (vi.mock is hoisted above the file's own declarations: each factory is written out). Each is imported once: the
+// module runner keeps one import call stack per importing module (vite's directRequest), vitest's mocker puts the mocked
+// module on it while its factory runs (here, for good), and a second import of that module from sandbox-provider.ts
+// then looks like the factory importing its own module and gets the real one (requestWithMockedModule: "this will not
+// work if user does Promise.all(import(), import())"); so the earlier test of http-failures.ts's import failed now and
+// then, when the saved methods' list's error answer imported it first.
+vi.mock('./http-failures.ts', () => new Promise(() => {}));
 vi.mock('./wallet-result.ts', () => new Promise(() => {}));
 vi.mock('./sandbox-wallets.ts', () => new Promise(() => {}));
 vi.mock('./sandbox-three-d-secure.ts', () => new Promise(() => {}));
@@ -20,7 +24,11 @@ const encoded = btoa(
     assetsUrl: 'http://127.0.0.1:8090',
   }),
 );
-const provider = createSandboxProvider(encoded, async () => new Response('{}', { status: 503 }));
+// The configuration's request answers an error; the saved methods' list, asked for beside it, does not: its own error
+// answer would import http-failures.ts a second time, at once (above).
+const provider = createSandboxProvider(encoded, async (input) =>
+  String(input).includes('/v1/configuration') ? new Response('{}', { status: 503 }) : Response.json({ paymentMethods: [] }),
+);
 const config = gatewayConfiguration();
 const signal = new AbortController().signal;
 
@@ -54,6 +62,14 @@ afterEach(() => {
 });
 
 describe("the sandbox provider's modules whose download stalls end at the parts' time limit as failed ones", () => {
+  it('a gateway error answer (its meaning imported on demand): the network failure a failed import gives', async () => {
+    const failed = await atTheLimit(outcomeOf(provider.getConfiguration(signal)));
+    expect(failed).toMatchObject({
+      info: { code: 'network' },
+      message: 'The gateway answered the configuration request with HTTP 503.',
+    });
+  });
+
   it("a saved methods' list holding a wallet (its reader imported on demand): the list fails, as when the import fails", async () => {
     const list = { paymentMethods: [{ type: 'PayPalAccount', nonce: 'pp-1', details: { email: 'a@example.com' } }] };
     expect(String(await atTheLimit(outcomeOf(parseSavedMethods(list))))).toBe('Error: timed out');
