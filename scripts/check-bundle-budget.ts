@@ -15,6 +15,7 @@ for (const chunk of sizes.chunks)
   console.log(`  ${chunk.loaded.padEnd(18)} ${chunk.file.padEnd(36)} ${kb(chunk.gzipBytes)} gzip`);
 console.log(`checkout library JS (React excluded): ${kb(sizes.checkoutGzipBytes)} gzip`);
 console.log(`hosted card field frame JS:           ${kb(sizes.frameScriptGzipBytes)} gzip`);
+console.log(`  on demand: the card rules, as each frame is ready to take typing: ${kb(sizes.validateScriptGzipBytes)} gzip`);
 console.log(`  on demand: the number frame's tokenization, once the shopper types: ${kb(sizes.tokenizeScriptGzipBytes)} gzip`);
 const goal =
   sizes.cardViewGzipBytes <= CARD_VIEW_GOAL_BYTES ? 'met' : `NOT met, ${sizes.cardViewGzipBytes - CARD_VIEW_GOAL_BYTES} B over`;

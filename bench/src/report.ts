@@ -193,6 +193,7 @@ function formatBundle(sizes: CheckoutBundleSizes): string[] {
       `${kb(CARD_VIEW_GOAL_BYTES)}, budget ${kb(CARD_VIEW_BUDGET_BYTES)}), ${kb(sizes.cardViewWithReactGzipBytes)} with React ` +
       '(the plain-page drop-in, React and ReactDOM bundled in, and the frame)',
     line('hosted card field frame script', sizes.frameScriptGzipBytes, 'with the card view (gateway origin)'),
+    line('card field frame rules', sizes.validateScriptGzipBytes, 'on demand (gateway origin), as each frame takes typing'),
     line('number frame tokenization', sizes.tokenizeScriptGzipBytes, 'on demand (gateway origin), once the shopper types'),
     ...sizes.chunks.map((chunk) => line(chunk.file, chunk.gzipBytes, chunk.loaded)),
   ];

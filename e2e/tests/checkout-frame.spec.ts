@@ -163,6 +163,30 @@ test('the number frame\'s tokenization failing to download: Pay says "Network er
   expect(new Set(tries).size).toBe(tries.length);
 });
 
+test('the card rules download once the form takes typing: a card entered before they arrive is formatted and judged when they do, and pays', async ({
+  page,
+}) => {
+  const shopper = new Shopper(page);
+  // The card rules each frame imports as it announces itself ready (the sandbox's validate.js), held back until the test
+  // lets them through. By the checkout's address: no cart page, whose warm frame would have asked for them first.
+  let release = (): void => undefined;
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route('**/hosted-fields/validate.js*', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await shopper.startCheckoutOfNewOrder();
+  await shopper.enterCard(cards.visa);
+  await expect(shopper.field('number')).toHaveValue(cards.visa.number);
+  release();
+  await expect(shopper.field('number')).toHaveValue('4111 1111 1111 1111');
+  await expect(shopper.field('expirationDate')).toHaveValue(cards.visa.expiry.replace('/', ' / '));
+  await shopper.pay();
+  await shopper.seesReceipt();
+});
+
 test('a postal code is checked as written: "-1" is "not valid", "12.345" is accepted and the card pays', async ({ page }) => {
   const shopper = new Shopper(page);
   await shopper.startCheckoutOfNewOrder();

@@ -9,8 +9,16 @@ export function bundleTokenizeScript(): Promise<string> {
   return bundleScript(new URL('./tokenize.ts', import.meta.url), { format: 'esm' });
 }
 
-/** The hosted field frame script (frame.ts bundled), as browsers receive it; it names the tokenization's version. */
+/** The card rules every frame imports as it announces itself ready (validate.ts bundled, an ES module). */
+export function bundleValidateScript(): Promise<string> {
+  return bundleScript(new URL('./validate.ts', import.meta.url), { format: 'esm' });
+}
+
+/** The hosted field frame script (frame.ts bundled), as browsers receive it; it names its modules' versions. */
 export async function bundleFrameScript(): Promise<string> {
   const tokenizer = `tokenize.js?v=${versionOf(await bundleTokenizeScript())}`;
-  return bundleScript(new URL('./frame.ts', import.meta.url), { define: { TOKENIZE_SCRIPT: JSON.stringify(tokenizer) } });
+  const validator = `validate.js?v=${versionOf(await bundleValidateScript())}`;
+  return bundleScript(new URL('./frame.ts', import.meta.url), {
+    define: { TOKENIZE_SCRIPT: JSON.stringify(tokenizer), VALIDATE_SCRIPT: JSON.stringify(validator) },
+  });
 }

@@ -35,14 +35,28 @@ afterEach(() => {
   for (const channel of channels.splice(0)) channel.close();
 });
 
-function mountInstance(
+interface MountOptions {
+  gatewayFetch?: typeof fetch;
+  requestTimeoutMs?: number;
+  collectTimeoutMs?: number;
+  loadTokenizer?: FieldHost['loadTokenizer'];
+  loadRules?: FieldHost['loadRules'];
+}
+
+const RULES = import('./validate.ts');
+
+/** The fields of one instance, as their frames start: the card rules still to arrive. */
+function mountFields(
   fields: FieldName[],
-  gatewayFetch: typeof fetch = (resource, init) => fetch(resource, init),
-  // Generous by default: a loaded machine must not turn a real tokenization into a time-out.
-  requestTimeoutMs = 10_000,
-  // Likewise for the siblings' values (300 ms lost one at a load of 20); answered, they end the wait at once.
-  collectTimeoutMs = 2_000,
-  loadTokenizer: FieldHost['loadTokenizer'] = () => import('./tokenize.ts'),
+  {
+    gatewayFetch = (resource, init) => fetch(resource, init),
+    // Generous by default: a loaded machine must not turn a real tokenization into a time-out.
+    requestTimeoutMs = 10_000,
+    // Likewise for the siblings' values (300 ms lost one at a load of 20); answered, they end the wait at once.
+    collectTimeoutMs = 2_000,
+    loadTokenizer = () => import('./tokenize.ts'),
+    loadRules = () => RULES,
+  }: MountOptions = {},
 ): Record<string, Mounted> & { channel: string } {
   channelCount += 1;
   const channel = `test-${channelCount}`;
@@ -61,6 +75,7 @@ function mountInstance(
         origin: sandbox.origin,
         fetch: gatewayFetch,
         loadTokenizer,
+        loadRules,
         collectTimeoutMs,
         requestTimeoutMs,
       },
@@ -68,6 +83,13 @@ function mountInstance(
     mounted[name] = { input, field, posted };
   }
   return Object.assign(mounted, { channel });
+}
+
+/** The fields of one instance once their card rules are in (imported as each announced itself ready). */
+async function mountInstance(fields: FieldName[], options: MountOptions = {}) {
+  const instance = mountFields(fields, options);
+  await RULES;
+  return instance;
 }
 
 function the(instance: Record<string, Mounted>, name: FieldName): Mounted {
@@ -108,8 +130,8 @@ const year = new Date().getFullYear() + 2;
 const ALL: FieldName[] = ['number', 'expirationDate', 'cvv', 'cardholderName', 'postalCode'];
 
 describe('hosted field messages', () => {
-  it('announces ready and sets the input up for its field', () => {
-    const instance = mountInstance(['number', 'expirationDate', 'cvv']);
+  it('announces ready and sets the input up for its field', async () => {
+    const instance = await mountInstance(['number', 'expirationDate', 'cvv']);
     const number = the(instance, 'number');
     expect(number.posted[0]).toEqual({ source: MESSAGE_SOURCE, channel: instance.channel, type: 'ready', field: 'number' });
     expect(number.input.attributes.get('autocomplete')).toBe('cc-number');
@@ -118,8 +140,8 @@ describe('hosted field messages', () => {
     expect(the(instance, 'expirationDate').input.attributes.get('autocomplete')).toBe('cc-exp');
   });
 
-  it('groups the card number as it is typed, and leaves the CVV digits only', () => {
-    const instance = mountInstance(['number', 'cvv']);
+  it('groups the card number as it is typed, and leaves the CVV digits only', async () => {
+    const instance = await mountInstance(['number', 'cvv']);
     const number = the(instance, 'number').input;
     number.type('378282246310005');
     expect(number.value).toBe('3782 822463 10005');
@@ -129,8 +151,8 @@ describe('hosted field messages', () => {
     expect(cvv.value).toBe('124');
   });
 
-  it('reports state on focus, input and blur, card types once they change, and the BIN', () => {
-    const { input, posted } = the(mountInstance(['number']), 'number');
+  it('reports state on focus, input and blur, card types once they change, and the BIN', async () => {
+    const { input, posted } = the(await mountInstance(['number']), 'number');
     input.focus();
     input.type('4');
     input.type('41');
@@ -151,8 +173,8 @@ describe('hosted field messages', () => {
     expect(states.at(-1)).toMatchObject({ event: 'blur', state: { isValid: true, isFocused: false } });
   });
 
-  it('formats the expiry, asks to submit on Enter, applies configure and setCvvSize, clears, reporting those two as `validate`', () => {
-    const instance = mountInstance(['expirationDate', 'cvv']);
+  it('formats the expiry, asks to submit on Enter, applies configure and setCvvSize, clears, reporting those two as `validate`', async () => {
+    const instance = await mountInstance(['expirationDate', 'cvv']);
     const expiry = the(instance, 'expirationDate');
     expiry.input.type('1');
     expiry.input.type('12');
@@ -222,8 +244,8 @@ describe('hosted field messages', () => {
     expect(cvv.posted.at(-1)).toMatchObject({ type: 'state', event: 'validate', state: { isEmpty: true } });
   });
 
-  it('answers a sync with synced, after the reports of what was entered before it', () => {
-    const instance = mountInstance(['postalCode']);
+  it('answers a sync with synced, after the reports of what was entered before it', async () => {
+    const instance = await mountInstance(['postalCode']);
     const postal = the(instance, 'postalCode');
     postal.input.type('12345');
     postal.field.receive({ source: MESSAGE_SOURCE, channel: instance.channel, type: 'sync' });
@@ -236,8 +258,8 @@ describe('hosted field messages', () => {
     });
   });
 
-  it('ignores messages of another channel or source', () => {
-    const { field, input } = the(mountInstance(['number']), 'number');
+  it('ignores messages of another channel or source', async () => {
+    const { field, input } = the(await mountInstance(['number']), 'number');
     input.value = '4111';
     field.receive({ source: MESSAGE_SOURCE, channel: 'other', type: 'clear' });
     field.receive({ source: 'someone', channel: 'test', type: 'clear' });
@@ -247,7 +269,7 @@ describe('hosted field messages', () => {
 
 describe('tokenize', () => {
   it('gathers sibling values, tokenizes at the sandbox and answers the parent with creditCards[0]', async () => {
-    const instance = mountInstance(ALL);
+    const instance = await mountInstance(ALL);
     the(instance, 'number').input.type('4111 1111 1111 1111');
     the(instance, 'expirationDate').input.type(`12${year % 100}`);
     the(instance, 'cvv').input.type('123');
@@ -285,20 +307,20 @@ describe('tokenize', () => {
       options: { verifyCard: true, failOnDuplicatePaymentMethod: true },
     });
     const fingerprint = decodeClientToken(generated.clientToken).authorizationFingerprint;
-    const typed = (number: string) => {
-      const instance = mountInstance(['number', 'expirationDate']);
+    const typed = async (number: string) => {
+      const instance = await mountInstance(['number', 'expirationDate']);
       the(instance, 'number').input.type(number);
       the(instance, 'expirationDate').input.type(`12${year % 100}`);
       return instance;
     };
-    const saved = await tokenizeResult(typed('5555 5555 5555 4444'), ['number', 'expirationDate'], clientApiUrl, {
+    const saved = await tokenizeResult(await typed('5555 5555 5555 4444'), ['number', 'expirationDate'], clientApiUrl, {
       vault: true,
       fingerprint,
     });
     expect(saved).toMatchObject({ type: 'tokenized', result: { details: { lastFour: '4444' } } });
     expect((await gateway.customer.find(customer.id)).creditCards?.map((card) => card.last4)).toEqual(['4444']);
 
-    const again = await tokenizeResult(typed('5555 5555 5555 4444'), ['number', 'expirationDate'], clientApiUrl, {
+    const again = await tokenizeResult(await typed('5555 5555 5555 4444'), ['number', 'expirationDate'], clientApiUrl, {
       vault: true,
       fingerprint,
     });
@@ -309,7 +331,7 @@ describe('tokenize', () => {
         answer: { status: 422, body: { fieldErrors: [{ fieldErrors: [{ field: 'number', code: '81724' }] }] } },
       },
     });
-    const declined = await tokenizeResult(typed('4000 1111 1111 1115'), ['number', 'expirationDate'], clientApiUrl, {
+    const declined = await tokenizeResult(await typed('4000 1111 1111 1115'), ['number', 'expirationDate'], clientApiUrl, {
       vault: true,
       fingerprint,
     });
@@ -319,7 +341,7 @@ describe('tokenize', () => {
     });
     // Without vault the same card only tokenizes: nothing more is saved.
     expect(
-      await tokenizeResult(typed('5555 5555 5555 4444'), ['number', 'expirationDate'], clientApiUrl, {
+      await tokenizeResult(await typed('5555 5555 5555 4444'), ['number', 'expirationDate'], clientApiUrl, {
         vault: false,
         fingerprint,
       }),
@@ -330,7 +352,7 @@ describe('tokenize', () => {
   });
 
   it('fails with invalid_fields naming the bad fields, without calling the gateway', async () => {
-    const instance = mountInstance(['number', 'expirationDate', 'cvv']);
+    const instance = await mountInstance(['number', 'expirationDate', 'cvv']);
     the(instance, 'number').input.type('378282246310005');
     the(instance, 'expirationDate').input.type('13');
     the(instance, 'cvv').input.type('123');
@@ -341,7 +363,7 @@ describe('tokenize', () => {
   });
 
   it('names a sibling that does not answer as invalid', async () => {
-    const instance = mountInstance(['number', 'expirationDate'], undefined, undefined, 300);
+    const instance = await mountInstance(['number', 'expirationDate'], { collectTimeoutMs: 300 });
     the(instance, 'number').input.type('4111111111111111');
     the(instance, 'expirationDate').input.type(`12${year % 100}`);
     expect(await tokenizeResult(instance, ['number', 'expirationDate', 'cvv'])).toMatchObject({
@@ -351,7 +373,7 @@ describe('tokenize', () => {
   });
 
   it('passes the gateway refusing the brand on as its 422 answer', async () => {
-    const instance = mountInstance(['number', 'expirationDate']);
+    const instance = await mountInstance(['number', 'expirationDate']);
     the(instance, 'number').input.type('6363680000457017');
     the(instance, 'expirationDate').input.type(`12${year % 100}`);
     expect(await tokenizeResult(instance, ['number', 'expirationDate'])).toMatchObject({
@@ -364,7 +386,7 @@ describe('tokenize', () => {
   });
 
   it("passes a bad fingerprint's 401 on and refuses other origins", async () => {
-    const instance = mountInstance(['number', 'expirationDate']);
+    const instance = await mountInstance(['number', 'expirationDate']);
     the(instance, 'number').input.type('4111111111111111');
     the(instance, 'expirationDate').input.type(`12${year % 100}`);
     const saved = authorizationFingerprint;
@@ -382,6 +404,56 @@ describe('tokenize', () => {
   });
 });
 
+describe("the card rules' script", () => {
+  /** A field whose card rules arrive when the test says, each import counted. */
+  function slowRules(field: FieldName) {
+    const imports: Array<(outcome: 'in' | 'failed') => Promise<void>> = [];
+    const loadRules: FieldHost['loadRules'] = () =>
+      new Promise((resolve, reject) => {
+        imports.push(async (outcome) => {
+          if (outcome === 'in') resolve(await RULES);
+          else reject(new TypeError('Failed to fetch dynamically imported module'));
+          await new Promise((settled) => setTimeout(settled, 0));
+        });
+      });
+    const instance = mountFields([field], { loadRules });
+    return { ...the(instance, field), channel: instance.channel, imports };
+  }
+
+  it('is imported as the field announces itself ready; what is typed before it is in is formatted and reported, in order, once it is', async () => {
+    const { input, field, posted, channel, imports } = slowRules('number');
+    expect(imports).toHaveLength(1);
+    // The form's first focus, on the empty field, is reported at once.
+    input.focus();
+    expect(posted.map(({ type }) => type)).toEqual(['ready', 'state']);
+    input.type('4111111111111111');
+    field.receive({ source: MESSAGE_SOURCE, channel, type: 'sync' });
+    expect(input.value).toBe('4111111111111111');
+    expect(posted).toHaveLength(2);
+    await imports[0]?.('in');
+    expect(input.value).toBe('4111 1111 1111 1111');
+    expect(posted.map(({ type }) => type)).toEqual(['ready', 'state', 'cardTypeChange', 'binAvailable', 'state', 'synced']);
+    expect(posted[4]).toMatchObject({ event: 'input', state: { isEmpty: false, isValid: true, isFocused: true } });
+    // Once in, every step runs at once.
+    input.dispatchEvent(new Event('blur'));
+    expect(posted.at(-1)).toMatchObject({ type: 'state', event: 'blur', state: { isValid: true, isFocused: false } });
+    expect(imports).toHaveLength(1);
+  });
+
+  it('drops what waited for an import that failed and imports again at the next step, which reports the field as it is', async () => {
+    const { input, posted, imports } = slowRules('expirationDate');
+    input.type('1');
+    await imports[0]?.('failed');
+    expect(posted.map(({ type }) => type)).toEqual(['ready']);
+    input.type('12');
+    expect(imports).toHaveLength(2);
+    await imports[1]?.('in');
+    expect(input.value).toBe('12 / ');
+    expect(posted.at(-1)).toMatchObject({ type: 'state', event: 'input', state: { isEmpty: false, isPotentiallyValid: true } });
+    expect(posted).toHaveLength(2);
+  });
+});
+
 describe("the number field's tokenization script", () => {
   it('is imported once the shopper types in the number field; an import that failed answers network and is tried again at the next tokenize', async () => {
     let imports = 0;
@@ -392,7 +464,7 @@ describe("the number field's tokenization script", () => {
         ? Promise.reject(new TypeError('Failed to fetch dynamically imported module'))
         : import('./tokenize.ts');
     };
-    const instance = mountInstance(['number', 'expirationDate'], undefined, undefined, undefined, load);
+    const instance = await mountInstance(['number', 'expirationDate'], { loadTokenizer: load });
     the(instance, 'expirationDate').input.type(`12${year % 100}`);
     expect(imports).toBe(0);
     the(instance, 'number').input.type('4111 1111 1111 1111');
@@ -408,8 +480,8 @@ describe("the number field's tokenization script", () => {
 });
 
 describe('gateway failures during tokenization', () => {
-  function filledNumber(gatewayFetch: typeof fetch, requestTimeoutMs?: number) {
-    const instance = mountInstance(['number'], gatewayFetch, requestTimeoutMs);
+  async function filledNumber(gatewayFetch: typeof fetch, requestTimeoutMs?: number) {
+    const instance = await mountInstance(['number'], { gatewayFetch, requestTimeoutMs });
     the(instance, 'number').input.type('4111111111111111');
     return instance;
   }
@@ -423,7 +495,7 @@ describe('gateway failures during tokenization', () => {
     [429, { 'Retry-After': '3' }, '3'],
     [503, {}, null],
   ])('passes HTTP %i on with its Retry-After and body, for the parent to read', async (status, headers, retryAfter) => {
-    const result = await tokenizeResult(filledNumber(answer(status, headers)), []);
+    const result = await tokenizeResult(await filledNumber(answer(status, headers)), []);
     expect(result).toMatchObject({
       type: 'tokenizeFailed',
       error: { code: 'gateway_answer', message: `The gateway answered ${status}.`, answer: { status, retryAfter, body: {} } },
@@ -433,10 +505,10 @@ describe('gateway failures during tokenization', () => {
   it('reports a gateway that does not answer in time as a time-out, and a refused connection as a network error', async () => {
     const hung: typeof fetch = (_, init) =>
       new Promise((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal?.reason)));
-    expect(await tokenizeResult(filledNumber(hung, 200), [])).toMatchObject({ error: { code: 'timeout' } });
+    expect(await tokenizeResult(await filledNumber(hung, 200), [])).toMatchObject({ error: { code: 'timeout' } });
     const refused: typeof fetch = async () => {
       throw new TypeError('fetch failed');
     };
-    expect(await tokenizeResult(filledNumber(refused), [])).toMatchObject({ error: { code: 'network' } });
+    expect(await tokenizeResult(await filledNumber(refused), [])).toMatchObject({ error: { code: 'network' } });
   });
 });

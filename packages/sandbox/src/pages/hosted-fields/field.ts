@@ -1,17 +1,21 @@
 import { MESSAGE_SOURCE, isFieldName } from './protocol.ts';
-import type { Envelope, FieldName, FieldState, FrameMessage, FrameParams, ParentMessage, SiblingMessage } from './protocol.ts';
-import { stripNumber, validateNumber } from '../../rules/card-fields.ts';
-import type { TokenizeContext, TokenizeRequest } from './tokenize.ts';
-import { compactExpirationDate, formatCardNumber, formatExpirationDate, validateField } from './validate.ts';
+import type { Validity } from '../../rules/card-fields.ts';
+import type { Envelope, FieldName, FrameMessage, FrameParams, ParentMessage, SiblingMessage } from './protocol.ts';
+import type { TokenizeRequest } from './tokenize.ts';
 
 // One hosted card field: its input, its state reports to the parent, and (number field) tokenization, whose request is
-// tokenize.ts, imported once the shopper types in the number field. Written against the small interfaces below rather
+// tokenize.ts, imported once the shopper types in the number field. The card rules (validate.ts) are imported as the
+// field announces itself ready: what the shopper types before they are in is judged when they arrive. Written against
+// the small interfaces below rather
 // than the DOM so that it runs under Node in tests; frame.ts wires it to the real page. Card data leaves a field only
 // to sibling fields (same origin, over the BroadcastChannel) and to the sandbox's own tokenization endpoint. Nothing
 // here logs.
 
 /** What the number field imports to tokenize (tokenize.ts). */
 export type Tokenizer = Pick<typeof import('./tokenize.ts'), 'tokenize'>;
+
+/** The card rules a field judges and formats its input with (validate.ts). */
+export type CardRules = typeof import('./validate.ts');
 
 /** The parts of an HTMLInputElement a field uses. */
 export interface FieldInput extends EventTarget {
@@ -42,6 +46,8 @@ export interface FieldHost {
   fetch: typeof fetch;
   /** Imports tokenize.ts (number field only; frame.ts: the gateway's tokenize.js). */
   loadTokenizer(): Promise<Tokenizer>;
+  /** Imports validate.ts (frame.ts: the gateway's validate.js). */
+  loadRules(): Promise<CardRules>;
   collectTimeoutMs?: number;
   /** How long the tokenization request may take before it counts as timed out (default 20 s). */
   requestTimeoutMs?: number;
@@ -72,15 +78,6 @@ export function isEnvelope(data: unknown, channel: string): data is Envelope<{ t
   return message['source'] === MESSAGE_SOURCE && message['channel'] === channel && typeof message['type'] === 'string';
 }
 
-/** The card rules tokenize.ts checks the card with, lent to it (its script holds no copy of them). */
-const CARD_RULES: TokenizeContext['rules'] = {
-  validateNumber,
-  validateField,
-  stripNumber,
-  compactExpirationDate,
-  isFieldName,
-};
-
 export function createHostedField({ field, channel }: FrameParams, host: FieldHost): HostedField {
   const { input } = host;
   const attributes = INPUT_ATTRIBUTES[field];
@@ -97,13 +94,52 @@ export function createHostedField({ field, channel }: FrameParams, host: FieldHo
   const post = (message: FrameMessage): void => host.postToParent({ source: MESSAGE_SOURCE, channel, ...message });
   const tell = (message: SiblingMessage): void => host.siblings.postMessage({ source: MESSAGE_SOURCE, channel, ...message });
 
-  const state = (): FieldState => {
-    const { isValid, isPotentiallyValid } = validateField(field, input.value, cvvSize);
-    return { isEmpty: input.value === '', isValid, isPotentiallyValid, isFocused: focused };
+  // The card rules, imported as the field announces itself ready (not in the script the field waits for to take
+  // typing): a step that needs them before they are in waits for them, after the steps that waited before it. An
+  // import that failed drops the steps that waited (a later report says the field's state as it is then) and is tried
+  // again by the next one.
+  let rules: CardRules | undefined;
+  let loading: Promise<CardRules> | null = null;
+  let waiting = 0;
+  const loadRules = (): Promise<CardRules> =>
+    (loading ??= host.loadRules().then(
+      (loaded) => (rules = loaded),
+      (error: unknown) => {
+        loading = null;
+        waiting = 0;
+        throw error;
+      },
+    ));
+  const withRules = (step: (rules: CardRules) => void): void => {
+    if (rules !== undefined) {
+      step(rules);
+      return;
+    }
+    waiting += 1;
+    loadRules().then(
+      (loaded) => {
+        waiting -= 1;
+        step(loaded);
+      },
+      () => undefined,
+    );
   };
-  const report = (event: 'focus' | 'blur' | 'input' | 'validate'): void => post({ type: 'state', field, event, state: state() });
 
-  const onNumberChange = (): void => {
+  const report = (event: 'focus' | 'blur' | 'input' | 'validate'): void => {
+    const send = ({ isValid, isPotentiallyValid }: Validity): void =>
+      post({
+        type: 'state',
+        field,
+        event,
+        state: { isEmpty: input.value === '', isValid, isPotentiallyValid, isFocused: focused },
+      });
+    // An empty field is potentially valid and not valid whatever its rules (validate.test.ts): with no step waiting,
+    // the focus the form gives its first field as it opens is reported at once, not once the rules are in.
+    if (waiting === 0 && input.value === '') send({ isValid: false, isPotentiallyValid: true });
+    else withRules(({ validateField }) => send(validateField(field, input.value, cvvSize)));
+  };
+
+  const onNumberChange = ({ validateNumber, stripNumber }: CardRules): void => {
     const { cards } = validateNumber(input.value);
     const key = cards.map((card) => card.type).join();
     if (key !== cardsKey) {
@@ -125,20 +161,22 @@ export function createHostedField({ field, channel }: FrameParams, host: FieldHo
     report('blur');
   });
   input.addEventListener('input', (event) => {
-    if (field === 'expirationDate') {
-      const inputType = (event as Event & { inputType?: unknown }).inputType;
-      input.value = formatExpirationDate(input.value, typeof inputType === 'string' && inputType.startsWith('delete'));
-    } else if (field === 'cvv') {
-      input.value = input.value.replace(/\D/g, '');
+    const inputType = (event as Event & { inputType?: unknown }).inputType;
+    if (field === 'cvv') input.value = input.value.replace(/\D/g, '');
+    else if (field === 'expirationDate') {
+      const deleting = typeof inputType === 'string' && inputType.startsWith('delete');
+      withRules(({ formatExpirationDate }) => {
+        input.value = formatExpirationDate(input.value, deleting);
+      });
     } else if (field === 'number') {
-      const formatted = formatCardNumber(input.value, input.selectionStart ?? input.value.length);
-      if (formatted.value !== input.value) {
-        input.value = formatted.value;
-        input.setSelectionRange(formatted.caret, formatted.caret);
-      }
-    }
-    if (field === 'number') {
-      onNumberChange();
+      withRules((loaded) => {
+        const formatted = loaded.formatCardNumber(input.value, input.selectionStart ?? input.value.length);
+        if (formatted.value !== input.value) {
+          input.value = formatted.value;
+          input.setSelectionRange(formatted.caret, formatted.caret);
+        }
+        onNumberChange(loaded);
+      });
       loadTokenizer().catch(() => undefined);
     }
     report('input');
@@ -173,9 +211,10 @@ export function createHostedField({ field, channel }: FrameParams, host: FieldHo
     });
     return tokenizer;
   };
+  // The card rules it checks the card with are the field's, lent to it (its script holds no copy of them).
   const tokenizeCard = (request: TokenizeRequest): Promise<void> =>
-    loadTokenizer().then(
-      ({ tokenize }) => tokenize(request, { host, input, post, tell, readSibling, rules: CARD_RULES }),
+    Promise.all([loadTokenizer(), loadRules()]).then(
+      ([{ tokenize }, loaded]) => tokenize(request, { host, input, post, tell, readSibling, rules: { ...loaded, isFieldName } }),
       () =>
         post({
           type: 'tokenizeFailed',
@@ -207,6 +246,7 @@ export function createHostedField({ field, channel }: FrameParams, host: FieldHo
   };
 
   post({ type: 'ready', field });
+  loadRules().catch(() => undefined);
 
   return {
     receive(data) {
@@ -228,11 +268,13 @@ export function createHostedField({ field, channel }: FrameParams, host: FieldHo
           break;
         case 'clear':
           input.value = '';
-          if (field === 'number') onNumberChange();
+          if (field === 'number') withRules(onNumberChange);
           report('validate');
           break;
         case 'sync':
-          post({ type: 'synced', field });
+          // After the reports of what was typed before it.
+          if (waiting === 0) post({ type: 'synced', field });
+          else withRules(() => post({ type: 'synced', field }));
           break;
         case 'tokenize':
           if (field === 'number') void tokenizeCard(message);

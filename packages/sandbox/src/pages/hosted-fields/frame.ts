@@ -1,19 +1,33 @@
 import { createHostedField } from './field.ts';
-import type { HostedField, Tokenizer } from './field.ts';
+import type { CardRules, HostedField, Tokenizer } from './field.ts';
 import { parseFrameParams } from './protocol.ts';
-
-/** The tokenization script's name and version, `tokenize.js?v=…` beside this script (bundle.ts defines it). */
-declare const TOKENIZE_SCRIPT: string;
 
 // Entry point of the hosted field frame page: reads its configuration from the URL fragment and wires one field
 // to the page's input, window.parent (declared origin only) and the instance's BroadcastChannel.
 
+/** The tokenization's and the card rules' scripts, `tokenize.js?v=…` and `validate.js?v=…` beside this one (bundle.ts). */
+declare const TOKENIZE_SCRIPT: string;
+declare const VALIDATE_SCRIPT: string;
+
+/**
+ * Imports a module beside this script. A module that failed to download stays failed at its address (Chromium answers
+ * every later import of it with that failure), so each try after the first asks at an address of its own. Computed, not
+ * a literal: the bundler leaves the import to the browser.
+ */
+function importer<T>(script: string): () => Promise<T> {
+  let tries = 0;
+  return () => {
+    tries += 1;
+    return import(new URL(tries === 1 ? script : `${script}&try=${tries}`, location.href).href) as Promise<T>;
+  };
+}
+
 const params = parseFrameParams(location.hash);
 const input = document.getElementById('field');
+const loadRules = importer<CardRules>(VALIDATE_SCRIPT);
 if (params !== null && input instanceof HTMLInputElement) {
   const { channel, parentOrigin } = params;
   let field: HostedField | undefined;
-  let tokenizerTries = 0;
   // Listening before the field announces `ready`.
   window.addEventListener('message', (event) => {
     // Only the embedding page at its declared origin may drive the field.
@@ -25,13 +39,10 @@ if (params !== null && input instanceof HTMLInputElement) {
     siblings: new BroadcastChannel(`kassa-hosted-fields:${channel}`),
     origin: location.origin,
     fetch: (resource, init) => fetch(resource, init),
-    loadTokenizer: () => {
-      // A module that failed to download stays failed at its address (Chromium answers every later import of it with
-      // that failure), so each try after the first asks at an address of its own. Computed, not a literal: the bundler
-      // leaves the import to the browser.
-      tokenizerTries += 1;
-      const address = tokenizerTries === 1 ? TOKENIZE_SCRIPT : `${TOKENIZE_SCRIPT}&try=${tokenizerTries}`;
-      return import(new URL(address, location.href).href) as Promise<Tokenizer>;
-    },
+    loadTokenizer: importer<Tokenizer>(TOKENIZE_SCRIPT),
+    loadRules,
   });
+} else {
+  // A frame that speaks for no checkout (the shop's cart loads one to have the frames' files cached): the card rules too.
+  loadRules().catch(() => undefined);
 }

@@ -2,7 +2,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../index.ts';
 import type { Sandbox } from '../../index.ts';
-import { bundleFrameScript, bundleTokenizeScript } from './bundle.ts';
+import { bundleFrameScript, bundleTokenizeScript, bundleValidateScript } from './bundle.ts';
 import { FRAME_CSP } from '../page-security.ts';
 
 let sandbox: Sandbox;
@@ -82,18 +82,24 @@ describe('hosted field frame', () => {
     expect(code).not.toMatch(/console\./);
   });
 
-  it("serves the number frame's tokenization, an ES module the frame script names by its version, cached for good", async () => {
+  it("serves the card rules and the number frame's tokenization, ES modules the frame script names by their versions, cached for good", async () => {
     const frameScript = await (await fetch(`${sandbox.origin}/hosted-fields/frame.js`)).text();
-    const named = /"(tokenize\.js\?v=[\w-]{16})"/.exec(frameScript)?.[1];
-    expect(named).toBeDefined();
-    const module = await fetch(`${sandbox.origin}/hosted-fields/${named}`);
-    expect(module.headers.get('content-type')).toMatch(/^text\/javascript/);
-    expect(module.headers.get('content-security-policy')).toBe(FRAME_CSP);
-    expect(module.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
-    const code = await module.text();
-    expect(code).toBe(await bundleTokenizeScript());
-    expect(code).toMatch(/export\{\w+ as tokenize\};\s*$/);
-    // The card rules are the frame's, lent to it: no copy of the brands' table here.
-    expect(code).not.toContain('mastercard');
+    // The brands' table is the card rules' alone: neither the frame script nor the tokenization holds a copy.
+    expect(frameScript).not.toContain('Mastercard');
+    for (const [file, bundled, exported] of [
+      ['validate', await bundleValidateScript(), 'validateField'],
+      ['tokenize', await bundleTokenizeScript(), 'tokenize'],
+    ] as const) {
+      const named = new RegExp(`"(${file}\\.js\\?v=[\\w-]{16})"`).exec(frameScript)?.[1];
+      expect(named).toBeDefined();
+      const module = await fetch(`${sandbox.origin}/hosted-fields/${named}`);
+      expect(module.headers.get('content-type')).toMatch(/^text\/javascript/);
+      expect(module.headers.get('content-security-policy')).toBe(FRAME_CSP);
+      expect(module.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      const code = await module.text();
+      expect(code).toBe(bundled);
+      expect(code).toMatch(new RegExp(`\\b${exported}\\b`));
+      expect(code.includes('Mastercard')).toBe(file === 'validate');
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { securePage } from '../page-security.ts';
-import { bundleFrameScript, bundleTokenizeScript, versionOf } from './bundle.ts';
+import { bundleFrameScript, bundleTokenizeScript, bundleValidateScript, versionOf } from './bundle.ts';
 
 const FRAME_HTML = readFileSync(new URL('./frame.html', import.meta.url), 'utf8');
 const FRAME_CSS = readFileSync(new URL('./frame.css', import.meta.url), 'utf8');
@@ -23,9 +23,9 @@ function cacheFor(request: FastifyRequest, version: string): string {
 export async function hostedFieldRoutes(app: FastifyInstance): Promise<void> {
   const script = await bundleFrameScript();
   const scriptVersion = versionOf(script);
-  // The number frame's tokenization, imported once the shopper types in it (frame.js names its version).
-  const tokenizer = await bundleTokenizeScript();
-  const tokenizerVersion = versionOf(tokenizer);
+  // The modules frame.js imports, named with their versions: the card rules, as a frame announces itself ready, and the
+  // number frame's tokenization, once the shopper types in it.
+  const modules = { 'validate.js': await bundleValidateScript(), 'tokenize.js': await bundleTokenizeScript() };
   const cssVersion = versionOf(FRAME_CSS);
   const html = FRAME_HTML.replace('href="frame.css"', `href="frame.css?v=${cssVersion}"`).replace(
     'src="frame.js"',
@@ -37,9 +37,12 @@ export async function hostedFieldRoutes(app: FastifyInstance): Promise<void> {
   app.get('/hosted-fields/frame.js', async (request, reply) =>
     securePage(reply, 'text/javascript; charset=utf-8', cacheFor(request, scriptVersion)).send(script),
   );
-  app.get('/hosted-fields/tokenize.js', async (request, reply) =>
-    securePage(reply, 'text/javascript; charset=utf-8', cacheFor(request, tokenizerVersion)).send(tokenizer),
-  );
+  for (const [file, module] of Object.entries(modules)) {
+    const version = versionOf(module);
+    app.get(`/hosted-fields/${file}`, async (request, reply) =>
+      securePage(reply, 'text/javascript; charset=utf-8', cacheFor(request, version)).send(module),
+    );
+  }
   app.get('/hosted-fields/frame.css', async (request, reply) =>
     securePage(reply, 'text/css; charset=utf-8', cacheFor(request, cssVersion)).send(FRAME_CSS),
   );

@@ -70,6 +70,12 @@ describe('validateField', () => {
     expect(validateField('cardholderName', '4111 1111', null, now).isValid).toBe(false);
     expect(validateField('number', '4111111111111111', null, now).isValid).toBe(true);
   });
+
+  it('judges every empty field potentially valid, not valid: what field.ts reports before the rules are in', () => {
+    for (const field of ['number', 'expirationDate', 'cvv', 'cardholderName', 'postalCode'] as const)
+      for (const size of [null, 3, 4] as const)
+        expect(validateField(field, '', size)).toMatchObject({ isValid: false, isPotentiallyValid: true });
+  });
 });
 
 describe('card number formatting', () => {

@@ -9,11 +9,15 @@ import {
 import type { Validity } from '../../rules/card-fields.ts';
 import type { FieldName } from './protocol.ts';
 
+export { stripNumber, validateNumber } from '../../rules/card-fields.ts';
+
 /** The longest card numbers (Visa, Maestro, UnionPay...) have 19 digits. */
 const MAX_CARD_DIGITS = 19;
 
-// The frame's side of validation: which rule a field uses, and how the expiry is formatted as typed. The rules
-// themselves live in rules/card-fields.ts, shared with tokenization (core/cards.ts), so the two cannot disagree.
+// The frame's side of validation: which rule a field uses, and how the number and the expiry are formatted as typed.
+// The rules themselves live in rules/card-fields.ts, shared with tokenization (core/cards.ts), so the two cannot
+// disagree. A script of its own (validate.js, an ES module) that every frame imports as it announces itself ready: a
+// field takes typing before it is in (issue 10), field.ts judges what was typed when it arrives.
 
 export function validateField(field: FieldName, value: string, cvvSize: 3 | 4 | null, now: Date = new Date()): Validity {
   switch (field) {
