@@ -1,6 +1,6 @@
-import { expect, request, type APIRequestContext, type Page } from '@playwright/test';
-import { botcheckToken } from './botcheck-token.ts';
+import { request, type APIRequestContext, type Page } from '@playwright/test';
 import { currentProduct } from './products.ts';
+import { signInThroughApi } from './shopper.ts';
 
 // The merchant's view of a payment (admin API), read as the demo admin in a request context of its own, so the
 // shopper's session in the page is untouched.
@@ -16,10 +16,7 @@ export interface RecordedPayment {
  * the API the sign-in page uses.
  */
 export async function signInAsAdmin(api: APIRequestContext): Promise<void> {
-  const signedIn = await api.post('/api/session', {
-    data: { email: 'admin@kassa.test', password: 'kassa-demo-admin', botcheck: await botcheckToken(api, 'sign_in') },
-  });
-  expect(signedIn.status()).toBe(200);
+  await signInThroughApi(api, 'admin@kassa.test', 'kassa-demo-admin');
 }
 
 /** The payment the server recorded for an order the shopper in `page` paid (or tried to). */

@@ -1,5 +1,4 @@
 import { expect, test } from '@playwright/test';
-import { catalogue } from '../support/catalogue.ts';
 import { CheckoutSheet } from '../support/checkout-sheet.ts';
 import { holdFrameMessages } from '../support/held-frame-messages.ts';
 import { cards, Shopper, uniqueEmail } from '../support/shopper.ts';
@@ -18,7 +17,7 @@ test.beforeEach(async ({ page }) => {
 
 test('Pay pressed as soon as the card is filled in pays', async ({ page }) => {
   const shopper = new Shopper(page);
-  await shopper.startCheckout(catalogue.everyday);
+  await shopper.startCheckoutOfNewOrder();
   await shopper.enterCard(cards.visa);
   await shopper.pay();
   await shopper.seesReceipt();
@@ -37,7 +36,7 @@ test('a card filled in without its CVV, Pay pressed at once: "Check your entries
   page,
 }) => {
   const shopper = new Shopper(page);
-  await shopper.startCheckout(catalogue.everyday);
+  await shopper.startCheckoutOfNewOrder();
   const sheet = new CheckoutSheet(page);
   await shopper.enterCard({ ...cards.visa, cvv: '' });
   await shopper.pay();

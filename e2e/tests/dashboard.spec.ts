@@ -658,7 +658,7 @@ test("from 320 to 961 px the admin's header is one row, nothing cut off: who is 
 
 test('a shopper who opens the dashboard is told it is for administrators and sees no payment', async ({ page }) => {
   const shopper = new Shopper(page);
-  await shopper.signIn('shopper@kassa.test', 'kassa-demo-shopper');
+  await shopper.signInThroughApi('shopper@kassa.test', 'kassa-demo-shopper');
   await page.goto('/admin/payments');
   await expect(page.getByText('This page is for administrators. Sign in with an admin account.')).toBeVisible();
   await expect(page.getByRole('table')).toHaveCount(0);

@@ -1,5 +1,4 @@
 import { expect, test, type Page } from '@playwright/test';
-import { catalogue } from '../support/catalogue.ts';
 import { cards, DEMO_SAVED_CARD, Shopper, TEST_VISA_NONCE, uniqueEmail } from '../support/shopper.ts';
 import { axeOn } from '../support/axe.ts';
 
@@ -22,7 +21,7 @@ async function axeViolations(page: Page): Promise<string[]> {
 async function shopperWhoSavedACardWhilePaying(page: Page): Promise<Shopper> {
   const shopper = new Shopper(page);
   await shopper.signUpThroughApi('Katherine Johnson', uniqueEmail('katherine'), 'trajectory-1962');
-  await shopper.startCheckout(catalogue.everyday);
+  await shopper.startCheckoutOfNewOrder();
   await expect(checkout(page).getByRole('checkbox', { name: 'Save card' })).toBeChecked();
   await shopper.enterCard(cards.visa);
   await shopper.pay();
@@ -67,7 +66,7 @@ test('"Save card" saves through the shop\'s server and its save_card bot-check, 
       tokenizations.push(/"validate":\s*true/.test(request.postData() ?? ''));
   });
   await shopper.signUpThroughApi('Katherine Johnson', uniqueEmail('katherine'), 'trajectory-1962');
-  await shopper.startCheckout(catalogue.everyday);
+  await shopper.startCheckoutOfNewOrder();
   await expect(checkout(page).getByRole('checkbox', { name: 'Save card' })).toBeChecked();
   await shopper.enterCard(cards.visa);
 
@@ -113,7 +112,7 @@ test('"Save card" whose answer was lost: Pay again resends the same save (its Id
       saves.push({ key: request.headers()['idempotency-key'], nonce: (request.postDataJSON() as { nonce: string }).nonce });
   });
   await shopper.signUpThroughApi('Katherine Johnson', uniqueEmail('katherine'), 'trajectory-1962');
-  await shopper.startCheckout(catalogue.everyday);
+  await shopper.startCheckoutOfNewOrder();
   await expect(checkout(page).getByRole('checkbox', { name: 'Save card' })).toBeChecked();
   await shopper.enterCard(cards.visa);
 
@@ -150,7 +149,7 @@ test('saving a card that fails the gateway\'s verification says "Credit card ver
   const shopper = new Shopper(page);
   const payments = shopper.recordPaymentRequests();
   await shopper.signUpThroughApi('Katherine Johnson', uniqueEmail('katherine'), 'trajectory-1962');
-  await shopper.startCheckout(catalogue.everyday);
+  await shopper.startCheckoutOfNewOrder();
   await expect(checkout(page).getByRole('checkbox', { name: 'Save card' })).toBeChecked();
   // The gateway's test Visa that fails verification (processor_declined 2000): saving verifies it.
   await shopper.enterCard({ ...cards.visa, number: '4000111111111115' });
@@ -161,7 +160,7 @@ test('saving a card that fails the gateway\'s verification says "Credit card ver
   expect(payments).toEqual([]);
 });
 
-test('the saved cards are a radio group with the default chosen, "Paying with Card" and "Other ways to pay"; axe finds nothing', async ({
+test('the saved cards are a radio group with the default chosen, "Paying with Card" and "Other ways to pay"; axe finds nothing; they fit a 390 x 844 phone', async ({
   page,
 }) => {
   const shopper = await shopperWithSavedCard(page);
@@ -171,6 +170,12 @@ test('the saved cards are a radio group with the default chosen, "Paying with Ca
   await expect(checkout(page).getByRole('heading', { name: 'Other ways to pay' })).toBeVisible();
   expect(await axeViolations(page)).toEqual([]);
   await page.screenshot({ path: test.info().outputPath('saved-methods.png'), fullPage: true });
+
+  // The same page on a phone (not a test of its own: its page, sign-up and order cost about 2 s of CPU).
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(checkout(page)).toHaveAttribute('data-view', 'methods');
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+  await page.screenshot({ path: test.info().outputPath('saved-methods-phone.png'), fullPage: true });
 });
 
 test('deleting a saved card asks in a dialog: Cancel (focused first) and Escape keep it, Delete removes it', async ({ page }) => {
@@ -224,7 +229,7 @@ test('deleting with the keyboard only: Enter on Edit, Tab to the card, Enter, Ta
 
 test("the demo shopper's card that pays a subscription is shown disabled in edit mode, with the reason", async ({ page }) => {
   const shopper = new Shopper(page);
-  await shopper.signIn('shopper@kassa.test', 'kassa-demo-shopper');
+  await shopper.signInThroughApi('shopper@kassa.test', 'kassa-demo-shopper');
   await shopper.startCheckoutOfNewOrder();
   await expect(shopper.savedCard(DEMO_SAVED_CARD)).toBeChecked();
   await checkout(page).getByRole('button', { name: 'Edit' }).click();
@@ -243,15 +248,4 @@ test("the demo shopper's card that pays a subscription is shown disabled in edit
   });
   expect(refused.status()).toBe(409);
   expect(((await refused.json()) as { code: string }).code).toBe('payment_method_has_subscription');
-});
-
-test.describe('on a 390 x 844 phone', () => {
-  test.use({ viewport: { width: 390, height: 844 } });
-
-  test('the saved methods fit the screen', async ({ page }) => {
-    await shopperWithSavedCard(page);
-    await expect(checkout(page)).toHaveAttribute('data-view', 'methods');
-    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-    await page.screenshot({ path: test.info().outputPath('saved-methods-phone.png'), fullPage: true });
-  });
 });
