@@ -452,6 +452,19 @@ describe("the card rules' script", () => {
     expect(posted.at(-1)).toMatchObject({ type: 'state', event: 'input', state: { isEmpty: false, isPotentiallyValid: true } });
     expect(posted).toHaveLength(2);
   });
+
+  it("imports it again at a Pay's sync when an import that failed dropped what was typed: formatted, brands and state reported, then synced", async () => {
+    const { input, field, posted, channel, imports } = slowRules('number');
+    input.type('4111111111111111');
+    await imports[0]?.('failed');
+    field.receive({ source: MESSAGE_SOURCE, channel, type: 'sync' });
+    expect(imports).toHaveLength(2);
+    expect(posted.map(({ type }) => type)).toEqual(['ready']);
+    await imports[1]?.('in');
+    expect(input.value).toBe('4111 1111 1111 1111');
+    expect(posted.map(({ type }) => type)).toEqual(['ready', 'cardTypeChange', 'binAvailable', 'state', 'synced']);
+    expect(posted[3]).toMatchObject({ event: 'validate', state: { isEmpty: false, isValid: true } });
+  });
 });
 
 describe("the number field's tokenization script", () => {

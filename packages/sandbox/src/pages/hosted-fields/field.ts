@@ -97,15 +97,24 @@ export function createHostedField({ field, channel }: FrameParams, host: FieldHo
   // The card rules, imported as the field announces itself ready (not in the script the field waits for to take
   // typing): a step that needs them before they are in waits for them, after the steps that waited before it. An
   // import that failed drops the steps that waited (a later report says the field's state as it is then) and is tried
-  // again by the next one.
+  // again by the next one; the import that then succeeds first does what the dropped inputs would have (`applyInput`:
+  // the value's formatting, the number's brands and BIN), and a Pay's `sync` is such a next step.
   let rules: CardRules | undefined;
   let loading: Promise<CardRules> | null = null;
   let waiting = 0;
+  /** An import that failed dropped steps: the field's formatting, brands and reports lag behind its value. */
+  let behind = false;
   const loadRules = (): Promise<CardRules> =>
     (loading ??= host.loadRules().then(
-      (loaded) => (rules = loaded),
+      (loaded) => {
+        rules = loaded;
+        if (behind) applyInput(loaded, false);
+        behind = false;
+        return loaded;
+      },
       (error: unknown) => {
         loading = null;
+        behind ||= waiting > 0;
         waiting = 0;
         throw error;
       },
@@ -152,6 +161,19 @@ export function createHostedField({ field, channel }: FrameParams, host: FieldHo
     lastBin = bin;
   };
 
+  /** What an input needs the rules for: the expiry's and the number's formatting, the number's brands and BIN. */
+  const applyInput = (loaded: CardRules, deleting: boolean): void => {
+    if (field === 'expirationDate') input.value = loaded.formatExpirationDate(input.value, deleting);
+    else if (field === 'number') {
+      const formatted = loaded.formatCardNumber(input.value, input.selectionStart ?? input.value.length);
+      if (formatted.value !== input.value) {
+        input.value = formatted.value;
+        input.setSelectionRange(formatted.caret, formatted.caret);
+      }
+      onNumberChange(loaded);
+    }
+  };
+
   input.addEventListener('focus', () => {
     focused = true;
     report('focus');
@@ -163,22 +185,11 @@ export function createHostedField({ field, channel }: FrameParams, host: FieldHo
   input.addEventListener('input', (event) => {
     const inputType = (event as Event & { inputType?: unknown }).inputType;
     if (field === 'cvv') input.value = input.value.replace(/\D/g, '');
-    else if (field === 'expirationDate') {
+    else if (field === 'expirationDate' || field === 'number') {
       const deleting = typeof inputType === 'string' && inputType.startsWith('delete');
-      withRules(({ formatExpirationDate }) => {
-        input.value = formatExpirationDate(input.value, deleting);
-      });
-    } else if (field === 'number') {
-      withRules((loaded) => {
-        const formatted = loaded.formatCardNumber(input.value, input.selectionStart ?? input.value.length);
-        if (formatted.value !== input.value) {
-          input.value = formatted.value;
-          input.setSelectionRange(formatted.caret, formatted.caret);
-        }
-        onNumberChange(loaded);
-      });
-      loadTokenizer().catch(() => undefined);
+      withRules((loaded) => applyInput(loaded, deleting));
     }
+    if (field === 'number') loadTokenizer().catch(() => undefined);
     report('input');
   });
   input.addEventListener('keydown', (event) => {
@@ -272,7 +283,9 @@ export function createHostedField({ field, channel }: FrameParams, host: FieldHo
           report('validate');
           break;
         case 'sync':
-          // After the reports of what was typed before it.
+          // After the reports of what was typed before it. Those an import that failed dropped are made again first
+          // (the rules imported again): else a Pay would judge the field by its reports from before.
+          if (behind && waiting === 0) report('validate');
           if (waiting === 0) post({ type: 'synced', field });
           else withRules(() => post({ type: 'synced', field }));
           break;
