@@ -9,7 +9,7 @@
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { build, type Rollup } from 'vite';
-import { bundleFrameScript, bundleTokenizeScript, bundleValidateScript } from '@kassa/sandbox';
+import { bundleHostedFieldScripts } from '@kassa/sandbox';
 
 /** The hard budget CI holds the card view to (React excluded), lowered as the card view shrinks so it cannot grow back. */
 export const CARD_VIEW_BUDGET_BYTES = 17_205;
@@ -79,7 +79,8 @@ const total = (chunks: Iterable<Rollup.OutputChunk>) => [...chunks].reduce((sum,
 export async function measureCheckoutBundle(): Promise<CheckoutBundleSizes> {
   const library = await buildMinified('production');
   const eager = eagerChunks(library, 'index');
-  const frameScriptGzipBytes = gzip(await bundleFrameScript());
+  const frameScripts = await bundleHostedFieldScripts();
+  const frameScriptGzipBytes = gzip(frameScripts.frame);
   const checkoutGzipBytes = total(eager);
   const dropin = await buildMinified('dropin');
   const chunks = library
@@ -96,8 +97,8 @@ export async function measureCheckoutBundle(): Promise<CheckoutBundleSizes> {
     chunks,
     checkoutGzipBytes,
     frameScriptGzipBytes,
-    validateScriptGzipBytes: gzip(await bundleValidateScript()),
-    tokenizeScriptGzipBytes: gzip(await bundleTokenizeScript()),
+    validateScriptGzipBytes: gzip(frameScripts.validate),
+    tokenizeScriptGzipBytes: gzip(frameScripts.tokenize),
     cardViewGzipBytes: checkoutGzipBytes + frameScriptGzipBytes,
     cardViewWithReactGzipBytes: total(eagerChunks(dropin, 'dropin')) + frameScriptGzipBytes,
     eagerLocales: [...eager].flatMap((chunk) => chunk.moduleIds.filter((id) => /\/i18n\/locales\//.test(id))),

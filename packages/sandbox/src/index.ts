@@ -21,7 +21,7 @@ export type { SandboxLogLevel } from './app.ts';
 export type { Challenge, MerchantSettings, Wallet } from './core/merchant-settings.ts';
 export type { SandboxSettings } from './test-controls/settings.ts';
 export type { Fault, FaultRule, FaultSpec, FaultStatus, FaultTarget } from './core/faults.ts';
-export { bundleFrameScript, bundleTokenizeScript, bundleValidateScript } from './pages/hosted-fields/bundle.ts';
+export { bundleHostedFieldScripts } from './pages/hosted-fields/bundle.ts';
 export { SandboxEnvError, sandboxOptionsFromEnv } from './env.ts';
 export { FileStoreError } from './store/file-store.ts';
 export { DEMO_PLANS } from './core/plans.ts';

@@ -1,7 +1,7 @@
 import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { FakeInput } from '../../testing/fake-input.ts';
-import { bundleFrameScript } from './bundle.ts';
+import { bundleHostedFieldScripts } from './bundle.ts';
 import { MESSAGE_SOURCE } from './protocol.ts';
 
 // Runs the bundled frame script (what browsers receive) against a minimal page: checks its wiring to the URL
@@ -37,7 +37,7 @@ async function loadFrame(fragment: unknown) {
     URL,
   });
   // Its import of the card rules fails here (no module loader in the context), as offline: the field works without them.
-  vm.runInContext(await bundleFrameScript(), context);
+  vm.runInContext((await bundleHostedFieldScripts()).frame, context);
   const send = (data: unknown, origin: string, source: unknown = parent): void => {
     window.dispatchEvent(Object.assign(new Event('message'), { data, origin, source }));
   };

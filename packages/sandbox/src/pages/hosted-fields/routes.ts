@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { securePage } from '../page-security.ts';
-import { bundleFrameScript, bundleTokenizeScript, bundleValidateScript, versionOf } from './bundle.ts';
+import { bundleHostedFieldScripts, versionOf } from './bundle.ts';
 
 const FRAME_HTML = readFileSync(new URL('./frame.html', import.meta.url), 'utf8');
 const FRAME_CSS = readFileSync(new URL('./frame.css', import.meta.url), 'utf8');
@@ -21,11 +21,11 @@ function cacheFor(request: FastifyRequest, version: string): string {
 }
 
 export async function hostedFieldRoutes(app: FastifyInstance): Promise<void> {
-  const script = await bundleFrameScript();
+  const { frame: script, validate, tokenize } = await bundleHostedFieldScripts();
   const scriptVersion = versionOf(script);
   // The modules frame.js imports, named with their versions: the card rules, as a frame announces itself ready, and the
   // number frame's tokenization, once the shopper types in it.
-  const modules = { 'validate.js': await bundleValidateScript(), 'tokenize.js': await bundleTokenizeScript() };
+  const modules = { 'validate.js': validate, 'tokenize.js': tokenize };
   const cssVersion = versionOf(FRAME_CSS);
   const html = FRAME_HTML.replace('href="frame.css"', `href="frame.css?v=${cssVersion}"`).replace(
     'src="frame.js"',
