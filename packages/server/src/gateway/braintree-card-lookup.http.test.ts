@@ -1,7 +1,6 @@
 import { createServer } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandboxProcess } from '../testing/sandbox.ts';
-import type { RunningSandbox } from '../testing/sandbox.ts';
+import { describe, expect, it } from 'vitest';
+import { sandboxPerFile } from '../testing/sandbox.ts';
 import { BraintreeGatewayAdapter, createBraintreeClient } from './braintree.ts';
 import { BraintreeCardLookup } from './braintree-card-lookup.ts';
 import { BraintreeVaultAdapter } from './braintree-vault.ts';
@@ -18,11 +17,7 @@ async function closedPort(): Promise<number> {
 }
 
 describe('the card look-up of a nonce Kassa made itself (a saved card, against the sandbox gateway)', () => {
-  let sandbox: RunningSandbox;
-  beforeAll(async () => {
-    sandbox = await startSandboxProcess();
-  });
-  afterAll(() => sandbox?.stop());
+  const sandbox = sandboxPerFile();
 
   it("describes it from paymentMethodNonce.create's answer, as find would, without asking the gateway; once", async () => {
     const client = createBraintreeClient(sandbox.gateway);

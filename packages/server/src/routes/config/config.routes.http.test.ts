@@ -1,21 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../index.ts';
 import { CARD_FIELDS_PAGE_WAIT_MS } from './config.routes.ts';
 import { testConfig } from '../../testing/config.ts';
 import { sqliteEngine } from '../../testing/engines.ts';
 import { clearSandboxFaults, injectSandboxFault } from '../../../../sandbox/src/testing/faults-client.ts';
-import { startSandboxProcess } from '../../testing/sandbox.ts';
-import type { RunningSandbox } from '../../testing/sandbox.ts';
+import { sandboxPerFile } from '../../testing/sandbox.ts';
 
 // GET /api/config's card field page against the real sandbox: at the origin its client tokens name, whatever the order
 // of GATEWAY_ORIGIN's origins.
 describe('GET /api/config against the sandbox gateway', () => {
   const engine = sqliteEngine();
-  let sandbox: RunningSandbox;
-  beforeAll(async () => {
-    sandbox = await startSandboxProcess({ env: { SANDBOX_TEST_CONTROLS: '1' } });
-  });
-  afterAll(() => sandbox?.stop());
+  const sandbox = sandboxPerFile({ env: { SANDBOX_TEST_CONTROLS: '1' } });
 
   /** GET /api/config's answers, `requests` of them to one app. */
   async function configWith(gatewayOrigins: string[], gateway = sandbox.gateway, requests = 1): Promise<unknown> {
