@@ -6,10 +6,9 @@ import type { TokenizeRequest } from './tokenize.ts';
 // One hosted card field: its input, its state reports to the parent, and (number field) tokenization, whose request is
 // tokenize.ts, imported once the shopper types in the number field. The card rules (validate.ts) are imported as the
 // field announces itself ready: what the shopper types before they are in is judged when they arrive. Written against
-// the small interfaces below rather
-// than the DOM so that it runs under Node in tests; frame.ts wires it to the real page. Card data leaves a field only
-// to sibling fields (same origin, over the BroadcastChannel) and to the sandbox's own tokenization endpoint. Nothing
-// here logs.
+// the small interfaces below rather than the DOM so that it runs under Node in tests; frame.ts wires it to the real
+// page. Card data leaves a field only to sibling fields (same origin, over the BroadcastChannel) and to the sandbox's
+// own tokenization endpoint. Nothing here logs.
 
 /** What the number field imports to tokenize (tokenize.ts). */
 export type Tokenizer = Pick<typeof import('./tokenize.ts'), 'tokenize'>;
