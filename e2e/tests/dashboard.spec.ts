@@ -8,10 +8,9 @@ import { cards, Shopper, uniqueEmail, type TestCard } from '../support/shopper.t
 
 // The merchant's dashboard against the running product: real payments made in the shop, settled by the sandbox gateway
 // (which settles a charge 60 s after it by itself; the specs move its test clock instead of waiting), given back at it.
-// The tests are independent (each makes the payment it shows) and run side by side on the run's workers, but for two
-// that hold the sandbox clock's lock: one moves that clock, which settles every charge made before, and the other
-// voids a charge that must not have settled yet.
-test.describe.configure({ mode: 'parallel' });
+// The tests are independent (each makes the payment it shows) and run side by side on the run's workers (the shopper
+// project is fully parallel), but for two that hold the sandbox clock's lock: one moves that clock, which settles every
+// charge made before, and the other voids a charge that must not have settled yet.
 const SANDBOX_CLOCK = { lock: 'sandbox-clock' };
 
 /**

@@ -11,8 +11,7 @@ import { TestClient } from '../testing/client.ts';
 import { testConfig } from '../testing/config.ts';
 import { postgresEngine } from '../testing/engines.ts';
 import type { OpenedDatabase } from '../testing/app-per-test.ts';
-import { startSandboxProcess } from '../testing/sandbox.ts';
-import type { RunningSandbox } from '../testing/sandbox.ts';
+import { sandboxPerFile } from '../testing/sandbox.ts';
 import type { Database } from './schema.ts';
 
 // What PostgreSQL flushes to the disk before a write returns (README, "Durability"). The test server runs with
@@ -76,10 +75,9 @@ describe('a relaxed commit on PostgreSQL', () => {
 });
 
 describe("a payment's writes on PostgreSQL", () => {
-  let sandbox: RunningSandbox;
+  const sandbox = sandboxPerFile();
   let app: FastifyInstance;
   beforeAll(async () => {
-    sandbox = await startSandboxProcess();
     // No reconciler round (every minute by default) among the payment's statements.
     app = await buildApp(testConfig(opened.config, sandbox.gateway, { reconcileIntervalMs: 0 }), {
       database: opened.handle,
@@ -88,7 +86,6 @@ describe("a payment's writes on PostgreSQL", () => {
   });
   afterAll(async () => {
     await app?.close();
-    await sandbox?.stop();
   });
   afterEach(() => {
     vi.restoreAllMocks();

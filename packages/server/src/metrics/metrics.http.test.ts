@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type braintree from 'braintree';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createBraintreeClient } from '../gateway/braintree.ts';
 import { buildApp } from '../index.ts';
 import { TestClient } from '../testing/client.ts';
 import { testConfig } from '../testing/config.ts';
 import { sqliteEngine } from '../testing/engines.ts';
-import { startSandboxProcess } from '../testing/sandbox.ts';
-import type { RunningSandbox } from '../testing/sandbox.ts';
+import { sandboxPerFile } from '../testing/sandbox.ts';
 
 /** One sample's value in Prometheus' text format, e.g. `kassa_payment_attempts_total{outcome="succeeded"}`; 0 if absent. */
 function sample(text: string, series: string): number {
@@ -19,17 +18,15 @@ function sample(text: string, series: string): number {
 // Metrics are per app and not about the database: one engine is enough.
 describe('Prometheus metrics at /metrics, against the sandbox gateway', () => {
   const engine = sqliteEngine();
-  let sandbox: RunningSandbox;
+  const sandbox = sandboxPerFile();
   let sdk: braintree.BraintreeGateway;
   let app: FastifyInstance;
   let cleanup: () => Promise<void>;
   const token = 'metrics-token-for-this-test-only-0123456789';
 
   beforeAll(async () => {
-    sandbox = await startSandboxProcess();
     sdk = createBraintreeClient(sandbox.gateway);
   });
-  afterAll(() => sandbox?.stop());
   beforeEach(async () => {
     const opened = await engine.open();
     app = await buildApp(testConfig(opened.config, sandbox.gateway), { database: opened.handle });
