@@ -1,10 +1,24 @@
-// The English sentences the card view does not show before a submit: those of a submit and its outcome (a card's
-// tokenization failures, "Check your entries and try again.", the card selected, the request refused), and those of
-// the saved methods, deletion, 3-D Secure and the wallets (issue 10: not in the card view's download). They come with
-// the parts that show them: the runtime's part loaders (runtime/parts/load.ts) add them to English before a part is
-// installed, the payment's too, which a submit waits for. Every other locale's catalogue holds them all. It imports
+// The English sentences the card view does not show before a card can be typed: the fields' messages, those of a submit
+// and its outcome (a card's tokenization failures, "Check your entries and try again.", the card selected, the request
+// refused), and those of the saved methods, deletion, 3-D Secure and the wallets (issue 10: not in the card view's
+// download). They come with the parts that show them: the runtime's part loaders (runtime/parts/load.ts) add them to
+// English before a part is installed, the typing part's and the payment's too, which the frames' reports and a submit
+// wait for. Every other locale's catalogue holds them all. It imports
 // nothing: a module it shared with the card view would become a chunk of its own.
 export const enOnDemand = {
+  // A field's message, shown once the shopper has typed, or at a submit (the typing part and the payment's bring them).
+  'field.cardholderName.empty': 'Enter the name shown on the card.',
+  'field.cardholderName.invalid': 'This cardholder name is not valid.',
+  'field.number.empty': 'Enter a card number.',
+  'field.number.invalid': 'This card number is not valid.',
+  'field.number.unsupported': 'This card type is not supported. Please try another card.',
+  'field.expirationDate.empty': 'Enter an expiration date.',
+  'field.expirationDate.invalid': 'This expiration date is not valid.',
+  'field.cvv.empty': 'Enter the security code.',
+  'field.cvv.invalid': 'This security code is not valid.',
+  'field.postalCode.empty': 'Enter a postal code.',
+  'field.postalCode.invalid': 'This postal code is not valid.',
+
   'sheet.cardSelected': '{brand} ending in {lastFour} is ready to pay.',
 
   // Section 8 of the specification, word for word.

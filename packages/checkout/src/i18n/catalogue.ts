@@ -26,18 +26,6 @@ export const en = {
   'field.cvv.placeholder4': '1234',
   'field.postalCode.placeholder': '',
 
-  'field.cardholderName.empty': 'Enter the name shown on the card.',
-  'field.cardholderName.invalid': 'This cardholder name is not valid.',
-  'field.number.empty': 'Enter a card number.',
-  'field.number.invalid': 'This card number is not valid.',
-  'field.number.unsupported': 'This card type is not supported. Please try another card.',
-  'field.expirationDate.empty': 'Enter an expiration date.',
-  'field.expirationDate.invalid': 'This expiration date is not valid.',
-  'field.cvv.empty': 'Enter the security code.',
-  'field.cvv.invalid': 'This security code is not valid.',
-  'field.postalCode.empty': 'Enter a postal code.',
-  'field.postalCode.invalid': 'This postal code is not valid.',
-
   // Section 8 of the specification, word for word.
   'error.allOptionsFailed': 'All payment options failed to load.',
   'error.network': 'Network error. Please try again.',

@@ -19,7 +19,7 @@ describe('message catalogue', () => {
   });
 
   it('has a label, an empty message and an invalid message for every card field', () => {
-    const keys = new Set(Object.keys(en));
+    const keys = new Set(Object.keys(english));
     for (const field of FIELD_ORDER) {
       for (const suffix of ['label', 'empty', 'invalid'])
         expect(keys.has(`field.${field}.${suffix}`), `${field}.${suffix}`).toBe(true);

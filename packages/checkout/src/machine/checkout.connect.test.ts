@@ -15,9 +15,10 @@ const config = gatewayConfiguration({ challenges: ['cvv'], supportedCardTypes: [
 const cardOnly: CheckoutEvent = { type: 'CONFIG_LOADED', config, options: ['card'] };
 const cardReady: CheckoutEvent = { type: 'OPTION_READY', option: 'card' };
 
+/** The machine after these events, every part installed (the frames' reports are the typing part's). */
 function after(...events: CheckoutEvent[]): CheckoutState {
   return events.reduce(
-    (state, event) => transition(state, event).state,
+    (state, event) => step(state, event).state,
     initialState(checkoutSettings({ cardholderName: 'required' })),
   );
 }
@@ -67,7 +68,7 @@ describe('connect', () => {
       'expirationDate',
     ]);
     // Typed in meanwhile, the card is not handed over before every frame is ready.
-    const typed = transition(numberFirst, {
+    const typed = step(numberFirst, {
       type: 'FIELD_STATE',
       field: 'number',
       event: 'input',

@@ -28,23 +28,15 @@ import type {
   TransitionTable,
   ViewId,
 } from './checkout.types.ts';
-import { EMPTY_FIELD_STATE, fieldProblem, isFormValid, predictedFields, visibleFieldsFor } from './field-rules.ts';
+import { EMPTY_FIELD_STATE, isFormValid, predictedFields, visibleFieldsFor } from './field-rules.ts';
 
 /**
  * The frames' readiness, the one record of it: the fields' frames mounted (again, after a load error's Try again: new
  * frames, none ready yet), and each frame ready. In every phase the frames live in.
  */
-const frameLoading = {
+export const frameLoading = {
   FIELDS_MOUNTED: [{ actions: ['trackFrames'] }],
   FRAME_READY: [{ actions: ['trackFrames'] }],
-} as const;
-
-/** Typing, focus and brand changes: in every phase once the fields are mounted (3-D Secure's too). */
-export const fieldEditing = {
-  ...frameLoading,
-  FIELD_STATE: [{ actions: ['updateField'] }],
-  BLUR_SETTLED: [{ actions: ['forgetPendingBlur'] }],
-  CARD_TYPE_CHANGED: [{ actions: ['setCards'] }],
 } as const;
 
 export const closing = { TEARDOWN: [{ target: 'closed', actions: ['close'] }] } as const;
@@ -86,15 +78,16 @@ const coreTransitions: TransitionTable = {
       { target: 'error', actions: ['setLoadError', 'reportLoadError'] },
     ],
   },
+  // Typing, focus and brand changes (mounting, ready, submitting, authenticating) are the typing part's.
   mounting: {
     ...closing,
-    ...fieldEditing,
+    ...frameLoading,
     ...optionSettling,
     ...notDownloaded,
   },
   ready: {
     ...closing,
-    ...fieldEditing,
+    ...frameLoading,
     SELECT_OPTION: [{ guard: 'optionUsable', actions: ['openOption'] }],
     SHOW_OPTIONS: [{ guard: 'hasOtherWays', actions: ['openOptionList'] }],
     CLEAR_SELECTION: [{ actions: ['clearSelection'] }],
@@ -103,7 +96,7 @@ const coreTransitions: TransitionTable = {
   },
   submitting: {
     ...closing,
-    ...fieldEditing,
+    ...frameLoading,
     UPDATE_SETTINGS: [{ actions: ['updateSettings'] }],
   },
   // 3-D Secure's part adds `authenticating`.
@@ -194,47 +187,12 @@ export function changeView(state: CheckoutState, to: ViewId, emit: Emit): Checko
 }
 
 /** The hosted-field events the drop-in passes on: focus/blur, empty/notEmpty and validity changes. */
-function cardFieldEvents(before: FieldState, after: FieldState, event: FieldReport): readonly CardFieldEventName[] {
+export function cardFieldEvents(before: FieldState, after: FieldState, event: FieldReport): readonly CardFieldEventName[] {
   const names: CardFieldEventName[] = [];
   if (event === 'focus' || event === 'blur') names.push(event);
   if (before.isEmpty !== after.isEmpty) names.push(after.isEmpty ? 'empty' : 'notEmpty');
   if (before.isValid !== after.isValid || before.isPotentiallyValid !== after.isPotentiallyValid) names.push('validityChange');
   return names;
-}
-
-/** Focus, blur and input rules: when a field's message appears and when it goes away. */
-function updateField(state: CheckoutState, event: CheckoutEvent, emit: Emit): CheckoutState {
-  if (event.type !== 'FIELD_STATE') return state;
-  const { field } = event;
-  for (const name of cardFieldEvents(state.fields[field].state, event.state, event.event))
-    emit({ type: 'cardFieldEvent', name, field });
-  let next = withField(state, field, { state: event.state });
-  const problem = fieldProblem(next, field);
-
-  if (event.event === 'focus') {
-    const left = next.pendingEmptyBlur;
-    if (left !== null && left !== field) next = withField(next, left, { error: fieldProblem(next, left) });
-    return { ...next, pendingEmptyBlur: null };
-  }
-
-  if (event.event === 'blur') {
-    if (!event.state.isEmpty || problem === null) return withField(next, field, { error: problem });
-    // An empty field complains only if the shopper moved on to another card field, not when they left the form.
-    const movedToSibling = next.visibleFields.some((other) => other !== field && next.fields[other].state.isFocused);
-    if (movedToSibling) return withField(next, field, { error: problem });
-    emit({ type: 'scheduleBlurSettle', field });
-    return { ...next, pendingEmptyBlur: field };
-  }
-
-  // Typing clears the message, except the one thing typing revealed: a complete number of an unsupported brand. A report
-  // the shopper did not cause (`validate`: the CVV's length set by the number's brand) is not typing: a shown message
-  // stays until the shopper changes the field, re-judged (it goes if the field is now acceptable), and none appears.
-  const typed = event.event === 'input';
-  const kept = typed ? problem === 'field.number.unsupported' : state.fields[field].error !== null;
-  next = withField(next, field, { error: kept ? problem : null });
-  if (typed && !event.state.isEmpty && next.selected !== null) next = { ...next, selected: null };
-  if (isFormValid(next)) next = { ...next, sheetError: null };
-  return next;
 }
 
 const coreActions: Record<CoreActionName, Action> = {
@@ -291,24 +249,10 @@ const coreActions: Record<CoreActionName, Action> = {
     emit({ type: 'loadConfiguration' });
     return state;
   },
-  updateField,
   trackFrames: (state, event) => ({
     ...state,
     framesReady: event.type === 'FRAME_READY' ? [...state.framesReady, event.field] : [],
   }),
-  forgetPendingBlur: (state, event) =>
-    event.type === 'BLUR_SETTLED' && state.pendingEmptyBlur === event.field ? { ...state, pendingEmptyBlur: null } : state,
-  setCards: (state, event, emit) => {
-    if (event.type !== 'CARD_TYPE_CHANGED') return state;
-    emit({ type: 'cardFieldEvent', name: 'cardTypeChange', field: 'number' });
-    const next = { ...state, cards: event.cards };
-    // A brand change can turn a complete number unsupported (or supported again): re-judge a shown message.
-    const shown = next.fields.number.error;
-    const problem = fieldProblem(next, 'number');
-    if (problem === 'field.number.unsupported' || shown === 'field.number.unsupported')
-      return withField(next, 'number', { error: problem });
-    return next;
-  },
   clearSelection: (state, _, emit) =>
     resetFields({ ...state, selected: null, activeMethod: null, walletMethod: null, sheetError: null }, emit),
 };

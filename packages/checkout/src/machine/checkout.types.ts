@@ -434,11 +434,11 @@ export type CoreActionName =
   | 'announceReady'
   | 'clearLoadError'
   | 'loadConfiguration'
-  | 'updateField'
-  | 'forgetPendingBlur'
   | 'trackFrames'
-  | 'setCards'
   | 'clearSelection';
+
+/** The typing part's actions: the frames' reports once a card can be typed (src/machine/parts/typing.ts, on demand). */
+export type TypingActionName = 'updateField' | 'forgetPendingBlur' | 'setCards';
 
 /** The payment's guards and actions: a submit and its outcome (src/machine/parts/payment.ts, loaded on demand). */
 export type PaymentGuardName = 'onOptionsView' | 'hasSelection' | 'formValid';
@@ -496,7 +496,13 @@ export type WalletActionName = 'rejectUseWalletButton' | 'selectWalletMethod' | 
 
 export type GuardName = CoreGuardName | PaymentGuardName | SavedMethodsGuardName | ThreeDSecureGuardName | WalletGuardName;
 
-export type ActionName = CoreActionName | PaymentActionName | SavedMethodsActionName | ThreeDSecureActionName | WalletActionName;
+export type ActionName =
+  | CoreActionName
+  | TypingActionName
+  | PaymentActionName
+  | SavedMethodsActionName
+  | ThreeDSecureActionName
+  | WalletActionName;
 
 export interface Transition {
   readonly guard?: GuardName;
@@ -524,8 +530,10 @@ export type Action = (state: CheckoutState, event: CheckoutEvent, emit: Emit) =>
 /**
  * The transitions, guards and actions of one concern of the machine. The card view's own (the core) travel with it;
  * those of the saved methods, 3-D Secure and the wallets are parts the runtime imports on demand, before the
- * configuration reaches the machine, and only when the checkout can need them. The payment's part (a submit in every
- * phase and its outcome) comes once the checkout is ready, and the runtime passes no submit on before it is installed.
+ * configuration reaches the machine, and only when the checkout can need them. The typing part (the frames' reports)
+ * comes as the first frame is ready, and the runtime holds the reports until it is installed; the payment's part (a
+ * submit in every phase and its outcome) once the checkout is ready, and the runtime passes no submit on before it is
+ * installed.
  * Until a part is installed the machine has none of its transitions, as its guards would say no (there is no saved
  * method, 3-D Secure or wallet to act on).
  * A part's transitions for a phase and event are tried after those of the parts installed before it, and before the
@@ -542,6 +550,7 @@ export interface MachinePart<G extends GuardName, A extends ActionName> {
 /** Any one of the machine's parts. */
 export type SomeMachinePart =
   | MachinePart<CoreGuardName, CoreActionName>
+  | MachinePart<never, TypingActionName>
   | MachinePart<PaymentGuardName, PaymentActionName>
   | MachinePart<SavedMethodsGuardName, SavedMethodsActionName>
   | MachinePart<ThreeDSecureGuardName, ThreeDSecureActionName>

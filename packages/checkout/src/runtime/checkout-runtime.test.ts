@@ -16,8 +16,9 @@ import { CheckoutError } from './checkout-error.ts';
 import { CheckoutRuntime, type RuntimeOptions } from './checkout-runtime.ts';
 import { OPTION_LOAD_TIMEOUT_MS } from './in-time.ts';
 import type { CheckoutCallbacks } from './events.ts';
-import { loadParts, loadPayment } from './parts/load.ts';
+import { loadParts, loadPayment, loadTyping } from './parts/load.ts';
 import {
+  EMPTY,
   VALID,
   checkoutSettings,
   gatewayConfiguration,
@@ -28,7 +29,12 @@ import {
 // The parts' imports, watched (the runtime's own calls, to the real imports).
 vi.mock('./parts/load.ts', async (importOriginal) => {
   const load = await importOriginal<typeof import('./parts/load.ts')>();
-  return { ...load, loadParts: vi.fn(load.loadParts), loadPayment: vi.fn(load.loadPayment) };
+  return {
+    ...load,
+    loadParts: vi.fn(load.loadParts),
+    loadPayment: vi.fn(load.loadPayment),
+    loadTyping: vi.fn(load.loadTyping),
+  };
 });
 
 const config = gatewayConfiguration({ challenges: ['cvv'], supportedCardTypes: ['Visa', 'American Express'] });
@@ -306,6 +312,44 @@ describe('CheckoutRuntime', () => {
       state: { ...VALID, isValid: false, isPotentiallyValid: false },
     });
     expect(h.configures.get('number')).toMatchObject({ invalid: true, errorMessage: 'This card number is not valid.' });
+  });
+
+  it("passes the frames' reports that come before the typing part is installed on once it is, in the order they came", async () => {
+    vi.mocked(loadTyping).mockClear();
+    const h = await mountedHarness();
+    const heard: string[] = [];
+    for (const name of ['focus', 'notEmpty', 'validityChange', 'cardTypeChange'] as const)
+      h.runtime.instance.on(`card:${name}`, (event) => heard.push(`${name} ${event.emittedBy}`));
+    // The number's frame is ready (the typing part's import starts) and the shopper types at once.
+    h.frame('number', { type: 'ready', field: 'number' });
+    h.frame('number', { type: 'state', field: 'number', event: 'focus', state: { ...EMPTY, isFocused: true } });
+    h.frame('number', { type: 'cardTypeChange', cards: [{ type: 'visa', niceType: 'Visa', code: { name: 'CVV', size: 3 } }] });
+    h.frame('number', { type: 'state', field: 'number', event: 'input', state: VALID });
+    expect(h.runtime.getState().fields.number.state.isFocused).toBe(false);
+    expect(heard).toEqual([]);
+    await vi.waitFor(() => expect(h.runtime.getState().fields.number.state).toEqual(VALID));
+    expect(h.runtime.getState().cards.map((card) => card.type)).toEqual(['visa']);
+    expect(heard).toEqual(['focus number', 'cardTypeChange number', 'notEmpty number', 'validityChange number']);
+    expect(loadTyping).toHaveBeenCalledTimes(1);
+    // Installed: a report is passed on as it comes.
+    h.frame('number', { type: 'state', field: 'number', event: 'blur', state: { ...VALID, isFocused: false } });
+    expect(h.runtime.getState().fields.number.state.isFocused).toBe(false);
+  });
+
+  it('fails with the reload message when the typing part did not download, as the first frame is ready', async () => {
+    const log = vi.spyOn(console, 'error').mockImplementation(() => {});
+    vi.mocked(loadTyping).mockClear().mockRejectedValueOnce(new Error('offline'));
+    const onError = vi.fn();
+    const h = await mountedHarness({ onError });
+    h.frame('number', { type: 'ready', field: 'number' });
+    h.frame('number', { type: 'state', field: 'number', event: 'input', state: VALID });
+    const reload = 'The payment form cannot start. Reload the page, or contact the shop if it happens again.';
+    await vi.waitFor(() => expect(onError).toHaveBeenCalledWith(expect.objectContaining({ code: 'network', message: reload })));
+    expect(connectRoot(h.runtime.getState(), t)).toMatchObject({ dataState: 'error', alert: reload, retryText: null });
+    // The report that waited for it is dropped: the form is gone.
+    expect(h.runtime.getState().fields.number.state.isEmpty).toBe(true);
+    expect(loadTyping).toHaveBeenCalledTimes(1);
+    log.mockRestore();
   });
 
   it('empties the frames before it tells the CVV that no brand is known, so the CVV reports no digits after clearing', async () => {

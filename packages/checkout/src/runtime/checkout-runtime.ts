@@ -28,7 +28,7 @@ import { CheckoutError } from './checkout-error.ts';
 import { CheckoutEmitter, type CheckoutCallbacks, type CheckoutEventMap, type CheckoutEventName } from './events.ts';
 import { inTime, OPTION_LOAD_TIMEOUT_MS } from './in-time.ts';
 import { reportOptionProblem, type WalletOptions } from './options.ts';
-import { loadParts, loadPayment, partsNeeded } from './parts/load.ts';
+import { loadParts, loadPayment, loadTyping, partsNeeded } from './parts/load.ts';
 import type { PartEffect, PartHost, RuntimePart } from './parts/part.ts';
 import type { Payment } from './parts/payment.ts';
 
@@ -138,6 +138,12 @@ export class CheckoutRuntime {
   /** The payment's part: its import, started once the checkout is ready (a request waits for it), and once installed. */
   #paymentLoad: Promise<Payment> | null = null;
   #payment: Payment | null = null;
+  /**
+   * The typing part (the frames' reports once a card can be typed): its import, started as the first frame is ready,
+   * true once installed, false when it did not download; and whether it is installed.
+   */
+  #typing: Promise<boolean> | null = null;
+  #typingInstalled = false;
   /** The device data collected for this checkout (null: none), started once it is ready. */
   #deviceData: Promise<string | null> = Promise.resolve(null);
   /** The load (its abort signal) the device data was collected for. */
@@ -342,8 +348,9 @@ export class CheckoutRuntime {
    * the next request.
    */
   #preparePayment(host: PartHost): Promise<Payment> {
-    this.#paymentLoad ??= inTime(loadPayment()).then(
-      (part) => {
+    // After the typing part: a submit judges the card by the reports it passed on.
+    this.#paymentLoad ??= inTime(Promise.all([loadPayment(), this.#typing])).then(
+      ([part]) => {
         this.#machine.install(part.machine);
         this.#payment = part.create(host);
         return this.#payment;
@@ -465,14 +472,15 @@ export class CheckoutRuntime {
       case 'ready':
         this.#send({ type: 'FRAME_READY', field });
         this.#settleCard();
+        this.#afterTyping();
         return;
       case 'state':
         // Typed: a field holds something (its frame also reports it, as `validate`, when only its expected size changes).
         if (!message.state.isEmpty) this.#collectDeviceData();
-        this.#send({ ...message, type: 'FIELD_STATE' });
+        this.#afterTyping({ ...message, type: 'FIELD_STATE' });
         return;
       case 'cardTypeChange':
-        this.#send({ ...message, type: 'CARD_TYPE_CHANGED' });
+        this.#afterTyping({ ...message, type: 'CARD_TYPE_CHANGED' });
         return;
       case 'inputSubmitRequest':
         this.#emitter.emit('card:inputSubmitRequest', { field: message.field });
@@ -481,6 +489,29 @@ export class CheckoutRuntime {
         this.#emitter.emit('card:binAvailable', { bin: message.bin });
       // The tokenization's answers have no case: they settle in the fields module.
     }
+  }
+
+  /**
+   * Passes a frame's report on once the typing part is installed, and imports it (once) if it is not: until it is in,
+   * the reports wait for it, in the order they came. One that did not download, or not in time, fails the checkout as
+   * a part does (a reload loads it).
+   */
+  #afterTyping(report?: CheckoutEvent): void {
+    if (this.#typingInstalled) {
+      if (report !== undefined) this.#send(report);
+      return;
+    }
+    this.#typing ??= inTime(loadTyping()).then(
+      (part) => {
+        this.#machine.install(part);
+        return (this.#typingInstalled = true);
+      },
+      (error: unknown) => {
+        this.notDownloaded(error);
+        return false;
+      },
+    );
+    if (report !== undefined) void this.#typing.then((installed) => installed && this.#send(report));
   }
 
   /** Feeds the machine and runs its effects. */

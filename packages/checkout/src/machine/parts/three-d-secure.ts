@@ -1,6 +1,6 @@
 // 3-D Secure's part of the view machine: loaded on demand, only when the merchant option and the gateway
 // configuration both turn it on (see MachinePart).
-import { closing, fieldEditing, resetFields } from '../checkout.machine.ts';
+import { closing, frameLoading, resetFields } from '../checkout.machine.ts';
 import { deliveredCard } from './payment.ts';
 import type { CheckoutErrorInfo, MachinePart, ThreeDSecureActionName, ThreeDSecureGuardName } from '../checkout.types.ts';
 
@@ -32,7 +32,7 @@ export const threeDSecurePart: MachinePart<ThreeDSecureGuardName, ThreeDSecureAc
     // The card is handed over only once 3-D Secure has run; a failure clears it and the shopper starts again.
     authenticating: {
       ...closing,
-      ...fieldEditing,
+      ...frameLoading,
       SUBMIT: [{ actions: ['rejectBusy'] }],
       THREE_D_SECURE_CHALLENGE: [{ actions: ['showChallenge'] }],
       THREE_D_SECURE_RESULT: [

@@ -47,6 +47,19 @@ describe('the parts a checkout loads on demand', () => {
     expect(t('option.paypal')).toBe('PayPal');
   });
 
+  it("brings the fields' messages with the typing part, which the card view does not carry before a card can be typed", async () => {
+    vi.resetModules();
+    const { createTranslator } = await import('../../i18n/i18n.ts');
+    const { loadTyping } = await import('./load.ts');
+    const t = createTranslator();
+    expect(t('field.number.label')).toBe('Card number');
+    expect(t('field.number.invalid')).toBeUndefined();
+    const typing = await loadTyping();
+    expect(t('field.number.invalid')).toBe('This card number is not valid.');
+    expect(t('field.cvv.empty')).toBe('Enter the security code.');
+    expect(Object.keys(typing.actions)).toEqual(['updateField', 'forgetPendingBlur', 'setCards']);
+  });
+
   it("imports each part with its machine part's guards and actions", async () => {
     const [saved, secure, wallets] = await loadParts(['savedMethods', 'threeDSecure', 'wallets']);
     expect(Object.keys(saved?.machine.actions ?? {})).toContain('applyDeleted');

@@ -4,6 +4,7 @@ import { addEnglish } from '../../i18n/i18n.ts';
 import type { PaymentOptionId } from '../../machine/payment-options.ts';
 import type { RuntimePart } from './part.ts';
 import type { PaymentPart } from './payment.ts';
+import type { SomeMachinePart } from '../../machine/checkout.types.ts';
 
 export type PartName = 'savedMethods' | 'threeDSecure' | 'wallets';
 
@@ -53,4 +54,13 @@ export function loadParts(names: readonly PartName[]): Promise<readonly RuntimeP
  */
 export function loadPayment(): Promise<PaymentPart> {
   return Promise.all([import('./payment.ts'), loadEnglish()]).then(([part]) => part.payment);
+}
+
+/**
+ * The typing part (what the frames' reports do: a field's state, its message, the number's brands) and the English
+ * messages it shows: every checkout's, but not before a card can be typed (issue 10). The runtime imports it as the
+ * first frame is ready.
+ */
+export function loadTyping(): Promise<SomeMachinePart> {
+  return Promise.all([import('../../machine/parts/typing.ts'), loadEnglish()]).then(([part]) => part.typingPart);
 }
