@@ -12,11 +12,12 @@ export const OPTION_LOAD_TIMEOUT_MS = 20_000;
 
 /**
  * `promise`'s outcome, or a rejection once `ms` (by default a part's download limit) have passed without one. The timer
- * is left to run: once `promise` has settled, its rejection does nothing.
+ * ends with `promise`: left to run, each view or module that arrived kept one for the whole limit (and a server render's
+ * process alive that long).
  */
 export function inTime<T>(promise: Promise<T>, ms = OPTION_LOAD_TIMEOUT_MS): Promise<T> {
   return new Promise((resolve, reject) => {
-    setTimeout(reject, ms, new Error('timed out'));
-    promise.then(resolve, reject);
+    const timer = setTimeout(reject, ms, new Error('timed out'));
+    promise.then(resolve, reject).finally(() => clearTimeout(timer));
   });
 }
