@@ -1,7 +1,7 @@
 // Mounts one gateway-served iframe per card field and speaks the frame protocol with them. The checkout never
 // sees card data: it only sends instructions and receives states, brands and tokenization outcomes.
 import type { FieldName, PaymentMethodResult, TokenizeFailure } from '../machine/checkout.types.ts';
-import { inTime } from '../runtime/in-time.ts';
+import { inTime, OPTION_LOAD_TIMEOUT_MS } from '../runtime/in-time.ts';
 import {
   createFrameRouter,
   envelope,
@@ -41,12 +41,13 @@ export interface HostedFields {
   focus(field: FieldName): void;
   clear(): void;
   /**
-   * Resolves once the frames of these fields have answered a `sync` (messages between two windows keep their order, so
-   * every report they sent before it has been handed to `onMessage`), or after SETTLE_TIMEOUT_MS without the others. One
-   * at a time (a submit waits for it before the next): the answers carry no request id. The sandbox's: submit.ts, imported
-   * on demand, the wait for it within the same 2 s; if it cannot be, at once (the card judged by the reports it has).
+   * True once the frames of these fields have answered a `sync` (messages between two windows keep their order, so every
+   * report they sent before it has been handed to `onMessage`); false after SETTLE_TIMEOUT_MS without the others' (a
+   * frame answers once its card rules are in: the sandbox's validate.js). One at a time (a submit waits for it before the
+   * next): the answers carry no request id. The sandbox's: submit.ts, imported on demand, the wait for it within the same
+   * limit; false if it cannot be, at once.
    */
-  settle(fields: readonly FieldName[]): Promise<void>;
+  settle(fields: readonly FieldName[]): Promise<boolean>;
   /**
    * The card sent to the gateway by the number frame (the sandbox's side here: submit.ts, imported on demand), within
    * TOKENIZE_TIMEOUT_MS of the call, the module's download included.
@@ -56,8 +57,12 @@ export interface HostedFields {
   teardown(): void;
 }
 
-/** How long a submit waits for the frames' answers to `sync` (and a submit's module) before it judges the card as heard. */
-export const SETTLE_TIMEOUT_MS = 2_000;
+/**
+ * How long a submit waits for the frames' answers to `sync` (and a submit's module): a part's download limit, since a
+ * frame answers once its card rules have downloaded. Not judged before (the card would be judged by reports from before
+ * the rules: "Check your entries" for a card typed right); past it, the card cannot be sent (runtime/parts/payment.ts).
+ */
+export const SETTLE_TIMEOUT_MS = OPTION_LOAD_TIMEOUT_MS;
 /** How long a tokenization may take, a submit's module's download included, before it counts as failed. */
 export const TOKENIZE_TIMEOUT_MS = 30_000;
 
@@ -259,12 +264,12 @@ export function createHostedFields(options: HostedFieldsOptions): HostedFields {
     clear() {
       for (const field of frames.keys()) send(field, { type: 'clear' });
     },
-    // A module that did not download asks nothing: the card is judged by the reports the checkout has.
+    // A module that did not download asks nothing: the card cannot be sent either.
     settle: (fields) =>
       withSubmit(
         SETTLE_TIMEOUT_MS,
         (made, deadline) => made.settle(fields, deadline),
-        () => undefined,
+        () => false,
       ),
     tokenize: (request) =>
       tornDown

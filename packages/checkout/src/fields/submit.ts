@@ -11,7 +11,8 @@ import { parseTokenizeResult, str, type ParentMessage, type TokenizeRequest } fr
 
 /** HostedFields' `settle` and `tokenize` (each ended by its deadline, a `Date.now()` time), and the frames' answers. */
 export interface FramesSubmit {
-  settle(fields: readonly FieldName[], deadline: number): Promise<void>;
+  /** True once every field's frame answered, false when the deadline came first. */
+  settle(fields: readonly FieldName[], deadline: number): Promise<boolean>;
   /** A field's frame answered `sync` (its window checked). */
   synced(field: FieldName): void;
   /** The outcome the sandbox provider hands on (a card saved on the way marked so); never rejects. */
@@ -71,7 +72,7 @@ async function read(outcome: TokenizeOutcome, vault: boolean): Promise<TokenizeO
 export function createFramesSubmit(send: (field: FieldName, message: ParentMessage) => void): FramesSubmit {
   const pending = new Map<string, (outcome: TokenizeOutcome) => void>();
   /** The settle() under way: the fields that have not answered yet. */
-  let settling: { readonly waiting: Set<FieldName>; readonly done: () => void } | null = null;
+  let settling: { readonly waiting: Set<FieldName>; readonly done: (heard: boolean) => void } | null = null;
 
   function settle(requestId: string, outcome: TokenizeOutcome): void {
     const resolve = pending.get(requestId);
@@ -81,23 +82,23 @@ export function createFramesSubmit(send: (field: FieldName, message: ParentMessa
 
   return {
     settle(fields, deadline) {
-      return new Promise<void>((resolve) => {
-        // Its time-out goes with it: left running, it would end a later settle (Pay pressed again within 2 s) early.
-        const done = (): void => {
+      return new Promise<boolean>((resolve) => {
+        // Its time-out goes with it: left running, it would end a later settle (Pay pressed again meanwhile) early.
+        const done = (heard: boolean): void => {
           clearTimeout(timer);
           if (settling === current) settling = null;
-          resolve();
+          resolve(heard);
         };
         const current = { waiting: new Set(fields), done };
         settling = current;
-        const timer = setTimeout(done, deadline - Date.now());
-        if (fields.length === 0) done();
+        const timer = setTimeout(done, deadline - Date.now(), false);
+        if (fields.length === 0) done(true);
         for (const field of fields) send(field, { type: 'sync' });
       });
     },
     synced(field) {
       settling?.waiting.delete(field);
-      if (settling?.waiting.size === 0) settling.done();
+      if (settling?.waiting.size === 0) settling.done(true);
     },
     tokenize(request, deadline) {
       const requestId = randomId();

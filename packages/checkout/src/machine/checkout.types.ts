@@ -174,7 +174,10 @@ export type TokenizeFailureCode =
   | 'duplicate_card'
   | 'duplicate_payment_method'
   | 'gateway_answer'
-  /** A submit's module of the sandbox's frames (fields/submit.ts, imported on demand) did not download. */
+  /**
+   * A submit's module of the sandbox's frames (fields/submit.ts, imported on demand) did not download, or the frames did
+   * not answer a submit's `sync` in time (their card rules, the sandbox's validate.js, did not download).
+   */
   | 'not_downloaded'
   | 'gateway';
 

@@ -194,7 +194,7 @@ describe('sandbox provider tokenization', () => {
       setCvvSize: () => undefined,
       focus: () => undefined,
       clear: () => undefined,
-      settle: async () => undefined,
+      settle: async () => true,
       tokenize: async (request) => {
         asked.push(request);
         return { ok: false, error: { code: 'timeout', message: 'x' } };

@@ -56,7 +56,7 @@ function harness(
   let answerTokenize: (outcome: TokenizeOutcome) => void = () => {};
   let threeDSecure: ThreeDSecureRequest | null = null;
   let answerThreeDSecure: (outcome: ThreeDSecureOutcome) => void = () => {};
-  let answerSync: () => void = () => {};
+  let answerSync: (heard: boolean) => void = () => {};
   let frameOptions: Omit<HostedFieldsOptions, 'assetsUrl'> | null = null;
   const configures = new Map<FieldName, ConfigurePayload>();
   const log: string[] = [];
@@ -138,7 +138,8 @@ function harness(
     configured,
     answerConfig: (outcome: GatewayConfiguration | Error) => answerConfig(outcome),
     answerTokenize: (outcome: TokenizeOutcome) => answerTokenize(outcome),
-    answerSync: () => answerSync(),
+    /** The frames' answers to `sync`: all of them (heard), or none in time. */
+    answerSync: (heard = true) => answerSync(heard),
     threeDSecure: () => threeDSecure,
     answerThreeDSecure: (outcome: ThreeDSecureOutcome) => answerThreeDSecure(outcome),
   };
@@ -516,6 +517,20 @@ describe('CheckoutRuntime', () => {
     expect(h.runtime.getState().fields.cvv.error).toBeNull();
     h.answerTokenize({ ok: true, result });
     await expect(request).resolves.toEqual(result);
+  });
+
+  it('does not judge a card whose frames did not answer in time by their reports from before: "cannot start", network, no field marked', async () => {
+    const h = await readyHarness();
+    for (const field of ['number', 'expirationDate'] as const)
+      h.frame(field, { type: 'state', field, event: 'input', state: VALID });
+    // The CVV's frame typed in before its card rules arrived: its report waits for them, and they never came.
+    const request = h.runtime.instance.requestPaymentMethod().catch((e: unknown) => e);
+    h.answerSync(false);
+    expect(await request).toMatchObject({ code: 'network', message: t('error.invalidAuthorization') });
+    const state = h.runtime.getState();
+    expect(state).toMatchObject({ phase: 'ready', sheetError: 'error.invalidAuthorization' });
+    expect(state.visibleFields.map((field) => state.fields[field].error)).toEqual([null, null, null]);
+    expect(h.log.filter((line) => line.startsWith('tokenize'))).toEqual([]);
   });
 
   it('rejects with the mapped message when tokenization fails', async () => {

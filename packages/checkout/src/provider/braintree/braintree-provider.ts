@@ -164,7 +164,7 @@ function hostedFieldsOver(created: Promise<HostedFieldsInstance>, options: Omit<
       for (const field of mounted) instance?.clear(field);
     },
     // braintree-web's frames report through its own channel, with no answer to wait for; its tokenize reads them itself.
-    settle: () => Promise.resolve(),
+    settle: () => Promise.resolve(true),
     async tokenize(request) {
       const fields = await created;
       return fields

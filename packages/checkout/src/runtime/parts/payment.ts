@@ -83,7 +83,15 @@ function createPayment(host: PartHost): Payment {
           waiting = caller ?? waiting;
       }
       if (effect.type === 'settleFields') {
-        void Promise.resolve(fields?.settle(visibleFields)).then(() => host.send({ type: 'FIELDS_SETTLED' }));
+        // Frames that did not answer in time (their card rules, or a submit's module, not downloaded) are not judged by
+        // their reports from before: the card cannot be sent, as when a tokenization's module did not download.
+        void Promise.resolve(fields?.settle(visibleFields) ?? true).then((heard) =>
+          host.send(
+            heard
+              ? { type: 'FIELDS_SETTLED' }
+              : { type: 'TOKENIZE_FAILED', failure: { code: 'not_downloaded', message: 'The card fields did not answer.' } },
+          ),
+        );
       } else if (effect.type === 'tokenize') {
         if (fields === null || config === null) {
           host.send({ type: 'TOKENIZE_FAILED', failure: { code: 'gateway', message: 'The card fields are not mounted.' } });
