@@ -453,6 +453,42 @@ describe("the card rules' script", () => {
     expect(posted).toHaveLength(2);
   });
 
+  it('formats an expiry typed key by key before they are in as it would have been with them from the start ("3", "2", "8": "03 / 28", not "32 / 8")', async () => {
+    /** A key pressed at the end of the field: a character added, or Backspace taking the last away (an input event each). */
+    const press = (input: FakeInput, key: string): void => {
+      if (key !== 'Backspace') input.type(input.value + key);
+      else {
+        input.value = input.value.slice(0, -1);
+        input.dispatchEvent(Object.assign(new Event('input'), { inputType: 'deleteContentBackward' }));
+      }
+    };
+    // A year to come, two digits.
+    const yy = [...String(year % 100)];
+    const sequences = [
+      ['3', ...yy],
+      ['1', ...yy],
+      ['3', '2', 'Backspace', 'Backspace', '1', '1', ...yy],
+      ['0', '3', '/', ...yy],
+      ['1', '/', ...yy],
+      ['4', '1', 'Backspace', ...yy],
+    ];
+    for (const keys of sequences) {
+      const withRules = the(await mountInstance(['expirationDate']), 'expirationDate').input;
+      const late = slowRules('expirationDate');
+      for (const key of keys) {
+        press(withRules, key);
+        press(late.input, key);
+      }
+      await late.imports[0]?.('in');
+      expect({ keys, value: late.input.value }).toEqual({ keys, value: withRules.value });
+    }
+    const late = slowRules('expirationDate');
+    for (const key of ['3', ...yy]) press(late.input, key);
+    await late.imports[0]?.('in');
+    expect(late.input.value).toBe(`03 / ${yy.join('')}`);
+    expect(late.posted.at(-1)).toMatchObject({ type: 'state', event: 'input', state: { isValid: true } });
+  });
+
   it("imports it again at a Pay's sync when an import that failed dropped what was typed: formatted, brands and state reported, then synced", async () => {
     const { input, field, posted, channel, imports } = slowRules('number');
     input.type('4111111111111111');

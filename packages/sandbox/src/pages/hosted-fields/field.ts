@@ -2,6 +2,7 @@ import { MESSAGE_SOURCE, isFieldName } from './protocol.ts';
 import type { Validity } from '../../rules/card-fields.ts';
 import type { Envelope, FieldName, FrameMessage, FrameParams, ParentMessage, SiblingMessage } from './protocol.ts';
 import type { TokenizeRequest } from './tokenize.ts';
+import type { ExpiryEdit } from './validate.ts';
 
 // One hosted card field: its input, its state reports to the parent, and (number field) tokenization, whose request is
 // tokenize.ts, imported once the shopper types in the number field. The card rules (validate.ts) are imported as the
@@ -107,7 +108,7 @@ export function createHostedField({ field, channel }: FrameParams, host: FieldHo
     (loading ??= host.loadRules().then(
       (loaded) => {
         rules = loaded;
-        if (behind) applyInput(loaded, false);
+        if (behind) applyInput(loaded);
         behind = false;
         return loaded;
       },
@@ -160,10 +161,15 @@ export function createHostedField({ field, channel }: FrameParams, host: FieldHo
     lastBin = bin;
   };
 
+  // The expiry's inputs the rules have not formatted yet (typed before they arrived): formatted one by one, as they
+  // would have been as typed ("3", "2", "7": "03 / 27", not the whole's "32 / 7").
+  const expiryEdits: ExpiryEdit[] = [];
+
   /** What an input needs the rules for: the expiry's and the number's formatting, the number's brands and BIN. */
-  const applyInput = (loaded: CardRules, deleting: boolean): void => {
-    if (field === 'expirationDate') input.value = loaded.formatExpirationDate(input.value, deleting);
-    else if (field === 'number') {
+  const applyInput = (loaded: CardRules): void => {
+    if (field === 'expirationDate') {
+      if (expiryEdits.length > 0) input.value = loaded.formatExpiryEdits(expiryEdits.splice(0));
+    } else if (field === 'number') {
       const formatted = loaded.formatCardNumber(input.value, input.selectionStart ?? input.value.length);
       if (formatted.value !== input.value) {
         input.value = formatted.value;
@@ -184,11 +190,13 @@ export function createHostedField({ field, channel }: FrameParams, host: FieldHo
   input.addEventListener('input', (event) => {
     const inputType = (event as Event & { inputType?: unknown }).inputType;
     if (field === 'cvv') input.value = input.value.replace(/\D/g, '');
-    else if (field === 'expirationDate' || field === 'number') {
-      const deleting = typeof inputType === 'string' && inputType.startsWith('delete');
-      withRules((loaded) => applyInput(loaded, deleting));
+    else if (field === 'expirationDate') {
+      expiryEdits.push([input.value, typeof inputType === 'string' && inputType.startsWith('delete')]);
+      withRules(applyInput);
+    } else if (field === 'number') {
+      withRules(applyInput);
+      loadTokenizer().catch(() => undefined);
     }
-    if (field === 'number') loadTokenizer().catch(() => undefined);
     report('input');
   });
   input.addEventListener('keydown', (event) => {
@@ -278,6 +286,8 @@ export function createHostedField({ field, channel }: FrameParams, host: FieldHo
           break;
         case 'clear':
           input.value = '';
+          // Not the expiry's inputs from before the rules: once they are in, the field stays empty.
+          expiryEdits.length = 0;
           if (field === 'number') withRules(onNumberChange);
           report('validate');
           break;

@@ -58,6 +58,29 @@ export function formatExpirationDate(value: string, deleting: boolean): string {
   return deleting || month.length < 2 ? month : `${month} / `;
 }
 
+/** An input of the expiry field: its value then, and whether it deleted. */
+export type ExpiryEdit = readonly [value: string, deleting: boolean];
+
+/**
+ * The expiry as formatting each of `edits` as it was made would have left it: what field.ts sets once the rules arrive
+ * for what was typed before them. The formatting of the whole is not that of each keystroke: "3", "2", "7" typed are
+ * "03 / 27" (a month of 2-9 is one digit), the digits "327" at once "32 / 7". The first edit is taken as typed (it
+ * changed the value the field showed, formatted already); each next one at the end (characters added or taken away
+ * there) is made again on the value formatted so far, any other taken as typed.
+ */
+export function formatExpiryEdits(edits: readonly ExpiryEdit[]): string {
+  let before = '';
+  let formatted = '';
+  for (const [value, deleting] of edits) {
+    let edited = value;
+    if (value.startsWith(before)) edited = formatted + value.slice(before.length);
+    else if (before.startsWith(value)) edited = formatted.slice(0, Math.max(0, formatted.length - before.length + value.length));
+    formatted = formatExpirationDate(edited, deleting);
+    before = value;
+  }
+  return formatted;
+}
+
 /** Where a number is split when its brand is not known yet: the common 4-4-4-4 grouping. */
 const DEFAULT_GAPS: readonly number[] = [4, 8, 12];
 
