@@ -187,6 +187,37 @@ test('the card rules download once the form takes typing: a card entered before 
   await shopper.seesReceipt();
 });
 
+test('the card rules arriving 3 s after Pay: the Pay waits for them (no "Check your entries"), the expiry typed key by key as "3" and a year is "03 / YY", and the card pays', async ({
+  page,
+}) => {
+  const shopper = new Shopper(page);
+  const sheet = new CheckoutSheet(page);
+  let release = (): void => undefined;
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route('**/hosted-fields/validate.js*', async (route) => {
+    await held;
+    await route.continue();
+  });
+  // The page's clock, to run 3 s forward rather than wait them out.
+  await page.clock.install();
+  await shopper.startCheckoutOfNewOrder();
+  const year = cards.visa.expiry.slice(-2);
+  await shopper.enterCard({ ...cards.visa, expiry: '' });
+  // Key by key: with the rules in, "3" is month 03 at once; the digits "3YY" formatted as a whole would be "3Y / Y".
+  await shopper.typeInto('expirationDate', `3${year}`);
+  await shopper.pay();
+  await sheet.seesState('submitting');
+  // Past the 2 s the checkout waited for the frames before it judged the card by their reports from before the rules.
+  await page.clock.fastForward(3_000);
+  await sheet.seesState('submitting');
+  await expect(sheet.message()).toHaveText('');
+  release();
+  await expect(shopper.field('expirationDate')).toHaveValue(`03 / ${year}`);
+  await shopper.seesReceipt();
+});
+
 test('a postal code is checked as written: "-1" is "not valid", "12.345" is accepted and the card pays', async ({ page }) => {
   const shopper = new Shopper(page);
   await shopper.startCheckoutOfNewOrder();
