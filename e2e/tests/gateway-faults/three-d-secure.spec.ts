@@ -5,6 +5,7 @@ import { CheckoutSheet } from '../../support/checkout-sheet.ts';
 import { transactionDeviceData } from '../../support/gateway-records.ts';
 import {
   clientTokenForNewOrder,
+  integratorErrors,
   integratorEvents,
   openIntegratorPage,
   requestPaymentMethod,
@@ -204,6 +205,35 @@ test('on an integrator\'s page, a cancelled challenge: the 3-D Secure events in 
     'threeDSecure:authentication-modal-close',
     'threeDSecure:customer-canceled',
   ]);
+});
+
+test("on an integrator's page, a challenge (4000000000001091) whose dialog's code stalls: at the parts' time limit the check is given up, the sheet says \"The payment form cannot start. Reload the page…\" with no Try again, the request and onError say network", async ({
+  page,
+}) => {
+  await page.clock.install();
+  // The network holds the challenge dialog's code (imported on demand as the challenge comes): no answer, no failure.
+  await openIntegratorPage(
+    page,
+    { authorization: await clientTokenForNewOrder(page), options: { threeDSecure: { amount: '12.00' } } },
+    { stalling: /^challenge-modal-/ },
+  );
+  const sheet = new CheckoutSheet(page);
+  await sheet.seesState('ready');
+  await new Shopper(page).enterCard(card('4000000000001091'));
+  const asked = page.waitForRequest(/\/__integrator\/challenge-modal-/);
+  const outcome = requestPaymentMethod(page);
+  await asked;
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  // Its time limit (OPTION_LOAD_TIMEOUT_MS, runtime/in-time.ts, from the dialog's first render), run forward on the
+  // page's clock; then as when it fails to download (views/sheet/sheet.tsx's onDemand).
+  await page.clock.fastForward(20_000);
+  const cannotStart = 'The payment form cannot start. Reload the page, or contact the shop if it happens again.';
+  expect(await outcome).toEqual([{ ok: false, code: 'network', message: cannotStart }]);
+  await sheet.seesState('error');
+  await expect(sheet.message()).toHaveText(cannotStart);
+  await expect(sheet.root().getByRole('button', { name: 'Try again' })).toHaveCount(0);
+  expect(await integratorErrors(page)).toEqual([{ code: 'network', message: cannotStart }]);
+  await expect(page.getByRole('dialog')).toHaveCount(0);
 });
 
 test.describe("the real provider's client, braintree-web as npm ships it, against the sandbox", () => {
