@@ -146,7 +146,7 @@ describe('connect', () => {
       ],
     });
     expect(connectRoot(state, t)).toMatchObject({ view: 'options', toggleText: null });
-    const card = transition(state, { type: 'SELECT_OPTION', option: 'card' }).state;
+    const card = step(state, { type: 'SELECT_OPTION', option: 'card' }).state;
     expect(connectRoot(card, t)).toMatchObject({ view: 'card', toggleText: 'Choose another way to pay' });
     expect(connectOptions({ ...state, savedMethods: [paymentMethodResult] }, t).heading).toBe('Other ways to pay');
   });

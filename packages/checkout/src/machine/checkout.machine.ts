@@ -63,7 +63,10 @@ const optionSettling = {
  */
 const notDownloaded = { CONFIG_FAILED: [{ target: 'error', actions: ['setLoadError', 'reportLoadError'] }] } as const;
 
-/** The card view's transitions; the parts add theirs (MachinePart). */
+/**
+ * The card view's transitions; the parts add theirs (MachinePart): choosing another way to pay, and the toggle back to
+ * the list, are the other ways' part's.
+ */
 const coreTransitions: TransitionTable = {
   loading: {
     ...closing,
@@ -88,8 +91,6 @@ const coreTransitions: TransitionTable = {
   ready: {
     ...closing,
     ...frameLoading,
-    SELECT_OPTION: [{ guard: 'optionUsable', actions: ['openOption'] }],
-    SHOW_OPTIONS: [{ guard: 'hasOtherWays', actions: ['openOptionList'] }],
     CLEAR_SELECTION: [{ actions: ['clearSelection'] }],
     UPDATE_SETTINGS: [{ actions: ['updateSettings'] }],
     ...notDownloaded,
@@ -121,9 +122,6 @@ const coreGuards: Record<CoreGuardName, Guard> = {
   isRateLimited: (_, event) => event.type === 'CONFIG_FAILED' && event.error.retryAfterMs !== undefined,
   lastOptionSettles: (state, event) => optionsAfter(state, event).every((entry) => entry.status !== 'loading'),
   allOptionsFailed: (state, event) => optionsAfter(state, event).every((entry) => entry.status === 'failed'),
-  optionUsable: (state, event) =>
-    event.type === 'SELECT_OPTION' && state.options.some((entry) => entry.id === event.option && entry.status === 'ready'),
-  hasOtherWays: (state) => state.view !== 'options' && hasOtherWays(state),
   isRetriable: (state) => state.loadError?.retriable === true,
 };
 
@@ -219,13 +217,6 @@ const coreActions: Record<CoreActionName, Action> = {
     return state;
   },
   markOption: (state, event) => ({ ...state, options: optionsAfter(state, event) }),
-  openOption: (state, event, emit) => {
-    if (event.type !== 'SELECT_OPTION') return state;
-    emit({ type: 'paymentOptionSelected', paymentOption: event.option });
-    return changeView(state, event.option, emit);
-  },
-  openOptionList: (state, _, emit) =>
-    changeView({ ...state, editing: false }, state.savedMethods.length > 0 ? 'methods' : 'options', emit),
   updateSettings: (state, event) =>
     event.type === 'UPDATE_SETTINGS' ? { ...state, settings: { ...state.settings, ...event.settings } } : state,
   close: (state) => ({ ...state, view: null, sheetError: null, selected: null, challengeUrl: null }),

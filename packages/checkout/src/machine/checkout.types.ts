@@ -413,14 +413,7 @@ export type ThreeDSecureEventName = 'customer-canceled' | 'authentication-modal-
 export type CardFieldEventName = 'focus' | 'blur' | 'empty' | 'notEmpty' | 'validityChange' | 'cardTypeChange';
 
 /** Guards and actions of the card view, always loaded. */
-export type CoreGuardName =
-  | 'hasOptions'
-  | 'isRateLimited'
-  | 'lastOptionSettles'
-  | 'allOptionsFailed'
-  | 'optionUsable'
-  | 'hasOtherWays'
-  | 'isRetriable';
+export type CoreGuardName = 'hasOptions' | 'isRateLimited' | 'lastOptionSettles' | 'allOptionsFailed' | 'isRetriable';
 
 export type CoreActionName =
   | 'storeConfig'
@@ -430,8 +423,6 @@ export type CoreActionName =
   | 'scheduleRetry'
   | 'reportLoadError'
   | 'markOption'
-  | 'openOption'
-  | 'openOptionList'
   | 'updateSettings'
   | 'close'
   | 'announceReady'
@@ -439,6 +430,10 @@ export type CoreActionName =
   | 'loadConfiguration'
   | 'trackFrames'
   | 'clearSelection';
+
+/** The other ways' part: a way chosen from the list, the toggle back to it (src/machine/parts/other-ways.ts, on demand). */
+export type OtherWaysGuardName = 'optionUsable' | 'hasOtherWays';
+export type OtherWaysActionName = 'openOption' | 'openOptionList';
 
 /** The typing part's actions: the frames' reports once a card can be typed (src/machine/parts/typing.ts, on demand). */
 export type TypingActionName = 'updateField' | 'forgetPendingBlur' | 'setCards';
@@ -497,11 +492,18 @@ export type WalletGuardName = 'onWalletView' | 'hasWalletMethod';
 
 export type WalletActionName = 'rejectUseWalletButton' | 'selectWalletMethod' | 'resolveWalletMethod';
 
-export type GuardName = CoreGuardName | PaymentGuardName | SavedMethodsGuardName | ThreeDSecureGuardName | WalletGuardName;
+export type GuardName =
+  | CoreGuardName
+  | OtherWaysGuardName
+  | PaymentGuardName
+  | SavedMethodsGuardName
+  | ThreeDSecureGuardName
+  | WalletGuardName;
 
 export type ActionName =
   | CoreActionName
   | TypingActionName
+  | OtherWaysActionName
   | PaymentActionName
   | SavedMethodsActionName
   | ThreeDSecureActionName
@@ -554,6 +556,7 @@ export interface MachinePart<G extends GuardName, A extends ActionName> {
 export type SomeMachinePart =
   | MachinePart<CoreGuardName, CoreActionName>
   | MachinePart<never, TypingActionName>
+  | MachinePart<OtherWaysGuardName, OtherWaysActionName>
   | MachinePart<PaymentGuardName, PaymentActionName>
   | MachinePart<SavedMethodsGuardName, SavedMethodsActionName>
   | MachinePart<ThreeDSecureGuardName, ThreeDSecureActionName>

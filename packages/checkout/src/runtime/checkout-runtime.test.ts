@@ -997,7 +997,7 @@ describe('CheckoutRuntime loading parts', () => {
     runtime.start();
     await settle();
     answerConfig({ ...config, threeDSecureEnabled: true });
-    await vi.waitFor(() => expect(loadParts).toHaveBeenCalledWith(['threeDSecure', 'savedMethods']));
+    await vi.waitFor(() => expect(loadParts).toHaveBeenCalledWith(['threeDSecure', 'savedMethods', 'otherWays']));
     expect(runtime.getState().phase).toBe('loading');
     list([]);
     await configured();
@@ -1017,7 +1017,7 @@ describe('CheckoutRuntime loading parts', () => {
       await vi.advanceTimersByTimeAsync(0);
       answerConfig(config);
       await vi.advanceTimersByTimeAsync(OPTION_LOAD_TIMEOUT_MS - 1);
-      expect(loads).toHaveBeenCalledWith(['savedMethods']);
+      expect(loads).toHaveBeenCalledWith(['savedMethods', 'otherWays']);
       expect(runtime.getState().phase).toBe('loading');
       await vi.advanceTimersByTimeAsync(1);
       const reload = 'The payment form cannot start. Reload the page, or contact the shop if it happens again.';

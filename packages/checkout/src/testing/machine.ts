@@ -1,9 +1,10 @@
-// The view machine with every part loaded, for tests that drive typing, a payment, saved methods, 3-D Secure or wallets through the
+// The view machine with every part loaded, for tests that drive typing, the list of ways to pay, a payment, saved methods, 3-D Secure or wallets through the
 // pure `transition` (the runtime loads these parts on demand; see MachinePart).
 import { enOnDemand } from '../i18n/catalogue-on-demand.ts';
 import { addEnglish } from '../i18n/i18n.ts';
 import { transition, withParts } from '../machine/checkout.machine.ts';
 import type { CheckoutEvent, CheckoutState, MachineRules, MachineStep } from '../machine/checkout.types.ts';
+import { otherWaysPart } from '../machine/parts/other-ways.ts';
 import { paymentPart } from '../machine/parts/payment.ts';
 import { savedMethodsPart } from '../machine/parts/saved-methods.ts';
 import { threeDSecurePart } from '../machine/parts/three-d-secure.ts';
@@ -11,7 +12,14 @@ import { typingPart } from '../machine/parts/typing.ts';
 import { walletsPart } from '../machine/parts/wallets.ts';
 
 /** In the runtime's order (runtime/parts/load.ts): 3-D Secure before the saved methods, so a saved card is verified. */
-export const ALL_PARTS: MachineRules = withParts(typingPart, threeDSecurePart, walletsPart, savedMethodsPart, paymentPart);
+export const ALL_PARTS: MachineRules = withParts(
+  typingPart,
+  threeDSecurePart,
+  walletsPart,
+  savedMethodsPart,
+  otherWaysPart,
+  paymentPart,
+);
 
 // And the English sentences they show, as the runtime's part loaders add them.
 addEnglish(enOnDemand);

@@ -12,18 +12,22 @@ describe('the parts a checkout loads on demand', () => {
     expect(partsNeeded({ ...config, threeDSecureEnabled: true }, checkoutSettings(), ['card'], [])).toEqual([]);
   });
 
-  it('loads 3-D Secure, the wallets and the saved methods when the checkout can need them', () => {
+  it('loads 3-D Secure, the wallets and the saved methods when the checkout can need them, the other ways with either', () => {
     const secure = { ...config, threeDSecureEnabled: true };
     expect(partsNeeded(secure, checkoutSettings({ threeDSecure: { amount: null } }), ['card'], [])).toEqual(['threeDSecure']);
-    expect(partsNeeded(config, checkoutSettings(), ['card', 'paypal'], [])).toEqual(['wallets']);
-    expect(partsNeeded(config, checkoutSettings(), ['card'], [savedMethod({ nonce: 'n' })])).toEqual(['savedMethods']);
-    expect(partsNeeded(config, checkoutSettings({ vaultCard: true }), ['card'], [])).toEqual(['savedMethods']);
+    expect(partsNeeded(config, checkoutSettings(), ['card', 'paypal'], [])).toEqual(['wallets', 'otherWays']);
+    expect(partsNeeded(config, checkoutSettings(), ['card'], [savedMethod({ nonce: 'n' })])).toEqual([
+      'savedMethods',
+      'otherWays',
+    ]);
+    // No saved card yet, but one saved while paying is listed with the card under "Other ways to pay".
+    expect(partsNeeded(config, checkoutSettings({ vaultCard: true }), ['card'], [])).toEqual(['savedMethods', 'otherWays']);
   });
 
   it('names 3-D Secure before the saved methods, the order the runtime installs them in', () => {
     const settings = checkoutSettings({ threeDSecure: { amount: null }, vaultCard: true });
     const needed = partsNeeded({ ...config, threeDSecureEnabled: true }, settings, ['card', 'paypal'], []);
-    expect(needed).toEqual(['threeDSecure', 'wallets', 'savedMethods']);
+    expect(needed).toEqual(['threeDSecure', 'wallets', 'savedMethods', 'otherWays']);
   });
 
   it('adds the English sentences the parts show, which the card view does not carry, before a part is there', async () => {
@@ -61,9 +65,10 @@ describe('the parts a checkout loads on demand', () => {
   });
 
   it("imports each part with its machine part's guards and actions", async () => {
-    const [saved, secure, wallets] = await loadParts(['savedMethods', 'threeDSecure', 'wallets']);
+    const [saved, secure, wallets, otherWays] = await loadParts(['savedMethods', 'threeDSecure', 'wallets', 'otherWays']);
     expect(Object.keys(saved?.machine.actions ?? {})).toContain('applyDeleted');
     expect(Object.keys(secure?.machine.guards ?? {})).toContain('needsThreeDSecure');
     expect(Object.keys(wallets?.machine.actions ?? {})).toContain('resolveWalletMethod');
+    expect(Object.keys(otherWays?.machine.actions ?? {})).toEqual(['openOption', 'openOptionList']);
   });
 });

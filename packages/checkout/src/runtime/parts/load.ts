@@ -6,18 +6,20 @@ import type { RuntimePart } from './part.ts';
 import type { PaymentPart } from './payment.ts';
 import type { SomeMachinePart } from '../../machine/checkout.types.ts';
 
-export type PartName = 'savedMethods' | 'threeDSecure' | 'wallets';
+export type PartName = 'savedMethods' | 'threeDSecure' | 'wallets' | 'otherWays';
 
 const IMPORTS: Readonly<Record<PartName, () => Promise<RuntimePart>>> = {
   savedMethods: () => import('./saved-methods.ts').then((part) => part.savedMethods),
   threeDSecure: () => import('./three-d-secure.ts').then((part) => part.threeDSecure),
   wallets: () => import('./wallets.ts').then((part) => part.wallets),
+  // The machine's alone: it asks the runtime for nothing.
+  otherWays: () => import('../../machine/parts/other-ways.ts').then((part) => ({ machine: part.otherWaysPart })),
 };
 
 /**
  * The parts a loaded configuration calls for: 3-D Secure when the merchant option and the gateway both turn it on,
- * the wallets when one is offered, the saved methods when the customer has some or the card can be saved on the way.
- * In the order they are installed: 3-D Secure's transitions come before the saved methods' (a saved card chosen at
+ * the wallets when one is offered, the saved methods when the customer has some or the card can be saved on the way,
+ * and with either the other ways' (the list of ways to pay and the toggle back to it). In the order they are installed: 3-D Secure's transitions come before the saved methods' (a saved card chosen at
  * Pay is verified before it is handed over).
  */
 export function partsNeeded(
@@ -28,8 +30,11 @@ export function partsNeeded(
 ): readonly PartName[] {
   const needed: PartName[] = [];
   if (settings.threeDSecure !== false && config.threeDSecureEnabled) needed.push('threeDSecure');
-  if (options.some((option) => option !== 'card')) needed.push('wallets');
-  if (savedMethods.length > 0 || settings.vaultCard) needed.push('savedMethods');
+  const wallets = options.some((option) => option !== 'card');
+  const saved = savedMethods.length > 0 || settings.vaultCard;
+  if (wallets) needed.push('wallets');
+  if (saved) needed.push('savedMethods');
+  if (wallets || saved) needed.push('otherWays');
   return needed;
 }
 
