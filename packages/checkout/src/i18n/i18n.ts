@@ -15,8 +15,8 @@ const RIGHT_TO_LEFT: ReadonlySet<Locale> = new Set<Locale>(['ar']);
 
 type OnDemandLocale = Exclude<Locale, 'en'>;
 
-/** Each catalogue's chunk, whose module exports it under the locale's name. */
-const loaders: Readonly<Record<OnDemandLocale, () => Promise<Partial<Record<Locale, Catalogue>>>>> = {
+/** Each catalogue's chunk, whose module exports it under the locale's name (a module that does not, does not compile). */
+const loaders: { readonly [L in OnDemandLocale]: () => Promise<Record<L, Catalogue>> } = {
   de: () => import('./locales/de.ts'),
   fr: () => import('./locales/fr.ts'),
   es: () => import('./locales/es.ts'),
@@ -76,7 +76,7 @@ export function loadedCatalogue(locale: Locale): Partial<Catalogue> | undefined 
 export async function loadCatalogue(locale: Locale): Promise<Partial<Catalogue>> {
   let catalogue = loaded.get(locale);
   if (catalogue === undefined) {
-    catalogue = (await inTime(loaders[locale as OnDemandLocale]()))[locale] as Catalogue;
+    catalogue = (await inTime<Partial<Record<Locale, Catalogue>>>(loaders[locale as OnDemandLocale]()))[locale] as Catalogue;
     loaded.set(locale, catalogue);
   }
   return catalogue;
