@@ -35,6 +35,29 @@ describe('buildStartBundle', () => {
     expect(execFileSync(process.execPath, [bundle], { encoding: 'utf8' })).toBe('<p>p{}\n');
   });
 
+  it("refuses a package a bundled file finds in a node_modules other than the bundle's (a part's own), not swapping it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'start-bundle-'));
+    dirs.push(dir);
+    /** A package `shout` in `at`'s node_modules, whose `shout()` gives `said`. */
+    const installShout = (at: string, said: string): void => {
+      const folder = join(at, 'node_modules', 'shout');
+      mkdirSync(folder, { recursive: true });
+      writeFileSync(join(folder, 'package.json'), '{ "name": "shout", "type": "module", "exports": "./index.js" }');
+      writeFileSync(join(folder, 'index.js'), `export const shout = () => '${said}';\n`);
+    };
+    installShout(dir, 'root');
+    mkdirSync(join(dir, 'part'));
+    writeFileSync(join(dir, 'part', 'start.ts'), "import { shout } from 'shout';\nconsole.log(shout());\n");
+    const bundle = join(dir, 'out', 'start.mjs');
+    // The same package from both: an import of the bundle's.
+    await buildStartBundle(join(dir, 'part', 'start.ts'), bundle);
+    expect(execFileSync(process.execPath, [bundle], { encoding: 'utf8' })).toBe('root\n');
+    installShout(join(dir, 'part'), 'part');
+    await expect(buildStartBundle(join(dir, 'part', 'start.ts'), bundle)).rejects.toThrow(
+      `finds shout in ${join(dir, 'part', 'node_modules', 'shout')}, the bundle in ${join(dir, 'node_modules', 'shout')}`,
+    );
+  });
+
   it('names the bundled source files changed or removed since the bundle was built', async () => {
     const { dir, bundle } = await bundled();
     expect(staleInputs(bundle)).toEqual([]);
