@@ -337,6 +337,30 @@ describe('CheckoutRuntime', () => {
     expect(h.runtime.getState().fields.number.state.isFocused).toBe(false);
   });
 
+  it("installs the payment's part after the typing part: a Pay while the typing part downloads is judged by the reports typed meanwhile", async () => {
+    const actual = await vi.importActual<typeof import('./parts/load.ts')>('./parts/load.ts');
+    let arrive = (): void => undefined;
+    const arrived = new Promise<void>((resolve) => {
+      arrive = resolve;
+    });
+    vi.mocked(loadTyping).mockImplementationOnce(() => arrived.then(actual.loadTyping));
+    const h = await mountedHarness();
+    // The frames ready (the checkout too) and a valid Visa typed: its reports wait for the typing part, held back.
+    readyWithValidVisa(h);
+    await loadPayment();
+    await h.settle();
+    const request = h.runtime.instance.requestPaymentMethod();
+    await h.settle();
+    // Not judged by the form as the machine has it (empty): no settling, no tokenization, no submit yet.
+    expect(h.log.filter((line) => line.startsWith('settle') || line.startsWith('tokenize'))).toEqual([]);
+    expect(h.runtime.getState().phase).toBe('ready');
+    arrive();
+    await vi.waitFor(() => expect(h.log).toContain('tokenize number,expirationDate,cvv'));
+    expect(h.log.some((line) => line.startsWith('settle'))).toBe(false);
+    h.answerTokenize({ ok: true, result });
+    await expect(request).resolves.toEqual(result);
+  });
+
   it('fails with the reload message when the typing part did not download, as the first frame is ready', async () => {
     const log = vi.spyOn(console, 'error').mockImplementation(() => {});
     vi.mocked(loadTyping).mockClear().mockRejectedValueOnce(new Error('offline'));
