@@ -489,6 +489,16 @@ describe("the card rules' script", () => {
     expect(late.posted.at(-1)).toMatchObject({ type: 'state', event: 'input', state: { isValid: true } });
   });
 
+  it('forgets the expiry typed before a clear once they are in: "0", "03", a clear, "0" ends "0", not "03 / "', async () => {
+    const { input, field, channel, imports } = slowRules('expirationDate');
+    input.type('0');
+    input.type('03');
+    field.receive({ source: MESSAGE_SOURCE, channel, type: 'clear' });
+    input.type('0');
+    await imports[0]?.('in');
+    expect(input.value).toBe('0');
+  });
+
   it("imports it again at a Pay's sync when an import that failed dropped what was typed: formatted, brands and state reported, then synced", async () => {
     const { input, field, posted, channel, imports } = slowRules('number');
     input.type('4111111111111111');
