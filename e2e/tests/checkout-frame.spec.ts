@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { catalogue } from '../support/catalogue.ts';
 import { chromiumLaunchOptions } from '../support/chromium.ts';
 import { currentProduct } from '../support/products.ts';
@@ -163,12 +163,11 @@ test('the number frame\'s tokenization failing to download: Pay says "Network er
   expect(new Set(tries).size).toBe(tries.length);
 });
 
-test('the card rules download once the form takes typing: a card entered before they arrive is formatted and judged when they do, and pays', async ({
-  page,
-}) => {
-  const shopper = new Shopper(page);
-  // The card rules each frame imports as it announces itself ready (the sandbox's validate.js), held back until the test
-  // lets them through. By the checkout's address: no cart page, whose warm frame would have asked for them first.
+/**
+ * Holds back the card rules each frame imports as it announces itself ready (the sandbox's validate.js) until the
+ * returned function lets them through.
+ */
+async function holdCardRules(page: Page): Promise<() => void> {
   let release = (): void => undefined;
   const held = new Promise<void>((resolve) => {
     release = resolve;
@@ -177,6 +176,15 @@ test('the card rules download once the form takes typing: a card entered before 
     await held;
     await route.continue();
   });
+  return release;
+}
+
+test('the card rules download once the form takes typing: a card entered before they arrive is formatted and judged when they do, and pays', async ({
+  page,
+}) => {
+  const shopper = new Shopper(page);
+  // By the checkout's address: no cart page, whose warm frame would have asked for the card rules first.
+  const release = await holdCardRules(page);
   await shopper.startCheckoutOfNewOrder();
   await shopper.enterCard(cards.visa);
   await expect(shopper.field('number')).toHaveValue(cards.visa.number);
@@ -192,14 +200,7 @@ test('the card rules arriving 3 s after Pay: the Pay waits for them (no "Check y
 }) => {
   const shopper = new Shopper(page);
   const sheet = new CheckoutSheet(page);
-  let release = (): void => undefined;
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  await page.route('**/hosted-fields/validate.js*', async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdCardRules(page);
   // The page's clock, to run 3 s forward rather than wait them out.
   await page.clock.install();
   await shopper.startCheckoutOfNewOrder();
