@@ -33,6 +33,7 @@ export const enOnDemand = {
 
   'error.useWalletButton': 'Use the button above to continue with your payment.',
   'error.gateway': 'The payment service could not process the card. Please try again.',
+  'error.sessionExpired': 'This payment session has expired. Reload the page to start again.',
   'error.choosePaymentOption': 'Choose a way to pay first.',
   'error.notReady': 'The payment form is not ready yet.',
   'error.requestInProgress': 'The card is already being processed.',

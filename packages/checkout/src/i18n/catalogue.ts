@@ -36,7 +36,6 @@ export const en = {
   'error.timeout': 'The payment service took too long to answer. Please try again.',
   'error.rateLimited': 'The payment service is busy right now. Please wait a moment and try again.',
   'error.insufficientPrivileges': 'This shop cannot take payments right now. Please contact the shop.',
-  'error.sessionExpired': 'This payment session has expired. Reload the page to start again.',
   'error.authorizationRejected': 'This payment session is no longer valid. Reload the page to start again.',
   'error.invalidAuthorization': 'The payment form cannot start. Reload the page, or contact the shop if it happens again.',
 
