@@ -1,6 +1,5 @@
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import { findAccountById } from '../../accounts/accounts.repository.ts';
 import { listActivity } from '../../admin/activity.query.ts';
 import { auditEntriesFor } from '../../admin/audit-log.repository.ts';
@@ -50,6 +49,7 @@ import {
   overviewQuery,
   paymentDetail,
   paymentIdParams,
+  paymentsCsvAnswer,
   paymentsPage,
   refundBody,
   refundDone,
@@ -209,7 +209,7 @@ export function adminRoutes(app: ApiInstance, ctx: AppContext, actions: AdminAct
         querystring: exportPaymentsQuery,
         produces: ['text/csv'],
         response: {
-          200: z.string().describe("CSV with a header row; amounts as decimal strings in their currency's digits."),
+          200: paymentsCsvAnswer,
           ...problemResponses('validation_failed'),
         },
       },

@@ -62,6 +62,10 @@ export const listPaymentsQuery = z.object({ ...paymentFilters, cursor: cursorPar
 
 export const exportPaymentsQuery = z.object(paymentFilters);
 
+export const paymentsCsvAnswer = z
+  .string()
+  .describe("CSV with a header row; amounts as decimal strings in their currency's digits.");
+
 export const paymentsPage = z.object({
   payments: z.array(adminPaymentSchema),
   nextCursor: z.string().nullable().describe('Pass as `cursor` for the next page; null on the last page.'),

@@ -13,6 +13,10 @@ const challengeSchema = z.looseObject({ parameters: z.looseObject({}), signature
 
 const actionQuery = z.object({ action: z.enum(BOTCHECK_ACTIONS).default('payment') });
 
+const settingsAnswer = z.object({
+  botcheck: botcheckSettingsSchema.nullable().describe('Null: the merchant does not guard this action.'),
+});
+
 export function botcheckRoutes(app: ApiInstance, ctx: AppContext): void {
   app.get(
     '/api/botcheck/settings',
@@ -21,11 +25,7 @@ export function botcheckRoutes(app: ApiInstance, ctx: AppContext): void {
         summary: 'Whether an action needs a bot-check token (BOTCHECK_ON), and how the page gets one',
         tags: ['botcheck'],
         querystring: actionQuery,
-        response: {
-          200: z.object({
-            botcheck: botcheckSettingsSchema.nullable().describe('Null: the merchant does not guard this action.'),
-          }),
-        },
+        response: { 200: settingsAnswer },
       },
     },
     async (request) => {

@@ -14,6 +14,7 @@ const outboxMail = z.object({
   createdAt: z.string(),
   sentAt: z.string().nullable(),
 });
+const outboxAnswer = z.object({ mails: z.array(outboxMail) });
 
 /**
  * The dev outbox: with no mail server (the `dev` delivery, src/mail/delivery.ts) the mails Kassa sent are read here,
@@ -27,7 +28,7 @@ export function devOutboxRoutes(app: ApiInstance, ctx: AppContext): void {
         summary: 'Development only: the latest mails to one address (the dev mail delivery, from this machine only)',
         tags: ['dev'],
         querystring: z.object({ to: z.string().trim().min(1).max(254) }),
-        response: { 200: z.object({ mails: z.array(outboxMail) }), ...problemResponses('not_found') },
+        response: { 200: outboxAnswer, ...problemResponses('not_found') },
       },
     },
     async (request) => {

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { problemResponses } from '../../http/api-schemas.ts';
 import { ProblemError } from '../../http/problem.ts';
@@ -23,6 +22,7 @@ import {
 import {
   addPaymentMethodBody,
   alreadySavedResponse,
+  paymentMethodDeleted,
   paymentMethodIdParams,
   paymentMethodResponse,
   paymentMethodsResponse,
@@ -135,7 +135,7 @@ export function paymentMethodsRoutes(app: ApiInstance, ctx: AppContext): void {
         tags: ['payment methods'],
         params: paymentMethodIdParams,
         response: {
-          204: z.undefined().describe('Deleted.'),
+          204: paymentMethodDeleted,
           ...problemResponses(
             'validation_failed',
             'payment_method_not_found',

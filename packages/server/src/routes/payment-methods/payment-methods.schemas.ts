@@ -3,6 +3,8 @@ import { problemSchema } from '../../http/problem.ts';
 import { savedMethodSchema } from '../../vault/saved-methods.ts';
 
 /** A gateway token goes into the SDK's URL paths: only the characters the gateway allows in ids (gateway.md). */
+export const paymentMethodDeleted = z.undefined().describe('Deleted.');
+
 export const paymentMethodIdParams = z.object({
   id: z
     .string()

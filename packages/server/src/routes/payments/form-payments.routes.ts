@@ -21,6 +21,8 @@ export const formPaymentBody = z.object({
   botcheck: z.string('Send the bot-check token.').min(1, 'Send the bot-check token.').max(16_384),
 });
 
+const redirected = z.undefined().describe(`To the receipt, or to ${FORM_CHECKOUT_PAGE}?order=…&error=<problem code>.`);
+
 /** Refusals that are not the shopper's doing: answered as they are (a problem document), never turned into a page. */
 const REFUSED_AS_IS = new Set(['cross_site_request', 'unsupported_media_type']);
 
@@ -78,7 +80,7 @@ export async function formPaymentsRoutes(app: ApiInstance, ctx: AppContext): Pro
           consumes: ['application/x-www-form-urlencoded'],
           body: formPaymentBody,
           response: {
-            303: z.undefined().describe(`To the receipt, or to ${FORM_CHECKOUT_PAGE}?order=…&error=<problem code>.`),
+            303: redirected,
             ...problemResponses('cross_site_request', 'unsupported_media_type'),
           },
         },

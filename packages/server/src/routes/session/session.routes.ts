@@ -12,6 +12,8 @@ import { clearSessionCookie, startAccountSession } from '../../plugins/sessions.
 import { accountResponse, sessionStateSchema, signInBody } from '../accounts/accounts.schemas.ts';
 import { listGuestOrders } from '../../orders/orders.repository.ts';
 
+const signedOut = z.undefined();
+
 export function sessionRoutes(app: ApiInstance, ctx: AppContext): void {
   app.get(
     '/api/session',
@@ -59,7 +61,7 @@ export function sessionRoutes(app: ApiInstance, ctx: AppContext): void {
 
   app.delete(
     '/api/session',
-    { schema: { summary: 'Sign out', tags: ['session'], response: { 204: z.undefined() } } },
+    { schema: { summary: 'Sign out', tags: ['session'], response: { 204: signedOut } } },
     async (request, reply) => {
       if (request.kassaSession !== null) await ctx.sessions.delete(request.kassaSession.id);
       clearSessionCookie(reply);
