@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { statSync } from 'node:fs';
+import { Socket } from 'node:net';
 import { CompiledQuery, Migrator, sql } from 'kysely';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { findOwnedOrderWithLines, insertOrder, lastOrderNumber } from '../orders/orders.repository.ts';
 import type { DatabaseConfig } from '../config.ts';
 import { IdempotencyRepository } from '../payments/idempotency.repository.ts';
@@ -799,6 +800,22 @@ describe("PostgreSQL's pipeline: compiled reads and relaxed writes outside a tra
       expect(writingWith?.pid).toBeDefined();
       expect(pipeline).not.toContain(writingWith?.pid);
     } finally {
+      await cleanup();
+    }
+  });
+
+  it('sends the statements one tick writes to a connection together: 32 reads at once in one send a connection', async () => {
+    const { handle, cleanup } = await engine.open();
+    const { db } = handle;
+    const sends = [vi.spyOn(Socket.prototype, '_write'), vi.spyOn(Socket.prototype, '_writev')];
+    try {
+      await backends(db); // the connections opened and the statement prepared on each
+      for (const send of sends) send.mockClear();
+      const pipeline = await backends(db);
+      expect(pipeline).toHaveLength(2);
+      expect(sends.reduce((sum, send) => sum + send.mock.calls.length, 0)).toBe(2);
+    } finally {
+      for (const send of sends) send.mockRestore();
       await cleanup();
     }
   });

@@ -33,6 +33,28 @@ const WRITE_COMMANDS = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE']);
 interface Lane {
   client: Promise<pg.Client>;
   inFlight: number;
+  /** Its socket holds what is written until the current tick's end (one send for the tick's statements). */
+  corked: boolean;
+}
+
+/** pg's socket of a client (pg 8's internals: `client.connection.stream`). */
+function socketOf(client: pg.Client): { cork(): void; uncork(): void } {
+  return (client as unknown as { connection: { stream: { cork(): void; uncork(): void } } }).connection.stream;
+}
+
+/**
+ * pg writes each statement to the socket on its own (a `write` a statement, each woken up for on PostgreSQL's side):
+ * the statements a tick puts on a lane (the requests an answer read resumed) are sent together at its end instead.
+ */
+function corkUntilTickEnd(lane: Lane, client: pg.Client): void {
+  if (lane.corked) return;
+  lane.corked = true;
+  const socket = socketOf(client);
+  socket.cork();
+  process.nextTick(() => {
+    lane.corked = false;
+    socket.uncork();
+  });
 }
 
 export function postgresPipeline(config: pg.ClientConfig, size = PIPELINE_CONNECTIONS): PostgresPipeline {
@@ -42,7 +64,7 @@ export function postgresPipeline(config: pg.ClientConfig, size = PIPELINE_CONNEC
   const open = (index: number): Lane => {
     const client = new pg.Client({ ...config, pipeline: true });
     opened.add(client);
-    const lane: Lane = { client: client.connect().then(() => client), inFlight: 0 };
+    const lane: Lane = { client: client.connect().then(() => client), inFlight: 0, corked: false };
     // A connection that fails (a restart of the server, a terminated backend) fails the statements in flight on it, as
     // a pooled one would; the next statement opens a new one.
     const drop = (): void => {
@@ -71,6 +93,7 @@ export function postgresPipeline(config: pg.ClientConfig, size = PIPELINE_CONNEC
       lane.inFlight += 1;
       try {
         const client = await lane.client;
+        corkUntilTickEnd(lane, client);
         const { command, rowCount, rows } = await runNamedStatement(client, statementName(query.sql), query.sql, [
           ...query.parameters,
         ]);
