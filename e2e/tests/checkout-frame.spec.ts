@@ -214,6 +214,8 @@ test('the card rules arriving 3 s after Pay: the Pay waits for them (no "Check y
   await page.clock.fastForward(3_000);
   await sheet.seesState('submitting');
   await expect(sheet.message()).toHaveText('');
+  // The shopper sees the payment under way meanwhile: the shop's button says so.
+  await expect(page.getByRole('button', { name: 'Paying…' })).toHaveAttribute('aria-busy', 'true');
   release();
   await expect(shopper.field('expirationDate')).toHaveValue(`03 / ${year}`);
   await shopper.seesReceipt();
