@@ -101,6 +101,11 @@ function openSqlite(file: string, checkpointInWorker: boolean): { db: Db; optimi
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
   database.pragma('analysis_limit = 1000');
+  // MEMORY: a statement's temporary b-trees (a DISTINCT's, a RETURNING's) are not given a temporary file's pager each.
+  // With the default, a statement of several distinct counts grew and shrank the heap twice a run (two `brk` calls) and
+  // took five times as long as the same counts apart (issue 10, cpu11: the card rules' tallies, velocity.ts #tally).
+  // The temporary b-trees then stay in memory however large: the server's queries are bounded by their indexes.
+  database.pragma('temp_store = MEMORY');
   const statements = withStatementCache(database);
   // Whatever else uses the connection commits the turn's batch of compiled statements first (sqlite-at-once.ts):
   // Kysely's queries and transactions, the pragmas, the close.

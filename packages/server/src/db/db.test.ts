@@ -747,6 +747,19 @@ describe('SQLite with its checkpoints in a worker thread (as the server opens it
   });
 });
 
+describe('SQLite as the server opens it', () => {
+  it("keeps a statement's temporary b-trees in memory (temp_store), where several distinct counts in one statement cost no more than apart", async () => {
+    const { handle, cleanup } = await sqliteEngine().open();
+    try {
+      const { rows } = await sql.raw('pragma temp_store').execute(handle.db);
+      // 2: MEMORY (0 is the build's default, a file).
+      expect(Object.values(rows[0] ?? {})[0]).toBe(2);
+    } finally {
+      await cleanup();
+    }
+  });
+});
+
 describe('SQLite opened by two at once (two server processes starting on a new file)', () => {
   it('migrates the new file once: the second opener waits for the first, then finds it current', async () => {
     const temp = tempSqliteFile();

@@ -1,7 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
 import type { OnConflictBuilder, QueryCreator } from 'kysely';
-import { isPostgres } from '../db/connect.ts';
 import type { Db } from '../db/connect.ts';
 import { byShape, prepared } from '../db/prepared.ts';
 import type { Database } from '../db/schema.ts';
@@ -357,39 +356,20 @@ export class Velocity {
   }
 
   /**
-   * The tallies as of `nowMs`, each reading at most its window's minutes of its subject's rows: in one statement on
-   * PostgreSQL (one round trip); on SQLite, which has no round trips, one statement per distinct count (the sums join
-   * the first). A SQLite statement with several distinct counts took three to four times as long as the same counts
-   * apart (issue 10, cpu6: the card rules' three, 112 µs against 31 µs), and they all run at once, with no other
-   * statement between them (db/sqlite-at-once.ts).
+   * The tallies as of `nowMs`, in one statement (one round trip on PostgreSQL), each reading at most its window's
+   * minutes of its subject's rows. On SQLite too: one statement per distinct count (issue 10, cpu6) was three statements
+   * for the card rules where one does the same reads, once SQLite keeps its temporary b-trees in memory (db/connect.ts).
    */
   async #tally(tallies: readonly Tally[], nowMs: number): Promise<number[]> {
     if (tallies.length === 0) return [];
-    const statements: Array<{ params: Params; kinds: string }> = [];
-    let current = { params: [] as Params, kinds: '' };
-    const oneDistinctEach = !isPostgres(this.#db);
+    const params: Params = [];
+    let kinds = '';
     for (const tally of tallies) {
-      const kind = tally.distinctUpTo === undefined ? 'e' : 'd';
-      if (current.kinds === '' || (oneDistinctEach && kind === 'd' && current.kinds.includes('d'))) {
-        current = { params: [], kinds: '' };
-        statements.push(current);
-      }
-      current.params.push(
-        tally.action,
-        tally.dimension,
-        tally.subject,
-        minuteOf(nowMs - tally.windowMs),
-        tally.distinctUpTo ?? 0,
-      );
-      current.kinds += kind;
+      params.push(tally.action, tally.dimension, tally.subject, minuteOf(nowMs - tally.windowMs), tally.distinctUpTo ?? 0);
+      kinds += tally.distinctUpTo === undefined ? 'e' : 'd';
     }
-    const rows = await Promise.all(
-      statements.map(
-        async ({ params, kinds }) =>
-          (await tallyQuery(kinds).takeFirst(this.#db, params)) as Record<string, string | number | null> | undefined,
-      ),
-    );
-    return statements.flatMap(({ kinds }, s) => [...kinds].map((_, i) => Number(rows[s]?.[`t${i}`] ?? 0)));
+    const row = (await tallyQuery(kinds).takeFirst(this.#db, params)) as Record<string, string | number | null> | undefined;
+    return tallies.map((_, i) => Number(row?.[`t${i}`] ?? 0));
   }
 
   /** The start of the oldest minute a refused subject was counted in since `sinceMs` (its Retry-After). */
