@@ -2,7 +2,8 @@
 // gzip -9. The card view, what issue 10's 15 KB goal is about, is what a shopper downloads before they can type a card:
 // the library's entry chunk with its static imports (<Checkout>, the runtime that makes the card frames, the views of
 // the card form; not the views, parts and locales it imports on demand) plus the script of the hosted card field frames
-// it loads from the gateway's origin (not the card rules, which each frame imports as it announces itself ready, nor
+// it loads from the gateway's origin (not the card rules with what a field does with what is typed, which each frame
+// imports as it announces itself ready, nor
 // the number frame's tokenization, which it imports once the shopper types);
 // React is the host app's and not in it. The budget script
 // (check-bundle-budget.ts) holds it to a budget; the bench prints it.
@@ -12,7 +13,7 @@ import { build, type Rollup } from 'vite';
 import { bundleHostedFieldScripts } from '@kassa/sandbox';
 
 /** The hard budget CI holds the card view to (React excluded), lowered as the card view shrinks so it cannot grow back. */
-export const CARD_VIEW_BUDGET_BYTES = 16_784;
+export const CARD_VIEW_BUDGET_BYTES = 16_086;
 /** Issue 10's goal for the card view without React: what a shopper downloads before they can type a card. */
 export const CARD_VIEW_GOAL_BYTES = 15 * 1024;
 
@@ -30,7 +31,7 @@ export interface CheckoutBundleSizes {
   readonly checkoutGzipBytes: number;
   /** The hosted card field frame's script (served by the gateway's origin). */
   readonly frameScriptGzipBytes: number;
-  /** The card rules, which each frame imports as it announces itself ready (a card can be typed): not in the card view. */
+  /** The card rules with the field's steps, which each frame imports as it announces itself ready (a card can be typed): not in the card view. */
   readonly validateScriptGzipBytes: number;
   /** The number frame's tokenization, which it imports once the shopper types in it: not in the card view. */
   readonly tokenizeScriptGzipBytes: number;

@@ -8,7 +8,7 @@ export const versionOf = (content: string): string => createHash('sha256').updat
 export interface HostedFieldScripts {
   /** frame.ts bundled: the frame script, which names its modules' versions. */
   readonly frame: string;
-  /** validate.ts bundled, an ES module: the card rules every frame imports as it announces itself ready. */
+  /** field-steps.ts bundled with the card rules (validate.ts), an ES module every frame imports as it announces itself ready. */
   readonly validate: string;
   /** tokenize.ts bundled, an ES module: the number frame's tokenization, imported once the shopper types. */
   readonly tokenize: string;
@@ -17,7 +17,7 @@ export interface HostedFieldScripts {
 /** Bundles the frame script and its two modules, each once (the frame script names their versions). */
 export async function bundleHostedFieldScripts(): Promise<HostedFieldScripts> {
   const esModule = (file: string) => bundleScript(new URL(file, import.meta.url), { format: 'esm' });
-  const [validate, tokenize] = await Promise.all([esModule('./validate.ts'), esModule('./tokenize.ts')]);
+  const [validate, tokenize] = await Promise.all([esModule('./field-steps.ts'), esModule('./tokenize.ts')]);
   const frame = await bundleScript(new URL('./frame.ts', import.meta.url), {
     define: {
       TOKENIZE_SCRIPT: JSON.stringify(`tokenize.js?v=${versionOf(tokenize)}`),

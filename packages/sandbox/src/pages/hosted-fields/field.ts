@@ -1,21 +1,22 @@
-import { MESSAGE_SOURCE, isFieldName } from './protocol.ts';
-import type { Validity } from '../../rules/card-fields.ts';
-import type { Envelope, FieldName, FrameMessage, FrameParams, ParentMessage, SiblingMessage } from './protocol.ts';
-import type { TokenizeRequest } from './tokenize.ts';
+import { MESSAGE_SOURCE } from './protocol.ts';
+import type { Envelope, FieldName, FrameMessage, FrameParams, ParentMessage } from './protocol.ts';
 import type { ExpiryEdit } from './validate.ts';
 
-// One hosted card field: its input, its state reports to the parent, and (number field) tokenization, whose request is
-// tokenize.ts, imported once the shopper types in the number field. The card rules (validate.ts) are imported as the
-// field announces itself ready: what the shopper types before they are in is judged when they arrive. Written against
-// the small interfaces below rather than the DOM so that it runs under Node in tests; frame.ts wires it to the real
-// page. Card data leaves a field only to sibling fields (same origin, over the BroadcastChannel) and to the sandbox's
-// own tokenization endpoint. Nothing here logs.
+// One hosted card field, as it takes typing: its input's attributes, the parent's `configure` and `focus`, `ready`.
+// What it does with what is typed (its state reports to the parent, the number's and the expiry's formatting, brands
+// and BIN, the siblings' answers, the number field's tokenization) is field-steps.ts, which comes with the card rules
+// in validate.js, imported as the field announces itself ready (issue 10: not in the script a field waits for to take
+// typing). What happens before it is in (typing, focus, the parent's and the siblings' messages) is kept, in order, and
+// handed to it when it arrives; an import that failed is tried again at the next of them (a Pay's `sync` is one), at
+// an address of its own (frame.ts). Written against the small interfaces below rather than the DOM so that it runs
+// under Node in tests; frame.ts wires it to the real page. Card data leaves a field only to sibling fields (same
+// origin, over the BroadcastChannel) and to the sandbox's own tokenization endpoint. Nothing here logs.
 
 /** What the number field imports to tokenize (tokenize.ts). */
 export type Tokenizer = Pick<typeof import('./tokenize.ts'), 'tokenize'>;
 
-/** The card rules a field judges and formats its input with (validate.ts). */
-export type CardRules = typeof import('./validate.ts');
+/** What a field does with the card rules: field-steps.ts, the entry of validate.js. */
+export type FieldSteps = typeof import('./field-steps.ts');
 
 /** The parts of an HTMLInputElement a field uses. */
 export interface FieldInput extends EventTarget {
@@ -46,8 +47,8 @@ export interface FieldHost {
   fetch: typeof fetch;
   /** Imports tokenize.ts (number field only; frame.ts: the gateway's tokenize.js). */
   loadTokenizer(): Promise<Tokenizer>;
-  /** Imports validate.ts (frame.ts: the gateway's validate.js). */
-  loadRules(): Promise<CardRules>;
+  /** Imports field-steps.ts with the card rules (frame.ts: the gateway's validate.js). */
+  loadRules(): Promise<FieldSteps>;
   collectTimeoutMs?: number;
   /** How long the tokenization request may take before it counts as timed out (default 20 s). */
   requestTimeoutMs?: number;
@@ -56,6 +57,21 @@ export interface FieldHost {
 export interface HostedField {
   /** A message from the parent, already checked to come from window.parent at the parent origin. */
   receive(data: unknown): void;
+}
+
+/** A thing that happened to the field: an event of its input or of its siblings' channel, or a parent's message. */
+export type FieldStep = readonly [kind: 'event', event: Event] | readonly [kind: 'parent', message: Envelope<ParentMessage>];
+
+/** What the field's steps (field-steps.ts) are given. */
+export interface FieldContext {
+  readonly field: FieldName;
+  readonly channel: string;
+  readonly host: FieldHost;
+  readonly post: (message: FrameMessage) => void;
+  /** The input's edits (its value then, whether it deleted), each as it was typed: the expiry formats them. */
+  readonly edits: ExpiryEdit[];
+  /** Whether the input has the focus. */
+  readonly focused: () => boolean;
 }
 
 const INPUT_ATTRIBUTES: Readonly<Record<FieldName, { autocomplete: string; numeric: boolean; maxLength: number }>> = {
@@ -86,160 +102,58 @@ export function createHostedField({ field, channel }: FrameParams, host: FieldHo
   input.maxLength = attributes.maxLength;
   if (attributes.numeric) input.inputMode = 'numeric';
 
-  let cvvSize: 3 | 4 | null = null;
-  let focused = false;
-  let cardsKey = '';
-  let lastBin = '';
-
   const post = (message: FrameMessage): void => host.postToParent({ source: MESSAGE_SOURCE, channel, ...message });
-  const tell = (message: SiblingMessage): void => host.siblings.postMessage({ source: MESSAGE_SOURCE, channel, ...message });
+  let focused = false;
+  const edits: ExpiryEdit[] = [];
 
-  // The card rules, imported as the field announces itself ready (not in the script the field waits for to take
-  // typing): a step that needs them before they are in waits for them, after the steps that waited before it. An
-  // import that failed drops the steps that waited (a later report says the field's state as it is then) and is tried
-  // again by the next one; the import that then succeeds first does what the dropped inputs would have (`applyInput`:
-  // the value's formatting, the number's brands and BIN), and a Pay's `sync` is such a next step.
-  let rules: CardRules | undefined;
-  let loading: Promise<CardRules> | null = null;
-  let waiting = 0;
-  /** An import that failed dropped steps: the field's formatting, brands and reports lag behind its value. */
-  let behind = false;
-  const loadRules = (): Promise<CardRules> =>
-    (loading ??= host.loadRules().then(
-      (loaded) => {
-        rules = loaded;
-        if (behind) applyInput(loaded);
-        behind = false;
-        return loaded;
+  // The field's steps, once validate.js is in; until then what happens waits for them, in order.
+  let take: ((step: FieldStep) => void) | undefined;
+  const waiting: FieldStep[] = [];
+  let loading = false;
+  const load = (): void => {
+    if (loading) return;
+    loading = true;
+    host.loadRules().then(
+      ({ startField }) => {
+        take = startField({ field, channel, host, post, edits, focused: () => focused });
+        for (const step of waiting.splice(0)) take(step);
       },
-      (error: unknown) => {
-        loading = null;
-        behind ||= waiting > 0;
-        waiting = 0;
-        throw error;
+      () => {
+        loading = false;
       },
-    ));
-  const withRules = (step: (rules: CardRules) => void): void => {
-    if (rules !== undefined) {
-      step(rules);
-      return;
-    }
-    waiting += 1;
-    loadRules().then(
-      (loaded) => {
-        waiting -= 1;
-        step(loaded);
-      },
-      () => undefined,
     );
   };
-
-  const report = (event: 'focus' | 'blur' | 'input' | 'validate'): void => {
-    const send = ({ isValid, isPotentiallyValid }: Validity): void =>
-      post({
-        type: 'state',
-        field,
-        event,
-        state: { isEmpty: input.value === '', isValid, isPotentiallyValid, isFocused: focused },
-      });
-    // An empty field is potentially valid and not valid whatever its rules (validate.test.ts): with no step waiting,
-    // the focus the form gives its first field as it opens is reported at once, not once the rules are in.
-    if (waiting === 0 && input.value === '') send({ isValid: false, isPotentiallyValid: true });
-    else withRules(({ validateField }) => send(validateField(field, input.value, cvvSize)));
-  };
-
-  const onNumberChange = ({ validateNumber, stripNumber }: CardRules): void => {
-    const { cards } = validateNumber(input.value);
-    const key = cards.map((card) => card.type).join();
-    if (key !== cardsKey) {
-      cardsKey = key;
-      post({ type: 'cardTypeChange', cards });
-    }
-    const digits = stripNumber(input.value);
-    const bin = /^\d{6}/.test(digits) ? digits.slice(0, 6) : '';
-    if (bin !== '' && bin !== lastBin) post({ type: 'binAvailable', bin });
-    lastBin = bin;
-  };
-
-  // The expiry's inputs the rules have not formatted yet (typed before they arrived): formatted one by one, as they
-  // would have been as typed ("3", "2", "7": "03 / 27", not the whole's "32 / 7").
-  const expiryEdits: ExpiryEdit[] = [];
-
-  /** What an input needs the rules for: the expiry's and the number's formatting, the number's brands and BIN. */
-  const applyInput = (loaded: CardRules): void => {
-    if (field === 'expirationDate') {
-      if (expiryEdits.length > 0) input.value = loaded.formatExpiryEdits(expiryEdits.splice(0));
-    } else if (field === 'number') {
-      const formatted = loaded.formatCardNumber(input.value, input.selectionStart ?? input.value.length);
-      if (formatted.value !== input.value) {
-        input.value = formatted.value;
-        input.setSelectionRange(formatted.caret, formatted.caret);
-      }
-      onNumberChange(loaded);
+  const pass = (step: FieldStep): void => {
+    if (take !== undefined) take(step);
+    else {
+      waiting.push(step);
+      load();
     }
   };
+  const passEvent = (event: Event): void => pass(['event', event]);
 
-  input.addEventListener('focus', () => {
-    focused = true;
-    report('focus');
-  });
-  input.addEventListener('blur', () => {
-    focused = false;
-    report('blur');
-  });
   input.addEventListener('input', (event) => {
     const inputType = (event as Event & { inputType?: unknown }).inputType;
-    if (field === 'cvv') input.value = input.value.replace(/\D/g, '');
-    else if (field === 'expirationDate') {
-      expiryEdits.push([input.value, typeof inputType === 'string' && inputType.startsWith('delete')]);
-      withRules(applyInput);
-    } else if (field === 'number') {
-      withRules(applyInput);
-      loadTokenizer().catch(() => undefined);
-    }
-    report('input');
+    edits.push([input.value, typeof inputType === 'string' && inputType.startsWith('delete')]);
+    passEvent(event);
   });
-  input.addEventListener('keydown', (event) => {
-    if ((event as Event & { key?: unknown }).key === 'Enter') {
-      event.preventDefault();
-      post({ type: 'inputSubmitRequest', field });
-    }
-  });
-
-  /** A message of this instance's sibling frames, or null. */
-  const readSibling = (event: Event): Envelope<SiblingMessage> | null => {
-    const data = (event as MessageEvent<unknown>).data;
-    return isEnvelope(data, channel) ? (data as Envelope<SiblingMessage>) : null;
-  };
-  // The other fields answer the number field's tokenization (tokenize.ts) with their values.
-  host.siblings.addEventListener('message', (event) => {
-    const message = readSibling(event);
-    if (message?.type === 'collect' && field !== 'number' && Array.isArray(message.fields) && message.fields.includes(field)) {
-      tell({ type: 'value', requestId: message.requestId, field, value: input.value });
-    }
-  });
-
-  // Its tokenization's script, imported once the shopper types in the number field; an import that failed is tried again
-  // at the next keystroke or tokenize, which waits for it (and answers `network` if it fails too).
-  let tokenizer: Promise<Tokenizer> | null = null;
-  const loadTokenizer = (): Promise<Tokenizer> => {
-    tokenizer ??= host.loadTokenizer().catch((error: unknown) => {
-      tokenizer = null;
-      throw error;
-    });
-    return tokenizer;
-  };
-  // The card rules it checks the card with are the field's, lent to it (its script holds no copy of them).
-  const tokenizeCard = (request: TokenizeRequest): Promise<void> =>
-    Promise.all([loadTokenizer(), loadRules()]).then(
-      ([{ tokenize }, loaded]) => tokenize(request, { host, input, post, tell, readSibling, rules: { ...loaded, isFieldName } }),
-      () =>
+  input.addEventListener('keydown', passEvent);
+  host.siblings.addEventListener('message', passEvent);
+  for (const type of ['focus', 'blur']) {
+    input.addEventListener(type, (event) => {
+      focused = type === 'focus';
+      // An empty field is potentially valid and not valid whatever its rules (validate.test.ts): with nothing waiting,
+      // the focus the form gives its first field as it opens is reported at once, not once the rules are in.
+      if (take === undefined && waiting.length === 0 && input.value === '') {
         post({
-          type: 'tokenizeFailed',
-          requestId: request.requestId,
-          error: { code: 'network', message: 'The tokenization script could not be loaded.' },
-        }),
-    );
+          type: 'state',
+          field,
+          event: type as 'focus' | 'blur',
+          state: { isEmpty: true, isValid: false, isPotentiallyValid: true, isFocused: focused },
+        });
+      } else passEvent(event);
+    });
+  }
 
   const configure = (message: Extract<ParentMessage, { type: 'configure' }>): void => {
     input.setAttribute('aria-label', String(message.label));
@@ -264,43 +178,21 @@ export function createHostedField({ field, channel }: FrameParams, host: FieldHo
   };
 
   post({ type: 'ready', field });
-  loadRules().catch(() => undefined);
+  load();
 
   return {
     receive(data) {
       if (!isEnvelope(data, channel)) return;
       const message = data as Envelope<ParentMessage>;
-      switch (message.type) {
-        case 'configure':
-          configure(message);
-          break;
-        case 'setCvvSize':
-          if (field === 'cvv') {
-            cvvSize = message.size === 3 || message.size === 4 ? message.size : null;
-            input.maxLength = cvvSize ?? 4;
-            report('validate');
-          }
-          break;
-        case 'focus':
-          input.focus();
-          break;
-        case 'clear':
+      if (message.type === 'configure') configure(message);
+      else if (message.type === 'focus') input.focus();
+      else {
+        if (message.type === 'clear') {
           input.value = '';
-          // Not the expiry's inputs from before the rules: once they are in, the field stays empty.
-          expiryEdits.length = 0;
-          if (field === 'number') withRules(onNumberChange);
-          report('validate');
-          break;
-        case 'sync':
-          // After the reports of what was typed before it. Those an import that failed dropped are made again first
-          // (the rules imported again): else a Pay would judge the field by its reports from before.
-          if (behind && waiting === 0) report('validate');
-          if (waiting === 0) post({ type: 'synced', field });
-          else withRules(() => post({ type: 'synced', field }));
-          break;
-        case 'tokenize':
-          if (field === 'number') void tokenizeCard(message);
-          break;
+          // Not the expiry's inputs from before: once the rules are in, the field stays empty.
+          edits.length = 0;
+        }
+        pass(['parent', message]);
       }
     },
   };

@@ -1,11 +1,11 @@
 import { createHostedField } from './field.ts';
-import type { CardRules, HostedField, Tokenizer } from './field.ts';
+import type { FieldSteps, HostedField, Tokenizer } from './field.ts';
 import { parseFrameParams } from './protocol.ts';
 
 // Entry point of the hosted field frame page: reads its configuration from the URL fragment and wires one field
 // to the page's input, window.parent (declared origin only) and the instance's BroadcastChannel.
 
-/** The tokenization's and the card rules' scripts, `tokenize.js?v=…` and `validate.js?v=…` beside this one (bundle.ts). */
+/** The tokenization's and the card rules' (with what the field does with them) scripts, `tokenize.js?v=…` and `validate.js?v=…` beside this one (bundle.ts). */
 declare const TOKENIZE_SCRIPT: string;
 declare const VALIDATE_SCRIPT: string;
 
@@ -24,7 +24,7 @@ function importer<T>(script: string): () => Promise<T> {
 
 const params = parseFrameParams(location.hash);
 const input = document.getElementById('field');
-const loadRules = importer<CardRules>(VALIDATE_SCRIPT);
+const loadRules = importer<FieldSteps>(VALIDATE_SCRIPT);
 if (params !== null && input instanceof HTMLInputElement) {
   const { channel, parentOrigin } = params;
   let field: HostedField | undefined;

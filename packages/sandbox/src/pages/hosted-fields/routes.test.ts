@@ -88,7 +88,7 @@ describe('hosted field frame', () => {
     expect(frameScript).not.toContain('Mastercard');
     const { validate, tokenize } = await bundleHostedFieldScripts();
     for (const [file, bundled, exported] of [
-      ['validate', validate, 'validateField'],
+      ['validate', validate, 'startField'],
       ['tokenize', tokenize, 'tokenize'],
     ] as const) {
       const named = new RegExp(`"(${file}\\.js\\?v=[\\w-]{16})"`).exec(frameScript)?.[1];
