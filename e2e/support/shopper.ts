@@ -247,9 +247,9 @@ export class Shopper {
   /**
    * Pays a new order of one mug with a typed card without typing it into the page: the order, its checkout session,
    * the card at the gateway's client API as the card frame sends it, then the payment, through the API the checkout
-   * page uses. For specs whose subject is what comes after a card payment (the merchant's side). The order's number.
+   * page uses. For specs whose subject is what comes after a card payment (the merchant's side). The order's id and number.
    */
-  async paysThroughApi(card: TestCard): Promise<number> {
+  async paysThroughApi(card: TestCard): Promise<{ id: string; number: number }> {
     const order = await this.ordersThroughApi();
     const session = await this.page.request.post(`/api/orders/${order.id}/checkout-session`, { data: {} });
     expect(session.status()).toBe(200);
@@ -262,7 +262,7 @@ export class Shopper {
       headers: { 'idempotency-key': `e2e-${crypto.randomUUID()}` },
     });
     expect(paid.status(), await paid.text()).toBe(201);
-    return order.number;
+    return order;
   }
 
   /** The card tokenized at the gateway's client API named by `clientToken`, as the card frame sends it: its nonce. */

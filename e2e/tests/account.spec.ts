@@ -155,7 +155,7 @@ test('subscriptions: a shopper with no saved card subscribes with a new card, sa
 test('order history: the newest first, a paid order with its receipt, an unpaid one with Pay now', async ({ page }) => {
   const shopper = await newShopper(page, 'Annie Easley');
   // The orders are made through the API the shop's pages use: paying in the checkout is other specs' subject.
-  const paid = await shopper.paysThroughApi(cards.visa);
+  const { number: paid } = await shopper.paysThroughApi(cards.visa);
   // A second order, left unpaid.
   await shopper.ordersThroughApi();
 

@@ -23,7 +23,7 @@ async function shopperPays(browser: Browser, card: TestCard): Promise<{ email: s
   const shopper = new Shopper(await context.newPage());
   const email = uniqueEmail('dashboard');
   await shopper.signUpThroughApi('Dana Shopper', email, 'dashboard-shopper-pw');
-  const orderNumber = await shopper.paysThroughApi(card);
+  const { number: orderNumber } = await shopper.paysThroughApi(card);
   await context.close();
   return { email, orderNumber };
 }

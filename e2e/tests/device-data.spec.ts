@@ -1,5 +1,4 @@
 import { expect, test } from '@playwright/test';
-import { catalogue } from '../support/catalogue.ts';
 import { transactionDeviceData } from '../support/gateway-records.ts';
 import { cards, Shopper } from '../support/shopper.ts';
 
@@ -14,7 +13,7 @@ test("a card payment's transaction carries the device data the checkout collecte
     }
   });
   const shopper = new Shopper(page);
-  await shopper.startCheckout(catalogue.everyday);
+  await shopper.startCheckoutOfNewOrder();
   await shopper.payWithCard(cards.visa);
   const orderId = await shopper.seesReceipt();
 

@@ -39,7 +39,7 @@ test('the sandbox banner gives the test card and the declining amount; product d
     await expect.poll(() => picture.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0)).toBe(true);
     expect(await picture.getAttribute('src')).toMatch(/^\/(products\/[a-z-]+|logo)\.svg$/);
   }
-  await shopper.startCheckout(catalogue.everyday);
+  await shopper.startCheckoutOfNewOrder();
   await expect(shopper.sandboxBanner()).toBeVisible();
 });
 
@@ -56,7 +56,7 @@ test('signing in from the checkout, keeping the order, comes back to the same or
   page,
 }) => {
   const shopper = new Shopper(page);
-  await shopper.startCheckout(catalogue.everyday);
+  await shopper.startCheckoutOfNewOrder();
   const checkoutUrl = page.url();
   await shopper.signInFromCheckout('shopper@kassa.test', 'kassa-demo-shopper');
   await expect(page).toHaveURL(checkoutUrl);
