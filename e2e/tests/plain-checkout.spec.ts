@@ -167,7 +167,7 @@ test('in Arabic the page and the sheet are laid out right to left in Arabic, the
     (await box('.kassa-field[data-field="cvv"]')).x,
   );
 
-  await shopper.typeInto('number', cards.visa.number);
+  await shopper.field('number').fill(cards.visa.number);
   await expect(shopper.field('number')).toHaveValue('4111 1111 1111 1111');
   await pay.click();
   await expect(sheet.getByRole('alert')).toHaveText('تحقّق من البيانات التي أدخلتها وحاول مرة أخرى.');
@@ -175,9 +175,9 @@ test('in Arabic the page and the sheet are laid out right to left in Arabic, the
   await page.screenshot({ path: testInfo.outputPath('plain-checkout-rtl.png'), fullPage: true });
   expect(await axeViolations(page, 'right-to-left checkout with errors')).toEqual([]);
 
-  await shopper.typeInto('expirationDate', cards.visa.expiry);
-  await shopper.typeInto('cvv', cards.visa.cvv);
-  await shopper.typeInto('postalCode', cards.visa.postalCode);
+  await shopper.field('expirationDate').fill(cards.visa.expiry);
+  await shopper.field('cvv').fill(cards.visa.cvv);
+  await shopper.field('postalCode').fill(cards.visa.postalCode);
   await pay.click();
   await shopper.seesReceipt();
 });
@@ -197,7 +197,7 @@ test('the dark theme: the sheet, the fields and the text typed in the frames are
     'light',
   );
 
-  await shopper.typeInto('number', cards.visa.number);
+  await shopper.field('number').fill(cards.visa.number);
   await payButton(page).click();
   await expect(sheet.getByRole('alert')).toHaveText('Check your entries and try again.');
   await page.screenshot({ path: testInfo.outputPath('plain-checkout-dark.png'), fullPage: true });
