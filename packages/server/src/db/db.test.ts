@@ -142,6 +142,25 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('database on 
     }
   });
 
+  it("indexes velocity counts by their key alone on SQLite (0022: its sweeper reads rowids), by their minute too on PostgreSQL; 0022's down puts SQLite's back", async () => {
+    const { handle, cleanup } = await engine.open();
+    const { db } = handle;
+    const query =
+      name === 'sqlite'
+        ? sql<{ name: string }>`select name from sqlite_master where type = 'index' and tbl_name = 'velocity_counts'`
+        : sql<{ name: string }>`select indexname as name from pg_indexes where tablename = 'velocity_counts'`;
+    const indexes = async () => (await query.execute(db)).rows.map((row) => row.name).sort();
+    try {
+      const both = ['velocity_counts_age', 'velocity_counts_key'];
+      expect(await indexes()).toEqual(name === 'sqlite' ? ['sqlite_autoindex_velocity_counts_1'] : both);
+      const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+      expect((await migrator.migrateTo('0021_payments_order_one_index')).error).toBeUndefined();
+      expect(await indexes()).toEqual(name === 'sqlite' ? ['sqlite_autoindex_velocity_counts_1', 'velocity_counts_age'] : both);
+    } finally {
+      await cleanup();
+    }
+  });
+
   it('allows one live (pending or succeeded) payment per order, many declined ones', async () => {
     const { handle, cleanup } = await engine.open();
     const { db } = handle;

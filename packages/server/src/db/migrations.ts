@@ -7,7 +7,8 @@ export const FIRST_ORDER_NUMBER = 1001;
 /**
  * Every schema change, in order. The SAME migrations run on SQLite and PostgreSQL: only portable types
  * (text, integer) and portable constraints (unique, partial unique index, foreign keys); one exception, 0017, whose
- * sequence is PostgreSQL's alone, and PostgreSQL's storage settings (0020), which change no table's shape.
+ * sequence is PostgreSQL's alone, PostgreSQL's storage settings (0020), which change no table's shape, and an index
+ * SQLite's sweeper does without (0022).
  */
 export const migrations: Record<string, Migration> = {
   '0001_initial': {
@@ -603,6 +604,18 @@ export const migrations: Record<string, Migration> = {
         .unique()
         .where(sql.ref('status'), 'in', ['pending', 'succeeded'])
         .execute();
+    },
+  },
+  '0022_velocity_counts_swept_by_rowid': {
+    // On SQLite the sweeper finds expired counts by their rowids, which grow with the minute a count is first written
+    // in (jobs/sweeper.ts), so the index of their minutes went: every new count wrote an entry to it, and its page to
+    // the log at each commit (issue 10, cpu12). PostgreSQL keeps it: its rows have no order of insertion to read.
+    async up(db: Kysely<unknown>) {
+      if (!(db.getExecutor().adapter instanceof PostgresAdapter)) await db.schema.dropIndex('velocity_counts_age').execute();
+    },
+    async down(db: Kysely<unknown>) {
+      if (!(db.getExecutor().adapter instanceof PostgresAdapter))
+        await db.schema.createIndex('velocity_counts_age').on('velocity_counts').column('minute').execute();
     },
   },
 };

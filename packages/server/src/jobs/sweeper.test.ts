@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/connect.ts';
 import { buildApp } from '../index.ts';
@@ -14,6 +15,7 @@ import {
   REFUSALS_RETENTION_MS,
   SENT_MAIL_RETENTION_MS,
   SWEEP_BATCH,
+  VELOCITY_ROWID_SLACK_MS,
   sweepExpired,
 } from './sweeper.ts';
 
@@ -166,6 +168,41 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('the sweeper 
       await cleanup();
     }
   });
+
+  it.runIf(make().name === 'sqlite')(
+    'on SQLite reads velocity counts by rowid up to the first one past the cutoff and its slack: what is before it goes, a row out of order beyond it waits for a later sweep',
+    async () => {
+      const { handle, cleanup } = await engine.open();
+      const { db } = handle;
+      const cutoff = -VELOCITY_COUNTS_KEEP_MS;
+      // In rowid order, as written.
+      const written = [
+        ['expired', cutoff - 2 * MINUTE],
+        ['live-in-slack', cutoff + MINUTE],
+        ['expired-written-late', cutoff - MINUTE],
+        ['stop', cutoff + VELOCITY_ROWID_SLACK_MS],
+        ['expired-written-too-late', cutoff - MINUTE],
+        ['live', -60 * MINUTE],
+      ] as const;
+      try {
+        for (const [subject, offset] of written)
+          await db
+            .insertInto('velocity_counts')
+            .values({ action: 'payment', dimension: 'ip', subject, detail: '', minute: at(offset), count: 1 })
+            .execute();
+        const left = async () =>
+          (await db.selectFrom('velocity_counts').select('subject').orderBy(sql`rowid`).execute()).map((r) => r.subject);
+        expect((await sweepExpired(handle, NOW)).velocity_counts).toBe(2);
+        expect(await left()).toEqual(['live-in-slack', 'stop', 'expired-written-too-late', 'live']);
+        // Once the stop row is past the cutoff too, the sweep reads on to the next: nothing expired stays for good.
+        const later = new Date(NOW.getTime() + VELOCITY_ROWID_SLACK_MS + MINUTE);
+        expect((await sweepExpired(handle, later)).velocity_counts).toBe(3);
+        expect(await left()).toEqual(['live']);
+      } finally {
+        await cleanup();
+      }
+    },
+  );
 
   it('the app sweeps by itself every SWEEP_INTERVAL_SECONDS, in a job apart from requests', async () => {
     const { config, handle, cleanup } = await engine.open();

@@ -54,9 +54,20 @@ interface Sweep {
   key: readonly string[];
   /** Which rows are done with, as of `now`. */
   done(now: Date): RawBuilder<unknown>;
+  /** SQLite's own way to find them, where it has one. */
+  sqlite?: Pick<Sweep, 'key' | 'done'>;
 }
 
 const ago = (now: Date, ms: number): string => nowIso(new Date(now.getTime() - ms));
+
+/**
+ * How far a velocity count's rowid may be out of its minute's order. A count's minute is its request's clock's when it
+ * counted, and its row is written in that request (an outcome's after the gateway answered) on whichever instance's
+ * clock: a row written later may hold an earlier minute, by seconds. SQLite's sweep reads rows by rowid (the order they
+ * were first written in) up to the first one this long past the cutoff: every expired row before it goes; one out of
+ * order by more waits for a later sweep, as no rule reads a minute before its window.
+ */
+export const VELOCITY_ROWID_SLACK_MS = 10 * 60 * 1000;
 
 export const SWEEPS: readonly Sweep[] = [
   { table: 'sessions', key: ['id'], done: (now) => sql`expires_at < ${nowIso(now)}` },
@@ -73,6 +84,14 @@ export const SWEEPS: readonly Sweep[] = [
     table: 'velocity_counts',
     key: ['action', 'dimension', 'subject', 'minute', 'detail'],
     done: (now) => sql`minute < ${ago(now, VELOCITY_COUNTS_KEEP_MS)}`,
+    // No index of the minutes on SQLite (migration 0022): the rows before the first one counted well after the cutoff,
+    // by rowid, so a sweep reads the expired rows and the slack's, however many a day holds.
+    sqlite: {
+      key: ['rowid'],
+      done: (now) => sql`minute < ${ago(now, VELOCITY_COUNTS_KEEP_MS)} and rowid < coalesce((
+        select rowid from velocity_counts where minute >= ${ago(now, VELOCITY_COUNTS_KEEP_MS - VELOCITY_ROWID_SLACK_MS)}
+        order by rowid limit 1), 9223372036854775807)`,
+    },
   },
   { table: 'rate_limit_hits', key: ['bucket', 'window_ends_at'], done: (now) => sql`window_ends_at < ${nowIso(now)}` },
   {
@@ -99,14 +118,15 @@ export async function sweepExpired(
 }
 
 async function sweepTable({ db, engine }: Pick<DatabaseHandle, 'db' | 'engine'>, sweep: Sweep, now: Date): Promise<number> {
-  const key = sql.join(sweep.key.map((column) => sql.ref(column)));
+  const { key: columns, done } = (engine === 'sqlite' && sweep.sqlite) || sweep;
+  const key = sql.join(columns.map((column) => sql.ref(column)));
   const table = sql.table(sweep.table);
   const skipLocked = engine === 'postgres' ? sql`for update skip locked` : sql``;
   let total = 0;
   for (;;) {
     const result = await sql`
       delete from ${table} where (${key}) in (
-        select ${key} from ${table} where ${sweep.done(now)} limit ${SWEEP_BATCH} ${skipLocked}
+        select ${key} from ${table} where ${done(now)} limit ${SWEEP_BATCH} ${skipLocked}
       )`.execute(db);
     const deleted = Number(result.numAffectedRows ?? 0n);
     total += deleted;
