@@ -29,7 +29,15 @@ const insertKey = prepared(
   // for a request that charged nothing (README, "Durability"). Its answer (below) is flushed.
   { commit: 'relaxed' },
 );
-const saveAnswer = prepared((db, p: { scope: string; key: string; status: number; body: string }) =>
+/** A keyed request's answer as saved: its status and the JSON text it sent. */
+export interface KeyAnswer {
+  scope: string;
+  key: string;
+  status: number;
+  body: string;
+}
+/** Saves a key's answer; also in the transaction of the work it answers (payments.repository.ts recordOutcome). */
+export const saveAnswer = prepared((db, p: KeyAnswer) =>
   db
     .updateTable('idempotency_keys')
     .set({ response_status: p.status, response_body: p.body, locked_at: null })

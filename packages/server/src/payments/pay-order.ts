@@ -19,7 +19,8 @@ import { isFinalPaymentStatus, paymentStatusSchema } from './payment.ts';
 import type { AttemptOutcome } from './payment.ts';
 import { ensureGatewayCustomer } from '../accounts/accounts.service.ts';
 import { findAttempts, findLivePayment, insertPendingPayment, leaseAttempt, recordOutcome } from './payments.repository.ts';
-import type { RecordedOutcome } from './payments.repository.ts';
+import type { AnswerSaving, RecordedOutcome } from './payments.repository.ts';
+import type { KeyAnswer } from './idempotency.repository.ts';
 
 export interface PayOrderDeps {
   db: Db;
@@ -55,6 +56,12 @@ export interface PayOrderDeps {
    * alike.
    */
   countOutcome?: (payment: Pick<PaymentRow, 'status' | 'order_id'>, countedAs: string | null) => Counts | null;
+  /**
+   * The request's answer to a finished attempt, as its Idempotency-Key saves it: given, the answer to the request's
+   * own attempt is made before its outcome is written and saved with it (payments.repository.ts AnswerSaving), and the
+   * result carries it (`saved`) to be sent as saved.
+   */
+  answerOf?: (result: Finished) => KeyAnswer;
 }
 
 export interface PayOrderInput {
@@ -69,9 +76,10 @@ export interface PayOrderInput {
   idempotencyRef: string;
 }
 
-type Finished =
-  | { kind: 'succeeded'; payment: PaymentRow; order: Order }
-  | { kind: 'declined'; payment: PaymentRow; order: Order };
+/** `saved`: the request's answer, saved with the outcome (answerOf). */
+export type Finished =
+  | { kind: 'succeeded'; payment: PaymentRow; order: Order; saved?: KeyAnswer }
+  | { kind: 'declined'; payment: PaymentRow; order: Order; saved?: KeyAnswer };
 
 export type PayOrderResult =
   | Finished
@@ -114,7 +122,12 @@ export async function payOrder(deps: PayOrderDeps, input: PayOrderInput, now: Da
     if (!mine && now.getTime() - Date.parse(live.updated_at) < deps.staleAttemptMs) return { kind: 'payment_in_progress' };
     const leased = await leaseAttempt(deps.db, live, now);
     if (leased === undefined) return { kind: 'payment_in_progress' };
-    const resent = await chargeAttempt(deps, leased, { resend: true });
+    const resent = await chargeAttempt(
+      deps,
+      leased,
+      { resend: true },
+      mine ? answerSaving(deps, order, attemptsBefore, leased) : undefined,
+    );
     const outcome = await finished(deps, order, resent, attemptsBefore);
     if (mine) return outcome;
     if (outcome.kind === 'succeeded') return { kind: 'order_already_paid' };
@@ -147,7 +160,37 @@ export async function payOrder(deps: PayOrderDeps, input: PayOrderInput, now: Da
   }
   // On disk before the gateway can charge: a power cut must not leave a charge whose attempt the database forgot.
   await syncWrites(deps.db);
-  return finished(deps, order, await chargeAttempt(deps, payment, { resend: false }), attemptsBefore);
+  const saving = answerSaving(deps, order, attemptsBefore, payment);
+  return finished(deps, order, await chargeAttempt(deps, payment, { resend: false }, saving), attemptsBefore);
+}
+
+/**
+ * The request's answer to `attempt`'s outcome, made before the outcome is written (AnswerSaving): its order paid by a
+ * charge (pending after a decline) with the attempts read at the request's start and this one. None when those may not
+ * be all the order's attempts then, or not as they were read (one of them still pending).
+ */
+function answerSaving(
+  deps: PayOrderDeps,
+  order: OrderWithLines,
+  attemptsBefore: readonly PaymentRow[],
+  attempt: PaymentRow,
+): AnswerSaving | undefined {
+  const { answerOf } = deps;
+  if (answerOf === undefined) return undefined;
+  const others = attemptsBefore.filter((other) => other.id !== attempt.id);
+  if (others.some((other) => !isFinalPaymentStatus(paymentStatusSchema.parse(other.status)))) return undefined;
+  return {
+    orderAttempts: others.length + 1,
+    answer: (payment) => {
+      const attempts = [...others, payment].sort(compareAttempts);
+      try {
+        return answerOf(finishedAs(order, payment, payment.status === 'succeeded' ? 'paid' : 'pending', attempts));
+      } catch {
+        // The outcome is written all the same; the answer fails as it would have, at its send.
+        return undefined;
+      }
+    },
+  };
 }
 
 /**
@@ -171,6 +214,7 @@ async function chargeAttempt(
   deps: Pick<PayOrderDeps, 'db' | 'gateway' | 'countOutcome'>,
   payment: PaymentRow,
   { resend }: { resend: boolean },
+  saving?: AnswerSaving,
 ): Promise<RecordedOutcome> {
   const result = await deps.gateway.sale({
     amount: toDecimalString({ amount: payment.amount, currency: payment.currency }),
@@ -186,7 +230,7 @@ async function chargeAttempt(
   const status = outcome.kind === 'succeeded' ? 'succeeded' : 'declined';
   // `payment` as it was pending: the outcome's record clears velocity_subjects.
   const counts = deps.countOutcome?.({ status, order_id: payment.order_id }, payment.velocity_subjects) ?? null;
-  return recordOutcome(deps.db, payment, outcome, counts);
+  return recordOutcome(deps.db, payment, outcome, counts, saving);
 }
 
 /** What the gateway's answer to an attempt's sale means: a charge, a decline, or (thrown) an outcome not known. */
@@ -267,9 +311,15 @@ async function finished(
   attemptsBefore?: readonly PaymentRow[],
 ): Promise<Finished> {
   const { payment, orderStatus } = recorded;
-  const row = { ...order.row, status: orderStatus ?? order.row.status };
-  const attempts = attemptsAt(recorded, attemptsBefore) ?? (await findOrderAttempts(deps.db, row.id));
-  const answer = toOrder({ row, lines: order.lines }, attempts);
+  const status = orderStatus ?? order.row.status;
+  const attempts = attemptsAt(recorded, attemptsBefore) ?? (await findOrderAttempts(deps.db, order.row.id));
+  const result = finishedAs(order, payment, status, attempts);
+  return 'saved' in recorded && recorded.saved !== undefined ? { ...result, saved: recorded.saved } : result;
+}
+
+/** The answer of an attempt: `order` with `status` and `attempts`. */
+function finishedAs(order: OrderWithLines, payment: PaymentRow, status: string, attempts: readonly PaymentRow[]): Finished {
+  const answer = toOrder({ row: { ...order.row, status }, lines: order.lines }, attempts);
   return payment.status === 'succeeded'
     ? { kind: 'succeeded', payment, order: answer }
     : { kind: 'declined', payment, order: answer };

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Db } from '../db/connect.ts';
 import { BraintreeGatewayAdapter, createBraintreeClient } from '../gateway/braintree.ts';
 import { GatewayUnavailableError } from '../gateway/gateway.ts';
@@ -8,6 +8,7 @@ import { buildApp } from '../index.ts';
 import { reconcileStaleAttempts } from '../jobs/reconciler.ts';
 import { staleAttemptMsFor } from '../config.ts';
 import { compareAttempts, findOrderAttempts, findOwnedOrder } from '../orders/orders.repository.ts';
+import { IdempotencyRepository } from './idempotency.repository.ts';
 import { gatewayRequestKey, payOrder, sendAttempt } from './pay-order.ts';
 import { insertPendingPayment, recordOutcome } from './payments.repository.ts';
 import { TestClient } from '../testing/client.ts';
@@ -233,11 +234,14 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
       const client = new TestClient(app);
       const orderId = await orderOf(client);
       const body = { nonce: 'fake-valid-visa-nonce', botcheck: await client.botcheckToken() };
+      // The answers are saved with their outcomes (one commit), not at their send.
+      const complete = vi.spyOn(IdempotencyRepository.prototype, 'complete');
       const first = await client.post(`/api/orders/${orderId}/payments`, body, { 'idempotency-key': 'replay-me' });
       const second = await client.post(`/api/orders/${orderId}/payments`, body, { 'idempotency-key': 'replay-me' });
       expect(first.statusCode).toBe(201);
       expect(second.statusCode).toBe(201);
-      expect(second.json()).toEqual(first.json());
+      expect(second.body).toBe(first.body);
+      expect(second.headers['content-type']).toBe(first.headers['content-type']);
       expect(second.headers['idempotent-replayed']).toBe('true');
       expect(gateway.sales).toHaveLength(1);
       expect(await db.selectFrom('payments').select('id').where('order_id', '=', orderId).execute()).toHaveLength(1);
@@ -256,8 +260,11 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
       const d1 = await client.post(`/api/orders/${declined}/payments`, declineBody, { 'idempotency-key': 'decline-key' });
       const d2 = await client.post(`/api/orders/${declined}/payments`, declineBody, { 'idempotency-key': 'decline-key' });
       expect([d1.statusCode, d2.statusCode]).toEqual([402, 402]);
-      expect(d2.json()).toEqual(d1.json());
+      expect(d2.body).toBe(d1.body);
+      expect(d2.headers['content-type']).toBe(d1.headers['content-type']);
       expect(gateway.sales).toHaveLength(2);
+      expect(complete).not.toHaveBeenCalled();
+      complete.mockRestore();
     });
 
     it('answers a key whose request died after recording its decline with that decline, counted once', async () => {
@@ -341,41 +348,68 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
       return (await recordOutcome(db, attempt, { kind: 'declined', reason: 'processor_declined' })).payment.id;
     }
 
-    it("lists every attempt of the order in a charge's answer, one another key declined while it ran included", async () => {
-      const mug = await insertMugOrder(db, 'ses_attempts');
+    /**
+     * Pays `mug`'s order with an answer made before the outcome (answerOf) for a claimed key: the attempts it lists.
+     * `meanwhile` runs after the request read the order's attempts, before it makes its own.
+     */
+    async function payWithAnswer(mug: Awaited<ReturnType<typeof insertMugOrder>>, key: string, meanwhile?: () => Promise<void>) {
       const { order, owner } = mug;
-      const declineOf = (idempotencyRef: string) => declinedAttempt(mug, idempotencyRef);
-      const before = await declineOf('ses_attempts:first');
-      // Another key's attempt made and declined after this request read the order's attempts, before it made its own.
-      let meanwhile = '';
+      const scope = owner.sessionId;
+      expect(await new IdempotencyRepository(db).claim(scope, key, 'hash')).toEqual({ kind: 'acquired' });
       const result = await payOrder(
         {
           db,
           gateway,
           checkBotcheck: async () => {
-            meanwhile = await declineOf('ses_attempts:second');
+            await meanwhile?.();
             return { ok: true };
           },
           merchantAccountId: null,
           threeDSecureRequiredAbove: null,
           staleAttemptMs: 60_000,
+          answerOf: (finished) => ({ scope, key, status: 201, body: JSON.stringify(finished.order.payments.map((p) => p.id)) }),
         },
-        {
-          orderId: order.id,
-          owner,
-          nonce: 'fake-valid-visa-nonce',
-          botcheckToken: 'solved',
-          idempotencyRef: 'ses_attempts:third',
-        },
+        { orderId: order.id, owner, nonce: 'fake-valid-visa-nonce', botcheckToken: 'solved', idempotencyRef: `${scope}:${key}` },
       );
       if (result.kind !== 'succeeded') throw new Error(`not charged: ${result.kind}`);
+      const saved = await db
+        .selectFrom('idempotency_keys')
+        .select(['response_status', 'response_body'])
+        .where('scope', '=', scope)
+        .where('key', '=', key)
+        .executeTakeFirstOrThrow();
+      return { result, saved };
+    }
+
+    it("lists every attempt of the order in a charge's answer, one another key declined while it ran included; the answer made before its outcome, which missed it, is not saved", async () => {
+      const mug = await insertMugOrder(db, 'ses_attempts');
+      const declineOf = (idempotencyRef: string) => declinedAttempt(mug, idempotencyRef);
+      const before = await declineOf('ses_attempts:first');
+      // Another key's attempt made and declined after this request read the order's attempts, before it made its own.
+      let meanwhile = '';
+      const { result, saved } = await payWithAnswer(mug, 'third', async () => {
+        meanwhile = await declineOf('ses_attempts:second');
+      });
       // In the order they were made, even when made within one millisecond (the next test).
       expect(result.order.payments.map((p) => [p.id, p.status])).toEqual([
         [before, 'declined'],
         [meanwhile, 'declined'],
         [result.payment.id, 'succeeded'],
       ]);
-      expect(result.order).toEqual(await findOwnedOrder(db, order.id, owner));
+      expect(result.order).toEqual(await findOwnedOrder(db, mug.order.id, mug.owner));
+      // The answer made before the outcome listed two attempts, the order had three: the request saves its own at its send.
+      expect(result.saved).toBeUndefined();
+      expect(saved).toEqual({ response_status: null, response_body: null });
+    });
+
+    it("saves the answer made before the outcome with the outcome, when it holds: the order's attempts as read and this one", async () => {
+      const mug = await insertMugOrder(db, 'ses_saved');
+      const before = await declinedAttempt(mug, 'ses_saved:first');
+      const { result, saved } = await payWithAnswer(mug, 'second');
+      const answer = JSON.stringify([before, result.payment.id]);
+      expect(result.saved).toEqual({ scope: mug.owner.sessionId, key: 'second', status: 201, body: answer });
+      expect(saved).toEqual({ response_status: 201, response_body: answer });
+      expect(result.order).toEqual(await findOwnedOrder(db, mug.order.id, mug.owner));
     });
 
     it('lists two attempts made in the same millisecond in the order they were made, whatever their ids, read or put together', async () => {

@@ -16,6 +16,8 @@ import type { Counts } from '../velocity/velocity.ts';
 import { toldSettlement } from '../webhooks/notifications.ts';
 import { assertPaymentTransition, LIVE_PAYMENT_STATUSES } from './payment.ts';
 import type { AttemptOutcome } from './payment.ts';
+import { saveAnswer } from './idempotency.repository.ts';
+import type { KeyAnswer } from './idempotency.repository.ts';
 
 // The payment path's statements, compiled once (db/prepared.ts).
 const insertAttempt = prepared((db, p: PaymentRow) =>
@@ -90,44 +92,95 @@ const recordCharge = prepared((db, charge: ChargeAnswer) => answerCharge(db, cha
 type Counted<A> = A & { readonly [index: number]: string | number };
 
 /**
+ * The request's answer saved in its outcome's statement (AnswerSaving): its Idempotency-Key's answer, and how many
+ * attempts the order has in that answer (`saved_attempts`).
+ */
+interface SavedParams {
+  saved_scope: string;
+  saved_key: string;
+  saved_status: number;
+  saved_body: string;
+  saved_attempts: number;
+}
+function savedParams({ answer, orderAttempts }: Saved): SavedParams {
+  return {
+    saved_scope: answer.scope,
+    saved_key: answer.key,
+    saved_status: answer.status,
+    saved_body: answer.body,
+    saved_attempts: orderAttempts,
+  };
+}
+
+/**
+ * The answer saved as a WITH query of an outcome's statement, when the outcome is what it was made from: the attempt
+ * answered by this statement (`answered` has its row), the order then with the attempts the answer lists, and a
+ * charge's order paid by it (`paid`). Otherwise nothing is saved, and the request saves the answer it makes then.
+ */
+function savedWith(qb: QueryCreator<Database>, p: SavedParams, charge: boolean) {
+  const paid = charge ? sql` and exists (select 1 from paid)` : sql``;
+  return qb
+    .updateTable('idempotency_keys')
+    .set({ response_status: p.saved_status, response_body: p.saved_body, locked_at: null })
+    .where('scope', '=', p.saved_scope)
+    .where('key', '=', p.saved_key)
+    .where(sql<boolean>`exists (select 1 from answered where order_attempts = ${p.saved_attempts})${paid}`)
+    .returning('scope');
+}
+/** Whether the statement saved the answer (`answer_saved`): false in a statement that saves none. */
+const answerSaved = (saves: boolean) =>
+  (saves ? sql<boolean>`exists (select 1 from saved)` : sql<boolean>`false`).as('answer_saved');
+
+/**
  * On PostgreSQL an outcome is one statement (a data-modifying WITH), not a transaction: no BEGIN and COMMIT, one round
- * trip. A charge's answer and its order's move to paid, and the velocity rules' count of the outcome (countedWith),
- * written only when the answer was (a late duplicate counts nothing), committed together. `order_paid`: whether this
- * statement moved the order (a pending one; an order cannot change while it has a pending attempt, so it is, unless
- * the answer was recorded already).
+ * trip. A charge's answer and its order's move to paid, the velocity rules' count of the outcome (countedWith) and the
+ * request's answer (`saves`: savedWith), written only when the answer was (a late duplicate counts nothing),
+ * committed together, in one flush. `order_paid`: whether this statement moved the order (a pending one; an order
+ * cannot change while it has a pending attempt, so it is, unless the answer was recorded already).
  * `size`: the counts' (0: none).
  */
-const recordChargeCounted = byShape((size: number) =>
-  prepared((db, charge: Counted<ChargeAnswer>) => {
-    const paying = db
-      .with('answered', (qb) => answerCharge(qb, charge))
-      .with('paid', (qb) =>
-        qb
-          .updateTable('orders')
-          .set({ status: 'paid', updated_at: charge.updated_at })
-          .where('id', '=', (eb) => eb.selectFrom('answered').select('order_id'))
-          .where('status', '=', 'pending')
-          .returning('orders.id'),
-      );
-    // The counts' WITH query is read by no other: the statement's rows and columns are the same with or without it.
-    const counting =
-      size === 0
-        ? paying
-        : (paying.with('counted', (qb) => countedWith(qb, 'answered', charge, size)) as unknown as typeof paying);
-    return counting
-      .selectFrom('answered')
-      .selectAll()
-      .select((eb) => eb.exists(eb.selectFrom('paid').select('id')).as('order_paid'));
-  }),
+const recordChargeCounted = byShape((saves: boolean) =>
+  byShape((size: number) =>
+    prepared((db, charge: Counted<ChargeAnswer & SavedParams>) => {
+      const paying = db
+        .with('answered', (qb) => answerCharge(qb, charge))
+        .with('paid', (qb) =>
+          qb
+            .updateTable('orders')
+            .set({ status: 'paid', updated_at: charge.updated_at })
+            .where('id', '=', (eb) => eb.selectFrom('answered').select('order_id'))
+            .where('status', '=', 'pending')
+            .returning('orders.id'),
+        );
+      // The counts' and the answer's WITH queries are read by no other: the statement's rows and columns are the same
+      // with or without them.
+      const counting =
+        size === 0
+          ? paying
+          : (paying.with('counted', (qb) => countedWith(qb, 'answered', charge, size)) as unknown as typeof paying);
+      const saving = saves ? (counting.with('saved', (qb) => savedWith(qb, charge, true)) as unknown as typeof paying) : counting;
+      return saving
+        .selectFrom('answered')
+        .selectAll()
+        .select((eb) => eb.exists(eb.selectFrom('paid').select('id')).as('order_paid'))
+        .select(answerSaved(saves));
+    }),
+  ),
 );
-/** A decline's answer and the velocity rules' count of it, in one statement on PostgreSQL (as recordChargeCounted). */
-const recordAnswerCounted = byShape((size: number) =>
-  prepared((db, answer: Counted<Answer>) =>
-    db
-      .with('answered', (qb) => answerAttempt(qb, answer))
-      .with('counted', (qb) => countedWith(qb, 'answered', answer, size))
-      .selectFrom('answered')
-      .selectAll(),
+/** A decline's answer, the velocity rules' count of it and the request's answer, in one statement on PostgreSQL (as recordChargeCounted). */
+const recordAnswerCounted = byShape((saves: boolean) =>
+  byShape((size: number) =>
+    prepared((db, answer: Counted<Answer & SavedParams>) => {
+      const answering = db.with('answered', (qb) => answerAttempt(qb, answer));
+      const counting =
+        size === 0
+          ? answering
+          : (answering.with('counted', (qb) => countedWith(qb, 'answered', answer, size)) as unknown as typeof answering);
+      const saving = saves
+        ? (counting.with('saved', (qb) => savedWith(qb, answer, false)) as unknown as typeof answering)
+        : counting;
+      return saving.selectFrom('answered').selectAll().select(answerSaved(saves));
+    }),
   ),
 );
 
@@ -261,7 +314,23 @@ export interface RecordedOutcome {
   orderStatus: OrderStatus;
   /** How many attempts the order had when this outcome was recorded; null when another request had recorded it. */
   orderAttempts: number | null;
+  /** The request's answer, saved with the outcome (AnswerSaving); unset when it was not. */
+  saved?: KeyAnswer;
 }
+
+/**
+ * A payment request's answer saved with its attempt's outcome, in the same statement or transaction (one commit to
+ * flush, not two): made before the outcome is written, from the attempt as the outcome answers it (`answer`), the order
+ * paid by a charge and with `orderAttempts` attempts. Saved only if the outcome is that (recorded by this request, the
+ * order then with as many attempts, a charge's order moved to paid by it); otherwise the request answers as it would
+ * have and saves that answer at its send.
+ */
+export interface AnswerSaving {
+  orderAttempts: number;
+  /** Undefined: no answer could be made (it is made again, and fails, at the send). */
+  answer: (payment: PaymentRow) => KeyAnswer | undefined;
+}
+type Saved = { orderAttempts: number; answer: KeyAnswer };
 
 /**
  * Writes the gateway's answer to a pending attempt (a charge with the settlement the gateway already told of it), and
@@ -275,6 +344,7 @@ export async function recordOutcome(
   payment: PaymentRow,
   outcome: AttemptOutcome,
   counts: Counts | null = null,
+  saving?: AnswerSaving,
 ): Promise<RecordedOutcome> {
   const status = outcome.kind === 'succeeded' ? 'succeeded' : 'declined';
   assertPaymentTransition('pending', status);
@@ -298,16 +368,23 @@ export async function recordOutcome(
     updated_at: nowIso(),
   };
   const charge = outcome.kind === 'succeeded' ? { ...answer, transaction_id: outcome.transactionId } : null;
-  if (isPostgres(db)) return recordInOneStatement(db, payment, answer, charge, counts);
+  // The attempt as this outcome answers it (the statement's row but for the settlement a webhook told, which no answer shows).
+  const made = saving?.answer({ ...payment, ...columnsOf(answer) });
+  const saved = saving && made && { orderAttempts: saving.orderAttempts, answer: made };
+  if (isPostgres(db)) return recordInOneStatement(db, payment, answer, charge, counts, saved);
   return transaction(db, async (trx) => {
     const answered = await (charge === null ? recordAnswer.takeFirst(trx, answer) : recordCharge.takeFirst(trx, charge));
     if (answered === undefined) return recordedAlready(trx, payment);
     if (counts !== null) await recordCounts(trx, counts);
     const { order_attempts, ...recorded } = answered;
     const orderAttempts = Number(order_attempts);
-    if (recorded.status !== 'succeeded') return { payment: recorded, orderStatus: 'pending', orderAttempts };
-    const paid = await updateOrderStatus(trx, payment.order_id, 'pending', 'paid');
-    return { payment: recorded, orderStatus: paid ? 'paid' : await orderStatusOf(trx, payment.order_id), orderAttempts };
+    const succeeded = recorded.status === 'succeeded';
+    const paid = succeeded && (await updateOrderStatus(trx, payment.order_id, 'pending', 'paid'));
+    // The answer made beforehand holds of this outcome (AnswerSaving): committed with it.
+    const saves = saved !== undefined && orderAttempts === saved.orderAttempts && (paid || !succeeded);
+    const kept = saves && (await saveAnswer.affected(trx, saved.answer)) === 1 ? { saved: saved.answer } : {};
+    if (!succeeded) return { payment: recorded, orderStatus: 'pending', orderAttempts, ...kept };
+    return { payment: recorded, orderStatus: paid ? 'paid' : await orderStatusOf(trx, payment.order_id), orderAttempts, ...kept };
   });
 }
 
@@ -318,26 +395,35 @@ async function recordInOneStatement(
   answer: Answer,
   charge: ChargeAnswer | null,
   counts: Counts | null,
+  saved: Saved | undefined,
 ): Promise<RecordedOutcome> {
   const size = counts?.size ?? 0;
+  const saves = saved !== undefined;
   if (charge !== null && !canTransitionOrder('pending', 'paid')) throw new Error('order cannot go from pending to paid');
-  const values = (recorded: Answer) => ({ ...recorded, ...counts?.params });
+  const values = <A extends Answer>(recorded: A) =>
+    ({ ...recorded, ...counts?.params, ...(saved && savedParams(saved)) }) as Counted<A & SavedParams>;
   const row =
     charge !== null
-      ? await recordChargeCounted(size).takeFirst(db, values(charge) as Counted<ChargeAnswer>)
-      : size === 0
+      ? await recordChargeCounted(saves)(size).takeFirst(db, values(charge))
+      : size === 0 && !saves
         ? await recordAnswer.takeFirst(db, answer)
-        : await recordAnswerCounted(size).takeFirst(db, values(answer));
+        : await recordAnswerCounted(saves)(size).takeFirst(db, values(answer));
   if (row === undefined) return recordedAlready(db, payment);
   const { order_attempts, ...rest } = row;
-  const { order_paid: orderPaid, ...recorded } = { order_paid: false, ...rest };
+  const {
+    order_paid: orderPaid,
+    answer_saved: answerWasSaved,
+    ...recorded
+  } = { order_paid: false, answer_saved: false, ...rest };
   // PostgreSQL counts in a bigint, which pg gives as a string.
   const orderAttempts = Number(order_attempts);
-  if (recorded.status !== 'succeeded') return { payment: recorded, orderStatus: 'pending', orderAttempts };
+  const kept = saved !== undefined && answerWasSaved === true ? { saved: saved.answer } : {};
+  if (recorded.status !== 'succeeded') return { payment: recorded, orderStatus: 'pending', orderAttempts, ...kept };
   return {
     payment: recorded,
     orderStatus: orderPaid === true ? 'paid' : await orderStatusOf(db, payment.order_id),
     orderAttempts,
+    ...kept,
   };
 }
 

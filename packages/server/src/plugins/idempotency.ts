@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { problemResponses } from '../http/api-schemas.ts';
 import { PROBLEM_CONTENT_TYPE, ProblemError } from '../http/problem.ts';
 import type { ProblemCode } from '../http/problem.ts';
-import type { IdempotencyRepository } from '../payments/idempotency.repository.ts';
+import type { IdempotencyRepository, KeyAnswer } from '../payments/idempotency.repository.ts';
 import { hookList } from './route-hooks.ts';
 
 /** A mutating route opts in with `config: { idempotency: { ... } }`. */
@@ -22,6 +22,8 @@ export interface HeldKey {
   ref: string;
   /** The handler threw: the key was released, nothing is saved. */
   released: boolean;
+  /** The handler's own work saved its answer (sendSaved): its send saves nothing more. */
+  answered: boolean;
 }
 
 declare module 'fastify' {
@@ -87,12 +89,12 @@ async function claim(
     await reply
       .status(claimed.status)
       .header(REPLAYED_HEADER, 'true')
-      .type(claimed.status >= 400 ? PROBLEM_CONTENT_TYPE : 'application/json; charset=utf-8')
+      .type(savedType(claimed.status))
       // The text as first sent: a string with a JSON content type goes out as it is, not serialized again.
       .send(claimed.body ?? undefined);
     return;
   }
-  request.idempotencyKey = { scope, key, ref: `${scope}:${key}`, released: false };
+  request.idempotencyKey = { scope, key, ref: `${scope}:${key}`, released: false, answered: false };
 }
 
 /** The hash pins the request a key was first used with; credentials are left out, a retry may renew them. */
@@ -120,11 +122,38 @@ async function save(
   payload: unknown,
 ): Promise<unknown> {
   const held = request.idempotencyKey;
-  if (held === null || held.released) return payload;
+  if (held === null || held.released || held.answered) return payload;
   // What the handler sent, as text (its schema's serializer has run); a bodyless answer (204) is replayed bodyless.
   const body = typeof payload === 'string' && payload !== '' ? payload : null;
   await keys.complete(held.scope, held.key, reply.statusCode, body);
   return payload;
+}
+
+/** The content type an answer saved as text is sent with. */
+function savedType(status: number): string {
+  return status >= 400 ? PROBLEM_CONTENT_TYPE : 'application/json; charset=utf-8';
+}
+
+/**
+ * The answer `request`'s key would save if the handler sent `payload` with `status`: its text as the route's schema of
+ * that status serializes it. For a handler whose work saves its answer with its own write (the payment's outcome, one
+ * commit), which then sends it with sendSaved.
+ */
+export function answerToSave(request: FastifyRequest, reply: FastifyReply, status: number, payload: object): KeyAnswer {
+  const held = request.idempotencyKey;
+  if (held === null) throw new Error(`${request.routeOptions.url} did not opt into the Idempotency-Key protocol`);
+  // A problem's schema is declared for its media type (api-schemas.ts), an answer's for the status alone.
+  const code = String(status);
+  const serialize =
+    status >= 400 ? reply.getSerializationFunction(code, 'application/problem+json') : reply.getSerializationFunction(code);
+  if (serialize === undefined) throw new Error(`${request.routeOptions.url} declares no answer for ${status}`);
+  return { scope: held.scope, key: held.key, status, body: serialize(payload as Record<string, unknown>) };
+}
+
+/** Sends an answer the handler's work saved (answerToSave) as it was saved, as a replay of it will be; saved once. */
+export function sendSaved(request: FastifyRequest, reply: FastifyReply, answer: KeyAnswer): FastifyReply {
+  if (request.idempotencyKey !== null) request.idempotencyKey.answered = true;
+  return reply.status(answer.status).type(savedType(answer.status)).send(answer.body);
 }
 
 /** The key a handler's work is tied to; only routes that opted in have one. */

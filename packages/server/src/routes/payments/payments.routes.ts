@@ -6,9 +6,10 @@ import { GatewayUnavailableError } from '../../gateway/gateway.ts';
 import { problemResponses } from '../../http/api-schemas.ts';
 import { PROBLEM_CONTENT_TYPE, ProblemError, problemBody } from '../../http/problem.ts';
 import { payOrder } from '../../payments/pay-order.ts';
-import type { PayOrderResult } from '../../payments/pay-order.ts';
+import type { Finished, PayOrderResult } from '../../payments/pay-order.ts';
+import type { KeyAnswer } from '../../payments/idempotency.repository.ts';
 import { toDecline, toPaymentSummary } from '../../payments/payment.ts';
-import { heldKeyRef } from '../../plugins/idempotency.ts';
+import { answerToSave, heldKeyRef, sendSaved } from '../../plugins/idempotency.ts';
 import type { ApiInstance } from '../../plugins/openapi.ts';
 import { ownerOf } from '../../plugins/sessions.ts';
 import {
@@ -36,15 +37,16 @@ export function declineCode(
  * A use-case result -> the answer. Sent answers are final (the Idempotency-Key replays them); refusals that pass
  * (another attempt running, a failed bot-check) are thrown, so the key is released and a retry runs again.
  */
-function answer(reply: FastifyReply, result: PayOrderResult): FastifyReply {
+function answer(request: FastifyRequest, reply: FastifyReply, result: PayOrderResult): FastifyReply {
   switch (result.kind) {
     case 'succeeded':
-      return reply.status(201).send({ payment: toPaymentSummary(result.payment), order: result.order });
     case 'declined': {
-      const body = problemBody(declineCode(result.payment), {
-        extensions: { decline: toDecline(result.payment), payment: { id: result.payment.id, status: 'declined' } },
-      });
-      return reply.status(body.status).type(PROBLEM_CONTENT_TYPE).send(body);
+      if (result.saved !== undefined) return sendSaved(request, reply, result.saved);
+      const { status, body } = finishedAnswer(result);
+      return reply
+        .status(status)
+        .type(status >= 400 ? PROBLEM_CONTENT_TYPE : 'application/json; charset=utf-8')
+        .send(body);
     }
     case 'order_not_found':
     case 'order_already_paid':
@@ -53,6 +55,16 @@ function answer(reply: FastifyReply, result: PayOrderResult): FastifyReply {
     case 'botcheck_failed':
       throw new ProblemError(result.kind);
   }
+}
+
+/** A finished attempt's answer: the payment and its order (201), or the decline as a problem (402). */
+function finishedAnswer(result: Finished): { status: number; body: object } {
+  if (result.kind === 'succeeded')
+    return { status: 201, body: { payment: toPaymentSummary(result.payment), order: result.order } };
+  const body = problemBody(declineCode(result.payment), {
+    extensions: { decline: toDecline(result.payment), payment: { id: result.payment.id, status: 'declined' } },
+  });
+  return { status: body.status, body };
 }
 
 export function paymentsRoutes(app: ApiInstance, ctx: AppContext): void {
@@ -98,8 +110,13 @@ export function paymentsRoutes(app: ApiInstance, ctx: AppContext): void {
         botcheck,
         saveCard: saveCard === true,
         idempotencyRef: heldKeyRef(request),
+        // Made before the outcome is written, saved with it: one commit.
+        answerOf: (finished) => {
+          const { status, body } = finishedAnswer(finished);
+          return answerToSave(request, reply, status, body);
+        },
       });
-      return answer(reply, result);
+      return answer(request, reply, result);
     },
   );
 }
@@ -113,6 +130,8 @@ export interface PaymentRequest {
   saveCard: boolean;
   /** Ties the attempt to the request, so the same request again resumes or answers the same attempt. */
   idempotencyRef: string;
+  /** The answer its Idempotency-Key saves, saved with the outcome (PayOrderDeps' answerOf). */
+  answerOf?: (result: Finished) => KeyAnswer;
 }
 
 /**
@@ -161,6 +180,7 @@ export async function takePayment(
         // The payer and the card, read once admitCard has described it.
         countedAs: () => outcomeSubjects(subjects, card),
         countOutcome: outcomeCounter(ctx.velocity),
+        ...(input.answerOf !== undefined ? { answerOf: input.answerOf } : {}),
       },
       {
         orderId: id,
