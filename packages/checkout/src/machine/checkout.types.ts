@@ -534,8 +534,9 @@ export type Action = (state: CheckoutState, event: CheckoutEvent, emit: Emit) =>
 
 /**
  * The transitions, guards and actions of one concern of the machine. The card view's own (the core) travel with it;
- * those of the saved methods, 3-D Secure and the wallets are parts the runtime imports on demand, before the
- * configuration reaches the machine, and only when the checkout can need them. The typing part (the frames' reports)
+ * those of the saved methods, 3-D Secure, the wallets and the choosing among the ways to pay (other-ways, with the
+ * saved methods or the wallets) are parts the runtime imports on demand, before the configuration reaches the machine,
+ * and only when the checkout can need them. The typing part (the frames' reports)
  * comes as the first frame is ready, and the runtime holds the reports until it is installed; the payment's part (a
  * submit in every phase and its outcome) once the checkout is ready, and the runtime passes no submit on before it is
  * installed.
