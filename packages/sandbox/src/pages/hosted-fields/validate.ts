@@ -62,8 +62,8 @@ export function formatExpirationDate(value: string, deleting: boolean): string {
 export type ExpiryEdit = readonly [value: string, deleting: boolean];
 
 /**
- * The expiry as formatting each of `edits` as it was made would have left it: what field.ts sets once the rules arrive
- * for what was typed before them. The formatting of the whole is not that of each keystroke: "3", "2", "7" typed are
+ * The expiry as formatting each of `edits` as it was made would have left it: what field-steps.ts sets at an input for
+ * the edits made since the last (all those typed before the rules arrived, at the first). The formatting of the whole is not that of each keystroke: "3", "2", "7" typed are
  * "03 / 27" (a month of 2-9 is one digit), the digits "327" at once "32 / 7". The first edit is taken as typed (it
  * changed the value the field showed, formatted already); each next one at the end (characters added or taken away
  * there) is made again on the value formatted so far, any other taken as typed.
