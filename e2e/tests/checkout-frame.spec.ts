@@ -221,6 +221,28 @@ test('the card rules arriving 3 s after Pay: the Pay waits for them (no "Check y
   await shopper.seesReceipt();
 });
 
+test('the card rules failing to download, as the form opens and again at Pay: "The payment form cannot start. Reload the page…" within seconds, not after the 20 s wait for the frames, the card still typed', async ({
+  page,
+}) => {
+  const shopper = new Shopper(page);
+  const sheet = new CheckoutSheet(page);
+  const asked: string[] = [];
+  await page.route('**/hosted-fields/validate.js*', async (route) => {
+    asked.push(route.request().url());
+    await route.fulfill({ status: 503, body: '' });
+  });
+  await shopper.startCheckoutOfNewOrder();
+  await shopper.enterCard(cards.visa);
+  await shopper.pay();
+  // Each frame asked once as it was ready; the number's again at the Pay (its sync), at an address of its own.
+  await expect(sheet.message()).toHaveText(
+    'The payment form cannot start. Reload the page, or contact the shop if it happens again.',
+    { timeout: 5_000 },
+  );
+  expect(asked.some((url) => url.includes('&try=2'))).toBe(true);
+  await expect(shopper.field('number')).toHaveValue(cards.visa.number);
+});
+
 test('a postal code is checked as written: "-1" is "not valid", "12.345" is accepted and the card pays', async ({ page }) => {
   const shopper = new Shopper(page);
   await shopper.startCheckoutOfNewOrder();

@@ -394,6 +394,23 @@ describe('hosted fields', () => {
     }
   });
 
+  it('settles false at once when a frame answers that its card rules could not be imported (syncFailed), not at SETTLE_TIMEOUT_MS', async () => {
+    const { dom, fields, number, from } = typed();
+    await expect(fields.settle([])).resolves.toBe(true);
+    vi.useFakeTimers();
+    try {
+      const settled = vi.fn();
+      // The CVV's frame has not answered yet: the number's failure is enough.
+      void fields.settle(['number', 'cvv']).then(settled);
+      await vi.advanceTimersByTimeAsync(0);
+      dom.post(number, from({ type: 'syncFailed', field: 'number' }));
+      await vi.advanceTimersByTimeAsync(0);
+      expect(settled).toHaveBeenCalledWith(false);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('sends the CVV size only when it changes, and tears everything down', () => {
     const { dom, fields, cvv, number, from } = setup();
     dom.post(cvv, from({ type: 'ready', field: 'cvv' }));

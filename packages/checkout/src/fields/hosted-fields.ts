@@ -43,7 +43,8 @@ export interface HostedFields {
   /**
    * True once the frames of these fields have answered a `sync` (messages between two windows keep their order, so every
    * report they sent before it has been handed to `onMessage`); false after SETTLE_TIMEOUT_MS without the others' (a
-   * frame answers once its card rules are in: the sandbox's validate.js). One at a time (a submit waits for it before the
+   * frame answers once its card rules are in: the sandbox's validate.js), or at once when one answers that they could
+   * not be imported (`syncFailed`). One at a time (a submit waits for it before the
    * next): the answers carry no request id. The sandbox's: submit.ts, imported on demand, the wait for it within the same
    * limit; false if it cannot be, at once.
    */
@@ -223,9 +224,9 @@ export function createHostedFields(options: HostedFieldsOptions): HostedFields {
         setTimeout(() => {
           for (const insert of held.splice(0)) if (!tornDown) insert();
         });
-      } else if (message.type === 'synced') {
+      } else if (message.type === 'synced' || message.type === 'syncFailed') {
         // Only a submit's module that was made has asked: one not loaded has nothing waiting for an answer.
-        submit?.synced(field);
+        submit?.synced(field, message.type === 'synced');
       } else if (message.type === 'tokenizeAnswer') {
         submit?.answer(message.data);
       } else if (message.type === 'state' && message.event === 'input') {

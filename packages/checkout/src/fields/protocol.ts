@@ -53,7 +53,10 @@ export type ParentMessage =
   | { readonly type: 'setCvvSize'; readonly size: 3 | 4 | null }
   | { readonly type: 'focus' }
   | { readonly type: 'clear' }
-  /** Answered with `synced` after every report the frame sent before it (messages between two windows keep their order). */
+  /**
+   * Answered with `synced` after every report the frame sent before it (messages between two windows keep their order),
+   * or `syncFailed` when the frame's card rules could not be imported.
+   */
   | { readonly type: 'sync' }
   | ({ readonly type: 'tokenize' } & TokenizeRequest);
 
@@ -65,6 +68,8 @@ export type FrameMessage =
   | { readonly type: 'binAvailable'; readonly bin: string }
   | { readonly type: 'inputSubmitRequest'; readonly field: FieldName }
   | { readonly type: 'synced'; readonly field: FieldName }
+  /** Its `sync` waited for the frame's card rules, whose import failed: no `synced` comes. */
+  | { readonly type: 'syncFailed'; readonly field: FieldName }
   /** `tokenized` or `tokenizeFailed` from the number frame: read by a submit's module (submit.ts), not here. */
   | { readonly type: 'tokenizeAnswer'; readonly data: Readonly<Record<string, unknown>> };
 
@@ -139,6 +144,7 @@ export function parseFrameMessage(data: unknown, channel: string): FrameMessage 
     case 'ready':
     case 'inputSubmitRequest':
     case 'synced':
+    case 'syncFailed':
       return isFieldName(data.field) ? { type: data.type, field: data.field } : null;
     case 'state': {
       const state = parseFieldState(data.state);

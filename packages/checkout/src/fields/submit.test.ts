@@ -168,17 +168,17 @@ describe('the settling', () => {
     try {
       const { tokenization } = setup();
       const first = tokenization.settle(['number']);
-      tokenization.synced('number');
+      tokenization.synced('number', true);
       await first;
       await vi.advanceTimersByTimeAsync(SETTLE_TIMEOUT_MS / 2);
       const settled = vi.fn();
       void tokenization.settle(['number', 'cvv']).then(settled);
       // The first settle's time-out would fall here: the second still waits for the CVV, then ends on its answer.
       await vi.advanceTimersByTimeAsync(SETTLE_TIMEOUT_MS / 2);
-      tokenization.synced('number');
+      tokenization.synced('number', true);
       await vi.advanceTimersByTimeAsync(0);
       expect(settled).not.toHaveBeenCalled();
-      tokenization.synced('cvv');
+      tokenization.synced('cvv', true);
       await vi.advanceTimersByTimeAsync(0);
       expect(settled).toHaveBeenCalledWith(true);
     } finally {

@@ -13,8 +13,8 @@ import { parseTokenizeResult, str, type ParentMessage, type TokenizeRequest } fr
 export interface FramesSubmit {
   /** True once every field's frame answered, false when the deadline came first. */
   settle(fields: readonly FieldName[], deadline: number): Promise<boolean>;
-  /** A field's frame answered `sync` (its window checked). */
-  synced(field: FieldName): void;
+  /** A field's frame answered `sync` (its window checked): `synced` (ok), or `syncFailed`, which ends the settle false. */
+  synced(field: FieldName, ok: boolean): void;
   /** The outcome the sandbox provider hands on (a card saved on the way marked so); never rejects. */
   tokenize(request: Omit<TokenizeRequest, 'requestId'>, deadline: number): Promise<TokenizeOutcome>;
   /** A tokenization's answer (`tokenized`, `tokenizeFailed`) from the number frame, its origin and window checked. */
@@ -96,9 +96,9 @@ export function createFramesSubmit(send: (field: FieldName, message: ParentMessa
         for (const field of fields) send(field, { type: 'sync' });
       });
     },
-    synced(field) {
+    synced(field, ok) {
       settling?.waiting.delete(field);
-      if (settling?.waiting.size === 0) settling.done(true);
+      if (!ok || settling?.waiting.size === 0) settling?.done(ok);
     },
     tokenize(request, deadline) {
       const requestId = randomId();

@@ -499,6 +499,20 @@ describe("the card rules' script", () => {
     expect(input.value).toBe('0');
   });
 
+  it("answers a Pay's sync with syncFailed when the import it tried again fails too; the next sync imports again and is answered synced alone", async () => {
+    const { input, field, posted, channel, imports } = slowRules('number');
+    input.type('4111111111111111');
+    await imports[0]?.('failed');
+    field.receive({ source: MESSAGE_SOURCE, channel, type: 'sync' });
+    await imports[1]?.('failed');
+    expect(posted.map(({ type }) => type)).toEqual(['ready', 'syncFailed']);
+    field.receive({ source: MESSAGE_SOURCE, channel, type: 'sync' });
+    expect(imports).toHaveLength(3);
+    await imports[2]?.('in');
+    // The failed sync was answered: only the new one is answered synced, after the reports.
+    expect(posted.map(({ type }) => type)).toEqual(['ready', 'syncFailed', 'cardTypeChange', 'binAvailable', 'state', 'synced']);
+  });
+
   it("imports it again at a Pay's sync when an import failed: what was typed formatted, brands and state reported, then synced", async () => {
     const { input, field, posted, channel, imports } = slowRules('number');
     input.type('4111111111111111');

@@ -8,7 +8,7 @@ import type { ExpiryEdit } from './validate.ts';
 // in validate.js, imported as the field announces itself ready (issue 10: not in the script a field waits for to take
 // typing). What happens before it is in (typing, focus, the parent's and the siblings' messages) is kept, in order, and
 // handed to it when it arrives; an import that failed is tried again at the next of them (a Pay's `sync` is one), at
-// an address of its own (frame.ts). Written against the small interfaces below rather than the DOM so that it runs
+// an address of its own (frame.ts), and a `sync` waiting for an import that fails is answered `syncFailed`. Written against the small interfaces below rather than the DOM so that it runs
 // under Node in tests; frame.ts wires it to the real page. Card data leaves a field only to sibling fields (same
 // origin, over the BroadcastChannel) and to the sandbox's own tokenization endpoint. Nothing here logs.
 
@@ -108,7 +108,7 @@ export function createHostedField({ field, channel }: FrameParams, host: FieldHo
 
   // The field's steps, once validate.js is in; until then what happens waits for them, in order.
   let take: ((step: FieldStep) => void) | undefined;
-  const waiting: FieldStep[] = [];
+  let waiting: FieldStep[] = [];
   let loading = false;
   const load = (): void => {
     if (loading) return;
@@ -120,6 +120,11 @@ export function createHostedField({ field, channel }: FrameParams, host: FieldHo
       },
       () => {
         loading = false;
+        // A Pay waiting for them (its `sync`) is told at once, its sync dropped: the checkout asks the shopper to reload
+        // now rather than after its wait for the answer (SETTLE_TIMEOUT_MS); a Pay after imports them again.
+        const kept = waiting.filter(([, step]) => step.type !== 'sync');
+        if (kept.length < waiting.length) post({ type: 'syncFailed', field });
+        waiting = kept;
       },
     );
   };

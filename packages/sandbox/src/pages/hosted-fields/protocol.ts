@@ -46,7 +46,8 @@ export type ParentMessage =
   | { type: 'setCvvSize'; size: 3 | 4 | null }
   | { type: 'focus' }
   | { type: 'clear' }
-  /** Answered with `synced`, after every report sent before it: the parent judges a submit once they are in. */
+  /** Answered with `synced`, after every report sent before it: the parent judges a submit once they are in; with
+   * `syncFailed` when the card rules' import it waits for fails. */
   | { type: 'sync' }
   | {
       type: 'tokenize';
@@ -91,6 +92,8 @@ export type FrameMessage =
   | { type: 'binAvailable'; bin: string }
   | { type: 'inputSubmitRequest'; field: FieldName }
   | { type: 'synced'; field: FieldName }
+  /** A `sync` waiting for the card rules whose import failed: the parent does not wait for `synced`. */
+  | { type: 'syncFailed'; field: FieldName }
   | { type: 'tokenized'; requestId: string; result: unknown }
   | { type: 'tokenizeFailed'; requestId: string; error: TokenizeError };
 
