@@ -243,6 +243,20 @@ test('the card rules failing to download, as the form opens and again at Pay: "T
   await expect(shopper.field('number')).toHaveValue(cards.visa.number);
 });
 
+test('Enter in a card field before the card rules arrive asks to pay at once: the Pay waits for them (submitting meanwhile) and pays once they are in, not by itself later', async ({
+  page,
+}) => {
+  const shopper = new Shopper(page);
+  const sheet = new CheckoutSheet(page);
+  const release = await holdCardRules(page);
+  await shopper.startCheckoutOfNewOrder();
+  await shopper.enterCard(cards.visa);
+  await shopper.field('postalCode').press('Enter');
+  await sheet.seesState('submitting');
+  release();
+  await shopper.seesReceipt();
+});
+
 test('a postal code is checked as written: "-1" is "not valid", "12.345" is accepted and the card pays', async ({ page }) => {
   const shopper = new Shopper(page);
   await shopper.startCheckoutOfNewOrder();

@@ -108,12 +108,6 @@ export function startField({ field, channel, host, post, edits, focused }: Field
         case 'blur':
           report(data.type);
           break;
-        case 'keydown':
-          if ((data as Event & { key?: unknown }).key === 'Enter') {
-            data.preventDefault();
-            post({ type: 'inputSubmitRequest', field });
-          }
-          break;
         case 'message': {
           // The other fields answer the number field's tokenization (tokenize.ts) with their values.
           const message = readSibling(data);

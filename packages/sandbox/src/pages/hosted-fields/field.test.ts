@@ -513,6 +513,17 @@ describe("the card rules' script", () => {
     expect(posted.map(({ type }) => type)).toEqual(['ready', 'syncFailed', 'cardTypeChange', 'binAvailable', 'state', 'synced']);
   });
 
+  it('asks to submit on Enter at once before it is in, and once only: the Pay waits for it through its sync', async () => {
+    const { input, posted, imports } = slowRules('number');
+    input.type('4111111111111111');
+    const enter = Object.assign(new Event('keydown', { cancelable: true }), { key: 'Enter' });
+    input.dispatchEvent(enter);
+    expect(enter.defaultPrevented).toBe(true);
+    expect(posted.map(({ type }) => type)).toEqual(['ready', 'inputSubmitRequest']);
+    await imports[0]?.('in');
+    expect(posted.filter(({ type }) => type === 'inputSubmitRequest')).toHaveLength(1);
+  });
+
   it("imports it again at a Pay's sync when an import failed: what was typed formatted, brands and state reported, then synced", async () => {
     const { input, field, posted, channel, imports } = slowRules('number');
     input.type('4111111111111111');

@@ -2,7 +2,8 @@ import { MESSAGE_SOURCE } from './protocol.ts';
 import type { Envelope, FieldName, FrameMessage, FrameParams, ParentMessage } from './protocol.ts';
 import type { ExpiryEdit } from './validate.ts';
 
-// One hosted card field, as it takes typing: its input's attributes, the parent's `configure` and `focus`, `ready`.
+// One hosted card field, as it takes typing: its input's attributes, the parent's `configure` and `focus`, `ready`,
+// Enter's submit request.
 // What it does with what is typed (its state reports to the parent, the number's and the expiry's formatting, brands
 // and BIN, the siblings' answers, the number field's tokenization) is field-steps.ts, which comes with the card rules
 // in validate.js, imported as the field announces itself ready (issue 10: not in the script a field waits for to take
@@ -142,7 +143,14 @@ export function createHostedField({ field, channel }: FrameParams, host: FieldHo
     edits.push([input.value, typeof inputType === 'string' && inputType.startsWith('delete')]);
     passEvent(event);
   });
-  input.addEventListener('keydown', passEvent);
+  // Enter asks the parent to submit at once, the rules in or not: the Pay waits for them through its `sync` as a click
+  // does, rather than the shop paying by itself when they arrive a while after the key.
+  input.addEventListener('keydown', (event) => {
+    if ((event as Event & { key?: unknown }).key === 'Enter') {
+      event.preventDefault();
+      post({ type: 'inputSubmitRequest', field });
+    }
+  });
   host.siblings.addEventListener('message', passEvent);
   for (const type of ['focus', 'blur']) {
     input.addEventListener(type, (event) => {
