@@ -9,8 +9,9 @@ import type { ExpiryEdit } from './validate.ts';
 // in validate.js, imported as the field announces itself ready (issue 10: not in the script a field waits for to take
 // typing). What happens before it is in (typing, focus, the parent's and the siblings' messages) is kept, in order, and
 // handed to it when it arrives; an import that failed is tried again at the next of them (a Pay's `sync` is one), at
-// an address of its own (frame.ts), and a `sync` waiting for an import that fails is answered `syncFailed`. Written against the small interfaces below rather than the DOM so that it runs
-// under Node in tests; frame.ts wires it to the real page. Card data leaves a field only to sibling fields (same
+// an address of its own (frame.ts), and a `sync` waiting for an import that fails is answered `syncFailed`. Written
+// against the small interfaces below rather than the DOM so that it runs under Node in tests; frame.ts wires it to the
+// real page. Card data leaves a field only to sibling fields (same
 // origin, over the BroadcastChannel) and to the sandbox's own tokenization endpoint. Nothing here logs.
 
 /** What the number field imports to tokenize (tokenize.ts). */
