@@ -1,14 +1,6 @@
 // The typed postMessage protocol between the checkout and the hosted field frames (contracts section 1).
 // Incoming data is untrusted: it is parsed field by field into a closed union, anything else is dropped.
-import {
-  isFieldName,
-  NEW_METHOD_DEFAULTS,
-  type CardCandidate,
-  type FieldName,
-  type FieldReport,
-  type FieldState,
-  type PaymentMethodResult,
-} from '../machine/checkout.types.ts';
+import { isFieldName, type CardCandidate, type FieldName, type FieldReport, type FieldState } from '../machine/checkout.types.ts';
 import { isRecord } from '../provider/json.ts';
 
 export const PROTOCOL_SOURCE = 'kassa-hosted-fields';
@@ -100,41 +92,6 @@ function parseCard(value: unknown): CardCandidate | null {
 
 export function str(value: unknown): string {
   return typeof value === 'string' ? value : '';
-}
-
-/** The string members `keys` of `value`, each '' when absent or not a string. */
-function strings<K extends string>(value: Record<string, unknown>, keys: readonly K[]): Record<K, string> {
-  return Object.fromEntries(keys.map((key) => [key, str(value[key])])) as Record<K, string>;
-}
-
-/** The gateway's creditCards[0] object -> the public result shape (spec section 3). */
-export function parseTokenizeResult(value: unknown): PaymentMethodResult | null {
-  if (!isRecord(value) || typeof value.nonce !== 'string' || value.nonce === '' || !isRecord(value.details)) return null;
-  const d = value.details;
-  const b = value.binData;
-  return {
-    nonce: value.nonce,
-    type: 'CreditCard',
-    details: {
-      ...strings(d, ['bin', 'cardType', 'lastFour', 'lastTwo', 'expirationMonth', 'expirationYear']),
-      cardholderName: typeof d.cardholderName === 'string' && d.cardholderName !== '' ? d.cardholderName : null,
-    },
-    description: str(value.description),
-    binData: isRecord(b)
-      ? strings(b, [
-          'commercial',
-          'countryOfIssuance',
-          'debit',
-          'durbinRegulated',
-          'healthcare',
-          'issuingBank',
-          'payroll',
-          'prepaid',
-          'productId',
-        ])
-      : undefined,
-    ...NEW_METHOD_DEFAULTS,
-  };
 }
 
 /** Validates one message from a frame of `channel`; null for anything that is not exactly ours. */

@@ -1,6 +1,5 @@
 // The provider client for Kassa's sandbox gateway: configuration over its client API, card fields from its origin.
 import { createHostedFields } from '../fields/hosted-fields.ts';
-import { parseTokenizeResult } from '../fields/protocol.ts';
 import type { GatewayConfiguration, PaymentMethodResult } from '../machine/checkout.types.ts';
 import { parseClientToken, type ClientToken } from './client-token.ts';
 import { fetchFromGateway, GATEWAY_TIMEOUT_MS, NETWORK } from './gateway-failures.ts';
@@ -46,10 +45,14 @@ export async function parseSavedMethods(body: unknown): Promise<readonly Payment
   const list = isRecord(body) ? body.paymentMethods : undefined;
   if (!Array.isArray(list)) return [];
   const isWallet = (entry: unknown) => isRecord(entry) && typeof entry.type === 'string' && entry.type !== 'CreditCard';
-  // Loaded only when the list holds a saved wallet: the card view's bundle stays within its budget.
-  const wallets = list.some(isWallet) ? await inTime(import('./wallet-result.ts')) : null;
+  // Each reader loaded only when the list holds what it reads (a saved wallet, a saved card): not in the card view's
+  // download, as only a customer's checkout reads them.
+  const [wallets, cards] = await Promise.all([
+    list.some(isWallet) ? inTime(import('./wallet-result.ts')) : null,
+    list.some((entry) => !isWallet(entry)) ? inTime(import('../fields/card-result.ts')) : null,
+  ]);
   return list.flatMap((entry: unknown) => {
-    const card = isWallet(entry) ? (wallets?.walletResult(entry) ?? null) : parseTokenizeResult(entry);
+    const card = isWallet(entry) ? (wallets?.walletResult(entry) ?? null) : (cards?.parseTokenizeResult(entry) ?? null);
     if (card === null) return [];
     const flags = entry as { default?: unknown; hasSubscription?: unknown };
     return [{ ...card, vaulted: true, default: flags.default === true, hasSubscription: flags.hasSubscription === true }];
