@@ -13,6 +13,11 @@ export class CheckoutSheet {
     return this.root().locator('.kassa-checkout__header').getByRole('alert');
   }
 
+  /** The sheet's status line (role="status", polite, beside the message): the payment under way, a card selected. */
+  status() {
+    return this.root().locator('.kassa-checkout__header').getByRole('status');
+  }
+
   toggle() {
     return this.root().getByRole('button', { name: 'Choose another way to pay' });
   }

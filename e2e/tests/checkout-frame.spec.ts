@@ -1,4 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
+import { axeOn } from '../support/axe.ts';
 import { catalogue } from '../support/catalogue.ts';
 import { chromiumLaunchOptions } from '../support/chromium.ts';
 import { currentProduct } from '../support/products.ts';
@@ -201,6 +202,8 @@ test('the card rules arriving 3 s after Pay: the Pay waits for them (no "Check y
   const shopper = new Shopper(page);
   const sheet = new CheckoutSheet(page);
   const release = await holdCardRules(page);
+  // In the dark theme (the shop follows the system's), for the screenshot of the sheet while it pays.
+  await page.emulateMedia({ colorScheme: 'dark' });
   // The page's clock, to run 3 s forward rather than wait them out.
   await page.clock.install();
   await shopper.startCheckoutOfNewOrder();
@@ -216,6 +219,9 @@ test('the card rules arriving 3 s after Pay: the Pay waits for them (no "Check y
   await expect(sheet.message()).toHaveText('');
   // The shopper sees the payment under way meanwhile: the shop's button says so.
   await expect(page.getByRole('button', { name: 'Paying…' })).toHaveAttribute('aria-busy', 'true');
+  // And the sheet, as on an integrator's page whose button says nothing (the test above).
+  await expect(sheet.status()).toHaveText('Processing your payment…');
+  await page.screenshot({ path: test.info().outputPath('paying-shop-dark.png') });
   release();
   await expect(shopper.field('expirationDate')).toHaveValue(`03 / ${year}`);
   await shopper.seesReceipt();
@@ -255,6 +261,49 @@ test('Enter in a card field before the card rules arrive asks to pay at once: th
   await sheet.seesState('submitting');
   release();
   await shopper.seesReceipt();
+});
+
+test('a Pay held by the card rules on an integrator\'s page, whose own button says nothing: the card form dims and takes no click or typing, a spinner and "Processing your payment…" in the sheet\'s polite status line, then the card pays', async ({
+  page,
+}) => {
+  const shopper = new Shopper(page);
+  const sheet = new CheckoutSheet(page);
+  const release = await holdCardRules(page);
+  await openIntegratorPage(page, { authorization: await clientTokenForNewOrder(page) });
+  await sheet.seesState('ready');
+  await shopper.enterCard(cards.visa);
+  await expect(sheet.status()).toHaveText('');
+  const paid = requestPaymentMethod(page);
+  await sheet.seesState('submitting');
+  await expect(sheet.status()).toHaveText('Processing your payment…');
+  await expect(sheet.status()).toBeVisible();
+  // role="status" is polite; the sheet is not aria-busy, which lets a screen reader hold back a region's news.
+  await expect(sheet.root()).toHaveAttribute('aria-busy', 'false');
+  const spinner = await sheet.status().evaluate((status) => {
+    const before = getComputedStyle(status, '::before');
+    return { animation: before.animationName, width: before.width, border: before.borderTopWidth };
+  });
+  expect(spinner).toEqual({ animation: 'kassa-spin', width: '16px', border: '2px' });
+  // A shopper who asks for less motion gets it standing still.
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  expect(await sheet.status().evaluate((status) => getComputedStyle(status, '::before').animationName)).toBe('none');
+  await page.emulateMedia({ reducedMotion: 'no-preference' });
+  const form = sheet.root().locator('.kassa-card');
+  await expect(form).toHaveCSS('opacity', '0.5');
+  // A click on the number field and the keys after it reach nothing: the field keeps the card as it was.
+  const box = await sheet.root().locator('iframe[name="kassa-field-number"]').boundingBox();
+  if (box === null) throw new Error('the number field is not drawn');
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  await page.keyboard.type('42');
+  expect(await sheet.focusedField()).toBe('BODY');
+  await page.screenshot({ path: test.info().outputPath('paying-integrator-light.png') });
+  expect((await axeOn(page).analyze()).violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
+  release();
+  const [outcome] = await paid;
+  expect(outcome).toMatchObject({ ok: true, result: { type: 'CreditCard', details: { lastFour: '1111' } } });
+  await expect(shopper.field('number')).toHaveValue('4111 1111 1111 1111');
+  await expect(form).toHaveCSS('opacity', '1');
+  await expect(form).not.toHaveAttribute('inert');
 });
 
 test('a postal code is checked as written: "-1" is "not valid", "12.345" is accepted and the card pays', async ({ page }) => {

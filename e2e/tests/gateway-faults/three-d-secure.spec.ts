@@ -224,6 +224,9 @@ test("on an integrator's page, a challenge (4000000000001091) whose dialog's cod
   const outcome = requestPaymentMethod(page);
   await asked;
   await expect(page.getByRole('dialog')).toHaveCount(0);
+  // Meanwhile the sheet shows the payment under way (the page's button is the integrator's own, and says nothing).
+  await expect(sheet.status()).toHaveText('Processing your payment…');
+  await expect(sheet.status()).toBeVisible();
   // Its time limit (OPTION_LOAD_TIMEOUT_MS, runtime/in-time.ts, from the dialog's first render), run forward on the
   // page's clock; then as when it fails to download (views/sheet/sheet.tsx's onDemand).
   await page.clock.fastForward(20_000);

@@ -9,6 +9,7 @@ export const en = {
   'sheet.cardHeading': 'Pay with card',
   'sheet.acceptedCards': 'Accepted cards',
   'sheet.retry': 'Try again',
+  'sheet.paying': 'Processing your payment…',
 
   'field.cardholderName.label': 'Cardholder name',
   'field.number.label': 'Card number',

@@ -153,6 +153,6 @@ describe('connect', () => {
 
   it('says which card is ready to pay in the header, unless a message takes its place', () => {
     const selected = { ...after(cardOnly, cardReady), selected: paymentMethodResult };
-    expect(connectRoot(selected, t).selectedText).toBe('Visa ending in 1111 is ready to pay.');
+    expect(connectRoot(selected, t).statusText).toBe('Visa ending in 1111 is ready to pay.');
   });
 });

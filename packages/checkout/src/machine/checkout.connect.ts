@@ -12,12 +12,17 @@ export type PublicState = 'loading' | 'ready' | 'submitting' | 'error' | 'closed
 export interface RootProps {
   /** `data-state` of the root; `mounting` (frames still loading) is still loading to the outside world. */
   readonly dataState: PublicState;
+  /** The sheet loads (`aria-busy`). Not while paying: a screen reader may hold a busy region's news, the status's too. */
   readonly busy: boolean;
   readonly loadingText: string | null;
-  /** The sheet-level message (role="alert"), '' when none. */
+  /** The sheet-level message (role="alert"), '' when none (or while paying: the status says what happens now). */
   readonly alert: string;
-  /** Status line for a tokenized card that is still selected, '' when none (shares the header with the alert). */
-  readonly selectedText: string;
+  /**
+   * The status line (role="status", polite; it shares the header with the alert): the payment on its way (the card
+   * handed over, or 3-D Secure, its challenge's code downloading included; the sheet draws a spinner beside it), or a
+   * tokenized card that is still selected; '' when none.
+   */
+  readonly statusText: string;
   /** A retry button, when trying again can help and the checkout does not retry by itself. */
   readonly retryText: string | null;
   /** The view shown; while loading, the view that will open (rendered inert under the overlay). */
@@ -64,7 +69,8 @@ export interface CardProps {
  * card is handed over only once every frame is ready (the machine's `mounting` refuses a request).
  */
 function usable(state: CheckoutState, field: FieldName): boolean {
-  if (state.phase === 'ready' || state.phase === 'submitting') return true;
+  // Not while paying (nor 3-D Secure): a card whose frames still took typing could change after it was handed over.
+  if (state.phase === 'ready') return true;
   const { phase, view, framesReady } = state;
   return phase === 'mounting' && view === 'card' && framesReady.includes('number') && framesReady.includes(field);
 }
@@ -80,13 +86,17 @@ export function connectRoot(state: CheckoutState, t: Translate): RootProps {
   const { loadError, sheetError, selected } = state;
   const live = state.phase !== 'error' && state.phase !== 'closed';
   const card = state.options.find((entry) => entry.id === 'card');
+  // A card handed over (`submitting` on the delete confirmation is a saved card being deleted), or 3-D Secure.
+  const paying = (state.phase === 'submitting' && state.view === 'card') || state.phase === 'authenticating';
   return {
     dataState: publicState(state.phase),
-    busy: loading || state.phase === 'submitting' || state.phase === 'authenticating',
+    busy: loading,
     loadingText: loading && !usable(state, 'number') ? t('sheet.loading') : null,
-    alert: loadError !== null ? t(loadError.messageKey) : sheetError !== null ? t(sheetError) : '',
-    selectedText:
-      selected === null || state.view !== 'card'
+    // A message left from before (a submit that waits for the fields' last reports keeps it until they are in).
+    alert: paying ? '' : loadError !== null ? t(loadError.messageKey) : sheetError !== null ? t(sheetError) : '',
+    statusText: paying
+      ? t('sheet.paying')
+      : selected === null || state.view !== 'card'
         ? ''
         : t('sheet.cardSelected', { brand: selected.details.cardType, lastFour: selected.details.lastFour }),
     // A rate-limited load retries by itself once the gateway's Retry-After has passed.

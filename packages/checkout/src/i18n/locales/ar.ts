@@ -6,6 +6,7 @@ export const ar: Catalogue = {
   'sheet.cardHeading': 'الدفع بالبطاقة',
   'sheet.acceptedCards': 'البطاقات المقبولة',
   'sheet.retry': 'إعادة المحاولة',
+  'sheet.paying': 'جارٍ معالجة الدفع…',
   'sheet.cardSelected': 'بطاقة {brand} المنتهية بـ {lastFour} جاهزة للدفع.',
   'sheet.chooseWayToPay': 'اختر طريقة الدفع',
   'sheet.otherWaysToPay': 'طرق دفع أخرى',

@@ -6,6 +6,7 @@ export const de: Catalogue = {
   'sheet.cardHeading': 'Mit Karte bezahlen',
   'sheet.acceptedCards': 'Akzeptierte Karten',
   'sheet.retry': 'Erneut versuchen',
+  'sheet.paying': 'Ihre Zahlung wird verarbeitet…',
   'sheet.cardSelected': '{brand} mit der Endung {lastFour} ist zum Bezahlen bereit.',
   'sheet.chooseWayToPay': 'Zahlungsart wählen',
   'sheet.otherWaysToPay': 'Andere Zahlungsarten',

@@ -6,6 +6,7 @@ export const es: Catalogue = {
   'sheet.cardHeading': 'Pagar con tarjeta',
   'sheet.acceptedCards': 'Tarjetas aceptadas',
   'sheet.retry': 'Volver a intentarlo',
+  'sheet.paying': 'Procesando su pago…',
   'sheet.cardSelected': 'La tarjeta {brand} terminada en {lastFour} está lista para pagar.',
   'sheet.chooseWayToPay': 'Elija una forma de pago',
   'sheet.otherWaysToPay': 'Otras formas de pago',

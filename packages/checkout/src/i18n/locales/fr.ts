@@ -6,6 +6,7 @@ export const fr: Catalogue = {
   'sheet.cardHeading': 'Payer par carte',
   'sheet.acceptedCards': 'Cartes acceptées',
   'sheet.retry': 'Réessayer',
+  'sheet.paying': 'Traitement de votre paiement…',
   'sheet.cardSelected': 'La carte {brand} se terminant par {lastFour} est prête pour le paiement.',
   'sheet.chooseWayToPay': 'Choisissez un moyen de paiement',
   'sheet.otherWaysToPay': 'Autres moyens de paiement',

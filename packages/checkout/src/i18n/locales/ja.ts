@@ -6,6 +6,7 @@ export const ja: Catalogue = {
   'sheet.cardHeading': 'カードで支払う',
   'sheet.acceptedCards': 'ご利用いただけるカード',
   'sheet.retry': '再試行',
+  'sheet.paying': 'お支払いを処理しています…',
   'sheet.cardSelected': '{brand}（末尾 {lastFour}）でお支払いいただけます。',
   'sheet.chooseWayToPay': 'お支払い方法を選択',
   'sheet.otherWaysToPay': 'その他のお支払い方法',

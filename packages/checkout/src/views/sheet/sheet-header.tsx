@@ -13,7 +13,7 @@ export function SheetHeader({ root }: { readonly root: RootProps }): ReactElemen
     'alert',
     useCallback(() => alert.current?.focus(), []),
   );
-  const covered = root.alert !== '' || root.selectedText !== '';
+  const covered = root.alert !== '' || root.statusText !== '';
 
   let content: ReactElement | null = null;
   if (root.view === 'card') {
@@ -47,7 +47,7 @@ export function SheetHeader({ root }: { readonly root: RootProps }): ReactElemen
         {root.alert}
       </p>
       <p className="kassa-checkout__selected" role="status">
-        {root.alert === '' ? root.selectedText : ''}
+        {root.alert === '' ? root.statusText : ''}
       </p>
     </div>
   );

@@ -77,3 +77,49 @@ describe('a view whose download stalls (never ends, never fails)', () => {
     }
   });
 });
+
+describe('a payment on its way', () => {
+  const cardReady: CheckoutEvent[] = [
+    { type: 'CONFIG_LOADED', config: gatewayConfiguration(), options: ['card'] },
+    { type: 'OPTION_READY', option: 'card' },
+  ];
+  const STATUS = /<p class="kassa-checkout__selected" role="status">([^<]*)<\/p>/;
+
+  it('says so in the polite status line, the card form inert and the sheet not aria-busy (which could hold the news)', () => {
+    const ready = stateAfter(cardReady);
+    const readyHtml = renderWith(ready, <Sheet />);
+    expect(readyHtml.match(STATUS)?.[1]).toBe('');
+    expect(readyHtml).toMatch(/<div class="kassa-card" role="group" aria-label="Pay with card">/);
+
+    const paying = stateAfter([...cardReady, { type: 'SUBMIT' }]);
+    expect(paying.phase).toBe('submitting');
+    const html = renderWith(paying, <Sheet />);
+    expect(html).toMatch(/<div class="kassa-checkout"[^>]* data-state="submitting" data-view="card" aria-busy="false">/);
+    expect(html.match(STATUS)?.[1]).toBe('Processing your payment…');
+    expect(html).toMatch(/<div class="kassa-card" role="group" aria-label="Pay with card" inert="">/);
+    // The accepted brands give their place to it (the header's one cell), as to a message.
+    expect(html).toContain('<div class="kassa-checkout__heading" data-covered="">');
+  });
+
+  it('takes the place of a message left from the last try, which comes back if it still holds', () => {
+    const failed = stateAfter([...cardReady, { type: 'SUBMIT' }, { type: 'FIELDS_SETTLED' }]);
+    expect(renderWith(failed, <Sheet />)).toContain('tabindex="-1">Check your entries and try again.</p>');
+    const again = stateAfter([...cardReady, { type: 'SUBMIT' }, { type: 'FIELDS_SETTLED' }, { type: 'SUBMIT' }]);
+    expect(again).toMatchObject({ phase: 'submitting', sheetError: 'error.checkEntries' });
+    const html = renderWith(again, <Sheet />);
+    expect(html).toContain('role="alert" tabindex="-1"></p>');
+    expect(html.match(STATUS)?.[1]).toBe('Processing your payment…');
+    expect(
+      renderWith(
+        stateAfter([
+          ...cardReady,
+          { type: 'SUBMIT' },
+          { type: 'FIELDS_SETTLED' },
+          { type: 'SUBMIT' },
+          { type: 'FIELDS_SETTLED' },
+        ]),
+        <Sheet />,
+      ),
+    ).toContain('tabindex="-1">Check your entries and try again.</p>');
+  });
+});

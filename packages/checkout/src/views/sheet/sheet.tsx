@@ -70,6 +70,7 @@ export function Sheet(): ReactElement {
           {root.retryText}
         </button>
       )}
+      {/* While the dialog's code downloads, the header's status ("Processing your payment…", a spinner) is the sheet's. */}
       {state.challengeUrl !== null && (
         <Suspense fallback={null}>
           <ChallengeModal
