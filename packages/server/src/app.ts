@@ -52,7 +52,7 @@ import { refusalsRoutes } from './routes/refusals/refusals.routes.ts';
 import { sessionRoutes } from './routes/session/session.routes.ts';
 import { subscriptionsRoutes } from './routes/subscriptions/subscriptions.routes.ts';
 import { startReconciler } from './jobs/reconciler.ts';
-import { startSweeper } from './jobs/sweeper.ts';
+import { startSweeper, sweepSettings } from './jobs/sweeper.ts';
 import { instrumentBotcheck, instrumentGateway, instrumentWebhooks } from './metrics/instrument.ts';
 import { createMetrics } from './metrics/metrics.ts';
 import { registerMetrics } from './plugins/metrics.ts';
@@ -199,7 +199,7 @@ export async function buildKassaApp(config: Config, deps: AppDeps = {}): Promise
     );
     app.addHook('onClose', async () => stop());
   }
-  const stopSweeper = startSweeper({ database, log: app.log }, config.sweepIntervalMs);
+  const stopSweeper = startSweeper({ database, settings: sweepSettings(config.botcheck), log: app.log }, config.sweepIntervalMs);
   app.addHook('onClose', async () => stopSweeper());
 
   await app.ready();

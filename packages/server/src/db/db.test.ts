@@ -161,6 +161,36 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('database on 
     }
   });
 
+  it("indexes Idempotency-Keys, spent bot-check tokens and refusals by their keys (refusals by (created_at, id) too) alone on SQLite (0023: its sweeper reads rowids and that index), by their age too on PostgreSQL; 0023's down puts SQLite's back", async () => {
+    const { handle, cleanup } = await engine.open();
+    const { db } = handle;
+    const tables = sql.join(['idempotency_keys', 'botcheck_uses', 'velocity_refusals']);
+    const query =
+      name === 'sqlite'
+        ? sql<{ name: string }>`select name from sqlite_master where type = 'index' and tbl_name in (${tables})`
+        : sql<{ name: string }>`select indexname as name from pg_indexes where tablename in (${tables})`;
+    const indexes = async () => (await query.execute(db)).rows.map((row) => row.name).sort();
+    const keys =
+      name === 'sqlite'
+        ? ['sqlite_autoindex_botcheck_uses_1', 'sqlite_autoindex_idempotency_keys_1', 'sqlite_autoindex_velocity_refusals_1']
+        : ['botcheck_uses_pkey', 'idempotency_keys_pk', 'velocity_refusals_pkey'];
+    const all = [
+      ...keys,
+      'velocity_refusals_listed',
+      'botcheck_uses_expires',
+      'idempotency_keys_created',
+      'velocity_refusals_age',
+    ].sort();
+    try {
+      expect(await indexes()).toEqual(name === 'sqlite' ? [...keys, 'velocity_refusals_listed'].sort() : all);
+      const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+      expect((await migrator.migrateTo('0022_velocity_counts_swept_by_rowid')).error).toBeUndefined();
+      expect(await indexes()).toEqual(all);
+    } finally {
+      await cleanup();
+    }
+  });
+
   it('allows one live (pending or succeeded) payment per order, many declined ones', async () => {
     const { handle, cleanup } = await engine.open();
     const { db } = handle;

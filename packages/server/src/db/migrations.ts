@@ -7,8 +7,8 @@ export const FIRST_ORDER_NUMBER = 1001;
 /**
  * Every schema change, in order. The SAME migrations run on SQLite and PostgreSQL: only portable types
  * (text, integer) and portable constraints (unique, partial unique index, foreign keys); one exception, 0017, whose
- * sequence is PostgreSQL's alone, PostgreSQL's storage settings (0020), which change no table's shape, and an index
- * SQLite's sweeper does without (0022).
+ * sequence is PostgreSQL's alone, PostgreSQL's storage settings (0020), which change no table's shape, and indexes
+ * SQLite's sweeper does without (0022, 0023).
  */
 export const migrations: Record<string, Migration> = {
   '0001_initial': {
@@ -618,7 +618,29 @@ export const migrations: Record<string, Migration> = {
         await db.schema.createIndex('velocity_counts_age').on('velocity_counts').column('minute').execute();
     },
   },
+  '0023_sqlite_sweeper_indexes_dropped': {
+    // Indexes only SQLite's sweeper read, each written by every payment (a key, a spent token) or refusal (issue 10,
+    // cpu13). It finds old Idempotency-Keys and spent bot-check tokens by rowid, as 0022's counts (jobs/sweeper.ts), and
+    // old refusals by the refusals page's index, (created_at, id), which it read already. PostgreSQL keeps them: its
+    // rows have no order of insertion, and without velocity_refusals_age its plan of a backlog's sweep is a table scan.
+    async up(db: Kysely<unknown>) {
+      if (!(db.getExecutor().adapter instanceof PostgresAdapter))
+        for (const { index } of SQLITE_DROPPED) await db.schema.dropIndex(index).execute();
+    },
+    async down(db: Kysely<unknown>) {
+      if (!(db.getExecutor().adapter instanceof PostgresAdapter))
+        for (const { index, table, column } of SQLITE_DROPPED)
+          await db.schema.createIndex(index).on(table).column(column).execute();
+    },
+  },
 };
+
+/** The indexes 0023 drops on SQLite: 0012's and 0003's. */
+const SQLITE_DROPPED = [
+  { index: 'idempotency_keys_created', table: 'idempotency_keys', column: 'created_at' },
+  { index: 'botcheck_uses_expires', table: 'botcheck_uses', column: 'expires_at' },
+  { index: 'velocity_refusals_age', table: 'velocity_refusals', column: 'created_at' },
+] as const;
 
 /** 0019's indexes of what an attempt's outcome tells, led by the column that is null until then. */
 const OUTCOME_INDEXES: ReadonlyArray<{ index: string; columns: [string, ...string[]] }> = [

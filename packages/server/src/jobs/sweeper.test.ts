@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/connect.ts';
 import { buildApp } from '../index.ts';
@@ -15,13 +15,18 @@ import {
   REFUSALS_RETENTION_MS,
   SENT_MAIL_RETENTION_MS,
   SWEEP_BATCH,
-  VELOCITY_ROWID_SLACK_MS,
+  ROWID_SLACK_MS,
+  SWEEPS,
+  sweepBatch,
   sweepExpired,
+  sweepSettings,
 } from './sweeper.ts';
 
 const NOW = new Date('2026-11-23T12:00:00.000Z');
 const at = (offsetMs: number): string => nowIso(new Date(NOW.getTime() + offsetMs));
 const MINUTE = 60_000;
+/** The default config's: BOTCHECK_CHALLENGE_TTL_SECONDS=120. */
+const SETTINGS = sweepSettings({ challengeTtlSeconds: 120 });
 const SIGN_UP_LINK_MS = SIGN_UP_LINK_HOURS * 60 * MINUTE;
 
 /** Rows on both sides of each table's line: what is done with, and what a request could still read. */
@@ -132,7 +137,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('the sweeper 
     const { handle, cleanup } = await engine.open();
     try {
       await seed(handle.db);
-      expect(await sweepExpired(handle, NOW)).toEqual({
+      expect(await sweepExpired(handle, SETTINGS, NOW)).toEqual({
         sessions: 1,
         idempotency_keys: 2,
         botcheck_uses: 1,
@@ -163,46 +168,128 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('the sweeper 
       expect((await db.selectFrom('velocity_refusals').select('id').execute()).map((r) => r.id)).toEqual(['vel_recent']);
       expect((await db.selectFrom('sign_ups').select('id').execute()).map((r) => r.id)).toEqual(['sgn_pending']);
       // A second sweep finds nothing left to do.
-      expect(Object.values(await sweepExpired(handle, NOW))).toEqual([0, 0, 0, 0, 0, 0, 0, 0]);
+      expect(Object.values(await sweepExpired(handle, SETTINGS, NOW))).toEqual([0, 0, 0, 0, 0, 0, 0, 0]);
     } finally {
       await cleanup();
     }
   });
 
-  it.runIf(make().name === 'sqlite')(
-    'on SQLite reads velocity counts by rowid up to the first one past the cutoff and its slack: what is before it goes, a row out of order beyond it waits for a later sweep',
-    async () => {
+  // Each table SQLite sweeps by rowid: a row named `name` whose swept time is `at(offset)`, the line `done` draws (a row
+  // before it is expired), how far past it the sweep's stop row is, and the names left in rowid order.
+  const LONG_TOKENS = sweepSettings({ challengeTtlSeconds: 60 * 60 });
+  const byRowid: ReadonlyArray<{
+    table: 'velocity_counts' | 'idempotency_keys' | 'botcheck_uses';
+    cutoff: number;
+    slack: number;
+    insert(db: Db, name: string, offset: number): Promise<unknown>;
+    left(db: Db): Promise<string[]>;
+  }> = [
+    {
+      table: 'velocity_counts',
+      cutoff: -VELOCITY_COUNTS_KEEP_MS,
+      slack: ROWID_SLACK_MS,
+      insert: (db, subject, offset) =>
+        db
+          .insertInto('velocity_counts')
+          .values({ action: 'payment', dimension: 'ip', subject, detail: '', minute: at(offset), count: 1 })
+          .execute(),
+      left: async (db) =>
+        (await db.selectFrom('velocity_counts').select('subject').orderBy(sql`rowid`).execute()).map((r) => r.subject),
+    },
+    {
+      table: 'idempotency_keys',
+      cutoff: -IDEMPOTENCY_RETENTION_MS,
+      slack: ROWID_SLACK_MS,
+      insert: (db, key, offset) =>
+        db
+          .insertInto('idempotency_keys')
+          .values({
+            scope: 'ses_x',
+            key,
+            request_hash: 'r',
+            locked_at: null,
+            response_status: 201,
+            response_body: '{}',
+            created_at: at(offset),
+          })
+          .execute(),
+      left: async (db) => (await db.selectFrom('idempotency_keys').select('key').orderBy(sql`rowid`).execute()).map((r) => r.key),
+    },
+    {
+      // Tokens living an hour (BOTCHECK_CHALLENGE_TTL_SECONDS=3600): one spent at once expires an hour after a token
+      // issued an hour before and spent after it, so the stop row is an hour and the slack past now.
+      table: 'botcheck_uses',
+      cutoff: 0,
+      slack: LONG_TOKENS.tokenLifeMs + ROWID_SLACK_MS,
+      insert: (db, fingerprint, offset) =>
+        db
+          .insertInto('botcheck_uses')
+          .values({ fingerprint, expires_at: at(offset) })
+          .execute(),
+      left: async (db) =>
+        (await db.selectFrom('botcheck_uses').select('fingerprint').orderBy(sql`rowid`).execute()).map((r) => r.fingerprint),
+    },
+  ];
+
+  it.runIf(make().name === 'sqlite').each(byRowid)(
+    'on SQLite reads $table by rowid up to the first row past the cutoff and its slack: what is before it goes, a row out of order beyond it waits for a later sweep',
+    async ({ table, cutoff, slack, insert, left }) => {
       const { handle, cleanup } = await engine.open();
       const { db } = handle;
-      const cutoff = -VELOCITY_COUNTS_KEEP_MS;
       // In rowid order, as written.
       const written = [
         ['expired', cutoff - 2 * MINUTE],
-        ['live-in-slack', cutoff + MINUTE],
+        ['live-in-slack', cutoff + slack - MINUTE],
         ['expired-written-late', cutoff - MINUTE],
-        ['stop', cutoff + VELOCITY_ROWID_SLACK_MS],
+        ['stop', cutoff + slack],
         ['expired-written-too-late', cutoff - MINUTE],
-        ['live', -60 * MINUTE],
+        ['live', cutoff + slack + 60 * MINUTE],
       ] as const;
       try {
-        for (const [subject, offset] of written)
-          await db
-            .insertInto('velocity_counts')
-            .values({ action: 'payment', dimension: 'ip', subject, detail: '', minute: at(offset), count: 1 })
-            .execute();
-        const left = async () =>
-          (await db.selectFrom('velocity_counts').select('subject').orderBy(sql`rowid`).execute()).map((r) => r.subject);
-        expect((await sweepExpired(handle, NOW)).velocity_counts).toBe(2);
-        expect(await left()).toEqual(['live-in-slack', 'stop', 'expired-written-too-late', 'live']);
+        for (const [name, offset] of written) await insert(db, name, offset);
+        expect((await sweepExpired(handle, LONG_TOKENS, NOW))[table]).toBe(2);
+        expect(await left(db)).toEqual(['live-in-slack', 'stop', 'expired-written-too-late', 'live']);
         // Once the stop row is past the cutoff too, the sweep reads on to the next: nothing expired stays for good.
-        const later = new Date(NOW.getTime() + VELOCITY_ROWID_SLACK_MS + MINUTE);
-        expect((await sweepExpired(handle, later)).velocity_counts).toBe(3);
-        expect(await left()).toEqual(['live']);
+        const later = new Date(NOW.getTime() + slack + MINUTE);
+        expect((await sweepExpired(handle, LONG_TOKENS, later))[table]).toBe(3);
+        expect(await left(db)).toEqual(['live']);
       } finally {
         await cleanup();
       }
     },
   );
+
+  it.runIf(make().name === 'sqlite')(
+    "on SQLite finds each table's rows by an index or a rowid range: the only scan is the stop row's, in rowid order (the refusals' by the page's index)",
+    async () => {
+      const { handle, cleanup } = await engine.open();
+      try {
+        const plans = {} as Record<string, string>;
+        for (const sweep of SWEEPS) {
+          const compiled = sweepBatch('sqlite', sweep, SETTINGS, NOW).compile(handle.db);
+          const plan = await handle.db.executeQuery<{ detail: string }>(
+            CompiledQuery.raw(`explain query plan ${compiled.sql}`, [...compiled.parameters]),
+          );
+          plans[sweep.table] = plan.rows.map((row) => row.detail).join(' | ');
+        }
+        for (const [table, plan] of Object.entries(plans))
+          expect(plan.replace(`SCALAR SUBQUERY 1 | SCAN ${table}`, 'the stop row'), plan).not.toContain('SCAN');
+        for (const table of ['idempotency_keys', 'botcheck_uses', 'velocity_counts'])
+          expect(plans[table]).toContain(`SEARCH ${table} USING INTEGER PRIMARY KEY (rowid<?)`);
+        expect(plans.velocity_refusals).toContain(
+          'SEARCH velocity_refusals USING COVERING INDEX velocity_refusals_listed (created_at<?)',
+        );
+      } finally {
+        await cleanup();
+      }
+    },
+  );
+
+  it("takes a spent bot-check token's slack from the longest life of any provider's tokens, the configured challenges' if longer", () => {
+    expect(sweepSettings({ challengeTtlSeconds: 60 * 60 }).tokenLifeMs).toBe(60 * 60 * 1000);
+    // Turnstile's tokens live 300 s.
+    expect(sweepSettings({ challengeTtlSeconds: 120 }).tokenLifeMs).toBe(300 * 1000);
+  });
 
   it('the app sweeps by itself every SWEEP_INTERVAL_SECONDS, in a job apart from requests', async () => {
     const { config, handle, cleanup } = await engine.open();
@@ -238,7 +325,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('the sweeper 
         .insertInto('botcheck_uses')
         .values({ fingerprint: 'live', expires_at: at(MINUTE) })
         .execute();
-      const [mine, theirs] = await Promise.all([sweepExpired(handle, NOW), sweepExpired(other, NOW)]);
+      const [mine, theirs] = await Promise.all([sweepExpired(handle, SETTINGS, NOW), sweepExpired(other, SETTINGS, NOW)]);
       expect(mine.botcheck_uses + theirs.botcheck_uses).toBe(expired);
       expect((await handle.db.selectFrom('botcheck_uses').select('fingerprint').execute()).map((r) => r.fingerprint)).toEqual([
         'live',

@@ -3,6 +3,8 @@ import { sql } from 'kysely';
 import type { RawBuilder } from 'kysely';
 import type { DatabaseHandle } from '../db/connect.ts';
 import { nowIso } from '../ids.ts';
+import { SITEVERIFY_PROVIDERS } from '../botcheck/providers.ts';
+import type { Config } from '../config.ts';
 import { runEvery } from './every.ts';
 import { MAX_ATTEMPTS } from '../mail/outbox.ts';
 import { IDEMPOTENCY_RETENTION_MS } from '../payments/idempotency.repository.ts';
@@ -40,7 +42,7 @@ export const GIVEN_UP_MAIL_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 /** Refusals (velocity rules and bot-check) are kept this long for the merchant. */
 export const REFUSALS_RETENTION_MS = 90 * 24 * 60 * 60 * 1000;
 
-interface Sweep {
+export interface Sweep {
   table:
     | 'sessions'
     | 'idempotency_keys'
@@ -54,20 +56,39 @@ interface Sweep {
   key: readonly string[];
   /** Which rows are done with, as of `now`. */
   done(now: Date): RawBuilder<unknown>;
-  /** SQLite's own way to find them, where it has one. */
-  sqlite?: Pick<Sweep, 'key' | 'done'>;
+  /**
+   * SQLite's way where the table has no index of the column `done` reads (migrations 0022, 0023): its rows are read
+   * by rowid, the order they were written in, up to the first one whose `column` is at or past `stop`.
+   */
+  byRowid?: { column: string; stop(now: Date, settings: SweepSettings): string };
+}
+
+/** What a sweep reads of the config. */
+export interface SweepSettings {
+  /** How long past its spend a spent bot-check token may expire: the longest life of any provider's tokens. */
+  tokenLifeMs: number;
+}
+
+/**
+ * ALTCHA's challenges live BOTCHECK_CHALLENGE_TTL_SECONDS from their issue, a third party's tokens their provider's
+ * published life from their check; either may be spent at once, so a spent token's expiry is up to that far past its
+ * spend. All providers count (the shop alert's provider is another one).
+ */
+export function sweepSettings(botcheck: Pick<Config['botcheck'], 'challengeTtlSeconds'>): SweepSettings {
+  const lives = Object.values(SITEVERIFY_PROVIDERS).map((provider) => provider.tokenLifeSeconds);
+  return { tokenLifeMs: Math.max(botcheck.challengeTtlSeconds, ...lives) * 1000 };
 }
 
 const ago = (now: Date, ms: number): string => nowIso(new Date(now.getTime() - ms));
 
 /**
- * How far a velocity count's rowid may be out of its minute's order. A count's minute is its request's clock's when it
- * counted, and its row is written in that request (an outcome's after the gateway answered) on whichever instance's
- * clock: a row written later may hold an earlier minute, by seconds. SQLite's sweep reads rows by rowid (the order they
- * were first written in) up to the first one this long past the cutoff: every expired row before it goes; one out of
- * order by more waits for a later sweep, as no rule reads a minute before its window.
+ * How far a row's rowid may be out of the order of the time `byRowid` reads. That time is its request's clock's (a
+ * velocity count's minute, a key's creation) or set from it (a token's expiry), and its row is written in that request
+ * (a count of an outcome's after the gateway answered) on whichever instance's clock: a row written later may hold an
+ * earlier time, by seconds. SQLite's sweep reads rows by rowid up to the first one this long past the cutoff: every
+ * expired row before it goes; one out of order by more waits for a later sweep (the stop row moves on with the clock).
  */
-export const VELOCITY_ROWID_SLACK_MS = 10 * 60 * 1000;
+export const ROWID_SLACK_MS = 10 * 60 * 1000;
 
 export const SWEEPS: readonly Sweep[] = [
   { table: 'sessions', key: ['id'], done: (now) => sql`expires_at < ${nowIso(now)}` },
@@ -78,20 +99,23 @@ export const SWEEPS: readonly Sweep[] = [
       const cutoff = ago(now, IDEMPOTENCY_RETENTION_MS);
       return sql`created_at < ${cutoff} and (locked_at is null or locked_at < ${cutoff})`;
     },
+    // A key's created_at is its insert's: a takeover or an answer updates the row in place, and a key claimed again
+    // after it expired is deleted and inserted anew (idempotency.repository.ts).
+    byRowid: { column: 'created_at', stop: (now) => ago(now, IDEMPOTENCY_RETENTION_MS - ROWID_SLACK_MS) },
   },
-  { table: 'botcheck_uses', key: ['fingerprint'], done: (now) => sql`expires_at < ${nowIso(now)}` },
+  {
+    table: 'botcheck_uses',
+    key: ['fingerprint'],
+    done: (now) => sql`expires_at < ${nowIso(now)}`,
+    // Its rowids follow the spends; a spent token's expiry is up to a token's life past its spend.
+    byRowid: { column: 'expires_at', stop: (now, settings) => ago(now, -(settings.tokenLifeMs + ROWID_SLACK_MS)) },
+  },
   {
     table: 'velocity_counts',
     key: ['action', 'dimension', 'subject', 'minute', 'detail'],
     done: (now) => sql`minute < ${ago(now, VELOCITY_COUNTS_KEEP_MS)}`,
-    // No index of the minutes on SQLite (migration 0022): the rows before the first one counted well after the cutoff,
-    // by rowid, so a sweep reads the expired rows and the slack's, however many a day holds.
-    sqlite: {
-      key: ['rowid'],
-      done: (now) => sql`minute < ${ago(now, VELOCITY_COUNTS_KEEP_MS)} and rowid < coalesce((
-        select rowid from velocity_counts where minute >= ${ago(now, VELOCITY_COUNTS_KEEP_MS - VELOCITY_ROWID_SLACK_MS)}
-        order by rowid limit 1), 9223372036854775807)`,
-    },
+    // The rowids follow the minute a count was first written in.
+    byRowid: { column: 'minute', stop: (now) => ago(now, VELOCITY_COUNTS_KEEP_MS - ROWID_SLACK_MS) },
   },
   { table: 'rate_limit_hits', key: ['bucket', 'window_ends_at'], done: (now) => sql`window_ends_at < ${nowIso(now)}` },
   {
@@ -101,6 +125,7 @@ export const SWEEPS: readonly Sweep[] = [
     done: (now) =>
       sql`(sent_at < ${ago(now, SENT_MAIL_RETENTION_MS)}) or (sent_at is null and created_at < ${ago(now, GIVEN_UP_MAIL_RETENTION_MS)} and attempts >= ${MAX_ATTEMPTS})`,
   },
+  // On SQLite it reads the refusals page's index, (created_at, id) (0023).
   { table: 'velocity_refusals', key: ['id'], done: (now) => sql`created_at < ${ago(now, REFUSALS_RETENTION_MS)}` },
   { table: 'sign_ups', key: ['id'], done: (now) => sql`expires_at < ${nowIso(now)}` },
 ];
@@ -110,32 +135,55 @@ export type SweepCounts = Record<Sweep['table'], number>;
 /** One sweep of every table; returns how many rows each lost. */
 export async function sweepExpired(
   database: Pick<DatabaseHandle, 'db' | 'engine'>,
+  settings: SweepSettings,
   now: Date = new Date(),
 ): Promise<SweepCounts> {
   const counts = {} as SweepCounts;
-  for (const sweep of SWEEPS) counts[sweep.table] = await sweepTable(database, sweep, now);
+  for (const sweep of SWEEPS) counts[sweep.table] = await sweepTable(database, sweep, settings, now);
   return counts;
 }
 
-async function sweepTable({ db, engine }: Pick<DatabaseHandle, 'db' | 'engine'>, sweep: Sweep, now: Date): Promise<number> {
-  const { key: columns, done } = (engine === 'sqlite' && sweep.sqlite) || sweep;
-  const key = sql.join(columns.map((column) => sql.ref(column)));
-  const table = sql.table(sweep.table);
-  const skipLocked = engine === 'postgres' ? sql`for update skip locked` : sql``;
+async function sweepTable(
+  database: Pick<DatabaseHandle, 'db' | 'engine'>,
+  sweep: Sweep,
+  settings: SweepSettings,
+  now: Date,
+): Promise<number> {
+  const statement = sweepBatch(database.engine, sweep, settings, now);
   let total = 0;
   for (;;) {
-    const result = await sql`
-      delete from ${table} where (${key}) in (
-        select ${key} from ${table} where ${done(now)} limit ${SWEEP_BATCH} ${skipLocked}
-      )`.execute(db);
-    const deleted = Number(result.numAffectedRows ?? 0n);
+    const deleted = Number((await statement.execute(database.db)).numAffectedRows ?? 0n);
     total += deleted;
     if (deleted < SWEEP_BATCH) return total;
   }
 }
 
+/** The statement deleting one batch of a table's rows done with as of `now`. */
+export function sweepBatch(
+  engine: DatabaseHandle['engine'],
+  sweep: Sweep,
+  settings: SweepSettings,
+  now: Date,
+): RawBuilder<unknown> {
+  const table = sql.table(sweep.table);
+  const byRowid = engine === 'sqlite' ? sweep.byRowid : undefined;
+  const key = byRowid ? sql`rowid` : sql.join(sweep.key.map((column) => sql.ref(column)));
+  // The stop row's subquery reads rows in rowid order from the first: the expired ones and the slack's.
+  const done = byRowid
+    ? sql`${sweep.done(now)} and rowid < coalesce((
+        select rowid from ${table} where ${sql.ref(byRowid.column)} >= ${byRowid.stop(now, settings)} order by rowid limit 1
+      ), 9223372036854775807)`
+    : sweep.done(now);
+  const skipLocked = engine === 'postgres' ? sql`for update skip locked` : sql``;
+  return sql`
+    delete from ${table} where (${key}) in (
+      select ${key} from ${table} where ${done} limit ${SWEEP_BATCH} ${skipLocked}
+    )`;
+}
+
 export interface SweeperDeps {
   database: Pick<DatabaseHandle, 'db' | 'engine'>;
+  settings: SweepSettings;
   log: FastifyBaseLogger;
 }
 
@@ -143,7 +191,7 @@ export interface SweeperDeps {
 export function startSweeper(deps: SweeperDeps, intervalMs: number): () => void {
   return runEvery(intervalMs, async () => {
     try {
-      deps.log.debug({ deleted: await sweepExpired(deps.database) }, 'swept expired rows');
+      deps.log.debug({ deleted: await sweepExpired(deps.database, deps.settings) }, 'swept expired rows');
     } catch (error) {
       deps.log.error({ err: error }, 'sweep failed');
     }
