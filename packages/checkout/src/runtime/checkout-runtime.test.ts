@@ -856,6 +856,13 @@ describe('CheckoutRuntime instance', () => {
     });
   });
 
+  it("settles an empty field's blur after blurSettleMs: the shopper who left the form is no longer waited for", async () => {
+    const h = await readyHarness();
+    h.frame('number', { type: 'state', field: 'number', event: 'blur', state: { ...VALID, isEmpty: true, isValid: false } });
+    await vi.waitFor(() => expect(h.runtime.getState().pendingEmptyBlur).toBe('number'));
+    await vi.waitFor(() => expect(h.runtime.getState().pendingEmptyBlur).toBeNull());
+  });
+
   it('changes only allow-listed options after creation and warns about the rest', async () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
     const h = await readyHarness();

@@ -140,10 +140,10 @@ export class CheckoutRuntime {
   #payment: Payment | null = null;
   /**
    * The typing part (the frames' reports once a card can be typed): its import, started as the first frame is ready,
-   * true once installed, false when it did not download; and whether it is installed.
+   * true once installed, false when it did not download; and the part once installed.
    */
   #typing: Promise<boolean> | null = null;
-  #typingInstalled = false;
+  #typingPart: RuntimePart | null = null;
   /** The device data collected for this checkout (null: none), started once it is ready. */
   #deviceData: Promise<string | null> = Promise.resolve(null);
   /** The load (its abort signal) the device data was collected for. */
@@ -171,6 +171,7 @@ export class CheckoutRuntime {
             getState: () => this.#machine.getState(),
             send: (event) => this.#send(event),
             callbacks: () => this.#options.callbacks(),
+            emit: (event, payload) => this.#emitter.emit(event, payload),
             fields: () => this.#fields,
             deviceData: () => {
               this.#collectDeviceData();
@@ -497,14 +498,15 @@ export class CheckoutRuntime {
    * a part does (a reload loads it).
    */
   #afterTyping(report?: CheckoutEvent): void {
-    if (this.#typingInstalled) {
+    if (this.#typingPart !== null) {
       if (report !== undefined) this.#send(report);
       return;
     }
     this.#typing ??= inTime(loadTyping()).then(
       (part) => {
-        this.#machine.install(part);
-        return (this.#typingInstalled = true);
+        this.#machine.install(part.machine);
+        this.#typingPart = part;
+        return true;
       },
       (error: unknown) => {
         this.notDownloaded(error);
@@ -543,9 +545,6 @@ export class CheckoutRuntime {
       case 'reportLoadError':
         this.#emitter.error(new CheckoutError(effect.error.code, t(effect.error.messageKey)));
         return;
-      case 'scheduleBlurSettle':
-        this.#later(this.#options.blurSettleMs ?? 300, () => this.#send({ type: 'BLUR_SETTLED', field: effect.field }));
-        return;
       case 'clearFields':
         this.#fields?.clear();
         return;
@@ -579,19 +578,14 @@ export class CheckoutRuntime {
       case 'threeDSecureEvent':
         this.#emitter.emit(`threeDSecure:${effect.name}`, undefined);
         return;
-      case 'cardFieldEvent': {
-        const state = this.#machine.getState();
-        const fields = Object.fromEntries(state.visibleFields.map((field) => [field, state.fields[field].state]));
-        this.#emitter.emit(`card:${effect.name}`, { emittedBy: effect.field, fields, cards: state.cards });
-        return;
-      }
       default: {
-        // A part's work: the payment's (the frames' settling, the card's tokenization, a request's outcome), 3-D
-        // Secure's, a deletion. The payment's first: a submit's caller waits for the outcome of the work it started.
+        // A part's work: the payment's (the frames' settling, the card's tokenization, a request's outcome), the typing
+        // part's (a field's card:* events, an empty field's blur settling), 3-D Secure's, a deletion. The payment's
+        // first: a submit's caller waits for the outcome of the work it started.
         // Typed as such: an effect of the core's own falling here does not compile.
         const work: PartEffect = effect;
         this.#payment?.run(work);
-        if (this.#partHost !== null) for (const part of this.#parts) part.run?.(work, this.#partHost);
+        if (this.#partHost !== null) for (const part of [this.#typingPart, ...this.#parts]) part?.run?.(work, this.#partHost);
       }
     }
   }

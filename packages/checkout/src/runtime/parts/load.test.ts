@@ -61,7 +61,7 @@ describe('the parts a checkout loads on demand', () => {
     const typing = await loadTyping();
     expect(t('field.number.invalid')).toBe('This card number is not valid.');
     expect(t('field.cvv.empty')).toBe('Enter the security code.');
-    expect(Object.keys(typing.actions)).toEqual(['updateField', 'forgetPendingBlur', 'setCards']);
+    expect(Object.keys(typing.machine.actions)).toEqual(['updateField', 'forgetPendingBlur', 'setCards']);
   });
 
   it("imports each part with its machine part's guards and actions", async () => {

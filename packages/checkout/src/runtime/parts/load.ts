@@ -4,7 +4,6 @@ import { addEnglish } from '../../i18n/i18n.ts';
 import type { PaymentOptionId } from '../../machine/payment-options.ts';
 import type { RuntimePart } from './part.ts';
 import type { PaymentPart } from './payment.ts';
-import type { SomeMachinePart } from '../../machine/checkout.types.ts';
 
 export type PartName = 'savedMethods' | 'threeDSecure' | 'wallets' | 'otherWays';
 
@@ -66,6 +65,6 @@ export function loadPayment(): Promise<PaymentPart> {
  * messages it shows: every checkout's, but not before a card can be typed (issue 10). The runtime imports it as the
  * first frame is ready.
  */
-export function loadTyping(): Promise<SomeMachinePart> {
-  return Promise.all([import('../../machine/parts/typing.ts'), loadEnglish()]).then(([part]) => part.typingPart);
+export function loadTyping(): Promise<RuntimePart> {
+  return Promise.all([import('./typing.ts'), loadEnglish()]).then(([part]) => part.typing);
 }

@@ -13,13 +13,15 @@ import type { HostedFields } from '../../fields/hosted-fields.ts';
 import type { ProviderClient } from '../../provider/provider.ts';
 import type { PaymentOptionId } from '../../machine/payment-options.ts';
 import type { RuntimeOptions } from '../checkout-runtime.ts';
-import type { CheckoutCallbacks } from '../events.ts';
+import type { CheckoutCallbacks, CheckoutEmitter } from '../events.ts';
 
 /** The machine's effects the parts run, not the runtime: the runtime hands them on (every other one is its own). */
 export type PartEffect = Extract<
   CheckoutEffect,
   {
     readonly type:
+      | 'cardFieldEvent'
+      | 'scheduleBlurSettle'
       | 'settleFields'
       | 'tokenize'
       | 'deleteMethod'
@@ -36,6 +38,8 @@ export interface PartHost {
   getState(): CheckoutState;
   send(event: CheckoutEvent): void;
   callbacks(): CheckoutCallbacks;
+  /** Tells the integrator (its callbacks and listeners). */
+  readonly emit: CheckoutEmitter['emit'];
   /** The card fields' frames mounted now (null: none). */
   fields(): HostedFields | null;
   /** The device data collected for this checkout (null: none), its collection started if it had not been. */
