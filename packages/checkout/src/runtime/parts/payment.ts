@@ -62,8 +62,6 @@ function createPayment(host: PartHost): Payment {
         }
       }),
     run: (effect) => {
-      const fields = host.fields();
-      const { config, visibleFields } = host.getState();
       switch (effect.type) {
         case 'resolveRequest': {
           const request = settle();
@@ -82,6 +80,11 @@ function createPayment(host: PartHost): Payment {
           // A submit's caller waits for the outcome of the work it started, which comes later.
           waiting = caller ?? waiting;
       }
+      // Read only for the two effects that use them: every effect of the other parts (a card field's report each
+      // keystroke, with the typing part) comes here too.
+      if (effect.type !== 'settleFields' && effect.type !== 'tokenize') return;
+      const fields = host.fields();
+      const { config, visibleFields } = host.getState();
       if (effect.type === 'settleFields') {
         // Frames that did not answer in time (their card rules, or a submit's module, not downloaded) are not judged by
         // their reports from before: the card cannot be sent, as when a tokenization's module did not download.
@@ -92,7 +95,7 @@ function createPayment(host: PartHost): Payment {
               : { type: 'TOKENIZE_FAILED', failure: { code: 'not_downloaded', message: 'The card fields did not answer.' } },
           ),
         );
-      } else if (effect.type === 'tokenize') {
+      } else {
         if (fields === null || config === null) {
           host.send({ type: 'TOKENIZE_FAILED', failure: { code: 'gateway', message: 'The card fields are not mounted.' } });
           return;
