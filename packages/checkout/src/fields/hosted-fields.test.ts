@@ -228,7 +228,9 @@ describe('hosted fields', () => {
     dom.post(number, from({ type: 'cardTypeChange', cards: [] }), 'http://evil.example');
     expect(received).toEqual([]);
     dom.post(number, from({ type: 'cardTypeChange', cards: [] }));
-    expect(received).toEqual([['number', { type: 'cardTypeChange', cards: [] }]]);
+    expect(received).toEqual([
+      ['number', { type: 'report', field: 'number', data: from({ type: 'cardTypeChange', cards: [] }) }],
+    ]);
   });
 
   it("imports a submit's module once the shopper types in a card field, as the number frame its tokenization", async () => {
@@ -370,8 +372,8 @@ describe('hosted fields', () => {
     expect(settled).toBe(false);
     dom.post(cvv, from({ type: 'synced', field: 'cvv' }));
     await expect(settling).resolves.toBe(true);
-    expect(received.filter(([, message]) => message.type === 'state')).toEqual([
-      ['cvv', { type: 'state', field: 'cvv', event: 'input', state }],
+    expect(received.filter(([, message]) => message.type === 'report')).toEqual([
+      ['cvv', { type: 'report', field: 'cvv', data: from({ type: 'state', field: 'cvv', event: 'input', state }) }],
     ]);
   });
 

@@ -229,7 +229,7 @@ export function createHostedFields(options: HostedFieldsOptions): HostedFields {
         submit?.synced(field, message.type === 'synced');
       } else if (message.type === 'tokenizeAnswer') {
         submit?.answer(message.data);
-      } else if (message.type === 'state' && message.event === 'input') {
+      } else if (message.type === 'report' && message.data.event === 'input') {
         // The shopper types a card (or the browser fills it): a submit's module comes now, as the number frame's side
         // of the tokenization does.
         loadSubmit().catch(() => undefined);

@@ -26,10 +26,26 @@ describe('frame message routing', () => {
   it('accepts a well-formed message from the right frame on the right origin and channel', () => {
     const { route, received } = router();
     route({ origin: assetsOrigin, source: numberWindow, data: stateMessage });
-    expect(received).toEqual([['number', { type: 'state', field: 'number', event: 'input', state }]]);
-    // A report the frame made at the checkout's word (a CVV length, an emptied field): not the shopper's typing.
-    route({ origin: assetsOrigin, source: numberWindow, data: { ...stateMessage, event: 'validate' } });
-    expect(received.at(-1)).toEqual(['number', { type: 'state', field: 'number', event: 'validate', state }]);
+    // A report is handed on unread: the typing part parses it (reports.ts).
+    expect(received).toEqual([['number', { type: 'report', field: 'number', data: stateMessage }]]);
+    const ready = { source: 'kassa-hosted-fields', channel, type: 'ready', field: 'cvv' };
+    route({ origin: assetsOrigin, source: cvvWindow, data: ready });
+    expect(received.at(-1)).toEqual(['cvv', { type: 'ready', field: 'cvv' }]);
+  });
+
+  it("takes a report from the frame of the field it names, the brands and the BIN from the number's", () => {
+    const { route, received } = router();
+    const brands = { source: 'kassa-hosted-fields', channel, type: 'cardTypeChange', cards: [] };
+    route({ origin: assetsOrigin, source: cvvWindow, data: brands });
+    route({ origin: assetsOrigin, source: numberWindow, data: { ...stateMessage, field: 'cvv' } });
+    route({ origin: assetsOrigin, source: cvvWindow, data: { ...stateMessage, field: 'number' } });
+    expect(received).toEqual([]);
+    route({ origin: assetsOrigin, source: numberWindow, data: brands });
+    route({ origin: assetsOrigin, source: cvvWindow, data: { ...stateMessage, field: 'cvv' } });
+    expect(received).toEqual([
+      ['number', { type: 'report', field: 'number', data: brands }],
+      ['cvv', { type: 'report', field: 'cvv', data: { ...stateMessage, field: 'cvv' } }],
+    ]);
   });
 
   it('ignores messages from another origin', () => {
@@ -74,10 +90,8 @@ describe('frame message routing', () => {
     for (const data of [
       { ...stateMessage, channel: 'other' },
       { ...stateMessage, source: 'someone-else' },
-      { ...stateMessage, field: 'pin' },
-      { ...stateMessage, event: 'paste' },
-      { ...stateMessage, state: { isEmpty: 'no' } },
       { ...stateMessage, type: 'exfiltrate' },
+      { source: 'kassa-hosted-fields', channel, type: 'ready', field: 'pin' },
       'a string',
       null,
     ]) {
@@ -88,18 +102,7 @@ describe('frame message routing', () => {
 });
 
 describe('frame messages', () => {
-  it('parses brand candidates, and passes a tokenization answer on unread (submit.ts reads it)', () => {
-    expect(
-      parseFrameMessage(
-        {
-          source: 'kassa-hosted-fields',
-          channel,
-          type: 'cardTypeChange',
-          cards: [{ type: 'visa', niceType: 'Visa', code: { name: 'CVV', size: 3 } }],
-        },
-        channel,
-      ),
-    ).toEqual({ type: 'cardTypeChange', cards: [{ type: 'visa', niceType: 'Visa', code: { name: 'CVV', size: 3 } }] });
+  it('passes a tokenization answer on unread (submit.ts reads it)', () => {
     for (const type of ['tokenized', 'tokenizeFailed']) {
       const data = { source: 'kassa-hosted-fields', channel, type, requestId: 'r1', result: { nonce: 'n' } };
       expect(parseFrameMessage(data, channel)).toEqual({ type: 'tokenizeAnswer', data });

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { HostedFields, HostedFieldsOptions, TokenizeOutcome } from '../fields/hosted-fields.ts';
-import type { ConfigurePayload } from '../fields/protocol.ts';
+import type { ConfigurePayload, FrameMessage } from '../fields/protocol.ts';
+import type { FrameReport } from '../fields/reports.ts';
 import { createTranslator } from '../i18n/i18n.ts';
 import { connectCard, connectRoot } from '../machine/checkout.connect.ts';
 import type { CheckoutSettings, FieldName, GatewayConfiguration } from '../machine/checkout.types.ts';
@@ -114,9 +115,10 @@ function harness(
     blurSettleMs: 5,
     ...extra,
   });
-  const frame = (field: FieldName, message: Parameters<HostedFieldsOptions['onMessage']>[1]): void => {
+  /** A frame's message as the router hands it on: a report (a field's state, the brands, the BIN, Enter) unread. */
+  const frame = (field: FieldName, message: Extract<FrameMessage, { type: 'ready' }> | FrameReport): void => {
     if (frameOptions === null) throw new Error('frames not mounted');
-    frameOptions.onMessage(field, message);
+    frameOptions.onMessage(field, message.type === 'ready' ? message : { type: 'report', field, data: message });
   };
   const mount = (): (() => void) =>
     runtime.mountFields(
@@ -1088,6 +1090,9 @@ describe('CheckoutRuntime device data', () => {
     const h = await mountedHarness();
     for (const field of h.runtime.getState().visibleFields) h.frame(field, { type: 'ready', field });
     expect(h.runtime.getState().phase).toBe('ready');
+    // The typing part, which reads the frames' reports, imported as the first frame was ready: in before anything is typed.
+    await loadTyping();
+    await h.settle();
     // The card view focusing its first field, the CVV's frame revalidating for a new expected size: nothing typed.
     const empty = { isEmpty: true, isValid: false, isPotentiallyValid: true, isFocused: false };
     h.frame('number', { type: 'state', field: 'number', event: 'focus', state: { ...empty, isFocused: true } });

@@ -31,6 +31,7 @@ import { reportOptionProblem, type WalletOptions } from './options.ts';
 import { loadParts, loadPayment, loadTyping, partsNeeded } from './parts/load.ts';
 import type { PartEffect, PartHost, RuntimePart } from './parts/part.ts';
 import type { Payment } from './parts/payment.ts';
+import type { TypingPart } from './parts/typing.ts';
 
 export type { PaymentOptionId as PaymentOption } from '../machine/payment-options.ts';
 
@@ -143,7 +144,7 @@ export class CheckoutRuntime {
    * true once installed, false when it did not download; and the part once installed.
    */
   #typing: Promise<boolean> | null = null;
-  #typingPart: RuntimePart | null = null;
+  #typingPart: TypingPart | null = null;
   /** The device data collected for this checkout (null: none), started once it is ready. */
   #deviceData: Promise<string | null> = Promise.resolve(null);
   /** The load (its abort signal) the device data was collected for. */
@@ -469,37 +470,23 @@ export class CheckoutRuntime {
   }
 
   #onFrameMessage(field: FieldName, message: FrameMessage): void {
-    switch (message.type) {
-      case 'ready':
-        this.#send({ type: 'FRAME_READY', field });
-        this.#settleCard();
-        this.#afterTyping();
-        return;
-      case 'state':
-        // Typed: a field holds something (its frame also reports it, as `validate`, when only its expected size changes).
-        if (!message.state.isEmpty) this.#collectDeviceData();
-        this.#afterTyping({ ...message, type: 'FIELD_STATE' });
-        return;
-      case 'cardTypeChange':
-        this.#afterTyping({ ...message, type: 'CARD_TYPE_CHANGED' });
-        return;
-      case 'inputSubmitRequest':
-        this.#emitter.emit('card:inputSubmitRequest', { field: message.field });
-        return;
-      case 'binAvailable':
-        this.#emitter.emit('card:binAvailable', { bin: message.bin });
-      // The tokenization's answers have no case: they settle in the fields module.
-    }
+    if (message.type === 'ready') {
+      this.#send({ type: 'FRAME_READY', field });
+      this.#settleCard();
+      this.#afterTyping();
+    } else if (message.type === 'report') this.#afterTyping(message);
+    // The tokenization's answers and the frames' syncs settle in the fields module.
   }
 
   /**
-   * Passes a frame's report on once the typing part is installed, and imports it (once) if it is not: until it is in,
-   * the reports wait for it, in the order they came. One that did not download, or not in time, fails the checkout as
-   * a part does (a reload loads it).
+   * Passes a frame's report to the typing part once it is installed, and imports it (once) if it is not: until it is
+   * in, the reports wait for it, in the order they came. One that did not download, or not in time, fails the checkout
+   * as a part does (a reload loads it).
    */
-  #afterTyping(report?: CheckoutEvent): void {
+  #afterTyping(report?: Extract<FrameMessage, { type: 'report' }>): void {
+    const host = this.#partHost;
     if (this.#typingPart !== null) {
-      if (report !== undefined) this.#send(report);
+      if (report !== undefined && host !== null) this.#typingPart.report(report, host);
       return;
     }
     this.#typing ??= inTime(loadTyping()).then(
@@ -513,7 +500,7 @@ export class CheckoutRuntime {
         return false;
       },
     );
-    if (report !== undefined) void this.#typing.then((installed) => installed && this.#send(report));
+    if (report !== undefined && host !== null) void this.#typing.then(() => this.#typingPart?.report(report, host));
   }
 
   /** Feeds the machine and runs its effects. */

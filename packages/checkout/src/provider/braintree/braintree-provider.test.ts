@@ -5,6 +5,7 @@
 // which this machine's Chromium does not have; the stand-ins answer as Apple's and Google's documentation says.
 import { describe, expect, it, vi } from 'vitest';
 import type { FrameMessage } from '../../fields/protocol.ts';
+import { parseReport } from '../../fields/reports.ts';
 import type { FieldName, PaymentMethodResult } from '../../machine/checkout.types.ts';
 import { ProviderConfigurationError } from '../provider.ts';
 import { createBraintreeProvider } from './braintree-provider.ts';
@@ -189,11 +190,18 @@ describe('the braintree-web provider', () => {
     });
 
     const state = { isEmpty: false, isValid: true, isPotentiallyValid: true, isFocused: true };
+    // Handed on as the sandbox's frames report: the typing part reads them alike (reports.ts).
+    const reports = () =>
+      messages.flatMap(([field, message]) => (message.type === 'report' ? [parseReport(field, message.data)] : []));
     handlers.get('validityChange')?.({ emittedBy: 'number', fields: { number: state }, cards: [] });
-    expect(messages).toContainEqual(['number', { type: 'state', field: 'number', event: 'input', state }]);
+    expect(reports()).toContainEqual({ type: 'state', field: 'number', event: 'input', state });
     const visaCard = { type: 'visa', niceType: 'Visa', code: { name: 'CVV', size: 3 } };
     handlers.get('cardTypeChange')?.({ emittedBy: 'number', fields: {}, cards: [visaCard] });
-    expect(messages).toContainEqual(['number', { type: 'cardTypeChange', cards: [visaCard] }]);
+    expect(reports()).toContainEqual({ type: 'cardTypeChange', cards: [visaCard] });
+    handlers.get('binAvailable')?.({ emittedBy: 'number', fields: {}, cards: [], bin: '411111' });
+    expect(reports()).toContainEqual({ type: 'binAvailable', bin: '411111' });
+    handlers.get('inputSubmitRequest')?.({ emittedBy: 'cvv', fields: {}, cards: [] });
+    expect(reports()).toContainEqual({ type: 'inputSubmitRequest', field: 'cvv' });
 
     fields.configure('cvv', { label: 'CVV', required: true, invalid: true, errorMessage: 'This security code is not valid.' });
     expect(hostedFields.setMessage).toHaveBeenCalledWith({ field: 'cvv', message: 'This security code is not valid.' });

@@ -131,21 +131,24 @@ function hostedFieldsOver(created: Promise<HostedFieldsInstance>, options: Omit<
     if (tornDown) return void fields.teardown();
     instance = fields;
     for (const field of mounted) options.onMessage(field, { type: 'ready', field });
+    // Its events as the sandbox's frames report them: the typing part reads both alike.
+    const report = (field: FieldName, data: Readonly<Record<string, unknown>>) =>
+      options.onMessage(field, { type: 'report', field, data });
     const relay = (name: string, event: 'focus' | 'blur' | 'input') =>
       fields.on(name, (state) => {
         const field = state.emittedBy;
         const data = state.fields[field];
-        if (isOurs(field) && data !== undefined) options.onMessage(field, { type: 'state', field, event, state: { ...data } });
+        if (isOurs(field) && data !== undefined) report(field, { type: 'state', field, event, state: { ...data } });
       });
     relay('focus', 'focus');
     relay('blur', 'blur');
     relay('validityChange', 'input');
     relay('empty', 'input');
     relay('notEmpty', 'input');
-    fields.on('cardTypeChange', (state) => options.onMessage('number', { type: 'cardTypeChange', cards: state.cards }));
-    fields.on('binAvailable', (state) => options.onMessage('number', { type: 'binAvailable', bin: str(state.bin) }));
+    fields.on('cardTypeChange', (state) => report('number', { type: 'cardTypeChange', cards: state.cards }));
+    fields.on('binAvailable', (state) => report('number', { type: 'binAvailable', bin: str(state.bin) }));
     fields.on('inputSubmitRequest', (state) => {
-      if (isOurs(state.emittedBy)) options.onMessage(state.emittedBy, { type: 'inputSubmitRequest', field: state.emittedBy });
+      if (isOurs(state.emittedBy)) report(state.emittedBy, { type: 'inputSubmitRequest', field: state.emittedBy });
     });
   });
   return {

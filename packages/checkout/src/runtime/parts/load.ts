@@ -4,6 +4,7 @@ import { addEnglish } from '../../i18n/i18n.ts';
 import type { PaymentOptionId } from '../../machine/payment-options.ts';
 import type { RuntimePart } from './part.ts';
 import type { PaymentPart } from './payment.ts';
+import type { TypingPart } from './typing.ts';
 
 export type PartName = 'savedMethods' | 'threeDSecure' | 'wallets' | 'otherWays';
 
@@ -65,6 +66,6 @@ export function loadPayment(): Promise<PaymentPart> {
  * messages it shows: every checkout's, but not before a card can be typed (issue 10). The runtime imports it as the
  * first frame is ready.
  */
-export function loadTyping(): Promise<RuntimePart> {
+export function loadTyping(): Promise<TypingPart> {
   return Promise.all([import('./typing.ts'), loadEnglish()]).then(([part]) => part.typing);
 }
