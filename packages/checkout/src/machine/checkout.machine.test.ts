@@ -25,7 +25,7 @@ import {
   paymentMethodResult as result,
   visa,
 } from '../testing/fixtures.ts';
-import { ALL_PARTS } from '../testing/machine.ts';
+import { ALL_PARTS, NOT_REQUESTABLE, requestable } from '../testing/machine.ts';
 
 const config = gatewayConfiguration({
   challenges: ['cvv', 'postal_code'],
@@ -282,7 +282,7 @@ describe('requestPaymentMethod', () => {
     );
     expect(state).toMatchObject({ phase: 'submitting', sheetError: null });
     expect(quiet(effects)).toEqual([
-      { type: 'paymentMethodRequestable', paymentMethodIsSelected: false },
+      requestable(false),
       { type: 'tokenize', fields: ['number', 'expirationDate', 'cvv', 'postalCode'], vault: false },
     ]);
   });
@@ -314,16 +314,12 @@ describe('requestPaymentMethod', () => {
     expect(done.state.phase).toBe('ready');
     expect(done.state.selected).toEqual(result);
     expect(done.state.fields.number.state.isEmpty).toBe(true);
-    expect(quiet(done.effects)).toEqual([
-      { type: 'clearFields' },
-      { type: 'resolveRequest', result },
-      { type: 'paymentMethodRequestable', paymentMethodIsSelected: true },
-    ]);
+    expect(quiet(done.effects)).toEqual([{ type: 'clearFields' }, { type: 'resolveRequest', result }, requestable(true)]);
     // Asked again, it returns the selected card; typing a new card deselects it.
     expect(run(done.state, { type: 'SUBMIT' }).effects).toEqual([{ type: 'resolveRequest', result }]);
     const retyped = run(done.state, input('number', { ...INVALID, isPotentiallyValid: true }));
     expect(retyped.state.selected).toBeNull();
-    expect(quiet(retyped.effects)).toEqual([{ type: 'noPaymentMethodRequestable' }]);
+    expect(quiet(retyped.effects)).toEqual([NOT_REQUESTABLE]);
   });
 
   it('keeps the fields when clearing after tokenization is turned off', () => {
@@ -364,7 +360,7 @@ describe('requestPaymentMethod', () => {
     const done = run(filled(ready()), { type: 'SUBMIT' }, { type: 'TOKENIZED', result }).state;
     const cleared = run(done, { type: 'CLEAR_SELECTION' });
     expect(cleared.state.selected).toBeNull();
-    expect(cleared.effects).toEqual([{ type: 'clearFields' }, { type: 'noPaymentMethodRequestable' }]);
+    expect(cleared.effects).toEqual([{ type: 'clearFields' }, NOT_REQUESTABLE]);
   });
 
   it("emptying a typed form: each field reports empty and its validity change once, as the provider's cleared fields do", () => {
@@ -374,7 +370,7 @@ describe('requestPaymentMethod', () => {
       { type: 'cardFieldEvent', name: 'empty', field },
       { type: 'cardFieldEvent', name: 'validityChange', field },
     ]);
-    expect(cleared.effects).toEqual([...perField, { type: 'clearFields' }, { type: 'noPaymentMethodRequestable' }]);
+    expect(cleared.effects).toEqual([...perField, { type: 'clearFields' }, NOT_REQUESTABLE]);
     expect(cleared.state.fields.number.state).toEqual(EMPTY);
     // The frames then report their emptied inputs: nothing changes, so no field reports again.
     expect(run(cleared.state, ...kept.visibleFields.map((field) => input(field, EMPTY))).effects).toEqual([]);
@@ -400,13 +396,12 @@ describe('requestable events', () => {
       const step = transition(state, event, ALL_PARTS);
       state = step.state;
       events.push(
-        ...step.effects.filter((e) => e.type === 'paymentMethodRequestable' || e.type === 'noPaymentMethodRequestable'),
+        ...step.effects.filter(
+          (e) => e.type === 'tell' && (e.event === 'paymentMethodRequestable' || e.event === 'noPaymentMethodRequestable'),
+        ),
       );
     }
-    expect(events).toEqual([
-      { type: 'paymentMethodRequestable', paymentMethodIsSelected: false },
-      { type: 'noPaymentMethodRequestable' },
-    ]);
+    expect(events).toEqual([requestable(false), NOT_REQUESTABLE]);
   });
 
   it('never fire before the form is ready', () => {
@@ -466,8 +461,8 @@ describe('option list and views', () => {
     expect(state.view).toBe('card');
     expect(state.sheetError).toBeNull();
     expect(effects).toEqual([
-      { type: 'paymentOptionSelected', paymentOption: 'card' },
-      { type: 'changeActiveView', previousViewId: 'options', newViewId: 'card' },
+      { type: 'tell', event: 'paymentOptionSelected', payload: { paymentOption: 'card' } },
+      { type: 'tell', event: 'changeActiveView', payload: { previousViewId: 'options', newViewId: 'card' } },
       { type: 'focusView', view: 'card' },
     ]);
   });
@@ -479,13 +474,13 @@ describe('option list and views', () => {
     expect(back.state.view).toBe('options');
     expect(back.state.sheetError).toBeNull();
     expect(back.effects).toEqual([
-      { type: 'changeActiveView', previousViewId: 'card', newViewId: 'options' },
+      { type: 'tell', event: 'changeActiveView', payload: { previousViewId: 'card', newViewId: 'options' } },
       { type: 'focusView', view: 'options' },
-      { type: 'noPaymentMethodRequestable' },
+      NOT_REQUESTABLE,
     ]);
     // The typed card is still there when the shopper comes back to it.
     const again = run(back.state, { type: 'SELECT_OPTION', option: 'card' });
-    expect(again.effects).toContainEqual({ type: 'paymentMethodRequestable', paymentMethodIsSelected: false });
+    expect(again.effects).toContainEqual(requestable(false));
     expect(run(back.state, { type: 'SHOW_OPTIONS' }).effects).toEqual([]);
   });
 
@@ -621,7 +616,7 @@ describe('settings and teardown', () => {
   it('closes on teardown: nothing requestable', () => {
     const closed = run(filled(ready()), { type: 'TEARDOWN' });
     expect(closed.state).toMatchObject({ phase: 'closed', view: null, requestability: { requestable: false } });
-    expect(closed.effects).toEqual([{ type: 'noPaymentMethodRequestable' }]);
+    expect(closed.effects).toEqual([NOT_REQUESTABLE]);
   });
 });
 
@@ -688,7 +683,7 @@ describe('3-D Secure', () => {
         { type: 'focusAlert' },
         { type: 'rejectRequest', error: expect.objectContaining({ code: 'three_d_secure_failed' }) },
         { type: 'clearFields' },
-        { type: 'noPaymentMethodRequestable' },
+        NOT_REQUESTABLE,
       ]);
     }
   });
@@ -699,21 +694,21 @@ describe('3-D Secure', () => {
       url: 'http://127.0.0.1:8090/three-d-secure/challenge.html#x',
     });
     expect(challenged.state.challengeUrl).toBe('http://127.0.0.1:8090/three-d-secure/challenge.html#x');
-    expect(challenged.effects).toEqual([{ type: 'threeDSecureEvent', name: 'authentication-modal-render' }]);
+    expect(challenged.effects).toEqual([{ type: 'tell', event: 'threeDSecure:authentication-modal-render', payload: undefined }]);
     expect(run(challenged.state, { type: 'SUBMIT' }).effects).toEqual([
       { type: 'rejectRequest', error: expect.objectContaining({ code: 'request_in_progress' }) },
     ]);
 
     const passed = run(challenged.state, { type: 'THREE_D_SECURE_RESULT', result: info('authenticate_successful', true, true) });
     expect(passed.state.challengeUrl).toBeNull();
-    expect(passed.effects[0]).toEqual({ type: 'threeDSecureEvent', name: 'authentication-modal-close' });
+    expect(passed.effects[0]).toEqual({ type: 'tell', event: 'threeDSecure:authentication-modal-close', payload: undefined });
 
     const canceled = run(challenged.state, { type: 'THREE_D_SECURE_CANCELED' });
     expect(canceled.state).toMatchObject({ phase: 'ready', challengeUrl: null, selected: null, sheetError: null });
     expect(canceled.state.fields.number.state.isValid).toBe(true);
     expect(canceled.effects).toEqual([
-      { type: 'threeDSecureEvent', name: 'authentication-modal-close' },
-      { type: 'threeDSecureEvent', name: 'customer-canceled' },
+      { type: 'tell', event: 'threeDSecure:authentication-modal-close', payload: undefined },
+      { type: 'tell', event: 'threeDSecure:customer-canceled', payload: undefined },
       { type: 'rejectRequest', error: expect.objectContaining({ code: 'three_d_secure_canceled' }) },
     ]);
     // Pay again runs 3-D Secure again.
@@ -736,7 +731,7 @@ describe('3-D Secure', () => {
 
     const failed = run(asked.state, { type: 'THREE_D_SECURE_FAILED' });
     expect(failed.state).toMatchObject({ activeMethod: null, sheetError: 'error.threeDSecureFailed' });
-    expect(failed.effects).toContainEqual({ type: 'noPaymentMethodRequestable' });
+    expect(failed.effects).toContainEqual(NOT_REQUESTABLE);
   });
 
   it('closes the challenge on teardown', () => {
@@ -770,7 +765,7 @@ describe('wallets', () => {
     ]);
     const approved = run(view, { type: 'WALLET_APPROVED', option: 'paypal', result: paypal });
     expect(approved.state.walletMethod).toEqual(paypal);
-    expect(approved.effects).toEqual([{ type: 'paymentMethodRequestable', paymentMethodIsSelected: true }]);
+    expect(approved.effects).toEqual([requestable(true, paypal.type)]);
     expect(run(approved.state, { type: 'SUBMIT' }).effects).toEqual([{ type: 'resolveRequest', result: paypal }]);
     // On the card view the wallet's method is not what Pay hands over.
     const card = run(approved.state, { type: 'SHOW_OPTIONS' }, { type: 'SELECT_OPTION', option: 'card' });
@@ -925,7 +920,7 @@ describe('every phase', () => {
     for (const failure of [{ type: 'THREE_D_SECURE_RESULT', result: failed }, { type: 'THREE_D_SECURE_FAILED' }] as const) {
       const { state, effects } = run(challenged(), failure);
       expect(state).toMatchObject({ phase: 'ready', challengeUrl: null, sheetError: 'error.threeDSecureFailed' });
-      expect(effects[0]).toEqual({ type: 'threeDSecureEvent', name: 'authentication-modal-close' });
+      expect(effects[0]).toEqual({ type: 'tell', event: 'threeDSecure:authentication-modal-close', payload: undefined });
     }
   });
 

@@ -179,7 +179,8 @@ export function preselectedMethod(
 /** Every view change: the events, the sheet error cleared, focus to the new view's first control. */
 export function changeView(state: CheckoutState, to: ViewId, emit: Emit): CheckoutState {
   if (state.view === to) return state;
-  if (state.view !== null) emit({ type: 'changeActiveView', previousViewId: state.view, newViewId: to });
+  if (state.view !== null)
+    emit({ type: 'tell', event: 'changeActiveView', payload: { previousViewId: state.view, newViewId: to } });
   emit({ type: 'focusView', view: to });
   return { ...state, view: to, sheetError: null, walletMethod: null };
 }
@@ -342,8 +343,16 @@ export function transition(state: CheckoutState, event: CheckoutEvent, rules: Ma
   if (!sameRequestability(requestability, state.requestability)) {
     emit(
       requestability.requestable
-        ? { type: 'paymentMethodRequestable', paymentMethodIsSelected: requestability.paymentMethodIsSelected }
-        : { type: 'noPaymentMethodRequestable' },
+        ? {
+            type: 'tell',
+            event: 'paymentMethodRequestable',
+            payload: {
+              // A wallet's approved method on its view, the chosen saved method (a saved wallet's own type); else a card.
+              type: next.walletMethod?.type ?? (next.view === 'methods' ? next.activeMethod?.type : undefined) ?? 'CreditCard',
+              paymentMethodIsSelected: requestability.paymentMethodIsSelected,
+            },
+          }
+        : { type: 'tell', event: 'noPaymentMethodRequestable', payload: undefined },
     );
     next = { ...next, requestability };
   }

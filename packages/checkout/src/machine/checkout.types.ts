@@ -1,6 +1,7 @@
 // The checkout's domain vocabulary. Every union here is closed: a misspelled view, event, guard or action name
 // does not compile. Nothing in this file touches the DOM or the network.
 import type { MessageKey } from '../i18n/catalogue.ts';
+import type { CheckoutEventMap } from '../runtime/events.ts';
 import type { PaymentOptionId } from './payment-options.ts';
 
 /** The hosted card fields, named as the frame protocol names them (contracts section 1). */
@@ -379,8 +380,7 @@ export type CheckoutEffect =
   | { readonly type: 'scheduleRetry'; readonly afterMs: number }
   | { readonly type: 'announceReady' }
   | { readonly type: 'reportLoadError'; readonly error: CheckoutErrorInfo }
-  | { readonly type: 'paymentOptionSelected'; readonly paymentOption: PaymentOptionId }
-  | { readonly type: 'changeActiveView'; readonly previousViewId: ViewId; readonly newViewId: ViewId }
+  | Tell
   /** Move focus to the first control of a view the shopper just opened. */
   | { readonly type: 'focusView'; readonly view: ViewId }
   | { readonly type: 'focusField'; readonly field: FieldName }
@@ -398,16 +398,19 @@ export type CheckoutEffect =
   | { readonly type: 'clearFields' }
   | { readonly type: 'resolveRequest'; readonly result: PaymentMethodResult }
   | { readonly type: 'rejectRequest'; readonly error: CheckoutErrorInfo }
-  | { readonly type: 'paymentMethodRequestable'; readonly paymentMethodIsSelected: boolean }
-  | { readonly type: 'noPaymentMethodRequestable' }
   /** Run 3-D Secure for this card (lookup, then a challenge if the issuer asks). */
   | { readonly type: 'verifyThreeDSecure'; readonly card: PaymentMethodResult }
   /** Stop the 3-D Secure running (its challenge's modal did not download). */
-  | { readonly type: 'abortThreeDSecure' }
-  | { readonly type: 'threeDSecureEvent'; readonly name: ThreeDSecureEventName };
+  | { readonly type: 'abortThreeDSecure' };
 
-/** The 3-D Secure events, passed on as `threeDSecure:<name>`. */
-export type ThreeDSecureEventName = 'customer-canceled' | 'authentication-modal-render' | 'authentication-modal-close';
+/**
+ * Tell the integrator of an event with its payload (its prop, when it has one, and the listeners given to `on`): one
+ * effect for them all, the payload made by the transition, so the runtime only passes it on (issue 10: a case each was
+ * in the card view's download).
+ */
+export type Tell = {
+  readonly [E in keyof CheckoutEventMap]: { readonly type: 'tell'; readonly event: E; readonly payload: CheckoutEventMap[E] };
+}[keyof CheckoutEventMap];
 
 /** The hosted-field events the provider's drop-in passes on as `card:<name>`. */
 export type CardFieldEventName = 'focus' | 'blur' | 'empty' | 'notEmpty' | 'validityChange' | 'cardTypeChange';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { initialState, transition } from './checkout.machine.ts';
 import type { CheckoutEffect, CheckoutEvent, CheckoutSettings, CheckoutState, PaymentMethodResult } from './checkout.types.ts';
 import { VALID, checkoutSettings, gatewayConfiguration, savedMethod } from '../testing/fixtures.ts';
-import { ALL_PARTS } from '../testing/machine.ts';
+import { ALL_PARTS, NOT_REQUESTABLE, requestable } from '../testing/machine.ts';
 
 const config = gatewayConfiguration({ challenges: [], supportedCardTypes: ['Visa', 'MasterCard'] });
 const visa = savedMethod({
@@ -48,7 +48,7 @@ describe('saved methods: first view and choosing', () => {
     );
     expect(state.view).toBe('methods');
     expect(state.activeMethod?.nonce).toBe('n-mc');
-    expect(effects).toContainEqual({ type: 'paymentMethodRequestable', paymentMethodIsSelected: true });
+    expect(effects).toContainEqual(requestable(true));
   });
 
   it('chooses nothing when the merchant turns preselection off, and the first method when none is the default', () => {
@@ -74,7 +74,7 @@ describe('saved methods: first view and choosing', () => {
     });
     const chosen = run(start, { type: 'SELECT_METHOD', nonce: 'n-visa' });
     expect(chosen.state.activeMethod).toBe(visa);
-    expect(chosen.effects).toContainEqual({ type: 'paymentMethodRequestable', paymentMethodIsSelected: true });
+    expect(chosen.effects).toContainEqual(requestable(true));
   });
 
   it('ignores a nonce that is not listed', () => {
@@ -96,7 +96,7 @@ describe('saved methods: edit mode and deletion', () => {
     expect(run(withSaved([visa], { vaultManager: false }), { type: 'EDIT_METHODS' }).state.editing).toBe(false);
     const { state, effects } = run(withSaved([visa]), { type: 'EDIT_METHODS' });
     expect(state.editing).toBe(true);
-    expect(effects).toContainEqual({ type: 'noPaymentMethodRequestable' });
+    expect(effects).toContainEqual(NOT_REQUESTABLE);
     expect(run(state, submit).effects).toContainEqual({
       type: 'rejectRequest',
       error: expect.objectContaining({ code: 'no_payment_method' }),
@@ -110,9 +110,9 @@ describe('saved methods: edit mode and deletion', () => {
     expect(asked.state.view).toBe('delete-confirmation');
     expect(asked.state.pendingDelete).toBe(visa);
     expect(asked.effects).toContainEqual({
-      type: 'changeActiveView',
-      previousViewId: 'methods',
-      newViewId: 'delete-confirmation',
+      type: 'tell',
+      event: 'changeActiveView',
+      payload: { previousViewId: 'methods', newViewId: 'delete-confirmation' },
     });
     const canceled = run(asked.state, { type: 'CANCEL_DELETE' }).state;
     expect(canceled.view).toBe('methods');
@@ -178,7 +178,7 @@ describe('saved methods: edit mode and deletion', () => {
     const editing = run(withSaved([visa]), { type: 'EDIT_METHODS' }).state;
     const done = run(editing, { type: 'DONE_EDITING' });
     expect(done.state.editing).toBe(false);
-    expect(done.effects).toContainEqual({ type: 'paymentMethodRequestable', paymentMethodIsSelected: true });
+    expect(done.effects).toContainEqual(requestable(true));
   });
 });
 

@@ -535,23 +535,8 @@ export class CheckoutRuntime {
       case 'clearFields':
         this.#fields?.clear();
         return;
-      case 'paymentMethodRequestable': {
-        const { walletMethod, activeMethod, view } = this.#machine.getState();
-        this.#emitter.emit('paymentMethodRequestable', {
-          // A wallet's approved method on its view, the chosen saved method (a saved wallet's own type); else a card.
-          type: walletMethod?.type ?? (view === 'methods' ? activeMethod?.type : undefined) ?? 'CreditCard',
-          paymentMethodIsSelected: effect.paymentMethodIsSelected,
-        });
-        return;
-      }
-      case 'noPaymentMethodRequestable':
-        this.#emitter.emit('noPaymentMethodRequestable', undefined);
-        return;
-      case 'paymentOptionSelected':
-        this.#emitter.emit('paymentOptionSelected', { paymentOption: effect.paymentOption });
-        return;
-      case 'changeActiveView':
-        this.#emitter.emit('changeActiveView', { previousViewId: effect.previousViewId, newViewId: effect.newViewId });
+      case 'tell':
+        this.#emitter.emit(effect.event, effect.payload as never);
         return;
       case 'focusView':
         this.#requestFocus(effect.view);
@@ -561,9 +546,6 @@ export class CheckoutRuntime {
         return;
       case 'focusField':
         this.#later(0, () => this.#fields?.focus(effect.field));
-        return;
-      case 'threeDSecureEvent':
-        this.#emitter.emit(`threeDSecure:${effect.name}`, undefined);
         return;
       default: {
         // A part's work: the payment's (the frames' settling, the card's tokenization, a request's outcome), the typing

@@ -3,7 +3,14 @@
 import { enOnDemand } from '../i18n/catalogue-on-demand.ts';
 import { addEnglish } from '../i18n/i18n.ts';
 import { transition, withParts } from '../machine/checkout.machine.ts';
-import type { CheckoutEvent, CheckoutState, MachineRules, MachineStep } from '../machine/checkout.types.ts';
+import type {
+  CheckoutEvent,
+  CheckoutState,
+  MachineRules,
+  MachineStep,
+  PaymentMethodType,
+  Tell,
+} from '../machine/checkout.types.ts';
 import { otherWaysPart } from '../machine/parts/other-ways.ts';
 import { paymentPart } from '../machine/parts/payment.ts';
 import { savedMethodsPart } from '../machine/parts/saved-methods.ts';
@@ -28,3 +35,11 @@ addEnglish(enOnDemand);
 export function step(state: CheckoutState, event: CheckoutEvent): MachineStep {
   return transition(state, event, ALL_PARTS);
 }
+
+/** The effect telling the integrator a payment method can be requested: a card unless `type` says otherwise. */
+export function requestable(paymentMethodIsSelected: boolean, type: PaymentMethodType = 'CreditCard'): Tell {
+  return { type: 'tell', event: 'paymentMethodRequestable', payload: { type, paymentMethodIsSelected } };
+}
+
+/** The effect telling the integrator no payment method can be requested now. */
+export const NOT_REQUESTABLE: Tell = { type: 'tell', event: 'noPaymentMethodRequestable', payload: undefined };

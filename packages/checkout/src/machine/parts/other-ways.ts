@@ -19,7 +19,7 @@ export const otherWaysPart: MachinePart<OtherWaysGuardName, OtherWaysActionName>
   actions: {
     openOption: (state, event, emit) => {
       if (event.type !== 'SELECT_OPTION') return state;
-      emit({ type: 'paymentOptionSelected', paymentOption: event.option });
+      emit({ type: 'tell', event: 'paymentOptionSelected', payload: { paymentOption: event.option } });
       return changeView(state, event.option, emit);
     },
     openOptionList: (state, _, emit) =>

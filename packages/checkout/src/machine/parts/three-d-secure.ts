@@ -66,12 +66,12 @@ export const threeDSecurePart: MachinePart<ThreeDSecureGuardName, ThreeDSecureAc
     },
     showChallenge: (state, event, emit) => {
       if (event.type !== 'THREE_D_SECURE_CHALLENGE') return state;
-      emit({ type: 'threeDSecureEvent', name: 'authentication-modal-render' });
+      emit({ type: 'tell', event: 'threeDSecure:authentication-modal-render', payload: undefined });
       return { ...state, challengeUrl: event.url };
     },
     closeChallenge: (state, _, emit) => {
       if (state.challengeUrl === null) return state;
-      emit({ type: 'threeDSecureEvent', name: 'authentication-modal-close' });
+      emit({ type: 'tell', event: 'threeDSecure:authentication-modal-close', payload: undefined });
       return { ...state, challengeUrl: null };
     },
     // The card is forgotten (its fields emptied): the shopper starts again, with this card or another.
@@ -87,7 +87,7 @@ export const threeDSecurePart: MachinePart<ThreeDSecureGuardName, ThreeDSecureAc
     },
     // The shopper's own choice: nothing to announce; the typed card stays, and Pay starts 3-D Secure again.
     cancelThreeDSecure: (state, _, emit) => {
-      emit({ type: 'threeDSecureEvent', name: 'customer-canceled' });
+      emit({ type: 'tell', event: 'threeDSecure:customer-canceled', payload: undefined });
       emit({ type: 'rejectRequest', error: CANCELED });
       return { ...state, selected: null };
     },
