@@ -77,10 +77,6 @@ export function envelope(channel: string, message: ParentMessage): Readonly<Reco
   return { source: PROTOCOL_SOURCE, channel, ...message };
 }
 
-export function str(value: unknown): string {
-  return typeof value === 'string' ? value : '';
-}
-
 /** Validates one message from a frame of `channel`; null for anything that is not exactly ours. */
 export function parseFrameMessage(data: unknown, channel: string): FrameMessage | null {
   if (!isRecord(data) || data.source !== PROTOCOL_SOURCE || data.channel !== channel) return null;

@@ -7,8 +7,8 @@
 import { isFieldName, type FieldName, type TokenizeFailure } from '../machine/checkout.types.ts';
 import { isRecord } from '../provider/json.ts';
 import { randomId, REMOVED, type TokenizeOutcome } from './hosted-fields.ts';
-import { parseTokenizeResult } from './card-result.ts';
-import { str, type ParentMessage, type TokenizeRequest } from './protocol.ts';
+import { parseTokenizeResult, str } from '../provider/method-result.ts';
+import type { ParentMessage, TokenizeRequest } from './protocol.ts';
 
 /** HostedFields' `settle` and `tokenize` (each ended by its deadline, a `Date.now()` time), and the frames' answers. */
 export interface FramesSubmit {

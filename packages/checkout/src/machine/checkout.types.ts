@@ -113,20 +113,6 @@ export interface PaymentMethodResult {
   readonly vaultRequested?: boolean;
 }
 
-/**
- * A payment method just tokenized or approved: not saved, charged by no subscription, not checked by 3-D Secure, no
- * device data yet (later steps fill those in). The sandbox's card frames, braintree-web and the wallets' results all
- * start from these.
- */
-export const NEW_METHOD_DEFAULTS = {
-  vaulted: false,
-  hasSubscription: false,
-  liabilityShifted: undefined,
-  liabilityShiftPossible: undefined,
-  threeDSecureInfo: undefined,
-  deviceData: undefined,
-} as const satisfies Partial<PaymentMethodResult>;
-
 /** Stable error codes: load failures (onError) and requestPaymentMethod() rejections. */
 export type CheckoutErrorCode =
   | 'invalid_authorization'

@@ -43,20 +43,10 @@ export function parseConfiguration(body: unknown, token: ClientToken): GatewayCo
  */
 export async function parseSavedMethods(body: unknown): Promise<readonly PaymentMethodResult[]> {
   const list = isRecord(body) ? body.paymentMethods : undefined;
-  if (!Array.isArray(list)) return [];
-  const isWallet = (entry: unknown) => isRecord(entry) && typeof entry.type === 'string' && entry.type !== 'CreditCard';
-  // Each reader loaded only when the list holds what it reads (a saved wallet, a saved card): not in the card view's
-  // download, as only a customer's checkout reads them.
-  const [wallets, cards] = await Promise.all([
-    list.some(isWallet) ? inTime(import('./wallet-result.ts')) : null,
-    list.some((entry) => !isWallet(entry)) ? inTime(import('../fields/card-result.ts')) : null,
-  ]);
-  return list.flatMap((entry: unknown) => {
-    const card = isWallet(entry) ? (wallets?.walletResult(entry) ?? null) : (cards?.parseTokenizeResult(entry) ?? null);
-    if (card === null) return [];
-    const flags = entry as { default?: unknown; hasSubscription?: unknown };
-    return [{ ...card, vaulted: true, default: flags.default === true, hasSubscription: flags.hasSubscription === true }];
-  });
+  // Read by a module loaded only when the list holds any: not in the card view's download, as only a customer's
+  // checkout reads it (a guest's list is empty).
+  if (!Array.isArray(list) || list.length === 0) return [];
+  return (await inTime(import('./method-result.ts'))).savedMethods(list);
 }
 
 /** A flow whose module did not load: a failed outcome like any other (the flows themselves never reject). */

@@ -6,7 +6,7 @@
 import type { WalletOptionId } from '../machine/payment-options.ts';
 import type { ClientToken } from './client-token.ts';
 import type { WalletOutcome, WalletRequest } from './provider.ts';
-import { walletResult } from './wallet-result.ts';
+import { walletResult } from './method-result.ts';
 import { isRecord, type Json } from './json.ts';
 import { ClientApiRefusal, clientApiPost, type ClientApiPost, type GatewayFetch } from './sandbox-client-api.ts';
 

@@ -517,7 +517,7 @@ describe('CheckoutRuntime', () => {
     }
   });
 
-  it('rejects a form still incomplete once the frames have answered, with the sheet message', async () => {
+  it('rejects a form still incomplete once the frames have answered, with the sheet message, then focuses the first field to fix', async () => {
     const h = await readyHarness();
     const request = h.runtime.instance.requestPaymentMethod().catch((e: unknown) => e);
     expect(h.log).toContain('settle number,expirationDate,cvv');
@@ -526,6 +526,10 @@ describe('CheckoutRuntime', () => {
     expect(error).toBeInstanceOf(CheckoutError);
     expect(error).toMatchObject({ code: 'invalid_fields', message: 'Check your entries and try again.' });
     expect(h.runtime.getState().sheetError).toBe('error.checkEntries');
+    // In a task of its own, once React has shown the messages.
+    expect(h.log).not.toContain('focus number');
+    await h.settle();
+    expect(h.log).toContain('focus number');
   });
 
   it("waits for the frames' reports still on their way when a submit finds the card incomplete, then tokenizes it", async () => {

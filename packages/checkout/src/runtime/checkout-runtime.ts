@@ -544,13 +544,10 @@ export class CheckoutRuntime {
       case 'focusAlert':
         this.#requestFocus('alert');
         return;
-      case 'focusField':
-        this.#later(0, () => this.#fields?.focus(effect.field));
-        return;
       default: {
-        // A part's work: the payment's (the frames' settling, the card's tokenization, a request's outcome), the typing
-        // part's (a field's card:* events, an empty field's blur settling), 3-D Secure's, a deletion. The payment's
-        // first: a submit's caller waits for the outcome of the work it started.
+        // A part's work: the payment's (the frames' settling, the card's tokenization, the focus on a field it found
+        // wrong, a request's outcome), the typing part's (a field's card:* events, an empty field's blur settling), 3-D
+        // Secure's, a deletion. The payment's first: a submit's caller waits for the outcome of the work it started.
         // Typed as such: an effect of the core's own falling here does not compile.
         const work: PartEffect = effect;
         this.#payment?.run(work);

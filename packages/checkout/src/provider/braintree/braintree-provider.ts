@@ -4,14 +4,10 @@
 // Apple Pay and Google Pay: braintree-web's apple-pay and google-payment with the browsers' own payment sheets
 // (payment-sheets.ts), prepared when the configuration loads so that the sheet opens in the shopper's click.
 import type { HostedFields, HostedFieldsOptions, TokenizeOutcome } from '../../fields/hosted-fields.ts';
-import {
-  NEW_METHOD_DEFAULTS,
-  type FieldName,
-  type PaymentMethodResult,
-  type PaymentMethodType,
-} from '../../machine/checkout.types.ts';
+import type { FieldName, PaymentMethodResult, PaymentMethodType } from '../../machine/checkout.types.ts';
 import type { WalletOptionId } from '../../machine/payment-options.ts';
 import { NETWORK, TIMEOUT } from '../gateway-failures.ts';
+import { NEW_METHOD_DEFAULTS, str } from '../method-result.ts';
 import {
   ProviderConfigurationError,
   ProviderError,
@@ -58,7 +54,6 @@ interface PreparedSheets {
 /** How long the browser may take to say whether it can pay with Google Pay before Google Pay is left out. */
 const SHEET_READY_TIMEOUT_MS = 5_000;
 
-const str = (value: unknown): string => (typeof value === 'string' ? value : '');
 const record = (value: unknown): Readonly<Record<string, unknown>> =>
   typeof value === 'object' && value !== null ? (value as Readonly<Record<string, unknown>>) : {};
 

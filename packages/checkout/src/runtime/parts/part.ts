@@ -24,6 +24,7 @@ export type PartEffect = Extract<
       | 'scheduleBlurSettle'
       | 'settleFields'
       | 'tokenize'
+      | 'focusField'
       | 'deleteMethod'
       | 'verifyThreeDSecure'
       | 'abortThreeDSecure'

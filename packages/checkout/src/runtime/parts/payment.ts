@@ -72,6 +72,10 @@ function createPayment(host: PartHost): Payment {
           );
           return;
         }
+        case 'focusField':
+          // A field the submit found wrong (its machine part's), once React has shown its message.
+          host.later(0, () => host.fields()?.focus(effect.field));
+          return;
         case 'rejectRequest':
           if (effect.error.retryAfterMs !== undefined) rateLimitedUntil = Date.now() + effect.error.retryAfterMs;
           settle()?.reject(new CheckoutError(effect.error.code, t(effect.error.messageKey)));
