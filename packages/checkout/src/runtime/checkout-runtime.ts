@@ -172,7 +172,7 @@ export class CheckoutRuntime {
             getState: () => this.#machine.getState(),
             send: (event) => this.#send(event),
             callbacks: () => this.#options.callbacks(),
-            emit: (event, payload) => this.#emitter.emit(event, payload),
+            emit: (event, payload, prop) => this.#emitter.emit(event, payload, prop),
             fields: () => this.#fields,
             deviceData: () => {
               this.#collectDeviceData();

@@ -34,10 +34,10 @@ export const typing: TypingPart = {
         host.send({ ...report, type: 'CARD_TYPE_CHANGED' });
         return;
       case 'inputSubmitRequest':
-        host.emit('card:inputSubmitRequest', { field });
+        host.emit('card:inputSubmitRequest', { field }, host.callbacks().onInputSubmitRequest);
         return;
       case 'binAvailable':
-        host.emit('card:binAvailable', { bin: report.bin });
+        host.emit('card:binAvailable', { bin: report.bin }, host.callbacks().onBinAvailable);
     }
   },
 };
