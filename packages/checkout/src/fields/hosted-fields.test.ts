@@ -46,6 +46,8 @@ function tokenizeSent(frame: { received: unknown[] } | undefined) {
 function fakeDom(page: { lang: string; direction: 'ltr' | 'rtl' } = { lang: 'en', direction: 'ltr' }) {
   const listeners = new Set<(event: MessageEvent) => void>();
   const frames: FakeFrame[] = [];
+  /** The style reads and frame insertions, in order. */
+  const steps: string[] = [];
   class FakeFrame {
     src = '';
     name = '';
@@ -65,15 +67,18 @@ function fakeDom(page: { lang: string; direction: 'ltr' | 'rtl' } = { lang: 'en'
   }
   const view = {
     location: { origin: parentOrigin },
-    getComputedStyle: () => ({
-      color: 'rgb(0, 0, 0)',
-      fontFamily: 'Inter',
-      fontSize: '16px',
-      fontWeight: '400',
-      lineHeight: '24px',
-      direction: page.direction,
-      backgroundColor: 'rgb(29, 33, 41)',
-    }),
+    getComputedStyle: () => {
+      steps.push('style read');
+      return {
+        color: 'rgb(0, 0, 0)',
+        fontFamily: 'Inter',
+        fontSize: '16px',
+        fontWeight: '400',
+        lineHeight: '24px',
+        direction: page.direction,
+        backgroundColor: 'rgb(29, 33, 41)',
+      };
+    },
     addEventListener: (_: string, listener: (event: MessageEvent) => void) => listeners.add(listener),
     removeEventListener: (_: string, listener: (event: MessageEvent) => void) => listeners.delete(listener),
   };
@@ -90,6 +95,7 @@ function fakeDom(page: { lang: string; direction: 'ltr' | 'rtl' } = { lang: 'en'
     ({
       ownerDocument: doc,
       replaceChildren: (frame: FakeFrame) => {
+        steps.push(`${frame.name} in`);
         frame.inserted = true;
       },
       closest: (selector: string) => (selector === '[lang]' ? sheet : null),
@@ -97,7 +103,7 @@ function fakeDom(page: { lang: string; direction: 'ltr' | 'rtl' } = { lang: 'en'
   const post = (frame: FakeFrame | undefined, data: Record<string, unknown>, origin = new URL(assetsUrl).origin): void => {
     for (const listener of [...listeners]) listener({ origin, source: frame?.contentWindow, data } as unknown as MessageEvent);
   };
-  return { frames, container, post, listeners };
+  return { frames, container, post, listeners, steps };
 }
 
 function setup(page?: Parameters<typeof fakeDom>[0], names: readonly FieldName[] = ['number', 'cvv']) {
@@ -178,6 +184,12 @@ describe('hosted fields', () => {
     dom.post(number, from({ type: 'ready', field: 'number' }));
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(others.map((frame) => frame.inserted)).toEqual([true, true]);
+  });
+
+  it("puts the first frame in before it reads the containers' style, which waits for the page's style computation", () => {
+    const { dom } = setup(undefined, ['number', 'cvv']);
+    expect(dom.steps[0]).toBe('kassa-field-number in');
+    expect(dom.steps.slice(1).every((step) => step === 'style read')).toBe(true);
   });
 
   it('puts no frame in once torn down, though the first was ready', async () => {
