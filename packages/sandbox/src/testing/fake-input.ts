@@ -2,7 +2,7 @@
 // does not match the test include pattern (src/**/*.test.ts[x]).
 import type { FieldInput } from '../pages/hosted-fields/field.ts';
 
-/** Records attributes and styles; focus() and type() dispatch the events a browser would. */
+/** Records attributes and styles (by the CSSOM's camel-case names); focus() and type() dispatch the events a browser would. */
 export class FakeInput extends EventTarget implements FieldInput {
   value = '';
   selectionStart: number | null = null;
@@ -11,8 +11,7 @@ export class FakeInput extends EventTarget implements FieldInput {
   inputMode = '';
   placeholder = '';
   readonly attributes = new Map<string, string>();
-  readonly styles = new Map<string, string>();
-  readonly style = { setProperty: (property: string, value: string) => void this.styles.set(property, value) };
+  readonly style = {} as FieldInput['style'];
   setAttribute(name: string, value: string): void {
     this.attributes.set(name, value);
   }

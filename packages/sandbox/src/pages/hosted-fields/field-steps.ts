@@ -72,7 +72,7 @@ export function startField({ field, channel, host, post, edits, focused }: Field
   /** A message of this instance's sibling frames, or null. */
   const readSibling = (event: Event): Envelope<SiblingMessage> | null => {
     const data = (event as MessageEvent<unknown>).data;
-    return isEnvelope(data, channel) ? (data as Envelope<SiblingMessage>) : null;
+    return isEnvelope<SiblingMessage>(data, channel) ? data : null;
   };
 
   // Its tokenization's script, imported once the shopper types in the number field; an import that failed is tried again

@@ -216,11 +216,11 @@ describe('hosted field messages', () => {
       dir: 'ltr',
     });
     expect(cvv.input.placeholder).toBe('123');
-    expect(Object.fromEntries(cvv.input.styles)).toEqual({
+    expect(cvv.input.style).toEqual({
       color: 'rgb(1, 2, 3)',
-      'font-size': '16px',
-      'text-align': 'right',
-      'background-color': 'rgb(4, 5, 6)',
+      fontSize: '16px',
+      textAlign: 'right',
+      backgroundColor: 'rgb(4, 5, 6)',
     });
     // Only a language tag and a direction pass: anything else is not written into the frame.
     cvv.field.receive({

@@ -32,7 +32,8 @@ export interface FieldInput extends EventTarget {
   setAttribute(name: string, value: string): void;
   removeAttribute(name: string): void;
   focus(): void;
-  readonly style: { setProperty(property: string, value: string): void };
+  /** Its CSSOM declarations, by the camel-case names a parent may set. */
+  readonly style: Record<StyleKey, string>;
 }
 
 export interface SiblingChannel extends EventTarget {
@@ -86,11 +87,13 @@ const INPUT_ATTRIBUTES: Readonly<Record<FieldName, { autocomplete: string; numer
 
 /** The style keys a parent may set, each the CSS property of the same name in camel case. */
 const STYLE_KEYS = ['color', 'fontFamily', 'fontSize', 'fontWeight', 'lineHeight', 'textAlign', 'backgroundColor'] as const;
+type StyleKey = (typeof STYLE_KEYS)[number];
 
 /** A plausible BCP 47 tag: the frame sets it as the input's `lang`, so nothing else may pass. */
 const LANGUAGE_TAG = /^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/;
 
-export function isEnvelope(data: unknown, channel: string): data is Envelope<{ type: string }> {
+/** A message of the instance's channel; what it holds beyond its `type` (a string) is read as `T` says. */
+export function isEnvelope<T extends { type: string }>(data: unknown, channel: string): data is Envelope<T> {
   if (data === null || typeof data !== 'object') return false;
   const message = data as Record<string, unknown>;
   return message['source'] === MESSAGE_SOURCE && message['channel'] === channel && typeof message['type'] === 'string';
@@ -187,7 +190,7 @@ export function createHostedField({ field, channel }: FrameParams, host: FieldHo
     for (const key of STYLE_KEYS) {
       const value = (style as Record<string, unknown>)[key];
       // CSSOM writes are allowed under style-src 'self' (unlike style attributes); only plain strings pass.
-      if (typeof value === 'string') input.style.setProperty(key.replace(/[A-Z]/g, (upper) => `-${upper}`).toLowerCase(), value);
+      if (typeof value === 'string') input.style[key] = value;
     }
   };
 
@@ -196,17 +199,16 @@ export function createHostedField({ field, channel }: FrameParams, host: FieldHo
 
   return {
     receive(data) {
-      if (!isEnvelope(data, channel)) return;
-      const message = data as Envelope<ParentMessage>;
-      if (message.type === 'configure') configure(message);
-      else if (message.type === 'focus') input.focus();
+      if (!isEnvelope<ParentMessage>(data, channel)) return;
+      if (data.type === 'configure') configure(data);
+      else if (data.type === 'focus') input.focus();
       else {
-        if (message.type === 'clear') {
+        if (data.type === 'clear') {
           input.value = '';
           // Not the expiry's inputs from before: once the rules are in, the field stays empty.
           edits.length = 0;
         }
-        pass(['parent', message]);
+        pass(['parent', data]);
       }
     },
   };

@@ -7,7 +7,8 @@ export const FIELD_NAMES = ['number', 'expirationDate', 'cvv', 'cardholderName',
 export type FieldName = (typeof FIELD_NAMES)[number];
 
 export function isFieldName(value: unknown): value is FieldName {
-  return typeof value === 'string' && (FIELD_NAMES as readonly string[]).includes(value);
+  // `includes` compares without coercion: nothing but one of the names' strings is found.
+  return (FIELD_NAMES as readonly unknown[]).includes(value);
 }
 
 export interface FieldState {
