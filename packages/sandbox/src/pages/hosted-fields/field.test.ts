@@ -513,6 +513,27 @@ describe("the card rules' script", () => {
     expect(posted.map(({ type }) => type)).toEqual(['ready', 'syncFailed', 'cardTypeChange', 'binAvailable', 'state', 'synced']);
   });
 
+  it("imports it once more for a Pay's sync that came while the first import was under way and failed: synced when that one is in", async () => {
+    const { input, field, posted, channel, imports } = slowRules('number');
+    input.type('4111111111111111');
+    field.receive({ source: MESSAGE_SOURCE, channel, type: 'sync' });
+    await imports[0]?.('failed');
+    expect(posted.map(({ type }) => type)).toEqual(['ready']);
+    expect(imports).toHaveLength(2);
+    await imports[1]?.('in');
+    expect(posted.map(({ type }) => type)).toEqual(['ready', 'cardTypeChange', 'binAvailable', 'state', 'synced']);
+  });
+
+  it('answers that sync with syncFailed when its own import fails too, and imports no more until the next step', async () => {
+    const { input, field, posted, channel, imports } = slowRules('number');
+    input.type('4111111111111111');
+    field.receive({ source: MESSAGE_SOURCE, channel, type: 'sync' });
+    await imports[0]?.('failed');
+    await imports[1]?.('failed');
+    expect(posted.map(({ type }) => type)).toEqual(['ready', 'syncFailed']);
+    expect(imports).toHaveLength(2);
+  });
+
   it('asks to submit on Enter at once before it is in, and once only: the Pay waits for it through its sync', async () => {
     const { input, posted, imports } = slowRules('number');
     input.type('4111111111111111');

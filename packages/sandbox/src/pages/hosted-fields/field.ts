@@ -9,7 +9,7 @@ import type { ExpiryEdit } from './validate.ts';
 // in validate.js, imported as the field announces itself ready (issue 10: not in the script a field waits for to take
 // typing). What happens before it is in (typing, focus, the parent's and the siblings' messages) is kept, in order, and
 // handed to it when it arrives; an import that failed is tried again at the next of them (a Pay's `sync` is one), at
-// an address of its own (frame.ts), and a `sync` waiting for an import that fails is answered `syncFailed`. Written
+// an address of its own (frame.ts), and a `sync` waiting for its own import that fails is answered `syncFailed`. Written
 // against the small interfaces below rather than the DOM so that it runs under Node in tests; frame.ts wires it to the
 // real page. Card data leaves a field only to sibling fields (same
 // origin, over the BroadcastChannel) and to the sandbox's own tokenization endpoint. Nothing here logs.
@@ -115,9 +115,13 @@ export function createHostedField({ field, channel }: FrameParams, host: FieldHo
   let take: ((step: FieldStep) => void) | undefined;
   let waiting: FieldStep[] = [];
   let loading = false;
+  const isSync = ([, step]: FieldStep): boolean => step.type === 'sync';
   const load = (): void => {
     if (loading) return;
     loading = true;
+    // A Pay's `sync` that comes while an import started before it is under way is owed one import of its own, as a
+    // `sync` after a failed import gets: that first import may fail for it (a dropped connection) where a new one would not.
+    const forSync = waiting.some(isSync);
     host.loadRules().then(
       ({ startField }) => {
         take = startField({ field, channel, host, post, edits, focused: () => focused });
@@ -125,9 +129,10 @@ export function createHostedField({ field, channel }: FrameParams, host: FieldHo
       },
       () => {
         loading = false;
+        if (!forSync && waiting.some(isSync)) return load();
         // A Pay waiting for them (its `sync`) is told at once, its sync dropped: the checkout asks the shopper to reload
         // now rather than after its wait for the answer (SETTLE_TIMEOUT_MS); a Pay after imports them again.
-        const kept = waiting.filter(([, step]) => step.type !== 'sync');
+        const kept = waiting.filter((step) => !isSync(step));
         if (kept.length < waiting.length) post({ type: 'syncFailed', field });
         waiting = kept;
       },
