@@ -1,7 +1,8 @@
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { axeOn } from '../support/axe.ts';
 import { catalogue } from '../support/catalogue.ts';
 import { chromiumLaunchOptions } from '../support/chromium.ts';
+import { holdCardRules } from '../support/held-card-rules.ts';
 import { currentProduct } from '../support/products.ts';
 import { CheckoutSheet } from '../support/checkout-sheet.ts';
 import { clientTokenForNewOrder, openIntegratorPage, requestPaymentMethod } from '../support/integrator-page.ts';
@@ -163,22 +164,6 @@ test('the number frame\'s tokenization failing to download: Pay says "Network er
   // Each try after a failed one asks at an address of its own (the browser keeps a failed module's failure).
   expect(new Set(tries).size).toBe(tries.length);
 });
-
-/**
- * Holds back the card rules each frame imports as it announces itself ready (the sandbox's validate.js) until the
- * returned function lets them through.
- */
-async function holdCardRules(page: Page): Promise<() => void> {
-  let release = (): void => undefined;
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  await page.route('**/hosted-fields/validate.js*', async (route) => {
-    await held;
-    await route.continue();
-  });
-  return release;
-}
 
 test('the card rules download once the form takes typing: a card entered before they arrive is formatted and judged when they do, and pays', async ({
   page,

@@ -5,7 +5,8 @@ import { CheckoutSheet } from '../../support/checkout-sheet.ts';
 import { transactionDeviceData } from '../../support/gateway-records.ts';
 import { currentProduct } from '../../support/products.ts';
 import { changeSandboxSettings, resetSandboxSettings } from '../../support/sandbox-settings.ts';
-import { Shopper, uniqueEmail } from '../../support/shopper.ts';
+import { holdCardRules } from '../../support/held-card-rules.ts';
+import { cards, Shopper, uniqueEmail } from '../../support/shopper.ts';
 import { axeOn } from '../../support/axe.ts';
 
 // The wallets against the sandbox, every one turned on in the merchant settings: the option list, each wallet's own
@@ -136,6 +137,40 @@ test("the option list offers the card and every wallet and passes axe; on a wall
   await sheet.seesView('card');
   await expect(shopper.field('number')).toBeVisible();
   await expect(shopper.payButton()).toBeVisible();
+});
+
+test('a card payment on its way keeps "Choose another way to pay" in its place, unseen and taking no click: the shop\'s Pay button under the sheet does not move', async ({
+  page,
+}) => {
+  const shopper = new Shopper(page);
+  const sheet = new CheckoutSheet(page);
+  // Held, the card rules keep the Pay waiting (its sync), the sheet busy meanwhile.
+  const release = await holdCardRules(page);
+  // The whole page in view: a page scrolled to its end keeps its end in view as it shortens, and the jump is above.
+  await page.setViewportSize({ width: 1280, height: 1100 });
+  await shopper.startCheckoutOfNewOrder();
+  await sheet.seesView('options');
+  await sheet.root().getByRole('button', { name: 'Card', exact: true }).click();
+  await sheet.seesView('card');
+  await shopper.enterCard(cards.visa);
+  // The same button while it pays, whose name says so then ("Paying…").
+  const pay = await shopper.payButton().elementHandle();
+  const toggle = await sheet.toggle().elementHandle();
+  if (pay === null || toggle === null) throw new Error('no Pay button or toggle');
+  const before = await pay.boundingBox();
+  const toggleBox = await toggle.boundingBox();
+  await shopper.pay();
+  await sheet.seesState('submitting');
+  await expect(sheet.status()).toHaveText('Processing your payment…');
+  expect(await page.evaluate(() => window.scrollY)).toBe(0);
+  // The page's Pay button stays under the pointer: the toggle is unseen and out of the accessibility tree, its box kept.
+  expect(await pay.boundingBox()).toEqual(before);
+  expect(await toggle.boundingBox()).toEqual(toggleBox);
+  await expect(sheet.toggle()).toHaveCount(0);
+  expect(await toggle.evaluate((element) => getComputedStyle(element).visibility)).toBe('hidden');
+  await page.screenshot({ path: test.info().outputPath('card-paying-with-wallets.png') });
+  release();
+  await shopper.seesReceipt();
 });
 
 /**

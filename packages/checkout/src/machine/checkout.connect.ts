@@ -29,7 +29,10 @@ export interface RootProps {
   readonly view: ViewId | null;
   /** The card view stays mounted while the card is offered (its frames keep what was typed across view changes). */
   readonly cardMounted: boolean;
-  /** The "Choose another way to pay" toggle, when there is another way. */
+  /**
+   * The "Choose another way to pay" toggle, when there is another way; kept while a payment is on its way (the sheet
+   * draws it unseen and inert then), so what is under the sheet, the page's Pay button, does not move.
+   */
   readonly toggleText: string | null;
 }
 
@@ -106,7 +109,9 @@ export function connectRoot(state: CheckoutState, t: Translate): RootProps {
     cardMounted: state.phase === 'loading' || (live && card !== undefined && card.status !== 'failed'),
     // Not on the saved methods (the other ways are listed under them) nor on the delete confirmation.
     toggleText:
-      state.phase === 'ready' &&
+      // Ready, or paying (the payment's phases are the live ones after loading).
+      !loading &&
+      live &&
       state.view !== 'options' &&
       state.view !== 'methods' &&
       state.view !== 'delete-confirmation' &&

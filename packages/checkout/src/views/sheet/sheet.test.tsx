@@ -101,6 +101,20 @@ describe('a payment on its way', () => {
     expect(html).toContain('<div class="kassa-checkout__heading" data-covered="">');
   });
 
+  it('keeps "Choose another way to pay" in its place, inert (the stylesheet hides it), so what is under the sheet does not move', () => {
+    const toggle = '<button type="button" class="kassa-checkout__toggle"';
+    const card = [
+      loaded,
+      { type: 'OPTION_READY', option: 'card' },
+      { type: 'OPTION_READY', option: 'paypal' },
+      { type: 'SELECT_OPTION', option: 'card' },
+    ] satisfies CheckoutEvent[];
+    expect(renderWith(stateAfter(card), <Sheet />)).toContain(`${toggle}>Choose another way to pay</button>`);
+    const paying = stateAfter([...card, { type: 'SUBMIT' }]);
+    expect(paying).toMatchObject({ phase: 'submitting', view: 'card' });
+    expect(renderWith(paying, <Sheet />)).toContain(`${toggle} inert="">Choose another way to pay</button>`);
+  });
+
   it('takes the place of a message left from the last try, which comes back if it still holds', () => {
     const failed = stateAfter([...cardReady, { type: 'SUBMIT' }, { type: 'FIELDS_SETTLED' }]);
     expect(renderWith(failed, <Sheet />)).toContain('tabindex="-1">Check your entries and try again.</p>');

@@ -61,7 +61,12 @@ export function Sheet(): ReactElement {
       {/* A view whose code is still on its way shows the overlay (which hides the heading), not its heading over nothing. */}
       <Suspense fallback={root.loadingText === null && loading}>{View && <View />}</Suspense>
       {root.toggleText !== null && (
-        <button type="button" className="kassa-checkout__toggle" onClick={() => runtime?.dispatch({ type: 'SHOW_OPTIONS' })}>
+        <button
+          type="button"
+          className="kassa-checkout__toggle"
+          inert={root.dataState === 'submitting'}
+          onClick={() => runtime?.dispatch({ type: 'SHOW_OPTIONS' })}
+        >
           {root.toggleText}
         </button>
       )}
