@@ -60,7 +60,7 @@ export function Checkout(props: CheckoutProps): ReactElement {
     // A new token, new settings or new messages start over cleanly (StrictMode's double effect included).
     const created = new CheckoutRuntime({
       authorization,
-      ...(provider !== undefined ? { provider } : {}),
+      provider,
       settings,
       translate: t,
       callbacks: () => callbacks.current,
