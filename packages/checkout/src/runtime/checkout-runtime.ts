@@ -536,6 +536,7 @@ export class CheckoutRuntime {
         this.#fields?.clear();
         return;
       case 'tell':
+        // `Tell` pairs each event with its payload; TypeScript does not follow the pair through the union's members.
         this.#emitter.emit(effect.event, effect.payload as never);
         return;
       case 'focusView':
