@@ -166,6 +166,8 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))(
       ).notified_at;
       expect([saved.settlement_status, saved.settlement_status_at]).toEqual(['settled', notifiedAt]);
       expect(await settlementOf(saved.id)).toEqual({ settlement_status: 'settled', settlement_status_at: notifiedAt });
+      // The attempt answered is the row as stored, every column of it.
+      expect(saved).toEqual(await db.selectFrom('payments').selectAll().where('id', '=', saved.id).executeTakeFirstOrThrow());
     });
 
     it('processes the same notification once when it is delivered twice, one after the other and at the same moment', async () => {
