@@ -165,8 +165,9 @@ describe('merchant overrides', () => {
     expect(translationsFrom(given)).toEqual(kept);
     expect(translationsFrom(given)).toEqual(kept);
     expect(translationsFrom({ translations: 'Hello' } as unknown as CheckoutOptions)).toEqual({});
-    // The sentences are imported on demand (runtime/option-problems.ts): they arrive a moment later, in order.
-    await vi.waitFor(() => expect(log).toHaveBeenCalledTimes(4));
+    // The sentences are imported on demand (runtime/option-problems.ts): they arrive once that import has settled, in
+    // order. Waited for as an import, not for a time: a cold import under load took longer than vi.waitFor's second.
+    await vi.dynamicImportSettled();
     expect(log.mock.calls.map(([line]) => String(line))).toEqual([
       "[kassa/checkout] options.translations has an unknown key 'error.nope'; the keys are those of the English catalogue, and wallet.* for the wallet views.",
       "[kassa/checkout] options.translations['field.number.label'] must be a string, not 42.",
