@@ -183,8 +183,10 @@ function typeVisa(h: ReturnType<typeof harness>): void {
 async function readyHarness(...args: Parameters<typeof mountedHarness>) {
   const h = await mountedHarness(...args);
   for (const field of h.runtime.getState().visibleFields) h.frame(field, { type: 'ready', field });
-  // Ready: the runtime imports the payment's part; it is installed a task after that import has settled.
-  await loadPayment();
+  // Ready: the runtime has imported the typing part (as the first frame was ready) and imports the payment's part, which
+  // it installs after the typing part; each is in a task after its import has settled. Both waited for: under load the
+  // typing part's import could still be on its way once the payment's had settled, and the frames' reports then waited.
+  await Promise.all([loadTyping(), loadPayment()]);
   await h.settle();
   return h;
 }
