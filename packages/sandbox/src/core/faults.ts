@@ -169,6 +169,11 @@ export class Faults {
     return { ...rule };
   }
 
+  /** No rule is active: every request goes through as it is. */
+  get empty(): boolean {
+    return this.rules.length === 0;
+  }
+
   list(): FaultRule[] {
     return this.rules.map(({ rule }) => ({ ...rule }));
   }

@@ -1,4 +1,4 @@
-import { gzipSync } from 'node:zlib';
+import { crc32 } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { xmlDocument } from './xml.ts';
 import { transactionResultXml } from './serialize.ts';
@@ -28,12 +28,43 @@ export function stringOrNull(value: unknown): string | null {
   return typeof value === 'string' && value !== '' ? value : null;
 }
 
+// gzip's header: magic, deflate, no flags, no time, no extra flags, unknown OS (RFC 1952).
+const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
+/** The most a stored deflate block holds (RFC 1951, 3.2.4). */
+const STORED_BLOCK = 0xffff;
+
+/**
+ * `data` as a gzip member whose deflate blocks are stored, not compressed: what any gunzip reads (the SDK's
+ * `zlib.gunzip`), at the cost of a CRC. The answers go over the loopback, where compressing them saves nothing; zlib's
+ * deflate (`gzipSync`, which makes and clears a compressor for each answer) cost about 21 µs of the sandbox's CPU an
+ * answer, a tenth of its work for a sale, at its fastest level as at its default (issue 10's sbcpu1 pass,
+ * bench/FINDINGS.md).
+ */
+export function storedGzip(data: Buffer): Buffer {
+  const parts: Buffer[] = [GZIP_HEADER];
+  let offset = 0;
+  do {
+    const length = Math.min(STORED_BLOCK, data.length - offset);
+    const block = Buffer.alloc(5);
+    block[0] = offset + length === data.length ? 1 : 0; // BFINAL on the last, BTYPE 00 (stored)
+    block.writeUInt16LE(length, 1);
+    block.writeUInt16LE(~length & 0xffff, 3);
+    parts.push(block, data.subarray(offset, offset + length));
+    offset += length;
+  } while (offset < data.length);
+  const trailer = Buffer.alloc(8);
+  trailer.writeUInt32LE(crc32(data), 0);
+  trailer.writeUInt32LE(data.length >>> 0, 4); // ISIZE: the length modulo 2^32
+  parts.push(trailer);
+  return Buffer.concat(parts);
+}
+
 /** XML answer, gzipped when the client accepts it (the SDK always does, as with the real gateway). */
 export function sendXml(request: FastifyRequest, reply: FastifyReply, status: number, [rootTag, value]: XmlReply): FastifyReply {
   const xml = xmlDocument(rootTag, value);
   reply.code(status).header('content-type', 'application/xml; charset=utf-8');
   if (/\bgzip\b/.test(request.headers['accept-encoding'] ?? '')) {
-    return reply.header('content-encoding', 'gzip').send(gzipSync(xml));
+    return reply.header('content-encoding', 'gzip').send(storedGzip(Buffer.from(xml)));
   }
   return reply.send(xml);
 }

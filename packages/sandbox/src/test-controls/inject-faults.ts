@@ -59,6 +59,8 @@ export function injectFaults(app: FastifyInstance, faults: Faults): void {
   const delays = new Set<() => void>();
 
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    // No rule (always, outside tests): nothing to match, so the request's targets are not worked out.
+    if (faults.empty) return undefined;
     const path = request.url.split('?')[0] ?? '';
     if (request.method === 'OPTIONS' || path.startsWith(`${TEST_CONTROL_PREFIX}/`)) return undefined;
     const targets = faultTargets(request.method, path);
