@@ -42,6 +42,16 @@ interface PlanNode {
 }
 const flatten = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(flatten)];
 
+/** `count` spent bot-check tokens, every one expired a minute before NOW. */
+async function spendExpiredTokens(db: Db, count: number): Promise<void> {
+  const rows = Array.from({ length: count }, (_, n) => ({ fingerprint: `expired-${n}`, expires_at: at(-MINUTE) }));
+  for (let n = 0; n < rows.length; n += 500)
+    await db
+      .insertInto('botcheck_uses')
+      .values(rows.slice(n, n + 500))
+      .execute();
+}
+
 /** Rows on both sides of each table's line: what is done with, and what a request could still read. */
 async function seed(db: Db): Promise<void> {
   await db
@@ -383,12 +393,7 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('the sweeper 
     const other = await openDatabase(config);
     try {
       const expired = 2 * SWEEP_BATCH + 500;
-      const rows = Array.from({ length: expired }, (_, n) => ({ fingerprint: `expired-${n}`, expires_at: at(-MINUTE) }));
-      for (let n = 0; n < rows.length; n += 500)
-        await handle.db
-          .insertInto('botcheck_uses')
-          .values(rows.slice(n, n + 500))
-          .execute();
+      await spendExpiredTokens(handle.db, expired);
       await handle.db
         .insertInto('botcheck_uses')
         .values({ fingerprint: 'live', expires_at: at(MINUTE) })
@@ -403,4 +408,45 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('the sweeper 
       await cleanup();
     }
   });
+
+  it.runIf(make().name === 'postgres')(
+    "on PostgreSQL a sweep takes the expired rows another instance's batch has not locked, without waiting for its commit",
+    async () => {
+      const { config, handle, cleanup } = await engine.open();
+      const other = await openDatabase(config);
+      let commit = (): void => undefined;
+      try {
+        await spendExpiredTokens(handle.db, SWEEP_BATCH + 500);
+        const tokens = SWEEPS.find((sweep) => sweep.table === 'botcheck_uses');
+        if (tokens === undefined) throw new Error('no sweep of botcheck_uses');
+        // One instance's batch deleted, its transaction not committed: its rows stay locked.
+        const committed = new Promise<void>((resolve) => {
+          commit = resolve;
+        });
+        let batchDeleted = (): void => undefined;
+        const deleted = new Promise<void>((resolve) => {
+          batchDeleted = resolve;
+        });
+        const open = handle.db.transaction().execute(async (trx) => {
+          await sweepBatch('postgres', tokens, SETTINGS, NOW).execute(trx);
+          batchDeleted();
+          await committed;
+        });
+        await deleted;
+        let timer: NodeJS.Timeout | undefined;
+        const waited = new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error('the sweep waited for the other batch')), 5_000);
+        });
+        const theirs = await Promise.race([sweepExpired(other, SETTINGS, NOW), waited]).finally(() => clearTimeout(timer));
+        expect(theirs.botcheck_uses).toBe(500);
+        commit();
+        await open;
+        expect(await handle.db.selectFrom('botcheck_uses').select('fingerprint').execute()).toEqual([]);
+      } finally {
+        commit();
+        await other.close();
+        await cleanup();
+      }
+    },
+  );
 });
