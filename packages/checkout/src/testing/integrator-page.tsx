@@ -44,7 +44,7 @@ if (container === null) throw new Error('the integrator page must contain #check
 createRoot(container).render(
   <Checkout
     authorization={setup.authorization}
-    {...(setup.options !== undefined ? { options: setup.options } : {})}
+    options={setup.options}
     onReady={listen}
     onError={(error) => record.errors.push({ code: error.code, message: error.message })}
   />,

@@ -109,7 +109,7 @@ export function CheckoutPage({ orderId }: { orderId: string }) {
           <Checkout
             key={theme}
             authorization={session.clientToken}
-            {...(checkoutProvider !== undefined ? { provider: checkoutProvider } : {})}
+            provider={checkoutProvider}
             // The card stays in the form until the payment's outcome is known: after a network error or a failed
             // bot-check Pay again works as it is; after a decline the payment flow clears it.
             // 3-D Secure runs when the gateway turns it on for the merchant; the server may require its liability shift.
