@@ -89,6 +89,27 @@ describe('saved methods: first view and choosing', () => {
     expect(back.state.view).toBe('methods');
     expect(back.state.activeMethod).toBe(visa);
   });
+
+  it("tells of a card typed on the card view as a card, though a saved wallet stays chosen on the saved methods' view", () => {
+    const paypal = savedMethod({ nonce: 'n-pp', type: 'PayPalAccount' });
+    const chosen = run(initialState(checkoutSettings()), {
+      type: 'CONFIG_LOADED',
+      config,
+      options: ['card'],
+      savedMethods: [paypal],
+    });
+    expect(chosen.effects).toContainEqual(requestable(true, 'PayPalAccount'));
+    const typed = run(
+      chosen.state,
+      { type: 'OPTION_READY', option: 'card' },
+      { type: 'SELECT_OPTION', option: 'card' },
+      ...(['number', 'expirationDate'] as const).map(
+        (field): CheckoutEvent => ({ type: 'FIELD_STATE', field, event: 'input', state: VALID }),
+      ),
+    );
+    expect(typed.state).toMatchObject({ view: 'card', activeMethod: paypal });
+    expect(typed.effects).toContainEqual(requestable(false));
+  });
 });
 
 describe('saved methods: edit mode and deletion', () => {
