@@ -99,3 +99,11 @@ describe("the sandbox provider's modules whose download stalls end at the parts'
     expect(await atTheLimit(outcomeOf(verification))).toEqual({ kind: 'failed', detail: 'Error: timed out' });
   });
 });
+
+describe("the saved methods' reader, imported on demand", () => {
+  it("is not imported for a guest's empty list, which is read at once (its download held here)", async () => {
+    const read = outcomeOf(parseSavedMethods({ paymentMethods: [] }));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(read()).toEqual([]);
+  });
+});
