@@ -40,14 +40,18 @@ export function storableText(text: string): string {
  * text, or a lone surrogate, which is no Unicode at all (PostgreSQL refuses it as UTF-8; SQLite would store a
  * replacement character). The path of the first such string or key, or null.
  */
-export function unstorableTextPath(value: unknown, path: string[] = []): string[] | null {
-  // Run on every request's headers and body, member by member: no closure made at each call (issue 10, cpu8).
-  if (typeof value === 'string') return UNSTORABLE_TEXT.test(value) ? path : null;
+export function unstorableTextPath(value: unknown): string[] | null {
+  // Run on every request's headers and body, member by member: no closure made at each call (issue 10, cpu8), and no
+  // path made but the one found (issue 10, cpu15).
+  if (typeof value === 'string') return UNSTORABLE_TEXT.test(value) ? [] : null;
   if (typeof value !== 'object' || value === null) return null;
-  for (const [key, item] of Object.entries(value)) {
-    if (UNSTORABLE_TEXT.test(key)) return [...path, key];
-    const found = unstorableTextPath(item, [...path, key]);
-    if (found !== null) return found;
+  for (const key of Object.keys(value)) {
+    if (UNSTORABLE_TEXT.test(key)) return [key];
+    const found = unstorableTextPath((value as Record<string, unknown>)[key]);
+    if (found !== null) {
+      found.unshift(key);
+      return found;
+    }
   }
   return null;
 }
