@@ -14,9 +14,11 @@ describe('newId', () => {
     expect(newId('ord', Date.UTC(3084, 0, 1)) > newId('ord', start)).toBe(true);
   });
 
-  it('makes different ids in the same millisecond', () => {
+  it('makes different ids in the same millisecond, sorted in the order they were made', () => {
     const now = Date.now();
-    expect(new Set(Array.from({ length: 1000 }, () => newId('pay', now))).size).toBe(1000);
+    const made = Array.from({ length: 1000 }, () => newId('pay', now));
+    expect(new Set(made).size).toBe(1000);
+    expect([...made].sort()).toEqual(made);
   });
 });
 

@@ -8,20 +8,44 @@ const RANDOM_CHARACTERS = 11;
 
 export type IdPrefix = 'acc' | 'ses' | 'ord' | 'pay' | 'prd' | 'vel' | 'aud' | 'ref' | 'sgn' | 'mail';
 
+/** The last id's time and random characters (as digits of 0-31): the next id of the same millisecond counts on. */
+let lastTime = Number.NaN;
+const lastRandom: number[] = [];
+
 /**
  * An id that says what it names (`ord_…`), lowercase, safe in gateway URL paths: the time it was made, then random
  * characters, so ids made later sort after. A new row's key then goes at its index's right edge, whose pages stay in
  * the database's cache: with random ids each payment inserted into the middle of a dozen indexes (orders, their lines,
  * payments, the gateway's request keys), and with a million payments there most of those pages had to be read and
  * written again (issue 10, growth5). Ids are not secrets: a row is reached through the session or account owning it.
+ * Within a millisecond the random part counts up from the last id's, so this process's ids sort as they were made
+ * (an admin's two requests in one millisecond stay in order in the audit log); another instance's may interleave.
  */
 export function newId(prefix: IdPrefix, now: number = Date.now()): string {
   let time = '';
   for (let rest = now, i = 0; i < TIME_CHARACTERS; i += 1, rest = Math.floor(rest / 32)) time = ALPHABET[rest % 32] + time;
+  if (now !== lastTime || !countOn()) {
+    lastTime = now;
+    // 256 is a multiple of 32: masking keeps every character equally likely.
+    randomBytes(RANDOM_CHARACTERS).forEach((b, i) => {
+      lastRandom[i] = b & 31;
+    });
+  }
   let random = '';
-  // 256 is a multiple of 32: masking keeps every character equally likely.
-  for (const b of randomBytes(RANDOM_CHARACTERS)) random += ALPHABET[b & 31];
+  for (const digit of lastRandom) random += ALPHABET[digit];
   return `${prefix}_${time}${random}`;
+}
+
+/** Adds one to the last random characters; false when they were all the last character (then new ones are drawn). */
+function countOn(): boolean {
+  for (let i = RANDOM_CHARACTERS - 1; i >= 0; i -= 1) {
+    if ((lastRandom[i] ?? 31) < 31) {
+      lastRandom[i] = (lastRandom[i] ?? 0) + 1;
+      return true;
+    }
+    lastRandom[i] = 0;
+  }
+  return false;
 }
 
 const MINUTE_MS = 60_000;
