@@ -3,21 +3,19 @@ export { Checkout, type CheckoutProps } from './checkout.tsx';
 export type { CardholderNameInput, CardOptions, CheckoutOptions, WalletOptions } from './runtime/options.ts';
 export { CheckoutError } from './runtime/checkout-error.ts';
 export type { CheckoutInstance, PaymentOption, UpdatableConfiguration } from './runtime/checkout-runtime.ts';
-export type {
-  CardFieldEvent,
-  CheckoutCallbacks,
-  CheckoutEventMap,
-  CheckoutEventName,
-  PaymentMethodRequestableEvent,
-} from './runtime/events.ts';
+export type { CheckoutCallbacks } from './runtime/events.ts';
 export type {
   BinData,
   CardCandidate,
   CardDetails,
+  CardFieldEvent,
   CardholderNameOption,
   CheckoutErrorCode,
+  CheckoutEventMap,
+  CheckoutEventName,
   FieldName,
   FieldState,
+  PaymentMethodRequestableEvent,
   PaymentMethodResult,
   PostalCodeOption,
   ViewId,

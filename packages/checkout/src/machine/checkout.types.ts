@@ -1,7 +1,6 @@
 // The checkout's domain vocabulary. Every union here is closed: a misspelled view, event, guard or action name
 // does not compile. Nothing in this file touches the DOM or the network.
 import type { MessageKey } from '../i18n/catalogue.ts';
-import type { CheckoutEventMap } from '../runtime/events.ts';
 import type { PaymentOptionId } from './payment-options.ts';
 
 /** The hosted card fields, named as the frame protocol names them (contracts section 1). */
@@ -388,6 +387,50 @@ export type CheckoutEffect =
   | { readonly type: 'verifyThreeDSecure'; readonly card: PaymentMethodResult }
   /** Stop the 3-D Secure running (its challenge's modal did not download). */
   | { readonly type: 'abortThreeDSecure' };
+
+/** What `paymentMethodRequestable` carries. */
+export interface PaymentMethodRequestableEvent {
+  readonly type: PaymentMethodType;
+  readonly paymentMethodIsSelected: boolean;
+}
+
+/** What the card field events carry (the provider's hosted-fields event shape, without the DOM containers). */
+export interface CardFieldEvent {
+  /** The field the event is about. */
+  readonly emittedBy: FieldName;
+  /** Every shown field's state. */
+  readonly fields: Readonly<Partial<Record<FieldName, FieldState>>>;
+  /** The brands the number may be; one once it is known. */
+  readonly cards: readonly CardCandidate[];
+}
+
+/**
+ * The events the integrator is told of, under the provider's drop-in names, and their payloads: the machine's
+ * transitions make them (`Tell`), runtime/events.ts passes them on.
+ */
+export interface CheckoutEventMap {
+  readonly paymentMethodRequestable: PaymentMethodRequestableEvent;
+  readonly noPaymentMethodRequestable: undefined;
+  readonly paymentOptionSelected: { readonly paymentOption: PaymentOptionId };
+  readonly changeActiveView: { readonly previousViewId: ViewId; readonly newViewId: ViewId };
+  readonly 'card:focus': CardFieldEvent;
+  readonly 'card:blur': CardFieldEvent;
+  readonly 'card:empty': CardFieldEvent;
+  readonly 'card:notEmpty': CardFieldEvent;
+  readonly 'card:validityChange': CardFieldEvent;
+  readonly 'card:cardTypeChange': CardFieldEvent;
+  /** The first six digits of the card number are known (for BIN-based rules such as surcharges). */
+  readonly 'card:binAvailable': { readonly bin: string };
+  /** Enter was pressed in a card field: the shopper wants to pay, as Enter in a form submits it. */
+  readonly 'card:inputSubmitRequest': { readonly field: FieldName };
+  /** The shopper cancelled the 3-D Secure challenge (requestPaymentMethod() rejects with three_d_secure_canceled). */
+  readonly 'threeDSecure:customer-canceled': undefined;
+  /** The issuer's challenge is shown in the checkout's modal frame. */
+  readonly 'threeDSecure:authentication-modal-render': undefined;
+  readonly 'threeDSecure:authentication-modal-close': undefined;
+}
+
+export type CheckoutEventName = keyof CheckoutEventMap;
 
 /**
  * Tell the integrator of an event with its payload (its prop, when it has one, and the listeners given to `on`): one

@@ -12,6 +12,8 @@ import {
   type CheckoutEffect,
   type CheckoutErrorInfo,
   type CheckoutEvent,
+  type CheckoutEventMap,
+  type CheckoutEventName,
   type CheckoutSettings,
   type CheckoutState,
   type FieldName,
@@ -25,7 +27,7 @@ import { CONFIGURATION_FAILED, isProviderError, ProviderError, type ProviderClie
 import { createSandboxProvider } from '../provider/sandbox-provider.ts';
 import type { WalletRegistry } from '../wallets/registry.ts';
 import { CheckoutError } from './checkout-error.ts';
-import { CheckoutEmitter, type CheckoutCallbacks, type CheckoutEventMap, type CheckoutEventName } from './events.ts';
+import { CheckoutEmitter, type CheckoutCallbacks } from './events.ts';
 import { inTime, OPTION_LOAD_TIMEOUT_MS } from './in-time.ts';
 import { reportOptionProblem, type WalletOptions } from './options.ts';
 import { loadParts, loadPayment, loadTyping, partsNeeded } from './parts/load.ts';

@@ -1,55 +1,13 @@
 // The checkout's events, under the provider's drop-in names so an integrator can switch: `instance.on(name, handler)`
 // as with the drop-in, and the React props (onPaymentMethodRequestable, ...) for the same events.
 import type {
-  CardCandidate,
-  FieldName,
-  FieldState,
+  CheckoutEventMap,
+  CheckoutEventName,
+  PaymentMethodRequestableEvent,
   PaymentMethodResult,
-  PaymentMethodType,
-  ViewId,
 } from '../machine/checkout.types.ts';
-import type { PaymentOptionId } from '../machine/payment-options.ts';
 import type { CheckoutError } from './checkout-error.ts';
 import type { CheckoutInstance } from './checkout-runtime.ts';
-
-export interface PaymentMethodRequestableEvent {
-  readonly type: PaymentMethodType;
-  readonly paymentMethodIsSelected: boolean;
-}
-
-/** What the card field events carry (the provider's hosted-fields event shape, without the DOM containers). */
-export interface CardFieldEvent {
-  /** The field the event is about. */
-  readonly emittedBy: FieldName;
-  /** Every shown field's state. */
-  readonly fields: Readonly<Partial<Record<FieldName, FieldState>>>;
-  /** The brands the number may be; one once it is known. */
-  readonly cards: readonly CardCandidate[];
-}
-
-export interface CheckoutEventMap {
-  readonly paymentMethodRequestable: PaymentMethodRequestableEvent;
-  readonly noPaymentMethodRequestable: undefined;
-  readonly paymentOptionSelected: { readonly paymentOption: PaymentOptionId };
-  readonly changeActiveView: { readonly previousViewId: ViewId; readonly newViewId: ViewId };
-  readonly 'card:focus': CardFieldEvent;
-  readonly 'card:blur': CardFieldEvent;
-  readonly 'card:empty': CardFieldEvent;
-  readonly 'card:notEmpty': CardFieldEvent;
-  readonly 'card:validityChange': CardFieldEvent;
-  readonly 'card:cardTypeChange': CardFieldEvent;
-  /** The first six digits of the card number are known (for BIN-based rules such as surcharges). */
-  readonly 'card:binAvailable': { readonly bin: string };
-  /** Enter was pressed in a card field: the shopper wants to pay, as Enter in a form submits it. */
-  readonly 'card:inputSubmitRequest': { readonly field: FieldName };
-  /** The shopper cancelled the 3-D Secure challenge (requestPaymentMethod() rejects with three_d_secure_canceled). */
-  readonly 'threeDSecure:customer-canceled': undefined;
-  /** The issuer's challenge is shown in the checkout's modal frame. */
-  readonly 'threeDSecure:authentication-modal-render': undefined;
-  readonly 'threeDSecure:authentication-modal-close': undefined;
-}
-
-export type CheckoutEventName = keyof CheckoutEventMap;
 
 /** The React props for the events (each also available through `instance.on`). */
 export interface CheckoutCallbacks {

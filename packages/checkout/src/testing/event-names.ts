@@ -1,4 +1,4 @@
-import type { CheckoutEventName } from '../runtime/events.ts';
+import type { CheckoutEventName } from '../machine/checkout.types.ts';
 
 /** Every event name of CheckoutEventMap, at run time (a missing or unknown one does not compile). */
 export const EVENT_NAMES = Object.keys({

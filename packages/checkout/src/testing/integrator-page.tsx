@@ -6,8 +6,8 @@
 import { createRoot } from 'react-dom/client';
 import { Checkout } from '../checkout.tsx';
 import { create } from '../dropin.tsx';
+import type { CheckoutEventName } from '../machine/checkout.types.ts';
 import type { CheckoutInstance } from '../runtime/checkout-runtime.ts';
-import type { CheckoutEventName } from '../runtime/events.ts';
 import type { CheckoutOptions } from '../runtime/options.ts';
 import '../styles/checkout.css';
 import { EVENT_NAMES } from './event-names.ts';
