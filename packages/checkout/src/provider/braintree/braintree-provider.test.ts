@@ -545,6 +545,36 @@ describe("the braintree-web provider with Apple Pay and Google Pay (the browsers
     errors.mockRestore();
   });
 
+  it("leaves Google Pay out when isReadyToPay has not answered in 5 s, and a torn-down checkout's wait ends at once, its timer and console with it", async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const never = { ...googlePayments().client, isReadyToPay: vi.fn(() => new Promise<never>(() => {})) };
+    try {
+      const { client } = provider({ sheets: { googlePaymentsClient: () => Promise.resolve(never) } });
+      const loading = client.getConfiguration(new AbortController().signal);
+      await vi.waitFor(() => expect(never.isReadyToPay).toHaveBeenCalled());
+      await vi.advanceTimersByTimeAsync(5_000);
+      await loading;
+      expect(client.canPayWith('googlePay')).toBe(false);
+      expect(errors).toHaveBeenCalledWith('[kassa/checkout] googlePay is not offered: it could not be set up', expect.any(Error));
+      errors.mockClear();
+
+      const unmounted = provider({ sheets: { googlePaymentsClient: () => Promise.resolve(never) } });
+      const abort = new AbortController();
+      const abandoned = unmounted.client.getConfiguration(abort.signal);
+      await vi.waitFor(() => expect(never.isReadyToPay).toHaveBeenCalledTimes(2));
+      expect(vi.getTimerCount()).toBe(1);
+      abort.abort();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(vi.getTimerCount()).toBe(0);
+      await abandoned;
+      expect(errors).not.toHaveBeenCalled();
+    } finally {
+      errors.mockRestore();
+      vi.useRealTimers();
+    }
+  });
+
   it("opens Google's sheet in the click for the amount and hands over braintree-web's nonce; CANCELED is silent", async () => {
     const google = googlePayments();
     const { client } = provider({ sheets: { googlePaymentsClient: () => Promise.resolve(google.client) } });

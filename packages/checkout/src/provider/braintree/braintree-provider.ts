@@ -6,6 +6,7 @@
 import type { HostedFields, HostedFieldsOptions, TokenizeOutcome } from '../../fields/hosted-fields.ts';
 import type { FieldName, PaymentMethodResult, PaymentMethodType } from '../../machine/checkout.types.ts';
 import type { WalletOptionId } from '../../machine/payment-options.ts';
+import { inTime } from '../../runtime/in-time.ts';
 import { NETWORK, TIMEOUT } from '../gateway-failures.ts';
 import { NEW_METHOD_DEFAULTS, str } from '../method-result.ts';
 import {
@@ -213,18 +214,20 @@ async function prepareGooglePay(
   return result ? { instance, client: payments } : undefined;
 }
 
-/** A wallet that cannot be prepared is left out, with the reason in the console (the others are still offered). */
-function leftOut<T>(wallet: string, preparing: Promise<T>): Promise<T | undefined> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${SHEET_READY_TIMEOUT_MS} ms`)), SHEET_READY_TIMEOUT_MS);
+/**
+ * A wallet that cannot be prepared in time is left out, with the reason in the console (the others are still offered).
+ * A checkout torn down meanwhile (`signal`: its load's) ends the wait, and its timer, at once and silently: an
+ * integrator's unmount leaves nothing running.
+ */
+function leftOut<T>(wallet: string, preparing: Promise<T>, signal: AbortSignal): Promise<T | undefined> {
+  const tornDown = new Promise<never>((_, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
   });
-  return Promise.race([preparing, timeout])
-    .finally(() => clearTimeout(timer))
-    .catch((error: unknown) => {
-      console.error(`[kassa/checkout] ${wallet} is not offered: it could not be set up`, error);
-      return undefined;
-    });
+  return inTime(Promise.race([preparing, tornDown]), SHEET_READY_TIMEOUT_MS).catch((error: unknown) => {
+    if (!signal.aborted) console.error(`[kassa/checkout] ${wallet} is not offered: it could not be set up`, error);
+    return undefined;
+  });
 }
 
 export function createBraintreeProvider(authorization: string, providerOptions: BraintreeProviderOptions = {}): ProviderClient {
@@ -379,7 +382,7 @@ export function createBraintreeProvider(authorization: string, providerOptions: 
   };
 
   return {
-    async getConfiguration() {
+    async getConfiguration(signal) {
       try {
         const created = await client();
         const gateway = created.getConfiguration().gatewayConfiguration;
@@ -391,10 +394,10 @@ export function createBraintreeProvider(authorization: string, providerOptions: 
         const { applePay, googlePay } = providerOptions;
         const [applePaySheet, googlePaySheet] = await Promise.all([
           config.applePayWeb && applePay !== undefined
-            ? leftOut('applePay', prepareApplePay(modules, sheets, created))
+            ? leftOut('applePay', prepareApplePay(modules, sheets, created), signal)
             : undefined,
           config.androidPay && googlePay !== undefined
-            ? leftOut('googlePay', prepareGooglePay(modules, sheets, created, googlePay, str(gateway.environment)))
+            ? leftOut('googlePay', prepareGooglePay(modules, sheets, created, googlePay, str(gateway.environment)), signal)
             : undefined,
         ]);
         prepared = {
