@@ -151,6 +151,15 @@ describe('connect', () => {
     expect(connectOptions({ ...state, savedMethods: [paymentMethodResult] }, t).heading).toBe('Other ways to pay');
   });
 
+  it('offers no "Choose another way to pay" while a load runs, though Try again keeps the saved methods the failed load listed', () => {
+    const customer: CheckoutEvent = { ...cardOnly, savedMethods: [paymentMethodResult] };
+    const failed = after(customer, { type: 'OPTION_FAILED', option: 'card' });
+    expect(failed.phase).toBe('error');
+    const retrying = step(failed, { type: 'RETRY' }).state;
+    expect(retrying).toMatchObject({ phase: 'loading', view: null, savedMethods: [paymentMethodResult] });
+    expect(connectRoot(retrying, t)).toMatchObject({ busy: true, view: 'card', toggleText: null });
+  });
+
   it('says which card is ready to pay in the header, unless a message takes its place', () => {
     const selected = { ...after(cardOnly, cardReady), selected: paymentMethodResult };
     expect(connectRoot(selected, t).statusText).toBe('Visa ending in 1111 is ready to pay.');

@@ -109,7 +109,8 @@ export function connectRoot(state: CheckoutState, t: Translate): RootProps {
     cardMounted: state.phase === 'loading' || (live && card !== undefined && card.status !== 'failed'),
     // Not on the saved methods (the other ways are listed under them) nor on the delete confirmation.
     toggleText:
-      // Ready, or paying (the payment's phases are the live ones after loading).
+      // Ready, or paying (the payment's phases are the live ones after loading). Not while a load runs: Try again's keeps
+      // the saved methods the failed load listed, so hasOtherWays alone would offer it under the overlay.
       !loading &&
       live &&
       state.view !== 'options' &&
