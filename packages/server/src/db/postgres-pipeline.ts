@@ -1,3 +1,4 @@
+import { Socket } from 'node:net';
 import pg from 'pg';
 import type { CompiledQuery, QueryResult } from 'kysely';
 import { runNamedStatement, statementName } from './postgres-query.ts';
@@ -32,28 +33,30 @@ const WRITE_COMMANDS = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE']);
 
 interface Lane {
   client: Promise<pg.Client>;
+  /**
+   * The socket pg writes the lane's statements to: made here and handed to pg through its `stream` option (a public
+   * option since pg 8.9, a factory of the connection's socket), so that it can be corked without reaching into pg.
+   */
+  socket: Socket;
   inFlight: number;
   /** Its socket holds what is written until the current tick's end (one send for the tick's statements). */
   corked: boolean;
 }
 
-/** pg's socket of a client (pg 8's internals: `client.connection.stream`). */
-function socketOf(client: pg.Client): { cork(): void; uncork(): void } {
-  return (client as unknown as { connection: { stream: { cork(): void; uncork(): void } } }).connection.stream;
-}
-
 /**
  * pg writes each statement to the socket on its own (a `write` a statement, each woken up for on PostgreSQL's side):
- * the statements a tick puts on a lane (the requests an answer read resumed) are sent together at its end instead.
+ * the statements a tick puts on a lane (the requests an answer read resumed) are sent together at its end instead
+ * (db.test.ts counts the sends). Over TLS (`sslmode` in the URL) pg writes to a TLS socket it wraps around this one,
+ * which writes to the connection's handle itself, so the cork holds nothing; that socket gathers by itself what comes
+ * while its first write is under way (tried with Node 20: 32 writes in one tick, 2 writes to the TLS socket either way).
  */
-function corkUntilTickEnd(lane: Lane, client: pg.Client): void {
+function corkUntilTickEnd(lane: Lane): void {
   if (lane.corked) return;
   lane.corked = true;
-  const socket = socketOf(client);
-  socket.cork();
+  lane.socket.cork();
   process.nextTick(() => {
     lane.corked = false;
-    socket.uncork();
+    lane.socket.uncork();
   });
 }
 
@@ -62,9 +65,10 @@ export function postgresPipeline(config: pg.ClientConfig, size = PIPELINE_CONNEC
   const opened = new Set<pg.Client>();
   let ended = false;
   const open = (index: number): Lane => {
-    const client = new pg.Client({ ...config, pipeline: true });
+    const socket = new Socket();
+    const client = new pg.Client({ ...config, pipeline: true, stream: () => socket });
     opened.add(client);
-    const lane: Lane = { client: client.connect().then(() => client), inFlight: 0, corked: false };
+    const lane: Lane = { client: client.connect().then(() => client), socket, inFlight: 0, corked: false };
     // A connection that fails (a restart of the server, a terminated backend) fails the statements in flight on it, as
     // a pooled one would; the next statement opens a new one.
     const drop = (): void => {
@@ -93,7 +97,7 @@ export function postgresPipeline(config: pg.ClientConfig, size = PIPELINE_CONNEC
       lane.inFlight += 1;
       try {
         const client = await lane.client;
-        corkUntilTickEnd(lane, client);
+        corkUntilTickEnd(lane);
         const { command, rowCount, rows } = await runNamedStatement(client, statementName(query.sql), query.sql, [
           ...query.parameters,
         ]);
