@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/connect.ts';
 import { buildApp } from '../index.ts';
 import { testConfig } from '../testing/config.ts';
-import type { Db } from '../db/connect.ts';
+import type { DatabaseHandle, Db } from '../db/connect.ts';
 import { nowIso } from '../ids.ts';
 import { IDEMPOTENCY_RETENTION_MS } from '../payments/idempotency.repository.ts';
 import { ENGINES } from '../testing/engines.ts';
@@ -41,6 +41,17 @@ interface PlanNode {
   Plans?: PlanNode[];
 }
 const flatten = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(flatten)];
+
+/** Each sweep's batch statement (at NOW) and the rows `explain` (the engine's own, with its options) gives for it. */
+async function explainSweeps<Row>(handle: DatabaseHandle, explain: string): Promise<Array<[Sweep, Row[]]>> {
+  const explained: Array<[Sweep, Row[]]> = [];
+  for (const sweep of SWEEPS) {
+    const compiled = sweepBatch(handle.engine, sweep, SETTINGS, NOW).compile(handle.db);
+    const { rows } = await handle.db.executeQuery<Row>(CompiledQuery.raw(`${explain} ${compiled.sql}`, [...compiled.parameters]));
+    explained.push([sweep, rows]);
+  }
+  return explained;
+}
 
 /** `count` spent bot-check tokens, every one expired a minute before NOW. */
 async function spendExpiredTokens(db: Db, count: number): Promise<void> {
@@ -287,14 +298,10 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('the sweeper 
     async () => {
       const { handle, cleanup } = await engine.open();
       try {
-        const plans = {} as Record<string, string>;
-        for (const sweep of SWEEPS) {
-          const compiled = sweepBatch('sqlite', sweep, SETTINGS, NOW).compile(handle.db);
-          const plan = await handle.db.executeQuery<{ detail: string }>(
-            CompiledQuery.raw(`explain query plan ${compiled.sql}`, [...compiled.parameters]),
-          );
-          plans[sweep.table] = plan.rows.map((row) => row.detail).join(' | ');
-        }
+        const explained = await explainSweeps<{ detail: string }>(handle, 'explain query plan');
+        const plans: Record<string, string> = Object.fromEntries(
+          explained.map(([sweep, rows]) => [sweep.table, rows.map((row) => row.detail).join(' | ')]),
+        );
         for (const [table, plan] of Object.entries(plans))
           expect(plan.replace(`SCALAR SUBQUERY 1 | SCAN ${table}`, 'the stop row'), plan).not.toContain('SCAN');
         for (const table of ['idempotency_keys', 'botcheck_uses', 'velocity_counts'])
@@ -341,12 +348,12 @@ describe.each(ENGINES.map((make) => [make().name, make] as const))('the sweeper 
       try {
         for (const insert of Object.values(fill)) await insert.execute(db);
         await sql`analyze`.execute(db);
-        for (const sweep of SWEEPS) {
-          const compiled = sweepBatch('postgres', sweep, SETTINGS, NOW).compile(db);
-          const { rows: explained } = await db.executeQuery<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(
-            CompiledQuery.raw(`explain (analyze, format json) ${compiled.sql}`, [...compiled.parameters]),
-          );
-          const plan = explained[0]?.['QUERY PLAN'][0]?.Plan;
+        const explained = await explainSweeps<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(
+          handle,
+          'explain (analyze, format json)',
+        );
+        for (const [sweep, rows] of explained) {
+          const plan = rows[0]?.['QUERY PLAN'][0]?.Plan;
           if (plan === undefined) throw new Error(`no plan of ${sweep.table}'s sweep`);
           const nodes = flatten(plan);
           const deleting = plan.Plans?.find((node) => node['Parent Relationship'] === 'Outer');
