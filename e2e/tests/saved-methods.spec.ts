@@ -178,6 +178,37 @@ test('the saved cards are a radio group with the default chosen, "Paying with Ca
   await page.screenshot({ path: test.info().outputPath('saved-methods-phone.png'), fullPage: true });
 });
 
+test("the saved cards' heading and Edit take the sheet's top row, with no empty row above; a failed delete's message covers the heading there, and neither Done nor the list moves", async ({
+  page,
+}) => {
+  await shopperWithSavedCard(page);
+  const sheet = checkout(page);
+  await expect(sheet).toHaveAttribute('data-view', 'methods');
+  const top = async (locator: ReturnType<Page['locator']>) => (await locator.boundingBox())?.y ?? Number.NaN;
+  const heading = sheet.getByRole('heading', { name: 'Paying with Card' });
+  const headingBox = await heading.boundingBox();
+  if (headingBox === null) throw new Error('no heading laid out');
+  // Before, the header row kept its room for a message empty above the list's own heading row (about 50 px).
+  expect(headingBox.y - (await top(sheet))).toBeLessThan(headingBox.height);
+  await page.screenshot({ path: test.info().outputPath('saved-methods-top.png') });
+
+  await sheet.getByRole('button', { name: 'Edit' }).click();
+  const done = sheet.getByRole('button', { name: 'Done' });
+  const deleteButton = sheet.getByRole('button', { name: /^Delete Visa ending in 1881/ });
+  const [doneTop, listTop] = [await top(done), await top(deleteButton)];
+  // The shop's server fails the delete (a network answer held by the test, not a mock of Kassa's code).
+  await page.route(/\/api\/payment-methods\/[^/]+$/, (route) =>
+    route.request().method() === 'DELETE' ? route.fulfill({ status: 503 }) : route.continue(),
+  );
+  await deleteButton.click();
+  await sheet.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+  await expect(sheet.getByRole('alert').filter({ hasText: 'Unable to delete payment method, try again.' })).toBeVisible();
+  await expect(sheet.getByRole('heading', { name: 'Edit payment methods' })).toBeHidden();
+  await expect(done).toBeVisible();
+  expect([await top(done), await top(deleteButton)]).toEqual([doneTop, listTop]);
+  await page.screenshot({ path: test.info().outputPath('saved-methods-delete-failed.png') });
+});
+
 test('deleting a saved card asks in a dialog: Cancel (focused first) and Escape keep it, Delete removes it', async ({ page }) => {
   await shopperWithSavedCard(page);
   await checkout(page).getByRole('button', { name: 'Edit' }).click();

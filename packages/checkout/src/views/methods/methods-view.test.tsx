@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { CheckoutEvent } from '../../machine/checkout.types.ts';
+import type { CheckoutEvent, CheckoutState } from '../../machine/checkout.types.ts';
 import { checkoutSettings, gatewayConfiguration, paymentMethodResult, savedMethod } from '../../testing/fixtures.ts';
 import { renderWith, stateAfter } from '../../testing/render.tsx';
 import { DeleteConfirmation } from '../delete-confirmation/delete-confirmation.tsx';
-import { MethodsView } from './methods-view.tsx';
+import { MethodsHeader, MethodsView } from './methods-view.tsx';
 
 const details = paymentMethodResult.details;
 const visa = savedMethod({
@@ -22,9 +22,31 @@ const loaded: CheckoutEvent[] = [
 ];
 const settings = checkoutSettings({ vaultManager: true });
 
+/** The saved methods as the sheet draws them: their heading and Edit / Done in its header row, then the list. */
+const methods = (state: CheckoutState): string =>
+  renderWith(
+    state,
+    <>
+      <MethodsHeader covered={false} />
+      <MethodsView />
+    </>,
+  );
+
 describe('saved methods markup', () => {
+  it("draws the heading and Edit for the sheet's header row, the list without them: a message covers the heading, not Edit", () => {
+    const state = stateAfter(loaded, settings);
+    const header = renderWith(state, <MethodsHeader covered />);
+    expect(header).toMatch(
+      /^<div class="kassa-checkout__heading" data-covered=""><p id="sheet-heading" class="kassa-heading" role="heading" aria-level="3">Paying with Card<\/p><\/div><button type="button" class="kassa-methods__edit">Edit<\/button>$/,
+    );
+    expect(renderWith(state, <MethodsHeader covered={false} />)).toContain('<div class="kassa-checkout__heading"><p');
+    const list = renderWith(state, <MethodsView />);
+    expect(list).not.toContain('Paying with Card');
+    expect(list).not.toContain('>Edit</button>');
+  });
+
   it('is a radio group headed "Paying with Card", the default checked, with Edit and the other ways to pay under it', () => {
-    const html = renderWith(stateAfter(loaded, settings), <MethodsView />);
+    const html = methods(stateAfter(loaded, settings));
     expect(html).toContain('role="heading" aria-level="3">Paying with Card</p>');
     expect(html).toMatch(/<div class="kassa-methods__list" role="radiogroup" aria-labelledby="sheet-heading">/);
     const radio = (nonce: string): string =>
@@ -39,14 +61,14 @@ describe('saved methods markup', () => {
   });
 
   it('reads "Choose a saved card" with nothing chosen, and has no Edit button without the vault manager', () => {
-    const html = renderWith(stateAfter(loaded, checkoutSettings({ preselectVaultedPaymentMethod: false })), <MethodsView />);
+    const html = methods(stateAfter(loaded, checkoutSettings({ preselectVaultedPaymentMethod: false })));
     expect(html).toContain('>Choose a saved card</p>');
     expect(html).not.toContain('checked=""');
     expect(html).not.toContain('>Edit</button>');
   });
 
   it('in edit mode, offers a named delete button per method and disables the one a subscription charges, saying why', () => {
-    const html = renderWith(stateAfter([...loaded, { type: 'EDIT_METHODS' }], settings), <MethodsView />);
+    const html = methods(stateAfter([...loaded, { type: 'EDIT_METHODS' }], settings));
     expect(html).toContain('>Edit payment methods</p>');
     expect(html).toContain('>Done</button>');
     expect(html).toMatch(
@@ -102,7 +124,7 @@ describe('saved methods markup', () => {
       { type: 'CONFIG_LOADED', config: gatewayConfiguration(), options: ['card'], savedMethods: [paypal, applePay, venmo] },
       { type: 'OPTION_READY', option: 'card' },
     ];
-    const html = renderWith(stateAfter(wallets, settings), <MethodsView />);
+    const html = methods(stateAfter(wallets, settings));
     expect(html).toContain('role="heading" aria-level="3">Paying with PayPal</p>');
     for (const [name, account] of [
       ['PayPal', 'shopper@paypal.example'],

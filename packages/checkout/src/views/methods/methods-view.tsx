@@ -1,6 +1,6 @@
-// The saved methods: a radio group (native radios: arrow keys, Space and the checked state are announced for free),
-// "Paying with Card" once one is chosen, the vault manager's Edit / Done, and the other ways to pay under the list.
-// In edit mode each method is a delete button; one a subscription charges is disabled and says why.
+// The saved methods: a radio group (native radios: arrow keys, Space and the checked state are announced for free) and
+// the other ways to pay under the list; in the sheet's header row, "Paying with Card" once one is chosen and the vault
+// manager's Edit / Done. In edit mode each method is a delete button; one a subscription charges is disabled and says why.
 import { useCallback, useId, useRef, type ReactElement } from 'react';
 import { connectMethods } from '../../machine/methods.connect.ts';
 import { useCheckoutContext, useFocusTarget } from '../checkout-context.ts';
@@ -24,27 +24,15 @@ export function MethodsView(): ReactElement {
       const target =
         (asked !== null ? element.querySelector<HTMLElement>(`[data-nonce="${CSS.escape(asked)}"]:not([disabled])`) : null) ??
         element.querySelector<HTMLElement>('input[type="radio"]:checked') ??
-        element.querySelector<HTMLElement>('input[type="radio"], .kassa-method__delete:not([disabled]), .kassa-methods__edit');
+        element.querySelector<HTMLElement>('input[type="radio"], .kassa-method__delete:not([disabled])') ??
+        // Every method locked (edit mode): Done, in the sheet's header row.
+        element.parentElement?.querySelector<HTMLElement>('.kassa-methods__edit');
       target?.focus();
     }, []),
   );
 
   return (
     <div ref={root} className="kassa-methods" inert={view.inert} data-editing={view.editing ? '' : undefined}>
-      <div className="kassa-methods__header">
-        <p id={headingId} className="kassa-heading" role="heading" aria-level={3}>
-          {view.heading}
-        </p>
-        {view.editText !== null && (
-          <button
-            type="button"
-            className="kassa-methods__edit"
-            onClick={() => runtime?.dispatch({ type: view.editing ? 'DONE_EDITING' : 'EDIT_METHODS' })}
-          >
-            {view.editText}
-          </button>
-        )}
-      </div>
       {view.editing ? (
         <ul className="kassa-methods__list" aria-labelledby={headingId}>
           {view.methods.map((method) => {
@@ -114,6 +102,35 @@ export function MethodsView(): ReactElement {
         </div>
       )}
     </div>
+  );
+}
+
+/**
+ * The saved methods' heading and Edit / Done, drawn by the sheet's header row (which keeps room for its message): the
+ * heading takes the message's place, as the option list's does, so the list starts at the sheet's top with no empty
+ * row above it. A message covers the heading, never Edit / Done.
+ */
+export function MethodsHeader({ covered }: { readonly covered: boolean }): ReactElement {
+  const { state, runtime, t, headingId } = useCheckoutContext();
+  const view = connectMethods(state, t);
+  return (
+    <>
+      <div className="kassa-checkout__heading" data-covered={covered ? '' : undefined}>
+        <p id={headingId} className="kassa-heading" role="heading" aria-level={3}>
+          {view.heading}
+        </p>
+      </div>
+      {view.editText !== null && (
+        <button
+          type="button"
+          className="kassa-methods__edit"
+          inert={view.inert}
+          onClick={() => runtime?.dispatch({ type: view.editing ? 'DONE_EDITING' : 'EDIT_METHODS' })}
+        >
+          {view.editText}
+        </button>
+      )}
+    </>
   );
 }
 

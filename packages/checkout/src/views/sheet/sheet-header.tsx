@@ -1,10 +1,16 @@
-// The sheet's top row: what the view is (the accepted brands on the card view, the heading of the option list or a
-// wallet), and in the same place the sheet's message. Message and heading share one grid cell, so a message that
+// The sheet's top row: what the view is (the accepted brands on the card view, the heading of the option list, the
+// saved methods or a wallet), and in the same place the sheet's message. Message and heading share one grid cell, so a message that
 // appears takes space the sheet already has: nothing moves, and no empty line is reserved above the Pay button.
-import { useCallback, useRef, type ReactElement } from 'react';
+import { Suspense, useCallback, useRef, type ReactElement } from 'react';
 import { BrandIcon } from '../../brands/brand-icons.tsx';
 import { connectCard, optionsHeading, type RootProps } from '../../machine/checkout.connect.ts';
 import { useCheckoutContext, useFocusTarget } from '../checkout-context.ts';
+import { onDemand } from '../on-demand.ts';
+
+// The saved methods' heading and Edit / Done come with the saved methods' code (the same module as their view).
+const MethodsHeader = onDemand<{ readonly covered: boolean }>(() =>
+  import('../methods/methods-view.tsx').then((module) => ({ default: module.MethodsHeader })),
+);
 
 export function SheetHeader({ root }: { readonly root: RootProps }): ReactElement {
   const { state, t, headingId } = useCheckoutContext();
@@ -38,6 +44,11 @@ export function SheetHeader({ root }: { readonly root: RootProps }): ReactElemen
 
   return (
     <div className="kassa-checkout__header">
+      {root.view === 'methods' && (
+        <Suspense fallback={null}>
+          <MethodsHeader covered={covered} />
+        </Suspense>
+      )}
       {content !== null && (
         <div className="kassa-checkout__heading" data-covered={covered ? '' : undefined}>
           {content}

@@ -40,7 +40,7 @@ describe('a view whose code is on its way', () => {
 
 describe('a view whose download stalls (never ends, never fails)', () => {
   it("ends at the parts' time limit as one that failed: nothing of it is drawn, where it held the sheet for good", async () => {
-    const { onDemand } = await import('./sheet.tsx');
+    const { onDemand } = await import('../on-demand.ts');
     const { prerenderToNodeStream } = await import('react-dom/static');
     const { OPTION_LOAD_TIMEOUT_MS } = await import('../../runtime/in-time.ts');
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });

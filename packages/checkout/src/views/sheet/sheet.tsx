@@ -1,29 +1,13 @@
 // The sheet: header (view heading and the sheet's message), the active view, the "Choose another way to pay" toggle,
 // a retry and the loading overlay. The card view is part of this module (it is the usual first view); every other
 // view is imported on demand.
-import { lazy, Suspense, useEffect, type ComponentType, type ReactElement } from 'react';
+import { Suspense, type ComponentType, type ReactElement } from 'react';
 import { connectRoot } from '../../machine/checkout.connect.ts';
 import type { ViewId } from '../../machine/checkout.types.ts';
-import { inTime } from '../../runtime/in-time.ts';
 import { CardView } from '../card/card-view.tsx';
 import { useCheckoutContext } from '../checkout-context.ts';
+import { onDemand } from '../on-demand.ts';
 import { SheetHeader } from './sheet-header.tsx';
-
-/**
- * A view imported on demand. One whose download fails, or stalls past the parts' time limit, shows nothing and fails
- * the checkout as a part that did not download does ("Reload the page"): a browser keeps the failure, so only a
- * reload loads it. Rejected, the view would throw in the sheet and React would take the whole checkout off the page.
- */
-export const onDemand = <P extends object>(load: () => Promise<{ default: ComponentType<P> }>) =>
-  lazy(() =>
-    inTime(load()).catch((error: unknown) => ({
-      default: () => {
-        const { runtime } = useCheckoutContext();
-        useEffect(() => runtime?.notDownloaded(error), [runtime]);
-        return null;
-      },
-    })),
-  );
 
 const ChallengeModal = onDemand(() => import('../three-d-secure/challenge-modal.tsx'));
 /** The views other than the card's and the wallets' (those come with their wallet: the runtime's walletView). */
