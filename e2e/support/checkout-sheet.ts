@@ -30,6 +30,13 @@ export class CheckoutSheet {
     await expect(this.root()).toHaveAttribute('data-state', state);
   }
 
+  /** No card field shows a message or is drawn focused or wrong: a busy sheet's card, before the Pay's sync judges it. */
+  async seesNoFieldJudged(): Promise<void> {
+    const fields = this.root().locator('.kassa-field');
+    await expect(fields.locator('.kassa-field__error').filter({ hasText: /\S/ })).toHaveCount(0);
+    await expect(this.root().locator('.kassa-field:is([data-focused], [data-invalid])')).toHaveCount(0);
+  }
+
   /** Which card field has the keyboard: the frame's name without its prefix, or what else is focused. */
   async focusedField(): Promise<string | null> {
     return this.page.evaluate(() => {

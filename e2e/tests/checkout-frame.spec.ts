@@ -206,6 +206,10 @@ test('the card rules arriving 3 s after Pay: the Pay waits for them (no "Check y
   await expect(page.getByRole('button', { name: 'Paying…' })).toHaveAttribute('aria-busy', 'true');
   // And the sheet, as on an integrator's page whose button says nothing (the test above).
   await expect(sheet.status()).toHaveText('Processing your payment…');
+  // Nothing else under the spinner: the frames' reports from before the rules (an empty field's focus and blur, reported
+  // at once; the typing held back) show no message ("Enter an expiration date." under the expiry typed) and draw no
+  // field focused or wrong. The sync's outcome judges the card.
+  await sheet.seesNoFieldJudged();
   await page.screenshot({ path: test.info().outputPath('paying-shop-dark.png') });
   release();
   await expect(shopper.field('expirationDate')).toHaveValue(`03 / ${year}`);
@@ -281,6 +285,8 @@ test('a Pay held by the card rules on an integrator\'s page, whose own button sa
   await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
   await page.keyboard.type('42');
   expect(await sheet.focusedField()).toBe('BODY');
+  // Filled field by field before the rules: the frames reported each empty field's focus at once, not its blur.
+  await sheet.seesNoFieldJudged();
   await page.screenshot({ path: test.info().outputPath('paying-integrator-light.png') });
   expect((await axeOn(page).analyze()).violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
   release();

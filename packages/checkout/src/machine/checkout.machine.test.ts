@@ -304,6 +304,46 @@ describe('requestPaymentMethod', () => {
     ]);
   });
 
+  it("shows nothing of the frames' reports from before a Pay's sync while it waits (no message, no field focused), and the sync's outcome judges the card", () => {
+    // As frames waiting for their card rules report: an empty field's focus and blur at once, the typing held back.
+    const before = run(
+      ready(),
+      focus('cardholderName'),
+      focus('number'),
+      focus('expirationDate'),
+      blur('expirationDate', EMPTY),
+      focus('postalCode'),
+      // The expiry typed in now ("3", "2", "9"): its focus is reported, its typing comes with the rules.
+      focus('expirationDate'),
+    ).state;
+    expect(before.fields.expirationDate.error).toBe('field.expirationDate.empty');
+    const busy = run(before, { type: 'SUBMIT' }).state;
+    expect(busy.phase).toBe('submitting');
+    for (const field of busy.visibleFields)
+      expect(busy.fields[field]).toMatchObject({ error: null, state: { isFocused: false } });
+    expect(busy.pendingEmptyBlur).toBeNull();
+
+    // The rules arrive: what was typed is reported, each field's blur with it, then the sync's answers.
+    const typed = busy.visibleFields.flatMap((field) => [input(field, VALID), blur(field, VALID)]);
+    const paid = run(busy, { type: 'CARD_TYPE_CHANGED', cards: [visa] }, ...typed, SETTLED);
+    expect(paid.state.visibleFields.map((field) => paid.state.fields[field].error)).toEqual([null, null, null, null, null]);
+    expect(quiet(paid.effects)).toContainEqual(expect.objectContaining({ type: 'tokenize' }));
+    // A field the rules then find empty or wrong gets its message from the outcome, not from before.
+    const { state } = run(busy, input('number', VALID), blur('number', VALID), SETTLED);
+    expect(state).toMatchObject({ phase: 'ready', sheetError: 'error.checkEntries' });
+    expect(state.fields.expirationDate.error).toBe('field.expirationDate.empty');
+    expect(state.fields.number.error).toBeNull();
+  });
+
+  it("leaves no empty field's blur pending under a Pay's sync: a focus the rules report then shows no message", () => {
+    const left = run(ready(), focus('cvv'), blur('cvv', EMPTY)).state;
+    expect(left.pendingEmptyBlur).toBe('cvv');
+    const busy = run(left, input('number', INVALID), { type: 'SUBMIT' }).state;
+    expect(busy.pendingEmptyBlur).toBeNull();
+    const reported = run(busy, { type: 'FIELD_STATE', field: 'number', event: 'focus', state: INVALID }).state;
+    expect(reported.fields.cvv.error).toBeNull();
+  });
+
   it('tokenizes a valid card, resolves, clears the fields and keeps the card selected', () => {
     const submitted = run(filled(ready()), { type: 'SUBMIT' });
     expect(submitted.state.phase).toBe('submitting');

@@ -126,7 +126,14 @@ export const paymentPart: MachinePart<PaymentGuardName, PaymentActionName> = {
     },
     settleFields: (state, _, emit) => {
       emit({ type: 'settleFields' });
-      return state;
+      // What the frames reported before the sync may be out of date: a frame waiting for its card rules reports an empty
+      // field's focus and blur at once and holds back what is typed after. The sync's outcome judges the card
+      // (FIELDS_SETTLED shows every message then), so nothing from before is shown under the busy sheet: no message,
+      // and no field drawn focused (the form is inert while paying; the blurs held back come with the rules).
+      let next: CheckoutState = { ...state, pendingEmptyBlur: null };
+      for (const field of state.visibleFields)
+        next = withField(next, field, { error: null, state: { ...state.fields[field].state, isFocused: false } });
+      return next;
     },
     showAllErrors: (state) => {
       let next: CheckoutState = { ...state, pendingEmptyBlur: null, sheetError: 'error.checkEntries' };
