@@ -33,13 +33,32 @@ function heldDownload(): { asked: Promise<void>; end(): void } {
   };
 }
 
-/** The last tokenization the number frame was asked for, once it was (a submit's module imported first). */
-function tokenizeSent(frame: { received: unknown[] } | undefined) {
-  return vi.waitFor(() => {
-    const last = frame?.received.at(-1) as { data: { type: string; requestId: string } };
-    expect(last.data.type).toBe('tokenize');
-    return last.data;
+const actualSubmit = await vi.importActual<typeof submitModule>('./submit.ts');
+
+/**
+ * Resolves once the hosted fields have imported a submit's module (its factory watched) and made their side of the
+ * submit with it. Asked before what starts the import: it waits for the import itself, not for vi.waitFor's second,
+ * which a cold import under load outlasts.
+ */
+function submitMade(): Promise<void> {
+  return new Promise((resolve) => {
+    vi.mocked(createFramesSubmit).mockImplementationOnce((send) => {
+      resolve();
+      return actualSubmit.createFramesSubmit(send);
+    });
   });
+}
+
+/** What a submit's module sends a frame once imported, as the frame receives it. */
+interface Sent {
+  readonly type: string;
+  readonly requestId: string;
+}
+
+/** The tokenization the number frame is asked for next: sent once a submit's module is imported, however long that takes. */
+function tokenizeSent(frame: { next(type: string): Promise<Sent> } | undefined): Promise<Sent> {
+  if (frame === undefined) throw new Error('no number frame');
+  return frame.next('tokenize');
 }
 
 /** Just enough DOM for the factory: a window that records listeners, frames that record what they receive. */
@@ -57,7 +76,21 @@ function fakeDom(page: { lang: string; direction: 'ltr' | 'rtl' } = { lang: 'en'
     removed = false;
     inserted = false;
     received: unknown[] = [];
-    contentWindow = { postMessage: (data: unknown, origin: string) => this.received.push({ data, origin }) };
+    /** Those waiting for the next message of a type. */
+    awaited: Array<[type: string, take: (data: Sent) => void]> = [];
+    contentWindow = {
+      postMessage: (data: unknown, origin: string) => {
+        this.received.push({ data, origin });
+        const type = (data as Sent).type;
+        const taken = this.awaited.filter(([awaited]) => awaited === type);
+        this.awaited = this.awaited.filter(([awaited]) => awaited !== type);
+        for (const [, take] of taken) take(data as Sent);
+      },
+    };
+    /** The next message of `type` posted to this frame. */
+    next(type: string): Promise<Sent> {
+      return new Promise((take) => this.awaited.push([type, take]));
+    }
     setAttribute(name: string, value: string): void {
       this.attributes.set(name, value);
     }
@@ -265,9 +298,10 @@ describe('hosted fields', () => {
     report(cvv, 'cvv', 'validate');
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(createFramesSubmit).not.toHaveBeenCalled();
+    const made = submitMade();
     report(cvv, 'cvv', 'input');
     report(number, 'number', 'input');
-    await vi.waitFor(() => expect(createFramesSubmit).toHaveBeenCalled());
+    await made;
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(createFramesSubmit).toHaveBeenCalledTimes(1);
   });
@@ -369,11 +403,8 @@ describe('hosted fields', () => {
       settled = true;
       return heard;
     });
-    // Asked once a submit's module is in (a Pay before the shopper typed imports it then).
-    await vi.waitFor(() => {
-      expect(number?.received.at(-1)).toMatchObject({ data: { type: 'sync' } });
-      expect(cvv?.received.at(-1)).toMatchObject({ data: { type: 'sync' } });
-    });
+    // Asked once a submit's module is in (a Pay before the shopper typed imports it then), however long that takes.
+    await Promise.all([number?.next('sync'), cvv?.next('sync')]);
     const state = { isEmpty: false, isValid: true, isPotentiallyValid: true, isFocused: true };
     dom.post(number, from({ type: 'synced', field: 'number' }));
     // The CVV's last report was on its way when the request went out: it arrives first, then the answer.
