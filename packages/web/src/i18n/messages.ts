@@ -53,6 +53,7 @@ export const messages = {
   receiptTransaction: (id: string) => `Transaction ${id}`,
   continueShopping: 'Continue shopping',
   loading: 'Loading…',
+  tryAgain: 'Try again',
   signIn: 'Sign in',
   signUp: 'Create an account',
   signOut: 'Sign out',

@@ -5,6 +5,7 @@ import { problemOf, useLoad } from '../../api/use-load.ts';
 import { messages, problemMessage } from '../../i18n/messages.ts';
 import { useTheme } from '../../theme/theme.ts';
 import { isWalletView } from '../checkout/wallet-views.ts';
+import { LoadFailed } from '../../layout/load-failed.tsx';
 
 /**
  * The checkout's card form (and, when asked, PayPal's vault flow) outside an order (adding a card, subscribing with a new one): a client token that is not
@@ -75,7 +76,7 @@ export function NewCardForm({
     <section aria-labelledby={titleId} className="add-card card">
       <h2 id={titleId}>{title}</h2>
       {session.status === 'loading' && <p>{messages.loading}</p>}
-      {session.status === 'failed' && <p role="alert">{problemMessage(session.problem)}</p>}
+      {session.status === 'failed' && <LoadFailed problem={session.problem} retry={session.retry} />}
       {session.status === 'ready' && (
         <Checkout
           key={theme}

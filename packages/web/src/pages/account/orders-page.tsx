@@ -2,9 +2,10 @@ import { api } from '../../api/client.ts';
 import type { Order } from '../../api/types.ts';
 import { useLoad } from '../../api/use-load.ts';
 import { formatMoney } from '../../format/money.ts';
-import { messages, problemMessage } from '../../i18n/messages.ts';
+import { messages } from '../../i18n/messages.ts';
 import { Link } from '../../router.tsx';
 import { AccountLayout } from './account-layout.tsx';
+import { LoadFailed } from '../../layout/load-failed.tsx';
 
 const placedOn = new Intl.DateTimeFormat('en', { dateStyle: 'medium' });
 
@@ -20,7 +21,7 @@ export function OrdersPage() {
 function OrderList() {
   const loaded = useLoad(() => api.orders(), 'orders');
   if (loaded.status === 'loading') return <p>{messages.loading}</p>;
-  if (loaded.status === 'failed') return <p role="alert">{problemMessage(loaded.problem)}</p>;
+  if (loaded.status === 'failed') return <LoadFailed problem={loaded.problem} retry={loaded.retry} />;
   const { orders } = loaded.data;
   if (orders.length === 0) {
     return (

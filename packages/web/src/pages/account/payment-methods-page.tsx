@@ -7,6 +7,7 @@ import { messages, problemMessage } from '../../i18n/messages.ts';
 import { AccountLayout } from './account-layout.tsx';
 import { ConfirmDialog } from './confirm-dialog.tsx';
 import { NewCardForm } from './new-card-form.tsx';
+import { LoadFailed } from '../../layout/load-failed.tsx';
 
 const cardLabel = (method: SavedPaymentMethod) => messages.savedMethodLabel(method);
 
@@ -28,7 +29,7 @@ function SavedCards() {
   const [adding, setAdding] = useState(false);
 
   if (state.status === 'loading') return <p>{messages.loading}</p>;
-  if (state.status === 'failed') return <p role="alert">{problemMessage(state.problem)}</p>;
+  if (state.status === 'failed') return <LoadFailed problem={state.problem} retry={state.retry} />;
   const cards = state.data.paymentMethods;
 
   /** Runs a change, then shows the list as the server now has it; a refusal is said, and the list is fetched too. */

@@ -7,6 +7,7 @@ import { messages, problemMessage } from '../../i18n/messages.ts';
 import { AccountLayout } from './account-layout.tsx';
 import { ConfirmDialog } from './confirm-dialog.tsx';
 import { NewCardForm } from './new-card-form.tsx';
+import { LoadFailed } from '../../layout/load-failed.tsx';
 
 const billingDate = new Intl.DateTimeFormat('en', { dateStyle: 'long', timeZone: 'UTC' });
 
@@ -38,7 +39,7 @@ function Subscriptions() {
   const [canceling, setCanceling] = useState<Subscription | null>(null);
 
   if (state.status === 'loading') return <p>{messages.loading}</p>;
-  if (state.status === 'failed') return <p role="alert">{problemMessage(state.problem)}</p>;
+  if (state.status === 'failed') return <LoadFailed problem={state.problem} retry={state.retry} />;
   const { subscriptions, plans, cards } = state.data;
   // A plan the shopper already receives is not offered again.
   const offered = plans.filter((plan) => !subscriptions.some((s) => s.planId === plan.id && LIVE_STATUSES.has(s.status)));

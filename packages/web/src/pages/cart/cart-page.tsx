@@ -9,6 +9,7 @@ import { Totals } from '../../orders/order-lines.tsx';
 import { Link, navigate } from '../../router.tsx';
 import { useShopConfig } from '../../shop/shop-config.ts';
 import { warmCardFields } from './warm-card-fields.ts';
+import { LoadFailed } from '../../layout/load-failed.tsx';
 
 export function CartPage() {
   const lines = useCart();
@@ -21,7 +22,7 @@ export function CartPage() {
   useEffect(() => (hasLines && cardFieldsPage !== null ? warmCardFields(cardFieldsPage) : undefined), [hasLines, cardFieldsPage]);
 
   if (catalogue.status === 'loading') return <p>{messages.loading}</p>;
-  if (catalogue.status === 'failed') return <p role="alert">{problemMessage(catalogue.problem)}</p>;
+  if (catalogue.status === 'failed') return <LoadFailed problem={catalogue.problem} retry={catalogue.retry} />;
 
   const products = new Map(catalogue.data.products.map((product) => [product.id, product]));
   const rows = lines.flatMap((line) => {

@@ -5,7 +5,7 @@ import { useSession } from '../../account/session.ts';
 import { useLoad } from '../../api/use-load.ts';
 import type { Order } from '../../api/types.ts';
 import { formatMoney, toDecimalString } from '../../format/money.ts';
-import { messages, problemMessage } from '../../i18n/messages.ts';
+import { messages } from '../../i18n/messages.ts';
 import { OrderLines } from '../../orders/order-lines.tsx';
 import { deleteCheckoutCard } from '../../saved-cards/saved-cards.ts';
 import { withServerVault } from '../../saved-cards/server-vault.ts';
@@ -16,6 +16,7 @@ import { isProviderToken, useProviderFor } from './real-provider.ts';
 import { usePayment } from './use-payment.ts';
 import { startedCheckoutOutcome, takeCheckoutLoad, type CheckoutData } from './checkout-data.ts';
 import { isWalletView } from './wallet-views.ts';
+import { LoadFailed } from '../../layout/load-failed.tsx';
 
 export function CheckoutPage({ orderId }: { orderId: string }) {
   const account = useSession();
@@ -82,7 +83,7 @@ export function CheckoutPage({ orderId }: { orderId: string }) {
   }, [payment.state]);
 
   if (loaded.status === 'loading') return <p>{messages.loading}</p>;
-  if (loaded.status === 'failed') return <p role="alert">{problemMessage(loaded.problem)}</p>;
+  if (loaded.status === 'failed') return <LoadFailed problem={loaded.problem} retry={loaded.retry} />;
   const { order } = loaded.data;
   if (!session) {
     return (

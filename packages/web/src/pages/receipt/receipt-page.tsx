@@ -1,15 +1,16 @@
 import { api } from '../../api/client.ts';
 import { useLoad } from '../../api/use-load.ts';
-import { messages, problemMessage } from '../../i18n/messages.ts';
+import { messages } from '../../i18n/messages.ts';
 import { OrderLines } from '../../orders/order-lines.tsx';
 import { Link } from '../../router.tsx';
+import { LoadFailed } from '../../layout/load-failed.tsx';
 
 const placedOn = new Intl.DateTimeFormat('en', { dateStyle: 'long' });
 
 export function ReceiptPage({ orderId }: { orderId: string }) {
   const loaded = useLoad(() => api.order(orderId), orderId);
   if (loaded.status === 'loading') return <p>{messages.loading}</p>;
-  if (loaded.status === 'failed') return <p role="alert">{problemMessage(loaded.problem)}</p>;
+  if (loaded.status === 'failed') return <LoadFailed problem={loaded.problem} retry={loaded.retry} />;
   const { order } = loaded.data;
   const payment = order.payment;
   return (

@@ -4,7 +4,8 @@ import { useLoad } from '../../api/use-load.ts';
 import { cart } from '../../cart/cart.ts';
 import { productImage } from '../../catalogue/product-image.ts';
 import { formatMoney } from '../../format/money.ts';
-import { messages, problemMessage } from '../../i18n/messages.ts';
+import { messages } from '../../i18n/messages.ts';
+import { LoadFailed } from '../../layout/load-failed.tsx';
 
 export function ShopPage() {
   const catalogue = useLoad(api.catalogue, 'catalogue');
@@ -24,7 +25,7 @@ export function ShopPage() {
           {messages.productsTitle}
         </h2>
         {catalogue.status === 'loading' && <p>{messages.loading}</p>}
-        {catalogue.status === 'failed' && <p role="alert">{problemMessage(catalogue.problem)}</p>}
+        {catalogue.status === 'failed' && <LoadFailed problem={catalogue.problem} retry={catalogue.retry} />}
         {catalogue.status === 'ready' && (
           <ul className="product-grid">
             {catalogue.data.products.map((product) => (

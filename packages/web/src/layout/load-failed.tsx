@@ -1,0 +1,24 @@
+import type { Problem } from '../api/types.ts';
+import { messages, problemMessage } from '../i18n/messages.ts';
+
+/** Whether the same load may answer another time: nothing came back (a network error, a deadline), or the server could not answer now. */
+export function worthRetrying(problem: Problem): boolean {
+  return problem.status === 0 || problem.status === 429 || problem.status >= 500;
+}
+
+/**
+ * A page's data that did not come: what went wrong and, when another try may answer, Try again (a request the network
+ * held ends at its deadline, api/client.ts: the page says so instead of "Loading…" for good).
+ */
+export function LoadFailed({ problem, retry }: { problem: Problem; retry(): void }) {
+  return (
+    <div className="load-failed">
+      <p role="alert">{problemMessage(problem)}</p>
+      {worthRetrying(problem) && (
+        <button type="button" className="secondary" onClick={retry}>
+          {messages.tryAgain}
+        </button>
+      )}
+    </div>
+  );
+}
