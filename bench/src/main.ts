@@ -286,7 +286,7 @@ for (const row of report.rows) {
 log(`\n${formatTable(report)}\n\nJSON: ${out}`);
 const failures = failuresOf(report);
 if (failures.length > 0) {
-  log(`FAILED requests (logs kept in ${dir}):\n${failures.join('\n')}`);
+  log(`FAILED requests or checkouts (logs kept in ${dir}):\n${failures.join('\n')}`);
   process.exitCode = 1;
 } else {
   rmSync(dir, { recursive: true, force: true });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatTable, growthOf, seededSuffix } from './report.ts';
+import type { CheckoutFigures, StuckRun } from './checkout.ts';
+import { failuresOf, formatStuck, formatTable, growthOf, seededSuffix } from './report.ts';
 import { SDK_ROWS } from './scenarios.ts';
 import type { Report } from './report.ts';
 
@@ -75,3 +76,54 @@ describe("the bench's growth figures (--seed-payments)", () => {
     );
   });
 });
+
+describe("the bench's stuck checkouts", () => {
+  const stuck: StuckRun = {
+    kassa: 'this',
+    way: 'address',
+    run: 3,
+    waitedMs: 30_004,
+    url: 'http://127.0.0.1:4000/checkout/ord_1',
+    lookFailed: null,
+    checkoutState: 'error',
+    messages: ['All payment options failed to load.'],
+    text: 'Checkout\nAll payment options failed to load.\nTry again',
+    frames: [
+      { name: 'kassa-field-number', url: 'http://localhost:4001/hosted-fields/frame.html#number', ready: false },
+      { name: 'kassa-field-cvv', url: 'http://localhost:4001/hosted-fields/frame.html#cvv', ready: true },
+    ],
+    framesInDocument: ['kassa-field-number', 'kassa-field-cvv', 'kassa-field-expirationDate'],
+    pendingRequests: [{ method: 'GET', url: 'http://localhost:4001/hosted-fields/frame.js', forMs: 29_950 }],
+    consoleErrors: ['Failed to load resource (http://localhost:4001/hosted-fields/frame.js)'],
+  };
+  const report: Report = {
+    startedAt: '',
+    machine: { cpus: 2, node: 'v20', loadAverageAtStart: [1, 1, 1], loadAverageAtEnd: [1, 1, 1] },
+    options: {},
+    rows: [],
+    checkout: { runs: 8, ...noFigures(), stuck: [stuck] },
+  };
+
+  it('prints each with its state, message, frames (ready or not, lost by Playwright), waiting requests and console errors', () => {
+    expect(formatTable(report)).toContain(
+      'checkout STUCK, run 3, opened by its address: no typeable card number after 30004 ms at http://127.0.0.1:4000/checkout/ord_1; data-state error; messages "All payment options failed to load."; frames kassa-field-number NOT ready, kassa-field-cvv ready; in the document but not Playwright\'s: kassa-field-expirationDate; requests waiting GET http://localhost:4001/hosted-fields/frame.js (29950 ms); console errors "Failed to load resource (http://localhost:4001/hosted-fields/frame.js)"',
+    );
+  });
+
+  it('counts each as a failure of the run (its exit code)', () => {
+    expect(failuresOf(report)).toEqual([formatStuck(stuck)]);
+    expect(failuresOf({ ...report, checkout: { runs: 8, ...noFigures(), stuck: [] } })).toEqual([]);
+  });
+});
+
+function noFigures(): CheckoutFigures {
+  const none = { p50: 0, max: 0 };
+  return {
+    typeableMs: none,
+    numberUsableMs: none,
+    formUsableMs: none,
+    payToReceiptMs: none,
+    payToReceiptByPageMs: none,
+    fromCart: { typeableMs: none, numberUsableMs: none, formUsableMs: none },
+  };
+}

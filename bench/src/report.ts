@@ -1,7 +1,7 @@
 import { cpus, loadavg } from 'node:os';
 import type { CheckoutBundleSizes } from '../../scripts/checkout-bundle.ts';
 import { CARD_VIEW_BUDGET_BYTES, CARD_VIEW_GOAL_BYTES, kb } from '../../scripts/checkout-bundle.ts';
-import type { CheckoutFigures, CheckoutTiming } from './checkout.ts';
+import type { CheckoutFigures, CheckoutTiming, StuckRun } from './checkout.ts';
 import { SDK_ROWS } from './scenarios.ts';
 import type { WarmedUp } from './load.ts';
 import type { Measurement } from './scenarios.ts';
@@ -171,6 +171,7 @@ export function formatTable(report: Report): string {
       : [
           ...(checkout.before === undefined ? [] : [checkoutFigures('checkout before in Chromium', checkout.before)]),
           checkoutFigures('checkout in Chromium', checkout),
+          ...checkout.stuck.map(formatStuck),
         ];
   return [
     `machine: ${report.machine.cpus} CPUs, Node ${report.machine.node}; load average (1, 5, 15 min) at start ${load(report.machine.loadAverageAtStart)}, at end ${load(report.machine.loadAverageAtEnd)}`,
@@ -200,7 +201,33 @@ function formatBundle(sizes: CheckoutBundleSizes): string[] {
 }
 
 export function failuresOf(report: Report): string[] {
-  return report.rows.flatMap((row) =>
-    Object.entries(row.failures).map(([what, n]) => `${row.scenario} (${row.connections}): ${n} x ${what}`),
-  );
+  return [
+    ...report.rows.flatMap((row) =>
+      Object.entries(row.failures).map(([what, n]) => `${row.scenario} (${row.connections}): ${n} x ${what}`),
+    ),
+    ...(report.checkout?.stuck ?? []).map(formatStuck),
+  ];
+}
+
+/**
+ * A checkout run stuck before a typeable card number, in one line: what tells a checkout that failed (its state and
+ * message, the frame that did not report ready, the request still waiting) from a page that never drew it or a frame
+ * Playwright lost (in the document, not among Playwright's frames). The whole record is in the JSON (`checkout.stuck`).
+ */
+export function formatStuck(stuck: StuckRun): string {
+  const way = stuck.way === 'address' ? 'opened by its address' : "from the cart's Go to checkout";
+  const frames = stuck.frames.map((frame) => `${frame.name || frame.url} ${frame.ready ? 'ready' : 'NOT ready'}`);
+  const lost = stuck.framesInDocument.filter((name) => !stuck.frames.some((frame) => frame.name === name || frame.url === name));
+  const waiting = stuck.pendingRequests.map((request) => `${request.method} ${request.url} (${request.forMs} ms)`);
+  return [
+    `checkout STUCK${stuck.kassa === 'before' ? ' (checkout before)' : ''}, run ${stuck.run}, ${way}: no typeable card number after ${stuck.waitedMs} ms at ${stuck.url}`,
+    stuck.lookFailed === null
+      ? `data-state ${stuck.checkoutState ?? 'none (no checkout in the page)'}`
+      : `the page's document not read (${stuck.lookFailed})`,
+    `messages ${stuck.messages.length === 0 ? 'none' : stuck.messages.map((message) => JSON.stringify(message)).join(', ')}`,
+    `frames ${frames.length === 0 ? 'none' : frames.join(', ')}`,
+    ...(lost.length === 0 ? [] : [`in the document but not Playwright's: ${lost.join(', ')}`]),
+    `requests waiting ${waiting.length === 0 ? 'none' : waiting.join(', ')}`,
+    `console errors ${stuck.consoleErrors.length === 0 ? 'none' : stuck.consoleErrors.map((error) => JSON.stringify(error)).join(', ')}`,
+  ].join('; ');
 }
