@@ -141,6 +141,25 @@ const answerSaved = (saves: boolean) =>
   (saves ? sql<boolean>`exists (select 1 from saved)` : sql<boolean>`false`).as('answer_saved');
 
 /**
+ * `query` (an outcome's statement, its answered attempt in `answered`) with the WITH queries no other query of it reads:
+ * the velocity rules' `size` counts of the answer (countedWith; none when 0) and, when `saves`, the request's answer
+ * (savedWith; `charge`: only with the order paid). Its rows and columns are the same with or without them, so it keeps
+ * its type: Kysely's would name the two, which nothing reads.
+ */
+function withUnread<Q extends QueryCreator<Database>>(
+  query: Q,
+  p: Counted<SavedParams>,
+  size: number,
+  saves: boolean,
+  charge: boolean,
+): Q {
+  let built: QueryCreator<Database> = query;
+  if (size > 0) built = built.with('counted', (qb) => countedWith(qb, 'answered', p, size));
+  if (saves) built = built.with('saved', (qb) => savedWith(qb, p, charge));
+  return built as Q;
+}
+
+/**
  * On PostgreSQL an outcome is one statement (a data-modifying WITH), not a transaction: no BEGIN and COMMIT, one round
  * trip. A charge's answer and its order's move to paid, the velocity rules' count of the outcome (countedWith) and the
  * request's answer (`saves`: savedWith), written only when the answer was (a late duplicate counts nothing),
@@ -161,14 +180,7 @@ const recordChargeCounted = byShape((saves: boolean) =>
             .where('status', '=', 'pending')
             .returning('orders.id'),
         );
-      // The counts' and the answer's WITH queries are read by no other: the statement's rows and columns are the same
-      // with or without them.
-      const counting =
-        size === 0
-          ? paying
-          : (paying.with('counted', (qb) => countedWith(qb, 'answered', charge, size)) as unknown as typeof paying);
-      const saving = saves ? (counting.with('saved', (qb) => savedWith(qb, charge, true)) as unknown as typeof paying) : counting;
-      return saving
+      return withUnread(paying, charge, size, saves, true)
         .selectFrom('answered')
         .selectAll()
         .select((eb) => eb.exists(eb.selectFrom('paid').select('id')).as('order_paid'))
@@ -181,14 +193,7 @@ const recordAnswerCounted = byShape((saves: boolean) =>
   byShape((size: number) =>
     prepared((db, answer: Counted<Answer & SavedParams>) => {
       const answering = db.with('answered', (qb) => answerAttempt(qb, answer));
-      const counting =
-        size === 0
-          ? answering
-          : (answering.with('counted', (qb) => countedWith(qb, 'answered', answer, size)) as unknown as typeof answering);
-      const saving = saves
-        ? (counting.with('saved', (qb) => savedWith(qb, answer, false)) as unknown as typeof answering)
-        : counting;
-      return saving.selectFrom('answered').selectAll().select(answerSaved(saves));
+      return withUnread(answering, answer, size, saves, false).selectFrom('answered').selectAll().select(answerSaved(saves));
     }),
   ),
 );
