@@ -571,6 +571,41 @@ test('on a phone the dashboard fits the screen: the overview at 320 px, tabs for
   await page.screenshot({ path: test.info().outputPath('phone-activity.png'), fullPage: true });
 });
 
+test('the payments and the customers fit their card beside the navigation at 1280 px and under its tabs at 1100 px: no sideways scroll, each row one line', async ({
+  page,
+  browser,
+}) => {
+  // An Amex (the widest card name) and a long email: the widest rows a list has.
+  await shopperPays(browser, cards.amex);
+  const merchant = new Merchant(page);
+  await merchant.signsIn('Payments');
+  const card = page.locator('.table-card');
+  for (const section of ['Payments', 'Customers'] as const) {
+    if (section !== 'Payments') await merchant.opensSection(section);
+    await expect(card.locator('tbody tr').first()).toBeVisible();
+    for (const width of [1100, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
+      // Before: the customers scrolled 82 px sideways at 1280 px and 262 at 1100 (Created out of view), the payments 149
+      // at 1100; at 1280 each payment's date took three lines (each row 58 px tall).
+      const layout = await card.evaluate((element) => ({
+        sideways: element.scrollWidth - element.clientWidth,
+        tallestRow: Math.max(...[...element.querySelectorAll('tbody tr')].map((row) => row.getBoundingClientRect().height)),
+      }));
+      expect({ section, width, sideways: layout.sideways }).toEqual({ section, width, sideways: 0 });
+      expect(layout.tallestRow, `${section} at ${width} px`).toBeLessThan(48);
+      // The navigation beside the section from 1280 px, above it under that.
+      const place = await page.evaluate(() => {
+        const nav = document.querySelector('.admin-nav')?.getBoundingClientRect();
+        const heading = document.querySelector('h1')?.getBoundingClientRect();
+        if (nav === undefined || heading === undefined) return 'missing';
+        return nav.right <= heading.left ? 'beside' : nav.bottom <= heading.top ? 'above' : 'overlapping';
+      });
+      expect(place).toBe(width >= 1280 ? 'beside' : 'above');
+    }
+    await page.screenshot({ path: test.info().outputPath(`${section.toLowerCase()}-1280.png`), fullPage: true });
+  }
+});
+
 test("from 320 to 961 px the admin's header is one row, nothing cut off: who is signed in on one line from 961 px; on a phone the account behind a menu that works by keyboard, Escape closes it, Sign out signs out", async ({
   page,
 }) => {

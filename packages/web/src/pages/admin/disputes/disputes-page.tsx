@@ -5,7 +5,7 @@ import { formatMoney } from '../../../format/money.ts';
 import { adminMessages } from '../../../i18n/admin-messages.ts';
 import { Link } from '../../../router.tsx';
 import type { Column } from '../parts/data-table.tsx';
-import { formatDateTime } from '../parts/format.ts';
+import { formatListDateTime } from '../parts/format.ts';
 import { StatusBadge } from '../parts/status-badge.tsx';
 import { DisputeChangeDialog, disputeName, disputeWords, EvidenceDialog } from './dispute-dialogs.tsx';
 import { FilteredListPage } from '../lists/filtered-list-page.tsx';
@@ -57,7 +57,7 @@ function columns(onAction: (dispute: AdminDispute, action: DisputeAction) => voi
       ),
       className: 'wrap-wide',
     },
-    { header: adminMessages.updated, cell: (d) => formatDateTime(d.updatedAt), className: 'wrap-narrow' },
+    { header: adminMessages.updated, cell: (d) => formatListDateTime(d.updatedAt), className: 'nowrap' },
     {
       header: adminMessages.actions,
       // Only an open dispute can be answered; the gateway decides the rest.

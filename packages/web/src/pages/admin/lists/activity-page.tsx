@@ -3,7 +3,7 @@ import type { ActivityEntry } from '../../../api/types.gen.ts';
 import { adminMessages } from '../../../i18n/admin-messages.ts';
 import { Link } from '../../../router.tsx';
 import type { Column } from '../parts/data-table.tsx';
-import { formatDateTime } from '../parts/format.ts';
+import { formatListDateTime } from '../parts/format.ts';
 import { StatusBadge } from '../parts/status-badge.tsx';
 import { FilteredListPage } from './filtered-list-page.tsx';
 
@@ -26,7 +26,7 @@ function outcome(entry: ActivityEntry) {
 }
 
 const COLUMNS: Column<ActivityEntry>[] = [
-  { header: adminMessages.when, cell: (e) => formatDateTime(e.at), className: 'wrap-narrow' },
+  { header: adminMessages.when, cell: (e) => formatListDateTime(e.at), className: 'nowrap' },
   { header: adminMessages.activityWho, cell: (e) => e.actorEmail ?? adminMessages.dash, className: 'wrap-wide' },
   { header: adminMessages.activityWhat, cell: (e) => adminMessages.activityAction[e.action] ?? e.action },
   { header: adminMessages.activityOn, cell: target, className: 'wrap-wide' },

@@ -5,7 +5,7 @@ import { formatMoney } from '../../../format/money.ts';
 import { adminMessages } from '../../../i18n/admin-messages.ts';
 import { Link } from '../../../router.tsx';
 import type { Column } from '../parts/data-table.tsx';
-import { formatDateTime } from '../parts/format.ts';
+import { formatListDateTime } from '../parts/format.ts';
 import { PagedTable } from '../parts/paged-table.tsx';
 import { useQueryState } from '../parts/query.ts';
 
@@ -29,10 +29,10 @@ const COLUMNS: Column<AdminCustomer>[] = [
   { header: adminMessages.ordersCount, cell: (c) => String(c.orders), className: 'numeric hide-narrow' },
   {
     header: adminMessages.lastPayment,
-    cell: (c) => (c.lastPaymentAt === null ? adminMessages.never : formatDateTime(c.lastPaymentAt)),
+    cell: (c) => (c.lastPaymentAt === null ? adminMessages.never : formatListDateTime(c.lastPaymentAt)),
     className: 'nowrap hide-narrow',
   },
-  { header: adminMessages.created, cell: (c) => formatDateTime(c.createdAt), className: 'nowrap' },
+  { header: adminMessages.created, cell: (c) => formatListDateTime(c.createdAt), className: 'nowrap' },
 ];
 
 /** The shoppers' accounts, newest first; an email leads to that customer's payments. */

@@ -2,7 +2,7 @@ import { adminApi } from '../../../api/admin-client.ts';
 import type { Refusal } from '../../../api/types.gen.ts';
 import { adminMessages } from '../../../i18n/admin-messages.ts';
 import type { Column } from '../parts/data-table.tsx';
-import { formatDateTime } from '../parts/format.ts';
+import { formatListDateTime } from '../parts/format.ts';
 import { StatusBadge } from '../parts/status-badge.tsx';
 import { FilteredListPage } from './filtered-list-page.tsx';
 
@@ -12,7 +12,7 @@ const words = (text: string) => text.replaceAll('_', ' ');
 const kindLabel = (kind: string) => adminMessages.refusalKind[kind] ?? kind;
 
 const COLUMNS: Column<Refusal>[] = [
-  { header: adminMessages.when, cell: (r) => formatDateTime(r.at), className: 'nowrap' },
+  { header: adminMessages.when, cell: (r) => formatListDateTime(r.at), className: 'nowrap' },
   { header: adminMessages.refusedBy, cell: (r) => <StatusBadge status={r.kind} label={kindLabel(r.kind)} /> },
   { header: adminMessages.refusalAction, cell: (r) => words(r.action) },
   {

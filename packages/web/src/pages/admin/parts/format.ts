@@ -8,6 +8,17 @@ export function formatDateTime(iso: string): string {
   return dateTime.format(new Date(iso));
 }
 
+const sameYear = new Intl.DateTimeFormat('en', { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
+
+/**
+ * A list's moment on one line: "Nov 23, 4:30 PM" this year, with the year before ("Nov 23, 2025, 4:30 PM"), as
+ * dashboards date their rows. The year in every row cost each date column about 80 px, or three lines once wrapped.
+ */
+export function formatListDateTime(iso: string, now: Date = new Date()): string {
+  const date = new Date(iso);
+  return (date.getFullYear() === now.getFullYear() ? sameYear : dateTime).format(date);
+}
+
 /** A calendar day (`YYYY-MM-DD`, UTC as the server counts them): "Nov 23, 2026". */
 export function formatDay(day: string): string {
   return dateOnly.format(new Date(`${day.slice(0, 10)}T00:00:00Z`));

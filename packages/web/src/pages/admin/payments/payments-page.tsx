@@ -7,7 +7,7 @@ import { formatMoney, toDecimalString, toMinorUnits } from '../../../format/mone
 import { adminMessages } from '../../../i18n/admin-messages.ts';
 import { Link } from '../../../router.tsx';
 import type { Column } from '../parts/data-table.tsx';
-import { formatDateTime, paymentStatusLabel } from '../parts/format.ts';
+import { formatListDateTime, paymentStatusLabel } from '../parts/format.ts';
 import { PagedTable } from '../parts/paged-table.tsx';
 import { useQueryState } from '../parts/query.ts';
 import { StatusBadge } from '../parts/status-badge.tsx';
@@ -257,5 +257,5 @@ const COLUMNS: Column<AdminPayment>[] = [
     className: 'hide-narrow nowrap',
     cell: (payment) => adminMessages.orderNumber(payment.order.number),
   },
-  { header: adminMessages.date, className: 'wrap-narrow', cell: (payment) => formatDateTime(payment.createdAt) },
+  { header: adminMessages.date, className: 'nowrap', cell: (payment) => formatListDateTime(payment.createdAt) },
 ];
