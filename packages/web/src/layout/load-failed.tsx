@@ -8,12 +8,21 @@ export function worthRetrying(problem: Problem): boolean {
 
 /**
  * A page's data that did not come: what went wrong and, when another try may answer, Try again (a request the network
- * held ends at its deadline, api/client.ts: the page says so instead of "Loading…" for good).
+ * held ends at its deadline, api/client.ts: the page says so instead of "Loading…" for good). `describe`: the words
+ * for the problem (the dashboard has its own, i18n/admin-messages.ts).
  */
-export function LoadFailed({ problem, retry }: { problem: Problem; retry(): void }) {
+export function LoadFailed({
+  problem,
+  retry,
+  describe = problemMessage,
+}: {
+  problem: Problem;
+  retry(): void;
+  describe?: (problem: Problem) => string;
+}) {
   return (
     <div className="load-failed">
-      <p role="alert">{problemMessage(problem)}</p>
+      <p role="alert">{describe(problem)}</p>
       {worthRetrying(problem) && (
         <button type="button" className="secondary" onClick={retry}>
           {messages.tryAgain}

@@ -23,7 +23,7 @@ export function DisputeDetailPage({ disputeId }: { disputeId: string }) {
   const [notice, setNotice] = useState('');
   const loaded = useLoad(() => adminApi.dispute(disputeId), `${disputeId}:${version}`);
 
-  if (loaded.status === 'failed') return <DetailLoadFailed back={BACK} problem={loaded.problem} />;
+  if (loaded.status === 'failed') return <DetailLoadFailed back={BACK} problem={loaded.problem} retry={loaded.retry} />;
   if (loaded.status === 'loading') return <p className="status">{adminMessages.working}</p>;
   const { dispute, evidence, replyByDate } = loaded.data;
   const open = dispute.status === 'open';

@@ -3,6 +3,7 @@ import { adminApi } from '../../../api/admin-client.ts';
 import type { Overview } from '../../../api/types.gen.ts';
 import { useLoad } from '../../../api/use-load.ts';
 import { adminMessages, adminProblemMessage } from '../../../i18n/admin-messages.ts';
+import { LoadFailed } from '../../../layout/load-failed.tsx';
 import { formatPercent } from '../parts/format.ts';
 import { useQueryState } from '../parts/query.ts';
 import { moneyFormats, perCurrency } from './currency-figures.ts';
@@ -35,7 +36,7 @@ export function OverviewPage() {
         </div>
       </header>
       {loaded.status === 'loading' && <p className="status">{adminMessages.working}</p>}
-      {loaded.status === 'failed' && <p role="alert">{adminProblemMessage(loaded.problem)}</p>}
+      {loaded.status === 'failed' && <LoadFailed problem={loaded.problem} retry={loaded.retry} describe={adminProblemMessage} />}
       {loaded.status === 'ready' && <OverviewBody overview={loaded.data} />}
     </section>
   );

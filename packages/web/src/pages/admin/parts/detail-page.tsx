@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import type { Money, Problem } from '../../../api/types.ts';
 import { formatMoney } from '../../../format/money.ts';
 import { adminProblemMessage } from '../../../i18n/admin-messages.ts';
+import { LoadFailed } from '../../../layout/load-failed.tsx';
 import { Link } from '../../../router.tsx';
 import { StatusBadge } from './status-badge.tsx';
 
@@ -13,14 +14,14 @@ export interface BackLink {
   label: string;
 }
 
-/** The record could not be loaded: the way back, and why. */
-export function DetailLoadFailed({ back, problem }: { back: BackLink; problem: Problem }) {
+/** The record could not be loaded: the way back, why, and Try again when another try may answer. */
+export function DetailLoadFailed({ back, problem, retry }: { back: BackLink; problem: Problem; retry(): void }) {
   return (
     <section className="admin-section">
       <Link to={back.to} className="back-link">
         {back.label}
       </Link>
-      <p role="alert">{adminProblemMessage(problem)}</p>
+      <LoadFailed problem={problem} retry={retry} describe={adminProblemMessage} />
     </section>
   );
 }

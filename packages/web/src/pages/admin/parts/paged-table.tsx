@@ -1,6 +1,6 @@
-import type { Problem } from '../../../api/types.ts';
 import { useLoad } from '../../../api/use-load.ts';
 import { adminMessages, adminProblemMessage } from '../../../i18n/admin-messages.ts';
+import { LoadFailed } from '../../../layout/load-failed.tsx';
 import { DataTable, type Column } from './data-table.tsx';
 import { Pager, usePager } from './pager.tsx';
 
@@ -31,15 +31,12 @@ export function PagedTable<Row>({
   const pager = usePager(onPage);
   const loaded = useLoad(() => load(params), `${params}#${version}`);
   if (loaded.status === 'loading') return <p className="status">{adminMessages.working}</p>;
-  if (loaded.status === 'failed') return <ProblemNote problem={loaded.problem} />;
+  if (loaded.status === 'failed')
+    return <LoadFailed problem={loaded.problem} retry={loaded.retry} describe={adminProblemMessage} />;
   return (
     <>
       <DataTable caption={caption} columns={columns} rows={loaded.data.rows} rowKey={rowKey} empty={empty} />
       <Pager pager={pager} current={params.get('cursor')} nextCursor={loaded.data.nextCursor} />
     </>
   );
-}
-
-export function ProblemNote({ problem }: { problem: Problem }) {
-  return <p role="alert">{adminProblemMessage(problem)}</p>;
 }

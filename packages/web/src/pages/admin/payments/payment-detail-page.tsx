@@ -35,7 +35,7 @@ export function PaymentDetailPage({ paymentId }: { paymentId: string }) {
   const loaded = useLoad(() => adminApi.payment(paymentId), `${paymentId}:${version}`);
 
   if (loaded.status === 'loading' && version === 0) return <p className="status">{adminMessages.working}</p>;
-  if (loaded.status === 'failed') return <DetailLoadFailed back={back} problem={loaded.problem} />;
+  if (loaded.status === 'failed') return <DetailLoadFailed back={back} problem={loaded.problem} retry={loaded.retry} />;
   if (loaded.status === 'loading') return <p className="status">{adminMessages.working}</p>;
   const detail = loaded.data;
   const { payment } = detail;
