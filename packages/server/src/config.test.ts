@@ -179,6 +179,21 @@ describe('loadConfig', () => {
     });
   });
 
+  it("BOTCHECK_VERIFY_TIMEOUT_MS: 5 s by default, up to 10 s (tried twice, within the 30 s the web app's deadline leaves past the gateway's longest wait); past it, or below 1, refused by name", () => {
+    const hcaptcha = { BOTCHECK_PROVIDER: 'hcaptcha', BOTCHECK_SITE_KEY: 's', BOTCHECK_SECRET_KEY: 'k' };
+    expect(loadConfig(hcaptcha).botcheck.siteverify?.verifyTimeoutMs).toBe(5000);
+    expect(loadConfig({ ...hcaptcha, BOTCHECK_VERIFY_TIMEOUT_MS: '10000' }).botcheck.siteverify?.verifyTimeoutMs).toBe(10_000);
+    expect(problemsOf({ BOTCHECK_VERIFY_TIMEOUT_MS: '10001' })).toEqual([
+      'BOTCHECK_VERIFY_TIMEOUT_MS must be between 1 and 10000',
+    ]);
+    expect(problemsOf({ BOTCHECK_VERIFY_TIMEOUT_MS: '600000' })).toEqual([
+      'BOTCHECK_VERIFY_TIMEOUT_MS must be between 1 and 10000',
+    ]);
+    expect(problemsOf({ BOTCHECK_VERIFY_TIMEOUT_MS: '0' })).toEqual(['BOTCHECK_VERIFY_TIMEOUT_MS must be between 1 and 10000']);
+    expect(problemsOf({ BOTCHECK_VERIFY_TIMEOUT_MS: '2.5' })).toEqual(['BOTCHECK_VERIFY_TIMEOUT_MS must be a whole number']);
+    expect(problemsOf({ GATEWAY_TIMEOUT_SECONDS: '61' })).toEqual(['GATEWAY_TIMEOUT_SECONDS must be between 1 and 60']);
+  });
+
   it('refuses short secrets', () => {
     expect(problemsOf({ SESSION_SECRET: 'short' })).toEqual(['SESSION_SECRET must be at least 32 characters']);
   });

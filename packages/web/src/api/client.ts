@@ -37,9 +37,10 @@ export class ApiError extends Error {
  * - `gateway`: the server may wait for the gateway (a client token, a sale, a saved card, a subscription, a dispute) or
  *   a bot-check provider's verification. Longer than the server's own wait for one gateway call
  *   (`GATEWAY_TIMEOUT_SECONDS`, at most 60 s) with 30 s for the rest of the request (the bot-check's verification, 5 s
- *   tried twice by default; the database), so the page does not call a payment failed while the server still makes
- *   it. A payment that outlasts it all the same (two gateway calls at the 60 s setting) is answered once: the page
- *   keeps its Idempotency-Key for Pay again and asks what became of the attempt (pages/checkout/unanswered-attempt.ts).
+ *   tried twice by default, at most 10 s: the server refuses a longer `BOTCHECK_VERIFY_TIMEOUT_MS`; the database), so
+ *   the page does not call a payment failed while the server still makes it. A payment that outlasts it all the same
+ *   (two gateway calls at the 60 s setting) is answered once: the page keeps its Idempotency-Key for Pay again and asks
+ *   what became of the attempt (pages/checkout/unanswered-attempt.ts).
  */
 export const DEADLINE_MS = { server: 15_000, gateway: 90_000 } as const;
 const { server: SERVER, gateway: GATEWAY } = DEADLINE_MS;
