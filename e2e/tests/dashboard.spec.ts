@@ -569,6 +569,27 @@ test('on a phone the dashboard fits the screen: the overview at 320 px, tabs for
   await merchant.opensSection('Activity');
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await page.screenshot({ path: test.info().outputPath('phone-activity.png'), fullPage: true });
+  // Opened by its address (a click scrolls the tab into view itself), the current tab is in the row's view: it showed
+  // Overview, Payments and Subscriptions, Activity 290 px past the row's right edge.
+  for (const section of ['customers', 'activity', 'payments']) {
+    await page.goto(`/admin/${section}`);
+    const current = merchant.dashboardNav().locator('[aria-current="page"]');
+    await expect(current).toBeVisible();
+    await expect
+      .poll(
+        () =>
+          current.evaluate((tab) => {
+            const row = tab.closest('ul')?.getBoundingClientRect();
+            const box = tab.getBoundingClientRect();
+            // A pixel's rounding either side: the last tab ends where the row does.
+            return row !== undefined && box.left >= row.left - 1 && box.right <= row.right + 1
+              ? 'in view'
+              : `${box.left}-${box.right} in ${row?.left}-${row?.right}`;
+          }),
+        { message: section },
+      )
+      .toBe('in view');
+  }
 });
 
 test('the payments and the customers fit their card beside the navigation at 1280 px and under its tabs at 1100 px: no sideways scroll, each row one line', async ({

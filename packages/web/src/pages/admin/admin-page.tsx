@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { useSession } from '../../account/session.ts';
 import { adminMessages } from '../../i18n/admin-messages.ts';
 import { messages } from '../../i18n/messages.ts';
@@ -32,8 +33,24 @@ const SECTIONS = [
 export function AdminPage({ section }: { section: AdminSection }) {
   const session = useSession();
   const path = usePath();
+  const isAdmin = session.status !== 'loading' && session.account?.role === 'admin';
+  // The section whose pages these are: /admin/payments/pay_… belongs to Payments.
+  const currentSection =
+    [...SECTIONS].reverse().find((item) => path === item.to || path.startsWith(`${item.to}/`))?.to ?? '/admin';
+  // Narrower than 80rem the navigation is a row of tabs that scrolls on a phone: the current one is brought to its
+  // middle, or a phone at Activity showed Overview, Payments and Subscriptions, with no sign of where it was. The row
+  // alone scrolls (not the page, as scrollIntoView would).
+  const tabs = useRef<HTMLUListElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the tab marked current (read from the page) follows the section
+  useEffect(() => {
+    const row = tabs.current;
+    const current = row?.querySelector('[aria-current="page"]');
+    if (!isAdmin || !row || !current) return;
+    const tab = current.getBoundingClientRect();
+    row.scrollLeft += tab.left - row.getBoundingClientRect().left - (row.clientWidth - tab.width) / 2;
+  }, [currentSection, isAdmin]);
   if (session.status === 'loading') return <p className="status">{messages.loading}</p>;
-  if (session.account?.role !== 'admin') {
+  if (!isAdmin) {
     return (
       <section aria-labelledby="admin-title" className="account-form card">
         <h1 id="admin-title">{messages.adminTitle}</h1>
@@ -43,13 +60,10 @@ export function AdminPage({ section }: { section: AdminSection }) {
       </section>
     );
   }
-  // The section whose pages these are: /admin/payments/pay_… belongs to Payments.
-  const currentSection =
-    [...SECTIONS].reverse().find((item) => path === item.to || path.startsWith(`${item.to}/`))?.to ?? '/admin';
   return (
     <div className="admin">
       <nav className="admin-nav" aria-label={adminMessages.dashboardNav}>
-        <ul>
+        <ul ref={tabs}>
           {SECTIONS.map((item) => (
             <li key={item.to}>
               <Link to={item.to} className="admin-nav-link" current={item.to === currentSection ? 'page' : undefined}>
