@@ -575,6 +575,27 @@ describe("the braintree-web provider with Apple Pay and Google Pay (the browsers
     }
   });
 
+  it('a checkout torn down before its wallet sheets are asked (its load already aborted) keeps no 5 s wait and says nothing', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const never = { ...googlePayments().client, isReadyToPay: vi.fn(() => new Promise<never>(() => {})) };
+    try {
+      const { client } = provider({ sheets: { googlePaymentsClient: () => Promise.resolve(never) } });
+      const torn = new AbortController();
+      torn.abort();
+      const abandoned = client.getConfiguration(torn.signal);
+      await vi.waitFor(() => expect(never.isReadyToPay).toHaveBeenCalled());
+      await vi.advanceTimersByTimeAsync(0);
+      expect(vi.getTimerCount()).toBe(0);
+      await abandoned;
+      expect(client.canPayWith('googlePay')).toBe(false);
+      expect(errors).not.toHaveBeenCalled();
+    } finally {
+      errors.mockRestore();
+      vi.useRealTimers();
+    }
+  });
+
   it("opens Google's sheet in the click for the amount and hands over braintree-web's nonce; CANCELED is silent", async () => {
     const google = googlePayments();
     const { client } = provider({ sheets: { googlePaymentsClient: () => Promise.resolve(google.client) } });
