@@ -81,6 +81,14 @@ describe('saved methods markup', () => {
     expect(html).not.toContain('Other ways to pay');
   });
 
+  it('while the chosen saved card is being verified (3-D Secure at Pay), Edit in the header row is inert with the list', () => {
+    const paying: CheckoutState = { ...stateAfter(loaded, settings), phase: 'authenticating' };
+    expect(renderWith(paying, <MethodsHeader covered={false} />)).toContain(
+      '<button type="button" class="kassa-methods__edit" inert="">Edit</button>',
+    );
+    expect(renderWith(paying, <MethodsView />)).toMatch(/^<div class="kassa-methods" inert="">/);
+  });
+
   it('asks "Delete Visa card ending in 1881?" in a modal dialog with Cancel before Delete', () => {
     const state = stateAfter([...loaded, { type: 'EDIT_METHODS' }, { type: 'ASK_DELETE', nonce: 'n-visa' }], settings);
     const html = renderWith(state, <DeleteConfirmation />);
