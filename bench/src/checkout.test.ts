@@ -8,7 +8,7 @@ import { CheckoutStuckError, timedContext, untilTypeable, watchPage } from './ch
 // A checkout page made to never get ready, on a shop origin, with card field frames on a gateway origin of their own:
 // the number's frame shows a field that never takes typing and waits for a script that never comes; the CVV's
 // frame reports `ready` as the card fields' protocol says (docs/contracts.md). The page waits for a request that is
-// never answered and logs an error.
+// never answered (another one failed), logs an error and throws one.
 const READY = `parent.postMessage({ source: 'kassa-hosted-fields', channel: 'c1', type: 'ready', field: 'cvv' }, '*');`;
 let gatewayOrigin = '';
 const shop: Record<string, (response: ServerResponse) => void> = {
@@ -19,11 +19,14 @@ const shop: Record<string, (response: ServerResponse) => void> = {
        <p role="alert"></p><p role="status">Loading the payment form…</p></div>
        <iframe name="kassa-field-number" src="${gatewayOrigin}/frame.html?field=number"></iframe>
        <iframe name="kassa-field-cvv" src="${gatewayOrigin}/frame.html?field=cvv"></iframe></div></main>
-       <script>fetch('/api/held'); console.error('the configuration did not load');</script>`,
+       <script>fetch('/api/held'); console.error('the configuration did not load');
+       fetch('/api/refused').catch(() => {}); setTimeout(() => { throw new Error('the sheet could not draw') });</script>`,
     ),
   '/typeable': (response) =>
     html(response, `<iframe name="kassa-field-number" src="${gatewayOrigin}/frame.html?field=late"></iframe>`),
   '/api/held': () => {},
+  // Failed, not waiting: its connection cut before an answer.
+  '/api/refused': (response) => response.destroy(),
 };
 const gateway: Record<string, (response: ServerResponse) => void> = {
   '/frame.html?field=number': (response) => html(response, '<input disabled><script src="/frame.js"></script>'),
@@ -97,7 +100,14 @@ describe("the bench's wait for a typeable card number", () => {
         [`GET ${gatewayOrigin}/frame.js`, `GET ${shopOrigin}/api/held`].sort(),
       );
       for (const { forMs } of stuck.pendingRequests) expect(forMs).toBeGreaterThan(1_000);
-      expect(stuck.consoleErrors).toEqual([`the configuration did not load (${shopOrigin}/checkout)`]);
+      // The failed request is no longer waiting: Chromium's console says it failed.
+      expect([...stuck.consoleErrors].sort()).toEqual(
+        [
+          `the configuration did not load (${shopOrigin}/checkout)`,
+          `Failed to load resource: net::ERR_EMPTY_RESPONSE (${shopOrigin}/api/refused)`,
+          'uncaught: the sheet could not draw',
+        ].sort(),
+      );
     } finally {
       await context.close();
     }
