@@ -1,5 +1,6 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { signInAsAdmin } from '../support/admin-api.ts';
+import { axeOn } from '../support/axe.ts';
 import { cards, Shopper, TEST_VISA_NONCE, uniqueEmail } from '../support/shopper.ts';
 
 // A page whose data did not come says why and, when another try may answer (no answer, a 429, a 5xx), offers Try again,
@@ -23,11 +24,13 @@ async function cutFirst(page: Page, url: RegExp, method = 'GET'): Promise<{ aske
   return seen;
 }
 
-/** The page says the network failed and offers Try again; presses it. */
+/** The page says the network failed and offers Try again (axe finds nothing in what it shows); presses it. */
 async function triesAgain(page: Page): Promise<void> {
   await expect(page.getByRole('alert')).toHaveText(NETWORK_ERROR);
   const tryAgain = page.getByRole('button', { name: 'Try again' });
   await expect(tryAgain).toBeVisible();
+  const { violations } = await axeOn(page).include('.load-failed').analyze();
+  expect(violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
   await tryAgain.click();
 }
 
