@@ -190,12 +190,19 @@ test("the saved cards' heading and Edit take the sheet's top row, with no empty 
   if (headingBox === null) throw new Error('no heading laid out');
   // Before, the header row kept its room for a message empty above the list's own heading row (about 50 px).
   expect(headingBox.y - (await top(sheet))).toBeLessThan(headingBox.height);
+  const bottom = async (locator: ReturnType<Page['locator']>) => {
+    const box = await locator.boundingBox();
+    return box === null ? Number.NaN : box.y + box.height;
+  };
   await page.screenshot({ path: test.info().outputPath('saved-methods-top.png') });
 
   await sheet.getByRole('button', { name: 'Edit' }).click();
   const done = sheet.getByRole('button', { name: 'Done' });
   const deleteButton = sheet.getByRole('button', { name: /^Delete Visa ending in 1881/ });
   const [doneTop, listTop] = [await top(done), await top(deleteButton)];
+  // The sheet ends at its list (edit mode draws no "Choose another way to pay", checkout-behaviour.md): the sheet's
+  // min-height (8rem, room for the loading overlay) left 28.8 px of empty sheet under one card, 44 px above the Pay.
+  expect((await bottom(sheet)) - (await bottom(sheet.locator('.kassa-methods__list')))).toBeLessThan(1);
   // The shop's server fails the delete (a network answer held by the test, not a mock of Kassa's code).
   await page.route(/\/api\/payment-methods\/[^/]+$/, (route) =>
     route.request().method() === 'DELETE' ? route.fulfill({ status: 503 }) : route.continue(),
