@@ -178,7 +178,7 @@ test('the saved cards are a radio group with the default chosen, "Paying with Ca
   await page.screenshot({ path: test.info().outputPath('saved-methods-phone.png'), fullPage: true });
 });
 
-test("the saved cards' heading and Edit take the sheet's top row, with no empty row above; a failed delete's message covers the heading there, and neither Done nor the list moves", async ({
+test("the saved cards' heading and Edit take the sheet's top row, with no empty row above, \"Other ways to pay\" the sheet's gap above its list, and in edit mode the sheet ends at its list; a failed delete's message covers the heading there, and neither Done nor the list moves", async ({
   page,
 }) => {
   await shopperWithSavedCard(page);
@@ -194,6 +194,9 @@ test("the saved cards' heading and Edit take the sheet's top row, with no empty 
     const box = await locator.boundingBox();
     return box === null ? Number.NaN : box.y + box.height;
   };
+  // "Other ways to pay" stood on its list, 0 px above the first option (12 px now, the sheet's gap under its heading).
+  const otherWays = sheet.getByRole('heading', { name: 'Other ways to pay' });
+  expect((await top(sheet.locator('.kassa-options'))) - (await bottom(otherWays))).toBeGreaterThanOrEqual(11);
   await page.screenshot({ path: test.info().outputPath('saved-methods-top.png') });
 
   await sheet.getByRole('button', { name: 'Edit' }).click();
