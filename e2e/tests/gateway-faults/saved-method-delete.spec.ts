@@ -5,7 +5,7 @@ import { Shopper, uniqueEmail } from '../../support/shopper.ts';
 
 test.afterEach(clearSandboxFaults);
 
-test('a deletion the gateway refuses (503 on the server\'s paymentMethod.delete) shows "Unable to delete payment method, try again." and keeps the card', async ({
+test('a deletion the gateway refuses (503 on the server\'s paymentMethod.delete) shows "Unable to delete payment method, try again." over the heading, stays in edit mode and keeps the card', async ({
   page,
 }) => {
   const shopper = new Shopper(page);
@@ -30,7 +30,9 @@ test('a deletion the gateway refuses (503 on the server\'s paymentMethod.delete)
   await sheet.root().getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
 
   await expect(sheet.message()).toHaveText('Unable to delete payment method, try again.');
-  await expect(sheet.root().getByRole('heading', { name: 'Edit payment methods' })).toBeVisible();
+  // Still in edit mode: the message covers the heading in the sheet's header row (c543fb8), Done stays beside it.
+  await expect(sheet.root().getByRole('heading', { name: 'Edit payment methods' })).toBeHidden();
+  await expect(sheet.root().getByRole('button', { name: 'Done' })).toBeVisible();
   await expect(sheet.root().getByRole('button', { name: /ending in 4444/ })).toBeVisible();
   await page.screenshot({ path: test.info().outputPath('delete-failed.png') });
 });
