@@ -68,6 +68,12 @@ test('a gateway configuration the client cannot read: "The payment form could no
   await expect(sheet.message()).toHaveText(message);
   expect(await integratorErrors(page)).toEqual([{ code: 'configuration_failed', message }]);
   expect((await axeOn(page).include('[data-kassa-checkout]').analyze()).violations).toEqual([]);
+  // The sheet keeps the loading overlay's room (8rem) under the message and Try again, with no card form under them.
+  const { height, rem } = await sheet.root().evaluate((root) => ({
+    height: root.getBoundingClientRect().height,
+    rem: Number.parseFloat(getComputedStyle(document.documentElement).fontSize),
+  }));
+  expect(height).toBeGreaterThanOrEqual(8 * rem);
   await sheet.root().getByRole('button', { name: 'Try again' }).click();
   await sheet.seesState('ready');
   await expect(sheet.message()).toHaveText('');
