@@ -220,7 +220,7 @@ test('the option list whose download stalls: the sheet ends at the parts\' time 
   const { sheet } = await openOptionList(page, { stalling: /^options-view-/ });
   await asked;
   // The list's code never arrives: its time limit (OPTION_LOAD_TIMEOUT_MS, runtime/in-time.ts, from the list's first
-  // render), run forward on the page's clock; then as when it fails to download (views/sheet/sheet.tsx's onDemand).
+  // render), run forward on the page's clock; then as when it fails to download (views/on-demand.ts's onDemand).
   await page.clock.fastForward(20_000);
   await sheet.seesState('error');
   const cannotStart = 'The payment form cannot start. Reload the page, or contact the shop if it happens again.';

@@ -228,7 +228,7 @@ test("on an integrator's page, a challenge (4000000000001091) whose dialog's cod
   await expect(sheet.status()).toHaveText('Processing your payment…');
   await expect(sheet.status()).toBeVisible();
   // Its time limit (OPTION_LOAD_TIMEOUT_MS, runtime/in-time.ts, from the dialog's first render), run forward on the
-  // page's clock; then as when it fails to download (views/sheet/sheet.tsx's onDemand).
+  // page's clock; then as when it fails to download (views/on-demand.ts's onDemand).
   await page.clock.fastForward(20_000);
   const cannotStart = 'The payment form cannot start. Reload the page, or contact the shop if it happens again.';
   expect(await outcome).toEqual([{ ok: false, code: 'network', message: cannotStart }]);
