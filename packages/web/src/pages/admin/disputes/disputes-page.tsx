@@ -57,7 +57,7 @@ function columns(onAction: (dispute: AdminDispute, action: DisputeAction) => voi
       ),
       className: 'wrap-wide',
     },
-    { header: adminMessages.updated, cell: (d) => formatListDateTime(d.updatedAt), className: 'nowrap' },
+    { header: adminMessages.updated, cell: (d) => formatListDateTime(d.updatedAt), className: 'date' },
     {
       header: adminMessages.actions,
       // Only an open dispute can be answered; the gateway decides the rest.

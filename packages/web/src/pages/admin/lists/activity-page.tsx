@@ -26,7 +26,7 @@ function outcome(entry: ActivityEntry) {
 }
 
 const COLUMNS: Column<ActivityEntry>[] = [
-  { header: adminMessages.when, cell: (e) => formatListDateTime(e.at), className: 'nowrap' },
+  { header: adminMessages.when, cell: (e) => formatListDateTime(e.at), className: 'date' },
   { header: adminMessages.activityWho, cell: (e) => e.actorEmail ?? adminMessages.dash, className: 'wrap-wide' },
   { header: adminMessages.activityWhat, cell: (e) => adminMessages.activityAction[e.action] ?? e.action },
   { header: adminMessages.activityOn, cell: target, className: 'wrap-wide' },

@@ -30,9 +30,9 @@ const COLUMNS: Column<AdminCustomer>[] = [
   {
     header: adminMessages.lastPayment,
     cell: (c) => (c.lastPaymentAt === null ? adminMessages.never : formatListDateTime(c.lastPaymentAt)),
-    className: 'nowrap hide-narrow',
+    className: 'date hide-narrow',
   },
-  { header: adminMessages.created, cell: (c) => formatListDateTime(c.createdAt), className: 'nowrap' },
+  { header: adminMessages.created, cell: (c) => formatListDateTime(c.createdAt), className: 'date' },
 ];
 
 /** The shoppers' accounts, newest first; an email leads to that customer's payments. */

@@ -12,7 +12,7 @@ const words = (text: string) => text.replaceAll('_', ' ');
 const kindLabel = (kind: string) => adminMessages.refusalKind[kind] ?? kind;
 
 const COLUMNS: Column<Refusal>[] = [
-  { header: adminMessages.when, cell: (r) => formatListDateTime(r.at), className: 'nowrap' },
+  { header: adminMessages.when, cell: (r) => formatListDateTime(r.at), className: 'date' },
   { header: adminMessages.refusedBy, cell: (r) => <StatusBadge status={r.kind} label={kindLabel(r.kind)} /> },
   { header: adminMessages.refusalAction, cell: (r) => words(r.action) },
   {

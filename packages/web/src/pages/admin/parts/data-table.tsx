@@ -3,7 +3,7 @@ import { useId, type ReactNode } from 'react';
 export interface Column<Row> {
   header: string;
   cell: (row: Row) => ReactNode;
-  /** `numeric` (right-aligned figures), `hide-narrow` (left out on a phone), `nowrap`. */
+  /** `numeric` (right-aligned figures), `hide-narrow` (left out on a phone), `nowrap`, `date` (two lines on a phone). */
   className?: string;
 }
 

@@ -8,15 +8,20 @@ export function formatDateTime(iso: string): string {
   return dateTime.format(new Date(iso));
 }
 
-const sameYear = new Intl.DateTimeFormat('en', { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
+const dayThisYear = new Intl.DateTimeFormat('en', { month: 'short', day: 'numeric' });
+const dayOtherYear = new Intl.DateTimeFormat('en', { dateStyle: 'medium' });
+const time = new Intl.DateTimeFormat('en', { timeStyle: 'short' });
+/** Spaces that do not break, so a cell wraps between the day and the time only. */
+const unbroken = (text: string) => text.replace(/\s/g, '\u00a0');
 
 /**
- * A list's moment on one line: "Nov 23, 4:30 PM" this year, with the year before ("Nov 23, 2025, 4:30 PM"), as
- * dashboards date their rows. The year in every row cost each date column about 80 px, or three lines once wrapped.
+ * A list's moment: "Nov 23, 4:30 PM" this year, with the year before ("Nov 23, 2025, 4:30 PM"), as dashboards date
+ * their rows. The year in every row cost each date column about 80 px. It breaks, on a phone, only after the day.
  */
 export function formatListDateTime(iso: string, now: Date = new Date()): string {
   const date = new Date(iso);
-  return (date.getFullYear() === now.getFullYear() ? sameYear : dateTime).format(date);
+  const day = (date.getFullYear() === now.getFullYear() ? dayThisYear : dayOtherYear).format(date);
+  return `${unbroken(day)}, ${unbroken(time.format(date))}`;
 }
 
 /** A calendar day (`YYYY-MM-DD`, UTC as the server counts them): "Nov 23, 2026". */

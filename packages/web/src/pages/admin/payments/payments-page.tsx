@@ -257,5 +257,5 @@ const COLUMNS: Column<AdminPayment>[] = [
     className: 'hide-narrow nowrap',
     cell: (payment) => adminMessages.orderNumber(payment.order.number),
   },
-  { header: adminMessages.date, className: 'nowrap', cell: (payment) => formatListDateTime(payment.createdAt) },
+  { header: adminMessages.date, className: 'date', cell: (payment) => formatListDateTime(payment.createdAt) },
 ];
