@@ -101,13 +101,12 @@ function backgroundBehind(container: HTMLElement, view: Window): string | undefi
  */
 function presentationOf(field: FieldName, container: HTMLElement): Presentation {
   const view = container.ownerDocument.defaultView;
-  const lang = container.closest('[lang]')?.getAttribute('lang');
-  const language = lang ? { lang } : {};
-  if (view === null) return { style: {}, dir: 'ltr', ...language };
+  // Keys with no value go unset: the frame takes only strings.
+  const lang = container.closest('[lang]')?.getAttribute('lang') || undefined;
+  if (view === null) return { style: {}, dir: 'ltr', lang };
   const s = view.getComputedStyle(container);
   const pageDir = s.direction === 'rtl' ? 'rtl' : 'ltr';
   const dir = DIGIT_FIELDS.has(field) ? 'ltr' : pageDir;
-  const background = backgroundBehind(container, view);
   const style: FieldStyle = {
     color: s.color,
     fontFamily: s.fontFamily,
@@ -115,9 +114,9 @@ function presentationOf(field: FieldName, container: HTMLElement): Presentation 
     fontWeight: s.fontWeight,
     lineHeight: s.lineHeight,
     textAlign: pageDir === 'rtl' ? 'right' : 'left',
-    ...(background !== undefined ? { backgroundColor: background } : {}),
+    backgroundColor: backgroundBehind(container, view),
   };
-  return { style, dir, ...language };
+  return { style, dir, lang };
 }
 
 interface MountedFrame {
@@ -237,9 +236,8 @@ export function createHostedFields(options: HostedFieldsOptions): HostedFields {
       options.onMessage(field, message);
     },
   });
-  const listener = (event: MessageEvent): void => route(event);
   const host = options.mounts[0]?.container.ownerDocument.defaultView ?? null;
-  host?.addEventListener('message', listener);
+  host?.addEventListener('message', route);
 
   return {
     channel,
@@ -287,7 +285,7 @@ export function createHostedFields(options: HostedFieldsOptions): HostedFields {
     teardown() {
       if (tornDown) return;
       tornDown = true;
-      host?.removeEventListener('message', listener);
+      host?.removeEventListener('message', route);
       for (const frame of frames.values()) frame.iframe.remove();
       frames.clear();
       submit?.teardown();
