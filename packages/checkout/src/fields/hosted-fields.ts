@@ -1,7 +1,7 @@
 // Mounts one gateway-served iframe per card field and speaks the frame protocol with them. The checkout never
 // sees card data: it only sends instructions and receives states, brands and tokenization outcomes.
 import type { FieldName, PaymentMethodResult, TokenizeFailure } from '../machine/checkout.types.ts';
-import { inTime, OPTION_LOAD_TIMEOUT_MS } from '../runtime/in-time.ts';
+import { inTime, OPTION_LOAD_TIMEOUT_MS as SETTLE_TIMEOUT_MS } from '../runtime/in-time.ts';
 import {
   createFrameRouter,
   envelope,
@@ -62,8 +62,9 @@ export interface HostedFields {
  * How long a submit waits for the frames' answers to `sync` (and a submit's module): a part's download limit, since a
  * frame answers once its card rules have downloaded. Not judged before (the card would be judged by reports from before
  * the rules: "Check your entries" for a card typed right); past it, the card cannot be sent (runtime/parts/payment.ts).
+ * The limit itself, not a copy: a constant's copy stays a variable of its own in the card view's chunk.
  */
-export const SETTLE_TIMEOUT_MS = OPTION_LOAD_TIMEOUT_MS;
+export { SETTLE_TIMEOUT_MS };
 /** How long a tokenization may take, a submit's module's download included, before it counts as failed. */
 export const TOKENIZE_TIMEOUT_MS = 30_000;
 
@@ -208,7 +209,7 @@ export function createHostedFields(options: HostedFieldsOptions): HostedFields {
   const route = createFrameRouter({
     assetsOrigin,
     channel,
-    frameWindowOf: (field) => frames.get(field)?.iframe.contentWindow ?? null,
+    frameWindowOf: (field) => frames.get(field)?.iframe.contentWindow,
     onMessage: (field, message) => {
       if (message.type === 'ready') {
         const frame = frames.get(field);

@@ -108,7 +108,7 @@ export interface IncomingMessage {
 export interface FrameRouterOptions {
   readonly assetsOrigin: string;
   readonly channel: string;
-  /** The window of the frame that hosts `field`, or null if it is not mounted. */
+  /** The window of the frame that hosts `field`, or null or undefined if it is not mounted. */
   readonly frameWindowOf: (field: FieldName) => unknown;
   readonly onMessage: (field: FieldName, message: FrameMessage) => void;
 }
