@@ -187,7 +187,8 @@ test.describe('in the dark', () => {
     await expect(page.getByText('Check your entries and try again.')).toBeVisible();
     expect(await axeViolations(page, 'dark checkout with errors')).toEqual([]);
 
-    // Choosing light: the checkout loads again in the light colours, and the choice outlives a reload.
+    // Choosing light: the checkout takes the light colours (theme-change.spec.ts: its frames too, the card kept), and the
+    // choice outlives a reload.
     await shopper.themeToggle().click();
     await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
     await expect(page.locator('[data-kassa-checkout]')).toHaveAttribute('data-state', 'ready');

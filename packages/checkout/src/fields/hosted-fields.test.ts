@@ -67,6 +67,8 @@ function fakeDom(page: { lang: string; direction: 'ltr' | 'rtl' } = { lang: 'en'
   const frames: FakeFrame[] = [];
   /** The style reads and frame insertions, in order. */
   const steps: string[] = [];
+  /** The containers' text colour, which the page's theme sets. */
+  const look = { color: 'rgb(0, 0, 0)' };
   class FakeFrame {
     src = '';
     name = '';
@@ -103,7 +105,7 @@ function fakeDom(page: { lang: string; direction: 'ltr' | 'rtl' } = { lang: 'en'
     getComputedStyle: () => {
       steps.push('style read');
       return {
-        color: 'rgb(0, 0, 0)',
+        color: look.color,
         fontFamily: 'Inter',
         fontSize: '16px',
         fontWeight: '400',
@@ -136,7 +138,7 @@ function fakeDom(page: { lang: string; direction: 'ltr' | 'rtl' } = { lang: 'en'
   const post = (frame: FakeFrame | undefined, data: Record<string, unknown>, origin = new URL(assetsUrl).origin): void => {
     for (const listener of [...listeners]) listener({ origin, source: frame?.contentWindow, data } as unknown as MessageEvent);
   };
-  return { frames, container, post, listeners, steps };
+  return { frames, container, post, listeners, steps, look };
 }
 
 function setup(page?: Parameters<typeof fakeDom>[0], names: readonly FieldName[] = ['number', 'cvv']) {
@@ -244,6 +246,38 @@ describe('hosted fields', () => {
       origin: 'http://127.0.0.1:8090',
       data: { source: 'kassa-hosted-fields', type: 'configure', label: 'Card number', style: { fontFamily: 'Inter' } },
     });
+  });
+
+  it("restyle() reads each container's style again: a frame's next configure carries the new colour, a frame not yet in (held) too, and nothing is cleared", () => {
+    const { fields, dom, number, cvv, from } = setup();
+    const payload = { label: 'Card number', required: true, invalid: false };
+    dom.post(number, from({ type: 'ready', field: 'number' }));
+    fields.configure('number', payload);
+    fields.configure('cvv', { ...payload, label: 'CVV' });
+    dom.look.color = 'rgb(236, 238, 241)';
+    expect(fields.restyle()).toBe(true);
+    fields.configure('number', payload);
+    fields.configure('cvv', { ...payload, label: 'CVV' });
+    const sent = (frame: typeof number) => frame?.received.map((m) => (m as { data: unknown }).data);
+    expect(sent(number)).toEqual([
+      expect.objectContaining({
+        type: 'configure',
+        label: 'Card number',
+        style: expect.objectContaining({ color: 'rgb(0, 0, 0)' }),
+      }),
+      expect.objectContaining({
+        type: 'configure',
+        label: 'Card number',
+        style: expect.objectContaining({ color: 'rgb(236, 238, 241)' }),
+      }),
+    ]);
+    // The CVV's frame, put in once the number's is ready, has both once ready itself: the last in the new colour.
+    dom.post(cvv, from({ type: 'ready', field: 'cvv' }));
+    expect(sent(cvv)?.at(-1)).toMatchObject({ type: 'configure', label: 'CVV', style: { color: 'rgb(236, 238, 241)' } });
+    // The same configure in the same style is not sent again.
+    expect(fields.restyle()).toBe(true);
+    fields.configure('number', payload);
+    expect(number?.received).toHaveLength(2);
   });
 
   it("gives each frame the page's language; on a right-to-left page the name follows it, digits stay left-to-right", () => {

@@ -41,6 +41,12 @@ export interface HostedFields {
   focus(field: FieldName): void;
   clear(): void;
   /**
+   * Reads each container's colours and font again (the page's theme changed) for the frames' next `configure`, which
+   * then differs and is sent: what was typed stays. False where the fields take them only as they are made
+   * (braintree-web's): they must be made again then.
+   */
+  restyle(): boolean;
+  /**
    * True once the frames of these fields have answered a `sync` (messages between two windows keep their order, so every
    * report they sent before it has been handed to `onMessage`); false after SETTLE_TIMEOUT_MS without the others' (a
    * frame answers once its card rules are in: the sandbox's validate.js), or at once when one answers that they could
@@ -120,9 +126,11 @@ function presentationOf(field: FieldName, container: HTMLElement): Presentation 
   return { style, dir, lang };
 }
 
-interface MountedFrame {
+/** A frame with its mount (the field and its container, which restyle() reads again). */
+interface MountedFrame extends FieldMount {
   readonly iframe: HTMLIFrameElement;
-  readonly presentation: Presentation;
+  /** What its `configure` carries of the container's look: read as the frames are made, and again by restyle(). */
+  presentation?: Presentation;
   ready: boolean;
   /** Messages sent before the frame announced `ready`, delivered on `ready`. */
   queue: ParentMessage[];
@@ -144,9 +152,6 @@ export function createHostedFields(options: HostedFieldsOptions): HostedFields {
   // number's waited for the others' work (issue 10). Theirs go in then: an iframe put in without its page still costs
   // the page a frame of its own, on the way to the number's (about 10 ms of CPU each in a trace).
   const held: (() => void)[] = [];
-  // Every container's style read once the first frame has gone in: its page is asked for while the page computes the
-  // style these reads wait for (on a first render the whole form's, 14-17 ms of its main thread in a profile; issue 10),
-  // not after. One style computation for all: nothing else changes the page between the reads.
   for (const mount of options.mounts) {
     const doc = mount.container.ownerDocument;
     const iframe = doc.createElement('iframe');
@@ -158,13 +163,17 @@ export function createHostedFields(options: HostedFieldsOptions): HostedFields {
     const insert = () => mount.container.replaceChildren(iframe);
     if (frames.size > 0) held.push(insert);
     else insert();
-    frames.set(mount.field, {
-      iframe,
-      presentation: presentationOf(mount.field, mount.container),
-      ready: false,
-      queue: [],
-      lastConfigure: null,
-    });
+    frames.set(mount.field, { ...mount, iframe, ready: false, queue: [], lastConfigure: null });
+  }
+  // Every container's style read once the first frame has gone in: its page is asked for while the page computes the
+  // style these reads wait for (on a first render the whole form's, 14-17 ms of its main thread in a profile; issue 10),
+  // not after. One style computation for all: nothing else changes the page between the reads.
+  restyle();
+
+  /** Every frame's, a held one's too (its container is in the page; its `configure` waits for its `ready`). */
+  function restyle(): boolean {
+    for (const frame of frames.values()) frame.presentation = presentationOf(frame.field, frame.container);
+    return true;
   }
 
   function deliver(frame: MountedFrame, message: ParentMessage): void {
@@ -242,6 +251,7 @@ export function createHostedFields(options: HostedFieldsOptions): HostedFields {
 
   return {
     channel,
+    restyle,
     configure(field, payload) {
       const frame = frames.get(field);
       if (frame === undefined) return;

@@ -193,6 +193,7 @@ describe('sandbox provider tokenization', () => {
       setCvvSize: () => undefined,
       focus: () => undefined,
       clear: () => undefined,
+      restyle: () => true,
       settle: async () => true,
       tokenize: async (request) => {
         asked.push(request);

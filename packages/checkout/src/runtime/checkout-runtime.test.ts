@@ -67,6 +67,10 @@ function harness(
     setCvvSize: (size) => log.push(`setCvvSize ${String(size)}`),
     focus: (field) => log.push(`focus ${field}`),
     clear: () => log.push('clear'),
+    restyle: () => {
+      log.push('restyle');
+      return true;
+    },
     // The frames' answers to `sync`, released by the test: the reports sent before them come first.
     settle: (names) => {
       log.push(`settle ${names.join(',')}`);
@@ -132,6 +136,7 @@ function harness(
     });
   return {
     runtime,
+    fields,
     log,
     configures,
     frame,
@@ -317,6 +322,26 @@ describe('CheckoutRuntime', () => {
       state: { ...VALID, isValid: false, isPotentiallyValid: false },
     });
     expect(h.configures.get('number')).toMatchObject({ invalid: true, errorMessage: 'This card number is not valid.' });
+  });
+
+  it("restyle() has the fields read the page's style, then sends each shown field's configure after it; false where the fields cannot (braintree-web's), nothing sent then", async () => {
+    const h = await readyHarness();
+    const view = h.runtime.getState().view;
+    h.configures.clear();
+    h.log.length = 0;
+    expect(h.runtime.instance.restyle()).toBe(true);
+    expect(h.log[0]).toBe('restyle');
+    expect([...h.configures.keys()]).toEqual(h.runtime.getState().visibleFields);
+    expect(h.configures.size).toBe(3);
+    expect(h.configures.get('number')).toMatchObject({ label: 'Card number', invalid: false });
+    // The form as it was: nothing cleared, the view kept.
+    expect(h.log).not.toContain('clear');
+    expect(h.runtime.getState().view).toBe(view);
+
+    h.fields.restyle = () => false;
+    h.configures.clear();
+    expect(h.runtime.instance.restyle()).toBe(false);
+    expect(h.configures.size).toBe(0);
   });
 
   it("passes the frames' reports that come before the typing part is installed on once it is, in the order they came", async () => {

@@ -64,6 +64,12 @@ export interface CheckoutInstance {
     key: K,
     value: UpdatableConfiguration[O][K],
   ): void;
+  /**
+   * Gives the card fields the page's colours and font again after its theme changed, what was typed and the view kept
+   * (the fields read them from their containers as they are made). False where the provider's fields take them only
+   * then (braintree-web's): mount the checkout again to restyle them.
+   */
+  restyle(): boolean;
   /** Removes the frames, listeners and timers; the checkout shows nothing afterwards. */
   teardown(): Promise<void>;
   on<E extends CheckoutEventName>(event: E, handler: (payload: CheckoutEventMap[E]) => void): void;
@@ -196,6 +202,12 @@ export class CheckoutRuntime {
           .options.filter((entry) => entry.status === 'ready')
           .map((entry) => entry.id),
       updateConfiguration: (option, key, value) => this.#updateConfiguration(option, String(key), value),
+      // Without frames there is nothing to restyle; with the new style read, the frames' configure differs and goes.
+      restyle: () => {
+        if (this.#fields?.restyle() === false) return false;
+        this.#syncFrames();
+        return true;
+      },
       teardown: () => {
         this.destroy();
         return Promise.resolve();

@@ -5,8 +5,11 @@
 // which this machine's Chromium does not have; the stand-ins answer as Apple's and Google's documentation says.
 import { describe, expect, it, vi } from 'vitest';
 import type { FrameMessage } from '../../fields/protocol.ts';
+import { createTranslator } from '../../i18n/i18n.ts';
 import { parseReport } from '../../fields/reports.ts';
 import type { FieldName, PaymentMethodResult } from '../../machine/checkout.types.ts';
+import { CheckoutRuntime } from '../../runtime/checkout-runtime.ts';
+import { checkoutSettings } from '../../testing/fixtures.ts';
 import { ProviderConfigurationError } from '../provider.ts';
 import { createBraintreeProvider } from './braintree-provider.ts';
 import type { BraintreeWeb, HostedFieldsEvent, HostedFieldsInstance, TokenizePayload } from './modules.ts';
@@ -210,6 +213,30 @@ describe('the braintree-web provider', () => {
     expect(hostedFields.clear).toHaveBeenCalledWith('number');
     fields.teardown();
     expect(hostedFields.teardown).toHaveBeenCalled();
+  });
+
+  it("cannot restyle braintree-web's fields where they are (it takes their styles only as it makes them): a checkout's restyle() is false, so the page mounts it again, and the fields are left as they are", async () => {
+    const { modules, hostedFields } = fakeBraintreeWeb();
+    const runtime = new CheckoutRuntime({
+      authorization: AUTHORIZATION,
+      provider: createBraintreeProvider(AUTHORIZATION, { modules }),
+      settings: checkoutSettings({ cardholderName: false }),
+      translate: createTranslator(),
+      callbacks: () => ({}),
+    });
+    runtime.start();
+    await vi.waitFor(() => expect(runtime.getState().config).not.toBeNull());
+    runtime.mountFields(
+      runtime
+        .getState()
+        .visibleFields.map((field) => ({ field, container: { id: field } as unknown as HTMLElement, describedBy: 'e' })),
+    );
+    await vi.waitFor(() => expect(runtime.getState().framesReady.length).toBeGreaterThan(0));
+    const asked = vi.mocked(hostedFields.setAttribute).mock.calls.length;
+    expect(runtime.instance.restyle()).toBe(false);
+    expect(vi.mocked(hostedFields.setAttribute).mock.calls.length).toBe(asked);
+    expect(hostedFields.teardown).not.toHaveBeenCalled();
+    runtime.destroy();
   });
 
   it('tokenizes through the hosted fields (saving when asked) and tells their errors apart', async () => {

@@ -158,6 +158,8 @@ function hostedFieldsOver(created: Promise<HostedFieldsInstance>, options: Omit<
     setCvvSize() {
       // braintree-web sizes the CVV itself from the card type.
     },
+    // braintree-web takes the fields' styles only as it makes them.
+    restyle: () => false,
     focus: (field) => instance?.focus(field),
     clear: () => {
       for (const field of mounted) instance?.clear(field);

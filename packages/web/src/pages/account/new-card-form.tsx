@@ -3,7 +3,7 @@ import { Checkout, type CheckoutInstance } from '@kassa/checkout';
 import { api } from '../../api/client.ts';
 import { problemOf, useLoad } from '../../api/use-load.ts';
 import { messages, problemMessage } from '../../i18n/messages.ts';
-import { useTheme } from '../../theme/theme.ts';
+import { useCheckoutThemeKey } from '../../theme/checkout-theme.ts';
 import { isWalletView } from '../checkout/wallet-views.ts';
 import { LoadFailed } from '../../layout/load-failed.tsx';
 
@@ -37,8 +37,9 @@ export function NewCardForm({
   children?: ReactNode;
 }) {
   const session = useLoad(() => api.vaultSession(), 'vault-session');
-  const theme = useTheme();
   const [instance, setInstance] = useState<CheckoutInstance | null>(null);
+  // A new theme restyles the card frames where they are (the card typed kept); braintree-web's are made again.
+  const checkoutKey = useCheckoutThemeKey(instance);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   // On PayPal's view its own button saves: this form's button is hidden there, as the checkout page hides Pay.
@@ -79,7 +80,7 @@ export function NewCardForm({
       {session.status === 'failed' && <LoadFailed problem={session.problem} retry={session.retry} />}
       {session.status === 'ready' && (
         <Checkout
-          key={theme}
+          key={checkoutKey}
           authorization={session.data.clientToken}
           options={{
             cardholderName: session.data.checkout.cardholderName,

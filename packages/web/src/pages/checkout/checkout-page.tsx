@@ -10,7 +10,7 @@ import { OrderLines } from '../../orders/order-lines.tsx';
 import { deleteCheckoutCard } from '../../saved-cards/saved-cards.ts';
 import { withServerVault } from '../../saved-cards/server-vault.ts';
 import { Link, navigate, signInPath } from '../../router.tsx';
-import { useTheme } from '../../theme/theme.ts';
+import { useCheckoutThemeKey } from '../../theme/checkout-theme.ts';
 import { useUnansweredAttempt } from './unanswered-attempt.ts';
 import { isProviderToken, useProviderFor } from './real-provider.ts';
 import { usePayment } from './use-payment.ts';
@@ -58,8 +58,8 @@ export function CheckoutPage({ orderId }: { orderId: string }) {
     instance.on('card:notEmpty', solveBotcheckAhead);
     return () => instance.off('card:notEmpty', solveBotcheckAhead);
   }, [instance, solveBotcheckAhead]);
-  // The card frames take the page's colours when they load: a new theme loads them again.
-  const theme = useTheme();
+  // A new theme restyles the card frames where they are (the card typed and the view kept); braintree-web's are made again.
+  const checkoutKey = useCheckoutThemeKey(instance);
 
   const toReceipt = (): void => navigate(`/orders/${orderId}/receipt`, { replace: true });
   // biome-ignore lint/correctness/useExhaustiveDependencies: toReceipt is a fresh closure each render; the step and the order decide
@@ -108,7 +108,7 @@ export function CheckoutPage({ orderId }: { orderId: string }) {
         {/* The real provider's client is imported first when the server is configured for it. */}
         {checkoutProvider !== null && (
           <Checkout
-            key={theme}
+            key={checkoutKey}
             authorization={session.clientToken}
             provider={checkoutProvider}
             // The card stays in the form until the payment's outcome is known: after a network error or a failed
