@@ -609,6 +609,13 @@ test('the payments and the customers fit their card beside the navigation at 128
       // Before: the customers scrolled 82 px sideways at 1280 px and 262 at 1100 (Created out of view), the payments 149
       // at 1100; at 1280 each payment's date took three lines (each row 58 px tall). On a 390 px phone a date takes two
       // lines (the payments scrolled 10 px with it on one, the customers 68).
+      if (section === 'Payments' && width === 390) {
+        // The widest status the list shows, on this test's own row (a partly refunded payment needs the sandbox's
+        // settlement; in a whole run another spec's row had it: "€12.00 EUR" beside it was 1 px too wide for a phone).
+        await card.locator('tbody tr .status-badge').first().evaluate((badge) => {
+          badge.textContent = 'Partially refunded';
+        });
+      }
       const layout = await card.evaluate((element) => ({
         sideways: element.scrollWidth - element.clientWidth,
         tallestRow: Math.max(...[...element.querySelectorAll('tbody tr')].map((row) => row.getBoundingClientRect().height)),
