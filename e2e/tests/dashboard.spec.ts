@@ -612,9 +612,12 @@ test('the payments and the customers fit their card beside the navigation at 128
       if (section === 'Payments' && width === 390) {
         // The widest status the list shows, on this test's own row (a partly refunded payment needs the sandbox's
         // settlement; in a whole run another spec's row had it: "€12.00 EUR" beside it was 1 px too wide for a phone).
-        await card.locator('tbody tr .status-badge').first().evaluate((badge) => {
-          badge.textContent = 'Partially refunded';
-        });
+        await card
+          .locator('tbody tr .status-badge')
+          .first()
+          .evaluate((badge) => {
+            badge.textContent = 'Partially refunded';
+          });
       }
       const layout = await card.evaluate((element) => ({
         sideways: element.scrollWidth - element.clientWidth,
