@@ -1,4 +1,5 @@
-import { expect, test, type Page, type Request, type Route } from '@playwright/test';
+import { expect, test, type Page, type Route } from '@playwright/test';
+import { requestsOnTheirWay } from '../support/requests-on-their-way.ts';
 import { cards, Shopper } from '../support/shopper.ts';
 
 // Requests the network holds: Playwright's routing keeps them unanswered (a proxy or a dead connection that never
@@ -20,27 +21,6 @@ async function hold(page: Page, url: string, method: string, held: () => boolean
     await onHeld?.(route);
   });
   return asked;
-}
-
-/**
- * The page's requests on their way, to wait for all but the held ones before the clock is run forward: one still on
- * its way then (a slow answer on a loaded machine: the checkout page's order, config or sign-in state) meets its own
- * deadline (15 s for the server's own answers) at the jump, and the page says "Network error." for it, not for the held
- * one (seen in a CI run at load 17).
- */
-function requestsOnTheirWay(page: Page): { untilOnly: (held: readonly Route[]) => Promise<void> } {
-  const onTheirWay = new Set<Request>();
-  page.on('request', (request) => onTheirWay.add(request));
-  page.on('requestfinished', (request) => onTheirWay.delete(request));
-  page.on('requestfailed', (request) => onTheirWay.delete(request));
-  return {
-    untilOnly: async (held) => {
-      const heldRequests = new Set(held.map((route) => route.request()));
-      await expect
-        .poll(() => [...onTheirWay].filter((request) => !heldRequests.has(request)).map((request) => request.url()))
-        .toEqual([]);
-    },
-  };
 }
 
 test('a checkout whose session the network holds: "Loading…" past the server\'s longest gateway wait, then at the deadline "Network error. Please try again." with Try again, which loads the card form', async ({

@@ -1,6 +1,7 @@
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Page, type Route } from '@playwright/test';
 import { signInAsAdmin } from '../support/admin-api.ts';
 import { axeOn } from '../support/axe.ts';
+import { requestsOnTheirWay } from '../support/requests-on-their-way.ts';
 import { cards, Shopper, TEST_VISA_NONCE, uniqueEmail } from '../support/shopper.ts';
 
 // A page whose data did not come says why and, when another try may answer (no answer, a 429, a 5xx), offers Try again,
@@ -52,17 +53,21 @@ test('a dashboard list the network holds: at its deadline "Network error. Please
 }) => {
   const { orderNumber } = await guestPays(browser);
   await page.clock.install();
+  const requests = requestsOnTheirWay(page);
   await signInAsAdmin(page.request);
   let held = true;
   let asked = 0;
+  const heldRoutes: Route[] = [];
   await page.route(/\/api\/admin\/payments\?/, (route) => {
     asked += 1;
+    if (!held) return route.fallback();
     // Held: no answer at all, as a dead connection gives.
-    return held ? undefined : route.fallback();
+    heldRoutes.push(route);
   });
   await page.goto(`/admin/payments?orderNumber=${orderNumber}`);
   await expect.poll(() => asked).toBe(1);
   await expect(page.getByText('Working…')).toBeVisible();
+  await requests.untilOnly(heldRoutes);
   // Past the deadline of a call the server answers from its own database (web api/client.ts DEADLINE_MS, 15 s).
   await page.clock.fastForward(16_000);
   await expect(page.getByText('Working…')).toHaveCount(0);
