@@ -68,7 +68,7 @@ function fakeDom(page: { lang: string; direction: 'ltr' | 'rtl' } = { lang: 'en'
   /** The style reads and frame insertions, in order. */
   const steps: string[] = [];
   /** The containers' text colour, which the page's theme sets. */
-  const look = { color: 'rgb(0, 0, 0)' };
+  const look = { color: 'rgb(0, 0, 0)', backgroundColor: 'rgb(29, 33, 41)' };
   class FakeFrame {
     src = '';
     name = '';
@@ -111,7 +111,7 @@ function fakeDom(page: { lang: string; direction: 'ltr' | 'rtl' } = { lang: 'en'
         fontWeight: '400',
         lineHeight: '24px',
         direction: page.direction,
-        backgroundColor: 'rgb(29, 33, 41)',
+        backgroundColor: look.backgroundColor,
       };
     },
     addEventListener: (_: string, listener: (event: MessageEvent) => void) => listeners.add(listener),
@@ -278,6 +278,12 @@ describe('hosted fields', () => {
     expect(fields.restyle()).toBe(true);
     fields.configure('number', payload);
     expect(number?.received).toHaveLength(2);
+    // A page that now paints no background behind the field (a dark theme's left for one that paints none): the
+    // background the frame was given before is cleared ('' is written), not kept under the new text colour.
+    dom.look.backgroundColor = 'rgba(0, 0, 0, 0)';
+    expect(fields.restyle()).toBe(true);
+    fields.configure('number', payload);
+    expect(sent(number)?.at(-1)).toMatchObject({ type: 'configure', style: { backgroundColor: '' } });
   });
 
   it("gives each frame the page's language; on a right-to-left page the name follows it, digits stay left-to-right", () => {

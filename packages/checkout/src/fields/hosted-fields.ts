@@ -93,13 +93,18 @@ interface Presentation {
 
 const TRANSPARENT = new Set(['transparent', 'rgba(0, 0, 0, 0)']);
 
-/** The colour behind the container: the nearest ancestor that paints a background (the field box). */
-function backgroundBehind(container: HTMLElement, view: Window): string | undefined {
+/**
+ * The colour behind the container: the nearest ancestor that paints a background (the field box). None: '', which the
+ * frame writes too, so a restyle clears the colour an earlier configure gave it (left out, the frame kept it: a dark
+ * theme's background under the light theme's dark text, where the field box is transparent and the light page paints
+ * nothing).
+ */
+function backgroundBehind(container: HTMLElement, view: Window): string {
   for (let element: Element | null = container; element; element = element.parentElement) {
     const colour = view.getComputedStyle(element).backgroundColor;
     if (colour && !TRANSPARENT.has(colour)) return colour;
   }
-  return undefined;
+  return '';
 }
 
 /**
