@@ -24,7 +24,16 @@ export function LoadFailed({
     <div className="load-failed">
       <p role="alert">{describe(problem)}</p>
       {worthRetrying(problem) && (
-        <button type="button" className="secondary" onClick={retry}>
+        <button
+          type="button"
+          className="secondary"
+          onClick={() => {
+            // The button goes with the message: focus moves to the page's main region, as after a navigation
+            // (layout.tsx), not to the body.
+            document.getElementById('main')?.focus();
+            retry();
+          }}
+        >
           {messages.tryAgain}
         </button>
       )}
